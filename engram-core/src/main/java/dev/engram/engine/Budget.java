@@ -1,0 +1,31 @@
+package dev.engram.engine;
+
+import dev.engram.error.InvalidArgumentException;
+import java.util.Locale;
+
+/** Result-count tiers for recall (toon-memory's budgets). */
+public enum Budget {
+    TINY(3), NORMAL(10), DEEP(20);
+
+    private final int results;
+
+    Budget(int results) {
+        this.results = results;
+    }
+
+    public int results() {
+        return results;
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Budget parse(String field, String value) {
+        try {
+            return valueOf(value.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidArgumentException(field, "'" + value + "' is not a budget; send tiny (3 results), normal (10) or deep (20)");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.engram.engine;
+
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryType;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Find memories. {@code query} may be blank only in index mode (lists newest first) or ids mode.
+ * Null means default: {@code limit} from the budget, {@code budget} normal, {@code budgetTokens} no
+ * cap, {@code mode} ranked. {@code from}, {@code to} and {@code asOf} are dates, instants or
+ * relative ages such as {@code 7d}; {@code path} is a glob matched against file and path scope.
+ */
+public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
+                          List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
+                          String from, String to, String path, String asOf) {
+    public static final int MAX_LIMIT = 100;
+
+    public RecallQuery {
+        query = query == null ? "" : query.strip();
+        mode = mode == null ? RecallMode.RANKED : mode;
+        budget = budget == null ? Budget.NORMAL : budget;
+        if (limit != null && (limit < 1 || limit > MAX_LIMIT)) {
+            throw new InvalidArgumentException("limit", "must be 1.." + MAX_LIMIT + ", got " + limit
+                    + "; for more, call recall with mode 'index' and fetch the ones you need by ids");
+        }
+        if (budgetTokens != null && (budgetTokens < 20 || budgetTokens > 100_000)) {
+            throw new InvalidArgumentException("budget_tokens", "must be 20..100000, got " + budgetTokens);
+        }
+        ids = ids == null ? List.of() : ids.stream().map(i -> MemoryRules.reference("ids", i)).toList();
+        if (mode == RecallMode.IDS && ids.isEmpty()) {
+            throw new InvalidArgumentException("ids", "is required in mode 'ids': a list of memory ids or keys");
+        }
+        if (mode == RecallMode.RANKED && query.isEmpty() && ids.isEmpty()) {
+            throw new InvalidArgumentException("query", "is required: a few words about what you need"
+                    + " (or use mode 'index' to list memories, or 'ids' to fetch some)");
+        }
+        zone = MemoryRules.zone("zone", zone);
+        types = types == null ? Set.of() : Set.copyOf(types);
+        tags = MemoryRules.tags("tags", tags);
+        from = RememberCommand.blankToNull(from);
+        to = RememberCommand.blankToNull(to);
+        path = RememberCommand.blankToNull(path);
+        asOf = RememberCommand.blankToNull(asOf);
+    }
+
+    public static RecallQuery of(String query) {
+        return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null);
+    }
+
+    public int effectiveLimit() {
+        return limit != null ? limit : budget.results();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.engram.engine;
+
+import dev.engram.memory.Importance;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
+import java.util.List;
+
+/**
+ * Store or merge one memory. Optional values are null when absent: {@code key} (derived from the
+ * content), {@code type} (fact), {@code importance} (automatic), {@code ttl} (never expires),
+ * {@code file}, {@code pathScope}, {@code origin} (agent), {@code session}, {@code branch}.
+ * {@code replace} lets new content overwrite the content stored under an existing key.
+ */
+public record RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
+                              Importance importance, String ttl, List<LinkSpec> links, String file,
+                              String pathScope, Origin origin, boolean replace, String session, String branch) {
+    public RememberCommand {
+        content = MemoryRules.content("content", content);
+        key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
+        tags = MemoryRules.tags("tags", tags);
+        zone = MemoryRules.zone("zone", zone);
+        ttl = ttl == null || ttl.isBlank() ? null : ttl.strip();
+        links = links == null ? List.of() : List.copyOf(links);
+        if (links.size() > MemoryRules.MAX_LINKS) {
+            throw new dev.engram.error.InvalidArgumentException("links", "has " + links.size()
+                    + " entries, over the limit of " + MemoryRules.MAX_LINKS);
+        }
+        file = blankToNull(file);
+        pathScope = blankToNull(pathScope);
+        session = blankToNull(session);
+        branch = blankToNull(branch);
+    }
+
+    /** The plain case: content only, everything else automatic. */
+    public static RememberCommand of(String content) {
+        return new RememberCommand(content, null, null, null, null, null, null, null, null, null, null, false, null, null);
+    }
+
+    static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}

@@ -1,0 +1,136 @@
+package dev.engram.memory;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One self-contained piece of knowledge (GUIDE §4). Immutable; change it with {@link #toBuilder()}.
+ * Optional values are {@code null} when absent: {@code file}, {@code pathScope}, {@code importance}
+ * (automatic), {@code lastAccessedAt}, {@code expiresAt}, {@code lastVerifiedAt}, {@code session},
+ * {@code branch}, {@code supersededAt}, {@code supersededBy}.
+ */
+public record Memory(
+        String id,
+        String key,
+        String zone,
+        MemoryType type,
+        String content,
+        List<String> tags,
+        String file,
+        String pathScope,
+        Importance importance,
+        double quality,
+        double confidence,
+        MemoryStatus status,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant lastAccessedAt,
+        long accessCount,
+        Instant expiresAt,
+        int reviewIntervalDays,
+        Instant lastVerifiedAt,
+        Tier tier,
+        Origin origin,
+        String session,
+        String branch,
+        int pinPriority,
+        Instant supersededAt,
+        String supersededBy) {
+
+    public Memory {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(zone, "zone");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(content, "content");
+        tags = List.copyOf(tags);
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(tier, "tier");
+        Objects.requireNonNull(origin, "origin");
+        if (quality < 0 || quality > 1) throw new IllegalArgumentException("quality must be 0..1, got " + quality);
+        if (confidence < 0 || confidence > 1) throw new IllegalArgumentException("confidence must be 0..1, got " + confidence);
+        if (pinPriority < 0 || pinPriority > 5) throw new IllegalArgumentException("pinPriority must be 0..5, got " + pinPriority);
+        if (reviewIntervalDays < 1) throw new IllegalArgumentException("reviewIntervalDays must be >= 1, got " + reviewIntervalDays);
+    }
+
+    public boolean pinned() {
+        return pinPriority > 0;
+    }
+
+    public boolean expiredAt(Instant t) {
+        return expiresAt != null && !expiresAt.isAfter(t);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Mutable copy of a memory's fields; {@link #build()} validates. */
+    public static final class Builder {
+        private String id, key, zone = "default", content, file, pathScope, session, branch, supersededBy;
+        private MemoryType type = MemoryType.FACT;
+        private List<String> tags = List.of();
+        private Importance importance;
+        private double quality, confidence = 1.0;
+        private MemoryStatus status = MemoryStatus.ACTIVE;
+        private Instant createdAt, updatedAt, lastAccessedAt, expiresAt, lastVerifiedAt, supersededAt;
+        private long accessCount;
+        private int reviewIntervalDays = 1, pinPriority;
+        private Tier tier = Tier.WARM;
+        private Origin origin = Origin.AGENT;
+
+        private Builder() {
+        }
+
+        private Builder(Memory m) {
+            id = m.id; key = m.key; zone = m.zone; type = m.type; content = m.content; tags = m.tags;
+            file = m.file; pathScope = m.pathScope; importance = m.importance; quality = m.quality;
+            confidence = m.confidence; status = m.status; createdAt = m.createdAt; updatedAt = m.updatedAt;
+            lastAccessedAt = m.lastAccessedAt; accessCount = m.accessCount; expiresAt = m.expiresAt;
+            reviewIntervalDays = m.reviewIntervalDays; lastVerifiedAt = m.lastVerifiedAt; tier = m.tier;
+            origin = m.origin; session = m.session; branch = m.branch; pinPriority = m.pinPriority;
+            supersededAt = m.supersededAt; supersededBy = m.supersededBy;
+        }
+
+        public Builder id(String v) { id = v; return this; }
+        public Builder key(String v) { key = v; return this; }
+        public Builder zone(String v) { zone = v; return this; }
+        public Builder type(MemoryType v) { type = v; return this; }
+        public Builder content(String v) { content = v; return this; }
+        public Builder tags(List<String> v) { tags = v; return this; }
+        public Builder file(String v) { file = v; return this; }
+        public Builder pathScope(String v) { pathScope = v; return this; }
+        public Builder importance(Importance v) { importance = v; return this; }
+        public Builder quality(double v) { quality = v; return this; }
+        public Builder confidence(double v) { confidence = v; return this; }
+        public Builder status(MemoryStatus v) { status = v; return this; }
+        public Builder createdAt(Instant v) { createdAt = v; return this; }
+        public Builder updatedAt(Instant v) { updatedAt = v; return this; }
+        public Builder lastAccessedAt(Instant v) { lastAccessedAt = v; return this; }
+        public Builder accessCount(long v) { accessCount = v; return this; }
+        public Builder expiresAt(Instant v) { expiresAt = v; return this; }
+        public Builder reviewIntervalDays(int v) { reviewIntervalDays = v; return this; }
+        public Builder lastVerifiedAt(Instant v) { lastVerifiedAt = v; return this; }
+        public Builder tier(Tier v) { tier = v; return this; }
+        public Builder origin(Origin v) { origin = v; return this; }
+        public Builder session(String v) { session = v; return this; }
+        public Builder branch(String v) { branch = v; return this; }
+        public Builder pinPriority(int v) { pinPriority = v; return this; }
+        public Builder supersededAt(Instant v) { supersededAt = v; return this; }
+        public Builder supersededBy(String v) { supersededBy = v; return this; }
+
+        public Memory build() {
+            return new Memory(id, key, zone, type, content, tags, file, pathScope, importance, quality,
+                    confidence, status, createdAt, updatedAt, lastAccessedAt, accessCount, expiresAt,
+                    reviewIntervalDays, lastVerifiedAt, tier, origin, session, branch, pinPriority,
+                    supersededAt, supersededBy);
+        }
+    }
+}

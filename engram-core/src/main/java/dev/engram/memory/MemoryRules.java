@@ -1,0 +1,208 @@
+package dev.engram.memory;
+
+import dev.engram.error.InvalidArgumentException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every syntax rule for memory fields, in one place, so the engine, the MCP tools and the CLI
+ * reject the same input with the same message.
+ */
+public final class MemoryRules {
+    /** 1–3 sentences is the norm; the cap stops an agent from pasting whole files into memory. */
+    public static final int MAX_CONTENT_CHARS = 8_000;
+    public static final int MAX_TAGS = 20;
+    public static final int MAX_LINKS = 50;
+    public static final String DEFAULT_ZONE = "default";
+
+    private static final Pattern KEY = Pattern.compile("[a-z0-9][a-z0-9._-]{0,79}");
+    private static final Pattern TAG = Pattern.compile("[a-z0-9][a-z0-9._:/+#-]{0,39}");
+    private static final Pattern ZONE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,39}");
+    private static final Pattern ID = Pattern.compile("m_[a-z2-7]{10}");
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,6})([mhdw])");
+
+    private MemoryRules() {
+    }
+
+    public static String content(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidArgumentException(field, "is required: one self-contained fact, 1-3 sentences");
+        }
+        String v = value.strip();
+        if (v.length() > MAX_CONTENT_CHARS) {
+            throw new InvalidArgumentException(field, "is " + v.length() + " characters, over the limit of "
+                    + MAX_CONTENT_CHARS + "; split it into several memories and link them");
+        }
+        return v;
+    }
+
+    public static String key(String field, String value) {
+        if (value == null || !KEY.matcher(value).matches()) {
+            throw new InvalidArgumentException(field, "'" + value + "' is not a valid key: use 1-80 lowercase letters,"
+                    + " digits, '-', '_' or '.', starting with a letter or digit (e.g. '" + slug(value == null ? "my-key" : value) + "')");
+        }
+        return value;
+    }
+
+    public static boolean isKey(String value) {
+        return value != null && KEY.matcher(value).matches();
+    }
+
+    public static boolean isId(String value) {
+        return value != null && ID.matcher(value).matches();
+    }
+
+    /** An id or a key; anything else is malformed. */
+    public static String reference(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidArgumentException(field, "is required: a memory id (m_xxxxxxxxxx) or key");
+        }
+        String v = value.strip();
+        if (!isId(v) && !isKey(v)) {
+            throw new InvalidArgumentException(field, "'" + value + "' is neither a memory id (m_ followed by 10"
+                    + " letters a-z or digits 2-7) nor a key (lowercase letters, digits, '-', '_', '.')");
+        }
+        return v;
+    }
+
+    public static String zone(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return DEFAULT_ZONE;
+        }
+        if (!ZONE.matcher(value).matches()) {
+            throw new InvalidArgumentException(field, "'" + value + "' is not a valid zone name: use 1-40 lowercase"
+                    + " letters, digits, '-', '_' or '.' (default zone: '" + DEFAULT_ZONE + "')");
+        }
+        return value;
+    }
+
+    public static List<String> tags(String field, List<String> values) {
+        if (values == null) {
+            return List.of();
+        }
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        for (String raw : values) {
+            String t = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (!TAG.matcher(t).matches()) {
+                throw new InvalidArgumentException(field, "'" + raw + "' is not a valid tag: use 1-40 characters of"
+                        + " letters, digits and . _ : / + # -, starting with a letter or digit");
+            }
+            out.add(t);
+        }
+        if (out.size() > MAX_TAGS) {
+            throw new InvalidArgumentException(field, "has " + out.size() + " tags, over the limit of " + MAX_TAGS);
+        }
+        return List.copyOf(out);
+    }
+
+    /** Merges two tag lists keeping first-seen order; the result may not exceed {@link #MAX_TAGS}. */
+    public static List<String> union(List<String> a, List<String> b) {
+        LinkedHashSet<String> out = new LinkedHashSet<>(a);
+        out.addAll(b);
+        return new ArrayList<>(out).subList(0, Math.min(out.size(), MAX_TAGS));
+    }
+
+    public static int importanceOrPriority(String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new InvalidArgumentException(field, "must be " + min + ".." + max + ", got " + value);
+        }
+        return value;
+    }
+
+    /**
+     * A time-to-live: {@code 90m}, {@code 24h}, {@code 7d}, {@code 2w} from {@code now}, or an ISO
+     * date {@code 2026-12-31} (expires at the start of that day, UTC), which must be in the future.
+     */
+    public static Instant ttl(String field, String value, Instant now) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        Matcher m = DURATION.matcher(v);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            if (n == 0) {
+                throw new InvalidArgumentException(field, "'" + value + "' is zero; send a positive duration such as 24h or 7d");
+            }
+            return now.plus(unit(m.group(2)).multipliedBy(n));
+        }
+        Instant at = parseDate(v);
+        if (at == null) {
+            throw new InvalidArgumentException(field, "'" + value + "' is not a TTL; send a duration such as 90m, 24h,"
+                    + " 7d or 2w, or a date such as 2026-12-31");
+        }
+        if (!at.isAfter(now)) {
+            throw new InvalidArgumentException(field, "'" + value + "' is in the past; send a future date or a duration such as 7d");
+        }
+        return at;
+    }
+
+    /**
+     * A point in time for filters: an ISO date or instant, or a relative age such as {@code 7d}
+     * meaning "7 days before now".
+     */
+    public static Instant pointInTime(String field, String value, Instant now) {
+        String v = value.strip();
+        Matcher m = DURATION.matcher(v.toLowerCase(Locale.ROOT));
+        if (m.matches()) {
+            return now.minus(unit(m.group(2)).multipliedBy(Long.parseLong(m.group(1))));
+        }
+        try {
+            return Instant.parse(v);
+        } catch (DateTimeParseException ignored) {
+            // not an instant; try a plain date next
+        }
+        Instant at = parseDate(v);
+        if (at == null) {
+            throw new InvalidArgumentException(field, "'" + value + "' is not a date; send 2026-11-29,"
+                    + " 2026-11-29T10:00:00Z or a relative age such as 7d or 24h");
+        }
+        return at;
+    }
+
+    private static Instant parseDate(String v) {
+        try {
+            return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static Duration unit(String u) {
+        return switch (u) {
+            case "m" -> Duration.ofMinutes(1);
+            case "h" -> Duration.ofHours(1);
+            case "d" -> Duration.ofDays(1);
+            default -> Duration.ofDays(7);
+        };
+    }
+
+    /** A key-shaped slug of free text: lowercase words joined by '-', at most 6 words and 80 characters. */
+    public static String slug(String text) {
+        String[] words = text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+");
+        StringBuilder sb = new StringBuilder();
+        int count = 0;
+        for (String w : words) {
+            String ascii = w.replaceAll("[^a-z0-9]", "");
+            if (ascii.isEmpty()) {
+                continue;
+            }
+            if (sb.length() + ascii.length() + 1 > 80 || count == 6) {
+                break;
+            }
+            if (sb.length() > 0) sb.append('-');
+            sb.append(ascii);
+            count++;
+        }
+        return sb.length() == 0 ? "memory" : sb.toString();
+    }
+}

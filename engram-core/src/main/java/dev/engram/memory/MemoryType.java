@@ -1,0 +1,65 @@
+package dev.engram.memory;
+
+import dev.engram.error.InvalidArgumentException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What kind of knowledge a memory holds. The type decides how fast a memory fades: errors and
+ * preferences are the lessons agents most regret losing (Memento's typed decay), so they never decay.
+ */
+public enum MemoryType {
+    DECISION(90),
+    PATTERN(120),
+    ERROR(0),
+    WARNING(180),
+    PREFERENCE(0),
+    PROCEDURE(120),
+    FACT(60),
+    RELATION(60),
+    ENTITY(0);
+
+    /** Aliases used by the other tool profiles (toon-memory's categories and similar). */
+    private static final Map<String, MemoryType> ALIASES = Map.of(
+            "bug", ERROR, "knowledge", FACT, "note", FACT, "observation", FACT,
+            "howto", PROCEDURE, "rule", WARNING, "convention", PATTERN);
+
+    private final int halfLifeDays;
+
+    MemoryType(int halfLifeDays) {
+        this.halfLifeDays = halfLifeDays;
+    }
+
+    /** Days after which recency weight halves; 0 means this type never decays. */
+    public int halfLifeDays() {
+        return halfLifeDays;
+    }
+
+    public boolean decays() {
+        return halfLifeDays > 0;
+    }
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static MemoryType parse(String field, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        for (MemoryType t : values()) {
+            if (t.wireName().equals(v)) {
+                return t;
+            }
+        }
+        MemoryType alias = ALIASES.get(v);
+        if (alias != null) {
+            return alias;
+        }
+        throw new InvalidArgumentException(field, "'" + value + "' is not a known type; send one of " + names());
+    }
+
+    public static String names() {
+        return Arrays.stream(values()).map(MemoryType::wireName).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.engram.spi;
+
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The durable record of memories, edges and past versions. Every implementation passes
+ * {@code MemoryStoreContract} unchanged.
+ * <ul>
+ *   <li>{@link #write} runs its work atomically and serialized with every other writer, in this and
+ *       in other processes sharing the store; once it returns, the change survives {@code kill -9}.
+ *       A writer never sees a lock error: implementations wait and retry.
+ *   <li>Every insert, update and delete appends one entry to the change feed; {@link #changesSince}
+ *       returns them ordered by sequence number. Sequence numbers only grow.
+ *   <li>Reads of unknown ids or keys return empty and never throw.
+ *   <li>Reads see every write committed before they start, from any process.
+ * </ul>
+ * Failures of the storage itself are {@link dev.engram.error.StoreException}s naming the operation.
+ */
+public interface MemoryStore extends AutoCloseable {
+
+    <T> T write(Function<StoreTransaction, T> work);
+
+    Optional<Memory> get(String id);
+
+    Optional<Memory> getByKey(String zone, String key);
+
+    /** The memories with these ids, in the given order; unknown ids are skipped. */
+    List<Memory> getAll(List<String> ids);
+
+    /** Edges touching this memory, in either direction, oldest first. */
+    List<Edge> edges(String id);
+
+    /** Past versions of a memory, oldest first. */
+    List<MemoryVersion> versions(String id);
+
+    /** Pinned memories of a zone (any status), highest priority first. */
+    List<Memory> pinned(String zone);
+
+    /** Every memory of a zone (all zones when {@code zone} is null), oldest first. */
+    void forEach(String zone, Consumer<Memory> action);
+
+    /** Every zone that holds at least one memory, sorted. */
+    Set<String> zones();
+
+    long count();
+
+    /** Highest sequence number in the change feed; 0 for an empty store. */
+    long headSeq();
+
+    /** Up to {@code max} changes with a sequence number above {@code afterSeq}, ascending. */
+    List<Change> changesSince(long afterSeq, int max);
+
+    /**
+     * Counts one recall of each memory and sets its last access time. Best effort: it is not part of
+     * the change feed (no search field depends on it) and a lost bump costs nothing durable.
+     */
+    void recordAccess(Collection<String> ids, Instant at);
+
+    @Override
+    void close();
+}

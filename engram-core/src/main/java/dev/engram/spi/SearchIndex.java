@@ -1,0 +1,28 @@
+package dev.engram.spi;
+
+import java.util.List;
+
+/**
+ * Derived, rebuildable search structure over a {@link MemoryStore}. The store stays the truth: the
+ * engine loads every hit from the store and re-checks its filters there, so a lagging index can
+ * miss a fresh memory for a moment but never return a wrong one.
+ * <ul>
+ *   <li>{@link #catchUp} applies every store change it has not seen; after it returns, searches in
+ *       this process reflect the store as of that moment. Safe to call from several processes.
+ *   <li>{@link #search} never throws for an empty or stale index; it returns what it has.
+ * </ul>
+ */
+public interface SearchIndex extends AutoCloseable {
+
+    /** Brings the index up to the store's head; returns the sequence number now reflected. */
+    long catchUp();
+
+    /** Ranked candidates, best first; BM25-style scores, higher is better. */
+    List<IndexHit> search(IndexQuery query);
+
+    /** The store sequence number this process's searches reflect. */
+    long indexedSeq();
+
+    @Override
+    void close();
+}
