@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
  * own read transaction and therefore sees every write committed before it, by any process.
  * <p>Lock waits: {@code busy_timeout} makes SQLite wait inside a call; should SQLITE_BUSY or
  * SQLITE_LOCKED still surface, the whole transaction is rolled back and the work is run again with
- * backoff, for up to {@link #LOCK_WAIT} in total. The work function may therefore run more than once
- * and must only act through the transaction.
+ * backoff, for up to {@link #LOCK_WAIT} in total; only then does the caller get a StoreException.
+ * The work function may therefore run more than once and must only act through the transaction.
  */
 public final class SqliteMemoryStore implements MemoryStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteMemoryStore.class);
@@ -65,6 +65,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static final int PAGE = 500;
 
     private final Path file;
+    private final Duration lockWait;
     private final Connection writer;
     private final Connection reader;
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -72,11 +73,12 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** Opens or creates {@code <dir>/engram.db} and brings its schema up to date. */
     public static SqliteMemoryStore open(Path dir) {
-        return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS));
+        return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS), LOCK_WAIT);
     }
 
-    SqliteMemoryStore(Path dir, SchemaMigrations migrations) {
+    SqliteMemoryStore(Path dir, SchemaMigrations migrations, Duration lockWait) {
         this.file = dir.resolve("engram.db");
+        this.lockWait = lockWait;
         Connection w = null;
         Connection r = null;
         try {
@@ -128,7 +130,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private <T> T withWriter(String operation, Function<SqliteTransaction, T> work) {
         writeLock.lock();
         try {
-            long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+            long deadline = System.nanoTime() + lockWait.toNanos();
             long backoffMs = 5;
             while (true) {
                 try {
@@ -137,7 +139,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     if (!SqlCalls.isBusy(e) || System.nanoTime() > deadline) {
                         if (SqlCalls.isBusy(e)) {
                             throw new StoreException(operation + " " + file + ": database still locked by another"
-                                    + " process after " + LOCK_WAIT.toMillis() + " ms", e);
+                                    + " process after " + lockWait.toMillis() + " ms", e);
                         }
                         throw e;
                     }
