@@ -98,6 +98,20 @@ class SqliteLockingTest {
     }
 
     @Test
+    void aWriteInsideAWriteIsRefusedAndTheOuterWorkRolledBack() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            Memory outer = memory();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+                tx.insert(outer);
+                return store.write(inner -> null);
+            }));
+            assertTrue(e.getMessage().contains("inside another write"), e.getMessage());
+            assertTrue(store.get(outer.id()).isEmpty());
+            assertEquals(0, store.headSeq());
+        }
+    }
+
+    @Test
     @Timeout(60)
     void concurrentWritersOnTwoConnectionsLoseNothingAndKeepTheFeedGapFree() throws Exception {
         int threads = 4;
