@@ -236,6 +236,15 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void versionOfUnknownMemoryIsRejected() {
+        assertThrows(NotFoundException.class, () -> store.write(tx -> {
+            tx.addVersion(new MemoryVersion(id(404), 1, "ghost", List.of(), null, clock.instant()));
+            return null;
+        }));
+        assertEquals(List.of(), store.versions(id(404)));
+    }
+
+    @Test
     void pinnedListsOnlyPinnedMemoriesOfTheZoneHighestPriorityFirst() {
         insert(minimal(clock, 1, "work", "low").pinPriority(1).build());
         insert(minimal(clock, 2, "work", "not pinned").build());
