@@ -97,7 +97,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         try (Statement st = c.createStatement()) {
             // busy_timeout first: switching to WAL itself needs a lock another opener may hold
-            st.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
+            st.execute(SqliteStatements.busyTimeout(BUSY_TIMEOUT_MS));
             for (String pragma : SqliteStatements.CONNECTION_PRAGMAS) st.execute(pragma);
         } catch (SQLException e) {
             c.close();
