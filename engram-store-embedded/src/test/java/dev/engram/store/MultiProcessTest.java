@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MultiProcessTest {
     @TempDir
-    Path dir;
+    Path tmp;
+    private Path dir;
+
+    @BeforeEach
+    void storeDirectory() {
+        dir = tmp.resolve("store");
+    }
 
     /** A running child and the stdout lines it has printed so far. */
     private record Child(Process process, List<String> lines, CountDownLatch finished, Path stderr) {
@@ -50,7 +57,7 @@ class MultiProcessTest {
 
     private Child spawn(int count, String prefix) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path stderr = dir.resolveSibling(dir.getFileName() + "-" + prefix + ".stderr");
+        Path stderr = tmp.resolve("child-" + prefix + ".stderr");
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 ChildWriterMain.class.getName(), dir.toString(), Integer.toString(count), prefix)
                 .redirectError(stderr.toFile()).start();

@@ -18,6 +18,7 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +34,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -80,7 +82,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             w = connect(file);
             migrations.migrate(w, file);
             r = connect(file);
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             closeQuietly(w);
             closeQuietly(r);
             throw new StoreException("open " + file + ": " + e.getMessage(), e);
@@ -149,7 +151,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             return null;
         });
-        return ids.stream().map(found::get).filter(m -> m != null).toList();
+        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
     }
 
     @Override
