@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * Brings a database to the newest schema. The version lives in {@code PRAGMA user_version} (0 for a
  * new file). The missing steps run in one {@code BEGIN IMMEDIATE} transaction, so two processes
  * opening the same old file migrate it once and a crash mid-way leaves the old schema intact.
- * Adding V2 means appending one {@link Migration} to {@link #STEPS}.
+ * Adding V2 means appending one {@link Migration} to {@link #STEPS}. Steps run with foreign keys on
+ * (the pragma cannot change inside a transaction), so a step that rebuilds a table must keep every
+ * reference valid at each statement.
  */
 final class SchemaMigrations {
     private static final Logger log = LoggerFactory.getLogger(SchemaMigrations.class);

@@ -47,9 +47,11 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link MemoryStore} on one SQLite file, {@code <dir>/engram.db}, in WAL mode with synchronous=FULL.
  * <p>Thread and process safety: one writer connection ({@link SqliteWriter}); each {@link #write}
- * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second connection serves reads (WAL readers never block the writer), guarded by its
- * own lock because a JDBC connection is not safe for concurrent use. Each read statement runs in its
- * own read transaction and therefore sees every write committed before it, by any process.
+ * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second
+ * connection serves reads (WAL readers never block the writer), guarded by its own lock because a
+ * JDBC connection is not safe for concurrent use. Each read statement runs in its own read
+ * transaction and therefore sees every write committed before it, by any process. Reads inside a
+ * write go through the {@link StoreTransaction}, which sees the transaction's own changes.
  * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
  * get a StoreException. The work function may run more than once and must act only through the
  * transaction.
