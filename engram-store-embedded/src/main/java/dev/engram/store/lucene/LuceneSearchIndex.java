@@ -251,7 +251,8 @@ public final class LuceneSearchIndex implements SearchIndex {
         if (r == null) return List.of();
         try {
             IndexSearcher searcher = new IndexSearcher(r);
-            TopDocs top = searcher.search(lucene.get(), query.limit());
+            // Lucene allocates a queue of the requested size up front: never more than there are documents
+            TopDocs top = searcher.search(lucene.get(), Math.max(1, Math.min(query.limit(), r.maxDoc())));
             StoredFields stored = searcher.storedFields();
             List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
             for (ScoreDoc sd : top.scoreDocs) {
