@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.mcp.TestEngines;
 import io.modelcontextprotocol.client.McpClient;
@@ -73,11 +72,9 @@ class HttpClientRoundTripTest {
         assertEquals("limit must be an integer, got boolean true (e.g. \"limit\": 5)", text(r));
     }
 
-    /** Needs the engine and the in-memory search index (arrives with the store merge); skipped until then. */
     @Test
     @SuppressWarnings("unchecked")
     void rememberThenRecallOverHttp() {
-        assumeTrue(TestEngines.inMemory(Clock.systemUTC()).isPresent(), "no in-memory search index on this branch yet");
         CallToolResult stored = call("remember", Map.of("content", "Use zod for request validation in the API layer",
                 "type", "decision", "key", "use-zod-http", "tags", "api, validation"));
         assertFalse(stored.isError(), text(stored));
