@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.json.JsonText;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -87,5 +88,17 @@ class HttpClientRoundTripTest {
         for (String field : List.of("id", "key", "type", "score", "content")) assertNotNull(first.get(field), field);
         assertEquals("use-zod-http", first.get("key"));
         assertTrue(text(r).startsWith("[1] decision/use-zod-http ("), text(r));
+    }
+
+    @Test
+    void primerAndStatsResources() {
+        McpSchema.TextResourceContents primer = (McpSchema.TextResourceContents) client.readResource(
+                new McpSchema.ReadResourceRequest("engram://primer")).contents().get(0);
+        assertEquals("text/markdown", primer.mimeType());
+        assertTrue(primer.text().startsWith("# Engram briefing · zone default"), primer.text());
+        McpSchema.TextResourceContents stats = (McpSchema.TextResourceContents) client.readResource(
+                new McpSchema.ReadResourceRequest("engram://stats")).contents().get(0);
+        assertEquals("application/json", stats.mimeType());
+        assertTrue(JsonText.standard().readObject(stats.text()).get("total") instanceof Number, stats.text());
     }
 }
