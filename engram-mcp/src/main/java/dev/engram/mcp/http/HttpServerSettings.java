@@ -46,9 +46,9 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
                         + " with an optional port and no path, e.g. https://app.example or http://10.0.0.5:8080");
             }
         }
-        for (String host : allowedHosts) {
-            if (host.isBlank() || host.contains("/") || host.contains(" ")) {
-                throw new EngramUserException("--allowed-host '" + host + "' is not a host: send a name or address"
+        for (String extra : allowedHosts) {
+            if (extra.isBlank() || extra.contains("/") || extra.contains(" ")) {
+                throw new EngramUserException("--allowed-host '" + extra + "' is not a host: send a name or address"
                         + " with an optional port, e.g. mem.example.com or 10.0.0.5:56332");
             }
         }
