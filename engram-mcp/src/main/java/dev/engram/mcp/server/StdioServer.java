@@ -1,0 +1,41 @@
+package dev.engram.mcp.server;
+
+import dev.engram.mcp.profile.ToolProfile;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+
+/**
+ * MCP over stdin/stdout. stdout belongs to the protocol alone (SDK gotcha 6): call
+ * {@link #claimStdout()} before anything else runs, so a stray {@code System.out.println} in any
+ * library lands on stderr instead of corrupting JSON-RPC.
+ */
+public final class StdioServer {
+    private StdioServer() {
+    }
+
+    /** Takes the real stdout for the protocol and points {@code System.out} at stderr. Call once. */
+    public static OutputStream claimStdout() {
+        PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false);
+        System.setOut(System.err);
+        return protocol;
+    }
+
+    /** Longest wait for in-flight answers once stdin has closed; as long as a slow tool call may take. */
+    static final Duration MAX_DRAIN = Duration.ofSeconds(30);
+
+    /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
+    public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
+                                      InputStream in, OutputStream out) {
+        InFlightRequests inFlight = new InFlightRequests(mapper, MAX_DRAIN);
+        return EngramMcpServer.build(McpServer.sync(
+                new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))), profile, version);
+    }
+}
