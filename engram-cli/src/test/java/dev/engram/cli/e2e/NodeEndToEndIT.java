@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class NodeEndToEndIT {
     /** Each script is designed to finish well within this; a hung one is killed with its children. */
     private static final long SCRIPT_TIMEOUT_SECONDS = 180;
-    private static final int TAIL_LINES = 120;
+    private static final int TAIL_LINES = 80;
 
     private static Path e2eDir;
     private static Path jar;
