@@ -1,14 +1,20 @@
 package dev.engram.engine;
 
+import dev.engram.analysis.TagVocabulary;
+import dev.engram.error.ConflictException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The memory engine: one method per operation, each taking a command or query record and returning
  * a result record. Thread-safe; several engines (in several processes) may share one store.
+ * Bad input throws {@link dev.engram.error.EngramUserException} before anything is written.
  */
 public final class Engine {
     /** Word-set Jaccard at or above which two memories of one zone and type count as near-duplicates. */
@@ -16,38 +22,108 @@ public final class Engine {
 
     private final MemoryStore store;
     private final SearchIndex index;
-    private final Clock clock;
+    private final RememberOperation remember;
+    private final RecallOperation recall;
+    private final LifecycleOperation lifecycle;
+    private final GraphOperation graph;
+    private final BriefingOperation briefing;
 
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
-        this.store = store;
-        this.index = index;
-        this.clock = clock;
+        this(store, index, clock, TagVocabulary.builtInOnly());
     }
 
-    public RememberResult remember(RememberCommand command) { throw new UnsupportedOperationException("not yet"); }
+    public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary) {
+        this.store = store;
+        this.index = index;
+        ZoneGuard zones = new ZoneGuard(store);
+        this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds());
+        this.recall = new RecallOperation(store, index, clock, zones);
+        this.lifecycle = new LifecycleOperation(store, index, clock);
+        this.graph = new GraphOperation(store, index, clock);
+        this.briefing = new BriefingOperation(store, clock, zones, recall::recall);
+    }
 
-    public RecallResult recall(RecallQuery query) { throw new UnsupportedOperationException("not yet"); }
+    public RememberResult remember(RememberCommand command) {
+        return remember.remember(command);
+    }
 
-    public ForgetResult forget(ForgetCommand command) { throw new UnsupportedOperationException("not yet"); }
+    public RecallResult recall(RecallQuery query) {
+        return recall.recall(query);
+    }
 
-    public AmendResult amend(AmendCommand command) { throw new UnsupportedOperationException("not yet"); }
+    public ForgetResult forget(ForgetCommand command) {
+        return lifecycle.forget(command);
+    }
 
-    public LinkResult link(LinkCommand command) { throw new UnsupportedOperationException("not yet"); }
+    public AmendResult amend(AmendCommand command) {
+        return lifecycle.amend(command);
+    }
 
-    public ExploreResult explore(ExploreQuery query) { throw new UnsupportedOperationException("not yet"); }
+    public LinkResult link(LinkCommand command) {
+        return graph.link(command);
+    }
 
-    public dev.engram.memory.Memory pin(PinCommand command) { throw new UnsupportedOperationException("not yet"); }
+    public ExploreResult explore(ExploreQuery query) {
+        return graph.explore(query);
+    }
+
+    /** Pins (priority 1..5) or unpins (0); returns the memory as stored. */
+    public Memory pin(PinCommand command) {
+        return lifecycle.pin(command);
+    }
 
     /** Stats for one zone, or for the whole store when {@code zone} is null. */
-    public StatsResult stats(String zone) { throw new UnsupportedOperationException("not yet"); }
+    public StatsResult stats(String zone) {
+        return briefing.stats(zone);
+    }
 
-    public ContextResult context(ContextQuery query) { throw new UnsupportedOperationException("not yet"); }
+    public ContextResult context(ContextQuery query) {
+        return briefing.context(query);
+    }
 
-    /** Every memory of a zone (all zones when null) with its outgoing edges and versions. */
-    public void export(String zone, Consumer<ExportRecord> sink) { throw new UnsupportedOperationException("not yet"); }
+    /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */
+    public void export(String zone, Consumer<ExportRecord> sink) {
+        store.forEach(zone, m -> sink.accept(new ExportRecord(m,
+                store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(), store.versions(m.id()))));
+    }
 
-    /** Writes a record exactly as exported (ids, times and all); an existing id is overwritten. */
-    public void importRecord(ExportRecord record) { throw new UnsupportedOperationException("not yet"); }
+    /**
+     * Writes records exactly as exported (ids, times, versions, edges): memories first, then edges,
+     * so an edge may point at a record later in the list. An existing id is overwritten.
+     */
+    public void importAll(List<ExportRecord> records) {
+        store.write(tx -> {
+            for (ExportRecord r : records) {
+                Memory m = r.memory();
+                tx.getByKey(m.zone(), m.key()).filter(other -> !other.id().equals(m.id())).ifPresent(other -> {
+                    throw new ConflictException("import: key '" + m.key() + "' in zone '" + m.zone() + "' belongs to "
+                            + other.id() + ", not " + m.id() + "; import into an empty store or forget the existing memory");
+                });
+                if (tx.get(m.id()).isPresent()) {
+                    tx.update(m);
+                } else {
+                    tx.insert(m);
+                }
+                int have = tx.versionCount(m.id());
+                r.versions().stream().filter(v -> v.version() > have).forEach(tx::addVersion);
+            }
+            for (ExportRecord r : records) {
+                for (Edge e : r.edges()) {
+                    if (tx.get(e.toId()).isPresent()) tx.addEdge(e);
+                }
+            }
+            return null;
+        });
+        index.catchUp();
+    }
 
-    public Set<String> zones() { return store.zones(); }
+    /** One record; edges whose target is not in the store yet are skipped (use {@link #importAll}). */
+    public void importRecord(ExportRecord record) {
+        importAll(List.of(record));
+    }
+
+    /** Zones holding at least one memory. */
+    public Set<String> zones() {
+        return store.zones();
+    }
 }

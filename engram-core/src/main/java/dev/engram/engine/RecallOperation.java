@@ -1,0 +1,227 @@
+package dev.engram.engine;
+
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.rank.Contribution;
+import dev.engram.rank.RecallRanking;
+import dev.engram.render.TokenEstimate;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Recall in three modes. Ranked: index candidates → reload from the store (the truth) → filters →
+ * score with explainable contributions → pins first → limit → token budget. Index: the same list
+ * as one line each (or the newest memories when no query is given). Ids: fetch in the given order.
+ */
+final class RecallOperation {
+    /** Candidates fetched per requested result; filters applied after loading can discard some. */
+    private static final int OVERFETCH = 5;
+    private static final int MIN_CANDIDATES = 50;
+    /** Index mode lists more because each line is cheap (toon-memory uses 15 as well). */
+    static final int INDEX_DEFAULT_LIMIT = 15;
+
+    private final MemoryStore store;
+    private final SearchIndex index;
+    private final Clock clock;
+    private final ZoneGuard zones;
+
+    RecallOperation(MemoryStore store, SearchIndex index, Clock clock, ZoneGuard zones) {
+        this.store = store;
+        this.index = index;
+        this.clock = clock;
+        this.zones = zones;
+    }
+
+    RecallResult recall(RecallQuery q) {
+        zones.requireKnown(q.zone());
+        Instant now = clock.instant();
+        RecallFilter filter = RecallFilter.of(q, now);
+        List<String> notes = new ArrayList<>();
+        List<RecalledMemory> ranked = switch (q.mode()) {
+            case IDS -> byIds(q, filter, notes);
+            case INDEX -> q.query().isEmpty() ? newest(q, filter) : ranked(q, filter, now);
+            case RANKED -> ranked(q, filter, now);
+        };
+        int limit = q.limit() != null ? q.limit() : q.mode() == RecallMode.INDEX ? INDEX_DEFAULT_LIMIT
+                : q.mode() == RecallMode.IDS ? RecallQuery.MAX_LIMIT : q.budget().results();
+        List<RecalledMemory> limited = ranked.subList(0, Math.min(limit, ranked.size()));
+        List<RecalledMemory> kept = new ArrayList<>();
+        int tokens = 0;
+        boolean budgetLimited = false;
+        for (RecalledMemory r : limited) {
+            int cost = cost(r, q.mode());
+            if (q.budgetTokens() != null && tokens + cost > q.budgetTokens()) {
+                budgetLimited = true;
+                continue; // greedy: a later, shorter result may still fit
+            }
+            tokens += cost;
+            kept.add(r);
+        }
+        if (budgetLimited) {
+            notes.add((limited.size() - kept.size()) + " result(s) left out to stay within budget_tokens "
+                    + q.budgetTokens() + "; use mode 'index' and fetch by ids for more");
+        }
+        if (filter.asOf() == null && !kept.isEmpty()) {
+            store.recordAccess(kept.stream().map(r -> r.memory().id()).toList(), now);
+        }
+        return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes);
+    }
+
+    /** Token cost of one result: the header line the renderers print plus the content (index mode: header only). */
+    static int cost(RecalledMemory r, RecallMode mode) {
+        Memory m = r.memory();
+        String header = "[00] " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ") 100%";
+        String reason = r.reason() == null ? "" : r.reason();
+        return mode == RecallMode.INDEX ? TokenEstimate.of(header + " 2026-01-01")
+                : TokenEstimate.of(header + "\n" + m.content() + "\n" + reason);
+    }
+
+    private List<RecalledMemory> byIds(RecallQuery q, RecallFilter filter, List<String> notes) {
+        List<RecalledMemory> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String ref : q.ids()) {
+            Memory m = References.find(store, ref, q.zone()).orElse(null);
+            if (m == null) {
+                notes.add("unknown id or key '" + ref + "' in zone '" + q.zone() + "'");
+            } else if (seen.add(m.id())) {
+                out.add(new RecalledMemory(filter.asSeen(m, store), 0, 1, List.of(), q.explain() ? "fetched by id" : null));
+            }
+        }
+        return out;
+    }
+
+    private List<RecalledMemory> newest(RecallQuery q, RecallFilter filter) {
+        List<Memory> all = new ArrayList<>();
+        store.forEach(q.zone(), m -> {
+            if (filter.accepts(m)) all.add(m);
+        });
+        all.sort(Comparator.comparing(Memory::pinPriority).reversed().thenComparing(Memory::updatedAt, Comparator.reverseOrder()));
+        return all.stream().map(m -> new RecalledMemory(filter.asSeen(m, store), 0, 0, List.of(),
+                q.explain() ? "newest first" : null)).toList();
+    }
+
+    private List<RecalledMemory> ranked(RecallQuery q, RecallFilter filter, Instant now) {
+        int want = Math.max(MIN_CANDIDATES, q.effectiveLimit() * OVERFETCH);
+        List<IndexHit> hits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
+                filter.statuses(), filter.from(), filter.to(), want));
+        Map<String, Double> bm25 = new LinkedHashMap<>();
+        hits.forEach(h -> bm25.put(h.id(), h.score()));
+        double best = hits.stream().mapToDouble(IndexHit::score).max().orElse(1);
+        Map<String, Memory> candidates = new LinkedHashMap<>();
+        for (Memory m : store.getAll(new ArrayList<>(bm25.keySet()))) {
+            if (filter.accepts(m)) candidates.put(m.id(), m);
+        }
+        for (Memory pinned : store.pinned(q.zone())) {
+            if (filter.accepts(pinned)) candidates.putIfAbsent(pinned.id(), pinned);
+        }
+        List<RecalledMemory> out = new ArrayList<>(candidates.size());
+        for (Memory m : candidates.values()) {
+            double relevance = best > 0 ? bm25.getOrDefault(m.id(), 0.0) / best : 0;
+            List<Contribution> parts = RecallRanking.contributions(m, relevance, filter.referenceTime());
+            double score = RecallRanking.sum(parts);
+            out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(relevance), parts,
+                    q.explain() ? reason(m, parts) : null));
+        }
+        out.sort(Comparator.comparingInt((RecalledMemory r) -> r.memory().pinPriority()).reversed()
+                .thenComparing(RecalledMemory::score, Comparator.reverseOrder())
+                .thenComparing(r -> r.memory().updatedAt(), Comparator.reverseOrder())
+                .thenComparing(r -> r.memory().id()));
+        return out;
+    }
+
+    /** One deterministic line: every contribution with its value, then use and pin facts. */
+    private static String reason(Memory m, List<Contribution> parts) {
+        StringBuilder sb = new StringBuilder();
+        if (m.pinned()) sb.append("pinned p").append(m.pinPriority()).append(" · ");
+        for (Contribution c : parts) {
+            sb.append(c.reason()).append(String.format(Locale.ROOT, " (%+.2f) · ", c.value()));
+        }
+        sb.append(m.accessCount() == 0 ? "never recalled" : "recalled " + m.accessCount() + "×");
+        return sb.toString();
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
+    }
+
+    /** Filters re-checked on the loaded record: the store is the truth, the index only proposes. */
+    record RecallFilter(Instant referenceTime, Instant asOf, Instant from, Instant to, Set<String> tags,
+                        Set<dev.engram.memory.MemoryType> types, java.nio.file.PathMatcher path) {
+
+        static RecallFilter of(RecallQuery q, Instant now) {
+            Instant asOf = q.asOf() == null ? null : MemoryRules.pointInTime("as_of", q.asOf(), now);
+            Instant from = q.from() == null ? null : MemoryRules.pointInTime("from", q.from(), now);
+            Instant to = q.to() == null ? null : MemoryRules.pointInTime("to", q.to(), now);
+            if (from != null && to != null && from.isAfter(to)) {
+                throw new dev.engram.error.InvalidArgumentException("from", "(" + q.from() + ") is after to (" + q.to() + "); swap them");
+            }
+            java.nio.file.PathMatcher path = null;
+            if (q.path() != null) {
+                try {
+                    path = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + q.path());
+                } catch (RuntimeException e) {
+                    throw new dev.engram.error.InvalidArgumentException("path", "'" + q.path() + "' is not a valid glob; send e.g. src/**/*.java");
+                }
+            }
+            return new RecallFilter(asOf != null ? asOf : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path);
+        }
+
+        Set<MemoryStatus> statuses() {
+            return asOf == null ? Set.of(MemoryStatus.ACTIVE) : Set.of(MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED);
+        }
+
+        boolean accepts(Memory m) {
+            if (asOf == null) {
+                if (m.status() != MemoryStatus.ACTIVE) return false;
+            } else {
+                if (m.createdAt().isAfter(asOf)) return false;
+                if (m.status() == MemoryStatus.ARCHIVED || m.status() == MemoryStatus.DRAFT) return false;
+                if (m.supersededAt() != null && !m.supersededAt().isAfter(asOf)) return false;
+            }
+            if (m.expiredAt(referenceTime)) return false;
+            if (!types.isEmpty() && !types.contains(m.type())) return false;
+            if (!m.tags().containsAll(tags)) return false;
+            if (from != null && m.createdAt().isBefore(from)) return false;
+            if (to != null && m.createdAt().isAfter(to)) return false;
+            if (path != null && !matchesPath(m)) return false;
+            return true;
+        }
+
+        private boolean matchesPath(Memory m) {
+            for (String p : new String[] {m.file(), m.pathScope()}) {
+                if (p == null) continue;
+                try {
+                    if (path.matches(java.nio.file.Path.of(p))) return true;
+                } catch (RuntimeException e) {
+                    // a stored path that is not a valid path on this OS cannot match
+                }
+            }
+            return false;
+        }
+
+        /** With {@code as_of}, a memory amended later is shown with the content it had then. */
+        Memory asSeen(Memory m, MemoryStore store) {
+            if (asOf == null || !m.updatedAt().isAfter(asOf)) return m;
+            for (MemoryVersion v : store.versions(m.id())) {
+                if (v.replacedAt().isAfter(asOf)) {
+                    return m.toBuilder().content(v.content()).tags(v.tags()).importance(v.importance()).build();
+                }
+            }
+            return m;
+        }
+    }
+}

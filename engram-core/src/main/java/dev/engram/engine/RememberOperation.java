@@ -1,0 +1,178 @@
+package dev.engram.engine;
+
+import dev.engram.analysis.TagVocabulary;
+import dev.engram.analysis.Words;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.Origin;
+import dev.engram.memory.Tier;
+import dev.engram.rank.QualityPolicy;
+import dev.engram.rank.QualityScore;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.StoreTransaction;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Upsert by key within a zone, with merge, tag inference, link resolution and near-duplicate detection. */
+final class RememberOperation {
+    private static final Pattern WIKI_LINK = Pattern.compile("\\[\\[([a-z0-9][a-z0-9._-]{0,79})]]");
+    /** Candidates checked for near-duplicates; Jaccard ≥ 0.7 implies strong BM25 overlap, so the top few suffice. */
+    private static final int DUPLICATE_CANDIDATES = 10;
+
+    private final MemoryStore store;
+    private final SearchIndex index;
+    private final Clock clock;
+    private final TagVocabulary vocabulary;
+    private final MemoryIds ids;
+
+    RememberOperation(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, MemoryIds ids) {
+        this.store = store;
+        this.index = index;
+        this.clock = clock;
+        this.vocabulary = vocabulary;
+        this.ids = ids;
+    }
+
+    RememberResult remember(RememberCommand cmd) {
+        Instant now = clock.instant();
+        Instant expiresAt = cmd.ttl() == null ? null : MemoryRules.ttl("ttl", cmd.ttl(), now);
+        MemoryType type = cmd.type() != null ? cmd.type() : MemoryType.FACT;
+        List<String> inferred = cmd.tags().isEmpty()
+                ? vocabulary.infer(cmd.content() + " " + (cmd.file() == null ? "" : cmd.file())) : List.of();
+        List<String> tags = cmd.tags().isEmpty() ? inferred : cmd.tags();
+        String explicitKey = cmd.key();
+
+        RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey);
+
+        RememberResult result = store.write(tx -> {
+            Optional<Memory> existing = Optional.empty();
+            String key = explicitKey;
+            if (key != null) {
+                existing = tx.getByKey(cmd.zone(), key);
+            } else {
+                key = freeDerivedKey(tx, cmd);
+                existing = tx.getByKey(cmd.zone(), key); // present only when the content is identical
+            }
+            Memory saved;
+            RememberResult.Outcome outcome;
+            if (existing.isEmpty()) {
+                saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(type).content(cmd.content())
+                        .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
+                        .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
+                        .expiresAt(expiresAt).tier(Tier.HOT)
+                        .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
+                        .session(cmd.session()).branch(cmd.branch()).build();
+                tx.insert(saved);
+                outcome = RememberResult.Outcome.CREATED;
+            } else {
+                Memory old = existing.get();
+                boolean replace = cmd.replace() && !old.content().equals(cmd.content());
+                if (replace) {
+                    tx.addVersion(new MemoryVersion(old.id(), tx.versionCount(old.id()) + 1, old.content(), old.tags(),
+                            old.importance(), now));
+                }
+                saved = old.toBuilder()
+                        .content(replace ? cmd.content() : old.content())
+                        .tags(MemoryRules.union(old.tags(), cmd.tags().isEmpty() && !replace ? List.of() : tags))
+                        .importance(Importance.higher(old.importance(), cmd.importance()))
+                        .file(cmd.file() != null ? cmd.file() : old.file())
+                        .pathScope(cmd.pathScope() != null ? cmd.pathScope() : old.pathScope())
+                        .origin(cmd.origin() != null ? Origin.higher(old.origin(), cmd.origin()) : old.origin())
+                        .expiresAt(expiresAt != null ? expiresAt : old.expiresAt())
+                        .status(old.status() == MemoryStatus.ARCHIVED ? MemoryStatus.ACTIVE : old.status())
+                        .confidence(Math.max(old.confidence(), 1.0))
+                        .updatedAt(now).build();
+                tx.update(saved);
+                outcome = replace ? RememberResult.Outcome.REPLACED : RememberResult.Outcome.MERGED;
+            }
+            List<String> linked = addLinks(tx, saved, cmd, now);
+            int linkCount = (int) tx.edges(saved.id()).stream().filter(e -> e.fromId().equals(saved.id())).count();
+            QualityScore quality = QualityPolicy.score(saved, linkCount, now);
+            double q = outcome == RememberResult.Outcome.MERGED ? Math.max(saved.quality(), quality.total()) : quality.total();
+            Memory withQuality = saved.toBuilder().quality(q).build();
+            tx.update(withQuality);
+            RememberResult.NearDuplicate dup = duplicate != null && duplicate.id().equals(withQuality.id()) ? null : duplicate;
+            return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
+                    dup, quality, linked);
+        });
+        index.catchUp();
+        return result;
+    }
+
+    /**
+     * A key derived from the content's first words. Two different contents with the same first words
+     * get -2, -3, … so that a derived key never merges unrelated memories; identical content reuses
+     * the key and merges.
+     */
+    private static String freeDerivedKey(StoreTransaction tx, RememberCommand cmd) {
+        String base = MemoryRules.slug(cmd.content());
+        String candidate = base;
+        for (int n = 2; ; n++) {
+            Optional<Memory> taken = tx.getByKey(cmd.zone(), candidate);
+            if (taken.isEmpty() || taken.get().content().equals(cmd.content())) {
+                return candidate;
+            }
+            String suffix = "-" + n;
+            candidate = base.substring(0, Math.min(base.length(), 80 - suffix.length())) + suffix;
+        }
+    }
+
+    private List<String> addLinks(StoreTransaction tx, Memory from, RememberCommand cmd, Instant now) {
+        List<String> linked = new ArrayList<>();
+        for (LinkSpec link : cmd.links()) {
+            Memory target = References.find(tx, link.target(), cmd.zone()).orElseThrow(() -> new NotFoundException(
+                    "links: no memory with id or key '" + link.target() + "' in zone '" + cmd.zone()
+                            + "'; remember the target first or drop the link"));
+            if (target.id().equals(from.id())) {
+                continue;
+            }
+            GraphOperation.addEdge(tx, new Edge(from.id(), target.id(), link.type(), now), now);
+            linked.add(link.type().wireName() + ":" + target.key());
+        }
+        Set<String> mentioned = new LinkedHashSet<>();
+        Matcher m = WIKI_LINK.matcher(from.content());
+        while (m.find()) mentioned.add(m.group(1));
+        for (String key : mentioned) {
+            Optional<Memory> target = tx.getByKey(cmd.zone(), key);
+            if (target.isPresent() && !target.get().id().equals(from.id())) {
+                tx.addEdge(new Edge(from.id(), target.get().id(), EdgeType.MENTIONS, now));
+                linked.add(EdgeType.MENTIONS.wireName() + ":" + key);
+            }
+        }
+        return linked;
+    }
+
+    private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey) {
+        Set<String> words = Words.setOf(content);
+        List<IndexHit> hits = index.search(new IndexQuery(content, Set.of(zone), Set.of(type), Set.of(),
+                Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES));
+        RememberResult.NearDuplicate best = null;
+        for (Memory m : store.getAll(hits.stream().map(IndexHit::id).toList())) {
+            if (m.key().equals(ownKey) || !m.zone().equals(zone) || m.type() != type) {
+                continue;
+            }
+            double sim = Words.jaccard(words, Words.setOf(m.content()));
+            if (sim >= Engine.NEAR_DUPLICATE_JACCARD && (best == null || sim > best.similarity())) {
+                best = new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(sim * 1000) / 1000.0);
+            }
+        }
+        return best;
+    }
+}

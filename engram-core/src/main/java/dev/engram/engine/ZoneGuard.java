@@ -1,0 +1,34 @@
+package dev.engram.engine;
+
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.MemoryRules;
+import dev.engram.spi.MemoryStore;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Rejects reads of zones that were never written: a typo in a zone name should fail loudly, not
+ * return an empty, plausible-looking answer. A zone exists once a memory has been remembered in it.
+ */
+final class ZoneGuard {
+    private final MemoryStore store;
+    /** Zones seen so far; a miss re-reads the store, so zones created by other processes are found. */
+    private final Set<String> known = ConcurrentHashMap.newKeySet();
+
+    ZoneGuard(MemoryStore store) {
+        this.store = store;
+    }
+
+    void requireKnown(String zone) {
+        if (zone.equals(MemoryRules.DEFAULT_ZONE) || known.contains(zone)) {
+            return;
+        }
+        Set<String> zones = store.zones();
+        known.addAll(zones);
+        if (!zones.contains(zone)) {
+            throw new NotFoundException("zone '" + zone + "' is unknown; known zones: "
+                    + (zones.isEmpty() ? "(none yet)" : String.join(", ", zones))
+                    + ". A zone comes into being with the first remember into it.");
+        }
+    }
+}

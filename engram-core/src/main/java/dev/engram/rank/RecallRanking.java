@@ -1,0 +1,80 @@
+package dev.engram.rank;
+
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Final score of a recall candidate: lexical match plus boosts, each kept as a {@link Contribution}
+ * so that {@code explain} shows exactly what was added and the parts sum to the score.
+ * <pre>
+ *   match      = 1.0 × relevance (BM25 / best BM25 of this query)
+ *   importance = explicit level's boost (critical +0.30 … low −0.10), else 0.25 × automatic importance
+ *   quality    = 0.20 × quality
+ *   freshness  = 0.15 × 0.5^(days since update / type half-life); 0.15 for types that never decay
+ *   warning    = +0.20 for warnings (landmines are worth surfacing)
+ * </pre>
+ * Pins are not a score: pinned memories are sorted ahead of everything else.
+ */
+public final class RecallRanking {
+    static final double MATCH_WEIGHT = 1.0;
+    static final double AUTO_IMPORTANCE_WEIGHT = 0.25;
+    static final double QUALITY_WEIGHT = 0.20;
+    static final double FRESHNESS_WEIGHT = 0.15;
+    static final double WARNING_BOOST = 0.20;
+
+    private RecallRanking() {
+    }
+
+    public static List<Contribution> contributions(Memory m, double relevance, Instant now) {
+        List<Contribution> parts = new ArrayList<>(5);
+        parts.add(new Contribution("match", MATCH_WEIGHT * relevance, Math.round(relevance * 100) + "% match"));
+        if (m.importance() != null) {
+            parts.add(new Contribution("importance", m.importance().boost(), "importance " + m.importance().wireName()));
+        } else {
+            double auto = automaticImportance(m, now);
+            parts.add(new Contribution("importance", AUTO_IMPORTANCE_WEIGHT * auto,
+                    "auto importance " + Math.round(auto * 100) + "%"));
+        }
+        parts.add(new Contribution("quality", QUALITY_WEIGHT * m.quality(), "quality " + String.format(java.util.Locale.ROOT, "%.2f", m.quality())));
+        double fresh = freshness(m, now);
+        parts.add(new Contribution("freshness", FRESHNESS_WEIGHT * fresh,
+                m.type().decays() ? "updated " + ago(m.updatedAt(), now) : m.type().wireName() + "s never fade"));
+        if (m.type() == MemoryType.WARNING) {
+            parts.add(new Contribution("warning", WARNING_BOOST, "warning"));
+        }
+        return parts;
+    }
+
+    public static double sum(List<Contribution> parts) {
+        double s = 0;
+        for (Contribution c : parts) s += c.value();
+        return s;
+    }
+
+    /** toon-memory's automatic importance: 0.6 × recency (30-day window) + 0.4 × use (5 recalls saturate). */
+    public static double automaticImportance(Memory m, Instant now) {
+        long days = Duration.between(m.updatedAt(), now).toDays();
+        double recency = Math.max(0, 30 - days) / 30.0;
+        double use = Math.min(1.0, m.accessCount() / 5.0);
+        return 0.6 * recency + 0.4 * use;
+    }
+
+    static double freshness(Memory m, Instant now) {
+        if (!m.type().decays()) {
+            return 1.0;
+        }
+        double days = Math.max(0, Duration.between(m.updatedAt(), now).toHours() / 24.0);
+        return Math.pow(0.5, days / m.type().halfLifeDays());
+    }
+
+    public static String ago(Instant t, Instant now) {
+        long days = Duration.between(t, now).toDays();
+        if (days <= 0) return "today";
+        if (days == 1) return "yesterday";
+        return days + "d ago";
+    }
+}

@@ -1,0 +1,394 @@
+package dev.engram.spi;
+
+import static dev.engram.spi.MemoryFixtures.full;
+import static dev.engram.spi.MemoryFixtures.id;
+import static dev.engram.spi.MemoryFixtures.minimal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.testing.MutableClock;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every clause of the {@link MemoryStore} and {@link StoreTransaction} javadoc, as tests. A store
+ * implementation extends this class and supplies {@link #open}; it must pass unchanged.
+ */
+public abstract class MemoryStoreContract {
+
+    /** Opens (or reopens) the store kept in {@code dir}. */
+    protected abstract MemoryStore open(Path dir, Clock clock);
+
+    @TempDir
+    protected Path dir;
+    protected final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    protected MemoryStore store;
+
+    @BeforeEach
+    void openStore() {
+        store = open(dir, clock);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    private Memory insert(Memory m) {
+        store.write(tx -> {
+            tx.insert(m);
+            return null;
+        });
+        return m;
+    }
+
+    private Memory fact(long n, String zone, String content) {
+        clock.advance(Duration.ofSeconds(1));
+        return minimal(clock, n, zone, content).build();
+    }
+
+    @Test
+    void insertedMemoryRoundTripsEveryField() {
+        Memory m = insert(full(clock, 1, "work"));
+        assertEquals(Optional.of(m), store.get(m.id()));
+        assertEquals(Optional.of(m), store.getByKey("work", m.key()));
+        Memory plain = insert(fact(2, "work", "plain"));
+        assertEquals(Optional.of(plain), store.get(plain.id()), "null optionals stay null");
+    }
+
+    @Test
+    void unknownIdsAndKeysReadAsEmpty() {
+        assertEquals(Optional.empty(), store.get(id(404)));
+        assertEquals(Optional.empty(), store.getByKey("work", "nope"));
+        assertEquals(List.of(), store.edges(id(404)));
+        assertEquals(List.of(), store.versions(id(404)));
+        assertEquals(List.of(), store.getAll(List.of(id(404))));
+        store.write(tx -> {
+            assertEquals(Optional.empty(), tx.get(id(404)));
+            assertEquals(Optional.empty(), tx.getByKey("work", "nope"));
+            assertFalse(tx.delete(id(404)));
+            assertEquals(0, tx.versionCount(id(404)));
+            return null;
+        });
+    }
+
+    @Test
+    void getAllKeepsRequestedOrderAndSkipsUnknown() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        assertEquals(List.of(b, a), store.getAll(List.of(b.id(), id(404), a.id())));
+    }
+
+    @Test
+    void keyIsUniquePerZoneOnly() {
+        insert(minimal(clock, 1, "work", "a").key("same").build());
+        insert(minimal(clock, 2, "home", "b").key("same").build());
+        assertThrows(ConflictException.class, () -> insert(minimal(clock, 3, "work", "c").key("same").build()));
+        assertEquals("a", store.getByKey("work", "same").orElseThrow().content());
+        assertEquals("b", store.getByKey("home", "same").orElseThrow().content());
+        assertEquals(2, store.count());
+    }
+
+    @Test
+    void idIsUnique() {
+        insert(fact(1, "work", "first"));
+        assertThrows(ConflictException.class, () -> insert(minimal(clock, 1, "home", "second").key("other").build()));
+        assertEquals("first", store.get(id(1)).orElseThrow().content());
+    }
+
+    @Test
+    void updateReplacesEveryField() {
+        Memory m = insert(fact(1, "work", "old"));
+        Memory changed = full(clock, 1, "work").toBuilder().key("renamed").build();
+        store.write(tx -> {
+            tx.update(changed);
+            assertEquals(Optional.of(changed), tx.get(m.id()), "a transaction reads its own writes");
+            return null;
+        });
+        assertEquals(Optional.of(changed), store.get(m.id()));
+        assertEquals(Optional.empty(), store.getByKey("work", m.key()));
+        assertEquals(Optional.of(changed), store.getByKey("work", "renamed"));
+    }
+
+    @Test
+    void updateOfUnknownIdOrOntoTakenKeyFails() {
+        insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        assertThrows(NotFoundException.class, () -> store.write(tx -> {
+            tx.update(fact(3, "work", "ghost"));
+            return null;
+        }));
+        assertThrows(ConflictException.class, () -> store.write(tx -> {
+            tx.update(b.toBuilder().key("key-1").build());
+            return null;
+        }));
+        assertEquals(Optional.of(b), store.get(b.id()));
+    }
+
+    @Test
+    void deleteRemovesMemoryEdgesAndVersions() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Memory c = insert(fact(3, "work", "c"));
+        store.write(tx -> {
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant()));
+            tx.addEdge(new Edge(c.id(), a.id(), EdgeType.CAUSED_BY, clock.instant()));
+            tx.addEdge(new Edge(b.id(), c.id(), EdgeType.RELATED, clock.instant()));
+            tx.addVersion(new MemoryVersion(a.id(), 1, "older", List.of("t"), null, clock.instant()));
+            return null;
+        });
+        assertTrue(store.<Boolean>write(tx -> tx.delete(a.id())));
+        assertEquals(Optional.empty(), store.get(a.id()));
+        assertEquals(List.of(), store.edges(a.id()));
+        assertEquals(List.of(), store.versions(a.id()));
+        assertEquals(List.of(new Edge(b.id(), c.id(), EdgeType.RELATED, clock.instant())), store.edges(b.id()));
+        assertEquals(1, store.edges(c.id()).size());
+        assertEquals(2, store.count());
+        assertFalse(store.<Boolean>write(tx -> tx.delete(a.id())), "second delete reports absence");
+    }
+
+    @Test
+    void edgesAreSeenFromBothEndsOldestFirstAndAddingTwiceChangesNothing() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "other-zone", "b"));
+        Memory c = insert(fact(3, "work", "c"));
+        Edge ab = new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant());
+        Edge ca = new Edge(c.id(), a.id(), EdgeType.DEPENDS_ON, clock.instant().plusSeconds(5));
+        Edge abOtherType = new Edge(a.id(), b.id(), EdgeType.SUPERSEDES, clock.instant().plusSeconds(9));
+        store.write(tx -> {
+            tx.addEdge(ab);
+            tx.addEdge(ca);
+            tx.addEdge(abOtherType);
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant().plusSeconds(60)));
+            assertEquals(List.of(ab, ca, abOtherType), tx.edges(a.id()));
+            return null;
+        });
+        store.write(tx -> {
+            tx.addEdge(ab);
+            return null;
+        });
+        assertEquals(List.of(ab, ca, abOtherType), store.edges(a.id()));
+        assertEquals(List.of(ab, abOtherType), store.edges(b.id()));
+        assertEquals(List.of(ca), store.edges(c.id()));
+    }
+
+    @Test
+    void edgeToUnknownMemoryIsRejected() {
+        Memory a = insert(fact(1, "work", "a"));
+        assertThrows(NotFoundException.class, () -> store.write(tx -> {
+            tx.addEdge(new Edge(a.id(), id(404), EdgeType.RELATED, clock.instant()));
+            return null;
+        }));
+        assertEquals(List.of(), store.edges(a.id()));
+    }
+
+    @Test
+    void removeEdgeRemovesOnlyThatTypedDirection() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Edge related = new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant());
+        Edge blocks = new Edge(a.id(), b.id(), EdgeType.BLOCKS, clock.instant());
+        store.write(tx -> {
+            tx.addEdge(related);
+            tx.addEdge(blocks);
+            return null;
+        });
+        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(b.id(), a.id(), EdgeType.RELATED)), "direction matters");
+        assertTrue(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED)));
+        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED)));
+        assertEquals(List.of(blocks), store.edges(a.id()));
+    }
+
+    @Test
+    void versionsAreOldestFirstAndCounted() {
+        Memory a = insert(fact(1, "work", "a"));
+        MemoryVersion v1 = new MemoryVersion(a.id(), 1, "first", List.of("x", "y"), Importance.LOW, clock.instant());
+        MemoryVersion v2 = new MemoryVersion(a.id(), 2, "second", List.of(), null, clock.instant().plusSeconds(1));
+        MemoryVersion v3 = new MemoryVersion(a.id(), 3, "third", List.of("z"), Importance.CRITICAL, clock.instant().plusSeconds(2));
+        store.write(tx -> {
+            tx.addVersion(v1);
+            tx.addVersion(v2);
+            assertEquals(2, tx.versionCount(a.id()));
+            tx.addVersion(v3);
+            return null;
+        });
+        assertEquals(List.of(v1, v2, v3), store.versions(a.id()));
+        assertEquals(3, (int) store.write(tx -> tx.versionCount(a.id())));
+    }
+
+    @Test
+    void pinnedListsOnlyPinnedMemoriesOfTheZoneHighestPriorityFirst() {
+        insert(minimal(clock, 1, "work", "low").pinPriority(1).build());
+        insert(minimal(clock, 2, "work", "not pinned").build());
+        insert(minimal(clock, 3, "work", "high").pinPriority(5).status(dev.engram.memory.MemoryStatus.ARCHIVED).build());
+        insert(minimal(clock, 4, "home", "other zone").pinPriority(5).build());
+        insert(minimal(clock, 5, "work", "mid").pinPriority(3).build());
+        assertEquals(List.of(id(3), id(5), id(1)), store.pinned("work").stream().map(Memory::id).toList());
+        assertEquals(List.of(), store.pinned("empty"));
+    }
+
+    @Test
+    void forEachVisitsOneZoneOrAllOldestFirst() {
+        Memory w1 = insert(fact(1, "work", "w1"));
+        Memory h1 = insert(fact(2, "home", "h1"));
+        Memory w2 = insert(fact(3, "work", "w2"));
+        List<Memory> work = new ArrayList<>();
+        store.forEach("work", work::add);
+        assertEquals(List.of(w1, w2), work);
+        List<Memory> all = new ArrayList<>();
+        store.forEach(null, all::add);
+        assertEquals(List.of(w1, h1, w2), all);
+    }
+
+    @Test
+    void zonesAreSortedAndCountCountsEverything() {
+        assertEquals(Set.of(), store.zones());
+        assertEquals(0, store.count());
+        insert(fact(1, "work", "a"));
+        insert(fact(2, "alpha", "b"));
+        insert(fact(3, "work", "c"));
+        assertEquals(List.of("alpha", "work"), new ArrayList<>(store.zones()));
+        assertEquals(3, store.count());
+        store.write(tx -> tx.delete(id(2)));
+        assertEquals(List.of("work"), new ArrayList<>(store.zones()));
+    }
+
+    @Test
+    void changeFeedIsOrderedGapFreeAndCoversInsertUpdateDelete() {
+        assertEquals(0, store.headSeq());
+        assertEquals(List.of(), store.changesSince(0, 10));
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        store.write(tx -> {
+            tx.update(a.toBuilder().content("a2").build());
+            return null;
+        });
+        store.write(tx -> tx.delete(b.id()));
+        List<Change> changes = store.changesSince(0, 100);
+        assertEquals(List.of(a.id(), b.id(), a.id(), b.id()), changes.stream().map(Change::memoryId).toList());
+        for (int i = 1; i < changes.size(); i++) {
+            assertEquals(changes.get(i - 1).seq() + 1, changes.get(i).seq(), "no gaps: " + changes);
+        }
+        assertEquals(changes.get(3).seq(), store.headSeq());
+        assertEquals(changes.subList(1, 3), store.changesSince(changes.get(0).seq(), 2), "paged by afterSeq and max");
+        assertEquals(List.of(), store.changesSince(store.headSeq(), 10));
+    }
+
+    @Test
+    void everyUpdateAppendsOneChangeEvenInOneTransaction() {
+        Memory a = insert(fact(1, "work", "a"));
+        long before = store.headSeq();
+        store.write(tx -> {
+            tx.update(a.toBuilder().content("a2").build());
+            tx.update(a.toBuilder().content("a3").build());
+            return null;
+        });
+        assertEquals(before + 2, store.headSeq(), "one entry per update, even in one transaction");
+    }
+
+    @Test
+    void recordAccessBumpsCountAndTimeWithoutTouchingTheFeed() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        long head = store.headSeq();
+        Instant at = clock.instant().plusSeconds(30);
+        store.recordAccess(List.of(a.id(), b.id(), id(404)), at);
+        store.recordAccess(List.of(a.id()), at.plusSeconds(1));
+        assertEquals(2, store.get(a.id()).orElseThrow().accessCount());
+        assertEquals(at.plusSeconds(1), store.get(a.id()).orElseThrow().lastAccessedAt());
+        assertEquals(1, store.get(b.id()).orElseThrow().accessCount());
+        assertEquals(at, store.get(b.id()).orElseThrow().lastAccessedAt());
+        assertEquals(head, store.headSeq());
+        store.recordAccess(List.of(), at);
+    }
+
+    @Test
+    void writeReturnsTheWorkResult() {
+        assertEquals("done", store.write(tx -> "done"));
+    }
+
+    @Test
+    void failedWorkLeavesNothingBehind() {
+        Memory a = insert(fact(1, "work", "a"));
+        long head = store.headSeq();
+        IllegalStateException boom = new IllegalStateException("boom");
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+            tx.insert(fact(2, "work", "b"));
+            tx.update(a.toBuilder().content("changed").build());
+            tx.addEdge(new Edge(a.id(), id(2), EdgeType.RELATED, clock.instant()));
+            tx.addVersion(new MemoryVersion(a.id(), 1, "a", List.of(), null, clock.instant()));
+            tx.delete(a.id());
+            throw boom;
+        }));
+        assertTrue(thrown == boom, "the work's own exception reaches the caller unchanged");
+        assertEquals(Optional.of(a), store.get(a.id()));
+        assertEquals(Optional.empty(), store.get(id(2)));
+        assertEquals(List.of(), store.edges(a.id()));
+        assertEquals(List.of(), store.versions(a.id()));
+        assertEquals(head, store.headSeq());
+        assertEquals(1, store.count());
+        insert(fact(2, "work", "b"));
+        assertEquals(head + 1, store.headSeq(), "sequence numbers continue without a gap");
+    }
+
+    @Test
+    void reopeningSeesEverything() {
+        Memory a = insert(full(clock, 1, "work"));
+        Memory b = insert(fact(2, "home", "b"));
+        store.write(tx -> {
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant()));
+            tx.addVersion(new MemoryVersion(a.id(), 1, "v1", List.of("t"), Importance.HIGH, clock.instant()));
+            return null;
+        });
+        store.recordAccess(List.of(b.id()), clock.instant());
+        long head = store.headSeq();
+        List<Change> changes = store.changesSince(0, 100);
+        Memory bAccessed = store.get(b.id()).orElseThrow();
+        store.close();
+        store = open(dir, clock);
+        assertEquals(Optional.of(a), store.get(a.id()));
+        assertEquals(Optional.of(bAccessed), store.get(b.id()));
+        assertEquals(1, store.edges(a.id()).size());
+        assertEquals(1, store.versions(a.id()).size());
+        assertEquals(head, store.headSeq());
+        assertEquals(changes, store.changesSince(0, 100));
+        assertEquals(Set.of("home", "work"), store.zones());
+    }
+
+    @Test
+    void twoHandlesOnOneDirectorySeeEachOthersWrites() {
+        MemoryStore second = open(dir, clock);
+        try {
+            Memory a = insert(fact(1, "work", "a"));
+            assertEquals(Optional.of(a), second.get(a.id()));
+            Memory b = fact(2, "work", "b");
+            second.write(tx -> {
+                tx.insert(b);
+                return null;
+            });
+            assertEquals(Optional.of(b), store.get(b.id()));
+            assertEquals(second.headSeq(), store.headSeq());
+        } finally {
+            second.close();
+        }
+    }
+}

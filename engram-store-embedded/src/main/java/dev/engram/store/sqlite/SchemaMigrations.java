@@ -1,0 +1,84 @@
+package dev.engram.store.sqlite;
+
+import dev.engram.error.StoreException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings a database to the newest schema. The version lives in {@code PRAGMA user_version} (0 for a
+ * new file). The missing steps run in one {@code BEGIN IMMEDIATE} transaction, so two processes
+ * opening the same old file migrate it once and a crash mid-way leaves the old schema intact.
+ * Adding V2 means appending one {@link Migration} to {@link #STEPS}.
+ */
+final class SchemaMigrations {
+    private static final Logger log = LoggerFactory.getLogger(SchemaMigrations.class);
+
+    /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
+    static final List<Migration> STEPS = List.of(
+            new Migration(1, "initial schema: memories, edges, versions, changes", SqliteStatements.SCHEMA_V1));
+
+    private final List<Migration> steps;
+
+    SchemaMigrations(List<Migration> steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).version() != i + 1) {
+                throw new IllegalArgumentException("migration " + i + " has version " + steps.get(i).version()
+                        + "; versions must be 1, 2, 3... in order");
+            }
+        }
+        this.steps = List.copyOf(steps);
+    }
+
+    int latest() {
+        return steps.size();
+    }
+
+    /** Runs the missing steps; the caller has set busy_timeout so the IMMEDIATE lock waits for other writers. */
+    void migrate(Connection c, Path file) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("BEGIN IMMEDIATE");
+            boolean done = false;
+            try {
+                int current = userVersion(st);
+                if (current > latest()) {
+                    throw new StoreException("open " + file + ": its schema version is " + current
+                            + " but this Engram understands versions up to " + latest()
+                            + "; it was written by a newer Engram, so upgrade Engram to open it");
+                }
+                for (Migration m : steps.subList(current, steps.size())) {
+                    // a new file runs every step too; only upgrades of existing data are worth an INFO line
+                    if (current > 0) log.info("store {}: migrating schema to version {} ({})", file, m.version(), m.description());
+                    for (String sql : m.statements()) {
+                        st.execute(sql);
+                    }
+                    st.execute("PRAGMA user_version = " + m.version());
+                }
+                st.execute("COMMIT");
+                done = true;
+            } finally {
+                if (!done) rollbackQuietly(st);
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Statement st) {
+        try {
+            st.execute("ROLLBACK");
+        } catch (SQLException e) {
+            // the failure that got us here is the one the caller must see
+            log.debug("rollback of a failed migration: {}", e.getMessage());
+        }
+    }
+
+    static int userVersion(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("PRAGMA user_version")) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+}

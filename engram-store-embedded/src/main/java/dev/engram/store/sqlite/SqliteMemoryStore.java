@@ -1,0 +1,331 @@
+package dev.engram.store.sqlite;
+
+import static dev.engram.store.sqlite.SqliteStatements.CHANGES_SINCE;
+import static dev.engram.store.sqlite.SqliteStatements.COUNT;
+import static dev.engram.store.sqlite.SqliteStatements.HEAD_SEQ;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_ID;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
+import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ALL;
+import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ZONE;
+import static dev.engram.store.sqlite.SqliteStatements.PINNED;
+import static dev.engram.store.sqlite.SqliteStatements.RECORD_ACCESS;
+import static dev.engram.store.sqlite.SqliteStatements.VERSIONS_OF;
+import static dev.engram.store.sqlite.SqliteStatements.ZONES;
+
+import dev.engram.error.StoreException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.spi.Change;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreTransaction;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link MemoryStore} on one SQLite file, {@code <dir>/engram.db}, in WAL mode with synchronous=FULL.
+ * <p>Thread and process safety: one writer connection, guarded by an in-process lock; each
+ * {@link #write} is one {@code BEGIN IMMEDIATE} transaction, which SQLite serializes across
+ * processes. A second connection serves reads (WAL readers never block the writer), guarded by its
+ * own lock because a JDBC connection is not safe for concurrent use. Each read statement runs in its
+ * own read transaction and therefore sees every write committed before it, by any process.
+ * <p>Lock waits: {@code busy_timeout} makes SQLite wait inside a call; should SQLITE_BUSY or
+ * SQLITE_LOCKED still surface, the whole transaction is rolled back and the work is run again with
+ * backoff, for up to {@link #LOCK_WAIT} in total. The work function may therefore run more than once
+ * and must only act through the transaction.
+ */
+public final class SqliteMemoryStore implements MemoryStore {
+    private static final Logger log = LoggerFactory.getLogger(SqliteMemoryStore.class);
+
+    /** Longest a writer waits for other processes before failing; far above any single write (p99 ~25 ms). */
+    static final Duration LOCK_WAIT = Duration.ofSeconds(10);
+    /** Per-statement wait inside SQLite; the retry loop above covers what it does not. */
+    private static final int BUSY_TIMEOUT_MS = 2_000;
+    private static final int PAGE = 500;
+
+    private final Path file;
+    private final Connection writer;
+    private final Connection reader;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock readLock = new ReentrantLock();
+
+    /** Opens or creates {@code <dir>/engram.db} and brings its schema up to date. */
+    public static SqliteMemoryStore open(Path dir) {
+        return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS));
+    }
+
+    SqliteMemoryStore(Path dir, SchemaMigrations migrations) {
+        this.file = dir.resolve("engram.db");
+        Connection w = null;
+        Connection r = null;
+        try {
+            Files.createDirectories(dir);
+            w = connect(file);
+            migrations.migrate(w, file);
+            r = connect(file);
+        } catch (SQLException | java.io.IOException e) {
+            closeQuietly(w);
+            closeQuietly(r);
+            throw new StoreException("open " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(w);
+            closeQuietly(r);
+            throw e;
+        }
+        this.writer = w;
+        this.reader = r;
+    }
+
+    private static Connection connect(Path file) throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement st = c.createStatement()) {
+            // busy_timeout first: switching to WAL itself needs a lock another opener may hold
+            st.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
+            for (String pragma : SqliteStatements.CONNECTION_PRAGMAS) st.execute(pragma);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c == null) return;
+        try {
+            c.close();
+        } catch (SQLException e) {
+            log.debug("closing a connection that failed to open", e); // the open failure is what matters
+        }
+    }
+
+    @Override
+    public <T> T write(Function<StoreTransaction, T> work) {
+        return withWriter("write", tx -> work.apply(tx));
+    }
+
+    /** One IMMEDIATE transaction on the writer connection, retried while another writer holds the lock. */
+    private <T> T withWriter(String operation, Function<SqliteTransaction, T> work) {
+        writeLock.lock();
+        try {
+            long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+            long backoffMs = 5;
+            while (true) {
+                try {
+                    return attempt(work);
+                } catch (RuntimeException e) {
+                    if (!SqlCalls.isBusy(e) || System.nanoTime() > deadline) {
+                        if (SqlCalls.isBusy(e)) {
+                            throw new StoreException(operation + " " + file + ": database still locked by another"
+                                    + " process after " + LOCK_WAIT.toMillis() + " ms", e);
+                        }
+                        throw e;
+                    }
+                    log.debug("store {}: {} found the database locked, retrying in {} ms", file, operation, backoffMs);
+                    sleep(backoffMs);
+                    backoffMs = Math.min(backoffMs * 2, 200);
+                }
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private <T> T attempt(Function<SqliteTransaction, T> work) {
+        SqlCalls.run("begin", () -> exec(writer, "BEGIN IMMEDIATE"));
+        SqliteTransaction tx = new SqliteTransaction(writer);
+        boolean committed = false;
+        try {
+            T result = work.apply(tx);
+            SqlCalls.run("commit", () -> exec(writer, "COMMIT"));
+            committed = true;
+            return result;
+        } finally {
+            tx.end();
+            if (!committed) rollback();
+        }
+    }
+
+    private void rollback() {
+        try {
+            exec(writer, "ROLLBACK");
+        } catch (SQLException e) {
+            // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original failure is rethrown
+            log.debug("store {}: rollback after a failed write: {}", file, e.getMessage());
+        }
+    }
+
+    private static Void exec(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+        return null;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("write interrupted while waiting for the database lock", e);
+        }
+    }
+
+    /** Runs a read on the reader connection. */
+    private <T> T read(String operation, SqlCalls.SqlWork<T> work) {
+        readLock.lock();
+        try {
+            return SqlCalls.run(operation, work);
+        } finally {
+            readLock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        return read("get " + id, () -> SqlCalls.memories(reader, MEMORY_BY_ID, id).stream().findFirst());
+    }
+
+    @Override
+    public Optional<Memory> getByKey(String zone, String key) {
+        return read("get " + zone + "/" + key, () -> SqlCalls.memories(reader, MEMORY_BY_KEY, zone, key).stream().findFirst());
+    }
+
+    @Override
+    public List<Memory> getAll(List<String> ids) {
+        Map<String, Memory> found = new LinkedHashMap<>();
+        read("get " + ids.size() + " memories", () -> {
+            for (String id : ids) {
+                if (!found.containsKey(id)) SqlCalls.memories(reader, MEMORY_BY_ID, id).forEach(m -> found.put(id, m));
+            }
+            return null;
+        });
+        return ids.stream().map(found::get).filter(m -> m != null).toList();
+    }
+
+    @Override
+    public List<Edge> edges(String id) {
+        return read("edges " + id, () -> SqlCalls.edges(reader, id));
+    }
+
+    @Override
+    public List<MemoryVersion> versions(String id) {
+        return read("versions " + id, () -> {
+            try (PreparedStatement ps = SqlCalls.prepare(reader, VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
+                List<MemoryVersion> out = new ArrayList<>();
+                while (rs.next()) out.add(MemoryRows.version(rs));
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public List<Memory> pinned(String zone) {
+        return read("pinned " + zone, () -> SqlCalls.memories(reader, PINNED, zone));
+    }
+
+    @Override
+    public void forEach(String zone, Consumer<Memory> action) {
+        // pages keep memory bounded and let the action call back into the store without holding the read lock
+        long afterCreated = Long.MIN_VALUE;
+        String afterId = "";
+        while (true) {
+            long c = afterCreated;
+            String i = afterId;
+            List<Memory> page = read("scan " + (zone == null ? "all zones" : zone), () -> zone == null
+                    ? SqlCalls.memories(reader, PAGE_OF_ALL, c, c, i, PAGE)
+                    : SqlCalls.memories(reader, PAGE_OF_ZONE, zone, c, c, i, PAGE));
+            page.forEach(action);
+            if (page.size() < PAGE) return;
+            Memory last = page.get(page.size() - 1);
+            afterCreated = last.createdAt().toEpochMilli();
+            afterId = last.id();
+        }
+    }
+
+    @Override
+    public Set<String> zones() {
+        return read("zones", () -> {
+            try (PreparedStatement ps = SqlCalls.prepare(reader, ZONES); ResultSet rs = ps.executeQuery()) {
+                Set<String> out = new TreeSet<>();
+                while (rs.next()) out.add(rs.getString(1));
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public long count() {
+        return read("count", () -> SqlCalls.count(reader, COUNT));
+    }
+
+    @Override
+    public long headSeq() {
+        return read("head seq", () -> SqlCalls.count(reader, HEAD_SEQ));
+    }
+
+    @Override
+    public List<Change> changesSince(long afterSeq, int max) {
+        return read("changes since " + afterSeq, () -> {
+            try (PreparedStatement ps = SqlCalls.prepare(reader, CHANGES_SINCE, afterSeq, max);
+                 ResultSet rs = ps.executeQuery()) {
+                List<Change> out = new ArrayList<>();
+                while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public void recordAccess(Collection<String> ids, Instant at) {
+        if (ids.isEmpty()) return;
+        try {
+            withWriter("record access", tx -> SqlCalls.run("record access", () -> {
+                try (PreparedStatement ps = writer.prepareStatement(RECORD_ACCESS)) {
+                    for (String id : ids) {
+                        MemoryRows.setInstant(ps, 1, at);
+                        ps.setString(2, id);
+                        ps.addBatch();
+                    }
+                    return ps.executeBatch();
+                }
+            }));
+        } catch (StoreException e) {
+            // best effort by contract: a lost access bump must not fail the recall that caused it
+            log.warn("store {}: could not record access of {} memories: {}", file, ids.size(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        writeLock.lock();
+        readLock.lock();
+        try {
+            closeQuietly(reader);
+            closeQuietly(writer);
+        } finally {
+            readLock.unlock();
+            writeLock.unlock();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.engram.store.sqlite;
+
+import java.util.List;
+
+/** Every SQL statement of the SQLite store, so the schema and its queries are read in one place. */
+final class SqliteStatements {
+    private SqliteStatements() {
+    }
+
+    /** Per-connection settings. FULL: an acknowledged write survives power loss, not only kill -9 (+0.3 ms per write here). */
+    static final List<String> CONNECTION_PRAGMAS = List.of(
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=FULL",
+            "PRAGMA foreign_keys=ON");
+
+    /** V1, the initial schema. Instants are epoch milliseconds; enums are their Java names; tags a JSON array. */
+    static final List<String> SCHEMA_V1 = List.of(
+            """
+            CREATE TABLE memories (
+              id TEXT PRIMARY KEY NOT NULL,
+              zone TEXT NOT NULL,
+              key TEXT NOT NULL,
+              type TEXT NOT NULL,
+              content TEXT NOT NULL,
+              tags TEXT NOT NULL,
+              file TEXT,
+              path_scope TEXT,
+              importance TEXT,
+              quality REAL NOT NULL,
+              confidence REAL NOT NULL,
+              status TEXT NOT NULL,
+              created_at INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL,
+              last_accessed_at INTEGER,
+              access_count INTEGER NOT NULL,
+              expires_at INTEGER,
+              review_interval_days INTEGER NOT NULL,
+              last_verified_at INTEGER,
+              tier TEXT NOT NULL,
+              origin TEXT NOT NULL,
+              session TEXT,
+              branch TEXT,
+              pin_priority INTEGER NOT NULL,
+              superseded_at INTEGER,
+              superseded_by TEXT,
+              UNIQUE (zone, key))""",
+            "CREATE INDEX memories_zone_created ON memories (zone, created_at, id)",
+            "CREATE INDEX memories_created ON memories (created_at, id)",
+            """
+            CREATE TABLE edges (
+              from_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              to_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              type TEXT NOT NULL,
+              created_at INTEGER NOT NULL,
+              UNIQUE (from_id, to_id, type))""",
+            "CREATE INDEX edges_to ON edges (to_id)",
+            """
+            CREATE TABLE versions (
+              memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              version INTEGER NOT NULL,
+              content TEXT NOT NULL,
+              tags TEXT NOT NULL,
+              importance TEXT,
+              replaced_at INTEGER NOT NULL,
+              PRIMARY KEY (memory_id, version))""",
+            """
+            CREATE TABLE changes (
+              seq INTEGER PRIMARY KEY AUTOINCREMENT,
+              memory_id TEXT NOT NULL)""");
+
+    static final String MEMORY_COLUMNS = "id, zone, key, type, content, tags, file, path_scope, importance, quality,"
+            + " confidence, status, created_at, updated_at, last_accessed_at, access_count, expires_at,"
+            + " review_interval_days, last_verified_at, tier, origin, session, branch, pin_priority,"
+            + " superseded_at, superseded_by";
+
+    static final String INSERT_MEMORY = "INSERT INTO memories (" + MEMORY_COLUMNS + ") VALUES"
+            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** Same column order as {@link #INSERT_MEMORY} minus the id, which comes last. */
+    static final String UPDATE_MEMORY = "UPDATE memories SET zone = ?, key = ?, type = ?, content = ?, tags = ?,"
+            + " file = ?, path_scope = ?, importance = ?, quality = ?, confidence = ?, status = ?, created_at = ?,"
+            + " updated_at = ?, last_accessed_at = ?, access_count = ?, expires_at = ?, review_interval_days = ?,"
+            + " last_verified_at = ?, tier = ?, origin = ?, session = ?, branch = ?, pin_priority = ?,"
+            + " superseded_at = ?, superseded_by = ? WHERE id = ?";
+    static final String DELETE_MEMORY = "DELETE FROM memories WHERE id = ?";
+    static final String MEMORY_BY_ID = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ?";
+    static final String MEMORY_BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
+    static final String MEMORY_EXISTS = "SELECT 1 FROM memories WHERE id = ?";
+    static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
+            + " ORDER BY pin_priority DESC, created_at, id";
+    /** Keyset pages, oldest first: (created_at, id) after the last row of the previous page. */
+    static final String PAGE_OF_ZONE = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ?"
+            + " AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?";
+    static final String PAGE_OF_ALL = "SELECT " + MEMORY_COLUMNS + " FROM memories"
+            + " WHERE (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?";
+    static final String ZONES = "SELECT DISTINCT zone FROM memories ORDER BY zone";
+    static final String COUNT = "SELECT COUNT(*) FROM memories";
+    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?"
+            + " WHERE id = ?";
+
+    static final String INSERT_EDGE = "INSERT OR IGNORE INTO edges (from_id, to_id, type, created_at) VALUES (?, ?, ?, ?)";
+    static final String DELETE_EDGE = "DELETE FROM edges WHERE from_id = ? AND to_id = ? AND type = ?";
+    /** rowid breaks ties in creation time, so edges added in one instant keep their insertion order. */
+    static final String EDGES_OF = "SELECT from_id, to_id, type, created_at FROM edges WHERE from_id = ?1 OR to_id = ?1"
+            + " ORDER BY created_at, rowid";
+
+    static final String INSERT_VERSION = "INSERT INTO versions (memory_id, version, content, tags, importance,"
+            + " replaced_at) VALUES (?, ?, ?, ?, ?, ?)";
+    static final String VERSIONS_OF = "SELECT memory_id, version, content, tags, importance, replaced_at FROM versions"
+            + " WHERE memory_id = ? ORDER BY version";
+    static final String VERSION_COUNT = "SELECT COUNT(*) FROM versions WHERE memory_id = ?";
+
+    static final String APPEND_CHANGE = "INSERT INTO changes (memory_id) VALUES (?)";
+    static final String HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM changes";
+    static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
+}

@@ -1,0 +1,172 @@
+package dev.engram.store.sqlite;
+
+import static dev.engram.store.sqlite.SqliteStatements.APPEND_CHANGE;
+import static dev.engram.store.sqlite.SqliteStatements.DELETE_EDGE;
+import static dev.engram.store.sqlite.SqliteStatements.DELETE_MEMORY;
+import static dev.engram.store.sqlite.SqliteStatements.INSERT_EDGE;
+import static dev.engram.store.sqlite.SqliteStatements.INSERT_MEMORY;
+import static dev.engram.store.sqlite.SqliteStatements.INSERT_VERSION;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_ID;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_EXISTS;
+import static dev.engram.store.sqlite.SqliteStatements.UPDATE_MEMORY;
+import static dev.engram.store.sqlite.SqliteStatements.VERSION_COUNT;
+
+import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.spi.StoreTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The writer connection inside one {@code BEGIN IMMEDIATE}; not thread-safe, valid only during
+ * {@link SqliteMemoryStore#write}. SQL failures become {@link dev.engram.error.StoreException}s
+ * naming the operation and id.
+ */
+final class SqliteTransaction implements StoreTransaction {
+    private final Connection c;
+    // cleared when write() returns so a leaked transaction fails loudly instead of writing outside it
+    private boolean open = true;
+
+    SqliteTransaction(Connection c) {
+        this.c = c;
+    }
+
+    void end() {
+        open = false;
+    }
+
+    private Connection c() {
+        if (!open) throw new IllegalStateException("transaction used after its write() returned");
+        return c;
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        return SqlCalls.run("get " + id, () -> SqlCalls.memories(c(), MEMORY_BY_ID, id).stream().findFirst());
+    }
+
+    @Override
+    public Optional<Memory> getByKey(String zone, String key) {
+        return SqlCalls.run("get " + zone + "/" + key,
+                () -> SqlCalls.memories(c(), MEMORY_BY_KEY, zone, key).stream().findFirst());
+    }
+
+    @Override
+    public void insert(Memory memory) {
+        if (exists(memory.id())) throw new ConflictException("memory id " + memory.id() + " is already taken");
+        keyFree(memory);
+        SqlCalls.run("put " + memory.id(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(INSERT_MEMORY)) {
+                ps.setString(1, memory.id());
+                MemoryRows.bindFields(ps, 2, memory);
+                ps.executeUpdate();
+            }
+            appendChange(memory.id());
+            return null;
+        });
+    }
+
+    @Override
+    public void update(Memory memory) {
+        if (!exists(memory.id())) throw new NotFoundException("no memory with id " + memory.id() + " to update");
+        keyFree(memory);
+        SqlCalls.run("update " + memory.id(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(UPDATE_MEMORY)) {
+                int next = MemoryRows.bindFields(ps, 1, memory);
+                ps.setString(next, memory.id());
+                ps.executeUpdate();
+            }
+            appendChange(memory.id());
+            return null;
+        });
+    }
+
+    private void keyFree(Memory memory) {
+        getByKey(memory.zone(), memory.key()).filter(holder -> !holder.id().equals(memory.id())).ifPresent(holder -> {
+            throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + holder.id());
+        });
+    }
+
+    @Override
+    public boolean delete(String id) {
+        // edges and versions go by ON DELETE CASCADE (foreign_keys=ON on every connection)
+        return SqlCalls.run("delete " + id, () -> {
+            int deleted = SqlCalls.update(c(), DELETE_MEMORY, id);
+            if (deleted > 0) appendChange(id);
+            return deleted > 0;
+        });
+    }
+
+    private void appendChange(String id) throws SQLException {
+        SqlCalls.update(c(), APPEND_CHANGE, id);
+    }
+
+    private boolean exists(String id) {
+        return SqlCalls.run("get " + id, () -> {
+            try (PreparedStatement ps = c().prepareStatement(MEMORY_EXISTS)) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void addEdge(Edge edge) {
+        for (String end : List.of(edge.fromId(), edge.toId())) {
+            if (!exists(end)) throw new NotFoundException("no memory with id " + end + " to link");
+        }
+        SqlCalls.run("link " + edge.fromId() + " -> " + edge.toId(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(INSERT_EDGE)) {
+                ps.setString(1, edge.fromId());
+                ps.setString(2, edge.toId());
+                ps.setString(3, edge.type().name());
+                MemoryRows.setInstant(ps, 4, edge.createdAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean removeEdge(String fromId, String toId, EdgeType type) {
+        return SqlCalls.run("unlink " + fromId + " -> " + toId,
+                () -> SqlCalls.update(c(), DELETE_EDGE, fromId, toId, type.name()) > 0);
+    }
+
+    @Override
+    public List<Edge> edges(String id) {
+        return SqlCalls.run("edges " + id, () -> SqlCalls.edges(c(), id));
+    }
+
+    @Override
+    public void addVersion(MemoryVersion v) {
+        if (!exists(v.memoryId())) throw new NotFoundException("no memory with id " + v.memoryId() + " to version");
+        SqlCalls.run("version " + v.memoryId(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(INSERT_VERSION)) {
+                ps.setString(1, v.memoryId());
+                ps.setInt(2, v.version());
+                ps.setString(3, v.content());
+                ps.setString(4, TagsJson.encode(v.tags()));
+                ps.setString(5, v.importance() == null ? null : v.importance().name());
+                MemoryRows.setInstant(ps, 6, v.replacedAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public int versionCount(String id) {
+        return SqlCalls.run("versions " + id, () -> (int) SqlCalls.count(c(), VERSION_COUNT, id));
+    }
+}

@@ -1,0 +1,157 @@
+package dev.engram.store.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.error.StoreException;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Tier;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SchemaMigrationsTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * A V1 database as the first release wrote it, spelled out by hand rather than produced by the
+     * code under test, so a change to SCHEMA_V1 that breaks old files fails here.
+     */
+    private static final List<String> V1_FIXTURE = List.of(
+            "CREATE TABLE memories (id TEXT PRIMARY KEY NOT NULL, zone TEXT NOT NULL, key TEXT NOT NULL,"
+                    + " type TEXT NOT NULL, content TEXT NOT NULL, tags TEXT NOT NULL, file TEXT, path_scope TEXT,"
+                    + " importance TEXT, quality REAL NOT NULL, confidence REAL NOT NULL, status TEXT NOT NULL,"
+                    + " created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_accessed_at INTEGER,"
+                    + " access_count INTEGER NOT NULL, expires_at INTEGER, review_interval_days INTEGER NOT NULL,"
+                    + " last_verified_at INTEGER, tier TEXT NOT NULL, origin TEXT NOT NULL, session TEXT,"
+                    + " branch TEXT, pin_priority INTEGER NOT NULL, superseded_at INTEGER, superseded_by TEXT,"
+                    + " UNIQUE (zone, key))",
+            "CREATE INDEX memories_zone_created ON memories (zone, created_at, id)",
+            "CREATE INDEX memories_created ON memories (created_at, id)",
+            "CREATE TABLE edges (from_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,"
+                    + " to_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE, type TEXT NOT NULL,"
+                    + " created_at INTEGER NOT NULL, UNIQUE (from_id, to_id, type))",
+            "CREATE INDEX edges_to ON edges (to_id)",
+            "CREATE TABLE versions (memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,"
+                    + " version INTEGER NOT NULL, content TEXT NOT NULL, tags TEXT NOT NULL, importance TEXT,"
+                    + " replaced_at INTEGER NOT NULL, PRIMARY KEY (memory_id, version))",
+            "CREATE TABLE changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id TEXT NOT NULL)",
+            "INSERT INTO memories VALUES ('m_aaaaaaaaab', 'work', 'redis-auth', 'ERROR',"
+                    + " 'Redis auth failed: rotate the password.', '[\"redis\",\"auth\"]', 'conf/redis.conf', NULL,"
+                    + " 'HIGH', 0.5, 1.0, 'ACTIVE', 1764410400000, 1764410460000, NULL, 3, NULL, 7, NULL, 'HOT',"
+                    + " 'HUMAN', 's1', 'main', 2, NULL, NULL)",
+            "INSERT INTO memories VALUES ('m_aaaaaaaaac', 'work', 'use-wal', 'DECISION', 'Use WAL.', '[]', NULL,"
+                    + " NULL, NULL, 0.0, 1.0, 'ACTIVE', 1764410500000, 1764410500000, NULL, 0, NULL, 1, NULL,"
+                    + " 'WARM', 'AGENT', NULL, NULL, 0, NULL, NULL)",
+            "INSERT INTO edges VALUES ('m_aaaaaaaaac', 'm_aaaaaaaaab', 'RELATED', 1764410500000)",
+            "INSERT INTO versions VALUES ('m_aaaaaaaaab', 1, 'Redis auth failed.', '[\"redis\"]', NULL, 1764410460000)",
+            "INSERT INTO changes (memory_id) VALUES ('m_aaaaaaaaab'), ('m_aaaaaaaaac'), ('m_aaaaaaaaab')",
+            "PRAGMA user_version = 1");
+
+    private void writeFixture(List<String> sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement()) {
+            for (String s : sql) st.execute(s);
+        }
+    }
+
+    private int userVersion() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement()) {
+            return SchemaMigrations.userVersion(st);
+        }
+    }
+
+    @Test
+    void aV1FileOpensWithNothingLost() throws SQLException {
+        writeFixture(V1_FIXTURE);
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            Memory m = store.get("m_aaaaaaaaab").orElseThrow();
+            assertEquals("Redis auth failed: rotate the password.", m.content());
+            assertEquals(List.of("redis", "auth"), m.tags());
+            assertEquals(MemoryType.ERROR, m.type());
+            assertEquals(Importance.HIGH, m.importance());
+            assertEquals(Tier.HOT, m.tier());
+            assertEquals(MemoryStatus.ACTIVE, m.status());
+            assertEquals(Instant.ofEpochMilli(1764410400000L), m.createdAt());
+            assertEquals(3, m.accessCount());
+            assertEquals("conf/redis.conf", m.file());
+            assertEquals(2, store.count());
+            assertEquals(EdgeType.RELATED, store.edges("m_aaaaaaaaab").get(0).type());
+            assertEquals("Redis auth failed.", store.versions("m_aaaaaaaaab").get(0).content());
+            assertEquals(3, store.headSeq());
+            assertEquals(List.of(m), store.pinned("work"));
+        }
+        assertEquals(1, userVersion());
+    }
+
+    @Test
+    void aFileFromANewerEngramIsRefusedWithAClearMessage() throws SQLException {
+        writeFixture(List.of("CREATE TABLE future (x)", "PRAGMA user_version = 99"));
+        StoreException e = assertThrows(StoreException.class, () -> SqliteMemoryStore.open(dir));
+        assertTrue(e.getMessage().contains("schema version is 99"), e.getMessage());
+        assertTrue(e.getMessage().contains("upgrade Engram"), e.getMessage());
+        assertEquals(99, userVersion(), "a refused file is left untouched");
+    }
+
+    @Test
+    void anAddedStepRunsOnceOnAnOlderFileAndKeepsItsData() throws SQLException {
+        writeFixture(V1_FIXTURE);
+        List<Migration> withV2 = new ArrayList<>(SchemaMigrations.STEPS);
+        withV2.add(new Migration(2, "test: memory notes", List.of(
+                "ALTER TABLE memories ADD COLUMN note TEXT",
+                "UPDATE memories SET note = 'migrated'")));
+        new SqliteMemoryStore(dir, new SchemaMigrations(withV2)).close();
+        assertEquals(2, userVersion());
+        new SqliteMemoryStore(dir, new SchemaMigrations(withV2)).close(); // a second open must not re-run V2
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM memories WHERE note = 'migrated'")) {
+            rs.next();
+            assertEquals(2, rs.getInt(1));
+        }
+        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(withV2))) {
+            assertEquals("Use WAL.", store.get("m_aaaaaaaaac").orElseThrow().content());
+        }
+    }
+
+    @Test
+    void aFailingStepLeavesTheFileAtItsOldVersion() throws SQLException {
+        writeFixture(V1_FIXTURE);
+        List<Migration> broken = new ArrayList<>(SchemaMigrations.STEPS);
+        broken.add(new Migration(2, "test: broken", List.of(
+                "ALTER TABLE memories ADD COLUMN note TEXT",
+                "THIS IS NOT SQL")));
+        assertThrows(SQLException.class, () -> {
+            try {
+                new SqliteMemoryStore(dir, new SchemaMigrations(broken)).close();
+            } catch (StoreException e) {
+                throw (SQLException) e.getCause();
+            }
+        });
+        assertEquals(1, userVersion());
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            assertEquals(2, store.count());
+        }
+    }
+
+    @Test
+    void stepsMustBeNumberedWithoutGaps() {
+        assertThrows(IllegalArgumentException.class, () -> new SchemaMigrations(List.of(
+                new Migration(1, "a", List.of()), new Migration(3, "c", List.of()))));
+    }
+}
