@@ -186,7 +186,8 @@ export function validCallTests(getClient) {
     await callOk(c, "forget", { key: B.key, action: "soft" });
     assert.ok(!keysOf(await recallResults(c, { query: w.b })).includes(B.key), "soft-forgotten memory is still recalled");
     await callOk(c, "forget", { key: B.key, action: "restore" });
-    assert.equal((await recallResults(c, { query: w.b }))[0]?.key, B.key, "restored memory is not recalled");
+    // (pinned memories join every recall of their zone, so look for the key rather than the top slot)
+    assert.ok(keysOf(await recallResults(c, { query: w.b })).includes(B.key), "restored memory is not recalled");
     await callOk(c, "forget", { key: B.key, action: "hard" });
     assert.ok(!keysOf(await recallResults(c, { query: w.b })).includes(B.key), "hard-deleted memory is still recalled");
     const ids = await c.callTool({ name: "recall", arguments: { mode: "ids", ids: [state.idB] } });
@@ -205,8 +206,10 @@ export function validCallTests(getClient) {
     const all = await callOk(getClient(), "stats", {});
     assert.ok(all.total >= 3 + 4, `stats().total counts every zone: ${show(all)}`);
     // zones isolate: default-zone recall does not see e2e-stats memories
-    assert.equal((await recallResults(getClient(), { query: w.s })).length, 0, "another zone's memory leaked into default");
-    assert.equal((await recallResults(getClient(), { query: w.s, zone: "e2e-stats" })).length, 3);
+    const leaked = keysOf(await recallResults(getClient(), { query: w.s })).filter((k) => k.startsWith("e2e-stat-"));
+    assert.deepEqual(leaked, [], "another zone's memories leaked into the default zone");
+    assert.deepEqual(keysOf(await recallResults(getClient(), { query: w.s, zone: "e2e-stats" })).sort(),
+      ["e2e-stat-0", "e2e-stat-1", "e2e-stat-2"]);
   });
 
   it("context includes the pinned memory", async () => {
@@ -259,7 +262,8 @@ export function badInputTests(getClient) {
   it("bad input left no partial write behind", async () => {
     const all = await recallResults(getClient(), { mode: "index", limit: 100 });
     for (const k of ["no-content"]) assert.ok(!keysOf(all).includes(k), `${k} was stored`);
-    const ttl = await recallResults(getClient(), { query: "temporary e2e ttl check" });
-    assert.equal(ttl.length, 0, `the memory with the invalid TTL was stored: ${show(ttl)}`);
+    const ttl = (await recallResults(getClient(), { query: "temporary e2e ttl check" }))
+      .filter((r) => String(r.content).includes("e2e ttl check"));
+    assert.deepEqual(ttl, [], "the memory with the invalid TTL was stored");
   });
 }
