@@ -11,18 +11,21 @@ const IN_FLIGHT = 4;
 describe("crash safety", { timeout: 170_000 }, () => {
   const store = tempStore();
   const acked = [];
-  let server;
+  let first;
+  let second;
   after(async () => {
-    await server?.close();
+    await first?.close();
+    await second?.close();
   });
 
   it(`SIGKILL after ${KILL_AFTER} acknowledged writes, with ${IN_FLIGHT} more in flight`, async () => {
-    server = await connectStdio(store, "crash-1");
+    const server = first = await connectStdio(store, "crash-1");
     assertIsJvm(server.pid);
     let seq = 0;
     let killed = false;
+    let failed = false;
     const writer = async () => {
-      while (!killed) {
+      while (!killed && !failed) {
         const i = seq++;
         const word = uniqueWord("zqk");
         const key = `crash-${i}`;
@@ -30,6 +33,7 @@ describe("crash safety", { timeout: 170_000 }, () => {
           const r = await server.client.callTool({ name: "remember", arguments: {
             key, content: `${word} ${uniqueWord("zqm")} survives the crash as write ${i}.` } });
           if (killed) return; // an answer racing the kill is not counted either way
+          if (r.isError) failed = true; // stops the other writers too
           assert.ok(!r.isError, `write ${i} refused: ${textOf(r)}`);
           acked.push({ key, word });
           if (acked.length >= KILL_AFTER && !killed) {
@@ -37,6 +41,7 @@ describe("crash safety", { timeout: 170_000 }, () => {
             process.kill(server.pid, "SIGKILL");
           }
         } catch (e) {
+          failed = true;
           if (!killed) throw e;
           return; // the request the kill interrupted
         }
@@ -47,11 +52,12 @@ describe("crash safety", { timeout: 170_000 }, () => {
     assert.ok(gone, "the JVM is still alive after SIGKILL");
     assert.ok(acked.length >= KILL_AFTER);
     console.log(`# killed pid ${server.pid} after ${acked.length} acks (${seq} writes started)`);
-    server = null;
+    first = null;
   });
 
   it("after a restart every acknowledged write is recalled", async () => {
-    server = await connectStdio(store, "crash-2");
+    assert.ok(acked.length >= KILL_AFTER, "the crash step did not complete");
+    const server = second = await connectStdio(store, "crash-2");
     const missing = [];
     for (const w of acked) {
       const results = await recallResults(server.client, { query: w.word, limit: 5 });
@@ -61,7 +67,7 @@ describe("crash safety", { timeout: 170_000 }, () => {
     const more = await server.client.callTool({ name: "remember", arguments: { key: "after-crash", content: `Writes work again after the ${uniqueWord()} restart.` } });
     assert.ok(!more.isError, textOf(more));
     await server.close();
-    server = null;
+    second = null;
   });
 
   it("engram doctor passes after the crash", () => {

@@ -6,6 +6,7 @@ import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { after } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -38,6 +39,9 @@ function killAll() {
   }
 }
 process.on("exit", killAll);
+// a root-level hook: runs once every test of the importing file is done, pass or fail, so a server a
+// failed test left running cannot keep the test process (and the Maven build) waiting
+after(killAll);
 for (const sig of ["SIGINT", "SIGTERM"]) {
   process.on(sig, () => { killAll(); process.exit(130); });
 }
