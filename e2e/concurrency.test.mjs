@@ -8,7 +8,10 @@ import { keysOf, recallResults, textOf } from "./lib/tools.mjs";
 
 const PROCS = 3;
 const WRITES = Number(process.env.ENGRAM_E2E_WRITES ?? 60);
-/** How soon a write acknowledged by one process must be recallable through another. */
+/**
+ * How soon a write acknowledged by one process must be recallable through another, measured from
+ * the acknowledgement to the answer that contains it (after a warm-up of each JVM).
+ */
 const VISIBILITY_MS = Number(process.env.ENGRAM_E2E_VISIBILITY_MS ?? 1000);
 
 describe("three processes on one store", { timeout: 170_000 }, () => {
@@ -28,6 +31,14 @@ describe("three processes on one store", { timeout: 170_000 }, () => {
   });
 
   it("a write by process A is recallable through process B within ~1 s", async () => {
+    // warm each JVM up first (class loading, JIT, index readers): the check is about the store's
+    // cross-process visibility, not about a cold JVM's first search
+    for (const [p, s] of servers.entries()) {
+      const word = uniqueWord("zqu");
+      const r = await s.client.callTool({ name: "remember", arguments: { key: `warmup-${p}`, content: `Warm-up ${word} for process ${p}.` } });
+      assert.ok(!r.isError, textOf(r));
+      for (const o of servers) await o.client.callTool({ name: "recall", arguments: { query: word } });
+    }
     for (const [a, b] of [[0, 1], [1, 2], [2, 0]]) {
       const word = uniqueWord("zqv");
       const key = `vis-${a}-${b}-${word}`;
@@ -38,8 +49,10 @@ describe("three processes on one store", { timeout: 170_000 }, () => {
         const rr = await servers[b].client.callTool({ name: "recall", arguments: { query: word } });
         return !rr.isError && keysOf(rr.structuredContent?.results ?? []).includes(key);
       }, { timeoutMs: VISIBILITY_MS, intervalMs: 50 });
+      const elapsed = Date.now() - t0;
+      console.log(`# write ${a} -> visible in ${b} after ${elapsed} ms`);
       assert.ok(found, `process ${b} did not see process ${a}'s write '${key}' within ${VISIBILITY_MS} ms`);
-      console.log(`# write ${a} -> visible in ${b} after ${Date.now() - t0} ms`);
+      assert.ok(elapsed <= VISIBILITY_MS, `process ${b} saw process ${a}'s write only after ${elapsed} ms (limit ${VISIBILITY_MS} ms)`);
     }
   });
 
