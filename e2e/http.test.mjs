@@ -21,6 +21,13 @@ describe("engram serve over Streamable HTTP", { timeout: 170_000 }, () => {
     await server?.stop();
   });
 
+  // fetch for ordinary requests; node:http (rawRequest) only where a header fetch will not send (Host)
+  const fetchPost = async (headers, body = INITIALIZE) => {
+    const r = await fetch(server.url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status >= 400) errorBodies.push([`fetch POST ${JSON.stringify(headers)}`, text]);
+    return { status: r.status, body: text };
+  };
   const post = async (headers, body = INITIALIZE) => {
     const r = await rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body });
     if (r.status >= 400) errorBodies.push([`POST ${JSON.stringify(headers)}`, r.body]);
@@ -45,7 +52,7 @@ describe("engram serve over Streamable HTTP", { timeout: 170_000 }, () => {
   });
 
   it("no token → 401 (raw POST and SDK client)", async () => {
-    const r = await post({});
+    const r = await fetchPost({});
     assert.equal(r.status, 401, `no token: ${r.status} ${r.body}`);
     await assert.rejects(connectHttp(server.url, undefined, "no-token"), (e) => {
       assert.equal(e.code, 401, `SDK error: ${e.message}`);
@@ -56,7 +63,7 @@ describe("engram serve over Streamable HTTP", { timeout: 170_000 }, () => {
 
   it("wrong token → 401 (raw POST and SDK client)", async () => {
     for (const auth of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, "Bearer ", `Basic ${Buffer.from("a:" + TOKEN).toString("base64")}`, TOKEN]) {
-      const r = await post({ Authorization: auth });
+      const r = await fetchPost({ Authorization: auth });
       assert.equal(r.status, 401, `Authorization '${auth.slice(0, 12)}…': ${r.status} ${r.body}`);
     }
     await assert.rejects(connectHttp(server.url, "wrong-" + TOKEN, "wrong-token"), (e) => {
@@ -66,7 +73,7 @@ describe("engram serve over Streamable HTTP", { timeout: 170_000 }, () => {
   });
 
   it("a token does not open another session: requests with a wrong token on a live session id → 401", async () => {
-    const r = await post({ Authorization: "Bearer nope", "Mcp-Session-Id": conn.transport.sessionId },
+    const r = await fetchPost({ Authorization: "Bearer nope", "Mcp-Session-Id": conn.transport.sessionId },
       { jsonrpc: "2.0", id: 9, method: "tools/list", params: {} });
     assert.equal(r.status, 401, `${r.status} ${r.body}`);
   });
@@ -79,8 +86,10 @@ describe("engram serve over Streamable HTTP", { timeout: 170_000 }, () => {
   });
 
   it("a foreign Origin is rejected, even with a valid token", async () => {
-    const r = await post({ Authorization: `Bearer ${TOKEN}`, Origin: "http://evil.example.com" });
+    const r = await fetchPost({ Authorization: `Bearer ${TOKEN}`, Origin: "http://evil.example.com" });
     assert.ok(r.status >= 400 && r.status < 500, `Origin evil.example.com: ${r.status} ${r.body}`);
+    const ok = await fetchPost({ Authorization: `Bearer ${TOKEN}`, Origin: `http://127.0.0.1:${server.port}` });
+    assert.equal(ok.status, 200, `the server's own Origin must still work: ${ok.status} ${ok.body}`);
   });
 
   it("protocol-level errors (no session, unknown session, bad JSON, bad Accept) are 4xx", async () => {
