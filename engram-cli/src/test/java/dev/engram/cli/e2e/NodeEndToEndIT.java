@@ -62,6 +62,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void cli() throws Exception {
+        nodeTest("cli.test.mjs");
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }
