@@ -1,0 +1,28 @@
+package dev.engram.mcp;
+
+import dev.engram.engine.Engine;
+import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.NativeProfile;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.render.Renderers;
+import dev.engram.spi.MemoryStore;
+import dev.engram.testing.InMemoryMemoryStore;
+import dev.engram.testing.InMemorySearchIndex;
+import java.time.Clock;
+
+/** Engines for tests, on engram-core's in-memory fakes. */
+public final class TestEngines {
+    private TestEngines() {
+    }
+
+    public static Engine inMemory(Clock clock) {
+        MemoryStore store = new InMemoryMemoryStore();
+        return new Engine(store, new InMemorySearchIndex(store), clock);
+    }
+
+    public static ToolProfile nativeProfile(Clock clock) {
+        return NativeProfile.create(ProfileContext.of(inMemory(clock), Renderers.standard(), "default"),
+                JsonText.standard());
+    }
+}
