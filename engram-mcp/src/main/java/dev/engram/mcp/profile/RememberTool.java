@@ -39,7 +39,7 @@ final class RememberTool implements ToolHandler {
                     .of("quality", "number").of("quality_parts", "object").of("expires_at", "string")
                     .of("linked", "array")
                     .required("id", "key", "zone", "type", "outcome", "quality").build())
-            .annotations(ToolHints.writes("Remember", false))
+            .annotations(ToolHints.writes(false))
             .build();
 
     private final ProfileContext context;
