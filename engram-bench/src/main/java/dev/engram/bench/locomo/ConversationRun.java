@@ -50,10 +50,12 @@ final class ConversationRun {
 
     private final Embedder embedder;
     private final Clock clock;
+    private final LocomoConversation.TurnText turnText;
 
-    ConversationRun(Embedder embedder, Clock clock) {
+    ConversationRun(Embedder embedder, Clock clock, LocomoConversation.TurnText turnText) {
         this.embedder = embedder;
         this.clock = clock;
+        this.turnText = turnText;
     }
 
     Outcome run(LocomoConversation conversation) throws IOException {
@@ -65,7 +67,7 @@ final class ConversationRun {
             Map<String, Integer> tokensByDiaId = new HashMap<>();
             long ingestStart = System.nanoTime();
             for (Turn t : conversation.turns()) {
-                var saved = engine.remember(new RememberCommand(t.content(), t.key(), null, null, null, null, null, null,
+                var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, null,
                         null, null, null, false, null, null)).memory();
                 diaIdByKey.put(saved.key(), t.diaId());
                 diaIdByMemoryId.put(saved.id(), t.diaId());
@@ -128,7 +130,7 @@ final class ConversationRun {
         float[][] out = new float[turns.size()][];
         for (int from = 0; from < turns.size(); from += EMBED_BATCH) {
             int to = Math.min(turns.size(), from + EMBED_BATCH);
-            List<float[]> batch = embedder.embedAll(turns.subList(from, to).stream().map(Turn::content).toList());
+            List<float[]> batch = embedder.embedAll(turns.subList(from, to).stream().map(t -> t.content(turnText)).toList());
             for (int i = from; i < to; i++) out[i] = batch.get(i - from);
         }
         return out;

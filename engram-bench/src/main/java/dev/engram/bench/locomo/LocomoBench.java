@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * (conversations 0 and 1) only; the test split (2–9) is reported with those choices.
  * <pre>
  *   LocomoBench [--data ../shared/data/locomo/locomo10.json] [--audit …/locomo-audit-errors.json]
- *               [--conversations 0,1] [--out results.md]
+ *               [--conversations 0,1] [--turn-text dated|plain] [--out results.md]
  * </pre>
  */
 public final class LocomoBench {
@@ -43,6 +43,8 @@ public final class LocomoBench {
         Path audit = Path.of(option(args, "--audit", data.resolveSibling("locomo-audit-errors.json").toString()));
         String only = option(args, "--conversations", null);
         String out = option(args, "--out", null);
+        LocomoConversation.TurnText turnText = LocomoConversation.TurnText.valueOf(
+                option(args, "--turn-text", "dated").toUpperCase(Locale.ROOT));
         long start = System.nanoTime();
 
         List<LocomoConversation> conversations = LocomoDataset.read(data);
@@ -60,7 +62,7 @@ public final class LocomoBench {
         }
         System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
 
-        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC));
+        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText);
         List<Outcome> outcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0, embedNanos = 0;
         for (LocomoConversation c : conversations) {
@@ -101,6 +103,18 @@ public final class LocomoBench {
         md.append("\n### Per category, dev split (conversations 0–1), official labels\n\n").append(tables.perCategory(modes, Split.DEV));
         md.append("\n### Dev sweep the fusions were chosen from (cats 1–4, official; criterion: mean of R@5 and R@10)\n\n")
                 .append(tables.devSweep(weightedSweep)).append('\n').append(tables.devSweep(rrfSweep));
+        if (outcomes.stream().anyMatch(o -> !LocomoEvaluation.DEV.contains(o.conversation().index()))) {
+            RankingMode bm25 = RankingMode.bm25();
+            md.append("\n### Paired differences on the test split (bootstrap over questions, 2,000 resamples)\n\n")
+                    .append(tables.pairedDifferences(List.of(
+                            new RankingMode[] {bestWeighted, bestRrf},
+                            new RankingMode[] {bestWeighted, RankingMode.rrfAdaptive(1)},
+                            new RankingMode[] {bestWeighted, RankingMode.weighted(0.5)},
+                            new RankingMode[] {bestRrf, RankingMode.rrf(60, 1)},
+                            new RankingMode[] {bestWeighted, bm25},
+                            new RankingMode[] {RankingMode.rrf(60, 1), bm25},
+                            new RankingMode[] {RankingMode.engine(), bm25})));
+        }
         Latency embed = eval.queryEmbedding(Split.ALL);
         md.append(String.format(Locale.ROOT, "%nQuery embedding (MiniLM, one question at a time): p50 %.2f ms, p95 %.2f ms; "
                         + "semantic modes' latencies above exclude it. Ingest: %d turns remembered in %.1f s (%.1f ms/turn), "

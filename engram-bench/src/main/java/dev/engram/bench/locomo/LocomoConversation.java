@@ -16,7 +16,12 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
     record Turn(String diaId, String speaker, String text, String caption, String sessionDate) {
         /** The memory content: who said what, the image caption if any, and when the session took place. */
         String content() {
-            return speaker + ": " + text + (caption == null ? "" : " [image: " + caption + "]") + " (" + sessionDate + ")";
+            return content(TurnText.DATED);
+        }
+
+        String content(TurnText format) {
+            String said = speaker + ": " + text + (caption == null ? "" : " [image: " + caption + "]");
+            return format == TurnText.DATED ? said + " (" + sessionDate + ")" : said;
         }
 
         /** The memory key: {@code D1:3} becomes {@code d1-3}. */
@@ -31,6 +36,9 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
             evidence = List.copyOf(evidence);
         }
     }
+
+    /** Whether a turn's memory carries its session date (the default) or only speaker, text and caption. */
+    enum TurnText { DATED, PLAIN }
 
     static String keyOf(String diaId) {
         return diaId.toLowerCase(java.util.Locale.ROOT).replace(':', '-');

@@ -58,8 +58,26 @@ final class LocomoEvaluation {
     }
 
     Cell cell(RankingMode mode, Split split, IntPredicate categories, boolean audited) {
-        int n = 0;
+        List<Scored> scored = perQuestion(mode, split, categories, audited);
+        int n = scored.size();
+        if (n == 0) return new Cell(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         double r5 = 0, r10 = 0, ndcg = 0, tokens = 0;
+        for (Scored q : scored) {
+            r5 += q.scores().recall5();
+            r10 += q.scores().recall10();
+            ndcg += q.scores().ndcg10();
+            tokens += q.tokens();
+        }
+        return new Cell(n, r5 / n, r10 / n, ndcg / n, tokens / n);
+    }
+
+    /** One scored question: its metrics and the tokens the mode returned for it. */
+    record Scored(RetrievalMetrics.Scores scores, double tokens) {
+    }
+
+    /** Per-question scores in a fixed order (conversation, then qa index), so two modes can be paired. */
+    List<Scored> perQuestion(RankingMode mode, Split split, IntPredicate categories, boolean audited) {
+        List<Scored> out = new java.util.ArrayList<>();
         for (Outcome o : outcomes) {
             if (!split.contains(o.conversation().index())) continue;
             Set<String> turnIds = new HashSet<>();
@@ -69,16 +87,10 @@ final class LocomoEvaluation {
                 Set<String> gold = gold(o.conversation().index(), run, turnIds, audited);
                 if (gold.isEmpty()) continue;
                 List<String> ranked = mode.rank(run);
-                RetrievalMetrics.Scores s = RetrievalMetrics.score(ranked, gold);
-                r5 += s.recall5();
-                r10 += s.recall10();
-                ndcg += s.ndcg10();
-                tokens += tokens(mode, run, ranked, o);
-                n++;
+                out.add(new Scored(RetrievalMetrics.score(ranked, gold), tokens(mode, run, ranked, o)));
             }
         }
-        return n == 0 ? new Cell(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN)
-                : new Cell(n, r5 / n, r10 / n, ndcg / n, tokens / n);
+        return out;
     }
 
     /** How many audited questions changed gold in this split (for the table caption). */

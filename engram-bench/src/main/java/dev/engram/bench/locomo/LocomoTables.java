@@ -68,4 +68,22 @@ final class LocomoTables {
         }
         return sb.toString();
     }
+
+    /** Paired differences on the test split, cats 1–4, official labels: "a − b" with a 95% bootstrap interval. */
+    String pairedDifferences(List<RankingMode[]> pairs) {
+        PairedBootstrap bootstrap = new PairedBootstrap(20261129L);
+        StringBuilder sb = new StringBuilder("| a − b (test, cats 1–4) | ΔR@5 [95% CI] | ΔR@10 [95% CI] | ΔNDCG@10 [95% CI] |\n|---|---|---|---|\n");
+        for (RankingMode[] pair : pairs) {
+            var a = eval.perQuestion(pair[0], Split.TEST, LocomoEvaluation.categories1to4(), false);
+            var b = eval.perQuestion(pair[1], Split.TEST, LocomoEvaluation.categories1to4(), false);
+            sb.append("| ").append(pair[0].name()).append(" − ").append(pair[1].name()).append(" |");
+            for (java.util.function.ToDoubleFunction<RetrievalMetrics.Scores> metric : List.<java.util.function.ToDoubleFunction<RetrievalMetrics.Scores>>of(
+                    RetrievalMetrics.Scores::recall5, RetrievalMetrics.Scores::recall10, RetrievalMetrics.Scores::ndcg10)) {
+                PairedBootstrap.Difference d = bootstrap.difference(a, b, metric);
+                sb.append(String.format(Locale.ROOT, " %+.3f [%+.3f, %+.3f] |", d.mean(), d.low(), d.high()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
 }
