@@ -60,6 +60,7 @@ public final class LazyEmbedder implements Embedder {
             loaded.complete(e);
             log.info("embedder {} ready after {} ms", modelId, (System.nanoTime() - start) / 1_000_000);
         } catch (RuntimeException | Error e) {
+            // Errors too: a missing native ONNX library surfaces as UnsatisfiedLinkError, and the server must stay lexical, not die
             log.error("embedder {} failed to load; recall stays lexical", modelId, e);
             loaded.completeExceptionally(e);
         }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +50,7 @@ public final class LocomoBench {
 
         List<LocomoConversation> conversations = LocomoDataset.read(data);
         if (only != null) {
-            Set<Integer> wanted = java.util.Arrays.stream(only.split(",")).map(String::strip).map(Integer::valueOf)
+            Set<Integer> wanted = Arrays.stream(only.split(",")).map(String::strip).map(Integer::valueOf)
                     .collect(Collectors.toSet());
             conversations = conversations.stream().filter(c -> wanted.contains(c.index())).toList();
         }

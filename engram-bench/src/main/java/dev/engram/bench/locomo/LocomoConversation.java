@@ -1,6 +1,7 @@
 package dev.engram.bench.locomo;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One LoCoMo conversation as the harness needs it: its position in the file (the audit overlay's
@@ -41,6 +42,6 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
     enum TurnText { DATED, PLAIN }
 
     static String keyOf(String diaId) {
-        return diaId.toLowerCase(java.util.Locale.ROOT).replace(':', '-');
+        return diaId.toLowerCase(Locale.ROOT).replace(':', '-');
     }
 }

@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.bench.locomo.ConversationRun.Outcome;
 import dev.engram.bench.locomo.ConversationRun.QuestionRun;
 import dev.engram.bench.locomo.LocomoConversation.Turn;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -77,7 +78,7 @@ final class LocomoEvaluation {
 
     /** Per-question scores in a fixed order (conversation, then qa index), so two modes can be paired. */
     List<Scored> perQuestion(RankingMode mode, Split split, IntPredicate categories, boolean audited) {
-        List<Scored> out = new java.util.ArrayList<>();
+        List<Scored> out = new ArrayList<>();
         for (Outcome o : outcomes) {
             if (!split.contains(o.conversation().index())) continue;
             Set<String> turnIds = new HashSet<>();

@@ -5,6 +5,7 @@ import dev.engram.bench.locomo.LocomoEvaluation.Latency;
 import dev.engram.bench.locomo.LocomoEvaluation.Split;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /** Markdown tables of a {@link LocomoEvaluation}; every column names its metric. */
 final class LocomoTables {
@@ -77,7 +78,7 @@ final class LocomoTables {
             var a = eval.perQuestion(pair[0], Split.TEST, LocomoEvaluation.categories1to4(), false);
             var b = eval.perQuestion(pair[1], Split.TEST, LocomoEvaluation.categories1to4(), false);
             sb.append("| ").append(pair[0].name()).append(" − ").append(pair[1].name()).append(" |");
-            for (java.util.function.ToDoubleFunction<RetrievalMetrics.Scores> metric : List.<java.util.function.ToDoubleFunction<RetrievalMetrics.Scores>>of(
+            for (ToDoubleFunction<RetrievalMetrics.Scores> metric : List.<ToDoubleFunction<RetrievalMetrics.Scores>>of(
                     RetrievalMetrics.Scores::recall5, RetrievalMetrics.Scores::recall10, RetrievalMetrics.Scores::ndcg10)) {
                 PairedBootstrap.Difference d = bootstrap.difference(a, b, metric);
                 sb.append(String.format(Locale.ROOT, " %+.3f [%+.3f, %+.3f] |", d.mean(), d.low(), d.high()));
