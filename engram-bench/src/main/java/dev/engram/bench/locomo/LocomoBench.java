@@ -1,0 +1,153 @@
+package dev.engram.bench.locomo;
+
+import dev.engram.bench.locomo.ConversationRun.Outcome;
+import dev.engram.bench.locomo.LocomoEvaluation.Cell;
+import dev.engram.bench.locomo.LocomoEvaluation.Latency;
+import dev.engram.bench.locomo.LocomoEvaluation.Split;
+import dev.engram.embed.LazyEmbedder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code engram-bench locomo}: turn-level LoCoMo retrieval (benchmarks.md §1.3), one fresh embedded
+ * store per conversation, the question verbatim as the query. Prints markdown tables to stdout and
+ * one progress line per conversation to stderr. Fusion parameters are chosen on the dev split
+ * (conversations 0 and 1) only; the test split (2–9) is reported with those choices.
+ * <pre>
+ *   LocomoBench [--data ../shared/data/locomo/locomo10.json] [--audit …/locomo-audit-errors.json]
+ *               [--conversations 0,1] [--turn-text dated|plain] [--out results.md]
+ * </pre>
+ */
+public final class LocomoBench {
+    private static final double[] ALPHAS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    /** Any fixed instant: every memory is "new" at the same time, so freshness cannot reorder turns. */
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+    private LocomoBench() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path data = Path.of(option(args, "--data", "../shared/data/locomo/locomo10.json"));
+        Path audit = Path.of(option(args, "--audit", data.resolveSibling("locomo-audit-errors.json").toString()));
+        String only = option(args, "--conversations", null);
+        String out = option(args, "--out", null);
+        LocomoConversation.TurnText turnText = LocomoConversation.TurnText.valueOf(
+                option(args, "--turn-text", "dated").toUpperCase(Locale.ROOT));
+        long start = System.nanoTime();
+
+        List<LocomoConversation> conversations = LocomoDataset.read(data);
+        if (only != null) {
+            Set<Integer> wanted = Arrays.stream(only.split(",")).map(String::strip).map(Integer::valueOf)
+                    .collect(Collectors.toSet());
+            conversations = conversations.stream().filter(c -> wanted.contains(c.index())).toList();
+        }
+        Map<String, List<String>> corrections = Files.exists(audit) ? LocomoDataset.auditCorrections(audit) : Map.of();
+
+        LazyEmbedder embedder = LazyEmbedder.minilm();
+        long loadStart = System.nanoTime();
+        if (!embedder.awaitReady(Duration.ofMinutes(5))) {
+            throw new IllegalStateException("MiniLM did not load: " + embedder.failure().map(Throwable::toString).orElse("timeout"));
+        }
+        System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
+
+        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText);
+        List<Outcome> outcomes = new ArrayList<>();
+        long turns = 0, ingestNanos = 0, embedNanos = 0;
+        for (LocomoConversation c : conversations) {
+            long t0 = System.nanoTime();
+            Outcome o = runner.run(c);
+            outcomes.add(o);
+            turns += c.turns().size();
+            ingestNanos += o.ingestNanos();
+            embedNanos += o.embedNanos();
+            System.err.printf(Locale.ROOT, "[%d/%d] %s (%s): %d turns remembered in %.1f s, embedded in %.1f s; %d questions; %.1f s total%n",
+                    outcomes.size(), conversations.size(), c.sampleId(), LocomoEvaluation.DEV.contains(c.index()) ? "dev" : "test",
+                    c.turns().size(), o.ingestNanos() / 1e9, o.embedNanos() / 1e9, c.questions().size(), (System.nanoTime() - t0) / 1e9);
+        }
+
+        LocomoEvaluation eval = new LocomoEvaluation(outcomes, corrections);
+        LocomoTables tables = new LocomoTables(eval);
+        List<RankingMode> weightedSweep = new ArrayList<>();
+        for (double a : ALPHAS) weightedSweep.add(RankingMode.weighted(a));
+        List<RankingMode> rrfSweep = new ArrayList<>();
+        for (double w : new double[] {1, 2, 3}) {
+            rrfSweep.add(RankingMode.rrfAdaptive(w));
+            for (int k : new int[] {10, 30, 60}) rrfSweep.add(RankingMode.rrf(k, w));
+        }
+        boolean hasDev = outcomes.stream().anyMatch(o -> LocomoEvaluation.DEV.contains(o.conversation().index()));
+        RankingMode bestWeighted = hasDev ? bestOnDev(eval, weightedSweep) : RankingMode.weighted(0.5);
+        RankingMode bestRrf = hasDev ? bestOnDev(eval, rrfSweep) : RankingMode.rrf(60, 1);
+
+        List<RankingMode> modes = new ArrayList<>(List.of(RankingMode.engine(), RankingMode.bm25(), RankingMode.vector(),
+                RankingMode.rrf(60, 1), RankingMode.rrfAdaptive(1), RankingMode.weighted(0.5)));
+        addOrMark(modes, bestRrf, " (dev-best RRF)");
+        addOrMark(modes, bestWeighted, " (dev-best weighted)");
+
+        StringBuilder md = new StringBuilder();
+        md.append("### Official evidence labels, categories 1–4 (Recall_frac@k, NDCG@10 binary)\n\n").append(tables.headline(modes, false));
+        md.append("\n### Audited evidence overlay (locomo-audit WRONG_CITATION → correct_evidence), categories 1–4\n\n")
+                .append(tables.headline(modes, true));
+        md.append("\n### Per category, test split (conversations 2–9), official labels\n\n").append(tables.perCategory(modes, Split.TEST));
+        md.append("\n### Per category, dev split (conversations 0–1), official labels\n\n").append(tables.perCategory(modes, Split.DEV));
+        md.append("\n### Dev sweep the fusions were chosen from (cats 1–4, official; criterion: mean of R@5 and R@10)\n\n")
+                .append(tables.devSweep(weightedSweep)).append('\n').append(tables.devSweep(rrfSweep));
+        if (outcomes.stream().anyMatch(o -> !LocomoEvaluation.DEV.contains(o.conversation().index()))) {
+            RankingMode bm25 = RankingMode.bm25();
+            md.append("\n### Paired differences on the test split (bootstrap over questions, 2,000 resamples)\n\n")
+                    .append(tables.pairedDifferences(List.of(
+                            new RankingMode[] {bestWeighted, bestRrf},
+                            new RankingMode[] {bestWeighted, RankingMode.rrfAdaptive(1)},
+                            new RankingMode[] {bestWeighted, RankingMode.weighted(0.5)},
+                            new RankingMode[] {bestRrf, RankingMode.rrf(60, 1)},
+                            new RankingMode[] {bestWeighted, bm25},
+                            new RankingMode[] {RankingMode.rrf(60, 1), bm25},
+                            new RankingMode[] {RankingMode.engine(), bm25})));
+        }
+        Latency embed = eval.queryEmbedding(Split.ALL);
+        md.append(String.format(Locale.ROOT, "%nQuery embedding (MiniLM, one question at a time): p50 %.2f ms, p95 %.2f ms; "
+                        + "semantic modes' latencies above exclude it. Ingest: %d turns remembered in %.1f s (%.1f ms/turn), "
+                        + "embedded in %.1f s (%.0f turns/s). Whole run: %.1f s.%n",
+                embed.p50Ms(), embed.p95Ms(), turns, ingestNanos / 1e9, ingestNanos / 1e6 / Math.max(1, turns),
+                embedNanos / 1e9, turns / Math.max(1e-9, embedNanos / 1e9), (System.nanoTime() - start) / 1e9));
+        System.out.print(md);
+        if (out != null) Files.writeString(Path.of(out), md.toString());
+    }
+
+    /** Highest mean of dev R@5 and R@10 (cats 1–4, official labels); the first candidate wins ties. */
+    private static RankingMode bestOnDev(LocomoEvaluation eval, List<RankingMode> candidates) {
+        return candidates.stream().max(Comparator.comparingDouble((RankingMode m) -> {
+            Cell c = eval.cell(m, Split.DEV, LocomoEvaluation.categories1to4(), false);
+            return (c.recall5() + c.recall10()) / 2;
+        }).thenComparing(m -> -candidates.indexOf(m))).orElseThrow();
+    }
+
+    private static void addOrMark(List<RankingMode> modes, RankingMode mode, String suffix) {
+        for (int i = 0; i < modes.size(); i++) {
+            if (modes.get(i).name().equals(mode.name())) {
+                modes.set(i, mode.renamed(mode.name() + suffix)); // already listed: mark it instead of repeating it
+                return;
+            }
+        }
+        modes.add(mode.renamed(mode.name() + suffix));
+    }
+
+    private static String option(String[] args, String name, String fallback) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals(name)) return args[i + 1];
+        }
+        return fallback;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.engram.spi;
+
+import java.util.List;
+
+/**
+ * Turns text into a dense vector for semantic recall.
+ * <ul>
+ *   <li>Every vector has {@link #dimensions()} components and unit length (L2 norm 1, within float
+ *       rounding), so cosine similarity is a plain dot product.
+ *   <li>The same {@link #modelId()} always yields comparable vectors, across processes and restarts.
+ *       Vectors made under different model ids are never compared: a caller that finds a stored
+ *       vector of another model id re-embeds instead (the id names model and any pre-processing, e.g.
+ *       {@code minilm-l6-v2-q}, {@code openai:text-embedding-3-small}).
+ *   <li>{@link #embedAll} returns one vector per text, in input order; it may batch or parallelise.
+ *   <li>Failures (model missing, endpoint down, wrong dimensions) throw an unchecked exception whose
+ *       message says what to fix; an implementation never returns a zero or partial vector instead.
+ * </ul>
+ * Implementations are thread-safe.
+ */
+public interface Embedder {
+
+    /** Stable name of the model and its pre-processing; part of every stored vector's identity. */
+    String modelId();
+
+    /** Number of components of every vector this embedder returns. */
+    int dimensions();
+
+    /** The unit-length vector of one text. */
+    float[] embed(String text);
+
+    /** One unit-length vector per text, in input order. */
+    List<float[]> embedAll(List<String> texts);
+}

@@ -1,0 +1,130 @@
+package dev.engram.embed;
+
+import dev.engram.error.EmbeddingException;
+import dev.engram.spi.Embedder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An embedder that loads on a background daemon thread, so that opening the server (and the MCP
+ * handshake) never waits for a model. Until {@link #isReady()} is true, {@link #embed} and
+ * {@link #embedAll} throw {@link EmbeddingException} instead of blocking: callers check
+ * {@code isReady()} and run lexically meanwhile. {@link #modelId()} and {@link #dimensions()} are
+ * known up front and answer at once; the loaded model must agree with them or loading fails.
+ */
+public final class LazyEmbedder implements Embedder {
+    private static final Logger log = LoggerFactory.getLogger(LazyEmbedder.class);
+
+    private final String modelId;
+    private final int dimensions;
+    private final CompletableFuture<Embedder> loaded = new CompletableFuture<>();
+
+    private LazyEmbedder(String modelId, int dimensions) {
+        this.modelId = Objects.requireNonNull(modelId, "modelId");
+        if (dimensions < 1) throw new IllegalArgumentException("dimensions must be >= 1, got " + dimensions);
+        this.dimensions = dimensions;
+    }
+
+    /** The in-jar MiniLM, loading from now on. */
+    public static LazyEmbedder minilm() {
+        return start(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSIONS, MiniLmEmbedder::new);
+    }
+
+    /** Starts {@code loader} on a new daemon thread and returns at once. */
+    public static LazyEmbedder start(String modelId, int dimensions, Supplier<? extends Embedder> loader) {
+        Objects.requireNonNull(loader, "loader");
+        LazyEmbedder lazy = new LazyEmbedder(modelId, dimensions);
+        Thread thread = new Thread(() -> lazy.load(loader), "engram-embedder-load");
+        thread.setDaemon(true); // a model still loading must not keep a finished process alive
+        thread.start();
+        return lazy;
+    }
+
+    private void load(Supplier<? extends Embedder> loader) {
+        long start = System.nanoTime();
+        try {
+            Embedder e = loader.get();
+            if (!e.modelId().equals(modelId) || e.dimensions() != dimensions) {
+                throw new EmbeddingException("loaded model is " + e.modelId() + " (" + e.dimensions()
+                        + " dimensions), expected " + modelId + " (" + dimensions + ")");
+            }
+            loaded.complete(e);
+            log.info("embedder {} ready after {} ms", modelId, (System.nanoTime() - start) / 1_000_000);
+        } catch (RuntimeException | Error e) {
+            // Errors too: a missing native ONNX library surfaces as UnsatisfiedLinkError, and the server must stay lexical, not die
+            log.error("embedder {} failed to load; recall stays lexical", modelId, e);
+            loaded.completeExceptionally(e);
+        }
+    }
+
+    /** True once the model is loaded; never blocks. */
+    public boolean isReady() {
+        return loaded.isDone() && !loaded.isCompletedExceptionally();
+    }
+
+    /** Why loading failed, if it did; empty while loading and after success. */
+    public Optional<Throwable> failure() {
+        if (!loaded.isCompletedExceptionally()) return Optional.empty();
+        try {
+            loaded.join();
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(e.getCause() != null ? e.getCause() : e);
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for the model; true when ready, false on timeout or failed load
+     * (see {@link #failure()}). For batch tools and tests; the server never waits.
+     */
+    public boolean awaitReady(Duration timeout) {
+        try {
+            loaded.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    private Embedder ready() {
+        if (isReady()) return loaded.join();
+        Optional<Throwable> failed = failure();
+        if (failed.isPresent()) {
+            throw new EmbeddingException("embedder " + modelId + " failed to load: " + failed.get().getMessage(),
+                    failed.get());
+        }
+        throw new EmbeddingException("embedder " + modelId + " is still loading; check isReady() and search lexically meanwhile");
+    }
+
+    @Override
+    public String modelId() {
+        return modelId;
+    }
+
+    @Override
+    public int dimensions() {
+        return dimensions;
+    }
+
+    @Override
+    public float[] embed(String text) {
+        return ready().embed(text);
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+        return ready().embedAll(texts);
+    }
+}

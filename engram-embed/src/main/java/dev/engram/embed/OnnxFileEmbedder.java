@@ -1,0 +1,63 @@
+package dev.engram.embed;
+
+import dev.engram.error.EmbeddingException;
+import dev.engram.spi.Embedder;
+import dev.langchain4j.model.embedding.onnx.OnnxEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A user-supplied sentence-transformer exported to ONNX, with its HuggingFace {@code tokenizer.json}
+ * and mean pooling: the way to run multilingual models (multilingual-e5-small, paraphrase-multilingual-
+ * MiniLM-L12-v2) that are too big to ship in the jar. The model id is the caller's: it must change
+ * whenever the file does, since vectors of different models must never be compared.
+ */
+public final class OnnxFileEmbedder implements Embedder {
+    private final InProcessEmbedder delegate;
+
+    /** Loads the model now, on the calling thread; the dimension is read off one probe embedding. */
+    public OnnxFileEmbedder(String modelId, Path modelFile, Path tokenizerFile) {
+        Objects.requireNonNull(modelId, "modelId");
+        requireReadable("model file", modelFile);
+        requireReadable("tokenizer file", tokenizerFile);
+        OnnxEmbeddingModel model;
+        try {
+            model = new OnnxEmbeddingModel(modelFile, tokenizerFile, PoolingMode.MEAN);
+        } catch (RuntimeException e) {
+            throw new EmbeddingException("cannot load ONNX model " + modelFile + " with tokenizer " + tokenizerFile
+                    + ": " + e.getMessage() + "; the model must be a sentence-transformer export taking input_ids"
+                    + " and attention_mask", e);
+        }
+        this.delegate = new InProcessEmbedder(model, modelId, model.dimension());
+    }
+
+    private static void requireReadable(String what, Path file) {
+        Objects.requireNonNull(file, what);
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new EmbeddingException(what + " " + file.toAbsolutePath() + " does not exist or is not readable");
+        }
+    }
+
+    @Override
+    public String modelId() {
+        return delegate.modelId();
+    }
+
+    @Override
+    public int dimensions() {
+        return delegate.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+        return delegate.embed(text);
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+        return delegate.embedAll(texts);
+    }
+}
