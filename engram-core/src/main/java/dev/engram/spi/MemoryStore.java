@@ -39,6 +39,15 @@ public interface MemoryStore extends AutoCloseable {
     /** Edges touching this memory, in either direction, oldest first. */
     List<Edge> edges(String id);
 
+    /** The memory's vector, if one has been stored (see {@link StoreTransaction#putEmbedding}). */
+    Optional<StoredEmbedding> embedding(String id);
+
+    /**
+     * Up to {@code max} ids of memories that have no vector from {@code modelId} (none at all, or one
+     * from another model), oldest first: the work list for background embedding and reindex.
+     */
+    List<String> missingEmbeddings(String modelId, int max);
+
     /** Past versions of a memory, oldest first. */
     List<MemoryVersion> versions(String id);
 

@@ -20,6 +20,13 @@ public interface SearchIndex extends AutoCloseable {
     /** Ranked candidates, best first; BM25-style scores, higher is better. */
     List<IndexHit> search(IndexQuery query);
 
+    /**
+     * Nearest neighbours among memories whose stored vector comes from {@code query.modelId()};
+     * filters are applied inside the search (not after it), so a selective filter cannot starve the
+     * result. Empty when no memory has a vector of that model.
+     */
+    List<IndexHit> searchVector(VectorQuery query);
+
     /** The store sequence number this process's searches reflect. */
     long indexedSeq();
 

@@ -39,6 +39,15 @@ public interface StoreTransaction {
     /** Records a past version of an existing memory ({@link dev.engram.error.NotFoundException} if none). */
     void addVersion(MemoryVersion version);
 
+    /**
+     * Stores (replaces) the memory's vector and appends a change, so the index picks it up. An unknown
+     * memory is a {@link dev.engram.error.NotFoundException}. Deleting a memory deletes its vector.
+     */
+    void putEmbedding(String id, StoredEmbedding embedding);
+
+    /** Drops the memory's vector (its content changed); appends a change when there was one. */
+    void clearEmbedding(String id);
+
     /** Number of versions recorded so far for this memory. */
     int versionCount(String id);
 }

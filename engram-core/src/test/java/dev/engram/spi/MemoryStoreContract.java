@@ -16,7 +16,6 @@ import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.testing.InMemoryMemoryStore;
-import dev.engram.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,47 +26,14 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every clause of the {@link MemoryStore} and {@link StoreTransaction} javadoc, as tests. A store
- * implementation extends this class and supplies {@link #open}; it must pass unchanged.
+ * implementation extends this class and supplies {@link #open}; it must pass unchanged. The vector
+ * clauses, and the fixture, are in {@link MemoryStoreVectorContract}.
  */
-public abstract class MemoryStoreContract {
-
-    /** Opens (or reopens) the store kept in {@code dir}. */
-    protected abstract MemoryStore open(Path dir, Clock clock);
-
-    @TempDir
-    protected Path dir;
-    protected final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
-    protected MemoryStore store;
-
-    @BeforeEach
-    void openStore() {
-        store = open(dir, clock);
-    }
-
-    @AfterEach
-    void closeStore() {
-        store.close();
-    }
-
-    private Memory insert(Memory m) {
-        store.write(tx -> {
-            tx.insert(m);
-            return null;
-        });
-        return m;
-    }
-
-    private Memory fact(long n, String zone, String content) {
-        clock.advance(Duration.ofSeconds(1));
-        return minimal(clock, n, zone, content).build();
-    }
+public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
 
     @Test
     void insertedMemoryRoundTripsEveryField() {
@@ -420,7 +386,9 @@ public abstract class MemoryStoreContract {
         EdgeType type = random.nextBoolean() ? EdgeType.RELATED : EdgeType.BLOCKS;
         Instant now = clock.instant();
         // every random value is drawn here: the operation runs twice, once per store, and must do the same
-        int choice = random.nextInt(9);
+        int choice = random.nextInt(11);
+        StoredEmbedding embedding = new StoredEmbedding(random.nextBoolean() ? "m1" : "m2",
+                new float[] {random.nextFloat(), random.nextFloat() - 0.5f});
         String content = "c" + random.nextInt(100);
         List<String> tags = random.nextBoolean() ? List.of("a") : List.of("a", "b");
         int pin = random.nextInt(3);
@@ -446,8 +414,17 @@ public abstract class MemoryStoreContract {
                 tx.addVersion(new MemoryVersion(id, tx.versionCount(id) + 1, "v", List.of(), null, now));
                 yield tx.versionCount(id);
             }
+            case 8 -> {
+                tx.putEmbedding(id, embedding);
+                yield "embedded";
+            }
+            case 9 -> {
+                tx.clearEmbedding(id);
+                yield "cleared";
+            }
             default -> {
                 tx.insert(minimal(clock, 0, zone, "doomed").id(id(100)).key("doomed").build());
+                tx.putEmbedding(id(100), embedding);
                 throw new IllegalStateException("work failed after writing");
             }
         };
@@ -471,7 +448,9 @@ public abstract class MemoryStoreContract {
         for (int n = 0; n < 12; n++) {
             assertEquals(expected.edges(id(n)), actual.edges(id(n)), at);
             assertEquals(expected.versions(id(n)), actual.versions(id(n)), at);
+            assertEquals(expected.embedding(id(n)), actual.embedding(id(n)), at);
         }
+        assertEquals(expected.missingEmbeddings("m1", 100), actual.missingEmbeddings("m1", 100), at);
         for (String zone : zones) assertEquals(expected.pinned(zone), actual.pinned(zone), at);
         assertEquals(expected.zones(), actual.zones(), at);
         assertEquals(expected.count(), actual.count(), at);

@@ -8,78 +8,24 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
-import dev.engram.testing.MutableClock;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every clause of the {@link SearchIndex} and {@link IndexQuery} javadoc, as tests. An index
  * implementation extends this class and supplies {@link #open}, which opens a store and the index
- * derived from it in {@code dir}.
+ * derived from it in {@code dir}. The vector clauses, and the fixture, are in {@link SearchIndexVectorContract}.
  */
-public abstract class SearchIndexContract {
-
-    /** A store and the index over it; closing closes the index first. */
-    public record Opened(MemoryStore store, SearchIndex index) implements AutoCloseable {
-        @Override
-        public void close() {
-            index.close();
-            store.close();
-        }
-    }
-
-    protected abstract Opened open(Path dir, Clock clock);
+public abstract class SearchIndexContract extends SearchIndexVectorContract {
 
     /** Whether the index analyses Korean (particles split off); whitespace tokenizers cannot. */
     protected boolean supportsKorean() {
         return false;
-    }
-
-    @TempDir
-    protected Path dir;
-    protected final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
-    private Opened opened;
-    private long next = 1;
-
-    @BeforeEach
-    void openPair() {
-        opened = open(dir, clock);
-    }
-
-    @AfterEach
-    void closePair() {
-        opened.close();
-    }
-
-    private MemoryStore store() {
-        return opened.store();
-    }
-
-    private SearchIndex index() {
-        return opened.index();
-    }
-
-    private Memory.Builder memory(String content) {
-        clock.advance(Duration.ofMinutes(1));
-        return minimal(clock, next++, "work", content);
-    }
-
-    private Memory insert(Memory m) {
-        store().write(tx -> {
-            tx.insert(m);
-            return null;
-        });
-        return m;
     }
 
     private List<String> ids(IndexQuery q) {
@@ -258,9 +204,8 @@ public abstract class SearchIndexContract {
         Memory a = insert(memory("durable lighthouse").build());
         index().catchUp();
         Memory b = insert(memory("late lighthouse").build());
-        opened.close();
-        opened = open(dir, clock);
-        opened.index().catchUp();
+        reopen();
+        index().catchUp();
         assertEquals(Set.of(a.id(), b.id()), Set.copyOf(ids("lighthouse")));
         assertEquals(store().headSeq(), index().indexedSeq());
     }

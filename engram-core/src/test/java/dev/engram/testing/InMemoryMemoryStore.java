@@ -9,12 +9,15 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -43,6 +46,8 @@ public final class InMemoryMemoryStore implements MemoryStore {
         final List<Edge> edges = new ArrayList<>();
         final List<MemoryVersion> versions = new ArrayList<>();
         final List<Change> changes = new ArrayList<>();
+        // StoredEmbedding copies its array in and out, so sharing instances between states is safe
+        final Map<String, StoredEmbedding> embeddings = new HashMap<>();
         long seq;
 
         State copy() {
@@ -51,6 +56,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
             s.edges.addAll(edges);
             s.versions.addAll(versions);
             s.changes.addAll(changes);
+            s.embeddings.putAll(embeddings);
             s.seq = seq;
             return s;
         }
@@ -125,6 +131,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
     private static List<Edge> edgesOf(State s, String id) {
         return s.edges.stream().filter(e -> e.fromId().equals(id) || e.toId().equals(id))
                 .sorted(Comparator.comparing(Edge::createdAt)).toList();
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return Optional.ofNullable(state().embeddings.get(id));
+    }
+
+    @Override
+    public List<String> missingEmbeddings(String modelId, int max) {
+        State s = state();
+        return s.memories.values().stream().sorted(OLDEST_FIRST).map(Memory::id)
+                .filter(id -> s.embeddings.get(id) == null || !s.embeddings.get(id).modelId().equals(modelId))
+                .limit(Math.max(0, max)).toList();
     }
 
     @Override
@@ -253,6 +272,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
             if (s().memories.remove(id) == null) return false;
             s.edges.removeIf(e -> e.fromId().equals(id) || e.toId().equals(id));
             s.versions.removeIf(v -> v.memoryId().equals(id));
+            s.embeddings.remove(id);
             changed(id);
             return true;
         }
@@ -283,6 +303,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
                 throw new NotFoundException("no memory with id " + version.memoryId() + " to version");
             }
             s.versions.add(version);
+        }
+
+        @Override
+        public void putEmbedding(String id, StoredEmbedding embedding) {
+            if (!s().memories.containsKey(id)) throw new NotFoundException("no memory with id " + id + " to store a vector for");
+            s.embeddings.put(id, embedding);
+            changed(id);
+        }
+
+        @Override
+        public void clearEmbedding(String id) {
+            if (s().embeddings.remove(id) != null) changed(id);
         }
 
         @Override

@@ -6,6 +6,12 @@ import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.VectorQuery;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -19,7 +25,10 @@ import java.util.Set;
 /**
  * A {@link SearchIndex} in the heap for engine unit tests: plain BM25 (k1 = 1.2, b = 0.75) over
  * lowercase tokens split at every non-letter, non-digit character of content, key, tags and file,
- * with the same filters as the real index. No language analysis. Thread-safe (synchronized).
+ * with the same filters as the real index. No language analysis. Vector search is an exact
+ * brute-force cosine over the vectors of the query's model (score (1 + cos) / 2, as Lucene's
+ * DOT_PRODUCT on unit vectors); zero or non-finite vectors have no direction and are never found.
+ * Thread-safe (synchronized).
  */
 public final class InMemorySearchIndex implements SearchIndex {
     private static final int BATCH = 500;
@@ -30,6 +39,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     // the index's own copy, changed only by catchUp: a search must not see what catchUp has not applied
     private final Map<String, Memory> docs = new HashMap<>();
     private final Map<String, List<String>> tokens = new HashMap<>();
+    private final Map<String, StoredEmbedding> vectors = new HashMap<>();
     private long seq;
 
     public InMemorySearchIndex(MemoryStore store) {
@@ -46,9 +56,11 @@ public final class InMemorySearchIndex implements SearchIndex {
                     docs.put(m.id(), m);
                     tokens.put(m.id(), tokenize(m.content() + " " + m.key() + " " + String.join(" ", m.tags())
                             + " " + (m.file() == null ? "" : m.file())));
+                    store.embedding(m.id()).ifPresentOrElse(e -> vectors.put(m.id(), e), () -> vectors.remove(m.id()));
                 }, () -> {
                     docs.remove(c.memoryId());
                     tokens.remove(c.memoryId());
+                    vectors.remove(c.memoryId());
                 });
                 seq = c.seq();
             }
@@ -83,12 +95,50 @@ public final class InMemorySearchIndex implements SearchIndex {
     }
 
     private static boolean matches(IndexQuery q, Memory m) {
-        return (q.zones().isEmpty() || q.zones().contains(m.zone()))
-                && (q.types().isEmpty() || q.types().contains(m.type()))
-                && m.tags().containsAll(q.tags())
-                && (q.statuses().isEmpty() || q.statuses().contains(m.status()))
-                && (q.from() == null || !m.createdAt().isBefore(q.from()))
-                && (q.to() == null || !m.createdAt().isAfter(q.to()));
+        return matches(m, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+    }
+
+    private static boolean matches(Memory m, Set<String> zones, Set<MemoryType> types, Collection<String> tags,
+                                   Set<MemoryStatus> statuses, Instant from, Instant to) {
+        return (zones.isEmpty() || zones.contains(m.zone()))
+                && (types.isEmpty() || types.contains(m.type()))
+                && m.tags().containsAll(tags)
+                && (statuses.isEmpty() || statuses.contains(m.status()))
+                && (from == null || !m.createdAt().isBefore(from))
+                && (to == null || !m.createdAt().isAfter(to));
+    }
+
+    @Override
+    public synchronized List<IndexHit> searchVector(VectorQuery q) {
+        float[] query = q.vector();
+        double queryNorm = norm(query);
+        if (!(queryNorm > 0) || Double.isInfinite(queryNorm)) return List.of();
+        List<IndexHit> hits = new ArrayList<>();
+        for (Map.Entry<String, StoredEmbedding> e : vectors.entrySet()) {
+            float[] v = e.getValue().vector();
+            // vectors of another model, or of another size, are never compared
+            if (!e.getValue().modelId().equals(q.modelId()) || v.length != query.length) continue;
+            Memory m = docs.get(e.getKey());
+            if (!matches(m, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to())) continue;
+            double vNorm = norm(v);
+            if (!(vNorm > 0) || Double.isInfinite(vNorm)) continue;
+            double dot = 0;
+            for (int i = 0; i < v.length; i++) dot += (double) v[i] * query[i];
+            double cos = Math.max(-1, Math.min(1, dot / (vNorm * queryNorm)));
+            hits.add(new IndexHit(m.id(), (1 + cos) / 2));
+        }
+        hits.sort(Comparator.comparingDouble(IndexHit::score).reversed().thenComparing(IndexHit::id));
+        return List.copyOf(hits.subList(0, Math.min(q.k(), hits.size())));
+    }
+
+    /** Euclidean length; NaN when a component is not finite. */
+    private static double norm(float[] v) {
+        double sum = 0;
+        for (float f : v) {
+            if (!Float.isFinite(f)) return Double.NaN;
+            sum += (double) f * f;
+        }
+        return Math.sqrt(sum);
     }
 
     @Override

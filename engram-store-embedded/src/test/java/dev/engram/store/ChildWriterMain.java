@@ -3,16 +3,21 @@ package dev.engram.store;
 import dev.engram.memory.Memory;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.VectorQuery;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 
 /**
  * A child process for the multi-process tests: {@code <dir> <count> <prefix>}. Inserts {@code count}
  * memories through {@link EmbeddedStore}, printing {@code ack <id>} to stdout after each write
- * returns, catches the index up and searches for its own write; a search that misses prints
- * {@code miss <id>}. Ends with {@code done}.
+ * returns, then stores the memory's vector in a second write ({@code vack <id>}), the way background
+ * embedding does. It catches the index up and searches for its own write by word and by vector; a
+ * search that misses prints {@code miss <id>} or {@code vmiss <id>}. Ends with {@code done}.
  */
 public final class ChildWriterMain {
     private ChildWriterMain() {
@@ -40,6 +45,23 @@ public final class ChildWriterMain {
         return sb.toString();
     }
 
+    /** The model id the children's vectors are stored under. */
+    public static final String MODEL = "child-model";
+
+    /** The vector of write {@code i} of a child: 8 Gaussian components, the same in every JVM. */
+    public static float[] vector(String prefix, int i) {
+        Random random = new Random(prefix.hashCode() * 1_000_003L + i);
+        float[] v = new float[8];
+        for (int d = 0; d < v.length; d++) v[d] = (float) random.nextGaussian();
+        return v;
+    }
+
+    /** The nearest memory to {@code vector} in zone procs, by the child model. */
+    public static List<String> nearest(EmbeddedStore store, float[] vector) {
+        return store.index().searchVector(new VectorQuery(vector, MODEL, Set.of("procs"), null, null, null, null, null, 1))
+                .stream().map(IndexHit::id).toList();
+    }
+
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         int count = Integer.parseInt(args[1]);
@@ -56,9 +78,17 @@ public final class ChildWriterMain {
                 });
                 System.out.println("ack " + m.id());
                 System.out.flush();
+                StoredEmbedding e = new StoredEmbedding(MODEL, vector(prefix, i));
+                store.store().write(tx -> {
+                    tx.putEmbedding(m.id(), e);
+                    return null;
+                });
+                System.out.println("vack " + m.id());
+                System.out.flush();
                 store.index().catchUp();
                 List<IndexHit> hits = store.index().search(IndexQuery.text(word(prefix, i), "procs", 5));
                 if (hits.stream().noneMatch(h -> h.id().equals(m.id()))) System.out.println("miss " + m.id());
+                if (!nearest(store, vector(prefix, i)).equals(List.of(m.id()))) System.out.println("vmiss " + m.id());
                 if (i % 7 == 0) store.index().search(IndexQuery.text("shared", "procs", 20)); // broad concurrent search
             }
         }

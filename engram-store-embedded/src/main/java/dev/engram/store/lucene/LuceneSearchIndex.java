@@ -5,6 +5,7 @@ import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
+import dev.engram.spi.VectorQuery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,6 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NativeFSLockFactory;
@@ -246,21 +245,36 @@ public final class LuceneSearchIndex implements SearchIndex {
     public List<IndexHit> search(IndexQuery query) {
         Optional<Query> lucene = queries.translate(query);
         if (lucene.isEmpty()) return List.of();
+        return searchCaughtUp("search", (searcher, maxDoc) -> MemoryDocuments.hits(searcher,
+                // Lucene allocates a queue of the requested size up front: never more than there are documents
+                searcher.search(lucene.get(), Math.max(1, Math.min(query.limit(), maxDoc)))));
+    }
+
+    /** Nearest neighbours by cosine, filters inside the graph search; see {@link VectorSearch} for the over-fetch. */
+    @Override
+    public List<IndexHit> searchVector(VectorQuery query) {
+        return searchCaughtUp("vector search", (searcher, maxDoc) -> {
+            Optional<Query> knn = VectorSearch.translate(query, maxDoc);
+            if (knn.isEmpty()) return List.of();
+            // the kNN query has already picked its over-fetched neighbours; this keeps the best k of them
+            return MemoryDocuments.hits(searcher, searcher.search(knn.get(), Math.max(1, Math.min(query.k(), maxDoc))));
+        });
+    }
+
+    @FunctionalInterface
+    private interface Search {
+        List<IndexHit> run(IndexSearcher searcher, int maxDoc) throws IOException;
+    }
+
+    /** Runs a search on the current reader, after catching up with the store if it is ahead. */
+    private List<IndexHit> searchCaughtUp(String operation, Search search) {
         if (store.headSeq() > indexedSeq()) catchUp(SEARCH_WAIT);
         DirectoryReader r = acquireReader();
         if (r == null) return List.of();
         try {
-            IndexSearcher searcher = new IndexSearcher(r);
-            // Lucene allocates a queue of the requested size up front: never more than there are documents
-            TopDocs top = searcher.search(lucene.get(), Math.max(1, Math.min(query.limit(), r.maxDoc())));
-            StoredFields stored = searcher.storedFields();
-            List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
-            for (ScoreDoc sd : top.scoreDocs) {
-                hits.add(new IndexHit(stored.document(sd.doc, Set.of(MemoryDocuments.ID)).get(MemoryDocuments.ID), sd.score));
-            }
-            return hits;
+            return search.run(new IndexSearcher(r), r.maxDoc());
         } catch (IOException e) {
-            throw new StoreException("search index " + path + ": " + e.getMessage(), e);
+            throw new StoreException(operation + " index " + path + ": " + e.getMessage(), e);
         } finally {
             release(r);
         }

@@ -1,7 +1,13 @@
 package dev.engram.store.lucene;
 
 import dev.engram.memory.Memory;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.StoredEmbedding;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -9,9 +15,16 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
 
-/** How a memory becomes a Lucene document: keyword fields for filters, analysed text for BM25. */
+/**
+ * How a memory becomes a Lucene document: keyword fields for filters, analysed text for BM25, and
+ * its stored vector, if any ({@link VectorFields}).
+ */
 final class MemoryDocuments {
     static final String ID = "id";
     static final String ZONE = "zone";
@@ -65,7 +78,8 @@ final class MemoryDocuments {
         return new Term(ID, id);
     }
 
-    static Document of(Memory m) {
+    /** The memory's document; {@code embedding} is its stored vector, read with it from the store. */
+    static Document of(Memory m, Optional<StoredEmbedding> embedding) {
         Document d = new Document();
         d.add(new StringField(ID, m.id(), Field.Store.YES));
         d.add(new StringField(ZONE, m.zone(), Field.Store.NO));
@@ -82,7 +96,16 @@ final class MemoryDocuments {
                 d.add(new TextField(source.field(analyser), text, Field.Store.NO));
             }
         }
+        embedding.ifPresent(e -> VectorFields.add(d, e));
         return d;
+    }
+
+    /** The memory ids and scores of {@code top}, best first. */
+    static List<IndexHit> hits(IndexSearcher searcher, TopDocs top) throws IOException {
+        StoredFields stored = searcher.storedFields();
+        List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) hits.add(new IndexHit(stored.document(sd.doc, Set.of(ID)).get(ID), sd.score));
+        return hits;
     }
 
     static List<Source> sources() {

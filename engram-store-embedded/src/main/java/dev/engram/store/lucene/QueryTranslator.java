@@ -1,13 +1,19 @@
 package dev.engram.store.lucene;
 
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
 import dev.engram.spi.IndexQuery;
+import dev.engram.spi.VectorQuery;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
@@ -44,16 +50,34 @@ final class QueryTranslator {
         }
         if (clauses == 0) return Optional.empty();
         BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), Occur.MUST);
-        filterAny(all, MemoryDocuments.ZONE, q.zones());
-        filterAny(all, MemoryDocuments.TYPE, q.types().stream().map(Enum::name).toList());
-        filterAny(all, MemoryDocuments.STATUS, q.statuses().stream().map(Enum::name).toList());
-        for (String tag : q.tags()) all.add(new TermQuery(new Term(MemoryDocuments.TAG, tag)), Occur.FILTER);
-        if (q.from() != null || q.to() != null) {
-            long from = q.from() == null ? Long.MIN_VALUE : q.from().toEpochMilli();
-            long to = q.to() == null ? Long.MAX_VALUE : q.to().toEpochMilli();
-            all.add(LongPoint.newRangeQuery(MemoryDocuments.CREATED, from, to), Occur.FILTER);
-        }
+        addFilters(all, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
         return Optional.of(all.build());
+    }
+
+    /**
+     * The filters of a {@link VectorQuery}, as one query for {@link KnnFloatVectorQuery}'s filter
+     * argument (so they apply inside the graph search), or empty when the query has none.
+     */
+    static Optional<Query> filter(VectorQuery q) {
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        addFilters(b, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+        BooleanQuery filter = b.build();
+        // a BooleanQuery without clauses matches nothing, not everything
+        return filter.clauses().isEmpty() ? Optional.empty() : Optional.of(filter);
+    }
+
+    /** The filter clauses text and vector queries share: any of the zones, types and statuses, all tags, created in [from, to]. */
+    private static void addFilters(BooleanQuery.Builder b, Set<String> zones, Set<MemoryType> types, Set<String> tags,
+                                   Set<MemoryStatus> statuses, Instant from, Instant to) {
+        filterAny(b, MemoryDocuments.ZONE, zones);
+        filterAny(b, MemoryDocuments.TYPE, types.stream().map(Enum::name).toList());
+        filterAny(b, MemoryDocuments.STATUS, statuses.stream().map(Enum::name).toList());
+        for (String tag : tags) b.add(new TermQuery(new Term(MemoryDocuments.TAG, tag)), Occur.FILTER);
+        if (from != null || to != null) {
+            long fromMillis = from == null ? Long.MIN_VALUE : from.toEpochMilli();
+            long toMillis = to == null ? Long.MAX_VALUE : to.toEpochMilli();
+            b.add(LongPoint.newRangeQuery(MemoryDocuments.CREATED, fromMillis, toMillis), Occur.FILTER);
+        }
     }
 
     private static void filterAny(BooleanQuery.Builder b, String field, Collection<String> values) {

@@ -145,7 +145,8 @@ final class WriterLease {
             batch.forEach(c -> ids.add(c.memoryId()));
             // the memory as it is now: a later change to the same id re-applies the same state, harmlessly
             for (Memory m : store.getAll(List.copyOf(ids))) {
-                writer.updateDocument(MemoryDocuments.idTerm(m.id()), MemoryDocuments.of(m));
+                // a vector written between these two reads belongs to a later change, which re-applies this id
+                writer.updateDocument(MemoryDocuments.idTerm(m.id()), MemoryDocuments.of(m, store.embedding(m.id())));
                 ids.remove(m.id());
             }
             for (String gone : ids) writer.deleteDocuments(MemoryDocuments.idTerm(gone));

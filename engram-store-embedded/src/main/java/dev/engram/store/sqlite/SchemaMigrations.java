@@ -23,7 +23,8 @@ final class SchemaMigrations {
 
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Migration> STEPS = List.of(
-            new Migration(1, "initial schema: memories, edges, versions, changes", SqliteStatements.SCHEMA_V1));
+            new Migration(1, "initial schema: memories, edges, versions, changes", SqliteStatements.SCHEMA_V1),
+            new Migration(2, "embeddings: one vector per memory, with its model", SqliteStatements.SCHEMA_V2));
 
     private final List<Migration> steps;
 

@@ -18,6 +18,7 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,6 +160,17 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public List<Edge> edges(String id) {
         return read("edges " + id, () -> SqlCalls.edges(reader, id));
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return read("embedding " + id, () -> SqliteEmbeddings.get(reader, id));
+    }
+
+    @Override
+    public List<String> missingEmbeddings(String modelId, int max) {
+        if (max < 1) return List.of(); // LIMIT with a negative value means no limit in SQLite
+        return read("missing embeddings of " + modelId, () -> SqliteEmbeddings.missing(reader, modelId, max));
     }
 
     @Override

@@ -82,6 +82,19 @@ final class SqliteStatements {
               seq INTEGER PRIMARY KEY AUTOINCREMENT,
               memory_id TEXT NOT NULL)""");
 
+    /**
+     * V2: one vector per memory with the model that made it. Vectors are little-endian float32 so the
+     * blob is the same bytes on every platform; dims is kept so a truncated blob is detected on read.
+     * Deleting a memory deletes its vector (ON DELETE CASCADE, foreign_keys=ON on every connection).
+     */
+    static final List<String> SCHEMA_V2 = List.of(
+            """
+            CREATE TABLE embeddings (
+              memory_id TEXT PRIMARY KEY NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              model_id TEXT NOT NULL,
+              dims INTEGER NOT NULL CHECK (dims > 0),
+              vector BLOB NOT NULL CHECK (length(vector) = 4 * dims))""");
+
     static final String MEMORY_COLUMNS = "id, zone, key, type, content, tags, file, path_scope, importance, quality,"
             + " confidence, status, created_at, updated_at, last_accessed_at, access_count, expires_at,"
             + " review_interval_days, last_verified_at, tier, origin, session, branch, pin_priority,"
@@ -124,6 +137,15 @@ final class SqliteStatements {
     static final String VERSIONS_OF = "SELECT memory_id, version, content, tags, importance, replaced_at FROM versions"
             + " WHERE memory_id = ? ORDER BY version";
     static final String VERSION_COUNT = "SELECT COUNT(*) FROM versions WHERE memory_id = ?";
+
+    static final String UPSERT_EMBEDDING = "INSERT INTO embeddings (memory_id, model_id, dims, vector)"
+            + " VALUES (?, ?, ?, ?) ON CONFLICT (memory_id) DO UPDATE SET model_id = excluded.model_id,"
+            + " dims = excluded.dims, vector = excluded.vector";
+    static final String DELETE_EMBEDDING = "DELETE FROM embeddings WHERE memory_id = ?";
+    static final String EMBEDDING_OF = "SELECT model_id, dims, vector FROM embeddings WHERE memory_id = ?";
+    /** Uses memories_created for the order; the join is on the embeddings primary key. */
+    static final String MISSING_EMBEDDINGS = "SELECT m.id FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id"
+            + " WHERE e.memory_id IS NULL OR e.model_id <> ? ORDER BY m.created_at, m.id LIMIT ?";
 
     static final String APPEND_CHANGE = "INSERT INTO changes (memory_id) VALUES (?)";
     static final String HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM changes";

@@ -20,6 +20,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -165,6 +166,24 @@ final class SqliteTransaction implements StoreTransaction {
                 MemoryRows.setInstant(ps, 6, v.replacedAt());
                 return ps.executeUpdate();
             }
+        });
+    }
+
+    @Override
+    public void putEmbedding(String id, StoredEmbedding embedding) {
+        if (!exists(id)) throw new NotFoundException("no memory with id " + id + " to store a vector for");
+        SqlCalls.run("put embedding " + id, () -> {
+            SqliteEmbeddings.put(c(), id, embedding);
+            appendChange(id); // the index holds the vector in the memory's document, so it re-reads the memory
+            return null;
+        });
+    }
+
+    @Override
+    public void clearEmbedding(String id) {
+        SqlCalls.run("clear embedding " + id, () -> {
+            if (SqliteEmbeddings.clear(c(), id)) appendChange(id);
+            return null;
         });
     }
 

@@ -11,6 +11,7 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.Tier;
+import dev.engram.spi.StoredEmbedding;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +21,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,7 +98,44 @@ class SchemaMigrationsTest {
             assertEquals(3, store.headSeq());
             assertEquals(List.of(m), store.pinned("work"));
         }
-        assertEquals(1, userVersion());
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion(), "migrated to the newest schema");
+    }
+
+    @Test
+    void aV1FileGainsTheEmbeddingsTableAtV2() throws SQLException {
+        writeFixture(V1_FIXTURE);
+        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 2)),
+                SqliteMemoryStore.LOCK_WAIT)) {
+            assertEquals(2, store.count());
+            assertEquals(List.of("m_aaaaaaaaab", "m_aaaaaaaaac"), store.missingEmbeddings("minilm", 10),
+                    "every V1 memory still needs a vector, oldest first");
+            assertEquals(Optional.empty(), store.embedding("m_aaaaaaaaab"));
+            StoredEmbedding e = new StoredEmbedding("minilm", new float[] {0.25f, -1.5f, 3.0e-7f});
+            store.write(tx -> {
+                tx.putEmbedding("m_aaaaaaaaab", e);
+                return null;
+            });
+            assertEquals(Optional.of(e), store.embedding("m_aaaaaaaaab"));
+            assertEquals(4, store.headSeq(), "the V1 change feed continues");
+            assertEquals(List.of("m_aaaaaaaaac"), store.missingEmbeddings("minilm", 10));
+        }
+        assertEquals(2, userVersion());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT model_id, dims, hex(vector) FROM embeddings")) {
+                assertTrue(rs.next());
+                assertEquals("minilm", rs.getString(1));
+                assertEquals(3, rs.getInt(2));
+                // 0.25f = 0x3E800000, little-endian: the format other tools (and a future PG port) read
+                assertTrue(rs.getString(3).startsWith("0000803E"), rs.getString(3));
+            }
+            st.execute("PRAGMA foreign_keys=ON");
+            st.execute("DELETE FROM memories WHERE id = 'm_aaaaaaaaab'");
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM embeddings")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "ON DELETE CASCADE");
+            }
+        }
     }
 
     @Test
@@ -112,12 +151,13 @@ class SchemaMigrationsTest {
     void anAddedStepRunsOnceOnAnOlderFileAndKeepsItsData() throws SQLException {
         writeFixture(V1_FIXTURE);
         List<Migration> withV2 = new ArrayList<>(SchemaMigrations.STEPS);
-        withV2.add(new Migration(2, "test: memory notes", List.of(
+        int added = SchemaMigrations.STEPS.size() + 1;
+        withV2.add(new Migration(added, "test: memory notes", List.of(
                 "ALTER TABLE memories ADD COLUMN note TEXT",
                 "UPDATE memories SET note = 'migrated'")));
         new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT).close();
-        assertEquals(2, userVersion());
-        new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT).close(); // a second open must not re-run V2
+        assertEquals(added, userVersion());
+        new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT).close(); // a second open must not re-run it
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
              Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM memories WHERE note = 'migrated'")) {
@@ -133,7 +173,7 @@ class SchemaMigrationsTest {
     void aFailingStepLeavesTheFileAtItsOldVersion() throws SQLException {
         writeFixture(V1_FIXTURE);
         List<Migration> broken = new ArrayList<>(SchemaMigrations.STEPS);
-        broken.add(new Migration(2, "test: broken", List.of(
+        broken.add(new Migration(SchemaMigrations.STEPS.size() + 1, "test: broken", List.of(
                 "ALTER TABLE memories ADD COLUMN note TEXT",
                 "THIS IS NOT SQL")));
         assertThrows(SQLException.class, () -> {
@@ -143,7 +183,13 @@ class SchemaMigrationsTest {
                 throw (SQLException) e.getCause();
             }
         });
-        assertEquals(1, userVersion());
+        assertEquals(1, userVersion(), "every step of the failed run, V2 included, rolled back");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE name = 'embeddings'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "no half-migrated schema");
+        }
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             assertEquals(2, store.count());
         }

@@ -1,0 +1,81 @@
+package dev.engram.store.lucene;
+
+import dev.engram.spi.StoredEmbedding;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.VectorSimilarityFunction;
+
+/**
+ * How a memory's vector becomes a Lucene field.
+ *
+ * <h2>Field name</h2>
+ * {@code vec_<slug>_<hash>_<dims>}: the slug (lowercase model id, other characters as {@code _},
+ * at most 32) keeps the name readable in Luke; 8 hex digits of SHA-256 of the exact model id keep
+ * {@code a/b} and {@code a_b} apart; the dimension count is part of the name because Lucene fixes a
+ * vector field's dimensions on first use, so a model id reused with another vector size would
+ * otherwise make every later document of it fail to index and stall catch-up. A query vector of
+ * the wrong size then simply finds nothing. {@value #MODEL} holds the exact model id as a keyword.
+ *
+ * <h2>Similarity</h2>
+ * Vectors are normalised to unit length on write and on query, and indexed with
+ * {@link VectorSimilarityFunction#DOT_PRODUCT}: on unit vectors that is cosine, and Lucene scores it
+ * {@code (1 + cos) / 2}, exactly the 0..1 scale {@link dev.engram.spi.VectorQuery} promises. DOT_PRODUCT
+ * rather than COSINE because COSINE recomputes both norms at every comparison, while normalising once
+ * on write is paid once per document (and is what storage-and-embeddings §9.1 measured). A vector of length zero, or with a non-finite component, has no direction: it is not indexed
+ * (Lucene would reject the non-finite ones and stall catch-up) and as a query finds nothing.
+ */
+final class VectorFields {
+    static final String MODEL = "vec_model";
+    static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
+    private static final int SLUG_LENGTH = 32;
+
+    private VectorFields() {
+    }
+
+    /** The field holding vectors of {@code modelId} with {@code dims} components. */
+    static String field(String modelId, int dims) {
+        String slug = modelId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        if (slug.length() > SLUG_LENGTH) slug = slug.substring(0, SLUG_LENGTH);
+        return "vec_" + slug + "_" + hash(modelId) + "_" + dims;
+    }
+
+    private static String hash(String modelId) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(modelId.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /** Adds the vector field and the model keyword, unless the vector has no direction. */
+    static void add(Document d, StoredEmbedding e) {
+        float[] v = e.vector();
+        Optional<float[]> unit = unit(v);
+        if (unit.isEmpty()) return;
+        d.add(new KnnFloatVectorField(field(e.modelId(), v.length), unit.get(), SIMILARITY));
+        d.add(new StringField(MODEL, e.modelId(), Field.Store.NO));
+    }
+
+    /** {@code v} scaled to length 1; empty for a zero vector or one with a NaN or infinite component. */
+    static Optional<float[]> unit(float[] v) {
+        double sum = 0;
+        for (float f : v) {
+            if (!Float.isFinite(f)) return Optional.empty();
+            sum += (double) f * f;
+        }
+        double norm = Math.sqrt(sum);
+        if (!(norm > 0) || Double.isInfinite(norm)) return Optional.empty();
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) out[i] = (float) (v[i] / norm);
+        return Optional.of(out);
+    }
+}
