@@ -3,6 +3,8 @@ package dev.engram.cli;
 import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
+import dev.engram.engine.RecallSettings;
+import dev.engram.spi.Embedder;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.NativeProfile;
 import dev.engram.mcp.profile.ProfileContext;
@@ -53,7 +55,8 @@ public final class Main {
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.out, System.err, config -> openEmbedded(config, clock));
+                System.out, System.err,
+                config -> openEmbedded(config, clock, EmbedderSettings.from(System.getenv()).start()));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -104,7 +107,7 @@ public final class Main {
     }
 
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
-    static OpenEngine openEmbedded(EngramConfig config, Clock clock) {
+    static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder) {
         try {
             Files.createDirectories(config.storeDir());
         } catch (IOException e) {
@@ -113,7 +116,8 @@ public final class Main {
         EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
         try {
             TagVocabulary vocabulary = TagVocabulary.withProject(ProjectVocabulary.scan(config.projectRoot()));
-            return new OpenEngine(new Engine(store.store(), store.index(), clock, vocabulary), store::check, store);
+            Engine engine = new Engine(store.store(), store.index(), clock, vocabulary, embedder, RecallSettings.defaults());
+            return new OpenEngine(engine, store::check, store, embedder);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -166,7 +170,13 @@ public final class Main {
     }
 
     /** An engine, the index check of the store under it, and what to close when done. */
-    record OpenEngine(Engine engine, Supplier<IndexCheck> indexCheck, AutoCloseable resources) implements AutoCloseable {
+    /** An open store and its engine; {@code embedder} is null when recall is lexical only. */
+    record OpenEngine(Engine engine, Supplier<IndexCheck> indexCheck, AutoCloseable resources, Embedder embedder)
+            implements AutoCloseable {
+        OpenEngine(Engine engine, Supplier<IndexCheck> indexCheck, AutoCloseable resources) {
+            this(engine, indexCheck, resources, null);
+        }
+
         @Override
         public void close() {
             try {

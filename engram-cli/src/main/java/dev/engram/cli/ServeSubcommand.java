@@ -40,6 +40,7 @@ final class ServeSubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
         Main.OpenEngine opened = main.openEngine(config);
+        EmbeddingBackfillLoop.start(opened.engine());
         McpHttpServer server;
         try {
             server = McpHttpServer.start(settings, main.nativeProfile(config, opened::engine), Main.version(),

@@ -4,6 +4,7 @@ import dev.engram.analysis.TagVocabulary;
 import dev.engram.error.ConflictException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
@@ -19,6 +20,12 @@ import java.util.function.Consumer;
 public final class Engine {
     /** Word-set Jaccard at or above which two memories of one zone and type count as near-duplicates. */
     public static final double NEAR_DUPLICATE_JACCARD = 0.7;
+    /**
+     * Embedding cosine at or above which two memories of one zone and type count as near-duplicates.
+     * MiniLM puts paraphrases of one fact at 0.85-0.97 and different facts on one topic below 0.8
+     * (docs/benchmarks.md, near-duplicate threshold).
+     */
+    public static final double NEAR_DUPLICATE_COSINE = 0.88;
 
     private final MemoryStore store;
     private final SearchIndex index;
@@ -27,20 +34,28 @@ public final class Engine {
     private final LifecycleOperation lifecycle;
     private final GraphOperation graph;
     private final BriefingOperation briefing;
+    private final EmbeddingBackfill backfill;
 
+    /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
-        this(store, index, clock, TagVocabulary.builtInOnly());
+        this(store, index, clock, TagVocabulary.builtInOnly(), null, RecallSettings.defaults());
     }
 
-    public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary) {
+    /**
+     * @param embedder null for a lexical-only engine; one that is not {@link Embedder#ready() ready}
+     *                 yet makes recall lexical (and say so) and remember store no vector until it is
+     */
+    public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
+                  RecallSettings settings) {
         this.store = store;
         this.index = index;
         // stores keep instants to the millisecond; stamping at that precision keeps records equal after a round trip
         clock = Clock.tick(clock, java.time.Duration.ofMillis(1));
         ZoneGuard zones = new ZoneGuard(store);
-        this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds());
-        this.recall = new RecallOperation(store, index, clock, zones);
-        this.lifecycle = new LifecycleOperation(store, index, clock);
+        this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds(), embedder);
+        this.recall = new RecallOperation(store, index, embedder, settings, clock, zones);
+        this.lifecycle = new LifecycleOperation(store, index, clock, embedder);
+        this.backfill = new EmbeddingBackfill(store, index, embedder);
         this.graph = new GraphOperation(store, index, clock);
         this.briefing = new BriefingOperation(store, clock, zones, recall::recall);
     }
@@ -117,6 +132,15 @@ public final class Engine {
             return null;
         });
         index.catchUp();
+    }
+
+    /**
+     * Embeds up to {@code max} memories that lack a vector of the current model, in one batch; returns
+     * how many it embedded (0 when nothing is missing, or no embedder is ready). Call until it returns
+     * 0 to reindex after a model change.
+     */
+    public int embedMissing(int max) {
+        return backfill.embedMissing(max);
     }
 
     /** Zones holding at least one memory. */

@@ -6,7 +6,9 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.rank.QualityPolicy;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,11 +18,13 @@ final class LifecycleOperation {
     private final MemoryStore store;
     private final SearchIndex index;
     private final Clock clock;
+    private final Embedder embedder;
 
-    LifecycleOperation(MemoryStore store, SearchIndex index, Clock clock) {
+    LifecycleOperation(MemoryStore store, SearchIndex index, Clock clock, Embedder embedder) {
         this.store = store;
         this.index = index;
         this.clock = clock;
+        this.embedder = embedder;
     }
 
     ForgetResult forget(ForgetCommand cmd) {
@@ -58,6 +62,7 @@ final class LifecycleOperation {
 
     AmendResult amend(AmendCommand cmd) {
         Instant now = clock.instant();
+        StoredEmbedding vector = cmd.content() == null ? null : Embeddings.embed(embedder, cmd.content()).orElse(null);
         Memory amended = store.write(tx -> {
             Memory m = References.require(tx, cmd.ref(), cmd.zone());
             tx.addVersion(new MemoryVersion(m.id(), tx.versionCount(m.id()) + 1, m.content(), m.tags(), m.importance(), now));
@@ -69,6 +74,10 @@ final class LifecycleOperation {
             int links = (int) tx.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).count();
             next = next.toBuilder().quality(QualityPolicy.score(next, links, now).total()).build();
             tx.update(next);
+            if (cmd.content() != null && !cmd.content().equals(m.content())) {
+                if (vector != null) tx.putEmbedding(m.id(), vector);
+                else tx.clearEmbedding(m.id());
+            }
             return next;
         });
         index.catchUp();

@@ -7,8 +7,7 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.rank.Contribution;
 import dev.engram.rank.RecallRanking;
 import dev.engram.render.TokenEstimate;
-import dev.engram.spi.IndexHit;
-import dev.engram.spi.IndexQuery;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
@@ -23,27 +22,28 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Recall in three modes. Ranked: index candidates → reload from the store (the truth) → filters →
- * score with explainable contributions → pins first → limit → token budget. Index: the same list
+ * Recall in its modes. Ranked: candidates from the retrieval cascade ({@link CandidateSearch}) →
+ * reload from the store (the truth) → filters → score with explainable contributions → pins first →
+ * limit → token budget. Index: the same list
  * as one line each (or the newest memories when no query is given). Ids: fetch in the given order.
  */
 final class RecallOperation {
-    /** Candidates fetched per requested result; filters applied after loading can discard some. */
-    private static final int OVERFETCH = 5;
-    private static final int MIN_CANDIDATES = 50;
     /** Index mode lists more because each line is cheap (toon-memory uses 15 as well). */
     static final int INDEX_DEFAULT_LIMIT = 15;
 
     private final MemoryStore store;
-    private final SearchIndex index;
     private final Clock clock;
     private final ZoneGuard zones;
+    private final CandidateSearch search;
+    private final RecallSettings settings;
 
-    RecallOperation(MemoryStore store, SearchIndex index, Clock clock, ZoneGuard zones) {
+    RecallOperation(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings, Clock clock,
+                    ZoneGuard zones) {
         this.store = store;
-        this.index = index;
         this.clock = clock;
         this.zones = zones;
+        this.settings = settings;
+        this.search = new CandidateSearch(store, index, embedder, settings);
     }
 
     RecallResult recall(RecallQuery q) {
@@ -51,10 +51,11 @@ final class RecallOperation {
         Instant now = clock.instant();
         RecallFilter filter = RecallFilter.of(q, now);
         List<String> notes = new ArrayList<>();
+        List<String> layers = new ArrayList<>();
         List<RecalledMemory> ranked = switch (q.mode()) {
             case IDS -> byIds(q, filter, notes);
-            case INDEX -> q.query().isEmpty() ? newest(q, filter) : ranked(q, filter, now);
-            case RANKED -> ranked(q, filter, now);
+            case INDEX -> q.query().isEmpty() ? newest(q, filter) : ranked(q, filter, notes, layers);
+            case RANKED, HYBRID -> ranked(q, filter, notes, layers);
         };
         int limit = q.limit() != null ? q.limit() : q.mode() == RecallMode.INDEX ? INDEX_DEFAULT_LIMIT
                 : q.mode() == RecallMode.IDS ? RecallQuery.MAX_LIMIT : q.budget().results();
@@ -78,7 +79,7 @@ final class RecallOperation {
         if (filter.asOf() == null && !kept.isEmpty()) {
             store.recordAccess(kept.stream().map(r -> r.memory().id()).toList(), now);
         }
-        return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes);
+        return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes, layers);
     }
 
     /** Token cost of one result: the header line the renderers print plus the content (index mode: header only). */
@@ -114,15 +115,12 @@ final class RecallOperation {
                 q.explain() ? "newest first" : null)).toList();
     }
 
-    private List<RecalledMemory> ranked(RecallQuery q, RecallFilter filter, Instant now) {
-        int want = Math.max(MIN_CANDIDATES, q.effectiveLimit() * OVERFETCH);
-        List<IndexHit> hits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
-                filter.statuses(), filter.from(), filter.to(), want));
-        Map<String, Double> bm25 = new LinkedHashMap<>();
-        hits.forEach(h -> bm25.put(h.id(), h.score()));
-        double best = hits.stream().mapToDouble(IndexHit::score).max().orElse(1);
+    private List<RecalledMemory> ranked(RecallQuery q, RecallFilter filter, List<String> notes, List<String> layers) {
+        Candidates found = search.search(q, filter.statuses(), filter.from(), filter.to(), q.mode() == RecallMode.HYBRID);
+        layers.addAll(found.layers());
+        notes.addAll(found.notes());
         Map<String, Memory> candidates = new LinkedHashMap<>();
-        for (Memory m : store.getAll(new ArrayList<>(bm25.keySet()))) {
+        for (Memory m : store.getAll(new ArrayList<>(found.byId().keySet()))) {
             if (filter.accepts(m)) candidates.put(m.id(), m);
         }
         for (Memory pinned : store.pinned(q.zone())) {
@@ -130,11 +128,16 @@ final class RecallOperation {
         }
         List<RecalledMemory> out = new ArrayList<>(candidates.size());
         for (Memory m : candidates.values()) {
-            double relevance = best > 0 ? bm25.getOrDefault(m.id(), 0.0) / best : 0;
-            List<Contribution> parts = RecallRanking.contributions(m, relevance, filter.referenceTime());
+            Candidates.Signals signals = found.byId().get(m.id());
+            double match = signals == null ? 0 : signals.exact() ? 1.0 : signals.fused();
+            List<Contribution> parts = new ArrayList<>(RecallRanking.contributions(m, match, filter.referenceTime(),
+                    settings.boostScale()));
+            if (signals != null && signals.graph() > 0 && !signals.exact()) {
+                parts.add(new Contribution("graph", signals.graph(), "linked: " + signals.graphVia()));
+            }
             double score = RecallRanking.sum(parts);
-            out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(relevance), parts,
-                    q.explain() ? reason(m, parts) : null));
+            out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(signals == null ? 0 : signals.relevance()),
+                    parts, q.explain() ? reason(m, parts, signals) : null));
         }
         out.sort(Comparator.comparingInt((RecalledMemory r) -> r.memory().pinPriority()).reversed()
                 .thenComparing(RecalledMemory::score, Comparator.reverseOrder())
@@ -143,10 +146,13 @@ final class RecallOperation {
         return out;
     }
 
-    /** One deterministic line: every contribution with its value, then use and pin facts. */
-    private static String reason(Memory m, List<Contribution> parts) {
+    /** One deterministic line: the layers' evidence, every contribution with its value, then use and pin facts. */
+    private static String reason(Memory m, List<Contribution> parts, Candidates.Signals signals) {
         StringBuilder sb = new StringBuilder();
         if (m.pinned()) sb.append("pinned p").append(m.pinPriority()).append(" · ");
+        if (signals != null && signals.exact()) sb.append("exact key/id · ");
+        if (signals != null && signals.lexical() != null) sb.append(String.format(Locale.ROOT, "bm25 %.2f · ", signals.lexical()));
+        if (signals != null && signals.semantic() != null) sb.append(String.format(Locale.ROOT, "semantic %.2f · ", signals.semantic()));
         for (Contribution c : parts) {
             sb.append(c.reason()).append(String.format(Locale.ROOT, " (%+.2f) · ", c.value()));
         }

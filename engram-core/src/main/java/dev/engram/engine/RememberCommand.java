@@ -11,10 +11,13 @@ import java.util.List;
  * content), {@code type} (fact), {@code importance} (automatic), {@code ttl} (never expires),
  * {@code file}, {@code pathScope}, {@code origin} (agent), {@code session}, {@code branch}.
  * {@code replace} lets new content overwrite the content stored under an existing key.
+ * {@code mergeDuplicate} merges into a near-duplicate found by remember (when no key is given)
+ * instead of creating a new memory next to it.
  */
 public record RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
                               Importance importance, String ttl, List<LinkSpec> links, String file,
-                              String pathScope, Origin origin, boolean replace, String session, String branch) {
+                              String pathScope, Origin origin, boolean replace, String session, String branch,
+                              boolean mergeDuplicate) {
     public RememberCommand {
         content = MemoryRules.content("content", content);
         key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
@@ -30,6 +33,12 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         pathScope = blankToNull(pathScope);
         session = blankToNull(session);
         branch = blankToNull(branch);
+    }
+
+    public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
+                           Importance importance, String ttl, List<LinkSpec> links, String file,
+                           String pathScope, Origin origin, boolean replace, String session, String branch) {
+        this(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin, replace, session, branch, false);
     }
 
     /** The plain case: content only, everything else automatic. */

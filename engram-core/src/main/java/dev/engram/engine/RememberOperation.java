@@ -15,7 +15,10 @@ import dev.engram.memory.Origin;
 import dev.engram.memory.Tier;
 import dev.engram.rank.QualityPolicy;
 import dev.engram.rank.QualityScore;
+import dev.engram.spi.Embedder;
 import dev.engram.spi.IndexHit;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.VectorQuery;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
@@ -41,13 +44,16 @@ final class RememberOperation {
     private final Clock clock;
     private final TagVocabulary vocabulary;
     private final MemoryIds ids;
+    private final Embedder embedder;
 
-    RememberOperation(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, MemoryIds ids) {
+    RememberOperation(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, MemoryIds ids,
+                      Embedder embedder) {
         this.store = store;
         this.index = index;
         this.clock = clock;
         this.vocabulary = vocabulary;
         this.ids = ids;
+        this.embedder = embedder;
     }
 
     RememberResult remember(RememberCommand cmd) {
@@ -59,11 +65,14 @@ final class RememberOperation {
         List<String> tags = cmd.tags().isEmpty() ? inferred : cmd.tags();
         String explicitKey = cmd.key();
 
-        RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey);
+        // embedded outside the write lock: the model's ~10 ms should not hold up other writers
+        StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
+        RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey, vector);
+        String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
 
         RememberResult result = store.write(tx -> {
             Optional<Memory> existing = Optional.empty();
-            String key = explicitKey;
+            String key = mergeInto != null ? mergeInto : explicitKey;
             if (key != null) {
                 existing = tx.getByKey(cmd.zone(), key);
             } else {
@@ -101,6 +110,11 @@ final class RememberOperation {
                         .updatedAt(now).build();
                 tx.update(saved);
                 outcome = replace ? RememberResult.Outcome.REPLACED : RememberResult.Outcome.MERGED;
+            }
+            if (outcome != RememberResult.Outcome.MERGED) {
+                // new or replaced content: its vector must describe this content, or there must be none
+                if (vector != null) tx.putEmbedding(saved.id(), vector);
+                else tx.clearEmbedding(saved.id());
             }
             List<String> linked = addLinks(tx, saved, cmd, now);
             int linkCount = (int) tx.edges(saved.id()).stream().filter(e -> e.fromId().equals(saved.id())).count();
@@ -159,7 +173,12 @@ final class RememberOperation {
         return linked;
     }
 
-    private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey) {
+    /**
+     * Lexical near-duplicate (word-set Jaccard ≥ {@link Engine#NEAR_DUPLICATE_JACCARD}) of the same zone
+     * and type, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
+     */
+    private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey,
+                                                       StoredEmbedding vector) {
         Set<String> words = Words.setOf(content);
         List<IndexHit> hits = index.search(new IndexQuery(content, Set.of(zone), Set.of(type), Set.of(),
                 Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES));
@@ -170,9 +189,22 @@ final class RememberOperation {
             }
             double sim = Words.jaccard(words, Words.setOf(m.content()));
             if (sim >= Engine.NEAR_DUPLICATE_JACCARD && (best == null || sim > best.similarity())) {
-                best = new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(sim * 1000) / 1000.0);
+                best = new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(sim * 1000) / 1000.0, "words");
             }
         }
-        return best;
+        if (best != null || vector == null) {
+            return best;
+        }
+        List<IndexHit> near = index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone),
+                Set.of(type), Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, 3));
+        for (IndexHit h : near) {
+            double cosine = 2 * h.score() - 1; // the index scores (1 + cos) / 2
+            if (cosine < Engine.NEAR_DUPLICATE_COSINE) break;
+            Memory m = store.get(h.id()).orElse(null);
+            if (m != null && !m.key().equals(ownKey) && m.type() == type && m.zone().equals(zone)) {
+                return new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(cosine * 1000) / 1000.0, "meaning");
+            }
+        }
+        return null;
     }
 }

@@ -30,21 +30,26 @@ public final class RecallRanking {
     }
 
     public static List<Contribution> contributions(Memory m, double relevance, Instant now) {
+        return contributions(m, relevance, now, 1.0);
+    }
+
+    /** {@code boostScale} multiplies every boost but the match (benchmarks tune it; 1.0 is the documented table). */
+    public static List<Contribution> contributions(Memory m, double relevance, Instant now, double boostScale) {
         List<Contribution> parts = new ArrayList<>(5);
         parts.add(new Contribution("match", MATCH_WEIGHT * relevance, Math.round(relevance * 100) + "% match"));
         if (m.importance() != null) {
-            parts.add(new Contribution("importance", m.importance().boost(), "importance " + m.importance().wireName()));
+            parts.add(new Contribution("importance", boostScale * m.importance().boost(), "importance " + m.importance().wireName()));
         } else {
             double auto = automaticImportance(m, now);
-            parts.add(new Contribution("importance", AUTO_IMPORTANCE_WEIGHT * auto,
+            parts.add(new Contribution("importance", boostScale * AUTO_IMPORTANCE_WEIGHT * auto,
                     "auto importance " + Math.round(auto * 100) + "%"));
         }
-        parts.add(new Contribution("quality", QUALITY_WEIGHT * m.quality(), "quality " + String.format(java.util.Locale.ROOT, "%.2f", m.quality())));
+        parts.add(new Contribution("quality", boostScale * QUALITY_WEIGHT * m.quality(), "quality " + String.format(java.util.Locale.ROOT, "%.2f", m.quality())));
         double fresh = freshness(m, now);
-        parts.add(new Contribution("freshness", FRESHNESS_WEIGHT * fresh,
+        parts.add(new Contribution("freshness", boostScale * FRESHNESS_WEIGHT * fresh,
                 m.type().decays() ? "updated " + ago(m.updatedAt(), now) : m.type().wireName() + "s never fade"));
         if (m.type() == MemoryType.WARNING) {
-            parts.add(new Contribution("warning", WARNING_BOOST, "warning"));
+            parts.add(new Contribution("warning", boostScale * WARNING_BOOST, "warning"));
         }
         return parts;
     }

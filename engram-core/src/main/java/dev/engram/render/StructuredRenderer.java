@@ -34,7 +34,7 @@ public final class StructuredRenderer {
                 .put("inferred_tags", r.inferredTags());
         if (r.nearDuplicate() != null) {
             f.put("near_duplicate", new Fields().put("id", r.nearDuplicate().id()).put("key", r.nearDuplicate().key())
-                    .put("similarity", round(r.nearDuplicate().similarity())).map());
+                    .put("similarity", round(r.nearDuplicate().similarity())).put("basis", r.nearDuplicate().basis()).map());
         }
         QualityScore q = r.quality();
         f.put("quality", q == null ? round(m.quality()) : round(q.total()));
@@ -51,7 +51,7 @@ public final class StructuredRenderer {
         List<Map<String, Object>> results = r.results().stream().map(this::recalled).toList();
         return new Fields().put("mode", r.mode().wireName()).put("results", results)
                 .put("candidates", r.candidates()).put("tokens", r.tokens())
-                .put("budget_limited", r.budgetLimited()).put("notes", r.notes()).map();
+                .put("budget_limited", r.budgetLimited()).put("notes", r.notes()).put("layers", r.layers()).map();
     }
 
     private Map<String, Object> recalled(RecalledMemory rm) {

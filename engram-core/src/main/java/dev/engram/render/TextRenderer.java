@@ -39,7 +39,8 @@ public final class TextRenderer {
         if (r.nearDuplicate() != null) {
             sb.append("\nnear-duplicate of ").append(r.nearDuplicate().key()).append(" (").append(r.nearDuplicate().id())
                     .append(") · ").append(percent(r.nearDuplicate().similarity()))
-                    .append(" similar; amend that one or remember again with replace=true");
+                    .append(" similar (").append(r.nearDuplicate().basis()).append(")")
+                    .append("; amend that one, or remember again with merge_duplicate=true to merge into it");
         }
         return sb.toString();
     }
@@ -59,6 +60,9 @@ public final class TextRenderer {
                 .append(r.tokens()).append(" tokens");
         if (r.budgetLimited()) sb.append(" · cut by token budget");
         for (String note : r.notes()) sb.append("\nnote: ").append(note);
+        if (r.results().stream().anyMatch(x -> x.reason() != null) && !r.layers().isEmpty()) {
+            sb.append("\nlayers: ").append(String.join(" → ", r.layers()));
+        }
         return sb.toString();
     }
 

@@ -30,4 +30,12 @@ public interface Embedder {
 
     /** One unit-length vector per text, in input order. */
     List<float[]> embedAll(List<String> texts);
+
+    /**
+     * Whether {@link #embed} can answer now. An embedder that loads in the background returns false
+     * until it is loaded (and forever if loading failed); callers then stay lexical. Never blocks.
+     */
+    default boolean ready() {
+        return true;
+    }
 }

@@ -76,7 +76,7 @@ class RecallTest {
     void explainGivesOneDeterministicLineWhoseContributionsSumToTheScore() {
         RecalledMemory r = explainedSlowQuery(f);
         assertNotNull(r.reason());
-        assertTrue(r.reason().startsWith("100% match (+1.00)"), r.reason());
+        assertTrue(r.reason().startsWith("bm25 1.00 · 100% match (+1.00)"), r.reason());
         assertTrue(r.reason().contains("errors never fade"), r.reason());
         double sum = r.contributions().stream().mapToDouble(Contribution::value).sum();
         assertEquals(r.score(), sum, 1e-3);

@@ -21,7 +21,7 @@ class TextRendererTest {
     @Test
     void rankedResultsLeadWithRankTypeKeyIdAndRelevance() {
         RecallResult r = new RecallResult(RecallMode.RANKED, List.of(new RecalledMemory(zod, 1.3, 0.92, List.of(),
-                "92% match (+0.92)")), 4, 30, true, List.of("unknown id m_zzzzzzzzzz"));
+                "92% match (+0.92)")), 4, 30, true, List.of("unknown id m_zzzzzzzzzz"), List.of());
         assertEquals("""
                 [1] decision/use-zod (m_abcdefgh23) · 92%
                 Use zod for request validation.
@@ -36,7 +36,7 @@ class TextRendererTest {
     void indexModeIsOneLinePerMemory() {
         RecallResult r = new RecallResult(RecallMode.INDEX, List.of(new RecalledMemory(zod, 0, 0, List.of(), null),
                 new RecalledMemory(zod.toBuilder().id("m_bbbbbbbbbb").key("b").build(), 0, 0.5, List.of(), null)),
-                2, 12, false, List.of());
+                2, 12, false, List.of(), List.of());
         assertEquals("""
                 use-zod m_abcdefgh23 decision 2026-11-20
                 b m_bbbbbbbbbb decision 2026-11-20 50%
@@ -48,7 +48,7 @@ class TextRendererTest {
     @SuppressWarnings("unchecked")
     void structuredRecallLeavesAbsentValuesOut() {
         RecallResult r = new RecallResult(RecallMode.RANKED, List.of(new RecalledMemory(zod, 1.23456, 1, List.of(), null)),
-                1, 10, false, List.of());
+                1, 10, false, List.of(), List.of());
         Map<String, Object> item = ((List<Map<String, Object>>) new StructuredRenderer().recall(r).get("results")).get(0);
         assertEquals(1.235, item.get("score"));
         assertEquals("use-zod", item.get("key"));

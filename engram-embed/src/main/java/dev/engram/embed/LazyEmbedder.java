@@ -71,6 +71,11 @@ public final class LazyEmbedder implements Embedder {
         return loaded.isDone() && !loaded.isCompletedExceptionally();
     }
 
+    @Override
+    public boolean ready() {
+        return isReady();
+    }
+
     /** Why loading failed, if it did; empty while loading and after success. */
     public Optional<Throwable> failure() {
         if (!loaded.isCompletedExceptionally()) return Optional.empty();
@@ -98,7 +103,7 @@ public final class LazyEmbedder implements Embedder {
         }
     }
 
-    private Embedder ready() {
+    private Embedder loadedOrThrow() {
         if (isReady()) return loaded.join();
         Optional<Throwable> failed = failure();
         if (failed.isPresent()) {
@@ -120,11 +125,11 @@ public final class LazyEmbedder implements Embedder {
 
     @Override
     public float[] embed(String text) {
-        return ready().embed(text);
+        return loadedOrThrow().embed(text);
     }
 
     @Override
     public List<float[]> embedAll(List<String> texts) {
-        return ready().embedAll(texts);
+        return loadedOrThrow().embedAll(texts);
     }
 }

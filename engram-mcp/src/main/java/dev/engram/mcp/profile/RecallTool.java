@@ -23,7 +23,7 @@ final class RecallTool implements ToolHandler {
                     .integer("limit", "Max results; default from budget", 1, RecallQuery.MAX_LIMIT, 5)
                     .choice("budget", "Result tier: tiny 3, normal 10, deep 20", List.of("normal", "tiny", "deep"))
                     .integer("budget_tokens", "Hard cap on tokens returned", 20, 100_000, 500)
-                    .choice("mode", "ranked: full; index: one line each; ids: fetch by ids", List.of("ranked", "index", "ids"))
+                    .choice("mode", "ranked: cascade, full results; hybrid: every layer; index: one line each; ids: fetch by ids", List.of("ranked", "hybrid", "index", "ids"))
                     .strings("ids", "Ids or keys to fetch (mode ids)", List.of("m_abcdefgh23"))
                     .bool("explain", "Add a one-line ranking reason per result")
                     .string("zone", Fields.ZONE, "my-project")
@@ -45,7 +45,7 @@ final class RecallTool implements ToolHandler {
                             .of("relevance", "number").of("content", "string").of("tags", "array")
                             .of("reason", "string").required("id", "key", "type", "score", "content").build())
                     .of("candidates", "integer").of("tokens", "integer").of("budget_limited", "boolean")
-                    .of("notes", "array")
+                    .of("notes", "array").of("layers", "array")
                     .required("mode", "results", "candidates", "tokens", "budget_limited", "notes").build())
             .annotations(ToolHints.readOnly())
             .build();

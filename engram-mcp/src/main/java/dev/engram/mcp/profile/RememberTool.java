@@ -29,6 +29,7 @@ final class RememberTool implements ToolHandler {
                     .string("path_scope", "Glob where it applies", "src/api/**")
                     .choice("origin", "Who asserted it; default agent", List.of("agent", "human", "inferred"))
                     .bool("replace", "Overwrite the content stored under an existing key")
+                    .bool("merge_duplicate", "Merge into a near-duplicate instead of adding a new memory")
                     .required("content").build())
             .title("Remember")
             .description("Store a durable memory: a decision, fix, error pattern, preference, warning or procedure, "
@@ -61,7 +62,7 @@ final class RememberTool implements ToolHandler {
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
-                args.bool("replace"), null, null);
+                args.bool("replace"), null, null, args.bool("merge_duplicate"));
         RememberResult result = context.engine().remember(request);
         return new ToolReply(context.renderers().text().remember(result),
                 context.renderers().structured().remember(result));

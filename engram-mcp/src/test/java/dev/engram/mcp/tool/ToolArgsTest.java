@@ -103,7 +103,7 @@ class ToolArgsTest {
     void choiceUsesTheModelParser() {
         assertEquals(RecallMode.INDEX, args("mode", "Index").choice("mode", RecallMode::parse));
         assertNull(args().choice("mode", RecallMode::parse));
-        assertEquals("mode 'fast' is not a mode; send ranked, index or ids",
+        assertEquals("mode 'fast' is not a mode; send ranked, hybrid (all search layers), index or ids",
                 message(() -> args("mode", "fast").choice("mode", RecallMode::parse)));
         assertEquals("mode must be a string, got number 1 (e.g. \"mode\": \"ranked\")",
                 message(() -> args("mode", 1).choice("mode", RecallMode::parse)));

@@ -1,0 +1,76 @@
+package dev.engram.cli;
+
+import dev.engram.embed.LazyEmbedder;
+import dev.engram.embed.OnnxFileEmbedder;
+import dev.engram.embed.OpenAiCompatibleConfig;
+import dev.engram.embed.OpenAiCompatibleEmbedder;
+import dev.engram.spi.Embedder;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which embedding model gives recall its semantic layer, from the environment:
+ * <ul>
+ *   <li>{@code ENGRAM_EMBEDDER=minilm} (default): the in-jar all-MiniLM-L6-v2 (English);
+ *   <li>{@code none}: lexical recall only;
+ *   <li>{@code openai}: an OpenAI-compatible endpoint ({@code ENGRAM_EMBED_URL}, {@code ENGRAM_EMBED_MODEL},
+ *       {@code ENGRAM_EMBED_KEY}, {@code ENGRAM_EMBED_DIMENSIONS}) — OpenAI, Ollama, vLLM and the like;
+ *   <li>{@code onnx}: a user-supplied model ({@code ENGRAM_EMBED_ONNX}, {@code ENGRAM_EMBED_TOKENIZER},
+ *       {@code ENGRAM_EMBED_DIMENSIONS}, optional {@code ENGRAM_EMBED_MODEL} as its id), e.g.
+ *       multilingual-e5-small for Korean.
+ * </ul>
+ * Every model loads in the background, so it never delays the MCP handshake.
+ */
+record EmbedderSettings(String kind, Map<String, String> env) {
+    static final String ENGRAM_EMBEDDER = "ENGRAM_EMBEDDER";
+
+    static EmbedderSettings from(Map<String, String> env) {
+        String kind = env.getOrDefault(ENGRAM_EMBEDDER, "minilm").strip().toLowerCase(Locale.ROOT);
+        if (!kind.matches("minilm|none|openai|onnx")) {
+            throw new ConfigException(ENGRAM_EMBEDDER, "environment", "'" + kind + "' is not an embedder; use minilm, none, openai or onnx");
+        }
+        EmbedderSettings s = new EmbedderSettings(kind, Map.copyOf(env));
+        if (!kind.equals("minilm") && !kind.equals("none")) s.dimensions(); // fail at start-up, not on first use
+        return s;
+    }
+
+    /** The embedder, loading in the background; null for {@code none}. */
+    Embedder start() {
+        return switch (kind) {
+            case "none" -> null;
+            case "openai" -> {
+                OpenAiCompatibleConfig c = OpenAiCompatibleConfig.of(required("ENGRAM_EMBED_URL"),
+                        required("ENGRAM_EMBED_MODEL"), env.getOrDefault("ENGRAM_EMBED_KEY", ""), dimensions());
+                OpenAiCompatibleEmbedder e = new OpenAiCompatibleEmbedder(c);
+                yield LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e);
+            }
+            case "onnx" -> {
+                Path model = Path.of(required("ENGRAM_EMBED_ONNX"));
+                Path tokenizer = Path.of(required("ENGRAM_EMBED_TOKENIZER"));
+                String id = env.getOrDefault("ENGRAM_EMBED_MODEL", "onnx:" + model.getFileName());
+                yield LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer));
+            }
+            default -> LazyEmbedder.minilm();
+        };
+    }
+
+    private String required(String key) {
+        String v = env.get(key);
+        if (v == null || v.isBlank()) {
+            throw new ConfigException(key, "environment", "is required when " + ENGRAM_EMBEDDER + "=" + kind);
+        }
+        return v.strip();
+    }
+
+    private int dimensions() {
+        String v = required("ENGRAM_EMBED_DIMENSIONS");
+        try {
+            int d = Integer.parseInt(v);
+            if (d < 1 || d > 8192) throw new NumberFormatException();
+            return d;
+        } catch (NumberFormatException e) {
+            throw new ConfigException("ENGRAM_EMBED_DIMENSIONS", "environment", "'" + v + "' is not a dimension count 1..8192");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package dev.engram.engine;
+
+import dev.engram.analysis.Words;
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.rank.ScoreFusion;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import dev.engram.spi.VectorQuery;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The retrieval cascade (Memento's idea, measured on LoCoMo): L1 exact (an id or key equal to the
+ * query), L2 BM25 with the metadata filters inside the index, L3 semantic (kNN over the embedder's
+ * vectors with the same filters) — skipped when the cascade may stop and the best lexical hit already
+ * contains the query's content words — then weighted min-max fusion and expansion along edges
+ * (0.5^hops from each of the top hits). Filters are re-checked on the record by the caller.
+ */
+final class CandidateSearch {
+    /** Hits whose neighbours are pulled in; deeper expansion mostly adds noise. */
+    private static final int GRAPH_SEEDS = 5;
+    private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "is", "are", "was", "were", "be", "been",
+            "do", "does", "did", "of", "in", "on", "at", "to", "for", "with", "by", "from", "and", "or", "not", "what",
+            "when", "where", "who", "whom", "which", "why", "how", "that", "this", "it", "its", "as", "about", "into",
+            "has", "have", "had", "i", "you", "he", "she", "we", "they", "my", "your", "his", "her", "our", "their",
+            "me", "him", "them", "would", "could", "should", "will", "can", "there", "any", "some");
+
+    private final MemoryStore store;
+    private final SearchIndex index;
+    private final Embedder embedder;
+    private final RecallSettings settings;
+
+    CandidateSearch(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings) {
+        this.store = store;
+        this.index = index;
+        this.embedder = embedder;
+        this.settings = settings;
+    }
+
+    /** {@code forceAll} (mode hybrid) runs every layer and expands two hops. */
+    Candidates search(RecallQuery q, Set<MemoryStatus> statuses, Instant from, Instant to, boolean forceAll) {
+        List<String> layers = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Map<String, Candidates.Signals> out = new LinkedHashMap<>();
+
+        Optional<Memory> exact = exact(q);
+        exact.ifPresent(m -> out.put(m.id(), new Candidates.Signals(null, null, 1.0, 0, null, true)));
+        layers.add(exact.isPresent() ? "L1 exact: '" + q.query() + "' is a key or id" : "L1 exact: no key or id");
+
+        List<IndexHit> lexicalHits = List.of();
+        if (settings.lexical() || !semanticUsable()) {
+            lexicalHits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
+                    statuses, from, to, settings.depth()));
+            layers.add("L2 bm25: " + lexicalHits.size() + " hits");
+        }
+
+        boolean runSemantic = settings.semantic() || forceAll;
+        String skip = null;
+        if (runSemantic && !forceAll && settings.cascade() && settings.lexical()) {
+            skip = stopReason(q, lexicalHits);
+        }
+        List<IndexHit> semanticHits = List.of();
+        if (runSemantic && skip == null) {
+            if (!semanticUsable()) {
+                skip = embedder == null ? "no embedder configured" : "embedding model still loading";
+                if (embedder != null) notes.add("semantic layer not ready (" + skip + "): lexical results only");
+            } else {
+                float[] v = embedder.embed(q.query());
+                semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
+                        Set.copyOf(q.tags()), statuses, from, to, settings.depth()));
+                layers.add("L3 semantic: " + semanticHits.size() + " hits");
+            }
+        }
+        if (runSemantic && skip != null) layers.add("L3 semantic: skipped, " + skip);
+
+        Map<String, Double> lexical = semanticHits.isEmpty() ? relativeToBest(lexicalHits) : ScoreFusion.scaled(lexicalHits);
+        Map<String, Double> semantic = ScoreFusion.scaled(semanticHits);
+        double alpha = lexicalHits.isEmpty() ? 0 : semanticHits.isEmpty() ? 1 : settings.lexicalWeight();
+        Map<String, Double> fused = ScoreFusion.fuse(lexical, semantic, alpha);
+        fused.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).forEach(e ->
+                out.putIfAbsent(e.getKey(), new Candidates.Signals(lexical.get(e.getKey()), semantic.get(e.getKey()),
+                        e.getValue(), 0, null, false)));
+
+        if (settings.graph() || forceAll) {
+            int added = expand(out, forceAll ? 2 : 1);
+            layers.add("graph: " + added + " neighbour signal(s)");
+        }
+        return new Candidates(out, layers, notes);
+    }
+
+    private boolean semanticUsable() {
+        return embedder != null && embedder.ready();
+    }
+
+    /** L1: the whole query is a memory id, or a key of the zone. */
+    private Optional<Memory> exact(RecallQuery q) {
+        String t = q.query().strip();
+        if (t.isEmpty() || t.indexOf(' ') >= 0) return Optional.empty();
+        return References.find(store, t.toLowerCase(java.util.Locale.ROOT), q.zone())
+                .filter(m -> q.types().isEmpty() || q.types().contains(m.type()));
+    }
+
+    /**
+     * Null to run L3, else why it is skipped: the best lexical hit holds at least
+     * {@link RecallSettings#stopCoverage()} of the query's content words, and there are enough hits.
+     */
+    private String stopReason(RecallQuery q, List<IndexHit> hits) {
+        if (hits.size() < q.effectiveLimit()) return null;
+        List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !STOP_WORDS.contains(w))
+                .distinct().toList();
+        if (words.isEmpty()) return null;
+        Optional<Memory> top = store.get(hits.get(0).id());
+        if (top.isEmpty()) return null;
+        Memory m = top.get();
+        Set<String> have = Words.setOf(m.content() + " " + m.key() + " " + String.join(" ", m.tags()));
+        long found = words.stream().filter(have::contains).count();
+        double coverage = (double) found / words.size();
+        return coverage >= settings.stopCoverage()
+                ? "top lexical hit holds " + found + "/" + words.size() + " query words" : null;
+    }
+
+    private static Map<String, Double> relativeToBest(List<IndexHit> hits) {
+        Map<String, Double> out = new HashMap<>();
+        double best = hits.stream().mapToDouble(IndexHit::score).max().orElse(1);
+        for (IndexHit h : hits) out.merge(h.id(), best > 0 ? h.score() / best : 0, Math::max);
+        return out;
+    }
+
+    /** Adds neighbours of the top hits: seed relevance × 0.5^hops × graph weight, the strongest path wins. */
+    private int expand(Map<String, Candidates.Signals> out, int hops) {
+        List<Map.Entry<String, Candidates.Signals>> seeds = out.entrySet().stream()
+                .sorted(Comparator.comparingDouble((Map.Entry<String, Candidates.Signals> e) -> e.getValue().relevance()).reversed())
+                .limit(GRAPH_SEEDS).toList();
+        Map<String, double[]> boost = new HashMap<>();
+        Map<String, String> via = new HashMap<>();
+        for (Map.Entry<String, Candidates.Signals> seed : seeds) {
+            double base = seed.getValue().relevance();
+            List<String> frontier = List.of(seed.getKey());
+            for (int hop = 1; hop <= hops && base > 0; hop++) {
+                List<String> next = new ArrayList<>();
+                double w = base * Math.pow(GraphOperation.HOP_DECAY, hop) * settings.graphWeight();
+                for (String id : frontier) {
+                    for (Edge e : store.edges(id)) {
+                        String other = e.other(id);
+                        if (other.equals(seed.getKey())) continue;
+                        double[] cur = boost.computeIfAbsent(other, k -> new double[1]);
+                        if (w > cur[0]) {
+                            cur[0] = w;
+                            via.put(other, e.type().wireName() + " from " + seed.getKey());
+                        }
+                        next.add(other);
+                    }
+                }
+                frontier = next;
+            }
+        }
+        boost.forEach((id, w) -> {
+            Candidates.Signals s = out.get(id);
+            out.put(id, s == null ? new Candidates.Signals(null, null, 0, w[0], via.get(id), false)
+                    : new Candidates.Signals(s.lexical(), s.semantic(), s.fused(), w[0], via.get(id), s.exact()));
+        });
+        return boost.size();
+    }
+}

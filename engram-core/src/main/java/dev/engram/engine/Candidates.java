@@ -1,0 +1,23 @@
+package dev.engram.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the retrieval layers proposed: per memory id its {@link Signals}, the layers that ran and,
+ * when the cascade stopped early or a layer could not run, why.
+ */
+record Candidates(Map<String, Signals> byId, List<String> layers, List<String> notes) {
+
+    /**
+     * One candidate's evidence, each 0..1: {@code lexical} is BM25 scaled within this query (absent
+     * when it did not match), {@code semantic} the cosine scaled likewise, {@code fused} their
+     * weighted combination, {@code graph} what edges from other hits added, {@code exact} an id or key
+     * that equals the query.
+     */
+    record Signals(Double lexical, Double semantic, double fused, double graph, String graphVia, boolean exact) {
+        double relevance() {
+            return exact ? 1.0 : Math.min(1.0, fused + graph);
+        }
+    }
+}
