@@ -152,6 +152,19 @@ public abstract class SearchIndexVectorContract {
     }
 
     @Test
+    void aModelWhoseVectorSizeChangedKeepsBothSizesSearchable() {
+        // a misconfigured model id reused for another vector size must not stop the index from catching up
+        Memory three = embedded(memory("three dims").build(), 1f, 0f, 0f);
+        Memory four = embedded(memory("four dims").build(), 1f, 0f, 0f, 0f);
+        Memory later = insert(memory("written after both").build());
+        assertEquals(store().headSeq(), index().catchUp());
+        assertEquals(List.of(three.id()), ids(near(10, 1f, 0f, 0f)));
+        assertEquals(List.of(four.id()), ids(near(10, 1f, 0f, 0f, 0f)));
+        assertEquals(List.of(later.id()), index().search(new IndexQuery("written", null, null, null, null, null, null, 10))
+                .stream().map(IndexHit::id).toList());
+    }
+
+    @Test
     void anEmptyIndexOrAVectorWithoutDirectionFindsNothing() {
         assertEquals(List.of(), ids(near(5, 1f, 0f, 0f, 0f)));
         embedded(memory("a").build(), 1f, 0f, 0f, 0f);
