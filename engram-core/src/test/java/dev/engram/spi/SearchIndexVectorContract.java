@@ -152,6 +152,34 @@ public abstract class SearchIndexVectorContract {
     }
 
     @Test
+    void aModelWhoseVectorSizeChangedKeepsBothSizesSearchable() {
+        // a misconfigured model id reused for another vector size must not stop the index from catching up
+        Memory three = embedded(memory("three dims").build(), 1f, 0f, 0f);
+        Memory four = embedded(memory("four dims").build(), 1f, 0f, 0f, 0f);
+        Memory later = insert(memory("written after both").build());
+        assertEquals(store().headSeq(), index().catchUp());
+        assertEquals(List.of(three.id()), ids(near(10, 1f, 0f, 0f)));
+        assertEquals(List.of(four.id()), ids(near(10, 1f, 0f, 0f, 0f)));
+        assertEquals(List.of(later.id()), index().search(new IndexQuery("written", null, null, null, null, null, null, 10))
+                .stream().map(IndexHit::id).toList());
+    }
+
+    @Test
+    void hostedModelSizedVectorsAreSearchable() {
+        // 1536 (and 3072) dimensions are common for hosted models; Lucene's default limit is 1024
+        float[] wide = new float[1536];
+        float[] other = new float[1536];
+        for (int i = 0; i < wide.length; i++) {
+            wide[i] = (float) Math.sin(i);
+            other[i] = (float) Math.cos(i);
+        }
+        Memory a = embedded(memory("wide").build(), wide);
+        Memory b = embedded(memory("other").build(), other);
+        index().catchUp();
+        assertEquals(List.of(a.id(), b.id()), ids(near(2, wide)));
+    }
+
+    @Test
     void anEmptyIndexOrAVectorWithoutDirectionFindsNothing() {
         assertEquals(List.of(), ids(near(5, 1f, 0f, 0f, 0f)));
         embedded(memory("a").build(), 1f, 0f, 0f, 0f);

@@ -1,9 +1,6 @@
 package dev.engram.testing;
 
-import dev.engram.error.ConflictException;
-import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
-import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
@@ -11,13 +8,9 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -38,28 +31,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     /** Everything a store directory would hold; replaced as a whole on each successful write. */
     private static final class Shared {
-        private State state = new State();
-    }
-
-    private static final class State {
-        final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>();
-        final List<Edge> edges = new ArrayList<>();
-        final List<MemoryVersion> versions = new ArrayList<>();
-        final List<Change> changes = new ArrayList<>();
-        // StoredEmbedding copies its array in and out, so sharing instances between states is safe
-        final Map<String, StoredEmbedding> embeddings = new HashMap<>();
-        long seq;
-
-        State copy() {
-            State s = new State();
-            s.memories.putAll(memories);
-            s.edges.addAll(edges);
-            s.versions.addAll(versions);
-            s.changes.addAll(changes);
-            s.embeddings.putAll(embeddings);
-            s.seq = seq;
-            return s;
-        }
+        private InMemoryState state = new InMemoryState();
     }
 
     private final Shared shared;
@@ -81,10 +53,10 @@ public final class InMemoryMemoryStore implements MemoryStore {
     public <T> T write(Function<StoreTransaction, T> work) {
         refuseNesting("write");
         synchronized (shared) {
-            State draft = shared.state.copy();
-            Transaction tx = new Transaction(draft);
+            InMemoryState draft = shared.state.copy();
+            InMemoryTransaction tx = new InMemoryTransaction(draft);
             T result = work.apply(tx);
-            tx.open = false;
+            tx.end();
             shared.state = draft;
             return result;
         }
@@ -97,7 +69,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
         }
     }
 
-    private State state() {
+    private InMemoryState state() {
         synchronized (shared) {
             return shared.state;
         }
@@ -110,27 +82,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return byKey(state(), zone, key);
-    }
-
-    private static Optional<Memory> byKey(State s, String zone, String key) {
-        return s.memories.values().stream().filter(m -> m.zone().equals(zone) && m.key().equals(key)).findFirst();
+        return state().byKey(zone, key);
     }
 
     @Override
     public List<Memory> getAll(List<String> ids) {
-        State s = state();
+        InMemoryState s = state();
         return ids.stream().map(s.memories::get).filter(Objects::nonNull).toList();
     }
 
     @Override
     public List<Edge> edges(String id) {
-        return edgesOf(state(), id);
-    }
-
-    private static List<Edge> edgesOf(State s, String id) {
-        return s.edges.stream().filter(e -> e.fromId().equals(id) || e.toId().equals(id))
-                .sorted(Comparator.comparing(Edge::createdAt)).toList();
+        return state().edgesOf(id);
     }
 
     @Override
@@ -140,7 +103,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public List<String> missingEmbeddings(String modelId, int max) {
-        State s = state();
+        InMemoryState s = state();
         return s.memories.values().stream().sorted(OLDEST_FIRST).map(Memory::id)
                 .filter(id -> s.embeddings.get(id) == null || !s.embeddings.get(id).modelId().equals(modelId))
                 .limit(Math.max(0, max)).toList();
@@ -178,7 +141,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public long edgeCount(String zone) {
-        State s = state();
+        InMemoryState s = state();
         return s.edges.stream().filter(e -> zone == null || zone.equals(s.memories.get(e.fromId()).zone())).count();
     }
 
@@ -196,7 +159,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
     public void recordAccess(Collection<String> ids, Instant at) {
         refuseNesting("record access");
         synchronized (shared) {
-            State next = shared.state.copy();
+            InMemoryState next = shared.state.copy();
             for (String id : ids) {
                 next.memories.computeIfPresent(id, (k, m) -> m.toBuilder()
                         .accessCount(m.accessCount() + 1).lastAccessedAt(at).build());
@@ -208,118 +171,5 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public void close() {
         // nothing to release: the state lives as long as some handle refers to it
-    }
-
-    /** Mutates a draft state that becomes visible only if the work returns normally. */
-    private static final class Transaction implements StoreTransaction {
-        private final State s;
-        private boolean open = true;
-
-        Transaction(State s) {
-            this.s = s;
-        }
-
-        private State s() {
-            if (!open) throw new IllegalStateException("transaction used after its write() returned");
-            return s;
-        }
-
-        private void changed(String id) {
-            s().seq++;
-            s.changes.add(new Change(s.seq, id));
-        }
-
-        @Override
-        public Optional<Memory> get(String id) {
-            return Optional.ofNullable(s().memories.get(id));
-        }
-
-        @Override
-        public Optional<Memory> getByKey(String zone, String key) {
-            return byKey(s(), zone, key);
-        }
-
-        @Override
-        public void insert(Memory memory) {
-            if (s().memories.containsKey(memory.id())) {
-                throw new ConflictException("memory id " + memory.id() + " is already taken");
-            }
-            keyFree(memory);
-            s.memories.put(memory.id(), memory);
-            changed(memory.id());
-        }
-
-        private void keyFree(Memory memory) {
-            Optional<Memory> holder = byKey(s(), memory.zone(), memory.key());
-            if (holder.isPresent() && !holder.get().id().equals(memory.id())) {
-                throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
-                        + "' already belongs to " + holder.get().id());
-            }
-        }
-
-        @Override
-        public void update(Memory memory) {
-            if (!s().memories.containsKey(memory.id())) {
-                throw new NotFoundException("no memory with id " + memory.id() + " to update");
-            }
-            keyFree(memory);
-            s.memories.put(memory.id(), memory);
-            changed(memory.id());
-        }
-
-        @Override
-        public boolean delete(String id) {
-            if (s().memories.remove(id) == null) return false;
-            s.edges.removeIf(e -> e.fromId().equals(id) || e.toId().equals(id));
-            s.versions.removeIf(v -> v.memoryId().equals(id));
-            s.embeddings.remove(id);
-            changed(id);
-            return true;
-        }
-
-        @Override
-        public void addEdge(Edge edge) {
-            for (String end : List.of(edge.fromId(), edge.toId())) {
-                if (!s().memories.containsKey(end)) throw new NotFoundException("no memory with id " + end + " to link");
-            }
-            boolean exists = s.edges.stream().anyMatch(e -> e.fromId().equals(edge.fromId())
-                    && e.toId().equals(edge.toId()) && e.type() == edge.type());
-            if (!exists) s.edges.add(edge);
-        }
-
-        @Override
-        public boolean removeEdge(String fromId, String toId, EdgeType type) {
-            return s().edges.removeIf(e -> e.fromId().equals(fromId) && e.toId().equals(toId) && e.type() == type);
-        }
-
-        @Override
-        public List<Edge> edges(String id) {
-            return edgesOf(s(), id);
-        }
-
-        @Override
-        public void addVersion(MemoryVersion version) {
-            if (!s().memories.containsKey(version.memoryId())) {
-                throw new NotFoundException("no memory with id " + version.memoryId() + " to version");
-            }
-            s.versions.add(version);
-        }
-
-        @Override
-        public void putEmbedding(String id, StoredEmbedding embedding) {
-            if (!s().memories.containsKey(id)) throw new NotFoundException("no memory with id " + id + " to store a vector for");
-            s.embeddings.put(id, embedding);
-            changed(id);
-        }
-
-        @Override
-        public void clearEmbedding(String id) {
-            if (s().embeddings.remove(id) != null) changed(id);
-        }
-
-        @Override
-        public int versionCount(String id) {
-            return (int) s().versions.stream().filter(v -> v.memoryId().equals(id)).count();
-        }
     }
 }

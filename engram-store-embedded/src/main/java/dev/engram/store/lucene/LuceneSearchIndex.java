@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -36,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * <h2>Catch-up</h2>
  * The last commit's user data holds {@code seq}, the last store change the committed index reflects.
  * Catching up reads {@link MemoryStore#changesSince} in batches and, per id, updates the document if
- * the memory exists and deletes it otherwise. Re-applying a change is harmless, so an index that lost
- * uncommitted work (kill -9) just replays from its committed seq: the store stays the truth.
+ * the memory exists (with its stored vector, if any: {@link VectorFields}) and deletes it otherwise.
+ * Re-applying a change is harmless, so an index that lost uncommitted work (kill -9) just replays
+ * from its committed seq: the store stays the truth.
  *
  * <h2>Several processes on one directory</h2>
  * Lucene allows one IndexWriter per directory (its {@code write.lock}, a {@link NativeFSLockFactory}

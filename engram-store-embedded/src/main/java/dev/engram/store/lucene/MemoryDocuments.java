@@ -96,7 +96,7 @@ final class MemoryDocuments {
                 d.add(new TextField(source.field(analyser), text, Field.Store.NO));
             }
         }
-        embedding.ifPresent(e -> VectorFields.add(d, e));
+        embedding.ifPresent(e -> VectorFields.add(d, m.id(), e));
         return d;
     }
 

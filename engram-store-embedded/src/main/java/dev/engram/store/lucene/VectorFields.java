@@ -12,6 +12,8 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a memory's vector becomes a Lucene field.
@@ -33,6 +35,7 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  * (Lucene would reject the non-finite ones and stall catch-up) and as a query finds nothing.
  */
 final class VectorFields {
+    private static final Logger log = LoggerFactory.getLogger(VectorFields.class);
     static final String MODEL = "vec_model";
     static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
     private static final int SLUG_LENGTH = 32;
@@ -56,9 +59,15 @@ final class VectorFields {
         }
     }
 
-    /** Adds the vector field and the model keyword, unless the vector has no direction. */
-    static void add(Document d, StoredEmbedding e) {
+    /** Adds the vector field and the model keyword, unless the vector has no direction or is too wide. */
+    static void add(Document d, String id, StoredEmbedding e) {
         float[] v = e.vector();
+        if (v.length > VectorCodec.MAX_DIMENSIONS) {
+            // Lucene would reject the whole document and catch-up would retry it forever
+            log.warn("memory {}: vector of {} has {} dimensions, more than the index takes ({}); not indexed",
+                    id, e.modelId(), v.length, VectorCodec.MAX_DIMENSIONS);
+            return;
+        }
         Optional<float[]> unit = unit(v);
         if (unit.isEmpty()) return;
         d.add(new KnnFloatVectorField(field(e.modelId(), v.length), unit.get(), SIMILARITY));

@@ -94,6 +94,7 @@ final class WriterLease {
         boolean existed = DirectoryReader.indexExists(directory);
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setCodec(new VectorCodec()) // vectors wider than Lucene's default 1024 dimensions
                 .setCommitOnClose(false); // every commit carries the seq, so commits happen only in commit()
         try {
             writer = new IndexWriter(directory, config);

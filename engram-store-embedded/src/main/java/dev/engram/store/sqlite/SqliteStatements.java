@@ -143,7 +143,7 @@ final class SqliteStatements {
             + " dims = excluded.dims, vector = excluded.vector";
     static final String DELETE_EMBEDDING = "DELETE FROM embeddings WHERE memory_id = ?";
     static final String EMBEDDING_OF = "SELECT model_id, dims, vector FROM embeddings WHERE memory_id = ?";
-    /** Uses memories_created for the order; the join is on the embeddings primary key. */
+    /** Oldest first, the order of forEach, so a background embedder works through a store in a stable order. */
     static final String MISSING_EMBEDDINGS = "SELECT m.id FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id"
             + " WHERE e.memory_id IS NULL OR e.model_id <> ? ORDER BY m.created_at, m.id LIMIT ?";
 

@@ -7,6 +7,8 @@ import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryFixtures;
 import dev.engram.spi.SearchIndexContract;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.VectorQuery;
 import dev.engram.store.sqlite.SqliteMemoryStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -41,6 +43,26 @@ class LuceneSearchIndexTest extends SearchIndexContract {
 
     private Memory memory(long n, String content) {
         return MemoryFixtures.minimal(clock, n, "work", content).build();
+    }
+
+    @Test
+    void aVectorTooWideForTheIndexIsLeftOutWithoutStallingCatchUp() {
+        Memory wide = memory(1, "a memory with an oversized vector");
+        Memory later = memory(2, "written after the first one");
+        try (Opened o = open(dir.resolve("wide"), clock)) {
+            o.store().write(tx -> {
+                tx.insert(wide);
+                tx.putEmbedding(wide.id(), new StoredEmbedding("huge", new float[VectorCodec.MAX_DIMENSIONS + 1]));
+                tx.insert(later);
+                tx.putEmbedding(later.id(), new StoredEmbedding("m", new float[] {1f, 0f}));
+                return null;
+            });
+            assertEquals(o.store().headSeq(), o.index().catchUp());
+            assertEquals(List.of(wide.id()), o.index().search(IndexQuery.text("oversized", "work", 10))
+                    .stream().map(IndexHit::id).toList(), "the memory itself is indexed");
+            assertEquals(List.of(later.id()), o.index().searchVector(new VectorQuery(new float[] {1f, 0f}, "m",
+                    null, null, null, null, null, null, 5)).stream().map(IndexHit::id).toList());
+        }
     }
 
     @Test

@@ -1,0 +1,131 @@
+package dev.engram.testing;
+
+import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.spi.Change;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
+import java.util.List;
+import java.util.Optional;
+
+/** Mutates a draft state that becomes visible only if the work returns normally. */
+final class InMemoryTransaction implements StoreTransaction {
+    private final InMemoryState s;
+    private boolean open = true;
+
+    InMemoryTransaction(InMemoryState s) {
+        this.s = s;
+    }
+
+    /** Called when write() returns: a leaked transaction must fail instead of writing to a stale draft. */
+    void end() {
+        open = false;
+    }
+
+    private InMemoryState s() {
+        if (!open) throw new IllegalStateException("transaction used after its write() returned");
+        return s;
+    }
+
+    private void changed(String id) {
+        s().seq++;
+        s.changes.add(new Change(s.seq, id));
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        return Optional.ofNullable(s().memories.get(id));
+    }
+
+    @Override
+    public Optional<Memory> getByKey(String zone, String key) {
+        return s().byKey(zone, key);
+    }
+
+    @Override
+    public void insert(Memory memory) {
+        if (s().memories.containsKey(memory.id())) {
+            throw new ConflictException("memory id " + memory.id() + " is already taken");
+        }
+        keyFree(memory);
+        s.memories.put(memory.id(), memory);
+        changed(memory.id());
+    }
+
+    private void keyFree(Memory memory) {
+        Optional<Memory> holder = s().byKey(memory.zone(), memory.key());
+        if (holder.isPresent() && !holder.get().id().equals(memory.id())) {
+            throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + holder.get().id());
+        }
+    }
+
+    @Override
+    public void update(Memory memory) {
+        if (!s().memories.containsKey(memory.id())) {
+            throw new NotFoundException("no memory with id " + memory.id() + " to update");
+        }
+        keyFree(memory);
+        s.memories.put(memory.id(), memory);
+        changed(memory.id());
+    }
+
+    @Override
+    public boolean delete(String id) {
+        if (s().memories.remove(id) == null) return false;
+        s.edges.removeIf(e -> e.fromId().equals(id) || e.toId().equals(id));
+        s.versions.removeIf(v -> v.memoryId().equals(id));
+        s.embeddings.remove(id);
+        changed(id);
+        return true;
+    }
+
+    @Override
+    public void addEdge(Edge edge) {
+        for (String end : List.of(edge.fromId(), edge.toId())) {
+            if (!s().memories.containsKey(end)) throw new NotFoundException("no memory with id " + end + " to link");
+        }
+        boolean exists = s.edges.stream().anyMatch(e -> e.fromId().equals(edge.fromId())
+                && e.toId().equals(edge.toId()) && e.type() == edge.type());
+        if (!exists) s.edges.add(edge);
+    }
+
+    @Override
+    public boolean removeEdge(String fromId, String toId, EdgeType type) {
+        return s().edges.removeIf(e -> e.fromId().equals(fromId) && e.toId().equals(toId) && e.type() == type);
+    }
+
+    @Override
+    public List<Edge> edges(String id) {
+        return s().edgesOf(id);
+    }
+
+    @Override
+    public void addVersion(MemoryVersion version) {
+        if (!s().memories.containsKey(version.memoryId())) {
+            throw new NotFoundException("no memory with id " + version.memoryId() + " to version");
+        }
+        s.versions.add(version);
+    }
+
+    @Override
+    public void putEmbedding(String id, StoredEmbedding embedding) {
+        if (!s().memories.containsKey(id)) throw new NotFoundException("no memory with id " + id + " to store a vector for");
+        s.embeddings.put(id, embedding);
+        changed(id);
+    }
+
+    @Override
+    public void clearEmbedding(String id) {
+        if (s().embeddings.remove(id) != null) changed(id);
+    }
+
+    @Override
+    public int versionCount(String id) {
+        return (int) s().versions.stream().filter(v -> v.memoryId().equals(id)).count();
+    }
+}
