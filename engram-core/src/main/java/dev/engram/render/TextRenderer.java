@@ -1,0 +1,188 @@
+package dev.engram.render;
+
+import dev.engram.engine.AmendResult;
+import dev.engram.engine.ContextResult;
+import dev.engram.engine.ExploreResult;
+import dev.engram.engine.ForgetResult;
+import dev.engram.engine.LinkResult;
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecallResult;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.RememberResult;
+import dev.engram.engine.StatsResult;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryVersion;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one compact, markdown-ish text form of every result, read by agents (MCP text content) and
+ * humans (CLI). Every line is written for token economy: no decoration that carries no information.
+ * Stateless and thread-safe.
+ */
+public final class TextRenderer {
+
+    public String remember(RememberResult r) {
+        Memory m = r.memory();
+        StringBuilder sb = new StringBuilder()
+                .append(r.outcome().name().toLowerCase(Locale.ROOT)).append(' ')
+                .append(m.type().wireName()).append('/').append(m.key()).append(" (").append(m.id()).append(')');
+        if (!MemoryRules.DEFAULT_ZONE.equals(m.zone())) sb.append(" in ").append(m.zone());
+        sb.append(" · quality ").append(percent(r.quality() == null ? m.quality() : r.quality().total()));
+        if (!r.inferredTags().isEmpty()) sb.append("\ninferred tags: ").append(String.join(", ", r.inferredTags()));
+        if (!r.linked().isEmpty()) sb.append("\nlinked: ").append(String.join(", ", r.linked()));
+        if (m.expiresAt() != null) sb.append("\nexpires: ").append(m.expiresAt());
+        if (r.nearDuplicate() != null) {
+            sb.append("\nnear-duplicate of ").append(r.nearDuplicate().key()).append(" (").append(r.nearDuplicate().id())
+                    .append(") · ").append(percent(r.nearDuplicate().similarity()))
+                    .append(" similar; amend that one or remember again with replace=true");
+        }
+        return sb.toString();
+    }
+
+    public String recall(RecallResult r) {
+        StringBuilder sb = new StringBuilder();
+        if (r.results().isEmpty()) {
+            sb.append("no memories found");
+        }
+        int rank = 1;
+        for (RecalledMemory rm : r.results()) {
+            if (sb.length() > 0) sb.append(r.mode() == RecallMode.INDEX ? "\n" : "\n\n");
+            sb.append(r.mode() == RecallMode.INDEX ? indexLine(rm) : fullEntry(rank, rm));
+            rank++;
+        }
+        sb.append("\n\n").append(r.results().size()).append(" of ").append(r.candidates()).append(" · ~")
+                .append(r.tokens()).append(" tokens");
+        if (r.budgetLimited()) sb.append(" · cut by token budget");
+        for (String note : r.notes()) sb.append("\nnote: ").append(note);
+        return sb.toString();
+    }
+
+    private String fullEntry(int rank, RecalledMemory rm) {
+        Memory m = rm.memory();
+        StringBuilder sb = new StringBuilder().append('[').append(rank).append("] ")
+                .append(m.type().wireName()).append('/').append(m.key()).append(" (").append(m.id()).append(") · ")
+                .append(percent(rm.relevance()));
+        if (m.pinned()) sb.append(" · pinned");
+        sb.append('\n').append(m.content());
+        if (!m.tags().isEmpty()) sb.append("\ntags: ").append(String.join(", ", m.tags()));
+        if (rm.reason() != null && !rm.reason().isBlank()) sb.append("\nwhy: ").append(rm.reason());
+        return sb.toString();
+    }
+
+    private String indexLine(RecalledMemory rm) {
+        Memory m = rm.memory();
+        return m.key() + " " + m.id() + " " + m.type().wireName() + " " + date(m.updatedAt()) + " "
+                + percent(rm.relevance());
+    }
+
+    public String forget(ForgetResult r) {
+        Memory m = r.memory();
+        String verb = switch (r.action()) {
+            case SOFT -> "archived";
+            case HARD -> "deleted";
+            case RESTORE -> "restored";
+        };
+        return verb + " " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ")"
+                + (r.previousStatus() == null ? "" : "; was " + r.previousStatus().wireName());
+    }
+
+    public String amend(AmendResult r) {
+        StringBuilder sb = new StringBuilder("amended ").append(headline(r.memory())).append('\n')
+                .append(r.memory().content());
+        if (!r.memory().tags().isEmpty()) sb.append("\ntags: ").append(String.join(", ", r.memory().tags()));
+        if (r.memory().importance() != null) sb.append("\nimportance: ").append(r.memory().importance().wireName());
+        if (!r.history().isEmpty()) {
+            sb.append("\nhistory:");
+            for (MemoryVersion v : r.history()) sb.append('\n').append(version(v));
+        }
+        return sb.toString();
+    }
+
+    public String link(LinkResult r) {
+        String edge = r.from().key() + " --" + r.edge().type().wireName() + "--> " + r.to().key();
+        return (r.changed() ? "" : "unchanged: ") + edge;
+    }
+
+    public String explore(ExploreResult r) {
+        StringBuilder sb = new StringBuilder(headline(r.center())).append('\n').append(r.center().content());
+        if (r.neighbours().isEmpty()) sb.append("\nno linked memories");
+        for (ExploreResult.Neighbour n : r.neighbours()) {
+            sb.append('\n').append(n.hops() == 1 ? "- " : "  - ").append(n.outgoing() ? "--" : "<-")
+                    .append(n.via().wireName()).append(n.outgoing() ? "--> " : "-- ")
+                    .append(headline(n.memory())).append(" · ").append(percent(n.weight()));
+        }
+        if (!r.versions().isEmpty()) {
+            sb.append("\nversions:");
+            for (MemoryVersion v : r.versions()) sb.append('\n').append(version(v));
+        }
+        return sb.toString();
+    }
+
+    public String pin(Memory m) {
+        return (m.pinned() ? "pinned " + headline(m) + " · priority " + m.pinPriority() : "unpinned " + headline(m));
+    }
+
+    public String stats(StatsResult s) {
+        StringBuilder sb = new StringBuilder("zone: ").append(s.zone() == null ? "all" : s.zone())
+                .append(" · ").append(s.total()).append(" memories · ").append(s.edges()).append(" links · ")
+                .append(s.pinned()).append(" pinned");
+        counts(sb, "types", s.byType());
+        if (s.zone() == null) counts(sb, "zones", s.byZone());
+        counts(sb, "status", s.byStatus());
+        counts(sb, "tiers", s.byTier());
+        counts(sb, "quality", s.qualityBuckets());
+        sb.append("\naverage quality ").append(percent(s.averageQuality())).append(" · hit rate ")
+                .append(percent(s.hitRate())).append(" · duplicates ").append(percent(s.duplicateRate()))
+                .append(" · with TTL ").append(s.withTtl()).append(" · expired ").append(s.expired());
+        return sb.toString();
+    }
+
+    public String context(ContextResult c) {
+        StringBuilder sb = new StringBuilder("# Engram briefing · zone ").append(c.zone()).append(" · ")
+                .append(c.totalActive()).append(" active memories");
+        section(sb, "Pinned", c.pinned());
+        section(sb, "Warnings", c.warnings());
+        section(sb, "Important", c.important());
+        section(sb, "Recent", c.recent());
+        section(sb, "Relevant to the task", c.relevant());
+        if (c.totalActive() == 0) {
+            sb.append("\n\nNo memories yet. Call remember after decisions, fixes and discoveries.");
+        }
+        return sb.toString();
+    }
+
+    private static void section(StringBuilder sb, String title, List<Memory> memories) {
+        if (memories.isEmpty()) return;
+        sb.append("\n\n## ").append(title);
+        for (Memory m : memories) {
+            sb.append("\n- ").append(m.type().wireName()).append('/').append(m.key()).append(": ").append(m.content());
+        }
+    }
+
+    private static void counts(StringBuilder sb, String label, Map<String, Long> counts) {
+        if (counts.isEmpty()) return;
+        sb.append('\n').append(label).append(':');
+        new TreeMap<>(counts).forEach((k, v) -> sb.append(' ').append(k).append(' ').append(v));
+    }
+
+    private static String headline(Memory m) {
+        return m.type().wireName() + "/" + m.key() + " (" + m.id() + ")";
+    }
+
+    private static String version(MemoryVersion v) {
+        return "v" + v.version() + " " + date(v.replacedAt()) + ": " + v.content();
+    }
+
+    static String percent(double share) {
+        return Math.round(share * 100) + "%";
+    }
+
+    private static String date(Instant t) {
+        return t == null ? "-" : t.toString().substring(0, 10);
+    }
+}

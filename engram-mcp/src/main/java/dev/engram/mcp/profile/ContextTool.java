@@ -1,0 +1,47 @@
+package dev.engram.mcp.profile;
+
+import dev.engram.engine.ContextQuery;
+import dev.engram.engine.ContextResult;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.mcp.tool.ToolReply;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+/** The one-call session-start briefing. */
+final class ContextTool implements ToolHandler {
+    static final Tool DEFINITION = Tool.builder("context", JsonSchema.input()
+                    .string("zone", Fields.ZONE, "my-project")
+                    .integer("budget_tokens", "Size of the briefing; default " + ContextQuery.DEFAULT_BUDGET_TOKENS,
+                            50, 20_000, ContextQuery.DEFAULT_BUDGET_TOKENS)
+                    .string("task", "What you are about to do, to focus the briefing", "add rate limiting to the API")
+                    .build())
+            .title("Context")
+            .description("Call once at session start: pinned memories, warnings, important decisions, recent "
+                    + "changes and memories relevant to your task, within a token budget.")
+            .outputSchema(JsonSchema.output().of("zone", "string").of("total_active", "integer")
+                    .of("tokens", "integer").of("sections", "object")
+                    .required("zone", "total_active", "tokens", "sections").build())
+            .annotations(ToolHints.readOnly("Context"))
+            .build();
+
+    private final ProfileContext context;
+
+    ContextTool(ProfileContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Tool definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    public ToolReply call(ToolArgs args) {
+        ContextResult result = context.engine().context(new ContextQuery(context.zone(args),
+                args.intOr("budget_tokens", ContextQuery.DEFAULT_BUDGET_TOKENS, 50, 20_000), args.textOr("task")));
+        return new ToolReply(context.renderers().text().context(result),
+                context.renderers().structured().context(result));
+    }
+}

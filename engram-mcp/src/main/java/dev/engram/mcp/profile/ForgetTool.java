@@ -1,0 +1,48 @@
+package dev.engram.mcp.profile;
+
+import dev.engram.engine.ForgetAction;
+import dev.engram.engine.ForgetCommand;
+import dev.engram.engine.ForgetResult;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.mcp.tool.ToolReply;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.List;
+
+/** Archives, deletes or restores one memory. */
+final class ForgetTool implements ToolHandler {
+    static final Tool DEFINITION = Tool.builder("forget", JsonSchema.input()
+                    .string("key", Fields.KEY, "use-zod")
+                    .string("zone", Fields.ZONE, "my-project")
+                    .choice("action", "soft archives (default, reversible), hard deletes, restore un-archives",
+                            List.of("soft", "hard", "restore"))
+                    .required("key").build())
+            .title("Forget")
+            .description("Archive a memory that is wrong or obsolete (soft, reversible with action restore), "
+                    + "or delete it for good (hard).")
+            .outputSchema(JsonSchema.output().of("id", "string").of("key", "string").of("zone", "string")
+                    .of("action", "string").of("previous_status", "string").of("status", "string")
+                    .required("id", "key", "zone", "action", "status").build())
+            .annotations(ToolHints.destructive("Forget", true))
+            .build();
+
+    private final ProfileContext context;
+
+    ForgetTool(ProfileContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Tool definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    public ToolReply call(ToolArgs args) {
+        ForgetResult result = context.engine().forget(new ForgetCommand(
+                args.text("key"), context.zone(args), args.choice("action", ForgetAction::parse)));
+        return new ToolReply(context.renderers().text().forget(result), context.renderers().structured().forget(result));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.engram.mcp.profile;
+
+import dev.engram.engine.PinCommand;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.mcp.tool.ToolReply;
+import dev.engram.memory.Memory;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.List;
+
+/** Pins a memory so it leads every recall and briefing, or unpins it. */
+final class PinTool implements ToolHandler {
+    static final Tool DEFINITION = Tool.builder("pin", JsonSchema.input()
+                    .string("key", Fields.KEY, "use-zod")
+                    .string("zone", Fields.ZONE, "my-project")
+                    .integer("priority", "1 (highest) to 5; default 1", 1, 5, 1)
+                    .choice("action", "pin (default) or unpin", List.of("pin", "unpin"))
+                    .required("key").build())
+            .title("Pin")
+            .description("Pin a memory so it leads every recall and the session briefing (priority 1-5), "
+                    + "or unpin it.")
+            .outputSchema(JsonSchema.output().of("id", "string").of("key", "string").of("zone", "string")
+                    .of("pinned", "boolean").of("priority", "integer")
+                    .required("id", "key", "zone", "pinned", "priority").build())
+            .annotations(ToolHints.writes("Pin", true))
+            .build();
+
+    private final ProfileContext context;
+
+    PinTool(ProfileContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Tool definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    public ToolReply call(ToolArgs args) {
+        int priority = args.intOr("priority", 1, 1, 5);
+        Memory pinned = context.engine().pin(new PinCommand(args.text("key"), context.zone(args),
+                unpin(args.textOr("action")) ? 0 : priority));
+        return new ToolReply(context.renderers().text().pin(pinned), context.renderers().structured().pin(pinned));
+    }
+
+    private static boolean unpin(String action) {
+        if (action == null || action.isBlank() || action.strip().equalsIgnoreCase("pin")) return false;
+        if (action.strip().equalsIgnoreCase("unpin")) return true;
+        throw new InvalidArgumentException("action", "'" + action + "' is not an action; send pin or unpin");
+    }
+}

@@ -1,0 +1,41 @@
+package dev.engram.mcp.profile;
+
+import dev.engram.engine.StatsResult;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.mcp.tool.ToolReply;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+/** Store health in numbers. */
+final class StatsTool implements ToolHandler {
+    static final Tool DEFINITION = Tool.builder("stats", JsonSchema.input()
+                    .string("zone", "Zone to count; omit for the whole store", "my-project").build())
+            .title("Stats")
+            .description("Counts by type, zone, status and tier, quality, hit rate, duplicates, links and pins.")
+            .outputSchema(JsonSchema.output().of("total", "integer").of("by_type", "object").of("by_zone", "object")
+                    .of("by_status", "object").of("edges", "integer").of("pinned", "integer")
+                    .required("total", "by_type", "by_status", "edges", "pinned").build())
+            .annotations(ToolHints.readOnly("Stats"))
+            .build();
+
+    private final ProfileContext context;
+
+    StatsTool(ProfileContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Tool definition() {
+        return DEFINITION;
+    }
+
+    @Override
+    public ToolReply call(ToolArgs args) {
+        // no zone means the whole store here, unlike the other tools: stats is the overview
+        String zone = args.textOr("zone");
+        StatsResult result = context.engine().stats(zone == null || zone.isBlank() ? null : zone.strip());
+        return new ToolReply(context.renderers().text().stats(result), context.renderers().structured().stats(result));
+    }
+}

@@ -1,0 +1,30 @@
+package dev.engram.mcp.server;
+
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.ToolAdapter;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import java.time.Duration;
+
+/** Builds the MCP server for a profile over any transport; the same code serves stdio and HTTP. */
+public final class EngramMcpServer {
+    public static final String NAME = "engram";
+
+    private EngramMcpServer() {
+    }
+
+    public static <S extends McpServer.SyncSpecification<S>> McpSyncServer build(
+            McpServer.SyncSpecification<S> spec, ToolProfile profile, String version) {
+        return spec.serverInfo(NAME, version)
+                .instructions(profile.instructions())
+                .capabilities(ServerCapabilities.builder().tools(false).resources(false, false).build())
+                // ToolArgs checks arguments itself: the SDK's messages ("/limit: string found, integer
+                // expected") do not say what to send, ours name the field, the type and an example
+                .validateToolInputs(false)
+                .requestTimeout(Duration.ofSeconds(60))
+                .tools(profile.tools().stream().map(ToolAdapter::spec).toList())
+                .resources(profile.resources())
+                .build();
+    }
+}

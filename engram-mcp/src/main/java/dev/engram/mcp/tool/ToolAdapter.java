@@ -1,0 +1,52 @@
+package dev.engram.mcp.tool;
+
+import dev.engram.error.EngramUserException;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single place where Engram meets the SDK's tool calls (R5). No exception crosses it: a
+ * caller's mistake becomes an {@code isError} result with our message, anything else is logged to
+ * stderr with a reference and the agent gets one generic line carrying that reference.
+ */
+public final class ToolAdapter {
+    private static final Logger log = LoggerFactory.getLogger(ToolAdapter.class);
+
+    private ToolAdapter() {
+    }
+
+    public static SyncToolSpecification spec(ToolHandler handler) {
+        return SyncToolSpecification.builder().tool(handler.definition())
+                .callHandler((exchange, request) -> call(handler, request.arguments())).build();
+    }
+
+    /** Runs one call; public so tests and other transports reach the exact same behaviour. */
+    public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments) {
+        String name = handler.definition().name();
+        try {
+            ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments));
+            return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
+                    .isError(false).build();
+        } catch (EngramUserException e) {
+            log.debug("tool {} rejected a call: {}", name, e.getMessage());
+            return error(e.getMessage());
+        } catch (RuntimeException e) {
+            String ref = newRef();
+            log.error("tool {} failed, ref={}", name, ref, e);
+            return error(name + " failed inside the server (ref " + ref + ")");
+        }
+    }
+
+    private static CallToolResult error(String message) {
+        return CallToolResult.builder().addTextContent(message).isError(true).build();
+    }
+
+    /** Six base-36 characters: short enough to read aloud, random enough not to repeat within one log. */
+    public static String newRef() {
+        return Long.toString(ThreadLocalRandom.current().nextLong(60_466_176L, 2_176_782_336L), 36);
+    }
+}

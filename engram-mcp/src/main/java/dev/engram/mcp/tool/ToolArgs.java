@@ -1,0 +1,224 @@
+package dev.engram.mcp.tool;
+
+import dev.engram.error.InvalidArgumentException;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+
+/**
+ * A tool call's arguments, turned into typed values exactly once (R4). Handlers never touch the
+ * raw map. Every type error names the field, the expected JSON type and an example taken from the
+ * tool's own input schema, so the agent can fix its call in one step. JSON null counts as absent.
+ * Lenient where clients commonly differ: numbers and booleans sent as strings are accepted, and a
+ * list may be a single comma- or semicolon-separated string.
+ */
+public final class ToolArgs {
+    private final String tool;
+    private final Map<String, Object> raw;
+    private final Map<String, Object> properties;
+
+    private ToolArgs(String tool, Map<String, Object> raw, Map<String, Object> properties) {
+        this.tool = tool;
+        this.raw = raw;
+        this.properties = properties;
+    }
+
+    /** Reads {@code arguments} against {@code tool}'s input schema; unknown names are rejected. */
+    @SuppressWarnings("unchecked")
+    public static ToolArgs of(McpSchema.Tool tool, Map<String, Object> arguments) {
+        Object props = tool.inputSchema() == null ? null : tool.inputSchema().get("properties");
+        Map<String, Object> properties = props instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        Map<String, Object> raw = arguments == null ? Map.of() : arguments;
+        List<String> unknown = raw.keySet().stream().filter(k -> !properties.containsKey(k)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            String accepted = String.join(", ", new TreeSet<>(properties.keySet()));
+            String first = unknown.get(0);
+            String hint = closest(first, properties.keySet());
+            throw new InvalidArgumentException(first, "is not an argument of " + tool.name()
+                    + (hint == null ? "" : " (did you mean '" + hint + "'?)") + "; it accepts: " + accepted);
+        }
+        return new ToolArgs(tool.name(), raw, properties);
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    /** A required string; blank counts as missing. */
+    public String text(String name) {
+        String v = textOr(name);
+        if (v == null || v.isBlank()) {
+            throw new InvalidArgumentException(name, "is required: " + description(name) + example(name, "string"));
+        }
+        return v;
+    }
+
+    /** An optional string, or null. */
+    public String textOr(String name) {
+        Object v = value(name);
+        if (v == null) return null;
+        if (v instanceof String s) return s;
+        throw wrongType(name, "a string", v);
+    }
+
+    /** An optional integer within {@code min..max}, or null. */
+    public Integer intOr(String name, int min, int max) {
+        Object v = value(name);
+        if (v == null) return null;
+        long n;
+        if (v instanceof Number num && num.doubleValue() == Math.rint(num.doubleValue())) {
+            n = num.longValue();
+        } else if (v instanceof String s && s.strip().matches("-?\\d{1,9}")) {
+            n = Long.parseLong(s.strip());
+        } else {
+            throw wrongType(name, "an integer", v);
+        }
+        if (n < min || n > max) {
+            throw new InvalidArgumentException(name, "must be " + min + ".." + max + ", got " + n);
+        }
+        return (int) n;
+    }
+
+    public int intOr(String name, int fallback, int min, int max) {
+        Integer v = intOr(name, min, max);
+        return v == null ? fallback : v;
+    }
+
+    /** An optional boolean, false when absent. */
+    public boolean bool(String name) {
+        Object v = value(name);
+        if (v == null) return false;
+        if (v instanceof Boolean b) return b;
+        if (v instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
+            return Boolean.parseBoolean(s);
+        }
+        throw wrongType(name, "a boolean", v);
+    }
+
+    /**
+     * An optional list of strings, or null: a JSON array of strings, or one string whose items are
+     * separated by commas or semicolons (agents often send {@code "a, b"}).
+     */
+    public List<String> list(String name) {
+        Object v = value(name);
+        if (v == null) return null;
+        if (v instanceof String s) {
+            return Arrays.stream(s.split("[,;]")).map(String::strip).filter(x -> !x.isEmpty()).toList();
+        }
+        if (v instanceof List<?> items) {
+            List<String> out = new ArrayList<>(items.size());
+            for (int i = 0; i < items.size(); i++) {
+                Object item = items.get(i);
+                if (!(item instanceof String s)) {
+                    throw new InvalidArgumentException(name, "must be an array of strings, but item " + i + " is "
+                            + describe(item) + example(name, "array"));
+                }
+                if (!s.isBlank()) out.add(s.strip());
+            }
+            return Collections.unmodifiableList(out);
+        }
+        throw wrongType(name, "an array of strings", v);
+    }
+
+    /** An optional closed choice parsed by the model's {@code parse(field, value)}, or null. */
+    public <E> E choice(String name, BiFunction<String, String, E> parse) {
+        String v = textOr(name);
+        return v == null || v.isBlank() ? null : parse.apply(name, v);
+    }
+
+    private Object value(String name) {
+        if (!properties.containsKey(name)) {
+            // a handler asking for a name its schema does not declare is our bug, not the agent's
+            throw new IllegalStateException(tool + " reads undeclared argument " + name);
+        }
+        return raw.get(name);
+    }
+
+    private InvalidArgumentException wrongType(String name, String expected, Object got) {
+        return new InvalidArgumentException(name, "must be " + expected + ", got " + describe(got)
+                + example(name, expected));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> property(String name) {
+        Object p = properties.get(name);
+        return p instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    private String description(String name) {
+        Object d = property(name).get("description");
+        return d == null ? "send a value" : d.toString();
+    }
+
+    /** "; e.g. "limit": 5", from the schema's first example, else a typical value for the type. */
+    private String example(String name, String expected) {
+        Object ex = property(name).get("examples") instanceof List<?> l && !l.isEmpty() ? l.get(0) : null;
+        String shown;
+        if (ex != null) {
+            shown = ex instanceof String s ? quote(s) : ex instanceof List<?> list ? listLiteral(list) : ex.toString();
+        } else if (expected.contains("integer")) {
+            shown = "5";
+        } else if (expected.contains("boolean")) {
+            shown = "true";
+        } else if (expected.contains("array")) {
+            shown = "[\"a\", \"b\"]";
+        } else {
+            shown = "\"text\"";
+        }
+        return " (e.g. \"" + name + "\": " + shown + ")";
+    }
+
+    private static String listLiteral(List<?> list) {
+        return "[" + String.join(", ", list.stream().map(o -> quote(String.valueOf(o))).toList()) + "]";
+    }
+
+    private static String describe(Object v) {
+        if (v instanceof String s) return "string " + quote(s.length() > 40 ? s.substring(0, 40) + "…" : s);
+        if (v instanceof Boolean b) return "boolean " + b;
+        if (v instanceof Number n) return "number " + n;
+        if (v instanceof List<?>) return "an array";
+        if (v instanceof Map<?, ?>) return "an object";
+        return v == null ? "null" : v.getClass().getSimpleName();
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\"", "\\\"") + "\"";
+    }
+
+    /** The accepted name within edit distance 2 of a typo, if exactly one is that close. */
+    static String closest(String typo, Set<String> names) {
+        String best = null;
+        int bestDistance = 3;
+        for (String n : names) {
+            int d = distance(typo.toLowerCase(java.util.Locale.ROOT), n);
+            if (d < bestDistance) {
+                best = n;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}
