@@ -111,15 +111,23 @@ public final class Main implements Runnable {
         @Option(names = "--warmup", defaultValue = "10") int warmup;
         @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
         List<String> javaOpts;
+        @Option(names = "--only", description = "Run one server only (engram or server-memory): for checking the harness.")
+        String only;
 
         @Override
         public Integer call() throws Exception {
-            List<PeerTarget> targets = List.of(
-                    new PeerTarget.ServerMemory(Path.of(servers.node), servers.serverMemoryIndexJs()),
-                    new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
+            List<PeerTarget> targets = new ArrayList<>();
+            if (only == null || only.equals("server-memory")) {
+                targets.add(new PeerTarget.ServerMemory(Path.of(servers.node), servers.serverMemoryIndexJs()));
+            }
+            if (only == null || only.equals("engram")) {
+                targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
+            }
             var settings = new PeerBench.Settings(sizes, writes, searches, warmup, common.seed, common.workDir());
             var figures = new PeerBench(System.err, common.serverErr()).run(settings, targets);
-            for (int n : sizes) System.out.println(PeerBench.table(figures, n));
+            for (int n : sizes) {
+                System.out.println(targets.size() == 2 ? PeerBench.table(figures, n) : PeerBench.single(figures, n));
+            }
             System.out.println(machine());
             return 0;
         }

@@ -173,6 +173,20 @@ final class PeerBench {
         return t.render();
     }
 
+    /** The figures of whichever single server ran (with {@code --only}). */
+    static String single(List<Figures> all, int size) {
+        Figures f = all.stream().filter(x -> x.size() == size).findFirst().orElseThrow();
+        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size), f.target());
+        t.row("write p50 / p95 (ms)", f.write().ms(50) + " / " + f.write().ms(95));
+        for (QueryShape shape : QueryShape.values()) {
+            SearchFigures s = f.search().get(shape);
+            t.row("search, " + shape.label + ", p50 / p95 (ms)", s.latency().ms(50) + " / " + s.latency().ms(95));
+            t.row("tokens per search, mean / p95", fmt(s.meanTokens()) + " / " + s.p95Tokens());
+        }
+        t.row("preload", f.preload());
+        return t.render();
+    }
+
     private static void latencyRows(MarkdownTable t, String what, Latencies e, Latencies p) {
         for (int q : new int[] {50, 95}) {
             t.row(what + " p" + q + " (ms)", e.ms(q), p.ms(q), ratio(p.percentileNanos(q), e.percentileNanos(q)));
