@@ -1,11 +1,162 @@
 package dev.engram.cli;
 
-/** Entry point and composition root. */
+import dev.engram.engine.Engine;
+import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.NativeProfile;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.render.Renderers;
+import dev.engram.store.EmbeddedStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+
+/**
+ * Entry point and the only composition root (R8): config → EmbeddedStore → Engine → profile →
+ * transport are wired here and nowhere else. Commands ask this class for what they need.
+ */
 public final class Main {
-    private Main() {
+    /** Exit code of a command that keeps serving after it returns (the JVM lives on its threads). */
+    static final int SERVING = -1;
+
+    private final ConfigLoader configLoader;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Clock clock;
+    private final Renderers renderers = Renderers.standard();
+    // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
+    private JsonText json;
+
+    Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err, Clock clock) {
+        this.configLoader = new ConfigLoader(env, cwd, home);
+        this.out = out;
+        this.err = err;
+        this.clock = clock;
     }
 
     public static void main(String[] args) {
-        System.err.println("engram 0.1.0");
+        Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
+                System.out, System.err, Clock.systemUTC());
+        int code = main.run(args);
+        if (code != SERVING) {
+            System.exit(code);
+        }
+    }
+
+    int run(String... args) {
+        CommandLine cli = new CommandLine(new EngramCommand(this));
+        cli.setExecutionExceptionHandler(new ErrorReporter(err));
+        cli.setParameterExceptionHandler(new ErrorReporter(err));
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    EngramConfig config(GlobalOptions options) {
+        return configLoader.load(options);
+    }
+
+    ConfigLoader configLoader() {
+        return configLoader;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
+    }
+
+    Renderers renderers() {
+        return renderers;
+    }
+
+    synchronized JsonText json() {
+        if (json == null) json = JsonText.standard();
+        return json;
+    }
+
+    Printer printer(EngramConfig config) {
+        return new Printer(out, config.json(), this::json);
+    }
+
+    /** Opens the store (creating its directory) and the engine on it; close the result when done. */
+    OpenEngine openEngine(EngramConfig config) {
+        try {
+            Files.createDirectories(config.storeDir());
+        } catch (IOException e) {
+            throw new ConfigException("store", config.storeDir().toString(), "cannot be created: " + e.getMessage());
+        }
+        EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
+        try {
+            return new OpenEngine(store, new Engine(store.store(), store.index(), clock));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    ToolProfile nativeProfile(EngramConfig config, Supplier<Engine> engine) {
+        return NativeProfile.create(new ProfileContext(engine, renderers, config.defaultZone()), json());
+    }
+
+    /**
+     * Opens the store on another thread: a server answers initialize and tools/list (which need no
+     * store) meanwhile, so opening SQLite and catching the index up does not add to cold start.
+     */
+    CompletableFuture<OpenEngine> openEngineInBackground(EngramConfig config) {
+        CompletableFuture<OpenEngine> opening = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                opening.complete(openEngine(config));
+            } catch (RuntimeException e) {
+                opening.completeExceptionally(e);
+            }
+        }, "engram-store-open");
+        t.setDaemon(true);
+        t.start();
+        return opening;
+    }
+
+    /** The engine once opened; an opening failure is rethrown as itself, so user errors stay user errors. */
+    static Supplier<Engine> engineWhenOpen(CompletableFuture<OpenEngine> opening) {
+        return () -> {
+            try {
+                return opening.join().engine();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) throw cause;
+                throw e;
+            }
+        };
+    }
+
+    /** The version the build wrote into engram-version.properties. */
+    static String version() {
+        Properties p = new Properties();
+        try (InputStream in = Main.class.getResourceAsStream("/engram-version.properties")) {
+            if (in != null) p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return p.getProperty("version", "dev");
+    }
+
+    /** A store and the engine on it, closed together. */
+    record OpenEngine(EmbeddedStore store, Engine engine) implements AutoCloseable {
+        @Override
+        public void close() {
+            store.close();
+        }
     }
 }

@@ -52,4 +52,43 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
     public int effectiveLimit() {
         return limit != null ? limit : budget.results();
     }
+
+    public static Builder builder(String query) {
+        return new Builder(query);
+    }
+
+    /** Named-argument construction; {@link #build()} validates. */
+    public static final class Builder {
+        private final String query;
+        private Integer limit, budgetTokens;
+        private Budget budget;
+        private RecallMode mode;
+        private List<String> ids, tags;
+        private boolean explain;
+        private String zone, from, to, path, asOf;
+        private Set<MemoryType> types;
+
+        public Builder(String query) {
+            this.query = query;
+        }
+
+        public Builder limit(Integer v) { limit = v; return this; }
+        public Builder budget(Budget v) { budget = v; return this; }
+        public Builder budgetTokens(Integer v) { budgetTokens = v; return this; }
+        public Builder mode(RecallMode v) { mode = v; return this; }
+        public Builder ids(List<String> v) { ids = v; return this; }
+        public Builder explain(boolean v) { explain = v; return this; }
+        public Builder zone(String v) { zone = v; return this; }
+        public Builder types(Set<MemoryType> v) { types = v; return this; }
+        public Builder tags(List<String> v) { tags = v; return this; }
+        public Builder from(String v) { from = v; return this; }
+        public Builder to(String v) { to = v; return this; }
+        public Builder path(String v) { path = v; return this; }
+        public Builder asOf(String v) { asOf = v; return this; }
+
+        public RecallQuery build() {
+            return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
+                    path, asOf);
+        }
+    }
 }

@@ -1,35 +1,90 @@
 package dev.engram.store;
 
+import dev.engram.error.StoreException;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
+import dev.engram.store.lucene.LuceneSearchIndex;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The embedded default: a SQLite record ({@code <dir>/engram.db}) and a Lucene index derived from it
  * ({@code <dir>/index}). Opening catches the index up with the record, so a crash loses nothing
- * that was acknowledged.
+ * that was acknowledged. Several processes may open the same directory at once (see
+ * {@link LuceneSearchIndex} for how they share the index). Thread-safe.
  */
 public final class EmbeddedStore implements AutoCloseable {
+    private final SqliteMemoryStore store;
+    private final LuceneSearchIndex index;
 
+    private EmbeddedStore(SqliteMemoryStore store, LuceneSearchIndex index) {
+        this.store = store;
+        this.index = index;
+    }
+
+    /**
+     * Opens or creates the store in {@code dir}. The clock is accepted for future time-based
+     * housekeeping; the store itself records the instants the engine gives it.
+     */
     public static EmbeddedStore open(Path dir, Clock clock) {
-        throw new UnsupportedOperationException("not yet");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StoreException("open store " + dir + ": cannot create the directory: " + e.getMessage(), e);
+        }
+        SqliteMemoryStore store = SqliteMemoryStore.open(dir);
+        try {
+            return new EmbeddedStore(store, LuceneSearchIndex.open(store, dir.resolve("index")));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
     }
 
     public MemoryStore store() {
-        throw new UnsupportedOperationException("not yet");
+        return store;
     }
 
     public SearchIndex index() {
-        throw new UnsupportedOperationException("not yet");
+        return index;
     }
 
-    /** Compares the index with the record: counts, and ids present in one but not the other. */
+    /**
+     * Compares the index with the record after a catch-up: counts, and ids present in one but not the
+     * other. Exact when no write lands during the check; it retries a few times if one does.
+     */
     public IndexCheck check() {
-        throw new UnsupportedOperationException("not yet");
+        for (int attempt = 1; ; attempt++) {
+            long head = store.headSeq();
+            long indexedSeq = index.catchUp();
+            Set<String> indexed = index.indexedIds();
+            Set<String> recorded = new HashSet<>();
+            store.forEach(null, m -> recorded.add(m.id()));
+            if (store.headSeq() != head && attempt < 5) continue; // a concurrent write: compare again
+            List<String> missing = new ArrayList<>();
+            for (String id : recorded) if (!indexed.contains(id)) missing.add(id);
+            List<String> extra = new ArrayList<>();
+            for (String id : indexed) if (!recorded.contains(id)) extra.add(id);
+            missing.sort(null);
+            extra.sort(null);
+            return new IndexCheck(recorded.size(), indexed.size(), missing, extra, head, indexedSeq);
+        }
     }
 
+    /** Commits the index, then releases the index's and the record's files and locks. */
     @Override
     public void close() {
+        try {
+            index.close();
+        } finally {
+            store.close();
+        }
     }
 }

@@ -41,8 +41,9 @@ final class AmendTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        AmendResult result = context.engine().amend(new AmendCommand(args.text("key"), context.zone(args),
-                args.textOr("content"), args.list("tags"), args.choice("importance", Importance::parse)));
+        var request = new AmendCommand(args.text("key"), context.zone(args),
+                args.textOr("content"), args.list("tags"), args.choice("importance", Importance::parse));
+        AmendResult result = context.engine().amend(request);
         return new ToolReply(context.renderers().text().amend(result), context.renderers().structured().amend(result));
     }
 }

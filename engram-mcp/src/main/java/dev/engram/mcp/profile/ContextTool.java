@@ -39,8 +39,9 @@ final class ContextTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        ContextResult result = context.engine().context(new ContextQuery(context.zone(args),
-                args.intOr("budget_tokens", ContextQuery.DEFAULT_BUDGET_TOKENS, 50, 20_000), args.textOr("task")));
+        var request = new ContextQuery(context.zone(args),
+                args.intOr("budget_tokens", ContextQuery.DEFAULT_BUDGET_TOKENS, 50, 20_000), args.textOr("task"));
+        ContextResult result = context.engine().context(request);
         return new ToolReply(context.renderers().text().context(result),
                 context.renderers().structured().context(result));
     }

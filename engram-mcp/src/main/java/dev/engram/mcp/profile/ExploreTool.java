@@ -41,8 +41,8 @@ final class ExploreTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        ExploreResult result = context.engine().explore(
-                new ExploreQuery(args.text("key"), context.zone(args), args.intOr("hops", 1, 1, 2)));
+        var request = new ExploreQuery(args.text("key"), context.zone(args), args.intOr("hops", 1, 1, 2));
+        ExploreResult result = context.engine().explore(request);
         Map<String, Object> structured = context.renderers().structured().explore(result);
         return new ToolReply(context.renderers().text().explore(result), structured);
     }

@@ -41,8 +41,9 @@ final class ForgetTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        ForgetResult result = context.engine().forget(new ForgetCommand(
-                args.text("key"), context.zone(args), args.choice("action", ForgetAction::parse)));
+        var request = new ForgetCommand(
+                args.text("key"), context.zone(args), args.choice("action", ForgetAction::parse));
+        ForgetResult result = context.engine().forget(request);
         return new ToolReply(context.renderers().text().forget(result), context.renderers().structured().forget(result));
     }
 }

@@ -42,8 +42,9 @@ final class LinkTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        LinkResult result = context.engine().link(new LinkCommand(args.text("from"), args.text("to"),
-                args.choice("type", EdgeType::parse), context.zone(args), unlink(args.textOr("action"))));
+        var request = new LinkCommand(args.text("from"), args.text("to"),
+                args.choice("type", EdgeType::parse), context.zone(args), unlink(args.textOr("action")));
+        LinkResult result = context.engine().link(request);
         return new ToolReply(context.renderers().text().link(result), context.renderers().structured().link(result));
     }
 

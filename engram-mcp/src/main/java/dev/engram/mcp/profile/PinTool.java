@@ -42,8 +42,9 @@ final class PinTool implements ToolHandler {
     @Override
     public ToolReply call(ToolArgs args) {
         int priority = args.intOr("priority", 1, 1, 5);
-        Memory pinned = context.engine().pin(new PinCommand(args.text("key"), context.zone(args),
-                unpin(args.textOr("action")) ? 0 : priority));
+        var request = new PinCommand(args.text("key"), context.zone(args),
+                unpin(args.textOr("action")) ? 0 : priority);
+        Memory pinned = context.engine().pin(request);
         return new ToolReply(context.renderers().text().pin(pinned), context.renderers().structured().pin(pinned));
     }
 

@@ -63,12 +63,13 @@ final class RecallTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        RecallResult result = context.engine().recall(new RecallQuery(
+        var request = new RecallQuery(
                 args.textOr("query"), args.intOr("limit", 1, RecallQuery.MAX_LIMIT),
                 args.choice("budget", Budget::parse), args.intOr("budget_tokens", 20, 100_000),
                 args.choice("mode", RecallMode::parse), args.list("ids"), args.bool("explain"), context.zone(args),
                 types(args.list("types")), args.list("tags"), args.textOr("from"), args.textOr("to"),
-                args.textOr("path"), args.textOr("as_of")));
+                args.textOr("path"), args.textOr("as_of"));
+        RecallResult result = context.engine().recall(request);
         Map<String, Object> structured = context.renderers().structured().recall(result);
         return new ToolReply(context.renderers().text().recall(result), structured);
     }

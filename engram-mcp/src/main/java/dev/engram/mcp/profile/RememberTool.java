@@ -56,12 +56,13 @@ final class RememberTool implements ToolHandler {
     @Override
     public ToolReply call(ToolArgs args) {
         List<String> links = args.list("links");
-        RememberResult result = context.engine().remember(new RememberCommand(
+        var request = new RememberCommand(
                 args.text("content"), args.textOr("key"), args.choice("type", MemoryType::parse), args.list("tags"),
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
-                args.bool("replace"), null, null));
+                args.bool("replace"), null, null);
+        RememberResult result = context.engine().remember(request);
         return new ToolReply(context.renderers().text().remember(result),
                 context.renderers().structured().remember(result));
     }

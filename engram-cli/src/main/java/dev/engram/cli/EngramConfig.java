@@ -1,0 +1,22 @@
+package dev.engram.cli;
+
+import dev.engram.memory.MemoryRules;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Everything a command needs to know before it runs, built once by {@link ConfigLoader} from
+ * defaults, environment and flags (in that order of precedence) and never changed after (R9).
+ * {@code zone} is null when none was given: tools then use the default zone, stats and export all zones.
+ */
+public record EngramConfig(Path storeDir, String zone, boolean json, boolean debug) {
+    public EngramConfig {
+        Objects.requireNonNull(storeDir, "storeDir");
+        zone = zone == null ? null : MemoryRules.zone("--zone", zone);
+    }
+
+    /** The zone MCP tools use when a call names none. */
+    public String defaultZone() {
+        return zone == null ? MemoryRules.DEFAULT_ZONE : zone;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.engram.cli;
+
+import dev.engram.engine.ForgetAction;
+import dev.engram.engine.ForgetCommand;
+import dev.engram.engine.ForgetResult;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "forget", description = "Archive a memory (or delete it with --hard, bring it back with --restore).")
+final class ForgetSubcommand implements Callable<Integer> {
+    @ParentCommand
+    EngramCommand root;
+
+    @Parameters(paramLabel = "KEY", description = "Memory id or key") String key;
+    @Option(names = "--action", description = "soft (default), hard or restore") String action;
+    @Option(names = "--hard", description = "Delete for good (same as --action hard)") boolean hard;
+    @Option(names = "--restore", description = "Un-archive (same as --action restore)") boolean restore;
+
+    @Override
+    public Integer call() {
+        EngramConfig config = root.config();
+        ForgetAction chosen = hard ? ForgetAction.HARD : restore ? ForgetAction.RESTORE
+                : action == null ? ForgetAction.SOFT : ForgetAction.parse("--action", action);
+        try (Main.OpenEngine opened = root.main().openEngine(config)) {
+            ForgetResult r = opened.engine().forget(new ForgetCommand(key, config.defaultZone(), chosen));
+            root.main().printer(config).print(root.main().renderers().text().forget(r),
+                    root.main().renderers().structured().forget(r));
+        }
+        return 0;
+    }
+}

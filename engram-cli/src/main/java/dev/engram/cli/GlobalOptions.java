@@ -1,0 +1,25 @@
+package dev.engram.cli;
+
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** Options every command accepts, before or after the command name. */
+final class GlobalOptions {
+    @Option(names = "--store", paramLabel = "DIR", scope = ScopeType.INHERIT,
+            description = "Store directory (default: $ENGRAM_HOME, else ~/.engram)")
+    String store;
+
+    @Option(names = "--project", scope = ScopeType.INHERIT,
+            description = "Use the store in .engram at the root of the current git repository")
+    boolean project;
+
+    @Option(names = "--zone", paramLabel = "ZONE", scope = ScopeType.INHERIT,
+            description = "Zone (namespace) to work in (default: default; stats and export: all zones)")
+    String zone;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of text")
+    boolean json;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Show stack traces on failure")
+    boolean debug;
+}

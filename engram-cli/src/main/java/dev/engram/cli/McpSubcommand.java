@@ -1,0 +1,32 @@
+package dev.engram.cli;
+
+import dev.engram.mcp.server.StdioServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import java.io.OutputStream;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "mcp", description = "Serve MCP over stdio (what agents spawn).")
+final class McpSubcommand implements Callable<Integer> {
+    @ParentCommand
+    EngramCommand root;
+
+    @Override
+    public Integer call() {
+        // first of all: from here on stdout carries JSON-RPC only (SDK gotcha 6)
+        OutputStream protocol = StdioServer.claimStdout();
+        Main main = root.main();
+        EngramConfig config = root.config();
+        CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
+        McpSyncServer server = StdioServer.start(main.nativeProfile(config, Main.engineWhenOpen(opening)),
+                Main.version(), main.json().mapper(), System.in, protocol);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.closeGracefully();
+            opening.thenAccept(Main.OpenEngine::close);
+        }, "engram-shutdown"));
+        // the transport's reader thread keeps the JVM alive; it exits when the agent closes stdin
+        return Main.SERVING;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.engram.cli;
+
+import dev.engram.engine.Budget;
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecallQuery;
+import dev.engram.engine.RecallResult;
+import dev.engram.memory.MemoryType;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "recall", description = "Find memories (same options as the recall tool).")
+final class RecallSubcommand implements Callable<Integer> {
+    @ParentCommand
+    EngramCommand root;
+
+    @Parameters(arity = "0..*", paramLabel = "QUERY", description = "What you need, in a few words")
+    List<String> query;
+
+    @Option(names = "--limit") Integer limit;
+    @Option(names = "--budget", description = "tiny, normal or deep") String budget;
+    @Option(names = "--budget-tokens") Integer budgetTokens;
+    @Option(names = "--mode", description = "ranked, index or ids") String mode;
+    @Option(names = "--ids", split = "[,;]", description = "Ids or keys to fetch (mode ids)") List<String> ids;
+    @Option(names = "--explain", description = "Show why each result ranks where it does") boolean explain;
+    @Option(names = "--types", split = "[,;]") List<String> types;
+    @Option(names = "--tags", split = "[,;]") List<String> tags;
+    @Option(names = "--from", description = "Updated on/after: date or age like 7d") String from;
+    @Option(names = "--to") String to;
+    @Option(names = "--path") String path;
+    @Option(names = "--as-of") String asOf;
+
+    @Override
+    public Integer call() {
+        EngramConfig config = root.config();
+        Set<MemoryType> typeSet = null;
+        if (types != null) {
+            typeSet = new LinkedHashSet<>();
+            for (String t : types) typeSet.add(MemoryType.parse("--types", t));
+        }
+        RecallMode recallMode = mode == null ? (ids != null && query == null ? RecallMode.IDS : null)
+                : RecallMode.parse("--mode", mode);
+        try (Main.OpenEngine opened = root.main().openEngine(config)) {
+            RecallResult r = opened.engine().recall(new RecallQuery(query == null ? null : String.join(" ", query),
+                    limit, budget == null ? null : Budget.parse("--budget", budget), budgetTokens, recallMode, ids,
+                    explain, config.defaultZone(), typeSet, tags, from, to, path, asOf));
+            root.main().printer(config).print(root.main().renderers().text().recall(r),
+                    root.main().renderers().structured().recall(r));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.engram.cli;
+
+import dev.engram.engine.LinkSpec;
+import dev.engram.engine.RememberCommand;
+import dev.engram.engine.RememberResult;
+import dev.engram.memory.Importance;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "remember", description = "Store a memory (same options as the remember tool).")
+final class RememberSubcommand implements Callable<Integer> {
+    @ParentCommand
+    EngramCommand root;
+
+    @Parameters(arity = "1..*", paramLabel = "CONTENT", description = "The memory, 1-3 sentences")
+    List<String> content;
+
+    @Option(names = "--key") String key;
+    @Option(names = "--type", description = "decision, pattern, error, warning, preference, procedure, fact, relation, entity") String type;
+    @Option(names = "--tags", split = "[,;]", description = "Comma-separated tags") List<String> tags;
+    @Option(names = "--importance", description = "critical, high, medium or low") String importance;
+    @Option(names = "--ttl", description = "90m, 24h, 7d, 2w or a date") String ttl;
+    @Option(names = "--link", description = "type:key or key (repeatable)") List<String> links = new ArrayList<>();
+    @Option(names = "--file") String file;
+    @Option(names = "--path-scope") String pathScope;
+    @Option(names = "--origin", description = "human (default here), agent or inferred") String origin;
+    @Option(names = "--replace", description = "Overwrite the content stored under an existing key") boolean replace;
+
+    @Override
+    public Integer call() {
+        EngramConfig config = root.config();
+        try (Main.OpenEngine opened = root.main().openEngine(config)) {
+            RememberResult r = opened.engine().remember(new RememberCommand(String.join(" ", content), key,
+                    type == null ? null : MemoryType.parse("--type", type), tags, config.defaultZone(),
+                    importance == null ? null : Importance.parse("--importance", importance), ttl,
+                    links.stream().map(LinkSpec::parse).toList(), file, pathScope,
+                    // a person typed this: human origin unless told otherwise
+                    origin == null ? Origin.HUMAN : Origin.parse("--origin", origin), replace, null, null));
+            root.main().printer(config).print(root.main().renderers().text().remember(r),
+                    root.main().renderers().structured().remember(r));
+        }
+        return 0;
+    }
+}

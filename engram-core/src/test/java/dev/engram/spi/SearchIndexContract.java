@@ -1,0 +1,222 @@
+package dev.engram.spi;
+
+import static dev.engram.spi.MemoryFixtures.minimal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.testing.MutableClock;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every clause of the {@link SearchIndex} and {@link IndexQuery} javadoc, as tests. An index
+ * implementation extends this class and supplies {@link #open}, which opens a store and the index
+ * derived from it in {@code dir}.
+ */
+public abstract class SearchIndexContract {
+
+    /** A store and the index over it; closing closes the index first. */
+    public record Opened(MemoryStore store, SearchIndex index) implements AutoCloseable {
+        @Override
+        public void close() {
+            index.close();
+            store.close();
+        }
+    }
+
+    protected abstract Opened open(Path dir, Clock clock);
+
+    /** Whether the index analyses Korean (particles split off); whitespace tokenizers cannot. */
+    protected boolean supportsKorean() {
+        return false;
+    }
+
+    @TempDir
+    protected Path dir;
+    protected final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    private Opened opened;
+    private long next = 1;
+
+    @BeforeEach
+    void openPair() {
+        opened = open(dir, clock);
+    }
+
+    @AfterEach
+    void closePair() {
+        opened.close();
+    }
+
+    private MemoryStore store() {
+        return opened.store();
+    }
+
+    private SearchIndex index() {
+        return opened.index();
+    }
+
+    private Memory.Builder memory(String content) {
+        clock.advance(Duration.ofMinutes(1));
+        return minimal(clock, next++, "work", content);
+    }
+
+    private Memory insert(Memory m) {
+        store().write(tx -> {
+            tx.insert(m);
+            return null;
+        });
+        return m;
+    }
+
+    private List<String> ids(IndexQuery q) {
+        return index().search(q).stream().map(IndexHit::id).toList();
+    }
+
+    private List<String> ids(String text) {
+        return ids(new IndexQuery(text, null, null, null, null, null, null, 20));
+    }
+
+    @Test
+    void catchUpMakesInsertsSearchableAndReportsTheHead() {
+        Memory a = insert(memory("The deploy pipeline uses blue green releases").build());
+        Memory b = insert(memory("Postgres vacuum runs nightly").build());
+        assertEquals(store().headSeq(), index().catchUp());
+        assertEquals(store().headSeq(), index().indexedSeq());
+        assertEquals(List.of(a.id()), ids("pipeline"));
+        assertEquals(List.of(b.id()), ids("VACUUM"));
+        assertEquals(List.of(), ids("kubernetes"));
+        assertEquals(store().headSeq(), index().catchUp(), "catching up twice changes nothing");
+    }
+
+    @Test
+    void updatesReplaceTheOldText() {
+        Memory a = insert(memory("caching uses memcached").build());
+        index().catchUp();
+        store().write(tx -> {
+            tx.update(a.toBuilder().content("caching uses redis").build());
+            return null;
+        });
+        index().catchUp();
+        assertEquals(List.of(), ids("memcached"));
+        assertEquals(List.of(a.id()), ids("redis"));
+        assertEquals(List.of(a.id()), ids("caching"), "an update leaves one document, not two");
+    }
+
+    @Test
+    void deletesDisappear() {
+        Memory a = insert(memory("temporary scaffolding note").build());
+        Memory b = insert(memory("permanent scaffolding note").build());
+        index().catchUp();
+        store().write(tx -> tx.delete(a.id()));
+        index().catchUp();
+        assertEquals(List.of(b.id()), ids("scaffolding"));
+        assertEquals(List.of(), ids("temporary"));
+    }
+
+    @Test
+    void keyTagsAndFileAreSearchableToo() {
+        Memory m = insert(memory("something unrelated").key("redis-timeout").tags(List.of("infra"))
+                .file("conf/nginx.conf").build());
+        index().catchUp();
+        assertEquals(List.of(m.id()), ids("timeout"));
+        assertEquals(List.of(m.id()), ids("infra"));
+        assertEquals(List.of(m.id()), ids("nginx"));
+    }
+
+    @Test
+    void filtersRestrictZoneTypeTagsStatusAndCreationTime() {
+        Instant t0 = clock.instant();
+        Memory work = insert(memory("shared word").type(MemoryType.ERROR).tags(List.of("a", "b")).build());
+        Memory home = insert(memory("shared word").zone("home").type(MemoryType.FACT).tags(List.of("a")).build());
+        Memory draft = insert(memory("shared word").type(MemoryType.DECISION).status(MemoryStatus.DRAFT).tags(List.of("b")).build());
+        index().catchUp();
+        assertEquals(Set.of(work.id(), home.id(), draft.id()), Set.copyOf(ids("shared")));
+        assertEquals(Set.of(work.id(), draft.id()), Set.copyOf(ids(q(Set.of("work"), null, null, null, null, null))));
+        assertEquals(Set.of(work.id(), home.id(), draft.id()), Set.copyOf(ids(q(Set.of("work", "home"), null, null, null, null, null))));
+        assertEquals(List.of(home.id()), ids(q(null, Set.of(MemoryType.FACT), null, null, null, null)));
+        assertEquals(List.of(work.id()), ids(q(null, null, Set.of("a", "b"), null, null, null)), "all tags must match");
+        assertEquals(Set.of(work.id(), draft.id()), Set.copyOf(ids(q(null, null, Set.of("b"), null, null, null))));
+        assertEquals(List.of(draft.id()), ids(q(null, null, null, Set.of(MemoryStatus.DRAFT), null, null)));
+        assertEquals(Set.of(work.id(), home.id()), Set.copyOf(ids(q(null, null, null, Set.of(MemoryStatus.ACTIVE), null, null))));
+        assertEquals(Set.of(home.id(), draft.id()), Set.copyOf(ids(q(null, null, null, null, home.createdAt(), null))),
+                "from is inclusive");
+        assertEquals(Set.of(work.id(), home.id()), Set.copyOf(ids(q(null, null, null, null, null, home.createdAt()))),
+                "to is inclusive");
+        assertEquals(List.of(home.id()), ids(q(null, null, null, null, home.createdAt(), home.createdAt())));
+        assertEquals(List.of(), ids(q(null, null, null, null, t0.minusSeconds(60), t0)));
+        assertEquals(List.of(), ids(q(Set.of("nowhere"), null, null, null, null, null)));
+    }
+
+    private static IndexQuery q(Set<String> zones, Set<MemoryType> types, Set<String> tags,
+                                Set<MemoryStatus> statuses, Instant from, Instant to) {
+        return new IndexQuery("shared", zones, types, tags, statuses, from, to, 20);
+    }
+
+    @Test
+    void blankOrTokenlessTextMatchesNothing() {
+        insert(memory("anything at all").build());
+        index().catchUp();
+        assertEquals(List.of(), ids(""));
+        assertEquals(List.of(), ids("   \t\n"));
+        assertEquals(List.of(), ids("?!*"));
+    }
+
+    @Test
+    void querySyntaxIsPlainText() {
+        Memory m = insert(memory("the timeout happens in the auth service").build());
+        index().catchUp();
+        assertEquals(List.of(m.id()), ids("auth: \"timeout\" AND (service* OR [x TO y]) ~ ^2 \\ /"));
+    }
+
+    @Test
+    void aDocumentMatchingMoreQueryTermsRanksFirst() {
+        for (int i = 0; i < 5; i++) insert(memory("filler text number " + i + " about nothing").build());
+        Memory one = insert(memory("apple grape cherry").build());
+        Memory both = insert(memory("apple banana cherry").build());
+        index().catchUp();
+        List<IndexHit> hits = index().search(new IndexQuery("apple banana", null, null, null, null, null, null, 10));
+        assertEquals(List.of(both.id(), one.id()), hits.stream().map(IndexHit::id).toList());
+        assertTrue(hits.get(0).score() > hits.get(1).score(), hits.toString());
+        assertTrue(hits.get(1).score() > 0, hits.toString());
+    }
+
+    @Test
+    void limitCapsTheHits() {
+        for (int i = 0; i < 8; i++) insert(memory("common term " + i).build());
+        index().catchUp();
+        assertEquals(3, index().search(new IndexQuery("common", null, null, null, null, null, null, 3)).size());
+    }
+
+    @Test
+    void koreanWordsMatchInflectedForms() {
+        assumeTrue(supportsKorean(), "this index does not analyse Korean");
+        Memory m = insert(memory("비밀번호를 변경했습니다").build());
+        insert(memory("데이터베이스 연결 시간 초과가 자주 발생한다").build());
+        index().catchUp();
+        assertEquals(List.of(m.id()), ids("비밀번호"));
+    }
+
+    @Test
+    void reopeningKeepsEverythingSearchable() {
+        Memory a = insert(memory("durable lighthouse").build());
+        index().catchUp();
+        Memory b = insert(memory("late lighthouse").build());
+        opened.close();
+        opened = open(dir, clock);
+        opened.index().catchUp();
+        assertEquals(Set.of(a.id(), b.id()), Set.copyOf(ids("lighthouse")));
+        assertEquals(store().headSeq(), index().indexedSeq());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.engram.mcp.http;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Lets a request through only with {@code Authorization: Bearer <token>} naming a configured token;
+ * otherwise answers 401 with {@code WWW-Authenticate: Bearer} and a JSON-RPC error body. A servlet
+ * filter rather than the SDK's header validator, because that one replaces the DNS-rebinding
+ * validator and cannot set the challenge header (SDK reference §4.3). Tokens are never logged.
+ */
+public final class BearerAuthFilter implements Filter {
+    private static final String SCHEME = "bearer ";
+
+    private final TokenSet tokens;
+
+    public BearerAuthFilter(TokenSet tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        String header = ((HttpServletRequest) req).getHeader("Authorization");
+        String presented = header != null && header.length() > SCHEME.length()
+                && header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
+                ? header.substring(SCHEME.length()).strip() : null;
+        if (!tokens.matches(presented)) {
+            HttpServletResponse out = (HttpServletResponse) res;
+            out.setStatus(401);
+            out.setHeader("WWW-Authenticate", "Bearer realm=\"engram\"");
+            out.setContentType("application/json");
+            byte[] body = JsonRpcErrors.body(-32001, header == null
+                    ? "unauthorized: send the header 'Authorization: Bearer <token>'"
+                    : "unauthorized: the bearer token is not valid").getBytes(StandardCharsets.UTF_8);
+            out.setContentLength(body.length);
+            out.getOutputStream().write(body);
+            return;
+        }
+        chain.doFilter(req, res);
+    }
+}

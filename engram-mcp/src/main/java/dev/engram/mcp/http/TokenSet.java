@@ -1,0 +1,75 @@
+package dev.engram.mcp.http;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The bearer tokens the HTTP server accepts, kept only as SHA-256 digests. Comparing fixed-length
+ * digests with {@link MessageDigest#isEqual} takes the same time whatever the token, and checking
+ * every digest without stopping early hides which (and how many) tokens exist. Immutable.
+ */
+public final class TokenSet {
+    private final List<byte[]> digests;
+
+    private TokenSet(List<byte[]> digests) {
+        this.digests = digests;
+    }
+
+    public static TokenSet of(Collection<String> tokens) {
+        return new TokenSet(tokens.stream().map(String::strip).filter(t -> !t.isEmpty()).map(TokenSet::sha256).toList());
+    }
+
+    public static TokenSet none() {
+        return new TokenSet(List.of());
+    }
+
+    /** Tokens from {@code ENGRAM_TOKENS}-style text: comma-separated. */
+    public static List<String> parseList(String commaSeparated) {
+        return commaSeparated == null ? List.of()
+                : Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(t -> !t.isEmpty()).toList();
+    }
+
+    /** Tokens from a file: one per line; blank lines and lines starting with '#' are ignored. */
+    public static List<String> readFile(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    public boolean isEmpty() {
+        return digests.isEmpty();
+    }
+
+    public int size() {
+        return digests.size();
+    }
+
+    public boolean matches(String presented) {
+        if (presented == null) return false;
+        byte[] candidate = sha256(presented);
+        boolean match = false;
+        for (byte[] d : digests) {
+            match |= MessageDigest.isEqual(d, candidate);
+        }
+        return match;
+    }
+
+    @Override
+    public String toString() {
+        return "TokenSet[" + digests.size() + " tokens]";
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.engram.mcp.json;
+
+import dev.engram.engine.ExportRecord;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.Origin;
+import dev.engram.memory.Tier;
+import dev.engram.render.StructuredRenderer;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The export line format: one JSON object per memory with every field (as {@link
+ * StructuredRenderer#memory}), its outgoing {@code edges} and its {@code versions}. Reading is the
+ * exact inverse of writing, so export → import → export reproduces the same lines.
+ */
+public final class ExportCodec {
+    private final StructuredRenderer structured;
+    private final JsonText json;
+
+    public ExportCodec(StructuredRenderer structured, JsonText json) {
+        this.structured = structured;
+        this.json = json;
+    }
+
+    public String write(ExportRecord record) {
+        Map<String, Object> line = new LinkedHashMap<>(structured.memory(record.memory()));
+        line.put("edges", record.edges().stream().map(e -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("to_id", e.toId());
+            m.put("type", e.type().wireName());
+            m.put("created_at", e.createdAt().toString());
+            return m;
+        }).toList());
+        line.put("versions", record.versions().stream().map(structured::version).toList());
+        return json.write(line);
+    }
+
+    /** Parses one line; a malformed line throws InvalidArgumentException naming the field. */
+    public ExportRecord read(String line) {
+        Map<String, Object> m;
+        try {
+            m = json.readObject(line);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidArgumentException("line", e.getMessage());
+        }
+        Memory memory = Memory.builder()
+                .id(text(m, "id")).key(text(m, "key")).zone(text(m, "zone"))
+                .type(MemoryType.parse("type", text(m, "type"))).content(text(m, "content"))
+                .tags(strings(m, "tags")).file(optText(m, "file")).pathScope(optText(m, "path_scope"))
+                .importance(optText(m, "importance") == null ? null : Importance.parse("importance", optText(m, "importance")))
+                .quality(number(m, "quality")).confidence(number(m, "confidence"))
+                .status(MemoryStatus.parse("status", text(m, "status")))
+                .createdAt(instant(m, "created_at")).updatedAt(instant(m, "updated_at"))
+                .lastAccessedAt(optInstant(m, "last_accessed_at")).accessCount((long) number(m, "access_count"))
+                .expiresAt(optInstant(m, "expires_at")).reviewIntervalDays((int) number(m, "review_interval_days"))
+                .lastVerifiedAt(optInstant(m, "last_verified_at"))
+                .tier(Tier.valueOf(text(m, "tier").toUpperCase(Locale.ROOT)))
+                .origin(Origin.parse("origin", text(m, "origin"))).session(optText(m, "session"))
+                .branch(optText(m, "branch")).pinPriority((int) number(m, "pin_priority"))
+                .supersededAt(optInstant(m, "superseded_at")).supersededBy(optText(m, "superseded_by"))
+                .build();
+        List<Edge> edges = new ArrayList<>();
+        for (Map<String, Object> e : objects(m, "edges")) {
+            edges.add(new Edge(memory.id(), text(e, "to_id"), EdgeType.parse("edges.type", text(e, "type")),
+                    instant(e, "created_at")));
+        }
+        List<MemoryVersion> versions = new ArrayList<>();
+        for (Map<String, Object> v : objects(m, "versions")) {
+            String importance = optText(v, "importance");
+            versions.add(new MemoryVersion(text(v, "memory_id"), (int) number(v, "version"), text(v, "content"),
+                    strings(v, "tags"), importance == null ? null : Importance.parse("versions.importance", importance),
+                    instant(v, "replaced_at")));
+        }
+        return new ExportRecord(memory, edges, versions);
+    }
+
+    private static String text(Map<String, Object> m, String field) {
+        String v = optText(m, field);
+        if (v == null) throw new InvalidArgumentException(field, "is missing");
+        return v;
+    }
+
+    private static String optText(Map<String, Object> m, String field) {
+        Object v = m.get(field);
+        if (v == null) return null;
+        if (v instanceof String s) return s;
+        throw new InvalidArgumentException(field, "must be a string, got " + v);
+    }
+
+    private static double number(Map<String, Object> m, String field) {
+        if (m.get(field) instanceof Number n) return n.doubleValue();
+        throw new InvalidArgumentException(field, "must be a number, got " + m.get(field));
+    }
+
+    private static Instant instant(Map<String, Object> m, String field) {
+        Instant t = optInstant(m, field);
+        if (t == null) throw new InvalidArgumentException(field, "is missing");
+        return t;
+    }
+
+    private static Instant optInstant(Map<String, Object> m, String field) {
+        String v = optText(m, field);
+        try {
+            return v == null ? null : Instant.parse(v);
+        } catch (DateTimeParseException e) {
+            throw new InvalidArgumentException(field, "'" + v + "' is not an ISO-8601 instant");
+        }
+    }
+
+    private static List<String> strings(Map<String, Object> m, String field) {
+        Object v = m.get(field);
+        if (v == null) return List.of();
+        if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof String)) {
+            return l.stream().map(String.class::cast).toList();
+        }
+        throw new InvalidArgumentException(field, "must be an array of strings");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> objects(Map<String, Object> m, String field) {
+        Object v = m.get(field);
+        if (v == null) return List.of();
+        if (v instanceof List<?> l && l.stream().allMatch(x -> x instanceof Map)) {
+            return (List<Map<String, Object>>) v;
+        }
+        throw new InvalidArgumentException(field, "must be an array of objects");
+    }
+}

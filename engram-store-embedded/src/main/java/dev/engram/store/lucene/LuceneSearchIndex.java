@@ -1,0 +1,322 @@
+package dev.engram.store.lucene;
+
+import dev.engram.error.StoreException;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NativeFSLockFactory;
+import org.apache.lucene.util.Bits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link SearchIndex} on a Lucene directory ({@code <dir>/index}) derived from a {@link MemoryStore}.
+ *
+ * <h2>Catch-up</h2>
+ * The last commit's user data holds {@code seq}, the last store change the committed index reflects.
+ * Catching up reads {@link MemoryStore#changesSince} in batches and, per id, updates the document if
+ * the memory exists and deletes it otherwise. Re-applying a change is harmless, so an index that lost
+ * uncommitted work (kill -9) just replays from its committed seq: the store stays the truth.
+ *
+ * <h2>Several processes on one directory</h2>
+ * Lucene allows one IndexWriter per directory (its {@code write.lock}, a {@link NativeFSLockFactory}
+ * OS lock that dies with its process). The write lock plus the commit's seq are the only
+ * coordination; there are no other lock files:
+ * <ul>
+ *   <li>A process opens the writer only when the store is ahead of what it can search. If another
+ *       process holds the lock, it polls every {@link #LOCK_POLL} until it gets the lock or the
+ *       committed index reaches the store's head (the holder indexes everyone's changes), for at
+ *       most the caller's bound; then it quietly searches what is committed. No lock error escapes.
+ *   <li>The holder keeps the writer as a {@link WriterLease lease}: bursts of writes then do not pay
+ *       an open and a commit (15-95 ms, storage-and-embeddings §0) each. While leased it follows the
+ *       store's head, group-commits at most every {@link WriterLease#COMMIT_INTERVAL}, and closes the
+ *       writer after {@link WriterLease#IDLE} without local use so another process can take it.
+ *   <li>Searches use an NRT reader while this process holds the writer, otherwise the last commit,
+ *       refreshed with {@code openIfChanged}; so other processes' writes are visible after their
+ *       next group commit, a few hundred milliseconds.
+ * </ul>
+ * A missing index is created; a corrupt or incompatible one, or one ahead of the store (the store
+ * file was replaced), is rebuilt from the store with a WARN.
+ *
+ * <p>Thread-safe: one monitor guards the writer and the current reader; searches run outside it on
+ * a reference-counted reader.
+ */
+public final class LuceneSearchIndex implements SearchIndex {
+    private static final Logger log = LoggerFactory.getLogger(LuceneSearchIndex.class);
+
+    static final Duration LOCK_POLL = Duration.ofMillis(20);
+    /** How long {@link #catchUp()} waits for another process's writer before settling for the last commit. */
+    static final Duration CATCH_UP_WAIT = Duration.ofSeconds(5);
+    /** A search waits less: a slightly stale candidate list is fine, the engine re-reads every hit. */
+    static final Duration SEARCH_WAIT = Duration.ofSeconds(1);
+
+    private final MemoryStore store;
+    private final Path path;
+    private final Directory directory;
+    private final TextAnalysis analysis = new TextAnalysis();
+    private final QueryTranslator queries = new QueryTranslator(analysis);
+    private final ScheduledExecutorService timer;
+    private final WriterLease lease;
+    private final Object lock = new Object();
+    // the reader searches use; replaced on refresh (guarded by lock, reference-counted for searches)
+    private DirectoryReader reader;
+    private long readerSeq;
+    private boolean closed;
+
+    /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
+    public static LuceneSearchIndex open(MemoryStore store, Path path) {
+        return new LuceneSearchIndex(store, path);
+    }
+
+    private LuceneSearchIndex(MemoryStore store, Path path) {
+        this.store = store;
+        this.path = path;
+        try {
+            Files.createDirectories(path);
+            this.directory = FSDirectory.open(path, NativeFSLockFactory.INSTANCE);
+        } catch (IOException e) {
+            throw new StoreException("open index " + path + ": " + e.getMessage(), e);
+        }
+        this.lease = new WriterLease(directory, analysis, store, path);
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "engram-index-lease " + path);
+            t.setDaemon(true); // a forgotten close must not keep the JVM alive; the store has everything
+            return t;
+        });
+        synchronized (lock) {
+            openCommitted();
+            if (readerSeq > store.headSeq()) {
+                log.warn("index {}: reflects change {} but the store ends at {} (store replaced?); rebuilding",
+                        path, readerSeq, store.headSeq());
+                lease.recreateOnNextOpen();
+            }
+        }
+        long tick = WriterLease.TICK.toMillis();
+        timer.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+        catchUp(CATCH_UP_WAIT);
+    }
+
+    /** Opens the committed index if there is one; a corrupt or incompatible one is marked for rebuild. */
+    private void openCommitted() {
+        try {
+            if (!DirectoryReader.indexExists(directory)) return;
+            reader = DirectoryReader.open(directory);
+            readerSeq = WriterLease.seqOf(reader.getIndexCommit().getUserData());
+        } catch (IOException e) {
+            // CorruptIndexException, IndexFormatTooOld/NewException, a truncated file: all derived data
+            log.warn("index {}: unreadable ({}); rebuilding it from the store", path, e.toString());
+            lease.recreateOnNextOpen();
+        }
+    }
+
+    @Override
+    public long catchUp() {
+        return catchUp(CATCH_UP_WAIT);
+    }
+
+    private long catchUp(Duration maxWait) {
+        long head = store.headSeq();
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (true) {
+            synchronized (lock) {
+                if (closed) return readerSeq;
+                try {
+                    lease.touch();
+                    if (!lease.held() && !lease.mustRecreate()) refreshCommitted();
+                    if (!lease.mustRecreate() && readerSeq >= head) return readerSeq;
+                    if (lease.held() || lease.tryAcquire()) {
+                        lease.applyChanges();
+                        refreshFromWriter();
+                        return readerSeq;
+                    }
+                } catch (IOException e) {
+                    throw new StoreException("catch up index " + path + " to change " + head + ": " + e.getMessage(), e);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                log.debug("index {}: writer busy in another process; searching change {} of {}", path, readerSeq, head);
+                synchronized (lock) {
+                    return readerSeq;
+                }
+            }
+            if (!pause()) {
+                synchronized (lock) {
+                    return readerSeq;
+                }
+            }
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(LOCK_POLL.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller gets the index as it is, and its interrupt back
+            return false;
+        }
+    }
+
+    /** Swaps in the newest commit (another process's or ours). Caller holds the lock and not the writer. */
+    private void refreshCommitted() throws IOException {
+        if (reader == null) {
+            openCommitted();
+            return;
+        }
+        DirectoryReader fresh = DirectoryReader.openIfChanged(reader);
+        if (fresh != null) swap(fresh, WriterLease.seqOf(fresh.getIndexCommit().getUserData()));
+    }
+
+    /** Swaps in an NRT reader on the leased writer. Caller holds the lock and the writer. */
+    private void refreshFromWriter() throws IOException {
+        DirectoryReader fresh = reader == null ? DirectoryReader.open(lease.writer())
+                : DirectoryReader.openIfChanged(reader, lease.writer());
+        if (fresh != null) swap(fresh, lease.seq());
+        else readerSeq = lease.seq();
+    }
+
+    private void swap(DirectoryReader fresh, long seq) throws IOException {
+        DirectoryReader old = reader;
+        reader = fresh;
+        readerSeq = seq;
+        if (old != null) old.decRef(); // searches still running hold their own reference
+    }
+
+    /** The lease's heartbeat: follow the store, group-commit, and give the writer up when idle. */
+    private void tick() {
+        synchronized (lock) {
+            if (closed || !lease.held()) return;
+            try {
+                if (lease.applyChanges()) refreshFromWriter();
+                lease.commitIfDue();
+                if (lease.idle()) {
+                    lease.release();
+                    DirectoryReader committed = DirectoryReader.open(directory);
+                    swap(committed, WriterLease.seqOf(committed.getIndexCommit().getUserData()));
+                }
+            } catch (IOException | RuntimeException e) {
+                // the store still has every change; drop the writer and let the next catch-up start over
+                log.warn("index {}: background commit failed, releasing the writer: {}", path, e.toString());
+                lease.abandon();
+            }
+        }
+    }
+
+    @Override
+    public List<IndexHit> search(IndexQuery query) {
+        Optional<Query> lucene = queries.translate(query);
+        if (lucene.isEmpty()) return List.of();
+        if (store.headSeq() > indexedSeq()) catchUp(SEARCH_WAIT);
+        DirectoryReader r = acquireReader();
+        if (r == null) return List.of();
+        try {
+            IndexSearcher searcher = new IndexSearcher(r);
+            TopDocs top = searcher.search(lucene.get(), query.limit());
+            StoredFields stored = searcher.storedFields();
+            List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
+            for (ScoreDoc sd : top.scoreDocs) {
+                hits.add(new IndexHit(stored.document(sd.doc, Set.of(MemoryDocuments.ID)).get(MemoryDocuments.ID), sd.score));
+            }
+            return hits;
+        } catch (IOException e) {
+            throw new StoreException("search index " + path + ": " + e.getMessage(), e);
+        } finally {
+            release(r);
+        }
+    }
+
+    /** Every memory id in what this process's searches see; for consistency checks. */
+    public Set<String> indexedIds() {
+        DirectoryReader r = acquireReader();
+        Set<String> ids = new HashSet<>();
+        if (r == null) return ids;
+        try {
+            for (LeafReaderContext leaf : r.leaves()) {
+                Bits live = leaf.reader().getLiveDocs();
+                StoredFields stored = leaf.reader().storedFields();
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    if (live == null || live.get(doc)) {
+                        ids.add(stored.document(doc, Set.of(MemoryDocuments.ID)).get(MemoryDocuments.ID));
+                    }
+                }
+            }
+            return ids;
+        } catch (IOException e) {
+            throw new StoreException("list ids of index " + path + ": " + e.getMessage(), e);
+        } finally {
+            release(r);
+        }
+    }
+
+    private DirectoryReader acquireReader() {
+        synchronized (lock) {
+            if (reader == null) return null;
+            lease.touch();
+            reader.incRef();
+            return reader;
+        }
+    }
+
+    private void release(DirectoryReader r) {
+        try {
+            r.decRef();
+        } catch (IOException e) {
+            log.debug("index {}: closing a replaced reader: {}", path, e.toString()); // nothing left to lose
+        }
+    }
+
+    @Override
+    public long indexedSeq() {
+        synchronized (lock) {
+            return readerSeq;
+        }
+    }
+
+    /** Commits what was applied, releases the write lock and every file handle. */
+    @Override
+    public void close() {
+        // no shutdownNow: interrupting a commit in progress would close Lucene's file channels under it
+        timer.shutdown();
+        try {
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // close anyway; the tick takes the same monitor
+        }
+        synchronized (lock) {
+            if (closed) return;
+            closed = true;
+            try {
+                if (lease.held()) lease.release();
+                if (reader != null) reader.decRef();
+                reader = null;
+                directory.close();
+            } catch (IOException e) {
+                throw new StoreException("close index " + path + ": " + e.getMessage(), e);
+            } finally {
+                analysis.close();
+            }
+        }
+    }
+}

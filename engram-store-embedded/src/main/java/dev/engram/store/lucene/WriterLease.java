@@ -1,0 +1,180 @@
+package dev.engram.store.lucene;
+
+import dev.engram.memory.Memory;
+import dev.engram.spi.Change;
+import dev.engram.spi.MemoryStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This process's hold on the index's single IndexWriter, and the change feed applied through it.
+ * Not thread-safe: {@link LuceneSearchIndex} calls it under its monitor.
+ */
+final class WriterLease {
+    private static final Logger log = LoggerFactory.getLogger(WriterLease.class);
+
+    static final String SEQ = "seq";
+    /** Heartbeat of the lease: how often the holder follows the store and checks the timers below. */
+    static final Duration TICK = Duration.ofMillis(100);
+    /** Group commit: at most one fsync'ing commit per interval while changes arrive. */
+    static final Duration COMMIT_INTERVAL = Duration.ofMillis(250);
+    /** Local idleness after which the writer is closed so other processes can take the lock. */
+    static final Duration IDLE = Duration.ofSeconds(1);
+    private static final int BATCH = 500;
+
+    private final Directory directory;
+    private final TextAnalysis analysis;
+    private final MemoryStore store;
+    private final Path path;
+    // mutable lease state, changed only under LuceneSearchIndex's monitor
+    private IndexWriter writer;
+    private long seq;
+    private boolean dirty;
+    private boolean recreate;
+    private long lastCommitNanos;
+    private long lastUseNanos;
+
+    WriterLease(Directory directory, TextAnalysis analysis, MemoryStore store, Path path) {
+        this.directory = directory;
+        this.analysis = analysis;
+        this.store = store;
+        this.path = path;
+    }
+
+    boolean held() {
+        return writer != null;
+    }
+
+    IndexWriter writer() {
+        return writer;
+    }
+
+    /** The last store change applied to the writer, committed or not. */
+    long seq() {
+        return seq;
+    }
+
+    void touch() {
+        lastUseNanos = System.nanoTime();
+    }
+
+    boolean idle() {
+        return System.nanoTime() - lastUseNanos >= IDLE.toNanos();
+    }
+
+    /** The next writer starts from an empty index and replays the whole change feed. */
+    void recreateOnNextOpen() {
+        recreate = true;
+    }
+
+    boolean mustRecreate() {
+        return recreate;
+    }
+
+    /** Takes Lucene's write lock if no other writer (in any process) has it; never waits. */
+    boolean tryAcquire() throws IOException {
+        boolean existed = DirectoryReader.indexExists(directory);
+        IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
+                .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setCommitOnClose(false); // every commit carries the seq, so commits happen only in commit()
+        try {
+            writer = new IndexWriter(directory, config);
+        } catch (LockObtainFailedException e) {
+            return false;
+        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+            if (recreate) throw e;
+            log.warn("index {}: unreadable ({}); rebuilding it from the store", path, e.toString());
+            recreate = true;
+            return tryAcquire();
+        }
+        seq = recreate || !existed ? 0 : seqOf(SegmentInfos.readLatestCommit(directory).getUserData());
+        dirty = recreate || !existed; // commit even an empty index, so readers in any process can open it
+        if (seq > store.headSeq()) {
+            log.warn("index {}: reflects change {} but the store ends at {} (store replaced?); rebuilding",
+                    path, seq, store.headSeq());
+            writer.deleteAll();
+            seq = 0;
+            dirty = true;
+        }
+        recreate = false;
+        lastCommitNanos = System.nanoTime();
+        touch();
+        return true;
+    }
+
+    /** Applies every store change after {@link #seq()}; returns whether there were any. */
+    boolean applyChanges() throws IOException {
+        boolean applied = false;
+        while (true) {
+            List<Change> batch = store.changesSince(seq, BATCH);
+            if (batch.isEmpty()) return applied;
+            Set<String> ids = new LinkedHashSet<>();
+            batch.forEach(c -> ids.add(c.memoryId()));
+            // the memory as it is now: a later change to the same id re-applies the same state, harmlessly
+            for (Memory m : store.getAll(List.copyOf(ids))) {
+                writer.updateDocument(MemoryDocuments.idTerm(m.id()), MemoryDocuments.of(m));
+                ids.remove(m.id());
+            }
+            for (String gone : ids) writer.deleteDocuments(MemoryDocuments.idTerm(gone));
+            seq = batch.get(batch.size() - 1).seq();
+            dirty = true;
+            applied = true;
+        }
+    }
+
+    void commitIfDue() throws IOException {
+        if (dirty && System.nanoTime() - lastCommitNanos >= COMMIT_INTERVAL.toNanos()) commit();
+    }
+
+    private void commit() throws IOException {
+        writer.setLiveCommitData(Map.of(SEQ, Long.toString(seq)).entrySet());
+        writer.commit();
+        dirty = false;
+        lastCommitNanos = System.nanoTime();
+    }
+
+    /** Commits what was applied and gives the write lock back. */
+    void release() throws IOException {
+        try {
+            if (dirty) commit();
+        } finally {
+            IndexWriter w = writer;
+            writer = null;
+            w.close();
+        }
+    }
+
+    /** Drops the writer and its uncommitted changes after a failure; the next holder replays them. */
+    void abandon() {
+        IndexWriter w = writer;
+        writer = null;
+        dirty = false;
+        if (w == null) return;
+        try {
+            w.rollback();
+        } catch (IOException e) {
+            log.debug("index {}: rollback of an abandoned writer: {}", path, e.toString()); // lock goes with it
+        }
+    }
+
+    static long seqOf(Map<String, String> commitData) {
+        String s = commitData.get(SEQ);
+        return s == null ? 0 : Long.parseLong(s);
+    }
+}
