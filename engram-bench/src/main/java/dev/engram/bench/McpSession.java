@@ -29,8 +29,11 @@ final class McpSession implements AutoCloseable {
         }
     }
 
-    /** A tool call's reply as the agent would receive it. */
-    record Reply(String text, int structuredChars, boolean error) {
+    /**
+     * A tool call's reply as the agent would receive it; {@code results} counts the items of the
+     * structured answer's {@code results} (Engram) or {@code entities} (server-memory) list, -1 if none.
+     */
+    record Reply(String text, int structuredChars, int results, boolean error) {
         int bytes() {
             return text.getBytes(StandardCharsets.UTF_8).length;
         }
@@ -71,6 +74,12 @@ final class McpSession implements AutoCloseable {
         String text = r.content().stream().filter(c -> c instanceof McpSchema.TextContent)
                 .map(c -> ((McpSchema.TextContent) c).text()).collect(Collectors.joining("\n"));
         int structured = 0;
+        int results = -1;
+        if (r.structuredContent() instanceof Map<?, ?> map) {
+            for (String listKey : List.of("results", "entities")) {
+                if (map.get(listKey) instanceof List<?> items) results = items.size();
+            }
+        }
         if (r.structuredContent() != null) {
             try {
                 structured = JSON.writeValueAsString(r.structuredContent()).length();
@@ -79,7 +88,7 @@ final class McpSession implements AutoCloseable {
             }
         }
         // the TS servers leave isError absent (null) on success (SDK gotcha 18)
-        return new Reply(text, structured, Boolean.TRUE.equals(r.isError()));
+        return new Reply(text, structured, results, Boolean.TRUE.equals(r.isError()));
     }
 
     @Override

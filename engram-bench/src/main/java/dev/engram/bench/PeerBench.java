@@ -37,7 +37,7 @@ final class PeerBench {
 
     /** A search set's figures: latency and, per response, estimated tokens, UTF-8 bytes and structured chars. */
     record SearchFigures(Latencies latency, double meanTokens, long p95Tokens, double meanBytes,
-                         double meanStructuredChars, int errors) {
+                         double meanStructuredChars, double meanResults, double emptyShare, int errors) {
     }
 
     /** One server at one size. */
@@ -102,6 +102,8 @@ final class PeerBench {
         long bytes = 0;
         long structured = 0;
         int errors = 0;
+        long results = 0;
+        int empty = 0;
         for (int i = 0; i < queries.size(); i++) {
             Map<String, Object> args = target.searchArguments(queries.get(i));
             long t0 = System.nanoTime();
@@ -115,13 +117,15 @@ final class PeerBench {
             bytes += r.bytes();
             structured += r.structuredChars();
             if (r.error()) errors++;
+            results += Math.max(0, r.results());
+            if (r.results() == 0) empty++;
         }
         long[] sorted = tokens.clone();
         Arrays.sort(sorted);
         long p95 = sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
         double mean = Arrays.stream(tokens).average().orElse(0);
         return new SearchFigures(latency.done(), mean, p95, (double) bytes / s.searches(),
-                (double) structured / s.searches(), errors);
+                (double) structured / s.searches(), (double) results / s.searches(), (double) empty / s.searches(), errors);
     }
 
     /** All peer memories go to the default zone: the peer has no zones, so both search the same N. */
@@ -162,6 +166,9 @@ final class PeerBench {
             SearchFigures ps = p.search().get(shape);
             t.row("**search, " + shape.label + "**", "recall", "search_nodes", "");
             latencyRows(t, "search", es.latency(), ps.latency());
+            t.row("results per search, mean", String.format(Locale.ROOT, "%.1f", es.meanResults()),
+                    String.format(Locale.ROOT, "%.1f", ps.meanResults()), ratio(ps.meanResults(), es.meanResults()));
+            t.row("searches with no result", pct(es.emptyShare()), pct(ps.emptyShare()), "");
             t.row("tokens per search, mean", fmt(es.meanTokens()), fmt(ps.meanTokens()), ratio(ps.meanTokens(), es.meanTokens()));
             t.row("tokens per search, p95", es.p95Tokens(), ps.p95Tokens(), ratio(ps.p95Tokens(), es.p95Tokens()));
             t.row("text bytes per search, mean", fmt(es.meanBytes()), fmt(ps.meanBytes()), ratio(ps.meanBytes(), es.meanBytes()));
@@ -191,6 +198,10 @@ final class PeerBench {
         for (int q : new int[] {50, 95}) {
             t.row(what + " p" + q + " (ms)", e.ms(q), p.ms(q), ratio(p.percentileNanos(q), e.percentileNanos(q)));
         }
+    }
+
+    private static String pct(double share) {
+        return String.format(Locale.ROOT, "%.0f%%", share * 100);
     }
 
     private static String fmt(double v) {
