@@ -1,6 +1,5 @@
 package dev.engram.cli;
 
-import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,8 +20,7 @@ final class DoctorSubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         IndexCheck check;
         try (Main.OpenEngine opened = root.main().openEngine(config)) {
-            EmbeddedStore store = opened.store();
-            check = store.check();
+            check = opened.indexCheck().get();
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("store", config.storeDir().toString());

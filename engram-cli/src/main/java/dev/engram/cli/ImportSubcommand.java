@@ -9,12 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "import", description = "Read JSON lines written by export; existing ids are overwritten.")
+@Command(name = "import", description = "Read JSON lines written by export, all or nothing; existing ids are overwritten.")
 final class ImportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
@@ -26,26 +28,28 @@ final class ImportSubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         Main main = root.main();
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
-        long count = 0;
+        List<ExportRecord> records = new ArrayList<>();
         int lineNumber = 0;
-        try (Main.OpenEngine opened = main.openEngine(config);
-             BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        // parse everything first: a bad line then imports nothing, and one importAll call writes the
+        // memories before their edges, so an edge may point at a memory later in the file
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String line; (line = in.readLine()) != null; ) {
                 lineNumber++;
                 if (line.isBlank()) continue;
-                ExportRecord record;
                 try {
-                    record = codec.read(line);
+                    records.add(codec.read(line));
                 } catch (IllegalArgumentException | EngramUserException e) {
                     throw new EngramUserException(file + " line " + lineNumber + ": " + e.getMessage()
-                            + (count > 0 ? " (" + count + " earlier lines were imported)" : ""));
+                            + "; nothing was imported");
                 }
-                opened.engine().importRecord(record);
-                count++;
             }
         } catch (NoSuchFileException e) {
             throw new EngramUserException("import: no such file " + file);
         }
+        try (Main.OpenEngine opened = main.openEngine(config)) {
+            opened.engine().importAll(records);
+        }
+        long count = records.size();
         main.err().println("imported " + count + " memories from " + file);
         return 0;
     }

@@ -7,6 +7,7 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.render.Renderers;
 import dev.engram.store.EmbeddedStore;
+import dev.engram.store.IndexCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
@@ -32,21 +34,24 @@ public final class Main {
     private final ConfigLoader configLoader;
     private final PrintStream out;
     private final PrintStream err;
-    private final Clock clock;
     private final Renderers renderers = Renderers.standard();
     // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
     private JsonText json;
 
-    Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err, Clock clock) {
+    private final Function<EngramConfig, OpenEngine> opener;
+
+    Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err,
+         Function<EngramConfig, OpenEngine> opener) {
         this.configLoader = new ConfigLoader(env, cwd, home);
         this.out = out;
         this.err = err;
-        this.clock = clock;
+        this.opener = opener;
     }
 
     public static void main(String[] args) {
+        Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.out, System.err, Clock.systemUTC());
+                System.out, System.err, config -> openEmbedded(config, clock));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -91,8 +96,13 @@ public final class Main {
         return new Printer(out, config.json(), this::json);
     }
 
-    /** Opens the store (creating its directory) and the engine on it; close the result when done. */
+    /** Opens the configured store and the engine on it; close the result when done. */
     OpenEngine openEngine(EngramConfig config) {
+        return opener.apply(config);
+    }
+
+    /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
+    static OpenEngine openEmbedded(EngramConfig config, Clock clock) {
         try {
             Files.createDirectories(config.storeDir());
         } catch (IOException e) {
@@ -100,7 +110,7 @@ public final class Main {
         }
         EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
         try {
-            return new OpenEngine(store, new Engine(store.store(), store.index(), clock));
+            return new OpenEngine(new Engine(store.store(), store.index(), clock), store::check, store);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -152,11 +162,15 @@ public final class Main {
         return p.getProperty("version", "dev");
     }
 
-    /** A store and the engine on it, closed together. */
-    record OpenEngine(EmbeddedStore store, Engine engine) implements AutoCloseable {
+    /** An engine, the index check of the store under it, and what to close when done. */
+    record OpenEngine(Engine engine, Supplier<IndexCheck> indexCheck, AutoCloseable resources) implements AutoCloseable {
         @Override
         public void close() {
-            store.close();
+            try {
+                resources.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the store failed", e);
+            }
         }
     }
 }

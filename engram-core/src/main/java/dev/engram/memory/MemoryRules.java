@@ -186,7 +186,11 @@ public final class MemoryRules {
         };
     }
 
-    /** A key-shaped slug of free text: lowercase words joined by '-', at most 6 words and 80 characters. */
+    /**
+     * A key-shaped slug of free text: lowercase ASCII words joined by '-', at most 6 words and 80
+     * characters. Text without ASCII words (Korean, Japanese, …) gets {@code note-<hash>}, so equal
+     * texts still share a key and different ones rarely collide.
+     */
     public static String slug(String text) {
         String[] words = text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+");
         StringBuilder sb = new StringBuilder();
@@ -203,6 +207,6 @@ public final class MemoryRules {
             sb.append(ascii);
             count++;
         }
-        return sb.length() == 0 ? "memory" : sb.toString();
+        return sb.length() == 0 ? String.format("note-%08x", text.strip().hashCode()) : sb.toString();
     }
 }

@@ -35,7 +35,7 @@ public final class TextRenderer {
         sb.append(" · quality ").append(percent(r.quality() == null ? m.quality() : r.quality().total()));
         if (!r.inferredTags().isEmpty()) sb.append("\ninferred tags: ").append(String.join(", ", r.inferredTags()));
         if (!r.linked().isEmpty()) sb.append("\nlinked: ").append(String.join(", ", r.linked()));
-        if (m.expiresAt() != null) sb.append("\nexpires: ").append(m.expiresAt());
+        if (m.expiresAt() != null) sb.append("\nexpires: ").append(date(m.expiresAt()));
         if (r.nearDuplicate() != null) {
             sb.append("\nnear-duplicate of ").append(r.nearDuplicate().key()).append(" (").append(r.nearDuplicate().id())
                     .append(") · ").append(percent(r.nearDuplicate().similarity()))
@@ -76,8 +76,9 @@ public final class TextRenderer {
 
     private String indexLine(RecalledMemory rm) {
         Memory m = rm.memory();
-        return m.key() + " " + m.id() + " " + m.type().wireName() + " " + date(m.updatedAt()) + " "
-                + percent(rm.relevance());
+        // without a query every relevance is 0: not worth a token per line
+        return m.key() + " " + m.id() + " " + m.type().wireName() + " " + date(m.updatedAt())
+                + (rm.relevance() > 0 ? " " + percent(rm.relevance()) : "");
     }
 
     public String forget(ForgetResult r) {

@@ -179,7 +179,7 @@ class RememberTest {
                 bare.memory().quality() + " vs " + rich.memory().quality());
         assertEquals(0.3, rich.quality().tags());
         assertEquals(0.1, rich.quality().links());
-        assertEquals(0.3, rich.quality().detail());
+        assertEquals(0.2, rich.quality().detail(), "over 60 characters, under 150");
         assertEquals(0.1, rich.quality().origin());
         assertEquals(rich.quality().total(), rich.memory().quality());
     }

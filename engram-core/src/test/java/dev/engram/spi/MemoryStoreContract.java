@@ -15,6 +15,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,7 +24,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -236,6 +239,15 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void versionOfUnknownMemoryIsRejected() {
+        assertThrows(NotFoundException.class, () -> store.write(tx -> {
+            tx.addVersion(new MemoryVersion(id(404), 1, "ghost", List.of(), null, clock.instant()));
+            return null;
+        }));
+        assertEquals(List.of(), store.versions(id(404)));
+    }
+
+    @Test
     void pinnedListsOnlyPinnedMemoriesOfTheZoneHighestPriorityFirst() {
         insert(minimal(clock, 1, "work", "low").pinPriority(1).build());
         insert(minimal(clock, 2, "work", "not pinned").build());
@@ -372,6 +384,96 @@ public abstract class MemoryStoreContract {
         assertEquals(head, store.headSeq());
         assertEquals(changes, store.changesSince(0, 100));
         assertEquals(Set.of("home", "work"), store.zones());
+    }
+
+    /**
+     * Random operations, including conflicting keys, unknown ids and failing work, applied to this
+     * store and to the {@link InMemoryMemoryStore} reference; after each one both must agree.
+     */
+    @Test
+    void randomOperationsAgreeWithTheReferenceFake() {
+        long seed = Long.getLong("engram.seed", System.nanoTime());
+        String reproduce = "reproduce with: -Dtest=" + getClass().getSimpleName()
+                + "#randomOperationsAgreeWithTheReferenceFake -Dengram.seed=" + seed;
+        Random random = new Random(seed);
+        InMemoryMemoryStore reference = new InMemoryMemoryStore();
+        List<String> zones = List.of("work", "home", "team");
+        for (int step = 0; step < 200; step++) {
+            clock.advance(Duration.ofSeconds(random.nextInt(3)));
+            Function<StoreTransaction, Object> op = randomOperation(random, zones);
+            Object expected = outcome(reference, op);
+            Object actual = outcome(store, op);
+            String at = "step " + step + "; " + reproduce;
+            assertEquals(expected, actual, at);
+            assertSameContents(reference, store, zones, at);
+        }
+    }
+
+    private Function<StoreTransaction, Object> randomOperation(Random random, List<String> zones) {
+        String id = id(random.nextInt(12));
+        String other = id(random.nextInt(12));
+        String zone = zones.get(random.nextInt(zones.size()));
+        String key = "k" + random.nextInt(6);
+        EdgeType type = random.nextBoolean() ? EdgeType.RELATED : EdgeType.BLOCKS;
+        Instant now = clock.instant();
+        // every random value is drawn here: the operation runs twice, once per store, and must do the same
+        int choice = random.nextInt(9);
+        String content = "c" + random.nextInt(100);
+        List<String> tags = random.nextBoolean() ? List.of("a") : List.of("a", "b");
+        int pin = random.nextInt(3);
+        boolean rekey = random.nextBoolean();
+        return tx -> switch (choice) {
+            case 0, 1 -> {
+                tx.insert(minimal(clock, 0, zone, content).id(id).key(key).tags(tags).pinPriority(pin).build());
+                yield "inserted";
+            }
+            case 2 -> {
+                Memory m = tx.get(id).orElseThrow(() -> new NotFoundException("no " + id));
+                tx.update(m.toBuilder().key(rekey ? key : m.key()).content(content).tags(tags).updatedAt(now).build());
+                yield "updated";
+            }
+            case 3 -> tx.delete(id);
+            case 4, 5 -> {
+                if (id.equals(other)) yield "self";
+                tx.addEdge(new Edge(id, other, type, now));
+                yield tx.edges(id);
+            }
+            case 6 -> tx.removeEdge(id, other, type);
+            case 7 -> {
+                tx.addVersion(new MemoryVersion(id, tx.versionCount(id) + 1, "v", List.of(), null, now));
+                yield tx.versionCount(id);
+            }
+            default -> {
+                tx.insert(minimal(clock, 0, zone, "doomed").id(id(100)).key("doomed").build());
+                throw new IllegalStateException("work failed after writing");
+            }
+        };
+    }
+
+    /** The work's result, or the class of the exception it ended with. */
+    private static Object outcome(MemoryStore s, Function<StoreTransaction, Object> op) {
+        try {
+            return s.write(op);
+        } catch (RuntimeException e) {
+            return e.getClass();
+        }
+    }
+
+    private static void assertSameContents(MemoryStore expected, MemoryStore actual, List<String> zones, String at) {
+        List<Memory> all = new ArrayList<>();
+        expected.forEach(null, all::add);
+        List<Memory> allActual = new ArrayList<>();
+        actual.forEach(null, allActual::add);
+        assertEquals(all, allActual, at);
+        for (int n = 0; n < 12; n++) {
+            assertEquals(expected.edges(id(n)), actual.edges(id(n)), at);
+            assertEquals(expected.versions(id(n)), actual.versions(id(n)), at);
+        }
+        for (String zone : zones) assertEquals(expected.pinned(zone), actual.pinned(zone), at);
+        assertEquals(expected.zones(), actual.zones(), at);
+        assertEquals(expected.count(), actual.count(), at);
+        assertEquals(expected.headSeq(), actual.headSeq(), at);
+        assertEquals(expected.changesSince(0, 10_000), actual.changesSince(0, 10_000), at);
     }
 
     @Test

@@ -213,15 +213,28 @@ public final class LuceneSearchIndex implements SearchIndex {
                 lease.commitIfDue();
                 if (lease.idle()) {
                     lease.release();
-                    DirectoryReader committed = DirectoryReader.open(directory);
-                    swap(committed, WriterLease.seqOf(committed.getIndexCommit().getUserData()));
+                    reopenCommitted();
                 }
             } catch (IOException | RuntimeException e) {
                 // the store still has every change; drop the writer and let the next catch-up start over
                 log.warn("index {}: background commit failed, releasing the writer: {}", path, e.toString());
                 lease.abandon();
+                dropReader(); // an NRT reader must not outlive its writer; the next catch-up opens a fresh one
             }
         }
+    }
+
+    /** After the writer is gone: search the last commit, which now holds everything that was applied. */
+    private void reopenCommitted() throws IOException {
+        DirectoryReader committed = DirectoryReader.open(directory);
+        swap(committed, WriterLease.seqOf(committed.getIndexCommit().getUserData()));
+    }
+
+    private void dropReader() {
+        DirectoryReader old = reader;
+        reader = null;
+        readerSeq = 0;
+        if (old != null) release(old);
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,6 +90,7 @@ final class WriterLease {
 
     /** Takes Lucene's write lock if no other writer (in any process) has it; never waits. */
     boolean tryAcquire() throws IOException {
+        if (recreate && !wipe()) return false;
         boolean existed = DirectoryReader.indexExists(directory);
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
@@ -116,6 +118,21 @@ final class WriterLease {
         lastCommitNanos = System.nanoTime();
         touch();
         return true;
+    }
+
+    /**
+     * Deletes every index file under Lucene's write lock. Needed because IndexWriter reads the old
+     * commit even in CREATE mode, and fails on the very corruption we are recovering from.
+     */
+    private boolean wipe() throws IOException {
+        try (Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+            for (String file : directory.listAll()) {
+                if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) directory.deleteFile(file);
+            }
+            return true;
+        } catch (LockObtainFailedException e) {
+            return false;
+        }
     }
 
     /** Applies every store change after {@link #seq()}; returns whether there were any. */

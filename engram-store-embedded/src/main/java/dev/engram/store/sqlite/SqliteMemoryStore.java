@@ -8,7 +8,6 @@ import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
 import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ALL;
 import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ZONE;
 import static dev.engram.store.sqlite.SqliteStatements.PINNED;
-import static dev.engram.store.sqlite.SqliteStatements.RECORD_ACCESS;
 import static dev.engram.store.sqlite.SqliteStatements.VERSIONS_OF;
 import static dev.engram.store.sqlite.SqliteStatements.ZONES;
 
@@ -45,37 +44,34 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link MemoryStore} on one SQLite file, {@code <dir>/engram.db}, in WAL mode with synchronous=FULL.
- * <p>Thread and process safety: one writer connection, guarded by an in-process lock; each
- * {@link #write} is one {@code BEGIN IMMEDIATE} transaction, which SQLite serializes across
- * processes. A second connection serves reads (WAL readers never block the writer), guarded by its
+ * <p>Thread and process safety: one writer connection ({@link SqliteWriter}); each {@link #write}
+ * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second connection serves reads (WAL readers never block the writer), guarded by its
  * own lock because a JDBC connection is not safe for concurrent use. Each read statement runs in its
  * own read transaction and therefore sees every write committed before it, by any process.
- * <p>Lock waits: {@code busy_timeout} makes SQLite wait inside a call; should SQLITE_BUSY or
- * SQLITE_LOCKED still surface, the whole transaction is rolled back and the work is run again with
- * backoff, for up to {@link #LOCK_WAIT} in total. The work function may therefore run more than once
- * and must only act through the transaction.
+ * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
+ * get a StoreException. The work function may run more than once and must act only through the
+ * transaction.
  */
 public final class SqliteMemoryStore implements MemoryStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteMemoryStore.class);
 
     /** Longest a writer waits for other processes before failing; far above any single write (p99 ~25 ms). */
     static final Duration LOCK_WAIT = Duration.ofSeconds(10);
-    /** Per-statement wait inside SQLite; the retry loop above covers what it does not. */
+    /** Per-statement wait inside SQLite; {@link SqliteWriter}'s retry loop covers what it does not. */
     private static final int BUSY_TIMEOUT_MS = 2_000;
     private static final int PAGE = 500;
 
     private final Path file;
-    private final Connection writer;
+    private final SqliteWriter writer;
     private final Connection reader;
-    private final ReentrantLock writeLock = new ReentrantLock();
     private final ReentrantLock readLock = new ReentrantLock();
 
     /** Opens or creates {@code <dir>/engram.db} and brings its schema up to date. */
     public static SqliteMemoryStore open(Path dir) {
-        return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS));
+        return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS), LOCK_WAIT);
     }
 
-    SqliteMemoryStore(Path dir, SchemaMigrations migrations) {
+    SqliteMemoryStore(Path dir, SchemaMigrations migrations, Duration lockWait) {
         this.file = dir.resolve("engram.db");
         Connection w = null;
         Connection r = null;
@@ -93,7 +89,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             closeQuietly(r);
             throw e;
         }
-        this.writer = w;
+        this.writer = new SqliteWriter(w, file, lockWait);
         this.reader = r;
     }
 
@@ -121,74 +117,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
-        return withWriter("write", tx -> work.apply(tx));
-    }
-
-    /** One IMMEDIATE transaction on the writer connection, retried while another writer holds the lock. */
-    private <T> T withWriter(String operation, Function<SqliteTransaction, T> work) {
-        writeLock.lock();
-        try {
-            long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
-            long backoffMs = 5;
-            while (true) {
-                try {
-                    return attempt(work);
-                } catch (RuntimeException e) {
-                    if (!SqlCalls.isBusy(e) || System.nanoTime() > deadline) {
-                        if (SqlCalls.isBusy(e)) {
-                            throw new StoreException(operation + " " + file + ": database still locked by another"
-                                    + " process after " + LOCK_WAIT.toMillis() + " ms", e);
-                        }
-                        throw e;
-                    }
-                    log.debug("store {}: {} found the database locked, retrying in {} ms", file, operation, backoffMs);
-                    sleep(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, 200);
-                }
-            }
-        } finally {
-            writeLock.unlock();
-        }
-    }
-
-    private <T> T attempt(Function<SqliteTransaction, T> work) {
-        SqlCalls.run("begin", () -> exec(writer, "BEGIN IMMEDIATE"));
-        SqliteTransaction tx = new SqliteTransaction(writer);
-        boolean committed = false;
-        try {
-            T result = work.apply(tx);
-            SqlCalls.run("commit", () -> exec(writer, "COMMIT"));
-            committed = true;
-            return result;
-        } finally {
-            tx.end();
-            if (!committed) rollback();
-        }
-    }
-
-    private void rollback() {
-        try {
-            exec(writer, "ROLLBACK");
-        } catch (SQLException e) {
-            // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original failure is rethrown
-            log.debug("store {}: rollback after a failed write: {}", file, e.getMessage());
-        }
-    }
-
-    private static Void exec(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute(sql);
-        }
-        return null;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("write interrupted while waiting for the database lock", e);
-        }
+        return writer.inTransaction("write", work::apply);
     }
 
     /** Runs a read on the reader connection. */
@@ -300,16 +229,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     public void recordAccess(Collection<String> ids, Instant at) {
         if (ids.isEmpty()) return;
         try {
-            withWriter("record access", tx -> SqlCalls.run("record access", () -> {
-                try (PreparedStatement ps = writer.prepareStatement(RECORD_ACCESS)) {
-                    for (String id : ids) {
-                        MemoryRows.setInstant(ps, 1, at);
-                        ps.setString(2, id);
-                        ps.addBatch();
-                    }
-                    return ps.executeBatch();
-                }
-            }));
+            writer.inTransaction("record access", tx -> tx.recordAccess(ids, at));
         } catch (StoreException e) {
             // best effort by contract: a lost access bump must not fail the recall that caused it
             log.warn("store {}: could not record access of {} memories: {}", file, ids.size(), e.getMessage());
@@ -318,14 +238,14 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void close() {
-        writeLock.lock();
         readLock.lock();
         try {
             closeQuietly(reader);
-            closeQuietly(writer);
+            writer.close();
+        } catch (SQLException e) {
+            throw new StoreException("close " + file + ": " + e.getMessage(), e);
         } finally {
             readLock.unlock();
-            writeLock.unlock();
         }
     }
 }

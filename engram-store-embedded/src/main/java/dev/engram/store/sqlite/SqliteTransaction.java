@@ -9,6 +9,7 @@ import static dev.engram.store.sqlite.SqliteStatements.INSERT_VERSION;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_ID;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_EXISTS;
+import static dev.engram.store.sqlite.SqliteStatements.RECORD_ACCESS;
 import static dev.engram.store.sqlite.SqliteStatements.UPDATE_MEMORY;
 import static dev.engram.store.sqlite.SqliteStatements.VERSION_COUNT;
 
@@ -23,6 +24,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -161,6 +164,20 @@ final class SqliteTransaction implements StoreTransaction {
                 ps.setString(5, v.importance() == null ? null : v.importance().name());
                 MemoryRows.setInstant(ps, 6, v.replacedAt());
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Not in the change feed: no search field depends on access counts (MemoryStore#recordAccess). */
+    int recordAccess(Collection<String> ids, Instant at) {
+        return SqlCalls.run("record access", () -> {
+            try (PreparedStatement ps = c().prepareStatement(RECORD_ACCESS)) {
+                for (String id : ids) {
+                    MemoryRows.setInstant(ps, 1, at);
+                    ps.setString(2, id);
+                    ps.addBatch();
+                }
+                return ps.executeBatch().length;
             }
         });
     }

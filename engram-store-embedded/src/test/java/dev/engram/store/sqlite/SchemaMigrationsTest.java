@@ -115,16 +115,16 @@ class SchemaMigrationsTest {
         withV2.add(new Migration(2, "test: memory notes", List.of(
                 "ALTER TABLE memories ADD COLUMN note TEXT",
                 "UPDATE memories SET note = 'migrated'")));
-        new SqliteMemoryStore(dir, new SchemaMigrations(withV2)).close();
+        new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT).close();
         assertEquals(2, userVersion());
-        new SqliteMemoryStore(dir, new SchemaMigrations(withV2)).close(); // a second open must not re-run V2
+        new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT).close(); // a second open must not re-run V2
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
              Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM memories WHERE note = 'migrated'")) {
             rs.next();
             assertEquals(2, rs.getInt(1));
         }
-        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(withV2))) {
+        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(withV2), SqliteMemoryStore.LOCK_WAIT)) {
             assertEquals("Use WAL.", store.get("m_aaaaaaaaac").orElseThrow().content());
         }
     }
@@ -138,7 +138,7 @@ class SchemaMigrationsTest {
                 "THIS IS NOT SQL")));
         assertThrows(SQLException.class, () -> {
             try {
-                new SqliteMemoryStore(dir, new SchemaMigrations(broken)).close();
+                new SqliteMemoryStore(dir, new SchemaMigrations(broken), SqliteMemoryStore.LOCK_WAIT).close();
             } catch (StoreException e) {
                 throw (SQLException) e.getCause();
             }

@@ -1,0 +1,98 @@
+package dev.engram.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.mcp.http.HttpServerSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private GlobalOptions options(String store, boolean project, String zone) {
+        GlobalOptions o = new GlobalOptions();
+        o.store = store;
+        o.project = project;
+        o.zone = zone;
+        return o;
+    }
+
+    @Test
+    void storeDirPrecedenceIsDefaultThenEnvironmentThenFlag() {
+        Path home = dir.resolve("home");
+        assertEquals(home.resolve(".engram"), new ConfigLoader(Map.of(), dir, home).load(options(null, false, null)).storeDir());
+        assertEquals(dir.resolve("env-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home)
+                .load(options(null, false, null)).storeDir());
+        assertEquals(dir.resolve("flag-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home)
+                .load(options("flag-store", false, null)).storeDir());
+        assertEquals(home.resolve("x"), new ConfigLoader(Map.of(), dir, home).load(options("~/x", false, null)).storeDir());
+    }
+
+    @Test
+    void projectUsesTheGitRootAboveTheWorkingDirectory() throws Exception {
+        Path repo = dir.resolve("repo");
+        Path deep = Files.createDirectories(repo.resolve("a/b"));
+        Files.writeString(repo.resolve(".git"), "gitdir: elsewhere"); // a worktree's .git is a file
+        assertEquals(repo.resolve(".engram"), new ConfigLoader(Map.of(), deep, dir).load(options(null, true, null)).storeDir());
+    }
+
+    @Test
+    void projectOutsideARepositoryFailsNamingTheFlag() {
+        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+                .load(options(null, true, null))).getMessage();
+        assertTrue(m.startsWith("--project (flag) needs a git repository"), m);
+    }
+
+    @Test
+    void storeAndProjectTogetherAreRefused() {
+        assertEquals("--store (flag) and --project both name a store; pass only one", assertThrows(ConfigException.class,
+                () -> new ConfigLoader(Map.of(), dir, dir).load(options("s", true, null))).getMessage());
+    }
+
+    @Test
+    void badZoneFailsAtStartup() {
+        String m = assertThrows(RuntimeException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+                .load(options(null, false, "Not A Zone"))).getMessage();
+        assertTrue(m.startsWith("--zone 'Not A Zone' is not a valid zone name"), m);
+    }
+
+    @Test
+    void httpPrecedenceAndErrorsNameKeyAndSource() {
+        ConfigLoader loader = new ConfigLoader(Map.of("ENGRAM_HTTP_HOST", "localhost", "ENGRAM_HTTP_PORT", "7000",
+                "ENGRAM_TOKENS", "tok-a,tok-b"), dir, dir);
+        HttpServerSettings fromEnv = loader.http(null, null, null, false, List.of(), List.of());
+        assertEquals("localhost", fromEnv.host());
+        assertEquals(7000, fromEnv.port());
+        assertEquals(2, fromEnv.tokens().size());
+        HttpServerSettings fromFlags = loader.http("127.0.0.1", 7001, null, false, List.of(), List.of());
+        assertEquals("127.0.0.1", fromFlags.host());
+        assertEquals(7001, fromFlags.port());
+        HttpServerSettings defaults = new ConfigLoader(Map.of(), dir, dir).http(null, null, null, true, List.of(), List.of());
+        assertEquals(HttpServerSettings.DEFAULT_HOST, defaults.host());
+        assertEquals(HttpServerSettings.DEFAULT_PORT, defaults.port());
+
+        assertEquals("ENGRAM_HTTP_PORT (environment) must be a port number 0..65535, got 'http'",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_HTTP_PORT", "http"), dir, dir)
+                        .http(null, null, null, true, List.of(), List.of())).getMessage());
+        assertEquals("--port (flag) must be a port number 0..65535, got '99999'", assertThrows(ConfigException.class,
+                () -> loader.http(null, 99_999, null, false, List.of(), List.of())).getMessage());
+    }
+
+    @Test
+    void tokensFileAddsToTheEnvironmentsTokens() throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "# comment\nfile-token\n");
+        HttpServerSettings s = new ConfigLoader(Map.of("ENGRAM_TOKENS", "env-token"), dir, dir)
+                .http(null, null, file, false, List.of(), List.of());
+        assertTrue(s.tokens().matches("file-token") && s.tokens().matches("env-token"));
+        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+                .http(null, null, dir.resolve("missing"), false, List.of(), List.of())).getMessage();
+        assertTrue(m.startsWith("--tokens-file (flag) cannot be read"), m);
+    }
+}

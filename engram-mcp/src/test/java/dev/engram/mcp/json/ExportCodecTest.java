@@ -1,0 +1,67 @@
+package dev.engram.mcp.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.ExportRecord;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.Origin;
+import dev.engram.memory.Tier;
+import dev.engram.render.StructuredRenderer;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExportCodecTest {
+    private final ExportCodec codec = new ExportCodec(new StructuredRenderer(), JsonText.standard());
+
+    static ExportRecord full() {
+        Instant t = Instant.parse("2026-11-29T10:15:30.123456789Z");
+        Memory m = Memory.builder().id("m_abcdefgh23").key("use-zod").zone("web").type(MemoryType.DECISION)
+                .content("Use zod for validation.\nNot joi: \"slow\".").tags(List.of("api", "validation"))
+                .file("src/a.ts").pathScope("src/**").importance(Importance.HIGH).quality(0.73333333333)
+                .confidence(0.9).status(MemoryStatus.ACTIVE).createdAt(t).updatedAt(t.plusSeconds(5))
+                .lastAccessedAt(t.plusSeconds(9)).accessCount(12).expiresAt(t.plusSeconds(86_400))
+                .reviewIntervalDays(4).lastVerifiedAt(t).tier(Tier.HOT).origin(Origin.HUMAN).session("s1")
+                .branch("main").pinPriority(2).supersededAt(t).supersededBy("m_bbbbbbbbbb").build();
+        return new ExportRecord(m,
+                List.of(new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.CAUSED_BY, t)),
+                List.of(new MemoryVersion("m_abcdefgh23", 1, "Use joi.", List.of("api"), null, t)));
+    }
+
+    static ExportRecord minimal() {
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        return new ExportRecord(Memory.builder().id("m_aaaaaaaaaa").key("k").content("c").createdAt(t).updatedAt(t)
+                .build(), List.of(), List.of());
+    }
+
+    @Test
+    void readIsTheExactInverseOfWrite() {
+        for (ExportRecord r : List.of(full(), minimal())) {
+            String line = codec.write(r);
+            assertTrue(!line.contains("\n"), "one line per memory");
+            assertEquals(r, codec.read(line));
+            assertEquals(line, codec.write(codec.read(line)));
+        }
+    }
+
+    @Test
+    void badLinesNameTheField() {
+        String line = codec.write(minimal()).replace("\"type\":\"fact\"", "\"type\":\"idea\"");
+        assertEquals("type 'idea' is not a known type; send one of decision, pattern, error, warning, preference,"
+                + " procedure, fact, relation, entity", assertThrows(InvalidArgumentException.class,
+                () -> codec.read(line)).getMessage());
+        assertEquals("created_at is missing", assertThrows(InvalidArgumentException.class,
+                () -> codec.read(codec.write(minimal()).replace("\"created_at\"", "\"created\""))).getMessage());
+        assertTrue(assertThrows(InvalidArgumentException.class, () -> codec.read("{oops")).getMessage()
+                .startsWith("line not a JSON object"));
+    }
+}

@@ -1,0 +1,109 @@
+package dev.engram.mcp.profile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.tool.ToolAdapter;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.render.Renderers;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every native tool against the real engine on in-memory fakes; each structured answer must satisfy
+ * the tool's own output schema (the SDK rejects it otherwise). Skipped until the in-memory search
+ * index reaches this branch with the store merge.
+ */
+class EngineBackedToolsTest {
+    private ToolProfile profile;
+
+    @BeforeEach
+    void setUp() {
+        Optional<Engine> engine = TestEngines.inMemory(Clock.systemUTC());
+        assumeTrue(engine.isPresent(), "no in-memory search index on this branch yet");
+        profile = NativeProfile.create(ProfileContext.of(engine.get(), Renderers.standard(), "default"),
+                JsonText.standard());
+    }
+
+    private CallToolResult call(String name, Map<String, Object> args) {
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals(name)).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(h, args);
+        assertFalse(r.isError(), name + ": " + text(r));
+        ValidationResponse v = McpJsonDefaults.getSchemaValidator().validate(h.definition().outputSchema(),
+                r.structuredContent());
+        assertTrue(v.valid(), name + " output does not match its schema: " + v.errorMessage());
+        return r;
+    }
+
+    private static String text(CallToolResult r) {
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> structured(CallToolResult r) {
+        return (Map<String, Object>) r.structuredContent();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theWholeToolSetWorksEndToEnd() {
+        Map<String, Object> a = structured(call("remember", Map.of("content",
+                "Redis calls time out under load because the pool has 8 connections", "type", "error",
+                "key", "redis-timeout", "tags", List.of("redis"))));
+        assertEquals("redis-timeout", a.get("key"));
+        assertEquals("created", a.get("outcome"));
+        assertNotNull(a.get("quality_parts"));
+        call("remember", Map.of("content", "Raise the Redis pool to 64 connections to stop the timeouts",
+                "type", "decision", "key", "redis-pool-64", "links", "resolved_by:redis-timeout"));
+
+        CallToolResult recall = call("recall", Map.of("query", "redis timeout", "explain", true));
+        List<Map<String, Object>> results = (List<Map<String, Object>>) structured(recall).get("results");
+        assertFalse(results.isEmpty());
+        assertTrue(results.stream().anyMatch(r -> r.get("key").equals("redis-timeout")));
+        assertTrue(text(recall).contains("redis-timeout ("), text(recall));
+
+        CallToolResult index = call("recall", Map.of("mode", "index"));
+        assertEquals("index", structured(index).get("mode"));
+        assertTrue(text(index).lines().anyMatch(l -> l.startsWith("redis-pool-64 m_")), text(index));
+
+        Map<String, Object> amended = structured(call("amend", Map.of("key", "redis-pool-64",
+                "content", "Raise the Redis pool to 128 connections to stop the timeouts")));
+        assertEquals(1, ((List<?>) amended.get("history")).size());
+
+        call("link", Map.of("from", "redis-pool-64", "to", "redis-timeout", "type", "depends_on"));
+        Map<String, Object> explored = structured(call("explore", Map.of("key", "redis-timeout", "hops", 2)));
+        assertFalse(((List<?>) explored.get("neighbours")).isEmpty());
+
+        assertEquals(true, structured(call("pin", Map.of("key", "redis-timeout", "priority", 2))).get("pinned"));
+        assertEquals(false, structured(call("pin", Map.of("key", "redis-timeout", "action", "unpin"))).get("pinned"));
+
+        assertTrue(((Number) structured(call("stats", Map.of())).get("total")).longValue() >= 2);
+        assertTrue(text(call("context", Map.of("task", "fix redis timeouts"))).startsWith("# Engram briefing"));
+
+        assertEquals("archived", structured(call("forget", Map.of("key", "redis-pool-64"))).get("status"));
+        assertEquals("active", structured(call("forget", Map.of("key", "redis-pool-64", "action", "restore"))).get("status"));
+    }
+
+    @Test
+    void unknownKeysAreUserErrors() {
+        ToolHandler forget = profile.tools().stream().filter(t -> t.definition().name().equals("forget")).findFirst()
+                .orElseThrow();
+        CallToolResult r = ToolAdapter.call(forget, Map.of("key", "no-such-key"));
+        assertTrue(r.isError());
+        assertTrue(text(r).startsWith("no memory with id or key 'no-such-key'"), text(r));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.engram.mcp.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.json.JsonText;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpSyncServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The stdio server in-process over pipes: raw JSON-RPC lines in, raw lines out. */
+class StdioServerTest {
+    private final JsonText json = JsonText.standard();
+    private final BlockingQueue<Map<String, Object>> responses = new ArrayBlockingQueue<>(64);
+    private OutputStream toServer;
+    private McpSyncServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        PipedInputStream serverIn = new PipedInputStream(1 << 16);
+        toServer = new PipedOutputStream(serverIn);
+        PipedInputStream fromServer = new PipedInputStream(1 << 16);
+        PipedOutputStream serverOut = new PipedOutputStream(fromServer);
+        server = StdioServer.start(TestEngines.nativeProfile(Clock.systemUTC()), "test", McpJsonDefaults.getMapper(),
+                serverIn, serverOut);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) responses.add(json.readObject(line));
+            } catch (Exception e) {
+                // the pipe closes when the test ends
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.closeGracefully();
+    }
+
+    private Map<String, Object> request(int id, String method, Map<String, Object> params) throws Exception {
+        Map<String, Object> msg = new HashMap<>(Map.of("jsonrpc", "2.0", "id", id, "method", method));
+        if (params != null) msg.put("params", params);
+        send(msg);
+        Map<String, Object> r = responses.poll(20, TimeUnit.SECONDS);
+        assertEquals(id, ((Number) r.get("id")).intValue(), String.valueOf(r));
+        return r;
+    }
+
+    private void send(Map<String, Object> msg) throws Exception {
+        toServer.write((json.write(msg) + "\n").getBytes(StandardCharsets.UTF_8));
+        toServer.flush();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void initializeListToolsAndGetAFieldNamingErrorBack() throws Exception {
+        Map<String, Object> init = request(1, "initialize", Map.of("protocolVersion", "2025-11-25",
+                "capabilities", Map.of(), "clientInfo", Map.of("name", "test", "version", "1")));
+        Map<String, Object> result = (Map<String, Object>) init.get("result");
+        assertEquals("engram", ((Map<String, Object>) result.get("serverInfo")).get("name"));
+        assertTrue(((String) result.get("instructions")).contains("`context`"));
+        send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
+
+        List<Map<String, Object>> tools = (List<Map<String, Object>>) ((Map<String, Object>)
+                request(2, "tools/list", null).get("result")).get("tools");
+        assertEquals(9, tools.size());
+
+        Map<String, Object> call = (Map<String, Object>) request(3, "tools/call", Map.of("name", "recall",
+                "arguments", Map.of("query", "redis", "budget", "huge"))).get("result");
+        assertEquals(true, call.get("isError"));
+        String text = (String) ((List<Map<String, Object>>) call.get("content")).get(0).get("text");
+        assertEquals("budget 'huge' is not a budget; send tiny (3 results), normal (10) or deep (20)", text);
+    }
+}

@@ -1,0 +1,179 @@
+package dev.engram.store.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.memory.Memory;
+import dev.engram.spi.IndexHit;
+import dev.engram.spi.IndexQuery;
+import dev.engram.spi.MemoryFixtures;
+import dev.engram.store.EmbeddedStore;
+import dev.engram.store.IndexCheck;
+import dev.engram.testing.MutableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.Lock;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NativeFSLockFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Index life cycle on disk: rebuilds, commits on close, the writer lease, and two handles on one directory. */
+class LuceneIndexLifecycleTest {
+    @TempDir
+    Path dir;
+    private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    private long next = 1;
+
+    private Memory insert(EmbeddedStore s, String content) {
+        Memory m = MemoryFixtures.minimal(clock, next++, "work", content).build();
+        s.store().write(tx -> {
+            tx.insert(m);
+            return null;
+        });
+        return m;
+    }
+
+    private static List<String> search(EmbeddedStore s, String text) {
+        return s.index().search(IndexQuery.text(text, "work", 10)).stream().map(IndexHit::id).toList();
+    }
+
+    private Path index() {
+        return dir.resolve("index");
+    }
+
+    private long committedSeq() throws IOException {
+        try (Directory d = FSDirectory.open(index())) {
+            return WriterLease.seqOf(SegmentInfos.readLatestCommit(d).getUserData());
+        }
+    }
+
+    @Test
+    void closeCommitsTheSeqOfTheLastAppliedChange() throws IOException {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            insert(s, "alpha");
+            insert(s, "beta");
+            s.index().catchUp();
+        }
+        assertEquals(2, committedSeq());
+    }
+
+    @Test
+    void aCorruptIndexIsRebuiltFromTheStore() throws IOException {
+        Memory m;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            m = insert(s, "survivor of corruption");
+            s.index().catchUp();
+        }
+        try (Stream<Path> files = Files.list(index())) {
+            for (Path f : files.filter(f -> !f.getFileName().toString().equals("write.lock")).toList()) {
+                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            assertEquals(List.of(m.id()), search(s, "survivor"));
+            assertTrue(s.check().consistent());
+        }
+        assertEquals(1, committedSeq());
+    }
+
+    @Test
+    void aMissingIndexIsRebuiltFromTheStore() throws IOException {
+        Memory m;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            m = insert(s, "phoenix");
+            s.index().catchUp();
+        }
+        assertEquals(1, committedSeq());
+        try (Stream<Path> files = Files.walk(index())) {
+            for (Path f : files.sorted((a, b) -> b.compareTo(a)).toList()) Files.delete(f);
+        }
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            assertEquals(List.of(m.id()), search(s, "phoenix"));
+        }
+    }
+
+    @Test
+    void anIndexAheadOfItsStoreIsRebuilt() throws IOException {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            insert(s, "old world one");
+            insert(s, "old world two");
+            s.index().catchUp();
+        }
+        assertEquals(2, committedSeq());
+        Files.delete(dir.resolve("engram.db")); // the store file replaced by a fresh one; -wal/-shm were checkpointed on close
+        Files.deleteIfExists(dir.resolve("engram.db-wal"));
+        Files.deleteIfExists(dir.resolve("engram.db-shm"));
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            Memory fresh = insert(s, "new world");
+            s.index().catchUp();
+            assertEquals(List.of(fresh.id()), search(s, "world"));
+            IndexCheck check = s.check();
+            assertTrue(check.consistent(), check.toString());
+            assertEquals(1, check.indexedCount());
+        }
+    }
+
+    @Test
+    void deletingAMemoryRemovesItsDocument() {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            Memory a = insert(s, "ephemeral");
+            s.index().catchUp();
+            s.store().write(tx -> tx.delete(a.id()));
+            s.index().catchUp();
+            assertEquals(List.of(), search(s, "ephemeral"));
+            IndexCheck check = s.check();
+            assertEquals(0, check.indexedCount());
+            assertTrue(check.consistent());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void twoHandlesOnOneDirectoryShareTheIndexThroughItsWriteLock() {
+        try (EmbeddedStore a = EmbeddedStore.open(dir, clock); EmbeddedStore b = EmbeddedStore.open(dir, clock)) {
+            Memory fromA = insert(a, "written by alpha");
+            a.index().catchUp(); // a now leases the writer
+            assertEquals(List.of(fromA.id()), search(b, "alpha"), "b sees a's write without a lock error");
+            Memory fromB = insert(b, "written by bravo");
+            assertEquals(b.store().headSeq(), b.index().catchUp(), "b catches up while a holds the writer");
+            assertEquals(List.of(fromB.id()), search(b, "bravo"));
+            assertEquals(List.of(fromB.id()), search(a, "bravo"));
+            assertTrue(a.check().consistent());
+            assertTrue(b.check().consistent());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void theWriterIsGivenBackWhenIdle() throws Exception {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            insert(s, "lease holder");
+            s.index().catchUp();
+            try (Directory d = FSDirectory.open(index(), NativeFSLockFactory.INSTANCE)) {
+                assertTrue(lockHeld(d), "the writer is kept as a lease right after a catch-up");
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (lockHeld(d)) {
+                    assertTrue(System.nanoTime() < deadline, "the writer was not released within 10 s of idleness");
+                    Thread.sleep(50);
+                }
+            }
+            assertEquals(1, committedSeq(), "released with its changes committed");
+        }
+    }
+
+    private static boolean lockHeld(Directory d) throws IOException {
+        try (Lock lock = d.obtainLock("write.lock")) {
+            return false;
+        } catch (LockObtainFailedException e) {
+            return true;
+        }
+    }
+}
