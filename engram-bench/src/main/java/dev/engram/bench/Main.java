@@ -11,7 +11,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Benchmarks for Engram. Tables go to stdout (markdown), progress to stderr. */
+/**
+ * Benchmarks for Engram. Tables go to stdout (markdown), progress to stderr. The option fields of
+ * the nested commands are not final because picocli injects them by reflection before {@code call()}.
+ */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
