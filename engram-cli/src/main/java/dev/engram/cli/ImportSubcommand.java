@@ -49,8 +49,7 @@ final class ImportSubcommand implements Callable<Integer> {
         try (Main.OpenEngine opened = main.openEngine(config)) {
             opened.engine().importAll(records);
         }
-        long count = records.size();
-        main.err().println("imported " + count + " memories from " + file);
+        main.err().println("imported " + records.size() + " memories from " + file);
         return 0;
     }
 }

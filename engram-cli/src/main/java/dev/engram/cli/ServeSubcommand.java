@@ -50,6 +50,11 @@ final class ServeSubcommand implements Callable<Integer> {
         }
         main.err().println("engram " + Main.version() + " serving MCP at " + server.endpoint()
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")"));
+        if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
+            // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed
+            main.err().println("note: remote clients must reach this server by a name given with --allowed-host"
+                    + " (e.g. --allowed-host mem.example.com); other Host headers are refused");
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             opened.close();

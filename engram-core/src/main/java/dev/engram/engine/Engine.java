@@ -35,6 +35,8 @@ public final class Engine {
     public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary) {
         this.store = store;
         this.index = index;
+        // stores keep instants to the millisecond; stamping at that precision keeps records equal after a round trip
+        clock = Clock.tick(clock, java.time.Duration.ofMillis(1));
         ZoneGuard zones = new ZoneGuard(store);
         this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds());
         this.recall = new RecallOperation(store, index, clock, zones);

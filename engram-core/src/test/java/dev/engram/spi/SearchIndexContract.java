@@ -14,6 +14,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -206,6 +208,49 @@ public abstract class SearchIndexContract {
         insert(memory("데이터베이스 연결 시간 초과가 자주 발생한다").build());
         index().catchUp();
         assertEquals(List.of(m.id()), ids("비밀번호"));
+    }
+
+    /** A word made of letters only, so no analyser splits it, unique to memory {@code n} version {@code v}. */
+    private static String word(int n, int v) {
+        StringBuilder sb = new StringBuilder("zq");
+        for (char c : (n + "v" + v).toCharArray()) sb.append(c == 'v' ? 'v' : (char) ('a' + (c - '0')));
+        return sb.toString();
+    }
+
+    @Test
+    void afterRandomWritesEachLiveMemoryIsFoundByItsCurrentWordOnly() {
+        long seed = Long.getLong("engram.seed", System.nanoTime());
+        String reproduce = "reproduce with: -Dtest=" + getClass().getSimpleName()
+                + "#afterRandomWritesEachLiveMemoryIsFoundByItsCurrentWordOnly -Dengram.seed=" + seed;
+        Random random = new Random(seed);
+        int[] version = new int[15];
+        for (int step = 0; step < 120; step++) {
+            int n = random.nextInt(version.length);
+            String id = MemoryFixtures.id(n);
+            int v = ++version[n];
+            boolean delete = random.nextInt(3) == 0;
+            store().write(tx -> {
+                Optional<Memory> current = tx.get(id);
+                if (current.isEmpty()) {
+                    tx.insert(minimal(clock, n, "work", "memory " + word(n, v)).build());
+                } else if (delete) {
+                    tx.delete(id);
+                } else {
+                    tx.update(current.get().toBuilder().content("memory " + word(n, v)).build());
+                }
+                return null;
+            });
+            if (random.nextInt(10) == 0) index().catchUp();
+        }
+        assertEquals(store().headSeq(), index().catchUp(), reproduce);
+        for (int n = 0; n < version.length; n++) {
+            Optional<Memory> m = store().get(MemoryFixtures.id(n));
+            for (int v = 1; v <= version[n]; v++) {
+                boolean current = m.isPresent() && m.get().content().equals("memory " + word(n, v));
+                assertEquals(current ? List.of(m.get().id()) : List.of(), ids(word(n, v)),
+                        "memory " + n + " version " + v + "; " + reproduce);
+            }
+        }
     }
 
     @Test

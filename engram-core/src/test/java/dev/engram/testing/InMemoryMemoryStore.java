@@ -73,6 +73,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
+        refuseNesting("write");
         synchronized (shared) {
             State draft = shared.state.copy();
             Transaction tx = new Transaction(draft);
@@ -80,6 +81,13 @@ public final class InMemoryMemoryStore implements MemoryStore {
             tx.open = false;
             shared.state = draft;
             return result;
+        }
+    }
+
+    /** As in the SQLite store: a nested write would be lost when the outer one swaps its draft in. */
+    private void refuseNesting(String operation) {
+        if (Thread.holdsLock(shared)) {
+            throw new IllegalStateException(operation + " called inside another write; use the transaction given to it");
         }
     }
 
@@ -161,6 +169,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public void recordAccess(Collection<String> ids, Instant at) {
+        refuseNesting("record access");
         synchronized (shared) {
             State next = shared.state.copy();
             for (String id : ids) {

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MultiProcessTest {
     @TempDir
-    Path dir;
+    Path tmp;
+    private Path dir;
+
+    @BeforeEach
+    void storeDirectory() {
+        dir = tmp.resolve("store");
+    }
 
     /** A running child and the stdout lines it has printed so far. */
     private record Child(Process process, List<String> lines, CountDownLatch finished, Path stderr) {
@@ -50,7 +57,7 @@ class MultiProcessTest {
 
     private Child spawn(int count, String prefix) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path stderr = dir.resolveSibling(dir.getFileName() + "-" + prefix + ".stderr");
+        Path stderr = tmp.resolve("child-" + prefix + ".stderr");
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 ChildWriterMain.class.getName(), dir.toString(), Integer.toString(count), prefix)
                 .redirectError(stderr.toFile()).start();
@@ -149,6 +156,39 @@ class MultiProcessTest {
             IndexCheck check = store.check();
             assertTrue(check.consistent(), check.toString());
             assertEquals(count, check.indexedCount());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void survivorsTakeOverTheIndexFromAKilledWriter() throws Exception {
+        Child victim = spawn(100_000, "v");
+        Child first = spawn(20, "s");
+        Child second = spawn(20, "t");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (victim.acked().size() < 15 && victim.process().isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(victim.acked().size() >= 15, "victim too slow; stderr:\n" + victim.stderrText());
+        victim.process().destroyForcibly(); // it may hold Lucene's write lock: the OS must release it
+        victim.process().waitFor(10, TimeUnit.SECONDS);
+        victim.finished().await(5, TimeUnit.SECONDS);
+        awaitExit(first);
+        awaitExit(second);
+        assertEquals(List.of(), first.misses(), "survivor s could not find its own write");
+        assertEquals(List.of(), second.misses(), "survivor t could not find its own write");
+
+        try (EmbeddedStore store = EmbeddedStore.open(dir, Clock.systemUTC())) {
+            List<String> acked = victim.acked();
+            for (int i = 0; i < acked.size(); i++) assertFindable(store, acked.get(i), ChildWriterMain.word("v", i));
+            for (int i = 0; i < 20; i++) {
+                assertFindable(store, ChildWriterMain.id("s", i), ChildWriterMain.word("s", i));
+                assertFindable(store, ChildWriterMain.id("t", i), ChildWriterMain.word("t", i));
+            }
+            long count = store.store().count();
+            assertTrue(count == acked.size() + 40 || count == acked.size() + 41, "count " + count);
+            IndexCheck check = store.check();
+            assertTrue(check.consistent(), check.toString());
         }
     }
 }

@@ -40,6 +40,18 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
         }
         allowedHosts = List.copyOf(allowedHosts);
         allowedOrigins = List.copyOf(allowedOrigins);
+        for (String origin : allowedOrigins) {
+            if (!origin.matches("https?://[^/\\s]+")) {
+                throw new EngramUserException("--allowed-origin '" + origin + "' is not an origin: send scheme and host"
+                        + " with an optional port and no path, e.g. https://app.example or http://10.0.0.5:8080");
+            }
+        }
+        for (String extra : allowedHosts) {
+            if (extra.isBlank() || extra.contains("/") || extra.contains(" ")) {
+                throw new EngramUserException("--allowed-host '" + extra + "' is not a host: send a name or address"
+                        + " with an optional port, e.g. mem.example.com or 10.0.0.5:56332");
+            }
+        }
     }
 
     public static boolean isLoopback(String host) {

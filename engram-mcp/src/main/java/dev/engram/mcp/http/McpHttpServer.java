@@ -19,6 +19,8 @@ import org.eclipse.jetty.ee10.servlet.ErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -52,7 +54,9 @@ public final class McpHttpServer implements AutoCloseable {
         McpSyncServer mcp = EngramMcpServer.build(McpServer.sync(transport), profile, version);
 
         Server jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false); // no version banner to fingerprint
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);

@@ -25,7 +25,7 @@ final class AmendTool implements ToolHandler {
                     + "a version. Send content, tags and/or importance.")
             .outputSchema(JsonSchema.output().of("memory", "object").of("history", "array")
                     .required("memory", "history").build())
-            .annotations(ToolHints.writes("Amend", false))
+            .annotations(ToolHints.writes(false))
             .build();
 
     private final ProfileContext context;

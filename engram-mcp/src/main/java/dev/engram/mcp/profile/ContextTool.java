@@ -23,7 +23,7 @@ final class ContextTool implements ToolHandler {
             .outputSchema(JsonSchema.output().of("zone", "string").of("total_active", "integer")
                     .of("tokens", "integer").of("sections", "object")
                     .required("zone", "total_active", "tokens", "sections").build())
-            .annotations(ToolHints.readOnly("Context"))
+            .annotations(ToolHints.readOnly())
             .build();
 
     private final ProfileContext context;

@@ -25,7 +25,7 @@ final class ExploreTool implements ToolHandler {
                             .of("type", "string").of("hops", "integer").of("via", "string").of("weight", "number")
                             .required("key", "id", "type", "hops", "via", "weight").build())
                     .of("versions", "array").required("center", "neighbours", "versions").build())
-            .annotations(ToolHints.readOnly("Explore"))
+            .annotations(ToolHints.readOnly())
             .build();
 
     private final ProfileContext context;

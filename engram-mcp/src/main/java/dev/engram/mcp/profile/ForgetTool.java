@@ -25,7 +25,7 @@ final class ForgetTool implements ToolHandler {
             .outputSchema(JsonSchema.output().of("id", "string").of("key", "string").of("zone", "string")
                     .of("action", "string").of("previous_status", "string").of("status", "string")
                     .required("id", "key", "zone", "action", "status").build())
-            .annotations(ToolHints.destructive("Forget", true))
+            .annotations(ToolHints.destructive(true))
             .build();
 
     private final ProfileContext context;

@@ -26,7 +26,7 @@ final class LinkTool implements ToolHandler {
                     + "supersedes, contradicts), or remove one with action unlink.")
             .outputSchema(JsonSchema.output().of("from", "object").of("to", "object").of("type", "string")
                     .of("changed", "boolean").required("from", "to", "type", "changed").build())
-            .annotations(ToolHints.writes("Link", true))
+            .annotations(ToolHints.writes(true))
             .build();
 
     private final ProfileContext context;

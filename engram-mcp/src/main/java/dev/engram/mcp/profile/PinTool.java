@@ -25,7 +25,7 @@ final class PinTool implements ToolHandler {
             .outputSchema(JsonSchema.output().of("id", "string").of("key", "string").of("zone", "string")
                     .of("pinned", "boolean").of("priority", "integer")
                     .required("id", "key", "zone", "pinned", "priority").build())
-            .annotations(ToolHints.writes("Pin", true))
+            .annotations(ToolHints.writes(true))
             .build();
 
     private final ProfileContext context;

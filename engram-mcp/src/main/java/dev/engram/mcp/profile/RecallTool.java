@@ -47,7 +47,7 @@ final class RecallTool implements ToolHandler {
                     .of("candidates", "integer").of("tokens", "integer").of("budget_limited", "boolean")
                     .of("notes", "array")
                     .required("mode", "results", "candidates", "tokens", "budget_limited", "notes").build())
-            .annotations(ToolHints.readOnly("Recall"))
+            .annotations(ToolHints.readOnly())
             .build();
 
     private final ProfileContext context;

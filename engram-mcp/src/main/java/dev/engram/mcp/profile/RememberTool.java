@@ -20,7 +20,7 @@ final class RememberTool implements ToolHandler {
                     .string("content", "One self-contained fact, decision or fix, 1-3 sentences", "Use zod for request validation; joi was dropped")
                     .string("key", "Stable slug; derived from content when omitted", "use-zod")
                     .choice("type", "Kind of memory; default fact", Fields.TYPES)
-                    .strings("tags", "Tags", List.of("validation", "api"))
+                    .strings("tags", "Topic tags; more are inferred from the content", List.of("validation", "api"))
                     .string("zone", Fields.ZONE, "my-project")
                     .choice("importance", "Default: automatic", Fields.IMPORTANCE)
                     .string("ttl", "Expiry: 90m, 24h, 7d, 2w or a date", "7d")
@@ -39,7 +39,7 @@ final class RememberTool implements ToolHandler {
                     .of("quality", "number").of("quality_parts", "object").of("expires_at", "string")
                     .of("linked", "array")
                     .required("id", "key", "zone", "type", "outcome", "quality").build())
-            .annotations(ToolHints.writes("Remember", false))
+            .annotations(ToolHints.writes(false))
             .build();
 
     private final ProfileContext context;

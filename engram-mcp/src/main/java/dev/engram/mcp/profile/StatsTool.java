@@ -17,7 +17,7 @@ final class StatsTool implements ToolHandler {
             .outputSchema(JsonSchema.output().of("total", "integer").of("by_type", "object").of("by_zone", "object")
                     .of("by_status", "object").of("edges", "integer").of("pinned", "integer")
                     .required("total", "by_type", "by_status", "edges", "pinned").build())
-            .annotations(ToolHints.readOnly("Stats"))
+            .annotations(ToolHints.readOnly())
             .build();
 
     private final ProfileContext context;

@@ -10,6 +10,7 @@ import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Duration;
 
 /**
  * MCP over stdin/stdout. stdout belongs to the protocol alone (SDK gotcha 6): call
@@ -27,10 +28,14 @@ public final class StdioServer {
         return protocol;
     }
 
+    /** Longest wait for in-flight answers once stdin has closed; as long as a slow tool call may take. */
+    static final Duration MAX_DRAIN = Duration.ofSeconds(30);
+
     /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
     public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
                                       InputStream in, OutputStream out) {
-        return EngramMcpServer.build(McpServer.sync(new StdioServerTransportProvider(mapper, in, out)),
-                profile, version);
+        InFlightRequests inFlight = new InFlightRequests(mapper, MAX_DRAIN);
+        return EngramMcpServer.build(McpServer.sync(
+                new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))), profile, version);
     }
 }

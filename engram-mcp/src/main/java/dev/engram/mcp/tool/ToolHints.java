@@ -2,25 +2,28 @@ package dev.engram.mcp.tool;
 
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
-/** The behaviour hints clients show users before a call; Engram never reaches outside its store. */
+/**
+ * The behaviour hints clients show users before a call; Engram never reaches outside its store.
+ * No title here: the tool's own title says it, and every repeated byte costs tokens in every turn.
+ */
 public final class ToolHints {
     private ToolHints() {
     }
 
-    public static ToolAnnotations readOnly(String title) {
-        return of(title, true, false, true);
+    public static ToolAnnotations readOnly() {
+        return of(true, false, true);
     }
 
-    public static ToolAnnotations writes(String title, boolean idempotent) {
-        return of(title, false, false, idempotent);
+    public static ToolAnnotations writes(boolean idempotent) {
+        return of(false, false, idempotent);
     }
 
-    public static ToolAnnotations destructive(String title, boolean idempotent) {
-        return of(title, false, true, idempotent);
+    public static ToolAnnotations destructive(boolean idempotent) {
+        return of(false, true, idempotent);
     }
 
-    private static ToolAnnotations of(String title, boolean readOnly, boolean destructive, boolean idempotent) {
-        return ToolAnnotations.builder().title(title).readOnlyHint(readOnly).destructiveHint(destructive)
+    private static ToolAnnotations of(boolean readOnly, boolean destructive, boolean idempotent) {
+        return ToolAnnotations.builder().readOnlyHint(readOnly).destructiveHint(destructive)
                 .idempotentHint(idempotent).openWorldHint(false).build();
     }
 }

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.json.JsonText;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -73,11 +73,9 @@ class HttpClientRoundTripTest {
         assertEquals("limit must be an integer, got boolean true (e.g. \"limit\": 5)", text(r));
     }
 
-    /** Needs the engine and the in-memory search index (arrives with the store merge); skipped until then. */
     @Test
     @SuppressWarnings("unchecked")
     void rememberThenRecallOverHttp() {
-        assumeTrue(TestEngines.inMemory(Clock.systemUTC()).isPresent(), "no in-memory search index on this branch yet");
         CallToolResult stored = call("remember", Map.of("content", "Use zod for request validation in the API layer",
                 "type", "decision", "key", "use-zod-http", "tags", "api, validation"));
         assertFalse(stored.isError(), text(stored));
@@ -90,5 +88,17 @@ class HttpClientRoundTripTest {
         for (String field : List.of("id", "key", "type", "score", "content")) assertNotNull(first.get(field), field);
         assertEquals("use-zod-http", first.get("key"));
         assertTrue(text(r).startsWith("[1] decision/use-zod-http ("), text(r));
+    }
+
+    @Test
+    void primerAndStatsResources() {
+        McpSchema.TextResourceContents primer = (McpSchema.TextResourceContents) client.readResource(
+                new McpSchema.ReadResourceRequest("engram://primer")).contents().get(0);
+        assertEquals("text/markdown", primer.mimeType());
+        assertTrue(primer.text().startsWith("# Engram briefing · zone default"), primer.text());
+        McpSchema.TextResourceContents stats = (McpSchema.TextResourceContents) client.readResource(
+                new McpSchema.ReadResourceRequest("engram://stats")).contents().get(0);
+        assertEquals("application/json", stats.mimeType());
+        assertTrue(JsonText.standard().readObject(stats.text()).get("total") instanceof Number, stats.text());
     }
 }

@@ -58,6 +58,7 @@ class HttpSecurityTest {
         assertTrue(r.header("WWW-Authenticate").startsWith("Bearer"), r.headers().toString());
         assertCleanError(r);
         assertTrue(r.body().contains("Authorization: Bearer"), r.body());
+        assertEquals(null, r.header("Server"), "no version banner");
     }
 
     @Test

@@ -56,4 +56,16 @@ class HttpServerSettingsTest {
         Files.writeString(file, "# team tokens\n\n  first-token  \n#second-token\nthird-token\n");
         assertEquals(List.of("first-token", "third-token"), TokenSet.readFile(file));
     }
+
+    @Test
+    void extraHostsAndOriginsMustBeWellFormed() {
+        new HttpServerSettings("127.0.0.1", 0, null, TokenSet.of(List.of("t")), false, List.of("mem.example.com:443"),
+                List.of("https://app.example", "http://10.0.0.5:8080"));
+        String m = assertThrows(EngramUserException.class, () -> new HttpServerSettings("127.0.0.1", 0, null,
+                TokenSet.of(List.of("t")), false, List.of(), List.of("app.example/path"))).getMessage();
+        assertTrue(m.startsWith("--allowed-origin 'app.example/path' is not an origin"), m);
+        m = assertThrows(EngramUserException.class, () -> new HttpServerSettings("127.0.0.1", 0, null,
+                TokenSet.of(List.of("t")), false, List.of("http://x"), List.of())).getMessage();
+        assertTrue(m.startsWith("--allowed-host 'http://x' is not a host"), m);
+    }
 }

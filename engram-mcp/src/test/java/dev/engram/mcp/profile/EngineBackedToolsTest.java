@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.engram.engine.Engine;
 import dev.engram.mcp.TestEngines;
-import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -19,24 +15,19 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every native tool against the real engine on in-memory fakes; each structured answer must satisfy
- * the tool's own output schema (the SDK rejects it otherwise). Skipped until the in-memory search
- * index reaches this branch with the store merge.
+ * the tool's own output schema (the SDK rejects it otherwise).
  */
 class EngineBackedToolsTest {
     private ToolProfile profile;
 
     @BeforeEach
     void setUp() {
-        Optional<Engine> engine = TestEngines.inMemory(Clock.systemUTC());
-        assumeTrue(engine.isPresent(), "no in-memory search index on this branch yet");
-        profile = NativeProfile.create(ProfileContext.of(engine.get(), Renderers.standard(), "default"),
-                JsonText.standard());
+        profile = TestEngines.nativeProfile(Clock.systemUTC());
     }
 
     private CallToolResult call(String name, Map<String, Object> args) {

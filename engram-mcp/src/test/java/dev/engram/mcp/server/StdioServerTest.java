@@ -89,4 +89,23 @@ class StdioServerTest {
         String text = (String) ((List<Map<String, Object>>) call.get("content")).get(0).get("text");
         assertEquals("budget 'huge' is not a budget; send tiny (3 results), normal (10) or deep (20)", text);
     }
+
+    /** SDK gotcha 4: a script that pipes its requests and closes stdin still gets every answer. */
+    @Test
+    void closingStdinRightAfterTheRequestsLosesNoAnswer() throws Exception {
+        send(Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize", "params", Map.of("protocolVersion", "2025-11-25",
+                "capabilities", Map.of(), "clientInfo", Map.of("name", "script", "version", "1"))));
+        send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
+        send(Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/call", "params", Map.of("name", "remember",
+                "arguments", Map.of("content", "Piped scripts get all their answers"))));
+        send(Map.of("jsonrpc", "2.0", "id", 3, "method", "tools/list"));
+        toServer.close();
+        java.util.Set<Integer> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            Map<String, Object> r = responses.poll(20, TimeUnit.SECONDS);
+            assertTrue(r != null, "answers so far: " + ids);
+            ids.add(((Number) r.get("id")).intValue());
+        }
+        assertEquals(java.util.Set.of(1, 2, 3), ids);
+    }
 }

@@ -105,17 +105,22 @@ public final class LuceneSearchIndex implements SearchIndex {
             t.setDaemon(true); // a forgotten close must not keep the JVM alive; the store has everything
             return t;
         });
-        synchronized (lock) {
-            openCommitted();
-            if (readerSeq > store.headSeq()) {
-                log.warn("index {}: reflects change {} but the store ends at {} (store replaced?); rebuilding",
-                        path, readerSeq, store.headSeq());
-                lease.recreateOnNextOpen();
+        try {
+            synchronized (lock) {
+                openCommitted();
+                if (readerSeq > store.headSeq()) {
+                    log.warn("index {}: reflects change {} but the store ends at {} (store replaced?); rebuilding",
+                            path, readerSeq, store.headSeq());
+                    lease.recreateOnNextOpen();
+                }
             }
+            long tick = WriterLease.TICK.toMillis();
+            timer.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+            catchUp(CATCH_UP_WAIT);
+        } catch (RuntimeException e) {
+            close(); // no half-open index holding a thread, a write lock or file handles
+            throw e;
         }
-        long tick = WriterLease.TICK.toMillis();
-        timer.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
-        catchUp(CATCH_UP_WAIT);
     }
 
     /** Opens the committed index if there is one; a corrupt or incompatible one is marked for rebuild. */
@@ -246,7 +251,8 @@ public final class LuceneSearchIndex implements SearchIndex {
         if (r == null) return List.of();
         try {
             IndexSearcher searcher = new IndexSearcher(r);
-            TopDocs top = searcher.search(lucene.get(), query.limit());
+            // Lucene allocates a queue of the requested size up front: never more than there are documents
+            TopDocs top = searcher.search(lucene.get(), Math.max(1, Math.min(query.limit(), r.maxDoc())));
             StoredFields stored = searcher.storedFields();
             List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
             for (ScoreDoc sd : top.scoreDocs) {
@@ -322,14 +328,24 @@ public final class LuceneSearchIndex implements SearchIndex {
             closed = true;
             try {
                 if (lease.held()) lease.release();
-                if (reader != null) reader.decRef();
-                reader = null;
-                directory.close();
             } catch (IOException e) {
-                throw new StoreException("close index " + path + ": " + e.getMessage(), e);
+                throw new StoreException("close index " + path + ": final commit failed: " + e.getMessage(), e);
             } finally {
-                analysis.close();
+                closeFiles();
             }
+        }
+    }
+
+    /** Releases the reader and the directory even when the final commit failed (the store can replay it). */
+    private void closeFiles() {
+        try {
+            if (reader != null) reader.decRef();
+            reader = null;
+            directory.close();
+        } catch (IOException e) {
+            throw new StoreException("close index " + path + ": " + e.getMessage(), e);
+        } finally {
+            analysis.close();
         }
     }
 }

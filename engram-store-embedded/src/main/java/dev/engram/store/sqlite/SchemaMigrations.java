@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * Brings a database to the newest schema. The version lives in {@code PRAGMA user_version} (0 for a
  * new file). The missing steps run in one {@code BEGIN IMMEDIATE} transaction, so two processes
  * opening the same old file migrate it once and a crash mid-way leaves the old schema intact.
- * Adding V2 means appending one {@link Migration} to {@link #STEPS}.
+ * Adding V2 means appending one {@link Migration} to {@link #STEPS}. Steps run with foreign keys on
+ * (the pragma cannot change inside a transaction), so a step that rebuilds a table must keep every
+ * reference valid at each statement.
  */
 final class SchemaMigrations {
     private static final Logger log = LoggerFactory.getLogger(SchemaMigrations.class);
@@ -42,7 +44,7 @@ final class SchemaMigrations {
     /** Runs the missing steps; the caller has set busy_timeout so the IMMEDIATE lock waits for other writers. */
     void migrate(Connection c, Path file) throws SQLException {
         try (Statement st = c.createStatement()) {
-            st.execute("BEGIN IMMEDIATE");
+            st.execute(SqliteStatements.BEGIN_IMMEDIATE);
             boolean done = false;
             try {
                 int current = userVersion(st);
@@ -57,9 +59,9 @@ final class SchemaMigrations {
                     for (String sql : m.statements()) {
                         st.execute(sql);
                     }
-                    st.execute("PRAGMA user_version = " + m.version());
+                    st.execute(SqliteStatements.setUserVersion(m.version()));
                 }
-                st.execute("COMMIT");
+                st.execute(SqliteStatements.COMMIT);
                 done = true;
             } finally {
                 if (!done) rollbackQuietly(st);
@@ -69,7 +71,7 @@ final class SchemaMigrations {
 
     private static void rollbackQuietly(Statement st) {
         try {
-            st.execute("ROLLBACK");
+            st.execute(SqliteStatements.ROLLBACK);
         } catch (SQLException e) {
             // the failure that got us here is the one the caller must see
             log.debug("rollback of a failed migration: {}", e.getMessage());
@@ -77,7 +79,7 @@ final class SchemaMigrations {
     }
 
     static int userVersion(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("PRAGMA user_version")) {
+        try (ResultSet rs = st.executeQuery(SqliteStatements.USER_VERSION)) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }

@@ -18,6 +18,7 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +34,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,9 +47,11 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link MemoryStore} on one SQLite file, {@code <dir>/engram.db}, in WAL mode with synchronous=FULL.
  * <p>Thread and process safety: one writer connection ({@link SqliteWriter}); each {@link #write}
- * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second connection serves reads (WAL readers never block the writer), guarded by its
- * own lock because a JDBC connection is not safe for concurrent use. Each read statement runs in its
- * own read transaction and therefore sees every write committed before it, by any process.
+ * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second
+ * connection serves reads (WAL readers never block the writer), guarded by its own lock because a
+ * JDBC connection is not safe for concurrent use. Each read statement runs in its own read
+ * transaction and therefore sees every write committed before it, by any process. Reads inside a
+ * write go through the {@link StoreTransaction}, which sees the transaction's own changes.
  * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
  * get a StoreException. The work function may run more than once and must act only through the
  * transaction.
@@ -80,7 +84,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             w = connect(file);
             migrations.migrate(w, file);
             r = connect(file);
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             closeQuietly(w);
             closeQuietly(r);
             throw new StoreException("open " + file + ": " + e.getMessage(), e);
@@ -97,7 +101,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
         try (Statement st = c.createStatement()) {
             // busy_timeout first: switching to WAL itself needs a lock another opener may hold
-            st.execute("PRAGMA busy_timeout=" + BUSY_TIMEOUT_MS);
+            st.execute(SqliteStatements.busyTimeout(BUSY_TIMEOUT_MS));
             for (String pragma : SqliteStatements.CONNECTION_PRAGMAS) st.execute(pragma);
         } catch (SQLException e) {
             c.close();
@@ -149,7 +153,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             return null;
         });
-        return ids.stream().map(found::get).filter(m -> m != null).toList();
+        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
     }
 
     @Override

@@ -7,6 +7,20 @@ final class SqliteStatements {
     private SqliteStatements() {
     }
 
+    /** IMMEDIATE takes the write lock at BEGIN, so a transaction never fails at its first write or at COMMIT. */
+    static final String BEGIN_IMMEDIATE = "BEGIN IMMEDIATE";
+    static final String COMMIT = "COMMIT";
+    static final String ROLLBACK = "ROLLBACK";
+    static final String USER_VERSION = "PRAGMA user_version";
+
+    static String setUserVersion(int version) {
+        return "PRAGMA user_version = " + version; // PRAGMA takes no bind parameters
+    }
+
+    static String busyTimeout(int millis) {
+        return "PRAGMA busy_timeout=" + millis;
+    }
+
     /** Per-connection settings. FULL: an acknowledged write survives power loss, not only kill -9 (+0.3 ms per write here). */
     static final List<String> CONNECTION_PRAGMAS = List.of(
             "PRAGMA journal_mode=WAL",

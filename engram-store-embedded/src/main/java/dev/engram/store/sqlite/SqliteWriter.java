@@ -63,12 +63,12 @@ final class SqliteWriter implements AutoCloseable {
     }
 
     private <T> T attempt(Function<SqliteTransaction, T> work) {
-        SqlCalls.run("begin", () -> exec("BEGIN IMMEDIATE"));
+        SqlCalls.run("begin", () -> exec(SqliteStatements.BEGIN_IMMEDIATE));
         SqliteTransaction tx = new SqliteTransaction(connection);
         boolean committed = false;
         try {
             T result = work.apply(tx);
-            SqlCalls.run("commit", () -> exec("COMMIT"));
+            SqlCalls.run("commit", () -> exec(SqliteStatements.COMMIT));
             committed = true;
             return result;
         } finally {
@@ -79,7 +79,7 @@ final class SqliteWriter implements AutoCloseable {
 
     private void rollback() {
         try {
-            exec("ROLLBACK");
+            exec(SqliteStatements.ROLLBACK);
         } catch (SQLException e) {
             // SQLite may already have rolled back (e.g. after SQLITE_FULL); the original failure is rethrown
             log.debug("store {}: rollback after a failed write: {}", file, e.getMessage());

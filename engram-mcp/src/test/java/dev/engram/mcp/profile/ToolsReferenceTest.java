@@ -1,0 +1,66 @@
+package dev.engram.mcp.profile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.tool.ToolHandler;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/tools.md is generated from the registered tool specs, so it cannot drift (R14). After changing
+ * a tool, regenerate with: mvn -pl engram-mcp -am verify -Dtest=ToolsReferenceTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dengram.docs.update=true
+ */
+class ToolsReferenceTest {
+    private static final Path DOC = Path.of("..", "docs", "tools.md");
+
+    @Test
+    void docsToolsMdMatchesTheRegisteredTools() throws Exception {
+        String expected = render(TestEngines.nativeProfile(Clock.systemUTC()));
+        if (Boolean.getBoolean("engram.docs.update")) {
+            Files.createDirectories(DOC.getParent());
+            Files.writeString(DOC, expected, StandardCharsets.UTF_8);
+        }
+        String actual = Files.exists(DOC) ? Files.readString(DOC, StandardCharsets.UTF_8) : "";
+        assertEquals(expected, actual, "docs/tools.md is out of date; regenerate it (see this test's javadoc)");
+    }
+
+    @SuppressWarnings("unchecked")
+    static String render(ToolProfile profile) {
+        StringBuilder sb = new StringBuilder("# Tools\n\n")
+                .append("Generated from the registered tool specs by `ToolsReferenceTest`; do not edit by hand.\n\n")
+                .append("## Native profile\n\nServer instructions:\n\n");
+        profile.instructions().lines().forEach(l -> sb.append("> ").append(l).append('\n'));
+        sb.append("\nResources: ");
+        sb.append(String.join(", ", profile.resources().stream()
+                .map(r -> "`" + r.resource().uri() + "` (" + r.resource().mimeType() + ")").toList())).append("\n");
+        for (ToolHandler h : profile.tools()) {
+            Tool t = h.definition();
+            ToolAnnotations a = t.annotations();
+            sb.append("\n### `").append(t.name()).append("`\n\n").append(t.description()).append("\n\n")
+                    .append(a.readOnlyHint() ? "read-only" : a.destructiveHint() ? "destructive" : "writes")
+                    .append(a.idempotentHint() ? ", idempotent" : "").append("\n\n")
+                    .append("| argument | type | required | description |\n|---|---|---|---|\n");
+            Map<String, Map<String, Object>> props = (Map<String, Map<String, Object>>) t.inputSchema().get("properties");
+            List<String> required = (List<String>) t.inputSchema().getOrDefault("required", List.of());
+            props.forEach((name, p) -> {
+                String type = String.valueOf(p.get("type"));
+                if (p.get("enum") instanceof List<?> values) type = String.join(" \\| ", values.stream().map(String::valueOf).toList());
+                if (p.get("minimum") != null) type += " " + p.get("minimum") + ".." + p.get("maximum");
+                if ("array".equals(p.get("type"))) type = "string[]";
+                sb.append("| `").append(name).append("` | ").append(type).append(" | ")
+                        .append(required.contains(name) ? "yes" : "").append(" | ")
+                        .append(String.valueOf(p.get("description")).replace("|", "\\|")).append(" |\n");
+            });
+        }
+        return sb.toString();
+    }
+}
