@@ -33,7 +33,7 @@ final class ConfigLoader {
     }
 
     EngramConfig load(GlobalOptions flags) {
-        return new EngramConfig(storeDir(flags), flags.zone, flags.json, flags.debug);
+        return new EngramConfig(storeDir(flags), flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
     }
 
     private Path storeDir(GlobalOptions flags) {
@@ -49,11 +49,15 @@ final class ConfigLoader {
 
     /** The nearest folder at or above the working directory holding {@code .git} (a folder, or a file in worktrees). */
     private Path gitRoot() {
+        return findGitRoot().orElseThrow(() -> new ConfigException("--project", "flag", "needs a git repository, but no folder from " + cwd.toAbsolutePath()
+                + " upwards holds .git; run it inside a repository or pass --store DIR"));
+    }
+
+    private java.util.Optional<Path> findGitRoot() {
         for (Path p = cwd.toAbsolutePath(); p != null; p = p.getParent()) {
-            if (Files.exists(p.resolve(".git"))) return p;
+            if (Files.exists(p.resolve(".git"))) return java.util.Optional.of(p);
         }
-        throw new ConfigException("--project", "flag", "needs a git repository, but no folder from " + cwd.toAbsolutePath()
-                + " upwards holds .git; run it inside a repository or pass --store DIR");
+        return java.util.Optional.empty();
     }
 
     private Path path(String key, String source, String value) {

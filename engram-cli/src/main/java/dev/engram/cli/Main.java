@@ -1,5 +1,7 @@
 package dev.engram.cli;
 
+import dev.engram.analysis.ProjectVocabulary;
+import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.NativeProfile;
@@ -110,7 +112,8 @@ public final class Main {
         }
         EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
         try {
-            return new OpenEngine(new Engine(store.store(), store.index(), clock), store::check, store);
+            TagVocabulary vocabulary = TagVocabulary.withProject(ProjectVocabulary.scan(config.projectRoot()));
+            return new OpenEngine(new Engine(store.store(), store.index(), clock, vocabulary), store::check, store);
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -41,6 +41,10 @@ class ConfigLoaderTest {
         Path deep = Files.createDirectories(repo.resolve("a/b"));
         Files.writeString(repo.resolve(".git"), "gitdir: elsewhere"); // a worktree's .git is a file
         assertEquals(repo.resolve(".engram"), new ConfigLoader(Map.of(), deep, dir).load(options(null, true, null)).storeDir());
+        assertEquals(repo, new ConfigLoader(Map.of(), deep, dir).load(options(null, false, null)).projectRoot(),
+                "tag inference reads the manifests at the git root");
+        assertEquals(dir, new ConfigLoader(Map.of(), dir, dir).load(options(null, false, null)).projectRoot(),
+                "outside a repository, the working directory");
     }
 
     @Test

@@ -58,7 +58,7 @@ final class BriefingOperation {
             if (m.pinned()) counts[5]++;
             contents.merge(m.zone() + "\u0000" + m.content().strip().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
         });
-        store.forEach(zone, m -> counts[4] += store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).count());
+        counts[4] = store.edgeCount(zone);
         long duplicates = contents.values().stream().filter(n -> n > 1).mapToLong(n -> n - 1).sum();
         long total = counts[0];
         return new StatsResult(zone, total, byType, byZone, byStatus, byTier, counts[1], counts[2], quality,

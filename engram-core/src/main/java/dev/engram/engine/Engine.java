@@ -119,11 +119,6 @@ public final class Engine {
         index.catchUp();
     }
 
-    /** One record; edges whose target is not in the store yet are skipped (use {@link #importAll}). */
-    public void importRecord(ExportRecord record) {
-        importAll(List.of(record));
-    }
-
     /** Zones holding at least one memory. */
     public Set<String> zones() {
         return store.zones();

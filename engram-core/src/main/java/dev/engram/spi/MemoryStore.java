@@ -53,6 +53,9 @@ public interface MemoryStore extends AutoCloseable {
 
     long count();
 
+    /** Edges whose source memory is in {@code zone} (every edge when {@code zone} is null). */
+    long edgeCount(String zone);
+
     /** Highest sequence number in the change feed; 0 for an empty store. */
     long headSeq();
 

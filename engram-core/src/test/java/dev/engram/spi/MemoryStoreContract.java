@@ -192,6 +192,9 @@ public abstract class MemoryStoreContract {
         assertEquals(List.of(ab, ca, abOtherType), store.edges(a.id()));
         assertEquals(List.of(ab, abOtherType), store.edges(b.id()));
         assertEquals(List.of(ca), store.edges(c.id()));
+        assertEquals(3, store.edgeCount(null));
+        assertEquals(3, store.edgeCount("work"), "counted by the zone of the source memory");
+        assertEquals(0, store.edgeCount("other-zone"));
     }
 
     @Test

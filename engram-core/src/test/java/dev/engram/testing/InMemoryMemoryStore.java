@@ -158,6 +158,12 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    public long edgeCount(String zone) {
+        State s = state();
+        return s.edges.stream().filter(e -> zone == null || zone.equals(s.memories.get(e.fromId()).zone())).count();
+    }
+
+    @Override
     public long headSeq() {
         return state().seq;
     }

@@ -1,18 +1,20 @@
 package dev.engram.mcp.profile;
 
 import dev.engram.mcp.tool.ToolHandler;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import java.util.List;
 
 /**
- * A face of the engine: the tool names, resources and instructions one kind of agent expects
+ * A face of the engine: the tool names, resources, prompts and instructions one kind of agent expects
  * (GUIDE §1). Everything is built before the server starts, because the stdio transport serves as
  * soon as the server is built (SDK gotcha 7).
  */
 public record ToolProfile(String name, String instructions, List<ToolHandler> tools,
-                          List<SyncResourceSpecification> resources) {
+                          List<SyncResourceSpecification> resources, List<SyncPromptSpecification> prompts) {
     public ToolProfile {
         tools = List.copyOf(tools);
         resources = List.copyOf(resources);
+        prompts = List.copyOf(prompts);
     }
 }

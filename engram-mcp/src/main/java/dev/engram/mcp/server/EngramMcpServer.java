@@ -18,13 +18,14 @@ public final class EngramMcpServer {
             McpServer.SyncSpecification<S> spec, ToolProfile profile, String version) {
         return spec.serverInfo(NAME, version)
                 .instructions(profile.instructions())
-                .capabilities(ServerCapabilities.builder().tools(false).resources(false, false).build())
+                .capabilities(ServerCapabilities.builder().tools(false).resources(false, false).prompts(false).build())
                 // ToolArgs checks arguments itself: the SDK's messages ("/limit: string found, integer
                 // expected") do not say what to send, ours name the field, the type and an example
                 .validateToolInputs(false)
                 .requestTimeout(Duration.ofSeconds(60))
                 .tools(profile.tools().stream().map(ToolAdapter::spec).toList())
                 .resources(profile.resources())
+                .prompts(profile.prompts())
                 .build();
     }
 }

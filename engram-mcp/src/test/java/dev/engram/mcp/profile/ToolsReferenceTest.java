@@ -42,6 +42,9 @@ class ToolsReferenceTest {
         sb.append("\nResources: ");
         sb.append(String.join(", ", profile.resources().stream()
                 .map(r -> "`" + r.resource().uri() + "` (" + r.resource().mimeType() + ")").toList())).append("\n");
+        sb.append("\nPrompts: ");
+        sb.append(String.join(", ", profile.prompts().stream()
+                .map(p -> "`" + p.prompt().name() + "` (" + p.prompt().description() + ")").toList())).append("\n");
         for (ToolHandler h : profile.tools()) {
             Tool t = h.definition();
             ToolAnnotations a = t.annotations();

@@ -213,6 +213,12 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public long edgeCount(String zone) {
+        return read("edge count", () -> zone == null ? SqlCalls.count(reader, SqliteStatements.EDGE_COUNT)
+                : SqlCalls.count(reader, SqliteStatements.EDGE_COUNT_IN_ZONE, zone));
+    }
+
+    @Override
     public long headSeq() {
         return read("head seq", () -> SqlCalls.count(reader, HEAD_SEQ));
     }

@@ -108,6 +108,8 @@ final class SqliteStatements {
             + " WHERE (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?";
     static final String ZONES = "SELECT DISTINCT zone FROM memories ORDER BY zone";
     static final String COUNT = "SELECT COUNT(*) FROM memories";
+    static final String EDGE_COUNT = "SELECT COUNT(*) FROM edges";
+    static final String EDGE_COUNT_IN_ZONE = "SELECT COUNT(*) FROM edges e JOIN memories m ON m.id = e.from_id WHERE m.zone = ?";
     static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?"
             + " WHERE id = ?";
 
