@@ -145,6 +145,10 @@ public final class Main implements Runnable {
 
         @Option(names = "--runs", defaultValue = "10") int runs;
         @Option(names = "--warmup", defaultValue = "1") int warmup;
+        @Option(names = "--launcher", description = "Also time this launcher script as `LAUNCHER mcp --store DIR`"
+                + " (e.g. ./engram); its first session, in the warm-up round, records its own AppCDS archive.")
+        Path launcher;
+
         @Option(names = "--cds", description = "AppCDS archive to create and use (default: <work-dir>/engram.jsa, recreated each run).")
         Path cds;
 
@@ -161,12 +165,19 @@ public final class Main implements Runnable {
                 bench.trainArchive(engram("training", jar, training, Files.createDirectories(work.resolve("training"))), archive);
                 List<String> fastCds = new ArrayList<>(fast);
                 fastCds.add("-XX:SharedArchiveFile=" + archive);
-                List<ColdStartBench.Config> configs = List.of(
+                List<ColdStartBench.Config> configs = new ArrayList<>(List.of(
                         config("Engram, java -jar", jar, List.of(), work),
                         config("Engram, -XX:TieredStopAtLevel=1 -XX:+UseSerialGC", jar, fast, work),
-                        config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work),
-                        new ColdStartBench.Config("server-memory (node)", new PeerTarget.ServerMemory(
-                                Path.of(servers.node), servers.serverMemoryIndexJs()).command(work), work));
+                        config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work)));
+                if (launcher != null) {
+                    Path dir = Files.createDirectories(work.resolve("store-launcher"));
+                    // `mcp` first: the launcher only records its archive when the command is its first argument
+                    configs.add(new ColdStartBench.Config("Engram, launcher " + launcher + " mcp",
+                            new McpSession.ServerCommand("launcher", List.of(launcher.toAbsolutePath().toString(),
+                                    "mcp", "--store", dir.toString()), java.util.Map.of()), dir));
+                }
+                configs.add(new ColdStartBench.Config("server-memory (node)", new PeerTarget.ServerMemory(
+                        Path.of(servers.node), servers.serverMemoryIndexJs()).command(work), work));
                 var results = bench.run(configs, runs, warmup);
                 System.out.println(ColdStartBench.table(results, runs, warmup));
                 System.out.println(machine());
