@@ -1,0 +1,209 @@
+package dev.engram.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Benchmarks for Engram. Tables go to stdout (markdown), progress to stderr. The option fields of
+ * the nested commands are not final because picocli injects them by reflection before {@code call()}.
+ */
+@Command(name = "engram-bench", mixinStandardHelpOptions = true,
+        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class},
+        description = "Benchmarks for Engram; see engram-bench/README.md.")
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.err);
+    }
+
+    /** Options every benchmark shares. */
+    static final class Common {
+        @Option(names = "--seed", defaultValue = "20261129", description = "Seed for generated memories and queries (default ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--work-dir", description = "Scratch folder for stores (default: a temp dir).")
+        Path workDir;
+
+        @Option(names = "--server-stderr", description = "Show the servers' stderr (otherwise discarded).")
+        boolean serverStderr;
+
+        Path workDir() throws Exception {
+            Path dir = workDir != null ? workDir : Path.of(System.getProperty("java.io.tmpdir"), "engram-bench");
+            return Files.createDirectories(dir);
+        }
+
+        PrintStream serverErr() {
+            return serverStderr ? System.err : null;
+        }
+    }
+
+    /** Where the two servers live. */
+    static final class Servers {
+        @Option(names = "--jar", defaultValue = "engram-cli/target/engram.jar", description = "Engram's runnable jar (default ${DEFAULT-VALUE}).")
+        Path jar;
+
+        @Option(names = "--peer-dir", defaultValue = "engram-bench/peer", description = "Folder with node_modules/@modelcontextprotocol/server-memory (default ${DEFAULT-VALUE}).")
+        Path peerDir;
+
+        @Option(names = "--node", defaultValue = "node", description = "Node.js executable (default ${DEFAULT-VALUE}).")
+        String node;
+
+        Path serverMemoryIndexJs() {
+            Path js = peerDir.resolve("node_modules/@modelcontextprotocol/server-memory/dist/index.js").toAbsolutePath();
+            if (!Files.isRegularFile(js)) {
+                throw new CommandLine.ParameterException(new CommandLine(new Main()),
+                        js + " not found; run `npm ci` in " + peerDir);
+            }
+            return js;
+        }
+
+        Path engramJar() {
+            Path j = jar.toAbsolutePath();
+            if (!Files.isRegularFile(j)) {
+                throw new CommandLine.ParameterException(new CommandLine(new Main()),
+                        j + " not found; build it with mvn -B -q -pl engram-cli -am -DskipTests package");
+            }
+            return j;
+        }
+    }
+
+    @Command(name = "latency", mixinStandardHelpOptions = true,
+            description = "Engine-level remember/recall latency at several store sizes.")
+    static final class Latency implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+
+        @Option(names = "--sizes", split = ",", defaultValue = "1000,10000,100000", description = "Store sizes (default ${DEFAULT-VALUE}).")
+        List<Integer> sizes;
+
+        @Option(names = "--remembers", defaultValue = "500") int remembers;
+        @Option(names = "--recalls", defaultValue = "500") int recalls;
+        @Option(names = "--warmup", defaultValue = "100", description = "Untimed remember+recall pairs per size.") int warmup;
+
+        @Override
+        public Integer call() throws Exception {
+            var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
+            var rows = new LatencyBench(OpenedStore::embedded, System.err).run(settings);
+            System.out.println(LatencyBench.table(rows));
+            System.out.println(machine());
+            return 0;
+        }
+    }
+
+    @Command(name = "peer", mixinStandardHelpOptions = true,
+            description = "Engram vs @modelcontextprotocol/server-memory over MCP stdio, same client.")
+    static final class Peer implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+        @CommandLine.Mixin Servers servers = new Servers();
+
+        @Option(names = "--sizes", split = ",", defaultValue = "1000,10000") List<Integer> sizes;
+        @Option(names = "--writes", defaultValue = "200") int writes;
+        @Option(names = "--searches", defaultValue = "200", description = "Timed searches per query shape.") int searches;
+        // Engram's JVM starts cold (its preload is offline) while node has JIT-ed through the preload
+        @Option(names = "--warmup", defaultValue = "30", description = "Untimed calls before each timed set.") int warmup;
+        @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
+        List<String> javaOpts;
+        @Option(names = "--only", description = "Run one server only (engram or server-memory): for checking the harness.")
+        String only;
+
+        @Override
+        public Integer call() throws Exception {
+            List<PeerTarget> targets = new ArrayList<>();
+            if (only == null || only.equals("server-memory")) {
+                targets.add(new PeerTarget.ServerMemory(Path.of(servers.node), servers.serverMemoryIndexJs()));
+            }
+            if (only == null || only.equals("engram")) {
+                targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
+            }
+            var settings = new PeerBench.Settings(sizes, writes, searches, warmup, common.seed, common.workDir());
+            var figures = new PeerBench(System.err, common.serverErr()).run(settings, targets);
+            for (int n : sizes) {
+                System.out.println(targets.size() == 2 ? PeerBench.table(figures, n) : PeerBench.single(figures, n));
+            }
+            System.out.println(machine());
+            return 0;
+        }
+    }
+
+    @Command(name = "coldstart", mixinStandardHelpOptions = true,
+            description = "Spawn -> initialize -> tools/list, for Engram's JVM flag sets and server-memory.")
+    static final class ColdStart implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+        @CommandLine.Mixin Servers servers = new Servers();
+
+        @Option(names = "--runs", defaultValue = "10") int runs;
+        @Option(names = "--warmup", defaultValue = "1") int warmup;
+        @Option(names = "--launcher", description = "Also time this launcher script as `LAUNCHER mcp --store DIR`"
+                + " (e.g. ./engram); its first session, in the warm-up round, records its own AppCDS archive.")
+        Path launcher;
+
+        @Option(names = "--cds", description = "AppCDS archive to create and use (default: <work-dir>/engram.jsa, recreated each run).")
+        Path cds;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = Files.createTempDirectory(common.workDir(), "coldstart-");
+            Path archive = cds != null ? cds.toAbsolutePath() : work.resolve("engram.jsa");
+            Path jar = servers.engramJar();
+            List<String> fast = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+            var bench = new ColdStartBench(System.err, common.serverErr());
+            try {
+                List<String> training = new ArrayList<>(fast);
+                training.add("-XX:ArchiveClassesAtExit=" + archive);
+                bench.trainArchive(engram("training", jar, training, Files.createDirectories(work.resolve("training"))), archive);
+                List<String> fastCds = new ArrayList<>(fast);
+                fastCds.add("-XX:SharedArchiveFile=" + archive);
+                List<ColdStartBench.Config> configs = new ArrayList<>(List.of(
+                        config("Engram, java -jar", jar, List.of(), work),
+                        config("Engram, -XX:TieredStopAtLevel=1 -XX:+UseSerialGC", jar, fast, work),
+                        config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work)));
+                if (launcher != null) {
+                    Path dir = Files.createDirectories(work.resolve("store-launcher"));
+                    // `mcp` first: the launcher only records its archive when the command is its first argument
+                    configs.add(new ColdStartBench.Config("Engram, launcher " + launcher + " mcp",
+                            new McpSession.ServerCommand("launcher", List.of(launcher.toAbsolutePath().toString(),
+                                    "mcp", "--store", dir.toString()), java.util.Map.of()), dir));
+                }
+                configs.add(new ColdStartBench.Config("server-memory (node)", new PeerTarget.ServerMemory(
+                        Path.of(servers.node), servers.serverMemoryIndexJs()).command(work), work));
+                var results = bench.run(configs, runs, warmup);
+                System.out.println(ColdStartBench.table(results, runs, warmup));
+                System.out.println(machine());
+                return 0;
+            } finally {
+                TempDirs.deleteQuietly(work, System.err);
+            }
+        }
+
+        private static ColdStartBench.Config config(String label, Path jar, List<String> opts, Path work) throws Exception {
+            Path dir = Files.createDirectories(work.resolve("store-" + Integer.toHexString(label.hashCode())));
+            return new ColdStartBench.Config(label, engram(label, jar, opts, dir), dir);
+        }
+
+        private static McpSession.ServerCommand engram(String label, Path jar, List<String> opts, Path dir) {
+            return new PeerTarget.Engram(jar, opts, 0).command(dir);
+        }
+    }
+
+    static List<String> blanksRemoved(List<String> opts) {
+        return opts == null ? List.of() : opts.stream().filter(o -> !o.isBlank()).toList();
+    }
+
+    static String machine() {
+        return String.format(Locale.ROOT, "Machine: %d cores, %s %s, Java %s, %s. Shared and noisy; single run.",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"),
+                System.getProperty("java.version"), java.time.Instant.now().toString().substring(0, 16) + "Z");
+    }
+}

@@ -1,0 +1,98 @@
+package dev.engram.bench;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One MCP server child process driven over stdio by the official Java SDK client. Every server in
+ * every benchmark goes through this class, so client and transport costs are the same for all.
+ */
+final class McpSession implements AutoCloseable {
+    /** How to start a server: command line and extra environment. */
+    record ServerCommand(String label, List<String> command, Map<String, String> env) {
+        ServerCommand {
+            command = List.copyOf(command);
+            env = Map.copyOf(env);
+            if (command.isEmpty()) throw new IllegalArgumentException("command must not be empty");
+        }
+    }
+
+    /**
+     * A tool call's reply as the agent would receive it; {@code results} counts the items of the
+     * structured answer's {@code results} (Engram) or {@code entities} (server-memory) list, -1 if none.
+     */
+    record Reply(String text, int structuredChars, int results, boolean error) {
+        int bytes() {
+            return text.getBytes(StandardCharsets.UTF_8).length;
+        }
+    }
+
+    private static final McpJsonMapper JSON = McpJsonDefaults.getMapper();
+
+    private final McpSyncClient client;
+
+    private McpSession(McpSyncClient client) {
+        this.client = client;
+    }
+
+    /** Builds the client; the process starts on {@link #initialize()}. */
+    static McpSession start(ServerCommand server, PrintStream serverStderr) {
+        ServerParameters params = ServerParameters.builder(server.command().get(0))
+                .args(server.command().subList(1, server.command().size())).env(server.env()).build();
+        StdioClientTransport transport = new StdioClientTransport(params, JSON);
+        transport.setStdErrorHandler(line -> {
+            if (serverStderr != null) serverStderr.println("[" + server.label() + "] " + line);
+        });
+        McpSyncClient client = McpClient.sync(transport)
+                .clientInfo(McpSchema.Implementation.builder("engram-bench", "0.1.0").build())
+                .requestTimeout(Duration.ofMinutes(2)).initializationTimeout(Duration.ofMinutes(2)).build();
+        return new McpSession(client);
+    }
+
+    McpSchema.InitializeResult initialize() {
+        return client.initialize();
+    }
+
+    List<McpSchema.Tool> listTools() {
+        return client.listTools().tools();
+    }
+
+    Reply call(String tool, Map<String, Object> arguments) {
+        McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
+        String text = r.content().stream().filter(c -> c instanceof McpSchema.TextContent)
+                .map(c -> ((McpSchema.TextContent) c).text()).collect(Collectors.joining("\n"));
+        int structured = 0;
+        int results = -1;
+        if (r.structuredContent() instanceof Map<?, ?> map) {
+            for (String listKey : List.of("results", "entities")) {
+                if (map.get(listKey) instanceof List<?> items) results = items.size();
+            }
+        }
+        if (r.structuredContent() != null) {
+            try {
+                structured = JSON.writeValueAsString(r.structuredContent()).length();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot serialise structuredContent of " + tool, e);
+            }
+        }
+        // the TS servers leave isError absent (null) on success (SDK gotcha 18)
+        return new Reply(text, structured, results, Boolean.TRUE.equals(r.isError()));
+    }
+
+    @Override
+    public void close() {
+        client.closeGracefully();
+    }
+}

@@ -1,0 +1,214 @@
+package dev.engram.bench;
+
+import dev.engram.memory.MemoryRules;
+import dev.engram.render.TokenEstimate;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Engram against a peer MCP memory server, in one run, through the same {@link McpSession} driver:
+ * write latency, search latency and the size of what a search returns, at each store size.
+ */
+final class PeerBench {
+    /** Query shapes: what an agent asks Engram, and the single word a substring matcher can answer. */
+    enum QueryShape {
+        PHRASE("2-3 word query"), KEYWORD("1 keyword");
+
+        final String label;
+
+        QueryShape(String label) {
+            this.label = label;
+        }
+    }
+
+    record Settings(List<Integer> sizes, int writes, int searches, int warmup, long seed, Path workDir) {
+        Settings {
+            sizes = List.copyOf(sizes);
+            if (writes < 1 || searches < 1) throw new IllegalArgumentException("writes and searches must be >= 1");
+        }
+    }
+
+    /** A search set's figures: latency and, per response, estimated tokens, UTF-8 bytes and structured chars. */
+    record SearchFigures(Latencies latency, double meanTokens, long p95Tokens, double meanBytes,
+                         double meanStructuredChars, double meanResults, double emptyShare, int errors) {
+    }
+
+    /** One server at one size. */
+    record Figures(String target, int size, String preload, Latencies write, Map<QueryShape, SearchFigures> search) {
+    }
+
+    private final PrintStream log;
+    private final PrintStream serverStderr;
+
+    PeerBench(PrintStream log, PrintStream serverStderr) {
+        this.log = log;
+        this.serverStderr = serverStderr;
+    }
+
+    List<Figures> run(Settings s, List<PeerTarget> targets) throws Exception {
+        List<Figures> out = new ArrayList<>();
+        for (int n : s.sizes()) {
+            List<SyntheticMemory> preload = memories(s.seed() + n, n);
+            List<SyntheticMemory> writes = memories(s.seed() * 17 + n, s.warmup() + s.writes());
+            Map<QueryShape, List<String>> queries = queries(s.seed() * 31 + n, s.warmup() + s.searches());
+            for (PeerTarget t : targets) {
+                out.add(runOne(s, t, n, preload, writes, queries));
+            }
+        }
+        return out;
+    }
+
+    private Figures runOne(Settings s, PeerTarget target, int n, List<SyntheticMemory> preload,
+                           List<SyntheticMemory> writes, Map<QueryShape, List<String>> queries) throws Exception {
+        Path dir = Files.createTempDirectory(s.workDir(), "peer-" + target.label() + "-" + n + "-");
+        try {
+            log.printf(Locale.ROOT, "peer: %s N=%d in %s%n", target.label(), n, dir);
+            String how = target.preloadOffline(dir, preload, log);
+            try (McpSession session = McpSession.start(target.command(dir), serverStderr)) {
+                session.initialize();
+                if (how == null) how = target.preloadOnline(session, preload);
+                log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
+
+                Latencies.Recorder write = new Latencies.Recorder(s.writes());
+                for (int i = 0; i < writes.size(); i++) {
+                    Map<String, Object> args = target.writeArguments(writes.get(i), n + i);
+                    long t0 = System.nanoTime();
+                    McpSession.Reply r = session.call(target.writeTool(), args);
+                    long took = System.nanoTime() - t0;
+                    if (r.error()) throw new IllegalStateException(target.writeTool() + " failed: " + r.text());
+                    if (i >= s.warmup()) write.add(took);
+                }
+                Map<QueryShape, SearchFigures> search = new LinkedHashMap<>();
+                for (var e : queries.entrySet()) {
+                    search.put(e.getKey(), searches(s, session, target, e.getValue()));
+                }
+                return new Figures(target.label(), n, how, write.done(), search);
+            }
+        } finally {
+            TempDirs.deleteQuietly(dir, log);
+        }
+    }
+
+    private static SearchFigures searches(Settings s, McpSession session, PeerTarget target, List<String> queries) {
+        Latencies.Recorder latency = new Latencies.Recorder(s.searches());
+        long[] tokens = new long[s.searches()];
+        long bytes = 0;
+        long structured = 0;
+        int errors = 0;
+        long results = 0;
+        int empty = 0;
+        for (int i = 0; i < queries.size(); i++) {
+            Map<String, Object> args = target.searchArguments(queries.get(i));
+            long t0 = System.nanoTime();
+            McpSession.Reply r = session.call(target.searchTool(), args);
+            long took = System.nanoTime() - t0;
+            if (i < s.warmup()) continue;
+            int k = i - s.warmup();
+            latency.add(took);
+            // the one estimate for both servers: ceil(chars / 4) of the text content the agent reads
+            tokens[k] = TokenEstimate.of(r.text());
+            bytes += r.bytes();
+            structured += r.structuredChars();
+            if (r.error()) errors++;
+            results += Math.max(0, r.results());
+            if (r.results() == 0) empty++;
+        }
+        long[] sorted = tokens.clone();
+        Arrays.sort(sorted);
+        long p95 = sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
+        double mean = Arrays.stream(tokens).average().orElse(0);
+        return new SearchFigures(latency.done(), mean, p95, (double) bytes / s.searches(),
+                (double) structured / s.searches(), (double) results / s.searches(), (double) empty / s.searches(), errors);
+    }
+
+    /** All peer memories go to the default zone: the peer has no zones, so both search the same N. */
+    private static List<SyntheticMemory> memories(long seed, int n) {
+        MemoryGenerator g = new MemoryGenerator(seed);
+        List<SyntheticMemory> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            SyntheticMemory m = g.next();
+            out.add(new SyntheticMemory(m.content(), m.type(), m.tags(), MemoryRules.DEFAULT_ZONE, m.file()));
+        }
+        return out;
+    }
+
+    private static Map<QueryShape, List<String>> queries(long seed, int count) {
+        MemoryGenerator g = new MemoryGenerator(seed);
+        Map<QueryShape, List<String>> out = new LinkedHashMap<>();
+        List<String> phrases = new ArrayList<>();
+        List<String> keywords = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            phrases.add(g.query());
+            keywords.add(g.keyword());
+        }
+        out.put(QueryShape.PHRASE, phrases);
+        out.put(QueryShape.KEYWORD, keywords);
+        return out;
+    }
+
+    /** One table per size: Engram, the peer, and the peer's figure divided by Engram's. */
+    static String table(List<Figures> all, int size) {
+        Figures e = all.stream().filter(f -> f.size() == size && f.target().equals("Engram")).findFirst().orElseThrow();
+        Figures p = all.stream().filter(f -> f.size() == size && !f.target().equals("Engram")).findFirst().orElseThrow();
+        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size), e.target(), p.target(),
+                p.target() + " ÷ Engram");
+        t.row("write call", "remember", "create_entities (1 entity)", "");
+        latencyRows(t, "write", e.write(), p.write());
+        for (QueryShape shape : QueryShape.values()) {
+            SearchFigures es = e.search().get(shape);
+            SearchFigures ps = p.search().get(shape);
+            t.row("**search, " + shape.label + "**", "recall", "search_nodes", "");
+            latencyRows(t, "search", es.latency(), ps.latency());
+            t.row("results per search, mean", String.format(Locale.ROOT, "%.1f", es.meanResults()),
+                    String.format(Locale.ROOT, "%.1f", ps.meanResults()), ratio(ps.meanResults(), es.meanResults()));
+            t.row("searches with no result", pct(es.emptyShare()), pct(ps.emptyShare()), "");
+            t.row("tokens per search, mean", fmt(es.meanTokens()), fmt(ps.meanTokens()), ratio(ps.meanTokens(), es.meanTokens()));
+            t.row("tokens per search, p95", es.p95Tokens(), ps.p95Tokens(), ratio(ps.p95Tokens(), es.p95Tokens()));
+            t.row("text bytes per search, mean", fmt(es.meanBytes()), fmt(ps.meanBytes()), ratio(ps.meanBytes(), es.meanBytes()));
+            t.row("structuredContent chars, mean", fmt(es.meanStructuredChars()), fmt(ps.meanStructuredChars()),
+                    ratio(ps.meanStructuredChars(), es.meanStructuredChars()));
+            if (es.errors() + ps.errors() > 0) t.row("error replies", es.errors(), ps.errors(), "");
+        }
+        t.row("preload", e.preload(), p.preload(), "");
+        return t.render();
+    }
+
+    /** The figures of whichever single server ran (with {@code --only}). */
+    static String single(List<Figures> all, int size) {
+        Figures f = all.stream().filter(x -> x.size() == size).findFirst().orElseThrow();
+        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size), f.target());
+        t.row("write p50 / p95 (ms)", f.write().ms(50) + " / " + f.write().ms(95));
+        for (QueryShape shape : QueryShape.values()) {
+            SearchFigures s = f.search().get(shape);
+            t.row("search, " + shape.label + ", p50 / p95 (ms)", s.latency().ms(50) + " / " + s.latency().ms(95));
+            t.row("tokens per search, mean / p95", fmt(s.meanTokens()) + " / " + s.p95Tokens());
+        }
+        t.row("preload", f.preload());
+        return t.render();
+    }
+
+    private static void latencyRows(MarkdownTable t, String what, Latencies e, Latencies p) {
+        for (int q : new int[] {50, 95}) {
+            t.row(what + " p" + q + " (ms)", e.ms(q), p.ms(q), ratio(p.percentileNanos(q), e.percentileNanos(q)));
+        }
+    }
+
+    private static String pct(double share) {
+        return String.format(Locale.ROOT, "%.0f%%", share * 100);
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static String ratio(double peer, double engram) {
+        return engram == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f×", peer / engram);
+    }
+}
