@@ -52,7 +52,7 @@ class BenchSmokeTest {
     void latencyBenchPrintsOneRowPerSize(@TempDir Path dir) throws Exception {
         OpenedStore.Opener fake = (d, clock) -> {
             InMemoryMemoryStore store = new InMemoryMemoryStore();
-            return new OpenedStore(store, new ScanIndex(store), store);
+            return new OpenedStore(store, new dev.engram.testing.InMemorySearchIndex(store), store);
         };
         var log = new PrintStream(new ByteArrayOutputStream());
         var rows = new LatencyBench(fake, log).run(new LatencyBench.Settings(List.of(200), 20, 20, 5, 3, dir));
