@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * the nested commands are not final because picocli injects them by reflection before {@code call()}.
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
-        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class},
+        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -133,6 +133,19 @@ public final class Main implements Runnable {
                 System.out.println(targets.size() == 2 ? PeerBench.table(figures, n) : PeerBench.single(figures, n));
             }
             System.out.println(machine());
+            return 0;
+        }
+    }
+
+    /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
+    @Command(name = "locomo", description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
+            + " (--data, --audit, --conversations, --turn-text, --out, --alpha, --stop-coverage, --boost-scale, --graph-weight).")
+    static final class Locomo implements Callable<Integer> {
+        @CommandLine.Unmatched List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            dev.engram.bench.locomo.LocomoBench.main(args.toArray(String[]::new));
             return 0;
         }
     }

@@ -3,7 +3,12 @@ package dev.engram.bench.locomo;
 import dev.engram.bench.locomo.LocomoConversation.Question;
 import dev.engram.bench.locomo.LocomoConversation.Turn;
 import dev.engram.bench.locomo.ScoreFusion.Scored;
+import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
+import dev.engram.engine.LinkSpec;
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecallSettings;
+import dev.engram.memory.EdgeType;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
@@ -21,6 +26,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -38,9 +44,32 @@ final class ConversationRun {
     private static final int EMBED_BATCH = 64;
 
     /** Everything measured for one question; rankings are dia ids, best first. */
-    record QuestionRun(Question question, List<String> engine, int engineTokens, long engineNanos,
+    record QuestionRun(Question question, Map<String, EngineAnswer> engine,
                        List<Scored> bm25, long bm25Nanos, List<Scored> vector, long vectorScanNanos,
                        long queryEmbedNanos) {
+        EngineAnswer engine(String mode) {
+            return engine.get(mode);
+        }
+    }
+
+    /** One engine mode's answer: ranking, its own token estimate, wall time, and whether L3 was skipped. */
+    record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped) {
+    }
+
+    /**
+     * The engine configurations compared (issue 3: bm25, vector, hybrid, cascade, hybrid+graph); each
+     * is the real {@link Engine#recall} over the same store, differing only in {@link RecallSettings}
+     * and, for hybrid+graph, in {@code mode: hybrid}.
+     */
+    record EngineMode(String name, RecallSettings settings, RecallMode mode) {
+        static List<EngineMode> all(RecallSettings base) {
+            return List.of(
+                    new EngineMode("engine bm25", base.withLayers(true, false, false, false), RecallMode.RANKED),
+                    new EngineMode("engine vector", base.withLayers(false, true, false, false), RecallMode.RANKED),
+                    new EngineMode("engine hybrid", base.withLayers(true, true, false, false), RecallMode.RANKED),
+                    new EngineMode("engine cascade (default)", base, RecallMode.RANKED),
+                    new EngineMode("engine hybrid+graph (mode hybrid)", base, RecallMode.HYBRID));
+        }
     }
 
     /** One conversation's outcome; {@code tokensByDiaId} is what one result would cost the agent. */
@@ -51,23 +80,32 @@ final class ConversationRun {
     private final Embedder embedder;
     private final Clock clock;
     private final LocomoConversation.TurnText turnText;
+    private final List<EngineMode> modes;
 
-    ConversationRun(Embedder embedder, Clock clock, LocomoConversation.TurnText turnText) {
+    ConversationRun(Embedder embedder, Clock clock, LocomoConversation.TurnText turnText, List<EngineMode> modes) {
         this.embedder = embedder;
         this.clock = clock;
         this.turnText = turnText;
+        this.modes = List.copyOf(modes);
     }
 
     Outcome run(LocomoConversation conversation) throws IOException {
         Path dir = Files.createTempDirectory("engram-locomo-" + conversation.sampleId() + "-");
         try (EmbeddedStore store = EmbeddedStore.open(dir, clock)) {
+            // remembered without the model, then embedded in batches by the engine's own backfill (what a
+            // server does for memories written while its model loads): same vectors, a fraction of the time
             Engine engine = new Engine(store.store(), store.index(), clock);
             Map<String, String> diaIdByKey = new HashMap<>();
             Map<String, String> diaIdByMemoryId = new HashMap<>();
             Map<String, Integer> tokensByDiaId = new HashMap<>();
             long ingestStart = System.nanoTime();
+            Turn previous = null;
             for (Turn t : conversation.turns()) {
-                var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, null,
+                // the conversational thread as edges: each turn is related to the one before it in its session
+                List<LinkSpec> links = previous != null && previous.sessionDate().equals(t.sessionDate())
+                        ? List.of(new LinkSpec(EdgeType.RELATED, previous.key())) : List.of();
+                previous = t;
+                var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, links,
                         null, null, null, false, null, null)).memory();
                 diaIdByKey.put(saved.key(), t.diaId());
                 diaIdByMemoryId.put(saved.id(), t.diaId());
@@ -78,12 +116,21 @@ final class ConversationRun {
             long ingestNanos = System.nanoTime() - ingestStart;
 
             long embedStart = System.nanoTime();
-            float[][] turnVectors = embedTurns(conversation.turns());
+            Map<String, Engine> engines = new LinkedHashMap<>();
+            for (EngineMode m : modes) {
+                engines.put(m.name(), new Engine(store.store(), store.index(), clock, TagVocabulary.builtInOnly(), embedder,
+                        m.settings()));
+            }
+            Engine any = engines.values().iterator().next();
+            while (any.embedMissing(EMBED_BATCH) > 0) {
+                // keeps going until every turn has a vector of the model
+            }
+            float[][] turnVectors = storedVectors(conversation.turns(), store, diaIdByKey);
             long embedNanos = System.nanoTime() - embedStart;
 
             List<QuestionRun> runs = new ArrayList<>();
             for (Question q : conversation.questions()) {
-                runs.add(ask(q, engine, store, diaIdByKey, diaIdByMemoryId, conversation.turns(), turnVectors));
+                runs.add(ask(q, engines, store, diaIdByKey, diaIdByMemoryId, conversation.turns(), turnVectors));
             }
             return new Outcome(conversation, runs, tokensByDiaId, ingestNanos, embedNanos);
         } finally {
@@ -91,12 +138,20 @@ final class ConversationRun {
         }
     }
 
-    private QuestionRun ask(Question q, Engine engine, EmbeddedStore store, Map<String, String> diaIdByKey,
+    private QuestionRun ask(Question q, Map<String, Engine> engines, EmbeddedStore store, Map<String, String> diaIdByKey,
                             Map<String, String> diaIdByMemoryId, List<Turn> turns, float[][] turnVectors) {
-        long t0 = System.nanoTime();
-        RecallResult recalled = engine.recall(RecallQuery.builder(q.text()).limit(RECALL_LIMIT).build());
-        long engineNanos = System.nanoTime() - t0;
-        List<String> engineRanking = recalled.results().stream().map(r -> diaIdByKey.get(r.memory().key())).toList();
+        Map<String, EngineAnswer> answers = new LinkedHashMap<>();
+        for (EngineMode m : modes) {
+            // as_of = the ingest instant: the same answers, but recall does not count accesses, so one
+            // mode's questions cannot change the next mode's ranking (auto importance uses access counts)
+            long t0 = System.nanoTime();
+            RecallResult recalled = engines.get(m.name()).recall(RecallQuery.builder(q.text()).limit(RECALL_LIMIT)
+                    .mode(m.mode()).asOf(clock.instant().toString()).build());
+            long nanos = System.nanoTime() - t0;
+            List<String> ranking = recalled.results().stream().map(r -> diaIdByKey.get(r.memory().key())).toList();
+            boolean skipped = recalled.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped"));
+            answers.put(m.name(), new EngineAnswer(ranking, recalled.tokens(), nanos, skipped));
+        }
 
         long t1 = System.nanoTime();
         List<IndexHit> hits = store.index().search(IndexQuery.text(q.text(), MemoryRules.DEFAULT_ZONE, DEPTH));
@@ -110,7 +165,7 @@ final class ConversationRun {
         long t3 = System.nanoTime();
         List<Scored> vector = cosineTop(query, turns, turnVectors);
         long scanNanos = System.nanoTime() - t3;
-        return new QuestionRun(q, engineRanking, recalled.tokens(), engineNanos, bm25, bm25Nanos, vector, scanNanos, embedNanos);
+        return new QuestionRun(q, answers, bm25, bm25Nanos, vector, scanNanos, embedNanos);
     }
 
     /** Brute force: fine at ~600 turns (0.2M multiply-adds per question). Unit vectors, so dot = cosine. */
@@ -126,12 +181,13 @@ final class ConversationRun {
         return List.copyOf(all.subList(0, Math.min(DEPTH, all.size())));
     }
 
-    private float[][] embedTurns(List<Turn> turns) {
+    /** The vectors the engine stored for the turns, in turn order (for the brute-force reference scan). */
+    private static float[][] storedVectors(List<Turn> turns, EmbeddedStore store, Map<String, String> diaIdByKey) {
         float[][] out = new float[turns.size()][];
-        for (int from = 0; from < turns.size(); from += EMBED_BATCH) {
-            int to = Math.min(turns.size(), from + EMBED_BATCH);
-            List<float[]> batch = embedder.embedAll(turns.subList(from, to).stream().map(t -> t.content(turnText)).toList());
-            for (int i = from; i < to; i++) out[i] = batch.get(i - from);
+        for (int i = 0; i < turns.size(); i++) {
+            var m = store.store().getByKey(MemoryRules.DEFAULT_ZONE, turns.get(i).key()).orElseThrow();
+            out[i] = store.store().embedding(m.id()).orElseThrow(() -> new IllegalStateException(
+                    "turn " + m.key() + " has no vector after the backfill")).vector();
         }
         return out;
     }

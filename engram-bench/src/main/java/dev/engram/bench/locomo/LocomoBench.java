@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import dev.engram.engine.RecallSettings;
 
 /**
  * {@code engram-bench locomo}: turn-level LoCoMo retrieval (benchmarks.md §1.3), one fresh embedded
@@ -63,7 +64,8 @@ public final class LocomoBench {
         }
         System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
 
-        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText);
+        List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings(args));
+        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText, engineModes);
         List<Outcome> outcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0, embedNanos = 0;
         for (LocomoConversation c : conversations) {
@@ -91,7 +93,9 @@ public final class LocomoBench {
         RankingMode bestWeighted = hasDev ? bestOnDev(eval, weightedSweep) : RankingMode.weighted(0.5);
         RankingMode bestRrf = hasDev ? bestOnDev(eval, rrfSweep) : RankingMode.rrf(60, 1);
 
-        List<RankingMode> modes = new ArrayList<>(List.of(RankingMode.engine(), RankingMode.bm25(), RankingMode.vector(),
+        List<RankingMode> modes = new ArrayList<>();
+        for (ConversationRun.EngineMode m : engineModes) modes.add(RankingMode.engine(m.name()));
+        modes.addAll(List.of(RankingMode.bm25(), RankingMode.vector(),
                 RankingMode.rrf(60, 1), RankingMode.rrfAdaptive(1), RankingMode.weighted(0.5)));
         addOrMark(modes, bestRrf, " (dev-best RRF)");
         addOrMark(modes, bestWeighted, " (dev-best weighted)");
@@ -114,8 +118,11 @@ public final class LocomoBench {
                             new RankingMode[] {bestRrf, RankingMode.rrf(60, 1)},
                             new RankingMode[] {bestWeighted, bm25},
                             new RankingMode[] {RankingMode.rrf(60, 1), bm25},
-                            new RankingMode[] {RankingMode.engine(), bm25})));
+                            new RankingMode[] {RankingMode.engine(engineModes.get(3).name()), RankingMode.engine(engineModes.get(2).name())},
+                            new RankingMode[] {RankingMode.engine(engineModes.get(4).name()), RankingMode.engine(engineModes.get(2).name())},
+                            new RankingMode[] {RankingMode.engine(engineModes.get(2).name()), bm25})));
         }
+        md.append("\n### Cascade: questions that skipped the semantic layer\n\n").append(tables.cascadeSkips(engineModes.get(3).name()));
         Latency embed = eval.queryEmbedding(Split.ALL);
         md.append(String.format(Locale.ROOT, "%nQuery embedding (MiniLM, one question at a time): p50 %.2f ms, p95 %.2f ms; "
                         + "semantic modes' latencies above exclude it. Ingest: %d turns remembered in %.1f s (%.1f ms/turn), "
@@ -124,6 +131,20 @@ public final class LocomoBench {
                 embedNanos / 1e9, turns / Math.max(1e-9, embedNanos / 1e9), (System.nanoTime() - start) / 1e9));
         System.out.print(md);
         if (out != null) Files.writeString(Path.of(out), md.toString());
+    }
+
+    /**
+     * Recall settings for the engine modes: the defaults, or overrides for a dev sweep
+     * ({@code --alpha}, {@code --stop-coverage}, {@code --boost-scale}, {@code --graph-weight}).
+     */
+    private static RecallSettings settings(String[] args) {
+        RecallSettings s = RecallSettings.defaults();
+        String v;
+        if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(Double.parseDouble(v));
+        if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(Double.parseDouble(v));
+        if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
+        if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
+        return s;
     }
 
     /** Highest mean of dev R@5 and R@10 (cats 1–4, official labels); the first candidate wins ties. */

@@ -114,6 +114,17 @@ final class LocomoEvaluation {
                 .flatMap(o -> o.questions().stream()).mapToLong(mode::latencyNanos).toArray());
     }
 
+    /** Share of questions (categories 1–4) for which the engine mode skipped its semantic layer. */
+    double semanticSkipRate(String engineMode, Split split) {
+        long[] counts = new long[2];
+        outcomes.stream().filter(o -> split.contains(o.conversation().index())).forEach(o -> o.questions().stream()
+                .filter(r -> categories1to4().test(r.question().category())).forEach(r -> {
+                    counts[0]++;
+                    if (r.engine(engineMode).semanticSkipped()) counts[1]++;
+                }));
+        return counts[0] == 0 ? Double.NaN : (double) counts[1] / counts[0];
+    }
+
     Latency queryEmbedding(Split split) {
         return percentiles(outcomes.stream().filter(o -> split.contains(o.conversation().index()))
                 .flatMap(o -> o.questions().stream()).mapToLong(QuestionRun::queryEmbedNanos).toArray());
@@ -131,7 +142,7 @@ final class LocomoEvaluation {
 
     /** Engine: its own estimate of what it returned; other modes: the same per-result estimate over the top 10. */
     private static double tokens(RankingMode mode, QuestionRun run, List<String> ranked, Outcome o) {
-        if (mode.fromEngine()) return run.engineTokens();
+        if (mode.fromEngine()) return run.engine(mode.name()).tokens();
         int sum = 0;
         for (int i = 0; i < Math.min(ConversationRun.RECALL_LIMIT, ranked.size()); i++) {
             sum += o.tokensByDiaId().get(ranked.get(i));

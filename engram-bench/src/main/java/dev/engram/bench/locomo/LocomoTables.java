@@ -41,6 +41,13 @@ final class LocomoTables {
         return sb.toString();
     }
 
+    /** How often the cascade skipped L3, per split (the issue asks for at least a third). */
+    String cascadeSkips(String engineMode) {
+        return String.format(Locale.ROOT, "| split | questions that skipped L3 (cats 1–4) |%n|---|---|%n| dev | %.1f%% |%n| test | %.1f%% |%n| all | %.1f%% |%n",
+                100 * eval.semanticSkipRate(engineMode, Split.DEV), 100 * eval.semanticSkipRate(engineMode, Split.TEST),
+                100 * eval.semanticSkipRate(engineMode, Split.ALL));
+    }
+
     /** Recall_frac@5 / @10 per category for one split (official labels), category 5 included as its own column. */
     String perCategory(List<RankingMode> modes, Split split) {
         StringBuilder sb = new StringBuilder("| mode |");

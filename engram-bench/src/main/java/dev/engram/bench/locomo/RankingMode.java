@@ -20,6 +20,9 @@ record RankingMode(String name, Function<QuestionRun, List<String>> ranking, Sou
     }
 
     RankingMode renamed(String newName) {
+        if (source == Source.ENGINE) {
+            throw new IllegalStateException("engine mode " + name + " answers under its own name; do not rename it");
+        }
         return new RankingMode(newName, ranking, source);
     }
 
@@ -29,7 +32,7 @@ record RankingMode(String name, Function<QuestionRun, List<String>> ranking, Sou
 
     long latencyNanos(QuestionRun run) {
         return switch (source) {
-            case ENGINE -> run.engineNanos();
+            case ENGINE -> run.engine(name).nanos();
             case LEXICAL -> run.bm25Nanos();
             case SEMANTIC -> run.vectorScanNanos();
             case FUSED -> {
@@ -40,8 +43,9 @@ record RankingMode(String name, Function<QuestionRun, List<String>> ranking, Sou
         };
     }
 
-    static RankingMode engine() {
-        return new RankingMode("engine recall (BM25 + boosts)", QuestionRun::engine, Source.ENGINE);
+    /** One of {@link ConversationRun.EngineMode}'s configurations, answered by the engine itself. */
+    static RankingMode engine(String mode) {
+        return new RankingMode(mode, r -> r.engine(mode).ranking(), Source.ENGINE);
     }
 
     static RankingMode bm25() {
