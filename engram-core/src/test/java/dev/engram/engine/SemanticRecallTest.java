@@ -1,0 +1,144 @@
+package dev.engram.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.analysis.TagVocabulary;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.MemoryType;
+import dev.engram.testing.ConceptEmbedder;
+import dev.engram.testing.InMemoryMemoryStore;
+import dev.engram.testing.InMemorySearchIndex;
+import dev.engram.testing.MutableClock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The semantic layer, cascade, fusion, graph expansion and vectors on write, with a deterministic embedder. */
+class SemanticRecallTest {
+    private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    private final InMemoryMemoryStore store = new InMemoryMemoryStore();
+    private final InMemorySearchIndex index = new InMemorySearchIndex(store);
+    private final ConceptEmbedder embedder = new ConceptEmbedder();
+    private final Engine engine = engine(RecallSettings.defaults());
+
+    private Engine engine(RecallSettings settings) {
+        return new Engine(store, index, clock, TagVocabulary.builtInOnly(), embedder, settings);
+    }
+
+    private RememberResult remember(String key, String content) {
+        return engine.remember(new RememberCommand(content, key, MemoryType.FACT, List.of("x"), null, null, null, null,
+                null, null, null, false, null, null));
+    }
+
+    private static List<String> keys(RecallResult r) {
+        return r.results().stream().map(x -> x.memory().key()).toList();
+    }
+
+    @Test
+    void rememberStoresAVectorOfTheCurrentModelAndAmendReplacesIt() {
+        RememberResult r = remember("car", "The automobile is parked outside");
+        var stored = store.embedding(r.memory().id()).orElseThrow();
+        assertEquals("concepts-v1", stored.modelId());
+        engine.amend(new AmendCommand("car", null, "The dog sleeps outside", null, null));
+        assertEquals(embedder.embed("The dog sleeps outside")[6], store.embedding(r.memory().id()).orElseThrow().vector()[6]);
+        assertTrue(store.missingEmbeddings("concepts-v1", 10).isEmpty());
+    }
+
+    @Test
+    void semanticLayerFindsAParaphraseThatSharesNoWord() {
+        remember("pg", "Postgres is sluggish under load");
+        remember("pets", "The puppy needs a walk");
+        RecallResult lexicalOnly = engine(RecallSettings.defaults().withLayers(true, false, false, false))
+                .recall(EngineFixture.query("database latency"));
+        assertTrue(lexicalOnly.results().isEmpty(), "no shared word: " + keys(lexicalOnly));
+        RecallResult r = engine.recall(RecallQuery.builder("database latency").explain(true).build());
+        assertEquals("pg", keys(r).get(0));
+        assertTrue(r.results().get(0).reason().contains("semantic 1.00"), r.results().get(0).reason());
+        assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ")), r.layers().toString());
+    }
+
+    @Test
+    void cascadeSkipsTheSemanticLayerWhenTheTopLexicalHitHoldsEveryQueryWord() {
+        remember("a", "Release checklist: run the tests then tag");
+        remember("b", "Release notes go in the changelog");
+        RecallResult strong = engine.recall(RecallQuery.builder("release checklist").limit(2).build());
+        assertTrue(strong.layers().contains("L3 semantic: skipped, top lexical hit holds 2/2 query words"), strong.layers().toString());
+        RecallResult weak = engine.recall(RecallQuery.builder("release puppy").limit(2).build());
+        assertTrue(weak.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), weak.layers().toString());
+        RecallResult forced = engine.recall(RecallQuery.builder("release checklist").limit(2).mode(RecallMode.HYBRID).build());
+        assertTrue(forced.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
+                "mode hybrid forces every layer: " + forced.layers());
+    }
+
+    @Test
+    void tooFewLexicalHitsNeverStopTheCascade() {
+        remember("a", "Release checklist: run the tests then tag");
+        RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build());
+        assertFalse(r.layers().stream().anyMatch(l -> l.contains("skipped")), r.layers().toString());
+    }
+
+    @Test
+    void whileTheModelLoadsRecallIsLexicalAndSaysSo() {
+        embedder.setReady(false);
+        RememberResult r = remember("pg", "Postgres is sluggish under load");
+        assertTrue(store.embedding(r.memory().id()).isEmpty(), "no vector while loading");
+        RecallResult recall = engine.recall(RecallQuery.builder("postgres").explain(true).build());
+        assertEquals(List.of("pg"), keys(recall));
+        assertEquals(List.of("semantic layer not ready (embedding model still loading): lexical results only"), recall.notes());
+
+        embedder.setReady(true);
+        assertEquals(1, engine.embedMissing(10), "the backfill embeds what was written meanwhile");
+        assertEquals(0, engine.embedMissing(10));
+        assertTrue(store.embedding(r.memory().id()).isPresent());
+    }
+
+    @Test
+    void exactKeyIsLayerOneAndLeads() {
+        remember("deploy-steps", "Ship with the release script");
+        remember("other", "deploy steps are documented in the wiki");
+        RecallResult r = engine.recall(RecallQuery.builder("deploy-steps").explain(true).build());
+        assertEquals("deploy-steps", keys(r).get(0));
+        assertTrue(r.layers().get(0).startsWith("L1 exact: 'deploy-steps' is a key or id"), r.layers().toString());
+        assertTrue(r.results().get(0).reason().contains("exact key/id"), r.results().get(0).reason());
+    }
+
+    @Test
+    void graphExpansionBringsLinkedMemoriesWithHalvedWeight() {
+        remember("symptom", "Checkout page times out");
+        remember("cause", "Connection pool exhausted by a leaked transaction");
+        engine.link(new LinkCommand("symptom", "cause", EdgeType.CAUSED_BY, null, false));
+        RecallResult withGraph = engine.recall(RecallQuery.builder("checkout page times out").explain(true).build());
+        assertEquals(List.of("symptom", "cause"), keys(withGraph));
+        RecalledMemory cause = withGraph.results().get(1);
+        double graph = cause.contributions().stream().filter(c -> c.name().equals("graph")).findFirst().orElseThrow().value();
+        double seed = withGraph.results().get(0).relevance();
+        assertEquals(seed * 0.5 * RecallSettings.defaults().graphWeight(), graph, 1e-9, "seed × 0.5^1 × graph weight");
+        assertTrue(cause.reason().contains("linked: caused_by from"), cause.reason());
+        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
+                .recall(EngineFixture.query("checkout page times out"));
+        assertFalse(keys(noGraph).contains("cause") && noGraph.results().get(keys(noGraph).indexOf("cause")).relevance() > 0.5);
+    }
+
+    @Test
+    void semanticNearDuplicatesAreFlaggedAndMergedOnRequest() {
+        remember("fast-car", "The automobile is quick");
+        RememberResult again = engine.remember(new RememberCommand("A speedy vehicle", null, MemoryType.FACT, List.of("x"),
+                null, null, null, null, null, null, null, false, null, null));
+        assertNotNull(again.nearDuplicate());
+        assertEquals("meaning", again.nearDuplicate().basis());
+        assertEquals("fast-car", again.nearDuplicate().key());
+        engine.forget(new ForgetCommand(again.memory().key(), null, ForgetAction.HARD));
+        long before = store.count();
+        RememberResult merged = engine.remember(new RememberCommand("A speedy car", null, MemoryType.FACT, List.of("y"),
+                null, null, null, null, null, null, null, false, null, null, true));
+        assertEquals(RememberResult.Outcome.MERGED, merged.outcome());
+        assertEquals("fast-car", merged.memory().key());
+        assertTrue(merged.memory().tags().contains("y"));
+        assertEquals(before, store.count(), "merged, not added");
+        RememberResult unrelated = remember("pets", "The puppy needs a walk");
+        assertNull(unrelated.nearDuplicate());
+    }
+}
