@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * the nested commands are not final because picocli injects them by reflection before {@code call()}.
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
-        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class},
+        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -146,6 +146,16 @@ public final class Main implements Runnable {
         @Override
         public Integer call() throws Exception {
             dev.engram.bench.locomo.LocomoBench.main(args.toArray(String[]::new));
+            return 0;
+        }
+    }
+
+    @Command(name = "nearduplicates", description = "Cosine of labelled duplicate / same-topic pairs under MiniLM,"
+            + " and the threshold that separates them best.")
+    static final class NearDuplicates implements Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            dev.engram.bench.dedup.NearDuplicateThreshold.main(new String[0]);
             return 0;
         }
     }

@@ -125,14 +125,14 @@ class SemanticRecallTest {
     @Test
     void semanticNearDuplicatesAreFlaggedAndMergedOnRequest() {
         remember("fast-car", "The automobile is quick");
-        RememberResult again = engine.remember(new RememberCommand("A speedy vehicle", null, MemoryType.FACT, List.of("x"),
+        RememberResult again = engine.remember(new RememberCommand("The vehicle is speedy", null, MemoryType.FACT, List.of("x"),
                 null, null, null, null, null, null, null, false, null, null));
         assertNotNull(again.nearDuplicate());
         assertEquals("meaning", again.nearDuplicate().basis());
         assertEquals("fast-car", again.nearDuplicate().key());
         engine.forget(new ForgetCommand(again.memory().key(), null, ForgetAction.HARD));
         long before = store.count();
-        RememberResult merged = engine.remember(new RememberCommand("A speedy car", null, MemoryType.FACT, List.of("y"),
+        RememberResult merged = engine.remember(new RememberCommand("The car is fast", null, MemoryType.FACT, List.of("y"),
                 null, null, null, null, null, null, null, false, null, null, true));
         assertEquals(RememberResult.Outcome.MERGED, merged.outcome());
         assertEquals("fast-car", merged.memory().key());

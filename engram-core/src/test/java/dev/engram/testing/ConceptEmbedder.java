@@ -20,7 +20,9 @@ public final class ConceptEmbedder implements Embedder {
             Map.entry("deploy", 5), Map.entry("release", 5), Map.entry("ship", 5),
             Map.entry("dog", 6), Map.entry("puppy", 6), Map.entry("hound", 6),
             Map.entry("test", 7), Map.entry("tests", 7), Map.entry("spec", 7));
-    private static final int DIMENSIONS = 9; // 8 concepts + one for every other word
+    private static final int CONCEPT_COUNT = 8;
+    /** Other words hash into their own buckets, so sentences do not look alike just for sharing "the". */
+    private static final int DIMENSIONS = CONCEPT_COUNT + 64;
 
     private volatile boolean ready = true;
 
@@ -47,7 +49,10 @@ public final class ConceptEmbedder implements Embedder {
     public float[] embed(String text) {
         if (!ready) throw new IllegalStateException("still loading");
         float[] v = new float[DIMENSIONS];
-        for (String w : Words.of(text)) v[CONCEPTS.getOrDefault(w, DIMENSIONS - 1)] += 1;
+        for (String w : Words.of(text)) {
+            Integer concept = CONCEPTS.get(w);
+            v[concept != null ? concept : CONCEPT_COUNT + Math.floorMod(w.hashCode(), DIMENSIONS - CONCEPT_COUNT)] += 1;
+        }
         double norm = 0;
         for (float x : v) norm += x * x;
         if (norm == 0) v[DIMENSIONS - 1] = 1;
