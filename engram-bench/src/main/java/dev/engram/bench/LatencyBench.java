@@ -1,6 +1,9 @@
 package dev.engram.bench;
 
+import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
+import dev.engram.engine.RecallSettings;
+import dev.engram.spi.Embedder;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
@@ -33,11 +36,18 @@ final class LatencyBench {
     }
 
     private final OpenedStore.Opener opener;
+    /** Null: a lexical engine, as before the semantic layer; else remember embeds and recall runs the cascade. */
+    private final Embedder embedder;
     private final PrintStream log;
 
     LatencyBench(OpenedStore.Opener opener, PrintStream log) {
+        this(opener, log, null);
+    }
+
+    LatencyBench(OpenedStore.Opener opener, PrintStream log, Embedder embedder) {
         this.opener = opener;
         this.log = log;
+        this.embedder = embedder;
     }
 
     List<Row> run(Settings settings) throws Exception {
@@ -75,7 +85,15 @@ final class LatencyBench {
             log.printf(Locale.ROOT, "latency: N=%d loaded in %.1f s (write %.1f s, index %.1f s)%n", n,
                     (load.write().toMillis() + load.catchUp().toMillis()) / 1000.0,
                     load.write().toMillis() / 1000.0, load.catchUp().toMillis() / 1000.0);
-            Engine engine = new Engine(opened.store(), opened.index(), clock);
+            Engine engine = new Engine(opened.store(), opened.index(), clock, TagVocabulary.builtInOnly(), embedder,
+                    RecallSettings.defaults());
+            if (embedder != null) {
+                long t0 = System.nanoTime();
+                int embedded = 0;
+                for (int k = engine.embedMissing(256); k > 0; k = engine.embedMissing(256)) embedded += k;
+                log.printf(Locale.ROOT, "latency: N=%d embedded %d memories with %s in %.1f s%n", n, embedded,
+                        embedder.modelId(), (System.nanoTime() - t0) / 1e9);
+            }
 
             for (int i = 0; i < s.warmup(); i++) {
                 engine.remember(command(generator.next()));

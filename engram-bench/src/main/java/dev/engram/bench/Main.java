@@ -91,11 +91,21 @@ public final class Main implements Runnable {
         @Option(names = "--remembers", defaultValue = "500") int remembers;
         @Option(names = "--recalls", defaultValue = "500") int recalls;
         @Option(names = "--warmup", defaultValue = "100", description = "Untimed remember+recall pairs per size.") int warmup;
+        @Option(names = "--embedder", defaultValue = "none", description = "none (lexical engine) or minilm"
+                + " (every memory embedded before timing; remember embeds, recall runs the cascade).") String embedderName;
 
         @Override
         public Integer call() throws Exception {
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
-            var rows = new LatencyBench(OpenedStore::embedded, System.err).run(settings);
+            dev.engram.spi.Embedder embedder = null;
+            if (embedderName.equals("minilm")) {
+                var lazy = dev.engram.embed.LazyEmbedder.minilm();
+                if (!lazy.awaitReady(java.time.Duration.ofMinutes(2))) throw new IllegalStateException("MiniLM did not load");
+                embedder = lazy;
+            } else if (!embedderName.equals("none")) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--embedder must be none or minilm");
+            }
+            var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder).run(settings);
             System.out.println(LatencyBench.table(rows));
             System.out.println(machine());
             return 0;

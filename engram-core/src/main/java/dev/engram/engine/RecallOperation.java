@@ -142,7 +142,8 @@ final class RecallOperation {
         out.sort(Comparator.comparingInt((RecalledMemory r) -> r.memory().pinPriority()).reversed()
                 .thenComparing(RecalledMemory::score, Comparator.reverseOrder())
                 .thenComparing(r -> r.memory().updatedAt(), Comparator.reverseOrder())
-                .thenComparing(r -> r.memory().id()));
+                // keys before ids: ids are random, so equal scores would otherwise order differently per store
+                .thenComparing(r -> r.memory().zone()).thenComparing(r -> r.memory().key()));
         return out;
     }
 
