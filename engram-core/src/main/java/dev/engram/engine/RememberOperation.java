@@ -38,6 +38,7 @@ final class RememberOperation {
     private static final Pattern WIKI_LINK = Pattern.compile("\\[\\[([a-z0-9][a-z0-9._-]{0,79})]]");
     /** Candidates checked for near-duplicates; Jaccard ≥ 0.7 implies strong BM25 overlap, so the top few suffice. */
     private static final int DUPLICATE_CANDIDATES = 10;
+    private static final int DUPLICATE_QUERY_WORDS = 24;
 
     private final MemoryStore store;
     private final SearchIndex index;
@@ -176,12 +177,18 @@ final class RememberOperation {
     /**
      * Lexical near-duplicate (word-set Jaccard ≥ {@link Engine#NEAR_DUPLICATE_JACCARD}) of the same zone
      * and type, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
+     * Candidates come from the vector index when the content has a vector (one cheap kNN: texts that
+     * share 70% of their words are close in meaning too), else from BM25 over the content's first
+     * words (a whole memory as a query costs more than the rest of remember).
      */
     private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey,
                                                        StoredEmbedding vector) {
         Set<String> words = Words.setOf(content);
-        List<IndexHit> hits = index.search(new IndexQuery(content, Set.of(zone), Set.of(type), Set.of(),
-                Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES));
+        List<IndexHit> hits = vector != null
+                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(type),
+                        Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES))
+                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(type), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES));
         RememberResult.NearDuplicate best = null;
         for (Memory m : store.getAll(hits.stream().map(IndexHit::id).toList())) {
             if (m.key().equals(ownKey) || !m.zone().equals(zone) || m.type() != type) {
@@ -195,9 +202,7 @@ final class RememberOperation {
         if (best != null || vector == null) {
             return best;
         }
-        List<IndexHit> near = index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone),
-                Set.of(type), Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, 3));
-        for (IndexHit h : near) {
+        for (IndexHit h : hits) {
             double cosine = 2 * h.score() - 1; // the index scores (1 + cos) / 2
             if (cosine < Engine.NEAR_DUPLICATE_COSINE) break;
             Memory m = store.get(h.id()).orElse(null);
@@ -206,5 +211,11 @@ final class RememberOperation {
             }
         }
         return null;
+    }
+
+    /** The first {@link #DUPLICATE_QUERY_WORDS} words: enough to find a text sharing 70% of its words. */
+    private static String firstWords(String content) {
+        List<String> w = Words.of(content);
+        return String.join(" ", w.subList(0, Math.min(w.size(), DUPLICATE_QUERY_WORDS)));
     }
 }
