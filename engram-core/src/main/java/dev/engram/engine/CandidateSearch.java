@@ -94,7 +94,7 @@ final class CandidateSearch {
                         e.getValue(), 0, null, false)));
 
         if (settings.graph() || forceAll) {
-            int added = expand(out, forceAll ? 2 : 1);
+            int added = expand(out, forceAll ? 2 : settings.graphHops());
             layers.add("graph: " + added + " neighbour signal(s)");
         }
         return new Candidates(out, layers, notes);

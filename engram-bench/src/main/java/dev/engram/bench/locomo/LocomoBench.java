@@ -144,6 +144,7 @@ public final class LocomoBench {
         if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(Double.parseDouble(v));
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
         if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
+        if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(Integer.parseInt(v));
         return s;
     }
 
