@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.MemoryType;
+import dev.engram.spi.Embedder;
 import dev.engram.testing.ConceptEmbedder;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
@@ -140,5 +141,40 @@ class SemanticRecallTest {
         assertEquals(before, store.count(), "merged, not added");
         RememberResult unrelated = remember("pets", "The puppy needs a walk");
         assertNull(unrelated.nearDuplicate());
+    }
+
+    @Test
+    void afterAModelChangeReindexReplacesEveryVectorAndModelsAreNeverCompared() {
+        remember("pg", "Postgres is sluggish under load");
+        remember("pets", "The puppy needs a walk");
+        Embedder other = new RenamedEmbedder(embedder, "concepts-v2");
+        Engine next = new Engine(store, index, clock, TagVocabulary.builtInOnly(), other, RecallSettings.defaults());
+        assertEquals(2, store.missingEmbeddings("concepts-v2", 10).size(), "vectors of v1 do not count for v2");
+        RecallResult before = next.recall(RecallQuery.builder("database latency").build());
+        assertTrue(before.results().isEmpty(), "v2 finds no v2 vector, and never compares with v1: " + keys(before));
+        assertEquals(2, next.embedMissing(1) + next.embedMissing(10));
+        assertEquals(0, next.embedMissing(10));
+        assertEquals("concepts-v2", store.embedding(store.getByKey("default", "pg").orElseThrow().id()).orElseThrow().modelId());
+        assertEquals(List.of("pg"), keys(next.recall(RecallQuery.builder("database latency").limit(1).build())));
+        assertTrue(index.searchVector(new dev.engram.spi.VectorQuery(embedder.embed("database latency"), "concepts-v1",
+                null, null, null, null, null, null, 5)).isEmpty(), "no vector of the old model is left in the index");
+    }
+
+    /** The same vectors under another model id: what a model change looks like to the store. */
+    private record RenamedEmbedder(Embedder inner, String modelId) implements Embedder {
+        @Override
+        public int dimensions() {
+            return inner.dimensions();
+        }
+
+        @Override
+        public float[] embed(String text) {
+            return inner.embed(text);
+        }
+
+        @Override
+        public List<float[]> embedAll(List<String> texts) {
+            return inner.embedAll(texts);
+        }
     }
 }
