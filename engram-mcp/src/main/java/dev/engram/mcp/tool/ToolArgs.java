@@ -126,6 +126,15 @@ public final class ToolArgs {
         throw wrongType(name, "an array of strings", v);
     }
 
+    /** An optional JSON object, or an empty map. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> object(String name) {
+        Object v = value(name);
+        if (v == null) return Map.of();
+        if (v instanceof Map<?, ?> m) return Collections.unmodifiableMap((Map<String, Object>) m);
+        throw wrongType(name, "an object", v);
+    }
+
     /** An optional closed choice parsed by the model's {@code parse(field, value)}, or null. */
     public <E> E choice(String name, BiFunction<String, String, E> parse) {
         String v = textOr(name);
