@@ -43,7 +43,8 @@ public final class FieldExtractionStrategy implements CompressionStrategy {
         String footer = Footers.original(in.key(), in.raw().length(), "extract_fields: all top-level keys, nested values previewed");
         String body = write(view);
         if (body.length() + footer.length() > in.budget()) return Optional.empty();
-        return Optional.of(new Compressed(body + footer, mode(), JsonPaths.retention(root, view, 2)));
+        // retention counts top-level keys: each one is present, and its full value is one read_more away
+        return Optional.of(new Compressed(body + footer, mode(), JsonPaths.retention(root, view, 1)));
     }
 
     private static Object level1(Object v) {

@@ -39,7 +39,7 @@ public final class Footers {
 
     /** For any lossy view: where the exact original is. */
     public static String original(String key, int totalChars, String what) {
-        return "\n---\n[" + what + "; full original: " + totalChars + " chars -> stm_proxy_read_more(key=\"" + key
-                + "\", offset=0)]";
+        return "\n---\n[" + what + " | key=" + key + "; full original: " + totalChars
+                + " chars -> stm_proxy_read_more(key=\"" + key + "\", offset=0)]";
     }
 }
