@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { rmSync, writeFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { sleep, tempDir, tempStore } from "./lib/engram.mjs";
+import { runCli, sleep, tempDir, tempStore } from "./lib/engram.mjs";
 import { EVERYTHING, FILESYSTEM, FOOTER_TOKEN, KEY, addUpstream, childPids, connectProxy, readAll, writeFixtures }
   from "./lib/proxy.mjs";
 import { textOf } from "./lib/tools.mjs";
@@ -23,6 +23,8 @@ describe("engram proxy", { timeout: 170_000 }, () => {
 
   before(async () => {
     files = writeFixtures(data);
+    const remembered = runCli(store, ["remember", "The runbook for zqxv certificate rotation: rotate quarterly, never on Fridays."]);
+    assert.equal(remembered.status, 0, remembered.stderr);
     addUpstream(store, ["filesystem", "--command", "node", "--args", `${FILESYSTEM} ${data}`, "--prefix", "fs"]);
     addUpstream(store, ["fs-selective", "--command", "node", "--args", `${FILESYSTEM} ${data}`, "--prefix", "fss",
       "--compression", "selective"]);
@@ -161,6 +163,22 @@ describe("engram proxy", { timeout: 170_000 }, () => {
       offset = r.structuredContent.next_offset;
     }
     assert.deepEqual(JSON.parse(text), schema);
+  });
+
+  it("surfaces a relevant memory under a large result, with an id the agent can rate", async () => {
+    const t = textOf(await read("runbook.txt"));
+    const why = textOf(await client.callTool({ name: "stm_admin", arguments: { action: "surfacing_stats" } }));
+    assert.ok(t.length > files["runbook.txt"].length, `no memories surfaced; ${why}`);
+    assert.ok(t.startsWith(files["runbook.txt"]), "the result itself is unchanged");
+    const block = t.slice(files["runbook.txt"].length);
+    assert.match(block, /<surfaced-memories>[\s\S]*untrusted data[\s\S]*zqxv certificate rotation[\s\S]*<\/surfaced-memories>$/);
+    const id = block.match(/_surfacing_id: ([0-9a-f]{12})_/)[1];
+    const fb = await client.callTool({ name: "stm_surfacing_feedback", arguments: { surfacing_id: id, rating: "helpful" } });
+    assert.ok(!fb.isError, textOf(fb));
+    const again = textOf(await read("runbook.txt"));
+    assert.ok(!again.includes("zqxv"), "a memory is not surfaced twice (cache hit, dedup window)");
+    const stats = await client.callTool({ name: "stm_admin", arguments: { action: "surfacing_stats" } });
+    assert.match(textOf(stats), /Surfacing: 1 events over 1 tools, 1 ratings \(100% helpful\)/);
   });
 
   it("reports discovered vs exposed tools per server through stm_admin", async () => {

@@ -53,6 +53,9 @@ export function writeFixtures(dir) {
       + `delivered in chunks which can be read back exactly, one after another.\n\n`;
   }
   files["notes.txt"] = notes;
+  let runbook = "";
+  for (let i = 0; i < 90; i++) runbook += `Step ${i}: check the service, then record what changed in the log.\n`;
+  files["runbook.txt"] = runbook; // over the 5,000-char surfacing minimum, under the 8,000-char budget
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return files;
 }
