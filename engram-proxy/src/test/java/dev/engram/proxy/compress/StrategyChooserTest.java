@@ -23,9 +23,12 @@ class StrategyChooserTest {
     }
 
     @Test
-    void otherJsonIsChunkedNotCut() {
-        assertEquals(CompressionMode.PROGRESSIVE, choose(CompressFixtures.jsonArray(19), 1000));
-        assertEquals(CompressionMode.PROGRESSIVE, choose(CompressFixtures.nestedJson(2, 50), 1000));
+    void otherJsonIsChunkedNotCutAndGetsATableOfContentsWhenLong() {
+        String array = CompressFixtures.jsonArray(19);
+        assertEquals(CompressionMode.PROGRESSIVE, choose(array, array.length() / 2));
+        assertEquals(CompressionMode.SELECTIVE, choose(array, array.length() / (StrategyChooser.LONG_FACTOR + 1)));
+        String twoGroups = CompressFixtures.nestedJson(2, 50);
+        assertEquals(CompressionMode.PROGRESSIVE, choose(twoGroups, twoGroups.length() / 2));
     }
 
     @Test
@@ -36,10 +39,14 @@ class StrategyChooserTest {
     }
 
     @Test
-    void fewHeadingsOrPlainTextIsProgressive() {
-        assertEquals(CompressionMode.PROGRESSIVE, choose(CompressFixtures.markdown(3, 20), 1000));
-        assertEquals(CompressionMode.PROGRESSIVE, choose(CompressFixtures.prose(100), 1000));
-        assertEquals(CompressionMode.PROGRESSIVE, choose("[INFO] not json, a log line\n".repeat(200), 1000));
+    void fewHeadingsOrPlainTextIsProgressiveUntilItIsLong() {
+        String md = CompressFixtures.markdown(3, 20);
+        assertEquals(CompressionMode.PROGRESSIVE, choose(md, md.length() / 2));
+        String prose = CompressFixtures.prose(100);
+        assertEquals(CompressionMode.PROGRESSIVE, choose(prose, prose.length() / StrategyChooser.LONG_FACTOR));
+        assertEquals(CompressionMode.HYBRID, choose(prose, prose.length() / StrategyChooser.LONG_FACTOR - 1));
+        String log = "[INFO] not json, a log line\n".repeat(200);
+        assertEquals(CompressionMode.PROGRESSIVE, choose(log, log.length() / 2));
     }
 
     @Test

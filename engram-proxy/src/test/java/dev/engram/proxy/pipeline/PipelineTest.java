@@ -80,7 +80,7 @@ class PipelineTest {
         Compressor c = new Compressor(McpJsonDefaults.getMapper(), new OriginalStore(Clock.systemUTC(), () -> "k1"),
                 new RetentionFloor(0.65), 4000);
         Pipeline p = new Pipeline(List.of(new CleanStage(), new CompressStage(c)));
-        PipelineText out = p.run(CALL, "Some words here. ".repeat(500));
+        PipelineText out = p.run(CALL, "Some words here. ".repeat(150));
         assertTrue(out.text().length() <= 1000);
         assertEquals("k1", out.resultKey());
         assertEquals("progressive", out.path());
