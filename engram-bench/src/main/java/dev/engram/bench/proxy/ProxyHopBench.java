@@ -33,8 +33,10 @@ public final class ProxyHopBench {
         Path data = Files.createDirectories(dir.resolve("data"));
         Path file = data.resolve("small.txt");
         Files.writeString(file, "a small file that passes through the proxy untouched\n".repeat(20));
-        UpstreamConfig direct = UpstreamConfig.of("filesystem", "fs",
-                new UpstreamTransport.Stdio("node", List.of(fsServer, data.toString()), List.of()));
+        // cache off: every proxied call must travel to the upstream, or the hop would look free
+        UpstreamConfig direct = new UpstreamConfig("filesystem", "fs",
+                new UpstreamTransport.Stdio("node", List.of(fsServer, data.toString()), List.of()), null,
+                UpstreamConfig.DEFAULT_MAX_RESULT_CHARS, 0);
         Path store = dir.resolve("store");
         new ProxyConfigFile(store, McpJsonDefaults.getMapper()).save(ProxyConfig.empty().with(direct));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
