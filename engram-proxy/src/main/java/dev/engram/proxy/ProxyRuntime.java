@@ -100,9 +100,10 @@ public final class ProxyRuntime implements AutoCloseable {
         return tools;
     }
 
+    /** Every tool the agent can list, for stm_proxy_describe_tool. */
     private List<Tool> advertised() {
         return Stream.concat(exposure.tools().stream().map(t -> t.exposed()),
-                Stream.of(new SelectChunksTool(originals, stats).definition(), new ReadMoreTool(originals, stats).definition())).toList();
+                ownTools().stream().map(ToolHandler::definition)).toList();
     }
 
     Map<String, Function<Map<String, Object>, Report>> adminActions() {
