@@ -33,7 +33,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     addUpstream(store, ["everything", "--command", "node", "--args", `${EVERYTHING} stdio`, "--prefix", "ev",
       "--env", "ENGRAM_E2E_PASSED"]);
     proxy = await connectProxy(store, { ENGRAM_E2E_SECRET: "must-not-leak", ENGRAM_E2E_PASSED: "passed-through",
-      ENGRAM_PROXY_ADVERTISE_ADMIN: "true" });
+      ENGRAM_PROXY_ADVERTISE_ADMIN: "true", ENGRAM_PROXY_FORMATION__ENABLED: "true" });
     client = proxy.client;
   });
   after(async () => {
@@ -179,6 +179,22 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     assert.ok(!again.includes("zqxv"), "a memory is not surfaced twice (cache hit, dedup window)");
     const stats = await client.callTool({ name: "stm_admin", arguments: { action: "surfacing_stats" } });
     assert.match(textOf(stats), /Surfacing: 1 events over 1 tools, 1 ratings \(100% helpful\)/);
+  });
+
+  it("queues proposed memories for review; a person accepts one into the store", async () => {
+    const args = { content: "Deploys freeze on Fridays after 14:00.", idempotency_key: "freeze-1" };
+    const first = await client.callTool({ name: "stm_memory_propose", arguments: args });
+    const again = await client.callTool({ name: "stm_memory_propose", arguments: args });
+    assert.equal(first.structuredContent.status, "pending_review");
+    assert.equal(again.structuredContent.proposal_id, first.structuredContent.proposal_id, "idempotent");
+    const id = first.structuredContent.proposal_id;
+    const listed = runCli(store, ["--json", "proxy", "proposals"]);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.deepEqual(JSON.parse(listed.stdout).pending.map((p) => p.id), [id]);
+    const accepted = runCli(store, ["proxy", "proposals", "--accept", id]);
+    assert.equal(accepted.status, 0, accepted.stderr);
+    const recalled = runCli(store, ["--json", "recall", "deploys freeze fridays"]);
+    assert.ok(JSON.parse(recalled.stdout).results.some((r) => r.content.includes("Deploys freeze on Fridays")), recalled.stdout);
   });
 
   it("reports discovered vs exposed tools per server through stm_admin", async () => {

@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "proxy", description = {"Serve MCP over stdio in front of other MCP servers: their tools as prefix__tool,"
         + " results cleaned, compressed and followed by relevant memories.", "Configure upstreams with the subcommands."},
         subcommands = {ProxyAddSubcommand.class, ProxyListSubcommand.class, ProxyRemoveSubcommand.class,
-                ProxyStatsSubcommand.class, ProxyHealthSubcommand.class, ProxyTuneSubcommand.class})
+                ProxyStatsSubcommand.class, ProxyHealthSubcommand.class, ProxyTuneSubcommand.class,
+                ProxyProposalsSubcommand.class})
 final class ProxySubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

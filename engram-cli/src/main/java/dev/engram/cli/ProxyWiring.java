@@ -15,6 +15,7 @@ import dev.engram.proxy.pipeline.CleanStage;
 import dev.engram.proxy.pipeline.CompressStage;
 import dev.engram.proxy.pipeline.Pipeline;
 import dev.engram.proxy.pipeline.SurfaceStage;
+import dev.engram.proxy.stats.ProposalQueue;
 import dev.engram.proxy.stats.ProxyStats;
 import dev.engram.proxy.surfacing.EngineMemorySource;
 import dev.engram.proxy.surfacing.Surfacer;
@@ -64,6 +65,6 @@ final class ProxyWiring {
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer)));
         return new ProxyRuntime(upstreams, new ExposureGate(json.mapper()), pipeline, originals, cache, stats, surfacer,
-                settings, json);
+                settings, json, new ProposalQueue(config.storeDir(), clock, ids));
     }
 }

@@ -6,6 +6,7 @@ import dev.engram.proxy.cache.ResponseCache;
 import dev.engram.proxy.compress.OriginalStore;
 import dev.engram.proxy.config.ProxySettings;
 import dev.engram.proxy.pipeline.Pipeline;
+import dev.engram.proxy.stats.ProposalQueue;
 import dev.engram.proxy.stats.ProxyStats;
 import dev.engram.proxy.stats.Report;
 import dev.engram.proxy.stats.StatsReports;
@@ -13,6 +14,7 @@ import dev.engram.proxy.surfacing.Surfacer;
 import dev.engram.proxy.tools.AdminTool;
 import dev.engram.proxy.tools.CompressionFeedbackTool;
 import dev.engram.proxy.tools.DescribeToolTool;
+import dev.engram.proxy.tools.MemoryProposeTool;
 import dev.engram.proxy.tools.ProxyToolNames;
 import dev.engram.proxy.tools.ReadMoreTool;
 import dev.engram.proxy.tools.SelectChunksTool;
@@ -45,11 +47,13 @@ public final class ProxyRuntime implements AutoCloseable {
     private final Surfacer surfacer;
     private final ProxySettings settings;
     private final JsonText json;
+    private final ProposalQueue proposals;
     // set once by connectAll, before any server exists
     private volatile Exposure exposure;
 
     public ProxyRuntime(List<UpstreamConnection> upstreams, ExposureGate gate, Pipeline pipeline, OriginalStore originals,
-                        ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json) {
+                        ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json,
+                        ProposalQueue proposals) {
         this.upstreams = List.copyOf(upstreams);
         this.gate = gate;
         this.originals = originals;
@@ -58,6 +62,7 @@ public final class ProxyRuntime implements AutoCloseable {
         this.surfacer = surfacer;
         this.settings = settings;
         this.json = json;
+        this.proposals = proposals;
         Map<String, UpstreamConnection> byName = new LinkedHashMap<>();
         for (UpstreamConnection u : upstreams) byName.put(u.config().name(), u);
         this.gateway = new ProxyGateway(byName, pipeline, cache, stats, json.mapper());
@@ -97,6 +102,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 new ReadMoreTool(originals, stats), new DescribeToolTool(this::advertised, json),
                 new SurfacingFeedbackTool(stats, surfacer), new CompressionFeedbackTool(stats)));
         if (settings.advertiseAdmin()) tools.add(new AdminTool(adminActions()));
+        if (settings.formation()) tools.add(new MemoryProposeTool(proposals));
         return tools;
     }
 
@@ -145,5 +151,6 @@ public final class ProxyRuntime implements AutoCloseable {
         surfacer.close();
         cache.close();
         stats.close();
+        proposals.close();
     }
 }

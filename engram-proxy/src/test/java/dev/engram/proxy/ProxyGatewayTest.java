@@ -84,7 +84,8 @@ class ProxyGatewayTest {
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(new Compressor(json.mapper(), originals,
                 new RetentionFloor(0.65), 4000)), new SurfaceStage(surfacer)));
         ProxyRuntime r = new ProxyRuntime(List.of(c), new ExposureGate(json.mapper()), pipeline, originals,
-                new ResponseCache(dir, clock), stats, surfacer, settings, json);
+                new ResponseCache(dir, clock), stats, surfacer, settings, json,
+                new dev.engram.proxy.stats.ProposalQueue(dir, clock, () -> "p" + calls.incrementAndGet()));
         r.connectAll();
         return r;
     }
@@ -133,12 +134,18 @@ class ProxyGatewayTest {
     }
 
     @Test
-    void adminIsListedOnlyWhenAdvertised() {
+    void adminAndProposeAreListedOnlyWhenTheirFlagsAreOn() {
         assertTrue(runtime.ownTools().stream().noneMatch(t -> t.definition().name().equals("stm_admin")));
         ProxySettings d = ProxySettings.defaults();
-        try (ProxyRuntime withAdmin = runtime(new ProxySettings(true, d.retentionFloor(), d.connectTimeout(),
+        assertTrue(runtime.ownTools().stream().noneMatch(t -> t.definition().name().equals("stm_memory_propose")));
+        try (ProxyRuntime withAdmin = runtime(new ProxySettings(true, false, d.retentionFloor(), d.connectTimeout(),
                 d.callTimeout(), d.surfacing()))) {
             assertTrue(withAdmin.ownTools().stream().anyMatch(t -> t.definition().name().equals("stm_admin")));
+            assertTrue(withAdmin.ownTools().stream().noneMatch(t -> t.definition().name().equals("stm_memory_propose")));
+        }
+        try (ProxyRuntime withFormation = runtime(new ProxySettings(false, true, d.retentionFloor(), d.connectTimeout(),
+                d.callTimeout(), d.surfacing()))) {
+            assertTrue(withFormation.ownTools().stream().anyMatch(t -> t.definition().name().equals("stm_memory_propose")));
         }
     }
 }

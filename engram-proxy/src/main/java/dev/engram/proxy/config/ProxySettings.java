@@ -11,14 +11,14 @@ import java.util.Map;
  * root). Each {@code ENGRAM_PROXY_*} name also accepts memtomem-stm's {@code MEMTOMEM_STM_*}
  * spelling, so an existing setup keeps working; the Engram name wins when both are set.
  */
-public record ProxySettings(boolean advertiseAdmin, double retentionFloor, Duration connectTimeout,
+public record ProxySettings(boolean advertiseAdmin, boolean formation, double retentionFloor, Duration connectTimeout,
                             Duration callTimeout, SurfacingSettings surfacing) {
     public ProxySettings {
         new RetentionFloor(retentionFloor); // validates
     }
 
     public static ProxySettings defaults() {
-        return new ProxySettings(false, RetentionFloor.DEFAULT, Duration.ofSeconds(30), Duration.ofSeconds(60),
+        return new ProxySettings(false, false, RetentionFloor.DEFAULT, Duration.ofSeconds(30), Duration.ofSeconds(60),
                 SurfacingSettings.defaults());
     }
 
@@ -45,7 +45,7 @@ public record ProxySettings(boolean advertiseAdmin, double retentionFloor, Durat
                 e.decimal("SURFACING__AUTO_TUNE_SCORE_CEILING", s.scoreCeiling()),
                 e.text("SURFACING__ZONE", s.zone()));
         boolean admin = e.bool("ADVERTISE_ADMIN", e.bool("ADVERTISE_OBSERVABILITY_TOOLS", d.advertiseAdmin()));
-        return new ProxySettings(admin, e.decimal("MIN_RESULT_RETENTION", d.retentionFloor()),
+        return new ProxySettings(admin, e.bool("FORMATION__ENABLED", d.formation()), e.decimal("MIN_RESULT_RETENTION", d.retentionFloor()),
                 Duration.ofSeconds(e.integer("CONNECT_TIMEOUT_SECONDS", (int) d.connectTimeout().toSeconds())),
                 Duration.ofSeconds(e.integer("CALL_TIMEOUT_SECONDS", (int) d.callTimeout().toSeconds())), surfacing);
     }

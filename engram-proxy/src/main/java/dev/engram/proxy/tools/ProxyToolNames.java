@@ -10,8 +10,9 @@ public final class ProxyToolNames {
     public static final String SURFACING_FEEDBACK = "stm_surfacing_feedback";
     public static final String COMPRESSION_FEEDBACK = "stm_compression_feedback";
     public static final String ADMIN = "stm_admin";
+    public static final String MEMORY_PROPOSE = "stm_memory_propose";
     public static final Set<String> ALL = Set.of(SELECT_CHUNKS, READ_MORE, DESCRIBE_TOOL, SURFACING_FEEDBACK,
-            COMPRESSION_FEEDBACK, ADMIN);
+            COMPRESSION_FEEDBACK, ADMIN, MEMORY_PROPOSE);
 
     private ProxyToolNames() {
     }
