@@ -53,6 +53,11 @@ public final class ProxyStats implements AutoCloseable {
         return Optional.of(ids == null || ids.isEmpty() ? List.of() : List.of(ids.split(",")));
     }
 
+    /** Memory ids surfaced at or after {@code sinceMillis}, with when: the dedup window outlives a restart. */
+    public List<Map<String, Object>> surfacedSince(long sinceMillis) {
+        return db.query("SELECT memory_ids, at FROM surfacing_events WHERE at >= ? ORDER BY at", sinceMillis);
+    }
+
     public void recordSurfacingFeedback(String surfacingId, String memoryId, String rating) {
         db.update("INSERT INTO surfacing_feedback VALUES(?,?,?,?)", now(), surfacingId, memoryId, rating);
     }

@@ -51,6 +51,14 @@ public final class Surfacer implements AutoCloseable {
         this.tuner = tuner;
         this.stats = stats;
         this.ids = ids;
+        // cross-session dedup: what earlier runs surfaced inside the window stays unsurfaced
+        long since = clock.millis() - settings.dedupWindow().toMillis();
+        for (Map<String, Object> row : stats.surfacedSince(since)) {
+            String memoryIds = (String) row.get("memory_ids");
+            if (memoryIds == null || memoryIds.isEmpty()) continue;
+            gate.markSurfaced(List.of(memoryIds.split(",")),
+                    java.time.Instant.ofEpochMilli(((Number) row.get("at")).longValue()));
+        }
     }
 
     public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars) {

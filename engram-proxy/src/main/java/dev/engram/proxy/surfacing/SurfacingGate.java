@@ -60,20 +60,20 @@ public final class SurfacingGate {
     }
 
     public synchronized void markSurfaced(List<String> memoryIds) {
-        Instant now = clock.instant();
+        markSurfaced(memoryIds, clock.instant());
+    }
+
+    /** Records memories surfaced at {@code at} (also earlier sessions' events, loaded at start). */
+    public synchronized void markSurfaced(List<String> memoryIds, Instant at) {
         for (String id : memoryIds) {
             surfaced.remove(id);
-            surfaced.put(id, now);
+            surfaced.put(id, at);
         }
         // bounded: oldest first out (memtomem-stm prunes at 10k)
         for (Iterator<Map.Entry<String, Instant>> it = surfaced.entrySet().iterator(); it.hasNext() && surfaced.size() > 10_000; ) {
             it.next();
             it.remove();
         }
-    }
-
-    public synchronized void forget(String memoryId) {
-        surfaced.remove(memoryId);
     }
 
     static double jaccard(Set<String> a, Set<String> b) {

@@ -78,6 +78,18 @@ class SurfacingTest {
     }
 
     @Test
+    void theDedupWindowOutlivesARestart() {
+        assertTrue(surface("src/auth/jwt_handler.py", 6000).isPresent());
+        Surfacer restarted = new Surfacer(settings, (q, n) -> hits, clock, new ThresholdTuner(settings, stats), stats, () -> "r");
+        clock.advance(Duration.ofSeconds(6));
+        assertTrue(restarted.surface("fs", "read_text_file", Map.of("path", "src/auth/jwt_handler.py"), 6000).isEmpty(),
+                "m_1 was surfaced by the previous process");
+        clock.advance(settings.dedupWindow());
+        assertTrue(restarted.surface("fs", "read_text_file", Map.of("path", "src/auth/other_handler.py"), 6000).isPresent());
+        restarted.close();
+    }
+
+    @Test
     void theRateLimitCapsSearchesPerMinute() {
         int surfaced = 0;
         for (int i = 0; i < 20; i++) {
