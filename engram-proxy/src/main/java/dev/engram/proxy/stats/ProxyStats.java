@@ -58,6 +58,16 @@ public final class ProxyStats implements AutoCloseable {
         return db.query("SELECT memory_ids, at FROM surfacing_events WHERE at >= ? ORDER BY at", sinceMillis);
     }
 
+    /** Memories rated not_relevant or already_known in at least {@code events} distinct surfacing events. */
+    public java.util.Set<String> demoted(int events) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (var r : db.query("SELECT memory_id FROM surfacing_feedback WHERE rating IN ('not_relevant', 'already_known')"
+                + " GROUP BY memory_id HAVING COUNT(DISTINCT surfacing_id) >= ?", events)) {
+            out.add((String) r.get("memory_id"));
+        }
+        return out;
+    }
+
     public void recordSurfacingFeedback(String surfacingId, String memoryId, String rating) {
         db.update("INSERT INTO surfacing_feedback VALUES(?,?,?,?)", now(), surfacingId, memoryId, rating);
     }

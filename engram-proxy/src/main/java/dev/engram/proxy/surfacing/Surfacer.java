@@ -20,12 +20,15 @@ import org.slf4j.LoggerFactory;
 /**
  * SURFACE: finds up to {@code maxResults} memories relevant to a proxied call. Gate order: result
  * size, query tokens, write-like tool names, rate limit and cooldown, circuit breaker, the search
- * (bounded by the timeout), the tuned minimum score, the dedup window. Each skip is counted by
+ * (bounded by the timeout), the tuned minimum score, the dedup window, local demotion (memories rated
+ * negative in three separate events). Each skip is counted by
  * reason. A failed or slow search never fails the call: the result goes out without memories.
  */
 public final class Surfacer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Surfacer.class);
     /** memtomem-stm's write_tool_patterns: results of writes are confirmations, not context. */
+    /** memtomem-stm's feedback_demotion_negative_threshold: three separate "no" votes retire a memory here. */
+    static final int DEMOTE_AFTER_NEGATIVE_EVENTS = 3;
     private static final Pattern WRITE_TOOL = Pattern.compile("(?i).*(write|create|delete|push|send|remove|edit|move).*");
 
     private final SurfacingSettings settings;
@@ -89,7 +92,9 @@ public final class Surfacer implements AutoCloseable {
             return skip("search_error");
         }
         double min = tuner.minScore();
+        java.util.Set<String> demoted = stats.demoted(DEMOTE_AFTER_NEGATIVE_EVENTS);
         List<MemoryHit> chosen = hits.stream().filter(h -> h.score() >= min).filter(h -> !gate.seen(h.id()))
+                .filter(h -> !demoted.contains(h.id()))
                 .limit(settings.maxResults()).toList();
         if (chosen.isEmpty()) return skip("no_match");
         String id = ids.get();

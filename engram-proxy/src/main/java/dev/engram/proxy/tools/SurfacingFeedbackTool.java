@@ -23,7 +23,14 @@ public final class SurfacingFeedbackTool implements ToolHandler {
                     .string("surfacing_id", "The _surfacing_id_ shown under the memories", "3f9a1c2b7d10")
                     .choice("rating", "How useful the memories were", RATINGS)
                     .string("memory_id", "Optional: rate one memory of that event instead of all", "m_8f3k")
-                    .required("surfacing_id", "rating").build())
+                    .property("ratings", new java.util.LinkedHashMap<>(Map.of("type", "array",
+                            "description", "Instead of rating/memory_id: one rating per memory",
+                            "items", Map.of("type", "object", "properties", Map.of(
+                                    "memory_id", Map.of("type", "string"),
+                                    "rating", Map.of("type", "string", "enum", RATINGS)),
+                                    "required", List.of("memory_id", "rating")),
+                            "examples", List.of(List.of(Map.of("memory_id", "m_8f3k", "rating", "helpful"))))))
+                    .required("surfacing_id").build())
             .description("Rate memories the proxy surfaced under a tool result; the proxy tunes what it surfaces.")
             .annotations(ToolHints.writes(false)).build();
 
@@ -43,20 +50,36 @@ public final class SurfacingFeedbackTool implements ToolHandler {
     @Override
     public ToolReply call(ToolArgs args) {
         String id = args.text("surfacing_id");
-        String rating = args.text("rating");
-        if (!RATINGS.contains(rating)) throw new InvalidArgumentException("rating", "must be one of " + RATINGS + ", got '" + rating + "'");
         List<String> memories = stats.surfacedMemories(id).orElseThrow(() -> new NotFoundException(
                 "no surfacing event '" + id + "'; copy the id from the _surfacing_id: line"));
-        String memoryId = args.textOr("memory_id");
-        if (memoryId != null && !memories.contains(memoryId)) {
-            throw new InvalidArgumentException("memory_id", "'" + memoryId + "' was not surfaced in " + id + "; it had " + memories);
+        List<Map<String, Object>> batch = args.objects("ratings");
+        String single = args.textOr("rating");
+        if ((batch == null) == (single == null)) {
+            throw new InvalidArgumentException("rating", "send either rating (with an optional memory_id) or ratings,"
+                    + " not both and not neither");
         }
-        List<String> rated = memoryId == null ? memories : List.of(memoryId);
-        for (String m : rated) {
-            stats.recordSurfacingFeedback(id, m, rating);
+        Map<String, String> byMemory = new java.util.LinkedHashMap<>();
+        if (batch != null) {
+            for (Map<String, Object> r : batch) byMemory.put(String.valueOf(r.get("memory_id")), String.valueOf(r.get("rating")));
+        } else {
+            String memoryId = args.textOr("memory_id");
+            for (String m : memoryId == null ? memories : List.of(memoryId)) byMemory.put(m, single);
         }
-        double threshold = surfacer.tuner().record(rating);
-        return new ToolReply("Recorded " + rating + " for " + rated.size() + " memor" + (rated.size() == 1 ? "y" : "ies") + ".",
-                Map.of("recorded", rated.size(), "min_score", threshold));
+        double threshold = surfacer.tuner().minScore();
+        for (Map.Entry<String, String> e : byMemory.entrySet()) {
+            if (!RATINGS.contains(e.getValue())) {
+                throw new InvalidArgumentException("rating", "must be one of " + RATINGS + ", got '" + e.getValue() + "'");
+            }
+            if (!memories.contains(e.getKey())) {
+                throw new InvalidArgumentException("memory_id", "'" + e.getKey() + "' was not surfaced in " + id + "; it had " + memories);
+            }
+        }
+        for (Map.Entry<String, String> e : byMemory.entrySet()) {
+            stats.recordSurfacingFeedback(id, e.getKey(), e.getValue());
+            threshold = surfacer.tuner().record(e.getValue());
+        }
+        int n = byMemory.size();
+        return new ToolReply("Recorded " + n + " rating" + (n == 1 ? "" : "s") + " for " + id + ".",
+                Map.of("recorded", n, "min_score", threshold));
     }
 }

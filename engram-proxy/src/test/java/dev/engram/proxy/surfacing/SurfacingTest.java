@@ -90,6 +90,15 @@ class SurfacingTest {
     }
 
     @Test
+    void aMemoryRatedNegativeInThreeEventsIsNoLongerSurfaced() {
+        for (int i = 0; i < 3; i++) stats.recordSurfacingFeedback("event" + i, "m_1", i == 0 ? "not_relevant" : "already_known");
+        stats.recordSurfacingFeedback("event0", "m_1", "not_relevant"); // the same event twice counts once
+        hits = List.of(new MemoryHit("m_1", "a", "b", 2.0), new MemoryHit("m_3", "c", "d", 2.0));
+        assertEquals(List.of("m_3"), surface("src/auth/jwt_handler.py", 6000).orElseThrow().memoryIds());
+        assertEquals(java.util.Set.of(), stats.demoted(4));
+    }
+
+    @Test
     void theRateLimitCapsSearchesPerMinute() {
         int surfaced = 0;
         for (int i = 0; i < 20; i++) {
