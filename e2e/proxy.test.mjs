@@ -33,7 +33,8 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     addUpstream(store, ["everything", "--command", "node", "--args", `${EVERYTHING} stdio`, "--prefix", "ev",
       "--env", "ENGRAM_E2E_PASSED"]);
     proxy = await connectProxy(store, { ENGRAM_E2E_SECRET: "must-not-leak", ENGRAM_E2E_PASSED: "passed-through",
-      ENGRAM_PROXY_ADVERTISE_ADMIN: "true", ENGRAM_PROXY_FORMATION__ENABLED: "true" });
+      ENGRAM_PROXY_ADVERTISE_ADMIN: "true", ENGRAM_PROXY_FORMATION__ENABLED: "true",
+      ENGRAM_PROXY_MAX_DESCRIPTION_CHARS: "200" });
     client = proxy.client;
   });
   after(async () => {
@@ -163,6 +164,13 @@ describe("engram proxy", { timeout: 170_000 }, () => {
       offset = r.structuredContent.next_offset;
     }
     assert.deepEqual(JSON.parse(text), schema);
+
+    // the listed description is cut to 200 chars; describe_tool gives the whole of it
+    const listed = tools.find((t) => t.name === "fs__read_text_file").description;
+    assert.ok(listed.length <= 200 && listed.endsWith('stm_proxy_describe_tool(name="fs__read_text_file")]'), listed);
+    const full = await client.callTool({ name: "stm_proxy_describe_tool", arguments: { name: "fs__read_text_file" } });
+    const head = listed.slice(0, listed.indexOf(" … [full description"));
+    assert.ok(full.structuredContent.text.startsWith(head) && full.structuredContent.text.length > 200, full.structuredContent.text);
   });
 
   it("surfaces a relevant memory under a large result, with an id the agent can rate", async () => {

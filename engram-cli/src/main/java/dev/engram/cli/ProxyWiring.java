@@ -64,7 +64,7 @@ final class ProxyWiring {
         Surfacer surfacer = new Surfacer(settings.surfacing(), new EngineMemorySource(engine, zone), clock,
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer)));
-        return new ProxyRuntime(upstreams, new ExposureGate(json.mapper()), pipeline, originals, cache, stats, surfacer,
+        return new ProxyRuntime(upstreams, new ExposureGate(json.mapper(), settings.maxDescriptionChars()), pipeline, originals, cache, stats, surfacer,
                 settings, json, new ProposalQueue(config.storeDir(), clock, ids));
     }
 }

@@ -106,9 +106,10 @@ public final class ProxyRuntime implements AutoCloseable {
         return tools;
     }
 
-    /** Every tool the agent can list, for stm_proxy_describe_tool. */
+    /** Every tool the agent can list, by its listed name, with the full upstream description and schema. */
     private List<Tool> advertised() {
-        return Stream.concat(exposure.tools().stream().map(t -> t.exposed()),
+        return Stream.concat(exposure.tools().stream().map(t -> Tool.builder(t.name(), t.exposed().inputSchema())
+                        .description(t.upstream().description()).build()),
                 ownTools().stream().map(ToolHandler::definition)).toList();
     }
 

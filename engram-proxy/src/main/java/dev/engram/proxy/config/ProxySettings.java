@@ -12,14 +12,17 @@ import java.util.Map;
  * spelling, so an existing setup keeps working; the Engram name wins when both are set.
  */
 public record ProxySettings(boolean advertiseAdmin, boolean formation, double retentionFloor, Duration connectTimeout,
-                            Duration callTimeout, SurfacingSettings surfacing) {
+                            Duration callTimeout, SurfacingSettings surfacing, int maxDescriptionChars) {
     public ProxySettings {
         new RetentionFloor(retentionFloor); // validates
+        if (maxDescriptionChars < 32) {
+            throw new InvalidArgumentException("ENGRAM_PROXY_MAX_DESCRIPTION_CHARS", "must be >= 32, got " + maxDescriptionChars);
+        }
     }
 
     public static ProxySettings defaults() {
         return new ProxySettings(false, false, RetentionFloor.DEFAULT, Duration.ofSeconds(30), Duration.ofSeconds(60),
-                SurfacingSettings.defaults());
+                SurfacingSettings.defaults(), 4000);
     }
 
     public static ProxySettings fromEnv(Map<String, String> env) {
@@ -47,7 +50,8 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
         boolean admin = e.bool("ADVERTISE_ADMIN", e.bool("ADVERTISE_OBSERVABILITY_TOOLS", d.advertiseAdmin()));
         return new ProxySettings(admin, e.bool("FORMATION__ENABLED", d.formation()), e.decimal("MIN_RESULT_RETENTION", d.retentionFloor()),
                 Duration.ofSeconds(e.integer("CONNECT_TIMEOUT_SECONDS", (int) d.connectTimeout().toSeconds())),
-                Duration.ofSeconds(e.integer("CALL_TIMEOUT_SECONDS", (int) d.callTimeout().toSeconds())), surfacing);
+                Duration.ofSeconds(e.integer("CALL_TIMEOUT_SECONDS", (int) d.callTimeout().toSeconds())), surfacing,
+                e.integer("MAX_DESCRIPTION_CHARS", d.maxDescriptionChars()));
     }
 
     /** Looks a suffix up under ENGRAM_PROXY_ first, then MEMTOMEM_STM_. */

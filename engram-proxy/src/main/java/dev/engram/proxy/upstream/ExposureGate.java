@@ -20,10 +20,22 @@ import java.util.TreeMap;
  * of the proxy's own, and tools whose input schema the SDK would reject at build time.
  */
 public final class ExposureGate {
+    /** memtomem-stm's later default: long enough for real descriptions, short enough to cap a runaway one. */
+    public static final int DEFAULT_MAX_DESCRIPTION_CHARS = 4000;
+
     private final McpJsonMapper mapper;
+    private final int maxDescriptionChars;
+
+    public ExposureGate(McpJsonMapper mapper, int maxDescriptionChars) {
+        if (maxDescriptionChars < 32) {
+            throw new IllegalArgumentException("max description chars must be >= 32, got " + maxDescriptionChars);
+        }
+        this.mapper = mapper;
+        this.maxDescriptionChars = maxDescriptionChars;
+    }
 
     public ExposureGate(McpJsonMapper mapper) {
-        this.mapper = mapper;
+        this(mapper, DEFAULT_MAX_DESCRIPTION_CHARS);
     }
 
     public Exposure expose(List<UpstreamConnection> upstreams, Set<String> reservedNames) {
@@ -47,7 +59,7 @@ public final class ExposureGate {
                     serverHidden.put(t.name(), "input schema is not valid JSON Schema 2020-12");
                 } else {
                     byName.computeIfAbsent(name, k -> new ArrayList<>()).add(
-                            new ExposedTool(name, server, t, exposedDefinition(name, server, t)));
+                            new ExposedTool(name, server, t, exposedDefinition(name, server, t, maxDescriptionChars)));
                 }
             }
         }
@@ -76,14 +88,28 @@ public final class ExposureGate {
      * compressed result cannot carry the upstream's structured content, and a client that sees an
      * output schema rejects a result without it).
      */
-    static Tool exposedDefinition(String name, String server, Tool t) {
+    static Tool exposedDefinition(String name, String server, Tool t, int maxDescriptionChars) {
         String title = t.title() != null ? t.title()
                 : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : t.name();
         ToolAnnotations a = t.annotations();
         ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + title,
                 a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint(), a.returnDirect());
         return Tool.builder(name, t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema())
-                .title("[" + server + "] " + title).description(t.description()).annotations(annotations).build();
+                .title("[" + server + "] " + title).description(description(name, t.description(), maxDescriptionChars))
+                .annotations(annotations).build();
+    }
+
+    /**
+     * Every listed description is paid for in every turn; a long one is cut at a word and points at
+     * {@code stm_proxy_describe_tool}, which pages the full text.
+     */
+    static String description(String name, String full, int max) {
+        if (full == null || full.length() <= max) return full;
+        String hint = " … [full description: stm_proxy_describe_tool(name=\"" + name + "\")]";
+        int end = Math.max(0, max - hint.length());
+        int space = full.lastIndexOf(' ', end);
+        if (space > end / 2) end = space;
+        return full.substring(0, end) + hint;
     }
 
     private String metadataText(Tool t) {

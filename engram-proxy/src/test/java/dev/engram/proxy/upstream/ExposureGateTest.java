@@ -73,6 +73,18 @@ class ExposureGateTest {
     }
 
     @Test
+    void longDescriptionsAreCutAndPointAtDescribeTool() {
+        String full = "word ".repeat(100).strip();
+        Tool t = Tool.builder("long", Map.of("type", "object")).description(full).build();
+        Exposure e = new ExposureGate(McpJsonDefaults.getMapper(), 200).expose(List.of(upstream("s", "s", List.of(t), true)), Set.of());
+        String shown = e.find("s__long").orElseThrow().exposed().description();
+        assertTrue(shown.length() <= 200, shown.length() + " chars");
+        assertTrue(shown.endsWith("[full description: stm_proxy_describe_tool(name=\"s__long\")]"), shown);
+        assertTrue(shown.startsWith("word word"));
+        assertEquals(full, e.find("s__long").orElseThrow().upstream().description(), "the full text stays for describe_tool");
+    }
+
+    @Test
     void namesAreAlwaysValidMcpToolNames() {
         assertEquals("fs__read_file", ToolNames.exposed("fs", "read_file"));
         assertEquals("fs__read_file_v2_", ToolNames.exposed("fs", "read/file v2!"));
