@@ -213,6 +213,14 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     assert.match(textOf(stats), /cache hits/);
   });
 
+  it("relays the upstream's progress notifications to the agent", async () => {
+    const progress = [];
+    const r = await client.callTool({ name: "ev__trigger-long-running-operation", arguments: { duration: 1, steps: 4 } },
+      undefined, { onprogress: (p) => progress.push(p.progress), timeout: 30_000 });
+    assert.ok(!r.isError, textOf(r));
+    assert.deepEqual(progress, [1, 2, 3, 4]);
+  });
+
   it("an upstream killed mid-call gives a clear error, then the next call reconnects", async () => {
     const call = client.callTool({ name: "ev__trigger-long-running-operation", arguments: { duration: 20, steps: 20 } },
       undefined, { timeout: 60_000 });

@@ -22,6 +22,7 @@ import dev.engram.proxy.surfacing.Surfacer;
 import dev.engram.proxy.surfacing.ThresholdTuner;
 import dev.engram.proxy.upstream.ExposureGate;
 import dev.engram.proxy.upstream.McpSessionOpener;
+import dev.engram.proxy.upstream.ProgressRelay;
 import dev.engram.proxy.upstream.UpstreamConnection;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,8 +46,9 @@ final class ProxyWiring {
             throw new ConfigException("store", config.storeDir().toString(), "cannot be created: " + e.getMessage());
         }
         ProxyConfig proxyConfig = new ProxyConfigFile(config.storeDir(), json.mapper()).load();
+        ProgressRelay progress = new ProgressRelay();
         McpSessionOpener opener = new McpSessionOpener(json.mapper(), env, version, settings.connectTimeout(),
-                settings.callTimeout());
+                settings.callTimeout(), progress);
         List<UpstreamConnection> upstreams = proxyConfig.upstreams().stream()
                 .map(u -> new UpstreamConnection(u, opener, clock, settings.callTimeout())).toList();
         SecureRandom random = new SecureRandom();
@@ -65,6 +67,6 @@ final class ProxyWiring {
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer)));
         return new ProxyRuntime(upstreams, new ExposureGate(json.mapper(), settings.maxDescriptionChars()), pipeline, originals, cache, stats, surfacer,
-                settings, json, new ProposalQueue(config.storeDir(), clock, ids));
+                settings, json, new ProposalQueue(config.storeDir(), clock, ids), progress);
     }
 }

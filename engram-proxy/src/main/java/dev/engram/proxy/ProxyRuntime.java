@@ -21,6 +21,7 @@ import dev.engram.proxy.tools.SelectChunksTool;
 import dev.engram.proxy.tools.SurfacingFeedbackTool;
 import dev.engram.proxy.upstream.Exposure;
 import dev.engram.proxy.upstream.ExposureGate;
+import dev.engram.proxy.upstream.ProgressRelay;
 import dev.engram.proxy.upstream.UpstreamConnection;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
@@ -48,12 +49,13 @@ public final class ProxyRuntime implements AutoCloseable {
     private final ProxySettings settings;
     private final JsonText json;
     private final ProposalQueue proposals;
+    private final ProgressRelay progress;
     // set once by connectAll, before any server exists
     private volatile Exposure exposure;
 
     public ProxyRuntime(List<UpstreamConnection> upstreams, ExposureGate gate, Pipeline pipeline, OriginalStore originals,
                         ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json,
-                        ProposalQueue proposals) {
+                        ProposalQueue proposals, ProgressRelay progress) {
         this.upstreams = List.copyOf(upstreams);
         this.gate = gate;
         this.originals = originals;
@@ -63,6 +65,7 @@ public final class ProxyRuntime implements AutoCloseable {
         this.settings = settings;
         this.json = json;
         this.proposals = proposals;
+        this.progress = progress;
         Map<String, UpstreamConnection> byName = new LinkedHashMap<>();
         for (UpstreamConnection u : upstreams) byName.put(u.config().name(), u);
         this.gateway = new ProxyGateway(byName, pipeline, cache, stats, json.mapper());
@@ -90,6 +93,11 @@ public final class ProxyRuntime implements AutoCloseable {
 
     public Exposure exposure() {
         return exposure;
+    }
+
+    /** Where upstream progress notifications find the agent call they belong to. */
+    public ProgressRelay progress() {
+        return progress;
     }
 
     public ProxyGateway gateway() {

@@ -2,6 +2,7 @@ package dev.engram.proxy;
 
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.proxy.upstream.ExposedTool;
+import dev.engram.proxy.upstream.ProgressRelay;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -27,7 +28,7 @@ public final class ProxyServer {
 
     public static McpSyncServer build(McpServer.SingleSessionSyncSpecification spec, ProxyRuntime runtime, String version) {
         List<SyncToolSpecification> tools = new ArrayList<>();
-        for (ExposedTool t : runtime.exposure().tools()) tools.add(proxied(runtime.gateway(), t));
+        for (ExposedTool t : runtime.exposure().tools()) tools.add(proxied(runtime.gateway(), runtime.progress(), t));
         runtime.ownTools().forEach(h -> tools.add(ToolAdapter.spec(h)));
         return spec.serverInfo(NAME, version).instructions(INSTRUCTIONS)
                 .capabilities(ServerCapabilities.builder().tools(false).build())
@@ -38,9 +39,10 @@ public final class ProxyServer {
     }
 
     /** The R5 adapter for a proxied tool: no exception crosses it. */
-    static SyncToolSpecification proxied(ProxyGateway gateway, ExposedTool tool) {
+    static SyncToolSpecification proxied(ProxyGateway gateway, ProgressRelay progress, ExposedTool tool) {
         return SyncToolSpecification.builder().tool(tool.exposed()).callHandler((exchange, request) -> {
-            try {
+            Object token = request.meta() == null ? null : request.meta().get("progressToken");
+            try (ProgressRelay.Registration r = token == null ? () -> { } : progress.register(token, exchange::progressNotification)) {
                 return gateway.call(tool, request.arguments(), request.meta());
             } catch (RuntimeException e) {
                 String ref = ToolAdapter.newRef();

@@ -85,7 +85,8 @@ class ProxyGatewayTest {
                 new RetentionFloor(0.65), 4000)), new SurfaceStage(surfacer)));
         ProxyRuntime r = new ProxyRuntime(List.of(c), new ExposureGate(json.mapper()), pipeline, originals,
                 new ResponseCache(dir, clock), stats, surfacer, settings, json,
-                new dev.engram.proxy.stats.ProposalQueue(dir, clock, () -> "p" + calls.incrementAndGet()));
+                new dev.engram.proxy.stats.ProposalQueue(dir, clock, () -> "p" + calls.incrementAndGet()),
+                new dev.engram.proxy.upstream.ProgressRelay());
         r.connectAll();
         return r;
     }

@@ -43,7 +43,7 @@ public final class ProxyHopBench {
         UpstreamConfig proxied = UpstreamConfig.of("proxy", "px", new UpstreamTransport.Stdio(java,
                 List.of("-XX:+UseSerialGC", "-jar", jar, "--store", store.toString(), "proxy"), List.of()));
         try (McpSessionOpener opener = new McpSessionOpener(McpJsonDefaults.getMapper(), System.getenv(), "bench",
-                Duration.ofSeconds(60), Duration.ofSeconds(30));
+                Duration.ofSeconds(60), Duration.ofSeconds(30), new dev.engram.proxy.upstream.ProgressRelay());
              UpstreamSession a = opener.open(direct);
              UpstreamSession b = opener.open(proxied)) {
             CallToolRequest toDirect = CallToolRequest.builder("read_text_file").arguments(Map.of("path", file.toString())).build();

@@ -32,6 +32,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
     private final String version;
     private final Duration connectTimeout;
     private final Duration requestTimeout;
+    private final ProgressRelay progress;
     private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "engram-proxy-call");
         t.setDaemon(true);
@@ -41,7 +42,8 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
     private final Object spawnLock = new Object();
 
     public McpSessionOpener(McpJsonMapper mapper, Map<String, String> parentEnv, String version,
-                            Duration connectTimeout, Duration requestTimeout) {
+                            Duration connectTimeout, Duration requestTimeout, ProgressRelay progress) {
+        this.progress = progress;
         this.mapper = mapper;
         this.parentEnv = Map.copyOf(parentEnv);
         this.version = version;
@@ -67,7 +69,8 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
     private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport) {
         McpSyncClient client = McpClient.sync(transport)
                 .clientInfo(Implementation.builder("engram-proxy", version).build())
-                .requestTimeout(requestTimeout).initializationTimeout(connectTimeout).build();
+                .requestTimeout(requestTimeout).initializationTimeout(connectTimeout)
+                .progressConsumer(progress).build();
         try {
             client.initialize();
             return client;

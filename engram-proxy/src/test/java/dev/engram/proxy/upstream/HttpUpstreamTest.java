@@ -50,7 +50,8 @@ class HttpUpstreamTest {
         server = McpHttpServer.start(new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.of(List.of(TOKEN)), false,
                 List.of(), List.of()), new ToolProfile("test", "", List.of(ECHO), List.of(), List.of()), "test",
                 McpJsonDefaults.getMapper());
-        opener = new McpSessionOpener(McpJsonDefaults.getMapper(), Map.of(), "test", Duration.ofSeconds(10), Duration.ofSeconds(10));
+        opener = new McpSessionOpener(McpJsonDefaults.getMapper(), Map.of(), "test", Duration.ofSeconds(10), Duration.ofSeconds(10),
+                new ProgressRelay());
     }
 
     @AfterAll
