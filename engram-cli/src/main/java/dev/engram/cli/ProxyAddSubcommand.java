@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "add", description = {"Add an upstream MCP server to <store>/proxy.json.",
+@Command(name = "add", mixinStandardHelpOptions = true, description = {"Add an upstream MCP server to <store>/proxy.json.",
         "stdio: --command npx --args \"-y @modelcontextprotocol/server-filesystem /tmp\" --prefix fs [--env TOKEN]",
         "HTTP:  --url http://127.0.0.1:8931/mcp --header \"Authorization=Bearer …\" --prefix web"})
 final class ProxyAddSubcommand implements Callable<Integer> {

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "health", description = "Start every upstream once: connected?, tools discovered vs exposed, why any are hidden.")
+@Command(name = "health", mixinStandardHelpOptions = true, description = "Start every upstream once: connected?, tools discovered vs exposed, why any are hidden.")
 final class ProxyHealthSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;

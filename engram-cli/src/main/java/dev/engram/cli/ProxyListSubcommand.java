@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "list", description = "List the configured upstream servers (header values are not shown).")
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List the configured upstream servers (header values are not shown).")
 final class ProxyListSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "proposals", description = {"Memories agents proposed with stm_memory_propose, waiting for review.",
+@Command(name = "proposals", mixinStandardHelpOptions = true, description = {"Memories agents proposed with stm_memory_propose, waiting for review.",
         "--accept ID stores one (origin agent, tag proposal); --reject ID drops it."})
 final class ProxyProposalsSubcommand implements Callable<Integer> {
     @ParentCommand

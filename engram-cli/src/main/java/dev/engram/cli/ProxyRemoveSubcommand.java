@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "remove", description = "Remove an upstream server from <store>/proxy.json.")
+@Command(name = "remove", mixinStandardHelpOptions = true, description = "Remove an upstream server from <store>/proxy.json.")
 final class ProxyRemoveSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "stats", description = "Token savings, cache hits, latency, surfacing and follow-ups, from <store>/proxy-stats.db.")
+@Command(name = "stats", mixinStandardHelpOptions = true, description = "Token savings, cache hits, latency, surfacing and follow-ups, from <store>/proxy-stats.db.")
 final class ProxyStatsSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "proxy", description = {"Serve MCP over stdio in front of other MCP servers: their tools as prefix__tool,"
+@Command(name = "proxy", mixinStandardHelpOptions = true, description = {"Serve MCP over stdio in front of other MCP servers: their tools as prefix__tool,"
         + " results cleaned, compressed and followed by relevant memories.", "Configure upstreams with the subcommands."},
         subcommands = {ProxyAddSubcommand.class, ProxyListSubcommand.class, ProxyRemoveSubcommand.class,
                 ProxyStatsSubcommand.class, ProxyHealthSubcommand.class, ProxyTuneSubcommand.class,

@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "tune", description = "Tuning recommendations from follow-ups and feedback (preview; edit with proxy add/remove).")
+@Command(name = "tune", mixinStandardHelpOptions = true, description = "Tuning recommendations from follow-ups and feedback (preview; edit with proxy add/remove).")
 final class ProxyTuneSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;
