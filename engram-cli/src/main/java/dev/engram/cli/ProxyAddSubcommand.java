@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.proxy.config.CompressionMode;
 import dev.engram.proxy.config.ProxyConfigFile;
+import dev.engram.proxy.config.ToolOverride;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import java.util.ArrayList;
@@ -53,6 +54,10 @@ final class ProxyAddSubcommand implements Callable<Integer> {
     @Option(names = "--cache-ttl", description = "Seconds a read-only tool's result is cached; 0 = never (default ${DEFAULT-VALUE})")
     int cacheTtl = UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS;
 
+    @Option(names = "--override", paramLabel = "TOOL:KEY=VALUE", description = "Per-tool setting (repeatable): compression,"
+            + " max_result_chars, cache_ttl_seconds or hidden, e.g. read_text_file:compression=selective")
+    List<String> overrides = new ArrayList<>();
+
     @Override
     public Integer call() {
         if ((command == null) == (url == null)) {
@@ -61,8 +66,19 @@ final class ProxyAddSubcommand implements Callable<Integer> {
         UpstreamTransport transport = command != null
                 ? new UpstreamTransport.Stdio(command, ShellWords.split(args == null ? "" : args), env)
                 : new UpstreamTransport.Http(url, headers);
+        Map<String, ToolOverride> tools = new LinkedHashMap<>();
+        for (String o : overrides) {
+            int colon = o.lastIndexOf(':', o.indexOf('=') < 0 ? o.length() : o.indexOf('='));
+            int eq = o.indexOf('=', colon + 1);
+            if (colon <= 0 || eq < 0) {
+                throw new ConfigException("--override", o, "must look like TOOL:KEY=VALUE, e.g. read_text_file:compression=none");
+            }
+            String tool = o.substring(0, colon);
+            tools.put(tool, tools.getOrDefault(tool, ToolOverride.NONE).with(o.substring(colon + 1, eq), o.substring(eq + 1)));
+        }
         UpstreamConfig upstream = new UpstreamConfig(name, prefix, transport,
-                compression == null ? CompressionMode.AUTO : CompressionMode.parse("compression", compression), maxChars, cacheTtl);
+                compression == null ? CompressionMode.AUTO : CompressionMode.parse("compression", compression), maxChars, cacheTtl,
+                tools);
         Main main = proxy.root.main();
         ProxyConfigFile file = new ProxyConfigFile(proxy.root.config().storeDir(), main.json().mapper());
         file.save(file.load().with(upstream));

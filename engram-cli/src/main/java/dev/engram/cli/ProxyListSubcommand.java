@@ -47,10 +47,13 @@ final class ProxyListSubcommand implements Callable<Integer> {
             row.put("compression", u.compression().id());
             row.put("max_result_chars", u.maxResultChars());
             row.put("cache_ttl_seconds", u.cacheTtlSeconds());
+            row.put("tool_overrides", u.tools().keySet().stream().sorted().toList());
             rows.add(row);
             sb.append(u.name()).append(" [").append(u.prefix()).append("__*] ").append(where).append(" | compression ")
                     .append(u.compression().id()).append(", max ").append(u.maxResultChars()).append(" chars, cache ")
-                    .append(u.cacheTtlSeconds()).append(" s\n");
+                    .append(u.cacheTtlSeconds()).append(" s")
+                    .append(u.tools().isEmpty() ? "" : " | overrides: " + String.join(", ", u.tools().keySet().stream().sorted().toList()))
+                    .append('\n');
         }
         String text = rows.isEmpty() ? "No upstreams. Add one: engram proxy add NAME --command CMD --args \"...\" --prefix P"
                 : sb.toString().stripTrailing();

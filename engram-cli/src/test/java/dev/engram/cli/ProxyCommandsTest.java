@@ -24,7 +24,9 @@ class ProxyCommandsTest {
     void addListRemoveKeepProxyJsonAndNeverPrintHeaderValues() throws Exception {
         String store = dir.resolve("store").toString();
         CliRunner.Run add = cli().run("--store", store, "proxy", "add", "fs", "--command", "npx", "--args",
-                "-y @modelcontextprotocol/server-filesystem '/tmp/with space'", "--prefix", "fs", "--env", "TOKEN");
+                "-y @modelcontextprotocol/server-filesystem '/tmp/with space'", "--prefix", "fs", "--env", "TOKEN",
+                "--override", "read_text_file:compression=selective", "--override", "read_text_file:max_chars=12000",
+                "--override", "write_file:hidden=true");
         assertEquals(0, add.exitCode(), add.err());
         assertEquals(0, cli().run("--store", store, "proxy", "add", "web", "--url", "http://127.0.0.1:9/mcp",
                 "--header", "Authorization=Bearer s3cret-value", "--prefix", "web").exitCode());
@@ -35,6 +37,9 @@ class ProxyCommandsTest {
         assertFalse(list.out().contains("s3cret-value"));
         String json = Files.readString(Path.of(store, "proxy.json"));
         assertTrue(json.contains("\"/tmp/with space\""), json);
+        assertTrue(json.contains("\"read_text_file\":{\"compression\":\"selective\",\"max_result_chars\":12000}"), json);
+        assertTrue(json.contains("\"write_file\":{\"hidden\":true}"), json);
+        assertTrue(list.out().contains("overrides: read_text_file, write_file"), list.out());
         assertEquals(0, cli().run("--store", store, "proxy", "remove", "web").exitCode());
         assertFalse(cli().run("--store", store, "proxy", "list").out().contains("web"));
     }

@@ -59,7 +59,7 @@ public final class ProxyGateway {
         long started = System.nanoTime();
         UpstreamConnection upstream = upstreams.get(tool.server());
         ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments);
-        int ttl = upstream.config().cacheTtlSeconds();
+        int ttl = upstream.config().cacheTtlSecondsFor(call.tool());
         boolean cacheable = tool.readOnly() && ttl > 0;
         CacheKey key = cacheable ? CacheKey.of(call.server(), call.tool(), call.arguments(), mapper) : null;
         Optional<String> hit = cacheable ? cache.get(key) : Optional.empty();

@@ -94,6 +94,18 @@ public final class ProxyConfigFile {
         m.put("compression", u.compression().id());
         m.put("max_result_chars", u.maxResultChars());
         m.put("cache_ttl_seconds", u.cacheTtlSeconds());
+        if (!u.tools().isEmpty()) {
+            Map<String, Object> tools = new java.util.TreeMap<>();
+            u.tools().forEach((tool, o) -> {
+                Map<String, Object> t = new LinkedHashMap<>();
+                if (o.compression() != null) t.put("compression", o.compression().id());
+                if (o.maxResultChars() != null) t.put("max_result_chars", o.maxResultChars());
+                if (o.cacheTtlSeconds() != null) t.put("cache_ttl_seconds", o.cacheTtlSeconds());
+                if (o.hidden()) t.put("hidden", true);
+                tools.put(tool, t);
+            });
+            m.put("tools", tools);
+        }
         return m;
     }
 
@@ -109,7 +121,21 @@ public final class ProxyConfigFile {
         return new UpstreamConfig((String) m.get("name"), (String) m.get("prefix"), t,
                 compression == null ? null : CompressionMode.parse("compression", compression.toString()),
                 intOr(m.get("max_result_chars"), UpstreamConfig.DEFAULT_MAX_RESULT_CHARS),
-                intOr(m.get("cache_ttl_seconds"), UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS));
+                intOr(m.get("cache_ttl_seconds"), UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")));
+    }
+
+    private static Map<String, ToolOverride> overrides(Object tools) {
+        Map<String, ToolOverride> out = new LinkedHashMap<>();
+        if (tools instanceof Map<?, ?> byTool) {
+            byTool.forEach((tool, settings) -> {
+                ToolOverride o = ToolOverride.NONE;
+                if (settings instanceof Map<?, ?> kv) {
+                    for (Map.Entry<?, ?> e : kv.entrySet()) o = o.with(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
+                }
+                out.put(String.valueOf(tool), o);
+            });
+        }
+        return out;
     }
 
     private static int intOr(Object v, int fallback) {

@@ -1,15 +1,17 @@
 package dev.engram.proxy.config;
 
 import dev.engram.error.InvalidArgumentException;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * One upstream server as kept in {@code proxy.json}. {@code prefix} namespaces its tools
- * ({@code prefix__tool}); {@code maxResultChars} is the size a proxied result is compressed to.
+ * ({@code prefix__tool}); {@code maxResultChars} is the size a proxied result is compressed to;
+ * {@code tools} overrides settings per upstream tool name (tool over server).
  */
 public record UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
-                             int maxResultChars, int cacheTtlSeconds) {
+                             int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools) {
     /** Per-server result budget, memtomem-stm's default: about 2,300 tokens per call. */
     public static final int DEFAULT_MAX_RESULT_CHARS = 8000;
     /** One hour, memtomem-stm's default: long enough to help, short enough for files that change. */
@@ -36,6 +38,31 @@ public record UpstreamConfig(String name, String prefix, UpstreamTransport trans
             throw new InvalidArgumentException("cache_ttl_seconds", "must be 0..2592000 (0 = no cache), got "
                     + cacheTtlSeconds);
         }
+        tools = tools == null ? Map.of() : Map.copyOf(tools);
+    }
+
+    public UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
+                          int maxResultChars, int cacheTtlSeconds) {
+        this(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, Map.of());
+    }
+
+    public ToolOverride overrideFor(String tool) {
+        return tools.getOrDefault(tool, ToolOverride.NONE);
+    }
+
+    public int maxResultCharsFor(String tool) {
+        Integer v = overrideFor(tool).maxResultChars();
+        return v != null ? v : maxResultChars;
+    }
+
+    public CompressionMode compressionFor(String tool) {
+        CompressionMode v = overrideFor(tool).compression();
+        return v != null ? v : compression;
+    }
+
+    public int cacheTtlSecondsFor(String tool) {
+        Integer v = overrideFor(tool).cacheTtlSeconds();
+        return v != null ? v : cacheTtlSeconds;
     }
 
     public static UpstreamConfig of(String name, String prefix, UpstreamTransport transport) {

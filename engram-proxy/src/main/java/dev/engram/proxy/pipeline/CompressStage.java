@@ -24,13 +24,13 @@ public final class CompressStage implements PipelineStage {
     public PipelineText apply(PipelineText in, ProxiedCall call) {
         if (in.raw().length() <= call.budget()) return in.compressed(in.text(), "none", null);
         CompressionOutcome out = compressor.compress(call.server(), call.tool(), in.raw(), in.text(), call.budget(),
-                call.upstream().compression());
+                call.compression());
         return in.compressed(out.text(), out.path(), out.key());
     }
 
     @Override
     public int maxOutputChars(PipelineText in, ProxiedCall call) {
-        boolean none = call.upstream().compression() == CompressionMode.NONE;
+        boolean none = call.compression() == CompressionMode.NONE;
         return none || in.raw().length() <= call.budget() ? in.text().length() : call.budget();
     }
 }

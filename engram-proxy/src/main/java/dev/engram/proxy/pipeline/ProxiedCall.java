@@ -14,6 +14,10 @@ public record ProxiedCall(UpstreamConfig upstream, String tool, String exposedNa
     }
 
     public int budget() {
-        return upstream.maxResultChars();
+        return upstream.maxResultCharsFor(tool);
+    }
+
+    public dev.engram.proxy.config.CompressionMode compression() {
+        return upstream.compressionFor(tool);
     }
 }

@@ -49,6 +49,10 @@ public final class ExposureGate {
                     serverHidden.put(t.name(), "disconnected");
                     continue;
                 }
+                if (u.config().overrideFor(t.name()).hidden()) {
+                    serverHidden.put(t.name(), "hidden by proxy.json");
+                    continue;
+                }
                 String name = ToolNames.exposed(u.config().prefix(), t.name());
                 String credential = CredentialPatterns.find(metadataText(t)).orElse(null);
                 if (credential != null) {

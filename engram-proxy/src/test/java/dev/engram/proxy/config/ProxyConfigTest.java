@@ -29,10 +29,23 @@ class ProxyConfigTest {
         ProxyConfigFile file = new ProxyConfigFile(dir, McpJsonDefaults.getMapper());
         ProxyConfig config = ProxyConfig.empty().with(stdio("fs", "fs")).with(new UpstreamConfig("web", "web",
                 new UpstreamTransport.Http("http://127.0.0.1:8931/mcp", Map.of("Authorization", "Bearer t")),
-                CompressionMode.HYBRID, 4000, 0));
+                CompressionMode.HYBRID, 4000, 0, Map.of("search", new ToolOverride(CompressionMode.SELECTIVE, 12_000, 60, false),
+                        "delete", ToolOverride.NONE.with("hidden", "true"))));
         file.save(config);
         assertEquals(config, file.load());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.path())));
+    }
+
+    @Test
+    void toolOverridesWinOverTheServerSettings() {
+        UpstreamConfig u = new UpstreamConfig("s", "s", new UpstreamTransport.Stdio("x", List.of(), List.of()),
+                CompressionMode.AUTO, 8000, 3600, Map.of("read", ToolOverride.NONE.with("compression", "none").with("cache_ttl", "0")));
+        assertEquals(CompressionMode.NONE, u.compressionFor("read"));
+        assertEquals(0, u.cacheTtlSecondsFor("read"));
+        assertEquals(8000, u.maxResultCharsFor("read"));
+        assertEquals(CompressionMode.AUTO, u.compressionFor("other"));
+        InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> ToolOverride.NONE.with("colour", "red"));
+        assertTrue(e.getMessage().contains("unknown key 'colour'"), e.getMessage());
     }
 
     @Test

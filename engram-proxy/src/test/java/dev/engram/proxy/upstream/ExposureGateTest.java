@@ -63,6 +63,18 @@ class ExposureGateTest {
     }
 
     @Test
+    void hidesToolsTheConfigHides() {
+        UpstreamConnection c = new UpstreamConnection(new UpstreamConfig("s", "s", new UpstreamTransport.Stdio("x", List.of(), List.of()),
+                null, 8000, 0, Map.of("drop", dev.engram.proxy.config.ToolOverride.NONE.with("hidden", "true"))),
+                cfg -> new FakeSession(List.of(FakeSession.tool("drop"), FakeSession.tool("keep")), r -> null),
+                new MutableClock(Instant.EPOCH), Duration.ofSeconds(1));
+        c.connect();
+        Exposure e = gate.expose(List.of(c), Set.of());
+        assertEquals(List.of("s__keep"), e.tools().stream().map(ExposedTool::name).toList());
+        assertEquals("hidden by proxy.json", e.servers().get("s").hidden().get("drop"));
+    }
+
+    @Test
     void hidesToolsOfDisconnectedServers() {
         UpstreamConnection c = upstream("down", "d", List.of(FakeSession.tool("t")), true);
         c.close();
