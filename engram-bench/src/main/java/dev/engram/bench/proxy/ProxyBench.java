@@ -19,7 +19,6 @@ import dev.engram.proxy.pipeline.ProxiedCall;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

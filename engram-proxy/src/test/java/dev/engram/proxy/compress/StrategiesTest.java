@@ -5,7 +5,6 @@ import static dev.engram.proxy.compress.CompressFixtures.input;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.engram.proxy.config.CompressionMode;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;

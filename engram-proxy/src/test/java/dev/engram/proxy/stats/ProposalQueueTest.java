@@ -1,10 +1,8 @@
 package dev.engram.proxy.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.proxy.tools.MemoryProposeTool;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
