@@ -74,8 +74,15 @@ public final class ProxyRuntime implements AutoCloseable {
 
     /** Connects every upstream in parallel, each within the connect timeout, then applies the gate. */
     public Exposure connectAll() {
+        // one thread per upstream: connecting blocks, and the common pool has a single thread on two cores
+        java.util.concurrent.ExecutorService connecting = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(1, upstreams.size()), r -> {
+                    Thread t = new Thread(r, "engram-proxy-connect");
+                    t.setDaemon(true);
+                    return t;
+                });
         List<CompletableFuture<Boolean>> all = upstreams.stream()
-                .map(u -> CompletableFuture.supplyAsync(u::connect)).toList();
+                .map(u -> CompletableFuture.supplyAsync(u::connect, connecting)).toList();
         long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
         for (CompletableFuture<Boolean> f : all) {
             try {
@@ -87,6 +94,7 @@ public final class ProxyRuntime implements AutoCloseable {
                 // a server that does not come up in time stays disconnected; health shows it
             }
         }
+        connecting.shutdown();
         exposure = gate.expose(upstreams, ProxyToolNames.ALL);
         return exposure;
     }

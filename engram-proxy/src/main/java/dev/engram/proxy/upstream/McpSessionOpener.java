@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -54,13 +56,23 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
     @Override
     public UpstreamSession open(UpstreamConfig config) {
         if (config.transport() instanceof UpstreamTransport.Stdio stdio) {
+            CompletableFuture<McpSyncClient> starting;
+            ProcessHandle child;
+            // held only until the new child exists, so upstreams still initialize in parallel
             synchronized (spawnLock) {
                 Set<Long> before = childPids();
-                McpSyncClient client = initialized(config, stdioTransport(config.name(), stdio));
-                ProcessHandle child = ProcessHandle.current().children()
-                        .filter(p -> !before.contains(p.pid()) && p.isAlive()).findFirst().orElse(null);
-                return new McpUpstreamSession(config.name(), client, child, calls);
+                StdioClientTransport transport = stdioTransport(config.name(), stdio);
+                starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+                child = awaitNewChild(before, starting);
             }
+            McpSyncClient client;
+            try {
+                client = starting.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) throw cause;
+                throw e;
+            }
+            return new McpUpstreamSession(config.name(), client, child, calls);
         }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
         return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http)), null, calls);
@@ -105,6 +117,23 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 .connectTimeout(connectTimeout)
                 .httpRequestCustomizer((builder, method, u, body, ctx) -> http.headers().forEach(builder::header))
                 .build();
+    }
+
+    /** The child process that appeared since {@code before}; null if starting ended (or timed out) without one. */
+    private ProcessHandle awaitNewChild(Set<Long> before, CompletableFuture<?> starting) {
+        long deadline = System.nanoTime() + connectTimeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            var found = ProcessHandle.current().children().filter(p -> !before.contains(p.pid())).findFirst();
+            if (found.isPresent()) return found.get();
+            if (starting.isDone()) return null;
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     private static Set<Long> childPids() {
