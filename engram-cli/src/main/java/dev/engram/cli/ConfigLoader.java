@@ -26,6 +26,16 @@ final class ConfigLoader {
     private final Path cwd;
     private final Path home;
 
+    /** Proxy settings from ENGRAM_PROXY_* (or MEMTOMEM_STM_*) variables. */
+    dev.engram.proxy.config.ProxySettings proxySettings() {
+        return dev.engram.proxy.config.ProxySettings.fromEnv(env);
+    }
+
+    /** The environment upstream servers pick their named variables from (never passed whole). */
+    Map<String, String> environment() {
+        return Map.copyOf(env);
+    }
+
     ConfigLoader(Map<String, String> env, Path cwd, Path home) {
         this.env = env;
         this.cwd = cwd;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
         description = "Durable memory for AI agents over MCP.",
         subcommands = {McpSubcommand.class, ServeSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,
                 ForgetSubcommand.class, StatsSubcommand.class, ExportSubcommand.class, ImportSubcommand.class,
-                DoctorSubcommand.class, ReindexSubcommand.class, VersionSubcommand.class})
+                DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, VersionSubcommand.class})
 final class EngramCommand implements Runnable {
     private final Main main;
 

@@ -124,6 +124,12 @@ public final class Main {
         }
     }
 
+    /** The proxy's object graph (engram proxy): upstreams, pipeline, cache, stats, surfacing over the store. */
+    dev.engram.proxy.ProxyRuntime proxyRuntime(EngramConfig config, Supplier<Engine> engine) {
+        return ProxyWiring.runtime(config, configLoader.proxySettings(), configLoader.environment(), json(), version(),
+                Clock.systemUTC(), engine);
+    }
+
     ToolProfile nativeProfile(EngramConfig config, Supplier<Engine> engine) {
         return NativeProfile.create(new ProfileContext(engine, renderers, config.defaultZone()), json());
     }

@@ -67,6 +67,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void proxy() throws Exception {
+        nodeTest("proxy.test.mjs");
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }

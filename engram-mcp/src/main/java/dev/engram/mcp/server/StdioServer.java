@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * MCP over stdin/stdout. stdout belongs to the protocol alone (SDK gotcha 6): call
@@ -34,8 +35,17 @@ public final class StdioServer {
     /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
     public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
                                       InputStream in, OutputStream out) {
+        return start(mapper, in, out, spec -> EngramMcpServer.build(spec, profile, version));
+    }
+
+    /**
+     * Starts serving a server that {@code build} assembles on the stdio transport, with the same
+     * end-of-file handling as the profile servers (the proxy uses this for its own tool set).
+     */
+    public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
+                                      Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
         InFlightRequests inFlight = new InFlightRequests(mapper, MAX_DRAIN);
-        return EngramMcpServer.build(McpServer.sync(
-                new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))), profile, version);
+        return build.apply(McpServer.sync(
+                new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))));
     }
 }

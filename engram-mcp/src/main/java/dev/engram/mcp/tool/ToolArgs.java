@@ -126,6 +126,32 @@ public final class ToolArgs {
         throw wrongType(name, "an array of strings", v);
     }
 
+    /** An optional JSON object, or an empty map. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> object(String name) {
+        Object v = value(name);
+        if (v == null) return Map.of();
+        if (v instanceof Map<?, ?> m) return Collections.unmodifiableMap((Map<String, Object>) m);
+        throw wrongType(name, "an object", v);
+    }
+
+    /** An optional array of JSON objects, or null. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> objects(String name) {
+        Object v = value(name);
+        if (v == null) return null;
+        if (!(v instanceof List<?> items)) throw wrongType(name, "an array of objects", v);
+        List<Map<String, Object>> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            if (!(items.get(i) instanceof Map<?, ?> m)) {
+                throw new InvalidArgumentException(name, "must be an array of objects, but item " + i + " is "
+                        + describe(items.get(i)) + example(name, "array"));
+            }
+            out.add(Collections.unmodifiableMap((Map<String, Object>) m));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
     /** An optional closed choice parsed by the model's {@code parse(field, value)}, or null. */
     public <E> E choice(String name, BiFunction<String, String, E> parse) {
         String v = textOr(name);

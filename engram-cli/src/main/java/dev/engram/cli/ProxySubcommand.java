@@ -1,0 +1,86 @@
+package dev.engram.cli;
+
+import dev.engram.mcp.server.StdioServer;
+import dev.engram.proxy.ProxyRuntime;
+import dev.engram.proxy.ProxyServer;
+import dev.engram.proxy.upstream.Exposure;
+import io.modelcontextprotocol.server.McpSyncServer;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "proxy", mixinStandardHelpOptions = true, description = {"Serve MCP over stdio in front of other MCP servers: their tools as prefix__tool,"
+        + " results cleaned, compressed and followed by relevant memories.", "Configure upstreams with the subcommands."},
+        subcommands = {ProxyAddSubcommand.class, ProxyListSubcommand.class, ProxyRemoveSubcommand.class,
+                ProxyStatsSubcommand.class, ProxyHealthSubcommand.class, ProxyTuneSubcommand.class,
+                ProxyProposalsSubcommand.class})
+final class ProxySubcommand implements Callable<Integer> {
+    @ParentCommand
+    EngramCommand root;
+
+    @Override
+    public Integer call() {
+        // first of all: from here on stdout carries JSON-RPC only (SDK gotcha 6)
+        OutputStream protocol = StdioServer.claimStdout();
+        Main main = root.main();
+        EngramConfig config = root.config();
+        CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
+        ProxyRuntime runtime = main.proxyRuntime(config, Main.engineWhenOpen(opening));
+        Exposure exposure = runtime.connectAll();
+        main.err().println("engram proxy: " + exposure.tools().size() + " upstream tools exposed from "
+                + exposure.servers().size() + " servers");
+        McpSyncServer server = StdioServer.start(main.json().mapper(), exitOnEof(System.in, runtime), protocol,
+                spec -> ProxyServer.build(spec, runtime, Main.version()));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.closeGracefully();
+            runtime.close();
+            opening.thenAccept(Main.OpenEngine::close);
+        }, "engram-proxy-shutdown"));
+        return Main.SERVING;
+    }
+
+    /**
+     * Upstream clients keep non-daemon threads alive, so the JVM would outlive the agent's stdin.
+     * At EOF, wait (bounded) for calls in flight, then exit; the shutdown hook stops the upstreams.
+     */
+    private static InputStream exitOnEof(InputStream in, ProxyRuntime runtime) {
+        return new FilterInputStream(in) {
+            private boolean exiting;
+
+            @Override
+            public int read() throws IOException {
+                return eof(super.read());
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return eof(super.read(b, off, len));
+            }
+
+            private int eof(int n) {
+                if (n < 0 && !exiting) {
+                    exiting = true;
+                    Thread t = new Thread(() -> {
+                        long deadline = System.nanoTime() + 30_000_000_000L;
+                        try {
+                            do {
+                                Thread.sleep(200); // lets the last answer reach stdout
+                            } while (runtime.gateway().inFlight() > 0 && System.nanoTime() < deadline);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        System.exit(0);
+                    }, "engram-proxy-eof");
+                    t.setDaemon(true);
+                    t.start();
+                }
+                return n;
+            }
+        };
+    }
+}

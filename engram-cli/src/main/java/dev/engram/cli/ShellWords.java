@@ -1,0 +1,41 @@
+package dev.engram.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Splits a command-line string into words: whitespace separates, single or double quotes group, backslash escapes. */
+final class ShellWords {
+    private ShellWords() {
+    }
+
+    static List<String> split(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        boolean inWord = false;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+                else if (c == '\\' && quote == '"' && i + 1 < s.length()) word.append(s.charAt(++i));
+                else word.append(c);
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                inWord = true;
+            } else if (c == '\\' && i + 1 < s.length()) {
+                word.append(s.charAt(++i));
+                inWord = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inWord) out.add(word.toString());
+                word.setLength(0);
+                inWord = false;
+            } else {
+                word.append(c);
+                inWord = true;
+            }
+        }
+        if (quote != 0) throw new ConfigException("--args", s, "has an unclosed " + quote + " quote");
+        if (inWord) out.add(word.toString());
+        return out;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.engram.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProxyCommandsTest {
+    @TempDir
+    Path dir;
+
+    private CliRunner cli() {
+        return new CliRunner(dir, c -> {
+            throw new IllegalStateException("proxy config commands never open the store");
+        });
+    }
+
+    @Test
+    void addListRemoveKeepProxyJsonAndNeverPrintHeaderValues() throws Exception {
+        String store = dir.resolve("store").toString();
+        CliRunner.Run add = cli().run("--store", store, "proxy", "add", "fs", "--command", "npx", "--args",
+                "-y @modelcontextprotocol/server-filesystem '/tmp/with space'", "--prefix", "fs", "--env", "TOKEN",
+                "--override", "read_text_file:compression=selective", "--override", "read_text_file:max_chars=12000",
+                "--override", "write_file:hidden=true");
+        assertEquals(0, add.exitCode(), add.err());
+        assertEquals(0, cli().run("--store", store, "proxy", "add", "web", "--url", "http://127.0.0.1:9/mcp",
+                "--header", "Authorization=Bearer s3cret-value", "--prefix", "web").exitCode());
+        CliRunner.Run list = cli().run("--store", store, "proxy", "list");
+        assertTrue(list.out().contains("fs [fs__*] stdio: npx -y @modelcontextprotocol/server-filesystem /tmp/with space (env: TOKEN)"),
+                list.out());
+        assertTrue(list.out().contains("web [web__*] http: http://127.0.0.1:9/mcp (headers: Authorization)"), list.out());
+        assertFalse(list.out().contains("s3cret-value"));
+        String json = Files.readString(Path.of(store, "proxy.json"));
+        assertTrue(json.contains("\"/tmp/with space\""), json);
+        assertTrue(json.contains("\"read_text_file\":{\"compression\":\"selective\",\"max_result_chars\":12000}"), json);
+        assertTrue(json.contains("\"write_file\":{\"hidden\":true}"), json);
+        assertTrue(list.out().contains("overrides: read_text_file, write_file"), list.out());
+        assertEquals(0, cli().run("--store", store, "proxy", "remove", "web").exitCode());
+        assertFalse(cli().run("--store", store, "proxy", "list").out().contains("web"));
+    }
+
+    @Test
+    void aDuplicatePrefixOrAMissingTransportIsRefusedWithAMessage() {
+        String store = dir.resolve("store").toString();
+        cli().run("--store", store, "proxy", "add", "a", "--command", "x", "--prefix", "p");
+        CliRunner.Run dup = cli().run("--store", store, "proxy", "add", "b", "--command", "x", "--prefix", "p");
+        assertEquals(2, dup.exitCode());
+        assertTrue(dup.err().contains("prefix 'p' is used by two upstreams"), dup.err());
+        CliRunner.Run neither = cli().run("--store", store, "proxy", "add", "c", "--prefix", "c");
+        assertEquals(2, neither.exitCode());
+        assertTrue(neither.err().contains("exactly one of --command (stdio) or --url (HTTP)"), neither.err());
+        CliRunner.Run unknown = cli().run("--store", store, "proxy", "remove", "nope");
+        assertTrue(unknown.err().contains("no upstream named 'nope'"), unknown.err());
+    }
+
+    @Test
+    void shellWordsGroupQuotesAndEscapes() {
+        assertEquals(List.of("-y", "pkg", "/a b", "c\"d", "e f"), ShellWords.split("-y pkg '/a b' \"c\\\"d\" e\\ f"));
+    }
+}

@@ -1,0 +1,109 @@
+package dev.engram.proxy;
+
+import dev.engram.proxy.cache.CacheKey;
+import dev.engram.proxy.cache.ResponseCache;
+import dev.engram.proxy.pipeline.Pipeline;
+import dev.engram.proxy.pipeline.PipelineText;
+import dev.engram.proxy.pipeline.ProxiedCall;
+import dev.engram.proxy.stats.ProxyStats;
+import dev.engram.proxy.upstream.ExposedTool;
+import dev.engram.proxy.upstream.UpstreamConnection;
+import dev.engram.proxy.upstream.UpstreamException;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Content;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One proxied call, start to end: cache lookup (read-only tools only), the upstream call, the
+ * pipeline, the stats row. What the agent gets: the upstream's result object itself when the
+ * pipeline changed nothing (byte-identical, structured content included), else one text block.
+ * Errors and non-text results pass through unprocessed. Thread-safe.
+ */
+public final class ProxyGateway {
+    private final Map<String, UpstreamConnection> upstreams;
+    private final Pipeline pipeline;
+    private final ResponseCache cache;
+    private final ProxyStats stats;
+    private final McpJsonMapper mapper;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+
+    public ProxyGateway(Map<String, UpstreamConnection> upstreams, Pipeline pipeline, ResponseCache cache, ProxyStats stats,
+                        McpJsonMapper mapper) {
+        this.upstreams = Map.copyOf(upstreams);
+        this.pipeline = pipeline;
+        this.cache = cache;
+        this.stats = stats;
+        this.mapper = mapper;
+    }
+
+    /** Proxied calls running now (shutdown waits for them). */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public CallToolResult call(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+        inFlight.incrementAndGet();
+        try {
+            return callCounted(tool, arguments, meta);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+        long started = System.nanoTime();
+        UpstreamConnection upstream = upstreams.get(tool.server());
+        ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments);
+        int ttl = upstream.config().cacheTtlSecondsFor(call.tool());
+        boolean cacheable = tool.readOnly() && ttl > 0;
+        CacheKey key = cacheable ? CacheKey.of(call.server(), call.tool(), call.arguments(), mapper) : null;
+        Optional<String> hit = cacheable ? cache.get(key) : Optional.empty();
+        CallToolResult result = null;
+        String raw;
+        if (hit.isPresent()) {
+            raw = hit.get();
+        } else {
+            try {
+                result = upstream.call(call.tool(), call.arguments(), meta);
+            } catch (UpstreamException e) {
+                record(call, "upstream_error", 0, 0, started, false, true);
+                return CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
+            }
+            if (Boolean.TRUE.equals(result.isError()) || !textOnly(result.content())) {
+                record(call, Boolean.TRUE.equals(result.isError()) ? "error" : "non_text", 0, 0, started, false,
+                        Boolean.TRUE.equals(result.isError()));
+                return result;
+            }
+            raw = text(result.content());
+            if (cacheable) cache.put(key, raw, Duration.ofSeconds(ttl));
+        }
+        PipelineText out = pipeline.run(call, raw);
+        record(call, out.path().isEmpty() ? "none" : out.path(), raw.length(), out.text().length(), started, hit.isPresent(), false);
+        if (out.untouched() && result != null) return result;
+        return CallToolResult.builder().addTextContent(out.text()).isError(false).build();
+    }
+
+    private void record(ProxiedCall call, String path, int in, int out, long started, boolean cached, boolean error) {
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        stats.recordCall(new ProxyStats.CallRecord(call.server(), call.tool(), path, in, out, ms, cached, error));
+    }
+
+    private static boolean textOnly(List<Content> content) {
+        return content != null && !content.isEmpty() && content.stream().allMatch(c -> c instanceof TextContent);
+    }
+
+    private static String text(List<Content> content) {
+        if (content.size() == 1) return ((TextContent) content.get(0)).text();
+        StringBuilder sb = new StringBuilder();
+        for (Content c : content) {
+            if (sb.length() > 0) sb.append("\n\n");
+            sb.append(((TextContent) c).text());
+        }
+        return sb.toString();
+    }
+}

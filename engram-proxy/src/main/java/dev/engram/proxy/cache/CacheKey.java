@@ -1,0 +1,50 @@
+package dev.engram.proxy.cache;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * SHA-256 of server, tool and the arguments in canonical JSON (object keys sorted at every level),
+ * so {@code {"a":1,"b":2}} and {@code {"b":2,"a":1}} share an entry.
+ */
+public record CacheKey(String server, String tool, String digest) {
+    public static CacheKey of(String server, String tool, Map<String, Object> arguments, McpJsonMapper mapper) {
+        String canonical;
+        try {
+            canonical = mapper.writeValueAsString(canonical(arguments == null ? Map.of() : arguments));
+        } catch (IOException e) {
+            throw new IllegalStateException("arguments that came from JSON must serialize back", e);
+        }
+        return new CacheKey(server, tool, sha256(server + "\u0000" + tool + "\u0000" + canonical));
+    }
+
+    static Object canonical(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> sorted = new TreeMap<>();
+            m.forEach((k, val) -> sorted.put(String.valueOf(k), canonical(val)));
+            return sorted;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            for (Object o : l) out.add(canonical(o));
+            return out;
+        }
+        return v;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.engram.proxy.compress;
+
+import dev.engram.proxy.config.CompressionMode;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * COMPRESS: picks a strategy (the configured one, or {@link StrategyChooser} for AUTO), checks the
+ * view against the {@link RetentionFloor} and walks the fallback ladder progressive → hybrid →
+ * truncate when AUTO's choice does not apply or keeps too little. An explicitly configured
+ * strategy is honoured as asked, falling back only when it does not apply. Stores the original
+ * whenever the agent gets anything but the original itself. Thread-safe.
+ */
+public final class Compressor {
+    private final McpJsonMapper mapper;
+    private final OriginalStore originals;
+    private final RetentionFloor floor;
+    private final Map<CompressionMode, CompressionStrategy> strategies = new EnumMap<>(CompressionMode.class);
+
+    public Compressor(McpJsonMapper mapper, OriginalStore originals, RetentionFloor floor, int chunkChars) {
+        this.mapper = mapper;
+        this.originals = originals;
+        this.floor = floor;
+        for (CompressionStrategy s : List.of(new TruncateStrategy(), new SelectiveStrategy(),
+                new ProgressiveStrategy(chunkChars), new HybridStrategy(), new SchemaPruningStrategy(mapper),
+                new FieldExtractionStrategy(mapper))) {
+            strategies.put(s.mode(), s);
+        }
+    }
+
+    public OriginalStore originals() {
+        return originals;
+    }
+
+    /**
+     * {@code raw} is the upstream's text, {@code cleaned} what CLEAN made of it; {@code budget} bounds
+     * the returned text. Raw text within budget never reaches here (the pipeline passes it through).
+     */
+    public CompressionOutcome compress(String server, String tool, String raw, String cleaned, int budget,
+                                       CompressionMode mode) {
+        String key = originals.newKey();
+        List<Section> sections = Sections.split(raw);
+        if (cleaned.length() <= budget || mode == CompressionMode.NONE) {
+            String footer = Footers.original(key, raw.length(), "cleaned: " + cleaned.length() + " of " + raw.length() + " chars");
+            if (mode == CompressionMode.NONE || cleaned.length() + footer.length() > budget) {
+                return new CompressionOutcome(cleaned, CompressionMode.NONE, "none", 1.0, null);
+            }
+            store(key, server, tool, raw, sections);
+            return new CompressionOutcome(cleaned + footer, CompressionMode.NONE, "clean", 1.0, key);
+        }
+        ContentShape shape = ContentShape.of(cleaned, mapper);
+        CompressionInput input = new CompressionInput(raw, cleaned, budget, key, sections, shape.json());
+        boolean auto = mode == CompressionMode.AUTO;
+        CompressionMode first = auto ? StrategyChooser.choose(shape, cleaned.length(), budget) : mode;
+        double minimum = auto ? floor.forSize(cleaned.length()) : 0.0;
+        Optional<Compressed> result = strategies.get(first).compress(input).filter(c -> c.retention() >= minimum);
+        String path = first.id();
+        for (CompressionMode rung : List.of(CompressionMode.PROGRESSIVE, CompressionMode.HYBRID, CompressionMode.TRUNCATE)) {
+            if (result.isPresent()) break;
+            if (rung == first) continue;
+            double need = rung == CompressionMode.TRUNCATE ? 0.0 : minimum;
+            result = strategies.get(rung).compress(input).filter(c -> c.retention() >= need);
+            path = path + "→" + rung.id() + "_fallback";
+        }
+        Compressed c = result.orElseThrow(() -> new IllegalStateException("truncate must always apply"));
+        store(key, server, tool, raw, sections);
+        return new CompressionOutcome(c.text(), c.strategy(), path, c.retention(), key);
+    }
+
+    private void store(String key, String server, String tool, String raw, List<Section> sections) {
+        originals.put(new StoredResult(key, server, tool, raw, sections));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.engram.proxy.pipeline;
+
+import dev.engram.proxy.compress.TextCleaner;
+
+/**
+ * CLEAN. A result within the server's budget is left exactly as sent (small results pass through
+ * byte-identical); a larger one is cleaned by {@link TextCleaner}, which never lengthens it.
+ */
+public final class CleanStage implements PipelineStage {
+    @Override
+    public String name() {
+        return "clean";
+    }
+
+    @Override
+    public PipelineText apply(PipelineText in, ProxiedCall call) {
+        if (in.text().length() <= call.budget()) return in;
+        return in.withText(TextCleaner.clean(in.text()));
+    }
+
+    @Override
+    public int maxOutputChars(PipelineText in, ProxiedCall call) {
+        return in.text().length();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.engram.proxy.pipeline;
+
+import dev.engram.proxy.compress.CompressionOutcome;
+import dev.engram.proxy.compress.Compressor;
+import dev.engram.proxy.config.CompressionMode;
+
+/**
+ * COMPRESS. The raw result within budget passes untouched; anything else goes through the
+ * {@link Compressor} and comes out within the server's budget (unless the server says {@code none}).
+ */
+public final class CompressStage implements PipelineStage {
+    private final Compressor compressor;
+
+    public CompressStage(Compressor compressor) {
+        this.compressor = compressor;
+    }
+
+    @Override
+    public String name() {
+        return "compress";
+    }
+
+    @Override
+    public PipelineText apply(PipelineText in, ProxiedCall call) {
+        if (in.raw().length() <= call.budget()) return in.compressed(in.text(), "none", null);
+        CompressionOutcome out = compressor.compress(call.server(), call.tool(), in.raw(), in.text(), call.budget(),
+                call.compression());
+        return in.compressed(out.text(), out.path(), out.key());
+    }
+
+    @Override
+    public int maxOutputChars(PipelineText in, ProxiedCall call) {
+        boolean none = call.compression() == CompressionMode.NONE;
+        return none || in.raw().length() <= call.budget() ? in.text().length() : call.budget();
+    }
+}

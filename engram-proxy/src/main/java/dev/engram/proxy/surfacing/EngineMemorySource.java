@@ -1,0 +1,31 @@
+package dev.engram.proxy.surfacing;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.RecallQuery;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.memory.Memory;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Recall over the Engram store. The engine is a supplier: it may still be opening at the first call. */
+public final class EngineMemorySource implements MemorySource {
+    private final Supplier<Engine> engine;
+    private final String zone;
+
+    public EngineMemorySource(Supplier<Engine> engine, String zone) {
+        this.engine = engine;
+        this.zone = zone;
+    }
+
+    @Override
+    public List<MemoryHit> search(String query, int limit) {
+        RecallQuery q = RecallQuery.builder(query).limit(limit).zone(zone).build();
+        return engine.get().recall(q).results().stream().map(EngineMemorySource::hit).toList();
+    }
+
+    private static MemoryHit hit(RecalledMemory r) {
+        Memory m = r.memory();
+        String label = m.key() != null ? m.key() : m.file() != null ? m.file() : m.type().name().toLowerCase(java.util.Locale.ROOT);
+        return new MemoryHit(m.id(), label, m.content(), r.score());
+    }
+}

@@ -1,0 +1,156 @@
+package dev.engram.proxy.upstream;
+
+import dev.engram.proxy.config.UpstreamConfig;
+import dev.engram.proxy.config.UpstreamTransport;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.Implementation;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens real upstream sessions with the SDK client: stdio children in a clean environment, or
+ * Streamable HTTP with the configured headers. Upstream stderr goes to our stderr, prefixed.
+ */
+public final class McpSessionOpener implements UpstreamSession.Opener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(McpSessionOpener.class);
+
+    private final McpJsonMapper mapper;
+    private final Map<String, String> parentEnv;
+    private final String version;
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final ProgressRelay progress;
+    private final ExecutorService calls = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "engram-proxy-call");
+        t.setDaemon(true);
+        return t;
+    });
+    // spawns are serialized so the one new child of this JVM is the upstream just started
+    private final Object spawnLock = new Object();
+
+    public McpSessionOpener(McpJsonMapper mapper, Map<String, String> parentEnv, String version,
+                            Duration connectTimeout, Duration requestTimeout, ProgressRelay progress) {
+        this.progress = progress;
+        this.mapper = mapper;
+        this.parentEnv = Map.copyOf(parentEnv);
+        this.version = version;
+        this.connectTimeout = connectTimeout;
+        this.requestTimeout = requestTimeout;
+    }
+
+    @Override
+    public UpstreamSession open(UpstreamConfig config) {
+        if (config.transport() instanceof UpstreamTransport.Stdio stdio) {
+            CompletableFuture<McpSyncClient> starting;
+            ProcessHandle child;
+            // held only until the new child exists, so upstreams still initialize in parallel
+            synchronized (spawnLock) {
+                Set<Long> before = childPids();
+                StdioClientTransport transport = stdioTransport(config.name(), stdio);
+                starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+                child = awaitNewChild(before, starting);
+            }
+            McpSyncClient client;
+            try {
+                client = starting.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) throw cause;
+                throw e;
+            }
+            return new McpUpstreamSession(config.name(), client, child, calls);
+        }
+        UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
+        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http)), null, calls);
+    }
+
+    private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport) {
+        McpSyncClient client = McpClient.sync(transport)
+                .clientInfo(Implementation.builder("engram-proxy", version).build())
+                .requestTimeout(requestTimeout).initializationTimeout(connectTimeout)
+                .progressConsumer(progress).build();
+        try {
+            client.initialize();
+            return client;
+        } catch (RuntimeException e) {
+            client.close();
+            throw new UpstreamException("upstream '" + config.name() + "' did not start: "
+                    + e.getClass().getSimpleName() + rootMessage(e), e);
+        }
+    }
+
+    private StdioClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio) {
+        Map<String, String> env = CleanEnvironment.of(parentEnv, stdio.passEnv());
+        ServerParameters params = ServerParameters.builder("env")
+                .args(CleanEnvironment.wrap(env, stdio.command(), stdio.args())).build();
+        StdioClientTransport transport = new StdioClientTransport(params, mapper) {
+            @Override
+            protected ProcessBuilder getProcessBuilder() {
+                ProcessBuilder pb = new ProcessBuilder();
+                pb.environment().clear(); // the SDK adds its defaults next; `env -i` drops those too
+                return pb;
+            }
+        };
+        transport.setStdErrorHandler(line -> log.debug("[upstream {} stderr] {}", name, line));
+        return transport;
+    }
+
+    private HttpClientStreamableHttpTransport httpTransport(UpstreamTransport.Http http) {
+        URI uri = URI.create(http.url());
+        String base = uri.getScheme() + "://" + uri.getRawAuthority();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/mcp" : uri.getRawPath();
+        return HttpClientStreamableHttpTransport.builder(base).endpoint(path).jsonMapper(mapper)
+                .connectTimeout(connectTimeout)
+                .httpRequestCustomizer((builder, method, u, body, ctx) -> http.headers().forEach(builder::header))
+                .build();
+    }
+
+    /** The child process that appeared since {@code before}; null if starting ended (or timed out) without one. */
+    private ProcessHandle awaitNewChild(Set<Long> before, CompletableFuture<?> starting) {
+        long deadline = System.nanoTime() + connectTimeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            var found = ProcessHandle.current().children().filter(p -> !before.contains(p.pid())).findFirst();
+            if (found.isPresent()) return found.get();
+            if (starting.isDone()) return null;
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static Set<Long> childPids() {
+        Set<Long> pids = new HashSet<>();
+        ProcessHandle.current().children().forEach(p -> pids.add(p.pid()));
+        return pids;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String m = root.getMessage();
+        return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+    }
+
+    @Override
+    public void close() {
+        calls.shutdownNow();
+    }
+}

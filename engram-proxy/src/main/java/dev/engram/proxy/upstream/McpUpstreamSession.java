@@ -1,0 +1,94 @@
+package dev.engram.proxy.upstream;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A session on the SDK's sync client. A call races the upstream process's exit: when a stdio
+ * upstream dies mid-call the SDK would only notice at the request timeout, so the caller would wait
+ * a minute for an error that is already certain.
+ */
+final class McpUpstreamSession implements UpstreamSession {
+    private final String server;
+    private final McpSyncClient client;
+    private final ProcessHandle process; // null for HTTP upstreams
+    private final ExecutorService calls;
+
+    McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, ExecutorService calls) {
+        this.server = server;
+        this.client = client;
+        this.process = process;
+        this.calls = calls;
+    }
+
+    @Override
+    public List<Tool> listTools() {
+        List<Tool> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            var page = cursor == null ? client.listTools() : client.listTools(cursor);
+            all.addAll(page.tools());
+            cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty());
+        return all;
+    }
+
+    @Override
+    public CallToolResult call(CallToolRequest request, Duration timeout) {
+        CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> client.callTool(request), calls);
+        CompletableFuture<Object> first = process == null ? call.thenApply(r -> r)
+                : CompletableFuture.anyOf(call, process.onExit());
+        try {
+            Object r = first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (r instanceof CallToolResult result) return result;
+            call.cancel(true);
+            throw new UpstreamException("upstream '" + server + "' exited during the call (process "
+                    + process.pid() + ")");
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new UpstreamException("upstream '" + server + "' did not answer within " + timeout.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamException("call to upstream '" + server + "' was interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new UpstreamException("upstream '" + server + "' failed: " + cause.getClass().getSimpleName()
+                    + (cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"), cause);
+        }
+    }
+
+    @Override
+    public boolean alive() {
+        return process == null || process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (process != null && !process.isAlive()) {
+                client.close(); // nothing to talk to: skip the graceful handshake
+            } else {
+                client.closeGracefully();
+            }
+        } catch (RuntimeException e) {
+            // closing a broken connection may fail in many ways; the process is killed below anyway
+        }
+        if (process != null && process.isAlive()) process.destroyForcibly();
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+    }
+}
