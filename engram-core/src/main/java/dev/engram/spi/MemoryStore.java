@@ -74,6 +74,11 @@ public interface MemoryStore extends AutoCloseable {
     /**
      * Counts one recall of each memory and sets its last access time. Best effort: it is not part of
      * the change feed (no search field depends on it) and a lost bump costs nothing durable.
+     * <p>A store may buffer bumps instead of writing each one (the embedded store writes them at
+     * most about a second later, in one transaction, to keep an fsync out of every recall). Reads of
+     * the same store instance must include buffered bumps, and {@link #close()} must write them, so
+     * nothing is lost on a clean close; a crash or kill may lose the last second or so of bumps, and
+     * other processes on the same store may see them that much later. Unknown ids are ignored.
      */
     void recordAccess(Collection<String> ids, Instant at);
 

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This process's hold on the index's single IndexWriter, and the change feed applied through it.
- * Not thread-safe: {@link LuceneSearchIndex} calls it under its monitor.
+ * Not thread-safe: {@link LuceneSearchIndex} calls it under its monitor, except {@link #touch()}
+ * (any thread) and {@link GroupCommit#run()} (the lease's tick thread, outside the monitor).
  */
 final class WriterLease {
     private static final Logger log = LoggerFactory.getLogger(WriterLease.class);
@@ -49,7 +50,8 @@ final class WriterLease {
     private boolean dirty;
     private boolean recreate;
     private long lastCommitNanos;
-    private long lastUseNanos;
+    // written by every search without the monitor (LuceneSearchIndex#acquireReader)
+    private volatile long lastUseNanos;
 
     WriterLease(Directory directory, TextAnalysis analysis, MemoryStore store, Path path) {
         this.directory = directory;
@@ -157,8 +159,30 @@ final class WriterLease {
         }
     }
 
-    void commitIfDue() throws IOException {
-        if (dirty && System.nanoTime() - lastCommitNanos >= COMMIT_INTERVAL.toNanos()) commit();
+    /**
+     * A commit claimed under the monitor and run outside it. IndexWriter allows a commit alongside
+     * updateDocument and NRT reopens, and everything applied up to {@code seq} is in the writer
+     * before the commit starts, so the commit holds at least what its seq says (applying more is
+     * harmless: catch-up re-applies changes). Only the tick thread runs these, and it is also the
+     * only thread that releases the writer while the index is open, so the writer outlives the commit.
+     */
+    record GroupCommit(IndexWriter writer, long seq) {
+        void run() throws IOException {
+            writer.setLiveCommitData(Map.of(SEQ, Long.toString(seq)).entrySet());
+            writer.commit();
+        }
+    }
+
+    /**
+     * The group commit to run now, or null: when changes were applied and the interval has passed,
+     * or {@code now} (the lease is about to be released). Marks them committed; if the commit then
+     * fails the caller {@link #abandon()}s the writer, so the next holder replays from the last commit.
+     */
+    GroupCommit claimCommit(boolean now) {
+        if (!dirty || (!now && System.nanoTime() - lastCommitNanos < COMMIT_INTERVAL.toNanos())) return null;
+        dirty = false;
+        lastCommitNanos = System.nanoTime();
+        return new GroupCommit(writer, seq);
     }
 
     private void commit() throws IOException {

@@ -24,7 +24,8 @@ final class SchemaMigrations {
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Migration> STEPS = List.of(
             new Migration(1, "initial schema: memories, edges, versions, changes", SqliteStatements.SCHEMA_V1),
-            new Migration(2, "embeddings: one vector per memory, with its model", SqliteStatements.SCHEMA_V2));
+            new Migration(2, "embeddings: one vector per memory, with its model", SqliteStatements.SCHEMA_V2),
+            new Migration(3, "pinned-memories index: recall no longer scans the zone", SqliteStatements.SCHEMA_V3));
 
     private final List<Migration> steps;
 

@@ -32,13 +32,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -56,6 +60,9 @@ import org.slf4j.LoggerFactory;
  * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
  * get a StoreException. The work function may run more than once and must act only through the
  * transaction.
+ * <p>Access bumps ({@link #recordAccess}) are buffered in {@link PendingAccess}: written at the start
+ * of the next {@link #write} transaction, by a daemon thread every {@link #ACCESS_FLUSH}, and on
+ * {@link #close}. Reads through this store include them; other processes see them after the flush.
  */
 public final class SqliteMemoryStore implements MemoryStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteMemoryStore.class);
@@ -65,11 +72,18 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** Per-statement wait inside SQLite; {@link SqliteWriter}'s retry loop covers what it does not. */
     private static final int BUSY_TIMEOUT_MS = 2_000;
     private static final int PAGE = 500;
+    /**
+     * How often buffered access bumps are written when no write transaction takes them along. A kill
+     * loses at most this much of them, which the SPI allows; an fsync per recall cost several ms.
+     */
+    static final Duration ACCESS_FLUSH = Duration.ofSeconds(1);
 
     private final Path file;
     private final SqliteWriter writer;
     private final Connection reader;
     private final ReentrantLock readLock = new ReentrantLock();
+    private final PendingAccess access = new PendingAccess();
+    private final ScheduledExecutorService accessFlusher;
 
     /** Opens or creates {@code <dir>/engram.db} and brings its schema up to date. */
     public static SqliteMemoryStore open(Path dir) {
@@ -96,6 +110,13 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         this.writer = new SqliteWriter(w, file, lockWait);
         this.reader = r;
+        this.accessFlusher = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "engram-access-flush " + file);
+            t.setDaemon(true); // a forgotten close must not keep the JVM alive; only access counts are at stake
+            return t;
+        });
+        long every = ACCESS_FLUSH.toMillis();
+        accessFlusher.scheduleWithFixedDelay(this::flushAccess, every, every, TimeUnit.MILLISECONDS);
     }
 
     private static Connection connect(Path file) throws SQLException {
@@ -122,7 +143,36 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
-        return writer.inTransaction("write", work::apply);
+        // pending bumps go first, in the same transaction: the work then reads and rewrites current
+        // counts, and a memory read through this store before the write is not bumped twice
+        Map<String, PendingAccess.Bump> bumps = access.drain();
+        boolean written = false;
+        try {
+            T result = writer.inTransaction("write", tx -> {
+                tx.recordAccess(bumps);
+                return work.apply(tx);
+            });
+            written = true;
+            return result;
+        } finally {
+            if (!written) access.restore(bumps);
+        }
+    }
+
+    /** Writes the buffered access bumps in one transaction; the flusher thread's task. */
+    private void flushAccess() {
+        if (access.isEmpty()) return;
+        Map<String, PendingAccess.Bump> bumps = access.drain();
+        try {
+            writer.inTransaction("record access", tx -> {
+                tx.recordAccess(bumps);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            // best effort by contract: keep them for the next attempt, and never kill the flusher thread
+            access.restore(bumps);
+            log.warn("store {}: could not record access of {} memories: {}", file, bumps.size(), e.getMessage());
+        }
     }
 
     /** Runs a read on the reader connection. */
@@ -137,24 +187,30 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> get(String id) {
-        return read("get " + id, () -> SqlCalls.memories(reader, MEMORY_BY_ID, id).stream().findFirst());
+        return read("get " + id, () -> SqlCalls.memories(reader, MEMORY_BY_ID, id).stream().findFirst())
+                .map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, () -> SqlCalls.memories(reader, MEMORY_BY_KEY, zone, key).stream().findFirst());
+        return read("get " + zone + "/" + key, () -> SqlCalls.memories(reader, MEMORY_BY_KEY, zone, key).stream().findFirst())
+                .map(access::overlay);
     }
 
     @Override
     public List<Memory> getAll(List<String> ids) {
-        Map<String, Memory> found = new LinkedHashMap<>();
+        Map<String, Memory> found = new HashMap<>();
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
         read("get " + ids.size() + " memories", () -> {
-            for (String id : ids) {
-                if (!found.containsKey(id)) SqlCalls.memories(reader, MEMORY_BY_ID, id).forEach(m -> found.put(id, m));
+            for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
+                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+                for (Memory m : SqlCalls.memories(reader, SqliteStatements.memoriesByIds(chunk.size()), chunk.toArray())) {
+                    found.put(m.id(), m);
+                }
             }
             return null;
         });
-        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
+        return access.overlay(ids.stream().map(found::get).filter(Objects::nonNull).toList());
     }
 
     @Override
@@ -186,7 +242,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> pinned(String zone) {
-        return read("pinned " + zone, () -> SqlCalls.memories(reader, PINNED, zone));
+        return access.overlay(read("pinned " + zone, () -> SqlCalls.memories(reader, PINNED, zone)));
     }
 
     @Override
@@ -200,7 +256,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             List<Memory> page = read("scan " + (zone == null ? "all zones" : zone), () -> zone == null
                     ? SqlCalls.memories(reader, PAGE_OF_ALL, c, c, i, PAGE)
                     : SqlCalls.memories(reader, PAGE_OF_ZONE, zone, c, c, i, PAGE));
-            page.forEach(action);
+            access.overlay(page).forEach(action);
             if (page.size() < PAGE) return;
             Memory last = page.get(page.size() - 1);
             afterCreated = last.createdAt().toEpochMilli();
@@ -249,17 +305,20 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void recordAccess(Collection<String> ids, Instant at) {
-        if (ids.isEmpty()) return;
-        try {
-            writer.inTransaction("record access", tx -> tx.recordAccess(ids, at));
-        } catch (StoreException e) {
-            // best effort by contract: a lost access bump must not fail the recall that caused it
-            log.warn("store {}: could not record access of {} memories: {}", file, ids.size(), e.getMessage());
-        }
+        // no transaction here: see PendingAccess; unknown ids are dropped by the UPDATE when flushed
+        access.add(ids, at);
     }
 
     @Override
     public void close() {
+        // no shutdownNow: an interrupted flush would abort its transaction; then write what is left
+        accessFlusher.shutdown();
+        try {
+            accessFlusher.awaitTermination(LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // still flush below: a clean close loses no access count
+        }
+        flushAccess();
         readLock.lock();
         try {
             closeQuietly(reader);

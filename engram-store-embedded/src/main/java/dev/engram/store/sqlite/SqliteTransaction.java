@@ -25,9 +25,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -188,12 +187,14 @@ final class SqliteTransaction implements StoreTransaction {
     }
 
     /** Not in the change feed: no search field depends on access counts (MemoryStore#recordAccess). */
-    int recordAccess(Collection<String> ids, Instant at) {
-        return SqlCalls.run("record access", () -> {
+    void recordAccess(Map<String, PendingAccess.Bump> bumps) {
+        if (bumps.isEmpty()) return;
+        SqlCalls.run("record access", () -> {
             try (PreparedStatement ps = c().prepareStatement(RECORD_ACCESS)) {
-                for (String id : ids) {
-                    MemoryRows.setInstant(ps, 1, at);
-                    ps.setString(2, id);
+                for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
+                    ps.setLong(1, e.getValue().count());
+                    MemoryRows.setInstant(ps, 2, e.getValue().last());
+                    ps.setString(3, e.getKey());
                     ps.addBatch();
                 }
                 return ps.executeBatch().length;

@@ -138,6 +138,48 @@ class SchemaMigrationsTest {
         }
     }
 
+    /** V2 as the embeddings release wrote it: V1 plus the embeddings table, spelled out by hand. */
+    private static List<String> v2Fixture() {
+        List<String> sql = new ArrayList<>(V1_FIXTURE.subList(0, V1_FIXTURE.size() - 1));
+        sql.add("CREATE TABLE embeddings (memory_id TEXT PRIMARY KEY NOT NULL REFERENCES memories (id)"
+                + " ON DELETE CASCADE, model_id TEXT NOT NULL, dims INTEGER NOT NULL CHECK (dims > 0),"
+                + " vector BLOB NOT NULL CHECK (length(vector) = 4 * dims))");
+        sql.add("INSERT INTO embeddings VALUES ('m_aaaaaaaaab', 'minilm', 1, X'0000803E')");
+        sql.add("PRAGMA user_version = 2");
+        return sql;
+    }
+
+    @Test
+    void aV2FileGainsThePinnedIndexAtV3AndPinnedUsesIt() throws SQLException {
+        writeFixture(v2Fixture());
+        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 3)),
+                SqliteMemoryStore.LOCK_WAIT)) {
+            assertEquals(2, store.count());
+            assertEquals(List.of("m_aaaaaaaaab"), store.pinned("work").stream().map(Memory::id).toList(),
+                    "the pinned V2 memory is still the only pinned one");
+            assertEquals(Optional.of(new StoredEmbedding("minilm", new float[] {0.25f})), store.embedding("m_aaaaaaaaab"));
+            assertEquals(3, store.headSeq(), "the change feed continues");
+        }
+        assertEquals(3, userVersion());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement()) {
+            StringBuilder plan = new StringBuilder();
+            try (java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + SqliteStatements.PINNED)) {
+                ps.setString(1, "work");
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) plan.append(rs.getString("detail")).append('\n');
+                }
+            }
+            // the whole point of V3: a recall's pinned() must not scan the zone (13 ms at 10k before)
+            assertTrue(plan.toString().contains("USING INDEX memories_zone_pinned"), plan.toString());
+            try (ResultSet rs = st.executeQuery(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'memories_zone_pinned'")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1));
+            }
+        }
+    }
+
     @Test
     void aFileFromANewerEngramIsRefusedWithAClearMessage() throws SQLException {
         writeFixture(List.of("CREATE TABLE future (x)", "PRAGMA user_version = 99"));

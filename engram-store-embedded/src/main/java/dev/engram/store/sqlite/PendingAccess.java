@@ -1,0 +1,63 @@
+package dev.engram.store.sqlite;
+
+import dev.engram.memory.Memory;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Access bumps ({@link SqliteMemoryStore#recordAccess}) not yet written to the file. A recall used
+ * to pay its own write transaction for them, an fsync under synchronous=FULL (the largest part of
+ * a recall after the pinned scan at 10k, docs/benchmarks.md); now they collect here and reach the
+ * file with the next write transaction or the store's periodic flush, whichever comes first.
+ * Reads of the same store add them to what the file says, so this process never sees a stale count.
+ * Thread-safe.
+ */
+final class PendingAccess {
+    /** {@code count} recalls not yet written; {@code last} is the time of the latest one. */
+    record Bump(long count, Instant last) {
+        Bump then(Bump later) {
+            return new Bump(count + later.count, later.last);
+        }
+    }
+
+    private final Map<String, Bump> pending = new ConcurrentHashMap<>();
+
+    void add(Collection<String> ids, Instant at) {
+        Bump one = new Bump(1, at);
+        for (String id : ids) pending.merge(id, one, Bump::then);
+    }
+
+    boolean isEmpty() {
+        return pending.isEmpty();
+    }
+
+    /** Takes every pending bump; the caller writes them or {@link #restore}s them. */
+    Map<String, Bump> drain() {
+        Map<String, Bump> out = new HashMap<>();
+        for (String id : pending.keySet()) {
+            Bump b = pending.remove(id);
+            if (b != null) out.put(id, b);
+        }
+        return out;
+    }
+
+    /** Puts back bumps whose write failed, before any that arrived since (they are later). */
+    void restore(Map<String, Bump> drained) {
+        drained.forEach((id, b) -> pending.merge(id, b, (newer, older) -> older.then(newer)));
+    }
+
+    /** {@code m} as it will be once its pending bumps are written. */
+    Memory overlay(Memory m) {
+        Bump b = pending.get(m.id());
+        return b == null ? m : m.toBuilder().accessCount(m.accessCount() + b.count()).lastAccessedAt(b.last()).build();
+    }
+
+    List<Memory> overlay(List<Memory> ms) {
+        if (pending.isEmpty()) return ms;
+        return ms.stream().map(this::overlay).toList();
+    }
+}

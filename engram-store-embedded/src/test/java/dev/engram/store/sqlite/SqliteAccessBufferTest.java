@@ -1,0 +1,107 @@
+package dev.engram.store.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.engram.memory.Memory;
+import dev.engram.spi.MemoryFixtures;
+import dev.engram.testing.MutableClock;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** recordAccess is buffered (PendingAccess): what the file holds, when, and no double counts. */
+class SqliteAccessBufferTest {
+    @TempDir
+    Path dir;
+    private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
+    private SqliteMemoryStore store;
+
+    private Memory insert(long n) {
+        Memory m = MemoryFixtures.minimal(clock, n, "work", "memory " + n).build();
+        store.write(tx -> {
+            tx.insert(m);
+            return null;
+        });
+        return m;
+    }
+
+    /** The count in the file, read on a foreign connection as another process would. */
+    private long countInFile(String id) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             PreparedStatement ps = c.prepareStatement("SELECT access_count FROM memories WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @AfterEach
+    void close() {
+        if (store != null) store.close();
+    }
+
+    @Test
+    void aRecallDoesNotWriteButTheNextWriteTransactionTakesTheBumpsAlong() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.recordAccess(List.of(a.id()), clock.instant());
+        store.recordAccess(List.of(a.id()), clock.instant().plusSeconds(1));
+        assertEquals(0, countInFile(a.id()), "buffered: no transaction per recall");
+        assertEquals(2, store.get(a.id()).orElseThrow().accessCount(), "this store's reads include the buffer");
+        insert(2);
+        assertEquals(2, countInFile(a.id()), "written with the next write transaction");
+        assertEquals(2, store.get(a.id()).orElseThrow().accessCount(), "and not counted twice");
+    }
+
+    @Test
+    void aWriteOfAMemoryReadWithItsPendingBumpsDoesNotCountThemTwice() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.recordAccess(List.of(a.id()), clock.instant());
+        Memory read = store.get(a.id()).orElseThrow(); // count 1, from the buffer
+        store.write(tx -> {
+            tx.update(read.toBuilder().content("changed").build());
+            return null;
+        });
+        assertEquals(1, countInFile(a.id()));
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount());
+    }
+
+    @Test
+    @Timeout(10)
+    void withoutWritesTheFlusherWritesThemWithinAboutASecond() throws Exception {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        Instant at = clock.instant().plusSeconds(60);
+        store.recordAccess(List.of(a.id(), MemoryFixtures.id(404)), at);
+        long deadline = System.nanoTime() + SqliteMemoryStore.ACCESS_FLUSH.multipliedBy(5).toNanos();
+        while (countInFile(a.id()) == 0 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertEquals(1, countInFile(a.id()), "flushed by the daemon thread, no close needed");
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            assertEquals(at, other.get(a.id()).orElseThrow().lastAccessedAt(), "another process sees it");
+        }
+    }
+
+    @Test
+    void closeWritesWhatIsBuffered() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.recordAccess(List.of(a.id()), clock.instant());
+        store.recordAccess(List.of(a.id()), clock.instant());
+        store.recordAccess(List.of(a.id()), clock.instant());
+        store.close();
+        store = null;
+        assertEquals(3, countInFile(a.id()));
+    }
+}
