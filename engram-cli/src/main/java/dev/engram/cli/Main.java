@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -42,10 +43,17 @@ public final class Main {
     // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
     private JsonText json;
 
-    private final Function<EngramConfig, OpenEngine> opener;
+    private final BiFunction<EngramConfig, Embedding, OpenEngine> opener;
+
+    /**
+     * Whether a command gets the configured embedding model. Only long-running servers and reindex do:
+     * a one-shot command would pay ~1 s to load a model it rarely gets to use, and exiting while the
+     * model's native runtime is still initialising crashes the JVM.
+     */
+    enum Embedding { NONE, CONFIGURED }
 
     Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err,
-         Function<EngramConfig, OpenEngine> opener) {
+         BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
         this.configLoader = new ConfigLoader(env, cwd, home);
         this.out = out;
         this.err = err;
@@ -56,7 +64,8 @@ public final class Main {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
                 System.out, System.err,
-                config -> openEmbedded(config, clock, EmbedderSettings.from(System.getenv()).start()));
+                (config, embedding) -> openEmbedded(config, clock,
+                        embedding == Embedding.CONFIGURED ? EmbedderSettings.from(System.getenv()).start() : null));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -103,7 +112,12 @@ public final class Main {
 
     /** Opens the configured store and the engine on it; close the result when done. */
     OpenEngine openEngine(EngramConfig config) {
-        return opener.apply(config);
+        return opener.apply(config, Embedding.NONE);
+    }
+
+    /** The engine with the configured embedding model, loading in the background. */
+    OpenEngine openSemanticEngine(EngramConfig config) {
+        return opener.apply(config, Embedding.CONFIGURED);
     }
 
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
@@ -142,7 +156,7 @@ public final class Main {
         CompletableFuture<OpenEngine> opening = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                opening.complete(openEngine(config));
+                opening.complete(openSemanticEngine(config));
             } catch (RuntimeException e) {
                 opening.completeExceptionally(e);
             }
@@ -185,6 +199,8 @@ public final class Main {
 
         @Override
         public void close() {
+            // the JVM must not exit while the model's native runtime initialises on its loader thread
+            if (embedder instanceof dev.engram.embed.LazyEmbedder lazy) lazy.awaitReady(java.time.Duration.ofSeconds(30));
             try {
                 resources.close();
             } catch (Exception e) {

@@ -21,7 +21,7 @@ final class ReindexSubcommand implements Callable<Integer> {
     @Override
     public Integer call() {
         EngramConfig config = root.config();
-        try (Main.OpenEngine opened = root.main().openEngine(config)) {
+        try (Main.OpenEngine opened = root.main().openSemanticEngine(config)) {
             Embedder embedder = opened.embedder();
             if (embedder == null) {
                 throw new EngramUserException("no embedder is configured (ENGRAM_EMBEDDER=none); nothing to reindex");

@@ -39,7 +39,7 @@ final class ServeSubcommand implements Callable<Integer> {
         Main main = root.main();
         EngramConfig config = root.config();
         HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
-        Main.OpenEngine opened = main.openEngine(config);
+        Main.OpenEngine opened = main.openSemanticEngine(config);
         EmbeddingBackfillLoop.start(opened.engine());
         McpHttpServer server;
         try {

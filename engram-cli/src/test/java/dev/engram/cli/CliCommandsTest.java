@@ -14,7 +14,7 @@ class CliCommandsTest {
     Path dir;
 
     private CliRunner failingStore() {
-        return new CliRunner(dir, config -> {
+        return new CliRunner(dir, (config, embedding) -> {
             throw new StoreException("open " + config.storeDir() + ": database disk image is malformed");
         });
     }

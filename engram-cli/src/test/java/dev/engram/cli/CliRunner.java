@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /** Runs the CLI in-process with captured stdout and stderr. */
 final class CliRunner {
@@ -13,9 +13,9 @@ final class CliRunner {
     }
 
     private final Path dir;
-    private final Function<EngramConfig, Main.OpenEngine> opener;
+    private final BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener;
 
-    CliRunner(Path dir, Function<EngramConfig, Main.OpenEngine> opener) {
+    CliRunner(Path dir, BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener) {
         this.dir = dir;
         this.opener = opener;
     }

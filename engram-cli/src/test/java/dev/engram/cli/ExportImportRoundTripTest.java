@@ -31,7 +31,7 @@ class ExportImportRoundTripTest {
 
     private CliRunner cli(Engine engine) {
         IndexCheck ok = new IndexCheck(0, 0, List.of(), List.of(), 0, 0);
-        return new CliRunner(dir, config -> new Main.OpenEngine(engine, () -> ok, () -> { }));
+        return new CliRunner(dir, (config, embedding) -> new Main.OpenEngine(engine, () -> ok, () -> { }));
     }
 
     @Test

@@ -15,7 +15,7 @@ class ProxyCommandsTest {
     Path dir;
 
     private CliRunner cli() {
-        return new CliRunner(dir, c -> {
+        return new CliRunner(dir, (c, embedding) -> {
             throw new IllegalStateException("proxy config commands never open the store");
         });
     }

@@ -29,6 +29,12 @@ import java.util.Set;
  * (0.5^hops from each of the top hits). Filters are re-checked on the record by the caller.
  */
 final class CandidateSearch {
+    /**
+     * Cosine below which a semantic hit is noise, not a match: MiniLM gave unrelated sentences 0.0-0.2 and
+     * a question its answer 0.35-0.6 (docs/benchmarks.md). Without it, min-max scaling would hand the
+     * nearest of a set of unrelated memories a full semantic score, and every recall would return k results.
+     */
+    static final double SEMANTIC_FLOOR = 0.25;
     /** Hits whose neighbours are pulled in; deeper expansion mostly adds noise. */
     private static final int GRAPH_SEEDS = 5;
     private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "is", "are", "was", "were", "be", "been",
@@ -79,7 +85,8 @@ final class CandidateSearch {
             } else {
                 float[] v = embedder.embed(q.query());
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
-                        Set.copyOf(q.tags()), statuses, from, to, settings.depth()));
+                        Set.copyOf(q.tags()), statuses, from, to, settings.depth())).stream()
+                        .filter(h -> 2 * h.score() - 1 >= SEMANTIC_FLOOR).toList(); // the index scores (1 + cos) / 2
                 layers.add("L3 semantic: " + semanticHits.size() + " hits");
             }
         }
@@ -114,10 +121,12 @@ final class CandidateSearch {
 
     /**
      * Null to run L3, else why it is skipped: the best lexical hit holds at least
-     * {@link RecallSettings#stopCoverage()} of the query's content words, and there are enough hits.
+     * {@link RecallSettings#stopCoverage()} of the query's content words and there are enough hits to
+     * fill the answer — or the query is one or two words (an identifier, a name) that the best hit
+     * holds entirely, where semantic neighbours would only add noise.
      */
     private String stopReason(RecallQuery q, List<IndexHit> hits) {
-        if (hits.size() < q.effectiveLimit()) return null;
+        if (hits.isEmpty()) return null;
         List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !STOP_WORDS.contains(w))
                 .distinct().toList();
         if (words.isEmpty()) return null;
@@ -127,7 +136,9 @@ final class CandidateSearch {
         Set<String> have = Words.setOf(m.content() + " " + m.key() + " " + String.join(" ", m.tags()));
         long found = words.stream().filter(have::contains).count();
         double coverage = (double) found / words.size();
-        return coverage >= settings.stopCoverage()
+        boolean enoughHits = hits.size() >= q.effectiveLimit();
+        boolean shortAndExact = words.size() <= 2 && found == words.size();
+        return coverage >= settings.stopCoverage() && (enoughHits || shortAndExact)
                 ? "top lexical hit holds " + found + "/" + words.size() + " query words" : null;
     }
 

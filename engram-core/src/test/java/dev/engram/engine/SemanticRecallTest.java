@@ -75,10 +75,19 @@ class SemanticRecallTest {
     }
 
     @Test
-    void tooFewLexicalHitsNeverStopTheCascade() {
+    void tooFewLexicalHitsDoNotStopALongerQuery() {
         remember("a", "Release checklist: run the tests then tag");
-        RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build());
+        RecallResult r = engine.recall(RecallQuery.builder("release checklist tests").limit(5).build());
         assertFalse(r.layers().stream().anyMatch(l -> l.contains("skipped")), r.layers().toString());
+    }
+
+    @Test
+    void aShortQueryHeldEntirelyByTheTopHitStopsEvenWithOneHit() {
+        remember("a", "Release checklist: run the tests then tag");
+        remember("pets", "The puppy needs a walk");
+        RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build());
+        assertTrue(r.layers().contains("L3 semantic: skipped, top lexical hit holds 2/2 query words"), r.layers().toString());
+        assertEquals(List.of("a"), keys(r), "no semantic neighbours of an exact short query");
     }
 
     @Test
@@ -86,7 +95,7 @@ class SemanticRecallTest {
         embedder.setReady(false);
         RememberResult r = remember("pg", "Postgres is sluggish under load");
         assertTrue(store.embedding(r.memory().id()).isEmpty(), "no vector while loading");
-        RecallResult recall = engine.recall(RecallQuery.builder("postgres").explain(true).build());
+        RecallResult recall = engine.recall(RecallQuery.builder("postgres database timeouts").explain(true).build());
         assertEquals(List.of("pg"), keys(recall));
         assertEquals(List.of("semantic layer not ready (embedding model still loading): lexical results only"), recall.notes());
 

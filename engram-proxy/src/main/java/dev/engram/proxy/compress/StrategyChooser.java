@@ -24,7 +24,7 @@ public final class StrategyChooser {
     public static final int SELECTIVE_FACTOR = 8;
     /**
      * Past three budgets, a question about the end of a text takes three or more read_more calls;
-     * a table of contents reaches any part in one (docs/benchmarks-proxy-draft.md measured this).
+     * a table of contents reaches any part in one (docs/benchmarks.md (section 8) measured this).
      */
     public static final int LONG_FACTOR = 3;
 
