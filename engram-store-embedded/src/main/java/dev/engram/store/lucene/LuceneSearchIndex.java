@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: one monitor guards the writer and swaps of the current reader. Searches never take
  * it when the index is caught up: they read {@link #indexedSeq()} and take a reference on the
  * current reader without it. Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
- * docs/benchmarks.md §1) run on the tick thread outside the monitor, so a search or catch-up that
- * needs the monitor waits at most for an apply or a reopen, never for a commit.
+ * docs/benchmarks.md §1) run on the tick thread outside the monitor. A catch-up (after a write) can
+ * still wait for part of a commit: its NRT reopen needs the IndexWriter's own monitor, which Lucene
+ * holds while it writes and syncs the new segments_N (CommitOutsideLockTest shows where it blocks).
  */
 public final class LuceneSearchIndex implements SearchIndex {
     private static final Logger log = LoggerFactory.getLogger(LuceneSearchIndex.class);
@@ -90,18 +91,21 @@ public final class LuceneSearchIndex implements SearchIndex {
 
     /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
     public static LuceneSearchIndex open(MemoryStore store, Path path) {
-        return new LuceneSearchIndex(store, path);
-    }
-
-    private LuceneSearchIndex(MemoryStore store, Path path) {
-        this.store = store;
-        this.path = path;
+        Directory directory;
         try {
             Files.createDirectories(path);
-            this.directory = FSDirectory.open(path, NativeFSLockFactory.INSTANCE);
+            directory = FSDirectory.open(path, NativeFSLockFactory.INSTANCE);
         } catch (IOException e) {
             throw new StoreException("open index " + path + ": " + e.getMessage(), e);
         }
+        return new LuceneSearchIndex(store, path, directory);
+    }
+
+    /** {@code directory} is on {@code path}; tests wrap it to slow down or fail its operations. */
+    LuceneSearchIndex(MemoryStore store, Path path, Directory directory) {
+        this.store = store;
+        this.path = path;
+        this.directory = directory;
         this.lease = new WriterLease(directory, analysis, store, path);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "engram-index-lease " + path);
