@@ -35,23 +35,23 @@ record EmbedderSettings(String kind, Map<String, String> env) {
         return s;
     }
 
-    /** The embedder, loading in the background; null for {@code none}. */
-    Embedder start() {
+    /** The embedder, loading in the background after {@code delay}; null for {@code none}. */
+    Embedder start(java.time.Duration delay) {
         return switch (kind) {
             case "none" -> null;
             case "openai" -> {
                 OpenAiCompatibleConfig c = OpenAiCompatibleConfig.of(required("ENGRAM_EMBED_URL"),
                         required("ENGRAM_EMBED_MODEL"), env.getOrDefault("ENGRAM_EMBED_KEY", ""), dimensions());
                 OpenAiCompatibleEmbedder e = new OpenAiCompatibleEmbedder(c);
-                yield LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e);
+                yield LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e, delay);
             }
             case "onnx" -> {
                 Path model = Path.of(required("ENGRAM_EMBED_ONNX"));
                 Path tokenizer = Path.of(required("ENGRAM_EMBED_TOKENIZER"));
                 String id = env.getOrDefault("ENGRAM_EMBED_MODEL", "onnx:" + model.getFileName());
-                yield LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer));
+                yield LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer), delay);
             }
-            default -> LazyEmbedder.minilm();
+            default -> LazyEmbedder.minilm(delay);
         };
     }
 

@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -50,7 +51,10 @@ public final class Main {
      * a one-shot command would pay ~1 s to load a model it rarely gets to use, and exiting while the
      * model's native runtime is still initialising crashes the JVM.
      */
-    enum Embedding { NONE, CONFIGURED }
+    enum Embedding { NONE, CONFIGURED, AFTER_HANDSHAKE }
+
+    /** A stdio server's client finishes its handshake well within this (docs/benchmarks.md §3, §9). */
+    static final Duration MODEL_LOAD_DELAY = Duration.ofMillis(1500);
 
     Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err,
          BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
@@ -65,7 +69,8 @@ public final class Main {
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
                 System.out, System.err,
                 (config, embedding) -> openEmbedded(config, clock,
-                        embedding == Embedding.CONFIGURED ? EmbedderSettings.from(System.getenv()).start() : null));
+                        embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
+                                .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO)));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -156,7 +161,7 @@ public final class Main {
         CompletableFuture<OpenEngine> opening = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                opening.complete(openSemanticEngine(config));
+                opening.complete(opener.apply(config, Embedding.AFTER_HANDSHAKE));
             } catch (RuntimeException e) {
                 opening.completeExceptionally(e);
             }

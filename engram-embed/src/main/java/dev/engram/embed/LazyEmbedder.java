@@ -36,17 +36,45 @@ public final class LazyEmbedder implements Embedder {
 
     /** The in-jar MiniLM, loading from now on. */
     public static LazyEmbedder minilm() {
-        return start(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSIONS, MiniLmEmbedder::new);
+        return minilm(Duration.ZERO);
+    }
+
+    /** The in-jar MiniLM, loading after {@code delay}. */
+    public static LazyEmbedder minilm(Duration delay) {
+        return start(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSIONS, MiniLmEmbedder::new, delay);
     }
 
     /** Starts {@code loader} on a new daemon thread and returns at once. */
     public static LazyEmbedder start(String modelId, int dimensions, Supplier<? extends Embedder> loader) {
+        return start(modelId, dimensions, loader, Duration.ZERO);
+    }
+
+    /**
+     * Like {@link #start(String, int, Supplier)}, but the loader thread first waits {@code delay}: a server
+     * answers its client's handshake before the model competes with it for the CPU (measured: loading
+     * at once made tools/list 1.4× slower on 2 cores, docs/benchmarks.md §9).
+     */
+    public static LazyEmbedder start(String modelId, int dimensions, Supplier<? extends Embedder> loader, Duration delay) {
         Objects.requireNonNull(loader, "loader");
         LazyEmbedder lazy = new LazyEmbedder(modelId, dimensions);
-        Thread thread = new Thread(() -> lazy.load(loader), "engram-embedder-load");
+        Thread thread = new Thread(() -> {
+            if (!delay.isZero() && !lazy.sleep(delay)) return;
+            lazy.load(loader);
+        }, "engram-embedder-load");
         thread.setDaemon(true); // a model still loading must not keep a finished process alive
         thread.start();
         return lazy;
+    }
+
+    private boolean sleep(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            loaded.completeExceptionally(new EmbeddingException("embedder " + modelId + " was interrupted before loading"));
+            return false;
+        }
     }
 
     private void load(Supplier<? extends Embedder> loader) {

@@ -50,6 +50,20 @@ class LazyEmbedderTest {
     }
 
     @Test
+    void aDelayedLoadDoesNotStartBeforeItsDelay() {
+        long start = System.nanoTime();
+        long[] loadedAt = new long[1];
+        LazyEmbedder lazy = LazyEmbedder.start("fixed", 2, () -> {
+            loadedAt[0] = System.nanoTime();
+            return new FixedEmbedder("fixed", 2);
+        }, Duration.ofMillis(300));
+        assertFalse(lazy.isReady());
+        assertTrue(lazy.awaitReady(Duration.ofSeconds(10)));
+        assertTrue(loadedAt[0] - start >= Duration.ofMillis(300).toNanos(),
+                "the loader ran after " + (loadedAt[0] - start) / 1_000_000 + " ms");
+    }
+
+    @Test
     void aFailedLoadIsReportedAndNeverReady() {
         LazyEmbedder lazy = LazyEmbedder.start("broken", 2, () -> {
             throw new IllegalStateException("model file is truncated");
