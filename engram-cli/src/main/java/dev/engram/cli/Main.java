@@ -125,6 +125,16 @@ public final class Main {
         return opener.apply(config, Embedding.CONFIGURED);
     }
 
+    /**
+     * The engine of a long-running server: with the model, and with the backfill that embeds what
+     * was written without one (by this process while the model loaded, or by other processes).
+     */
+    OpenEngine openServerEngine(EngramConfig config, Embedding embedding) {
+        OpenEngine open = opener.apply(config, embedding);
+        if (open.embedder() != null) EmbeddingBackfillLoop.start(open.engine());
+        return open;
+    }
+
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
     static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder) {
         try {
@@ -154,14 +164,15 @@ public final class Main {
     }
 
     /**
-     * Opens the store on another thread: a server answers initialize and tools/list (which need no
-     * store) meanwhile, so opening SQLite and catching the index up does not add to cold start.
+     * Opens a stdio server's engine on another thread: the server answers initialize and tools/list
+     * (which need no store) meanwhile, so opening SQLite and catching the index up does not add to cold
+     * start; the model starts loading once the handshake is likely done.
      */
     CompletableFuture<OpenEngine> openEngineInBackground(EngramConfig config) {
         CompletableFuture<OpenEngine> opening = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                opening.complete(opener.apply(config, Embedding.AFTER_HANDSHAKE));
+                opening.complete(openServerEngine(config, Embedding.AFTER_HANDSHAKE));
             } catch (RuntimeException e) {
                 opening.completeExceptionally(e);
             }
@@ -204,8 +215,6 @@ public final class Main {
 
         @Override
         public void close() {
-            // the JVM must not exit while the model's native runtime initialises on its loader thread
-            if (embedder instanceof dev.engram.embed.LazyEmbedder lazy) lazy.awaitReady(java.time.Duration.ofSeconds(30));
             try {
                 resources.close();
             } catch (Exception e) {

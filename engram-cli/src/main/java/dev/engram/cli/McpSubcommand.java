@@ -20,7 +20,6 @@ final class McpSubcommand implements Callable<Integer> {
         Main main = root.main();
         EngramConfig config = root.config();
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
-        opening.thenAccept(open -> EmbeddingBackfillLoop.start(open.engine()));
         McpSyncServer server = StdioServer.start(main.nativeProfile(config, Main.engineWhenOpen(opening)),
                 Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -39,8 +39,7 @@ final class ServeSubcommand implements Callable<Integer> {
         Main main = root.main();
         EngramConfig config = root.config();
         HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
-        Main.OpenEngine opened = main.openSemanticEngine(config);
-        EmbeddingBackfillLoop.start(opened.engine());
+        Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
         McpHttpServer server;
         try {
             server = McpHttpServer.start(settings, main.nativeProfile(config, opened::engine), Main.version(),

@@ -20,13 +20,23 @@ import org.slf4j.LoggerFactory;
  * {@link #embedAll} throw {@link EmbeddingException} instead of blocking: callers check
  * {@code isReady()} and run lexically meanwhile. {@link #modelId()} and {@link #dimensions()} are
  * known up front and answer at once; the loaded model must agree with them or loading fails.
+ *
+ * <p>A JVM that exits while ONNX Runtime initialises on the loader thread crashes in native code
+ * (SIGSEGV, seen in our end-to-end runs), so each instance registers a shutdown hook that cancels a
+ * load that has not begun and waits, bounded, for one in progress.
  */
 public final class LazyEmbedder implements Embedder {
     private static final Logger log = LoggerFactory.getLogger(LazyEmbedder.class);
 
     private final String modelId;
     private final int dimensions;
+    /** Longest a shutdown waits for a load in progress; MiniLM loads in about a second here. */
+    static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(20);
+
     private final CompletableFuture<Embedder> loaded = new CompletableFuture<>();
+    // guarded by this: whether the loader may still start (false once shutdown began), and whether it has
+    private boolean mayStart = true;
+    private boolean started;
 
     private LazyEmbedder(String modelId, int dimensions) {
         this.modelId = Objects.requireNonNull(modelId, "modelId");
@@ -59,11 +69,34 @@ public final class LazyEmbedder implements Embedder {
         LazyEmbedder lazy = new LazyEmbedder(modelId, dimensions);
         Thread thread = new Thread(() -> {
             if (!delay.isZero() && !lazy.sleep(delay)) return;
-            lazy.load(loader);
+            if (lazy.claimStart()) lazy.load(loader);
         }, "engram-embedder-load");
         thread.setDaemon(true); // a model still loading must not keep a finished process alive
+        Runtime.getRuntime().addShutdownHook(new Thread(lazy::quiesce, "engram-embedder-shutdown"));
         thread.start();
         return lazy;
+    }
+
+    private synchronized boolean claimStart() {
+        if (mayStart) {
+            started = true;
+            return true;
+        }
+        loaded.completeExceptionally(new EmbeddingException("embedder " + modelId + " was not loaded: the process is stopping"));
+        return false;
+    }
+
+    /**
+     * Called at shutdown (and by tests): a load that has not started never will; one in progress is
+     * waited for, at most {@link #SHUTDOWN_WAIT}, so the process never exits inside native initialisation.
+     */
+    void quiesce() {
+        boolean loading;
+        synchronized (this) {
+            loading = started && !loaded.isDone();
+            mayStart = false;
+        }
+        if (loading) awaitReady(SHUTDOWN_WAIT);
     }
 
     private boolean sleep(Duration delay) {

@@ -64,6 +64,33 @@ class LazyEmbedderTest {
     }
 
     @Test
+    void shutdownCancelsALoadThatHasNotStartedAndWaitsForOneInProgress() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean loaderRan = new java.util.concurrent.atomic.AtomicBoolean();
+        LazyEmbedder delayed = LazyEmbedder.start("fixed", 2, () -> {
+            loaderRan.set(true);
+            return new FixedEmbedder("fixed", 2);
+        }, Duration.ofMillis(200));
+        delayed.quiesce();
+        assertFalse(delayed.awaitReady(Duration.ofSeconds(5)));
+        assertFalse(loaderRan.get(), "a load that had not begun must not begin during shutdown");
+        assertTrue(delayed.failure().orElseThrow().getMessage().contains("the process is stopping"));
+
+        CountDownLatch inLoader = new CountDownLatch(1);
+        LazyEmbedder loading = LazyEmbedder.start("fixed", 2, () -> {
+            inLoader.countDown();
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new FixedEmbedder("fixed", 2);
+        });
+        assertTrue(inLoader.await(5, java.util.concurrent.TimeUnit.SECONDS));
+        loading.quiesce();
+        assertTrue(loading.isReady(), "shutdown waited for the load in progress");
+    }
+
+    @Test
     void aFailedLoadIsReportedAndNeverReady() {
         LazyEmbedder lazy = LazyEmbedder.start("broken", 2, () -> {
             throw new IllegalStateException("model file is truncated");
