@@ -2,6 +2,7 @@ package dev.engram.proxy;
 
 import dev.engram.proxy.cache.CacheKey;
 import dev.engram.proxy.cache.ResponseCache;
+import dev.engram.proxy.config.ResultBudget;
 import dev.engram.proxy.pipeline.Pipeline;
 import dev.engram.proxy.pipeline.PipelineText;
 import dev.engram.proxy.pipeline.ProxiedCall;
@@ -30,15 +31,17 @@ public final class ProxyGateway {
     private final ResponseCache cache;
     private final ProxyStats stats;
     private final McpJsonMapper mapper;
+    private final ResultBudget resultBudget;
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
     public ProxyGateway(Map<String, UpstreamConnection> upstreams, Pipeline pipeline, ResponseCache cache, ProxyStats stats,
-                        McpJsonMapper mapper) {
+                        McpJsonMapper mapper, ResultBudget resultBudget) {
         this.upstreams = Map.copyOf(upstreams);
         this.pipeline = pipeline;
         this.cache = cache;
         this.stats = stats;
         this.mapper = mapper;
+        this.resultBudget = resultBudget;
     }
 
     /** Proxied calls running now (shutdown waits for them). */
@@ -58,7 +61,7 @@ public final class ProxyGateway {
     private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
         long started = System.nanoTime();
         UpstreamConnection upstream = upstreams.get(tool.server());
-        ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments);
+        ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments, resultBudget);
         int ttl = upstream.config().cacheTtlSecondsFor(call.tool());
         boolean cacheable = tool.readOnly() && ttl > 0;
         CacheKey key = cacheable ? CacheKey.of(call.server(), call.tool(), call.arguments(), mapper) : null;

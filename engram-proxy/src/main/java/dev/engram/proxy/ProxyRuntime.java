@@ -68,7 +68,7 @@ public final class ProxyRuntime implements AutoCloseable {
         this.progress = progress;
         Map<String, UpstreamConnection> byName = new LinkedHashMap<>();
         for (UpstreamConnection u : upstreams) byName.put(u.config().name(), u);
-        this.gateway = new ProxyGateway(byName, pipeline, cache, stats, json.mapper());
+        this.gateway = new ProxyGateway(byName, pipeline, cache, stats, json.mapper(), settings.resultBudget());
         this.exposure = gate.expose(List.of(), ProxyToolNames.ALL);
     }
 

@@ -139,12 +139,12 @@ class ProxyGatewayTest {
         ProxySettings d = ProxySettings.defaults();
         assertTrue(runtime.ownTools().stream().noneMatch(t -> t.definition().name().equals("stm_memory_propose")));
         try (ProxyRuntime withAdmin = runtime(new ProxySettings(true, false, d.retentionFloor(), d.connectTimeout(),
-                d.callTimeout(), d.surfacing(), d.maxDescriptionChars()))) {
+                d.callTimeout(), d.surfacing(), d.maxDescriptionChars(), d.resultBudget()))) {
             assertTrue(withAdmin.ownTools().stream().anyMatch(t -> t.definition().name().equals("stm_admin")));
             assertTrue(withAdmin.ownTools().stream().noneMatch(t -> t.definition().name().equals("stm_memory_propose")));
         }
         try (ProxyRuntime withFormation = runtime(new ProxySettings(false, true, d.retentionFloor(), d.connectTimeout(),
-                d.callTimeout(), d.surfacing(), d.maxDescriptionChars()))) {
+                d.callTimeout(), d.surfacing(), d.maxDescriptionChars(), d.resultBudget()))) {
             assertTrue(withFormation.ownTools().stream().anyMatch(t -> t.definition().name().equals("stm_memory_propose")));
         }
     }

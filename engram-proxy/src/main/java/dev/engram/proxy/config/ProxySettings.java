@@ -5,6 +5,7 @@ import dev.engram.proxy.compress.RetentionFloor;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Process-wide proxy settings, from environment variables (read once, by the CLI's composition
@@ -12,9 +13,11 @@ import java.util.Map;
  * spelling, so an existing setup keeps working; the Engram name wins when both are set.
  */
 public record ProxySettings(boolean advertiseAdmin, boolean formation, double retentionFloor, Duration connectTimeout,
-                            Duration callTimeout, SurfacingSettings surfacing, int maxDescriptionChars) {
+                            Duration callTimeout, SurfacingSettings surfacing, int maxDescriptionChars,
+                            ResultBudget resultBudget) {
     public ProxySettings {
         new RetentionFloor(retentionFloor); // validates
+        Objects.requireNonNull(resultBudget, "resultBudget");
         if (maxDescriptionChars < 32) {
             throw new InvalidArgumentException("ENGRAM_PROXY_MAX_DESCRIPTION_CHARS", "must be >= 32, got " + maxDescriptionChars);
         }
@@ -22,7 +25,7 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
 
     public static ProxySettings defaults() {
         return new ProxySettings(false, false, RetentionFloor.DEFAULT, Duration.ofSeconds(30), Duration.ofSeconds(60),
-                SurfacingSettings.defaults(), 4000);
+                SurfacingSettings.defaults(), 4000, ResultBudget.DEFAULT);
     }
 
     public static ProxySettings fromEnv(Map<String, String> env) {
@@ -51,7 +54,9 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
         return new ProxySettings(admin, e.bool("FORMATION__ENABLED", d.formation()), e.decimal("MIN_RESULT_RETENTION", d.retentionFloor()),
                 Duration.ofSeconds(e.integer("CONNECT_TIMEOUT_SECONDS", (int) d.connectTimeout().toSeconds())),
                 Duration.ofSeconds(e.integer("CALL_TIMEOUT_SECONDS", (int) d.callTimeout().toSeconds())), surfacing,
-                e.integer("MAX_DESCRIPTION_CHARS", d.maxDescriptionChars()));
+                e.integer("MAX_DESCRIPTION_CHARS", d.maxDescriptionChars()),
+                new ResultBudget(e.integer("COMPRESS_ABOVE_CHARS", d.resultBudget().compressAboveChars()),
+                        e.decimal("MAX_RESULT_SHARE", d.resultBudget().maxShare())));
     }
 
     /** Looks a suffix up under ENGRAM_PROXY_ first, then MEMTOMEM_STM_. */

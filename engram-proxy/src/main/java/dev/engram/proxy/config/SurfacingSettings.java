@@ -7,7 +7,8 @@ import java.time.Duration;
  * When and how memories are surfaced under a proxied result. Defaults are memtomem-stm's
  * (seed-systems §3.4) unless a line says otherwise.
  *
- * @param minResponseChars  results shorter than this get no memories (a short answer needs no context)
+ * @param minResponseChars  results shorter than this get no memories (a short answer needs no context);
+ *                          see {@link #MIN_RESPONSE_CHARS} for why Engram's default is not memtomem-stm's
  * @param minQueryTokens    a query with fewer tokens is too vague to search with
  * @param maxPerMinute      rate limit over a sliding minute
  * @param cooldown          a query this similar (Jaccard &gt; 0.95) to one this recent is skipped
@@ -32,13 +33,24 @@ public record SurfacingSettings(boolean enabled, int maxResults, int maxInjectio
         }
     }
 
+    /** memtomem-stm's max_injection_chars: the whole block of memories, header included. */
+    public static final int MAX_INJECTION_CHARS = 3000;
+    /**
+     * memtomem-stm surfaces under results of 5,000+ chars, which under its 8,000-char budget left a
+     * band of 5,000..8,000 that passed through with memories. Engram compresses everything over
+     * {@link ResultBudget#COMPRESS_ABOVE_CHARS} (5,000), so that band would be empty; 3,000 keeps one
+     * (3,000..5,000 chars pass through with memories) and equals the default
+     * {@code maxInjectionChars}: the memories appended are never longer than the result under them.
+     */
+    public static final int MIN_RESPONSE_CHARS = MAX_INJECTION_CHARS;
+
     /**
      * Engram's recall score is lexical match plus boosts (about 0..3 in practice), not memtomem's
      * RRF scale (0..0.05), so the threshold and its bounds are on Engram's scale: 0.3 drops hits
      * that only share a stop-word-like token, and tuning moves it by 0.02 within 0.05..1.5.
      */
     public static SurfacingSettings defaults() {
-        return new SurfacingSettings(true, 3, 3000, 5000, 3, 15, Duration.ofSeconds(5), Duration.ofDays(7),
+        return new SurfacingSettings(true, 3, MAX_INJECTION_CHARS, MIN_RESPONSE_CHARS, 3, 15, Duration.ofSeconds(5), Duration.ofDays(7),
                 Duration.ofSeconds(3), 0.3, 3, Duration.ofSeconds(60), true, 20, 0.02, 0.05, 1.5, null);
     }
 }

@@ -3,8 +3,9 @@ package dev.engram.proxy.pipeline;
 import dev.engram.proxy.compress.TextCleaner;
 
 /**
- * CLEAN. A result within the server's budget is left exactly as sent (small results pass through
- * byte-identical); a larger one is cleaned by {@link TextCleaner}, which never lengthens it.
+ * CLEAN. A result within its budget ({@link ProxiedCall#budget}) is left exactly as sent (small
+ * results pass through byte-identical); a larger one is cleaned by {@link TextCleaner}, which never
+ * lengthens it.
  */
 public final class CleanStage implements PipelineStage {
     @Override
@@ -14,7 +15,7 @@ public final class CleanStage implements PipelineStage {
 
     @Override
     public PipelineText apply(PipelineText in, ProxiedCall call) {
-        if (in.text().length() <= call.budget()) return in;
+        if (in.raw().length() <= call.budget(in.raw().length())) return in;
         return in.withText(TextCleaner.clean(in.text()));
     }
 

@@ -5,8 +5,9 @@ import dev.engram.proxy.compress.Compressor;
 import dev.engram.proxy.config.CompressionMode;
 
 /**
- * COMPRESS. The raw result within budget passes untouched; anything else goes through the
- * {@link Compressor} and comes out within the server's budget (unless the server says {@code none}).
+ * COMPRESS. The raw result within its budget ({@link ProxiedCall#budget}) passes untouched; anything
+ * else goes through the {@link Compressor} and comes out within that budget (unless the server says
+ * {@code none}).
  */
 public final class CompressStage implements PipelineStage {
     private final Compressor compressor;
@@ -22,8 +23,9 @@ public final class CompressStage implements PipelineStage {
 
     @Override
     public PipelineText apply(PipelineText in, ProxiedCall call) {
-        if (in.raw().length() <= call.budget()) return in.compressed(in.text(), "none", null);
-        CompressionOutcome out = compressor.compress(call.server(), call.tool(), in.raw(), in.text(), call.budget(),
+        int budget = call.budget(in.raw().length());
+        if (in.raw().length() <= budget) return in.compressed(in.text(), "none", null);
+        CompressionOutcome out = compressor.compress(call.server(), call.tool(), in.raw(), in.text(), budget,
                 call.compression());
         return in.compressed(out.text(), out.path(), out.key());
     }
@@ -31,6 +33,7 @@ public final class CompressStage implements PipelineStage {
     @Override
     public int maxOutputChars(PipelineText in, ProxiedCall call) {
         boolean none = call.compression() == CompressionMode.NONE;
-        return none || in.raw().length() <= call.budget() ? in.text().length() : call.budget();
+        int budget = call.budget(in.raw().length());
+        return none || in.raw().length() <= budget ? in.text().length() : budget;
     }
 }

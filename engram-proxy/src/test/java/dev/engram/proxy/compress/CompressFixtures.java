@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /** Texts of known shape and the pieces strategies need, shared by the compression tests. */
-final class CompressFixtures {
-    static final McpJsonMapper MAPPER = McpJsonDefaults.getMapper();
+public final class CompressFixtures {
+    public static final McpJsonMapper MAPPER = McpJsonDefaults.getMapper();
 
     private CompressFixtures() {
     }
 
-    static String markdown(int sections, int paragraphsEach) {
+    public static String markdown(int sections, int paragraphsEach) {
         StringBuilder sb = new StringBuilder("# Guide\n\nIntro line.\n\n");
         for (int i = 0; i < sections; i++) {
             sb.append("## Section ").append(i).append("\n\n");
@@ -25,7 +25,7 @@ final class CompressFixtures {
         return sb.toString();
     }
 
-    static String prose(int paragraphs) {
+    public static String prose(int paragraphs) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < paragraphs; i++) {
             sb.append("Note ").append(i).append(": plain prose with no structure at all, long enough to need chunks.\n\n");
@@ -33,7 +33,7 @@ final class CompressFixtures {
         return sb.toString();
     }
 
-    static String jsonArray(int items) {
+    public static String jsonArray(int items) {
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < items; i++) {
             if (i > 0) sb.append(',');
@@ -43,7 +43,7 @@ final class CompressFixtures {
         return sb.append(']').toString();
     }
 
-    static String nestedJson(int groups, int keysEach) {
+    public static String nestedJson(int groups, int keysEach) {
         StringBuilder sb = new StringBuilder("{");
         for (int g = 0; g < groups; g++) {
             if (g > 0) sb.append(',');
@@ -62,7 +62,7 @@ final class CompressFixtures {
         return () -> String.format("k%011d", n.incrementAndGet());
     }
 
-    static OriginalStore store() {
+    public static OriginalStore store() {
         return new OriginalStore(Clock.systemUTC(), keys());
     }
 

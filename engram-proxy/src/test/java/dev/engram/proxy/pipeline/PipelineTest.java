@@ -9,6 +9,7 @@ import dev.engram.proxy.compress.Compressor;
 import dev.engram.proxy.compress.OriginalStore;
 import dev.engram.proxy.compress.RetentionFloor;
 import dev.engram.proxy.config.CompressionMode;
+import dev.engram.proxy.config.ResultBudget;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class PipelineTest {
     private static final UpstreamConfig UPSTREAM = new UpstreamConfig("s", "s", new UpstreamTransport.Stdio("x", List.of(), List.of()),
             CompressionMode.AUTO, 1000, 0);
-    private static final ProxiedCall CALL = new ProxiedCall(UPSTREAM, "read", "s__read", Map.of());
+    private static final ProxiedCall CALL = new ProxiedCall(UPSTREAM, "read", "s__read", Map.of(), ResultBudget.DEFAULT);
 
     private static PipelineStage stage(String name, java.util.function.UnaryOperator<PipelineText> f, int max) {
         return new PipelineStage() {
