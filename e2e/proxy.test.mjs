@@ -11,7 +11,9 @@ import { EVERYTHING, FILESYSTEM, FOOTER_TOKEN, KEY, addUpstream, childPids, conn
   from "./lib/proxy.mjs";
 import { textOf } from "./lib/tools.mjs";
 
+// the default max_result_chars; a result over 5,000 chars gets at most 45% of its size (ResultBudget)
 const BUDGET = 8000;
+const budgetFor = (original) => original.length <= 5000 ? BUDGET : Math.min(BUDGET, Math.floor(original.length * 0.45));
 
 describe("engram proxy", { timeout: 170_000 }, () => {
   const data = tempDir("engram-proxy-data-");
@@ -63,7 +65,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
   it("hybrid: long markdown becomes head + table of contents, read back exactly with read_more", async () => {
     const r = await read("guide.md");
     const t = textOf(r);
-    assert.ok(t.length <= BUDGET, `answer is ${t.length} chars, budget ${BUDGET}`);
+    assert.ok(t.length <= budgetFor(files["guide.md"]), `answer is ${t.length} chars, budget ${budgetFor(files["guide.md"])}`);
     assert.match(t, /\[hybrid: chars 0-\d+ of \d+/);
     assert.ok(t.includes("Troubleshooting"), "the table of contents names later sections");
     const key = t.match(KEY)[1];
@@ -86,7 +88,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
 
   it("schema pruning: a large JSON array shows its shape, and the original stays recoverable", async () => {
     const t = textOf(await read("items.json"));
-    assert.ok(t.length <= BUDGET);
+    assert.ok(t.length <= budgetFor(files["items.json"]));
     assert.match(t, /schema_pruning/);
     assert.match(t, /297 more items \(300 in all\)/);
     assert.equal(await readAll(client, t.match(KEY)[1]), files["items.json"]);
@@ -94,7 +96,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
 
   it("field extraction: nested JSON keeps every top-level key", async () => {
     const t = textOf(await read("nested.json"));
-    assert.ok(t.length <= BUDGET);
+    assert.ok(t.length <= budgetFor(files["nested.json"]));
     assert.match(t, /extract_fields/);
     for (const k of ["server", "database", "cache", "queue", "auth", "logging"]) assert.ok(t.includes(`"${k}"`), k);
     assert.equal(await readAll(client, t.match(KEY)[1]), files["nested.json"]);
@@ -103,7 +105,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
   it("progressive: plain text in chunks ending with the footer token, continued exactly by read_more", async () => {
     const t = textOf(await read("notes.txt"));
     assert.ok(t.includes(FOOTER_TOKEN), "first chunk carries the progressive footer");
-    assert.ok(t.length <= BUDGET);
+    assert.ok(t.length <= budgetFor(files["notes.txt"]));
     const first = t.slice(0, t.indexOf(FOOTER_TOKEN));
     assert.ok(files["notes.txt"].startsWith(first));
     assert.equal(await readAll(client, t.match(KEY)[1], 3000), files["notes.txt"]);
@@ -111,7 +113,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
 
   it("truncate: keeps the beginning within budget and names the full original", async () => {
     const t = textOf(await read("notes.txt", "fst"));
-    assert.ok(t.length <= BUDGET);
+    assert.ok(t.length <= budgetFor(files["notes.txt"]));
     assert.match(t, /truncated: kept \d+ of \d+ chars/);
     assert.equal(await readAll(client, t.match(KEY)[1]), files["notes.txt"]);
   });
@@ -173,7 +175,7 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     assert.ok(full.structuredContent.text.startsWith(head) && full.structuredContent.text.length > 200, full.structuredContent.text);
   });
 
-  it("surfaces a relevant memory under a large result, with an id the agent can rate", async () => {
+  it("surfaces a relevant memory under a mid-size result that passes through, with an id the agent can rate", async () => {
     const t = textOf(await read("runbook.txt"));
     const why = textOf(await client.callTool({ name: "stm_admin", arguments: { action: "surfacing_stats" } }));
     assert.ok(t.length > files["runbook.txt"].length, `no memories surfaced; ${why}`);

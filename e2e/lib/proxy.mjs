@@ -54,8 +54,9 @@ export function writeFixtures(dir) {
   }
   files["notes.txt"] = notes;
   let runbook = "";
-  for (let i = 0; i < 90; i++) runbook += `Step ${i}: check the service, then record what changed in the log.\n`;
-  files["runbook.txt"] = runbook; // over the 5,000-char surfacing minimum, under the 8,000-char budget
+  for (let i = 0; i < 60; i++) runbook += `Step ${i}: check the service, then record what changed in the log.\n`;
+  // ~4,000 chars: over the 3,000-char surfacing minimum, under the 5,000 chars above which results are compressed
+  files["runbook.txt"] = runbook;
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return files;
 }
