@@ -1,6 +1,5 @@
 package dev.engram.bench.proxy;
 
-import dev.engram.proxy.compress.CompressionOutcome;
 import dev.engram.proxy.compress.Compressor;
 import dev.engram.proxy.compress.Footers;
 import dev.engram.proxy.compress.OriginalStore;
@@ -10,90 +9,125 @@ import dev.engram.proxy.compress.Section;
 import dev.engram.proxy.compress.StoredResult;
 import dev.engram.proxy.compress.TextCleaner;
 import dev.engram.proxy.config.CompressionMode;
+import dev.engram.proxy.config.ProxySettings;
+import dev.engram.proxy.config.ResultBudget;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import dev.engram.proxy.pipeline.CleanStage;
 import dev.engram.proxy.pipeline.CompressStage;
 import dev.engram.proxy.pipeline.Pipeline;
+import dev.engram.proxy.pipeline.PipelineText;
 import dev.engram.proxy.pipeline.ProxiedCall;
+import dev.engram.render.TokenEstimate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
-import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Token savings per compression strategy on {@link BenchCorpus}, with the proxy's real compressor:
- * tokens in and out (chars / 4, Engram's estimate), whether the original comes back exactly through
- * the follow-up tools, and whether each question's line is in the first answer or in the answer of
- * one follow-up call made with the defaults (read_more from the footer's offset with 4,000 chars, or
- * select_chunks of one section listed in the view). Also the pipeline's own time on pass-through.
- * <pre>java -cp … dev.engram.bench.proxy.ProxyBench [repo-dir] [budget-chars]</pre>
+ * Token savings per compression strategy on the fixed {@link BenchCorpus}, through the proxy's own
+ * CLEAN and COMPRESS stages with the default budget rule ({@link ResultBudget}): per response,
+ * tokens in and out ({@link TokenEstimate}), whether the original comes back exactly through
+ * read_more (every chunk) and through select_chunks (every section), and whether each question's
+ * line is in the first answer or in the answer of one follow-up call made with the defaults
+ * (read_more from the footer's offset with 4,000 chars, or select_chunks of one section listed in
+ * the view). Ends with whether every response over 5,000 chars met the 50% target under AUTO, and
+ * the pipeline's own time on pass-through. The budget rule comes from the proxy's environment
+ * variables ({@code ENGRAM_PROXY_COMPRESS_ABOVE_CHARS}, {@code ENGRAM_PROXY_MAX_RESULT_SHARE}).
+ * <pre>java -cp … dev.engram.bench.proxy.ProxyBench [max-result-chars]</pre>
  */
 public final class ProxyBench {
     private static final List<CompressionMode> MODES = List.of(CompressionMode.AUTO, CompressionMode.TRUNCATE,
             CompressionMode.SELECTIVE, CompressionMode.PROGRESSIVE, CompressionMode.HYBRID,
             CompressionMode.SCHEMA_PRUNING, CompressionMode.EXTRACT_FIELDS);
+    private static final double TARGET_SAVED = 0.5;
 
     private ProxyBench() {
     }
 
     public static void main(String[] args) {
-        Path repo = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
-        int budget = args.length > 1 ? Integer.parseInt(args[1]) : UpstreamConfig.DEFAULT_MAX_RESULT_CHARS;
-        List<BenchCorpus.Doc> docs = BenchCorpus.load(repo);
+        int maxChars = args.length > 0 ? Integer.parseInt(args[0]) : UpstreamConfig.DEFAULT_MAX_RESULT_CHARS;
+        // the proxy's own settings: ENGRAM_PROXY_MAX_RESULT_SHARE=1 gives the fixed budget alone (the rule before issue 4)
+        ResultBudget rule = ProxySettings.fromEnv(System.getenv()).resultBudget();
         AtomicLong keys = new AtomicLong();
         OriginalStore store = new OriginalStore(Clock.systemUTC(), () -> String.format("%012d", keys.incrementAndGet()));
-        Compressor compressor = new Compressor(McpJsonDefaults.getMapper(), store, new RetentionFloor(0.65),
-                ProgressiveChunks.DEFAULT_CHUNK_CHARS);
-        System.out.println("Budget " + budget + " chars per result; tokens = chars / 4.\n");
-        System.out.println("| response | strategy (path) | tokens in | tokens out | saved | exact recovery | reachable ≤1 follow-up |");
-        System.out.println("|---|---|---:|---:|---:|---|---:|");
-        long[] totals = new long[4];
-        for (BenchCorpus.Doc doc : docs) {
+        Pipeline pipeline = pipeline(store);
+        System.out.printf("max_result_chars %d; results over %d chars get at most %.0f%% of their size; tokens = chars / 4,"
+                + " rounded up.%n%n", maxChars, rule.compressAboveChars(), 100 * rule.maxShare());
+        System.out.println("| response | chars | strategy (path) | tokens in | tokens out | saved | exact recovery"
+                + " (read_more / select_chunks) | reachable ≤1 follow-up |");
+        System.out.println("|---|---:|---|---:|---:|---:|---|---:|");
+        Summary summary = new Summary();
+        for (BenchCorpus.Doc doc : BenchCorpus.load()) {
             for (CompressionMode mode : MODES) {
-                if (doc.text().length() <= budget && mode != CompressionMode.AUTO) continue;
-                Row r = run(compressor, store, doc, budget, mode);
-                // cleaning alone fit the budget: every strategy gives the same answer, print it once
-                if (mode != CompressionMode.AUTO && r.path.equals("clean")) continue;
-                if (mode == CompressionMode.AUTO && doc.text().length() > 5 * 1024) {
-                    totals[0] += r.in;
-                    totals[1] += r.out;
-                    totals[2] += r.exact ? 1 : 0;
-                    totals[3]++;
-                }
-                System.out.printf("| %s (%d KB) | %s | %d | %d | %.0f%% | %s | %d/%d |%n", doc.name(), doc.text().length() / 1024,
-                        mode == CompressionMode.AUTO ? "auto (" + r.path + ")" : r.path, r.in / 4, r.out / 4,
-                        100.0 * (r.in - r.out) / r.in, r.exact ? "yes" : "NO", r.reachable, doc.needles().size());
+                Row r = run(pipeline, store, doc, maxChars, mode, rule);
+                if (mode == CompressionMode.AUTO) summary.add(doc, r, rule);
+                // passed through, or cleaning alone fit: every strategy gives the same answer, print it once
+                else if (r.passedThrough() || r.path.equals("clean")) continue;
+                System.out.printf("| %s | %d | %s | %d | %d | %.0f%% | %s | %d/%d |%n", doc.name(), doc.text().length(),
+                        mode == CompressionMode.AUTO ? "auto (" + r.path + ")" : r.path, r.tokensIn, r.tokensOut,
+                        100 * r.saved(), r.recovery(), r.reachable, doc.needles().size());
             }
         }
-        System.out.printf("%nAUTO on responses over 5 KB: %d → %d tokens (%.0f%% fewer); exact recovery %d/%d.%n",
-                totals[0] / 4, totals[1] / 4, 100.0 * (totals[0] - totals[1]) / Math.max(1, totals[0]), totals[2], totals[3]);
-        passThrough(budget);
+        summary.print(rule);
+        passThrough(maxChars, rule);
     }
 
-    record Row(String path, long in, long out, boolean exact, int reachable) {
+    private static Pipeline pipeline(OriginalStore store) {
+        return new Pipeline(List.of(new CleanStage(), new CompressStage(new Compressor(McpJsonDefaults.getMapper(), store,
+                new RetentionFloor(RetentionFloor.DEFAULT), ProgressiveChunks.DEFAULT_CHUNK_CHARS))));
     }
 
-    static Row run(Compressor compressor, OriginalStore store, BenchCorpus.Doc doc, int budget, CompressionMode mode) {
+    private static ProxiedCall call(CompressionMode mode, int maxChars, ResultBudget rule) {
+        UpstreamConfig upstream = new UpstreamConfig("bench", "b", new UpstreamTransport.Stdio("x", List.of(), List.of()),
+                mode, maxChars, 0);
+        return new ProxiedCall(upstream, "read", "b__read", Map.of(), rule);
+    }
+
+    /** {@code readMore}/{@code select}: null when nothing was stored (the agent got the original itself). */
+    record Row(String path, int tokensIn, int tokensOut, Boolean readMore, Boolean select, int reachable) {
+        boolean passedThrough() {
+            return readMore == null;
+        }
+
+        double saved() {
+            return tokensIn == 0 ? 0 : (double) (tokensIn - tokensOut) / tokensIn;
+        }
+
+        boolean exact() {
+            return passedThrough() || readMore && select;
+        }
+
+        String recovery() {
+            return passedThrough() ? "untouched" : (readMore ? "yes" : "NO") + " / " + (select ? "yes" : "NO");
+        }
+    }
+
+    static Row run(Pipeline pipeline, OriginalStore store, BenchCorpus.Doc doc, int maxChars, CompressionMode mode,
+                   ResultBudget rule) {
         String raw = doc.text();
-        if (raw.length() <= budget) return new Row("none (pass-through)", raw.length(), raw.length(), true, doc.needles().size());
-        CompressionOutcome out = compressor.compress("bench", doc.name(), raw, TextCleaner.clean(raw), budget, mode);
-        StoredResult stored = out.key() == null ? null : store.get(out.key()).orElseThrow();
-        boolean exact = stored != null && readAll(stored).equals(raw);
+        PipelineText out = pipeline.run(call(mode, maxChars, rule), raw);
+        StoredResult stored = out.resultKey() == null ? null : store.get(out.resultKey()).orElseThrow();
+        if (stored == null && !out.untouched()) throw new IllegalStateException(doc.name() + ": changed but not stored");
         int reachable = 0;
         for (String needle : doc.needles()) {
-            if (out.text().contains(needle) || (stored != null && oneFollowUp(out.text(), stored, needle))) reachable++;
+            if (out.text().contains(needle) || out.text().contains(TextCleaner.clean(needle).strip())
+                    || (stored != null && oneFollowUp(out.text(), stored, needle))) {
+                reachable++;
+            }
         }
-        return new Row(out.path(), raw.length(), out.text().length(), exact, reachable);
+        String path = out.untouched() ? "none (pass-through)" : out.path();
+        return new Row(path, TokenEstimate.of(raw), TokenEstimate.of(out.text()),
+                stored == null ? null : readAll(stored).equals(raw), stored == null ? null : selectAll(stored).equals(raw),
+                reachable);
     }
 
     /** What one default follow-up could return: the next progressive chunk, or one listed section. */
     static boolean oneFollowUp(String view, StoredResult stored, String needle) {
-        int next = nextOffset(view);
-        String chunk = ProgressiveChunks.chunk(stored, next, ProgressiveChunks.DEFAULT_CHUNK_CHARS);
+        String chunk = ProgressiveChunks.chunk(stored, nextOffset(view), ProgressiveChunks.DEFAULT_CHUNK_CHARS);
         if (chunk.substring(0, chunk.indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN)).contains(needle)) return true;
         for (Section s : stored.sections()) {
             boolean listed = view.contains("- " + s.id() + " \"");
@@ -110,6 +144,7 @@ public final class ProxyBench {
         return Integer.parseInt(view.substring(at + 7, end));
     }
 
+    /** stm_proxy_read_more from offset 0 until has_more=false, split on the footer token. */
     static String readAll(StoredResult stored) {
         StringBuilder sb = new StringBuilder();
         int offset = 0;
@@ -123,19 +158,66 @@ public final class ProxyBench {
         }
     }
 
-    /** The CLEAN and COMPRESS stages on a result within budget: what pass-through costs in the proxy itself. */
-    static void passThrough(int budget) {
-        OriginalStore store = new OriginalStore(Clock.systemUTC(), () -> "k");
-        Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(new Compressor(McpJsonDefaults.getMapper(),
-                store, new RetentionFloor(0.65), ProgressiveChunks.DEFAULT_CHUNK_CHARS))));
-        ProxiedCall call = new ProxiedCall(new UpstreamConfig("bench", "b", new UpstreamTransport.Stdio("x", List.of(), List.of()),
-                CompressionMode.AUTO, budget, 0), "read", "b__read", Map.of());
-        String small = "hello from the proxy test\n".repeat(200);
+    /** stm_proxy_select_chunks of every section id, in order (the tool concatenates the sections' text). */
+    static String selectAll(StoredResult stored) {
+        StringBuilder sb = new StringBuilder();
+        for (Section listed : stored.sections()) {
+            Section s = stored.section(listed.id()).orElseThrow(); // looked up by id, as the tool does
+            sb.append(stored.original(), s.start(), s.end());
+        }
+        return sb.toString();
+    }
+
+    /** AUTO over the corpus: the issue's targets. */
+    private static final class Summary {
+        private long inOver;
+        private long outOver;
+        private int over;
+        private final List<String> missed = new ArrayList<>();
+        private int exact;
+        private int compressed;
+        private int small;
+        private int smallUntouched;
+
+        void add(BenchCorpus.Doc doc, Row r, ResultBudget rule) {
+            if (doc.text().length() > rule.compressAboveChars()) {
+                over++;
+                inOver += r.tokensIn;
+                outOver += r.tokensOut;
+                if (r.saved() < TARGET_SAVED) missed.add(doc.name() + String.format(" (%.0f%%)", 100 * r.saved()));
+            } else {
+                small++;
+                if (r.passedThrough()) smallUntouched++;
+            }
+            if (!r.passedThrough()) {
+                compressed++;
+                if (r.exact()) exact++;
+            }
+        }
+
+        void print(ResultBudget rule) {
+            System.out.printf("%nAUTO on the %d responses over %d chars: %d → %d tokens (%.0f%% fewer).%n", over,
+                    rule.compressAboveChars(), inOver, outOver, 100.0 * (inOver - outOver) / Math.max(1, inOver));
+            System.out.printf("Every response over %d chars saved at least 50%% under AUTO: %s.%n", rule.compressAboveChars(),
+                    missed.isEmpty() ? "YES (" + over + " of " + over + ")" : "NO, missed by " + String.join(", ", missed));
+            System.out.printf("Exact recovery of every compressed response (read_more and select_chunks): %d of %d.%n",
+                    exact, compressed);
+            System.out.printf("Responses of at most %d chars passed through untouched: %d of %d.%n", rule.compressAboveChars(),
+                    smallUntouched, small);
+        }
+    }
+
+    /** The CLEAN and COMPRESS stages on a result that passes through: what pass-through costs in the proxy itself. */
+    static void passThrough(int maxChars, ResultBudget rule) {
+        Pipeline pipeline = pipeline(new OriginalStore(Clock.systemUTC(), () -> "k"));
+        ProxiedCall call = call(CompressionMode.AUTO, maxChars, rule);
+        String small = "hello from the proxy test\n".repeat(180);
         long[] ns = new long[20_000];
         for (int i = 0; i < ns.length; i++) {
             long t = System.nanoTime();
-            pipeline.run(call, small);
+            PipelineText out = pipeline.run(call, small);
             ns[i] = System.nanoTime() - t;
+            if (!out.untouched()) throw new IllegalStateException("expected a pass-through");
         }
         long[] measured = Arrays.copyOfRange(ns, ns.length / 2, ns.length); // second half: after JIT warm-up
         Arrays.sort(measured);
