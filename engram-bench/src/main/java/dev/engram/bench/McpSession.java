@@ -69,6 +69,11 @@ final class McpSession implements AutoCloseable {
         return client.listTools().tools();
     }
 
+    /** A JSON-RPC ping: the round trip with no tool work. */
+    void ping() {
+        client.ping();
+    }
+
     Reply call(String tool, Map<String, Object> arguments) {
         McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
         String text = r.content().stream().filter(c -> c instanceof McpSchema.TextContent)

@@ -40,8 +40,12 @@ final class PeerBench {
                          double meanStructuredChars, double meanResults, double emptyShare, int errors) {
     }
 
-    /** One server at one size. */
-    record Figures(String target, int size, String preload, Latencies write, Map<QueryShape, SearchFigures> search) {
+    /**
+     * One server at one size. {@code ping} is the MCP round trip with no tool work (client, JSON-RPC,
+     * stdio and the server's dispatch): the floor under every call's latency.
+     */
+    record Figures(String target, int size, String preload, Latencies write, Map<QueryShape, SearchFigures> search,
+                   Latencies ping) {
     }
 
     private final PrintStream log;
@@ -89,7 +93,14 @@ final class PeerBench {
                 for (var e : queries.entrySet()) {
                     search.put(e.getKey(), searches(s, session, target, e.getValue()));
                 }
-                return new Figures(target.label(), n, how, write.done(), search);
+                Latencies.Recorder ping = new Latencies.Recorder(s.searches());
+                for (int i = 0; i < s.warmup() + s.searches(); i++) {
+                    long t0 = System.nanoTime();
+                    session.ping();
+                    long took = System.nanoTime() - t0;
+                    if (i >= s.warmup()) ping.add(took);
+                }
+                return new Figures(target.label(), n, how, write.done(), search, ping.done());
             }
         } finally {
             TempDirs.deleteQuietly(dir, log);
@@ -176,6 +187,8 @@ final class PeerBench {
                     ratio(ps.meanStructuredChars(), es.meanStructuredChars()));
             if (es.errors() + ps.errors() > 0) t.row("error replies", es.errors(), ps.errors(), "");
         }
+        t.row("**ping** (MCP round trip, no tool)", "", "", "");
+        latencyRows(t, "ping", e.ping(), p.ping());
         t.row("preload", e.preload(), p.preload(), "");
         return t.render();
     }
@@ -190,6 +203,7 @@ final class PeerBench {
             t.row("search, " + shape.label + ", p50 / p95 (ms)", s.latency().ms(50) + " / " + s.latency().ms(95));
             t.row("tokens per search, mean / p95", fmt(s.meanTokens()) + " / " + s.p95Tokens());
         }
+        t.row("ping p50 / p95 (ms)", f.ping().ms(50) + " / " + f.ping().ms(95));
         t.row("preload", f.preload());
         return t.render();
     }

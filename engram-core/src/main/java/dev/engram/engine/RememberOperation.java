@@ -188,7 +188,7 @@ final class RememberOperation {
                 ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(type),
                         Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES))
                 : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(type), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES));
+                        Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES, IndexQuery.Match.CONTENT_WORDS));
         RememberResult.NearDuplicate best = null;
         for (Memory m : store.getAll(hits.stream().map(IndexHit::id).toList())) {
             if (m.key().equals(ownKey) || !m.zone().equals(zone) || m.type() != type) {

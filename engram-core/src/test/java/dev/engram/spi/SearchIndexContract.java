@@ -83,6 +83,17 @@ public abstract class SearchIndexContract extends SearchIndexVectorContract {
     }
 
     @Test
+    void contentWordsMatchTheContentOnly() {
+        Memory inKey = insert(memory("something unrelated").key("redis-timeout").tags(List.of("infra")).build());
+        Memory inContent = insert(memory("the redis timeout again").build());
+        index().catchUp();
+        IndexQuery q = new IndexQuery("redis timeout infra", Set.of(inKey.zone()), Set.of(), Set.of(), Set.of(),
+                null, null, 10, IndexQuery.Match.CONTENT_WORDS);
+        assertEquals(List.of(inContent.id()), index().search(q).stream().map(IndexHit::id).toList());
+        assertEquals(Set.of(inKey.id(), inContent.id()), Set.copyOf(ids("redis timeout infra")), "all fields by default");
+    }
+
+    @Test
     void filtersRestrictZoneTypeTagsStatusAndCreationTime() {
         Instant t0 = clock.instant();
         Memory work = insert(memory("shared word").type(MemoryType.ERROR).tags(List.of("a", "b")).build());

@@ -39,6 +39,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     // the index's own copy, changed only by catchUp: a search must not see what catchUp has not applied
     private final Map<String, Memory> docs = new HashMap<>();
     private final Map<String, List<String>> tokens = new HashMap<>();
+    private final Map<String, List<String>> contentTokens = new HashMap<>();
     private final Map<String, StoredEmbedding> vectors = new HashMap<>();
     private long seq;
 
@@ -56,10 +57,12 @@ public final class InMemorySearchIndex implements SearchIndex {
                     docs.put(m.id(), m);
                     tokens.put(m.id(), tokenize(m.content() + " " + m.key() + " " + String.join(" ", m.tags())
                             + " " + (m.file() == null ? "" : m.file())));
+                    contentTokens.put(m.id(), tokenize(m.content()));
                     store.embedding(m.id()).ifPresentOrElse(e -> vectors.put(m.id(), e), () -> vectors.remove(m.id()));
                 }, () -> {
                     docs.remove(c.memoryId());
                     tokens.remove(c.memoryId());
+                    contentTokens.remove(c.memoryId());
                     vectors.remove(c.memoryId());
                 });
                 seq = c.seq();
@@ -75,6 +78,7 @@ public final class InMemorySearchIndex implements SearchIndex {
     public synchronized List<IndexHit> search(IndexQuery q) {
         Set<String> terms = new LinkedHashSet<>(tokenize(q.text()));
         if (terms.isEmpty() || docs.isEmpty()) return List.of();
+        Map<String, List<String>> tokens = q.match() == IndexQuery.Match.CONTENT_WORDS ? contentTokens : this.tokens;
         double avgLength = tokens.values().stream().mapToInt(List::size).average().orElse(1);
         List<IndexHit> hits = new ArrayList<>();
         for (Memory m : docs.values()) {

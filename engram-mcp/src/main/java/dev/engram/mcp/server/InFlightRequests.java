@@ -1,6 +1,5 @@
 package dev.engram.mcp.server;
 
-import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
@@ -8,7 +7,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * Keeps stdin's end-of-file back until every request read so far has been answered. The SDK's stdio
@@ -19,14 +22,14 @@ import java.util.Map;
  * process forever.
  */
 final class InFlightRequests {
-    private final McpJsonMapper mapper;
+    private static final JsonFactory JSON = new JsonFactory();
+
     private final Duration maxWait;
     // guarded by this; requests read and responses written since start
     private long requests;
     private long responses;
 
-    InFlightRequests(McpJsonMapper mapper, Duration maxWait) {
-        this.mapper = mapper;
+    InFlightRequests(Duration maxWait) {
         this.maxWait = maxWait;
     }
 
@@ -76,19 +79,36 @@ final class InFlightRequests {
     }
 
     private void seen(String line, boolean incoming) {
-        Map<?, ?> message;
-        try {
-            message = mapper.readValue(line, Map.class);
-        } catch (IOException | RuntimeException e) {
-            return; // not a JSON object: the transport reports it; nothing to count
-        }
-        if (message == null || message.get("id") == null) return;
-        boolean isRequest = message.containsKey("method");
+        Boolean isRequest = requestOrResponse(line);
+        if (isRequest == null) return;
         synchronized (this) {
             if (incoming && isRequest) requests++;
             if (!incoming && !isRequest) responses++;
             notifyAll();
         }
+    }
+
+    /**
+     * TRUE for a request (method and id), FALSE for a response (id, no method), null for anything
+     * else. Reads only the top-level names and skips every value: each recall answer passes through
+     * here, and building it into a map again cost as much as writing it.
+     */
+    static Boolean requestOrResponse(String line) {
+        boolean method = false;
+        boolean id = false;
+        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) return null;
+            for (JsonToken t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("method")) method = true;
+                if (name.equals("id")) id = value != JsonToken.VALUE_NULL;
+                p.skipChildren();
+            }
+        } catch (JacksonException e) {
+            return null; // not JSON: the transport reports it; nothing to count
+        }
+        return id ? method : null;
     }
 
     private synchronized void awaitAnswers() {

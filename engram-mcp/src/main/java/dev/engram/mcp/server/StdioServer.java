@@ -44,7 +44,7 @@ public final class StdioServer {
      */
     public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
-        InFlightRequests inFlight = new InFlightRequests(mapper, MAX_DRAIN);
+        InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
         return build.apply(McpServer.sync(
                 new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))));
     }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -135,7 +136,15 @@ public final class LuceneSearchIndex implements SearchIndex {
         try {
             if (!DirectoryReader.indexExists(directory)) return;
             reader = DirectoryReader.open(directory);
-            readerSeq = WriterLease.seqOf(reader.getIndexCommit().getUserData());
+            Map<String, String> commit = reader.getIndexCommit().getUserData();
+            readerSeq = WriterLease.seqOf(commit);
+            int layout = WriterLease.layoutOf(commit);
+            if (layout != WriterLease.CURRENT_LAYOUT) {
+                // searches keep working on it meanwhile: ids fall back to the stored field
+                log.info("index {}: layout {} (this version writes {}); rebuilding it from the store",
+                        path, layout, WriterLease.CURRENT_LAYOUT);
+                lease.recreateOnNextOpen();
+            }
         } catch (IOException e) {
             // CorruptIndexException, IndexFormatTooOld/NewException, a truncated file: all derived data
             log.warn("index {}: unreadable ({}); rebuilding it from the store", path, e.toString());

@@ -32,6 +32,12 @@ final class WriterLease {
     private static final Logger log = LoggerFactory.getLogger(WriterLease.class);
 
     static final String SEQ = "seq";
+    /**
+     * What the documents hold, in every commit's user data. An index of another layout is rebuilt
+     * from the store on open. 1 (no key): ids stored only; 2: ids also as doc values.
+     */
+    static final String LAYOUT = "layout";
+    static final int CURRENT_LAYOUT = 2;
     /** Heartbeat of the lease: how often the holder follows the store and checks the timers below. */
     static final Duration TICK = Duration.ofMillis(100);
     /** Group commit: at most one fsync'ing commit per interval while changes arrive. */
@@ -168,7 +174,7 @@ final class WriterLease {
      */
     record GroupCommit(IndexWriter writer, long seq) {
         void run() throws IOException {
-            writer.setLiveCommitData(Map.of(SEQ, Long.toString(seq)).entrySet());
+            writer.setLiveCommitData(commitData(seq).entrySet());
             writer.commit();
         }
     }
@@ -186,7 +192,7 @@ final class WriterLease {
     }
 
     private void commit() throws IOException {
-        writer.setLiveCommitData(Map.of(SEQ, Long.toString(seq)).entrySet());
+        writer.setLiveCommitData(commitData(seq).entrySet());
         writer.commit();
         dirty = false;
         lastCommitNanos = System.nanoTime();
@@ -214,6 +220,15 @@ final class WriterLease {
         } catch (IOException e) {
             log.debug("index {}: rollback of an abandoned writer: {}", path, e.toString()); // lock goes with it
         }
+    }
+
+    private static Map<String, String> commitData(long seq) {
+        return Map.of(SEQ, Long.toString(seq), LAYOUT, Integer.toString(CURRENT_LAYOUT));
+    }
+
+    static int layoutOf(Map<String, String> commitData) {
+        String s = commitData.get(LAYOUT);
+        return s == null ? 1 : Integer.parseInt(s);
     }
 
     static long seqOf(Map<String, String> commitData) {

@@ -1,6 +1,7 @@
 package dev.engram.store.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Memory;
@@ -14,7 +15,22 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -118,6 +134,61 @@ class LuceneIndexLifecycleTest {
             IndexCheck check = s.check();
             assertTrue(check.consistent(), check.toString());
             assertEquals(1, check.indexedCount());
+        }
+    }
+
+    /** What Engram 0.1's index held: ids stored only, commit data with the seq and no layout. */
+    private void writeLayoutOneIndex(List<Memory> memories, long seq) throws IOException {
+        try (Directory d = FSDirectory.open(index());
+             IndexWriter w = new IndexWriter(d, new IndexWriterConfig(new StandardAnalyzer())
+                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE))) {
+            for (Memory m : memories) {
+                Document doc = new Document();
+                doc.add(new StringField(MemoryDocuments.ID, m.id(), Field.Store.YES));
+                doc.add(new StringField(MemoryDocuments.ZONE, m.zone(), Field.Store.NO));
+                doc.add(new StringField(MemoryDocuments.STATUS, m.status().name(), Field.Store.NO));
+                doc.add(new TextField("content_std", m.content(), Field.Store.NO));
+                w.addDocument(doc);
+            }
+            w.setLiveCommitData(Map.of(WriterLease.SEQ, Long.toString(seq)).entrySet());
+            w.commit();
+        }
+    }
+
+    @Test
+    void anIndexOfAnOlderLayoutIsRebuiltWithIdDocValues() throws IOException {
+        Memory a;
+        Memory b;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            a = insert(s, "layout migration alpha");
+            b = insert(s, "layout migration beta");
+            s.index().catchUp();
+        }
+        writeLayoutOneIndex(List.of(a, b), 2);
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            assertEquals(java.util.Set.of(a.id(), b.id()), java.util.Set.copyOf(search(s, "migration")));
+            assertTrue(s.check().consistent());
+        }
+        try (Directory d = FSDirectory.open(index()); DirectoryReader r = DirectoryReader.open(d)) {
+            assertEquals(Integer.toString(WriterLease.CURRENT_LAYOUT), r.getIndexCommit().getUserData().get(WriterLease.LAYOUT));
+            for (LeafReaderContext leaf : r.leaves()) {
+                assertNotNull(leaf.reader().getBinaryDocValues(MemoryDocuments.ID), "ids as doc values in " + leaf);
+            }
+        }
+    }
+
+    @Test
+    void hitsReadIdsFromSegmentsWithoutDocValues() throws IOException {
+        Memory a = MemoryFixtures.minimal(clock, 1, "work", "stored only alpha").build();
+        Memory b = MemoryFixtures.minimal(clock, 2, "work", "stored only alpha beta").build();
+        writeLayoutOneIndex(List.of(a, b), 2);
+        try (Directory d = FSDirectory.open(index()); DirectoryReader r = DirectoryReader.open(d)) {
+            IndexSearcher searcher = new IndexSearcher(r);
+            BooleanQuery q = new BooleanQuery.Builder()
+                    .add(new TermQuery(new Term("content_std", "alpha")), BooleanClause.Occur.SHOULD)
+                    .add(new TermQuery(new Term("content_std", "beta")), BooleanClause.Occur.SHOULD).build();
+            List<IndexHit> hits = MemoryDocuments.hits(searcher, searcher.search(q, 10));
+            assertEquals(List.of(b.id(), a.id()), hits.stream().map(IndexHit::id).toList(), "best first, by stored id");
         }
     }
 
