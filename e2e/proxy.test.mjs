@@ -92,6 +92,12 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     assert.match(t, /schema_pruning/);
     assert.match(t, /297 more items \(300 in all\)/);
     assert.equal(await readAll(client, t.match(KEY)[1]), files["items.json"]);
+    // the sections by item range: the last one, selected, is the end of the array
+    const last = [...t.matchAll(/^- (s\d+) "\[\d+\.\.(\d+)\]"/gm)].at(-1);
+    assert.ok(last, "sections listed by item range");
+    assert.equal(last[2], "299");
+    const end = await client.callTool({ name: "stm_proxy_select_chunks", arguments: { key: t.match(KEY)[1], sections: [last[1]] } });
+    assert.ok(files["items.json"].endsWith(textOf(end)) && textOf(end).includes('"item-299"'), textOf(end));
   });
 
   it("field extraction: nested JSON keeps every top-level key", async () => {
@@ -109,6 +115,11 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     const first = t.slice(0, t.indexOf(FOOTER_TOKEN));
     assert.ok(files["notes.txt"].startsWith(first));
     assert.equal(await readAll(client, t.match(KEY)[1], 3000), files["notes.txt"]);
+    // more is left than one read_more returns: the footer lists the sections after the chunk
+    const ids = [...t.matchAll(/^- (s\d+) "/gm)].map((m) => m[1]);
+    assert.ok(ids.length >= 2, "sections after the chunk are listed");
+    const end = await client.callTool({ name: "stm_proxy_select_chunks", arguments: { key: t.match(KEY)[1], sections: [ids.at(-1)] } });
+    assert.ok(files["notes.txt"].endsWith(textOf(end)), "the last listed section is the end of the text");
   });
 
   it("truncate: keeps the beginning within budget and names the full original", async () => {

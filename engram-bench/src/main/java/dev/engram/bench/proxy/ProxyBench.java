@@ -34,9 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * read_more (every chunk) and through select_chunks (every section), and whether each question's
  * line is in the first answer or in the answer of one follow-up call made with the defaults
  * (read_more from the footer's offset with 4,000 chars, or select_chunks of one section listed in
- * the view). Ends with whether every response over 5,000 chars met the 50% target under AUTO, and
- * the pipeline's own time on pass-through. The budget rule comes from the proxy's environment
- * variables ({@code ENGRAM_PROXY_COMPRESS_ABOVE_CHARS}, {@code ENGRAM_PROXY_MAX_RESULT_SHARE}).
+ * the view; the section is picked by an oracle, an agent has the titles and previews to go by).
+ * Ends with whether every response over 5,000 chars met the 50% target under AUTO, whether every
+ * question of every compressed response was reachable so, and the pipeline's own time on
+ * pass-through. The budget rule comes from the proxy's environment variables ({@code ENGRAM_PROXY_COMPRESS_ABOVE_CHARS}, {@code ENGRAM_PROXY_MAX_RESULT_SHARE}).
  * <pre>java -cp … dev.engram.bench.proxy.ProxyBench [max-result-chars]</pre>
  */
 public final class ProxyBench {
@@ -178,6 +179,7 @@ public final class ProxyBench {
         private int compressed;
         private int small;
         private int smallUntouched;
+        private final List<String> unreachable = new ArrayList<>();
 
         void add(BenchCorpus.Doc doc, Row r, ResultBudget rule) {
             if (doc.text().length() > rule.compressAboveChars()) {
@@ -192,6 +194,9 @@ public final class ProxyBench {
             if (!r.passedThrough()) {
                 compressed++;
                 if (r.exact()) exact++;
+                if (r.reachable < doc.needles().size()) {
+                    unreachable.add(doc.name() + " (" + r.reachable + "/" + doc.needles().size() + ")");
+                }
             }
         }
 
@@ -204,6 +209,9 @@ public final class ProxyBench {
                     exact, compressed);
             System.out.printf("Responses of at most %d chars passed through untouched: %d of %d.%n", rule.compressAboveChars(),
                     smallUntouched, small);
+            System.out.printf("Every question of every compressed response reachable in at most one follow-up: %s.%n",
+                    unreachable.isEmpty() ? "YES (" + compressed + " of " + compressed + ")"
+                            : "NO, " + String.join(", ", unreachable));
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * For nested JSON objects: every top-level key stays; a nested object shows up to
  * {@link #NESTED_KEYS} of its keys with short previews, an array its length and first item. The
- * agent sees which fields exist and where, and reads the one it needs in full with read_more.
+ * agent sees which fields exist and where; below the footer, the sections by key range
+ * ({@code server.option_0 .. option_11}) let it read the one it needs in full in one call.
  */
 public final class FieldExtractionStrategy implements CompressionStrategy {
     /** memtomem-stm: a dict with this many nested dict/list values is "nested". */
@@ -43,8 +44,9 @@ public final class FieldExtractionStrategy implements CompressionStrategy {
         String footer = Footers.original(in.key(), in.raw().length(), "extract_fields: all top-level keys, nested values previewed");
         String body = write(view);
         if (body.length() + footer.length() > in.budget()) return Optional.empty();
-        // retention counts top-level keys: each one is present, and its full value is one read_more away
-        return Optional.of(new Compressed(body + footer, mode(), JsonPaths.retention(root, view, 1)));
+        String jump = TableOfContents.jsonJumpList(in, body.length() + footer.length());
+        // retention counts top-level keys: each one is present, and its full value is one select_chunks away
+        return Optional.of(new Compressed(body + footer + jump, mode(), JsonPaths.retention(root, view, 1)));
     }
 
     private static Object level1(Object v) {

@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * For large JSON arrays: every array keeps its first two and last item with a count of what was
  * left out, and long strings are cut, so the agent sees the schema and the size without the bulk.
- * Applies to an array of at least {@link #MIN_ITEMS} items, or an object holding one.
+ * Applies to an array of at least {@link #MIN_ITEMS} items, or an object holding one. Below the
+ * footer, the sections by item range ({@code [24..35]}), each one select_chunks call away.
  */
 public final class SchemaPruningStrategy implements CompressionStrategy {
     /** memtomem-stm's threshold: below this a list is read, not skimmed. */
@@ -45,7 +46,8 @@ public final class SchemaPruningStrategy implements CompressionStrategy {
             Object pruned = prune(in.json(), cap);
             String body = write(pruned);
             if (body.length() + footer.length() <= in.budget()) {
-                return Optional.of(new Compressed(body + footer, mode(), JsonPaths.retention(in.json(), pruned, 8)));
+                String view = body + footer + TableOfContents.jsonJumpList(in, body.length() + footer.length());
+                return Optional.of(new Compressed(view, mode(), JsonPaths.retention(in.json(), pruned, 8)));
             }
         }
         return Optional.empty();

@@ -8,8 +8,12 @@ import java.util.regex.Pattern;
 /**
  * Splits a text into sections that cover it exactly: concatenating every section in order gives
  * the text back byte for byte, which is what makes selective and hybrid results lossless. Markdown
- * with at least two headings splits at headings (never inside a ``` block); anything else splits
- * into groups of paragraphs, then lines, then fixed runs, of about {@link #TARGET_CHARS}.
+ * with at least two headings splits at headings (never inside a ``` block); JSON between elements and
+ * members ({@link JsonSections}); anything else into runs of about {@link #TARGET_CHARS} that end at
+ * a paragraph, else before a record (a line that starts like the text's first line: a log's
+ * {@code commit}, {@code Note 12:}), else at a line, else anywhere. Titles are the first line
+ * without escape codes, so a table of contents of a text without headings still says where each
+ * section starts.
  */
 public final class Sections {
     /** About a screen of text: small enough that one selected section stays cheap. */
@@ -22,7 +26,7 @@ public final class Sections {
     public static List<Section> split(String text) {
         List<int[]> headings = headings(text);
         if (headings.size() >= 2) return byHeadings(text, headings);
-        return byParagraphs(text);
+        return JsonSections.split(text).orElseGet(() -> byParagraphs(text));
     }
 
     /** Start offsets and levels of markdown heading lines outside code fences. */
@@ -63,28 +67,54 @@ public final class Sections {
         List<Section> out = new ArrayList<>();
         int start = 0;
         int n = 1;
+        String record = recordKey(text, 0);
         while (start < text.length()) {
-            int end = cut(text, start);
+            int end = cut(text, start, record);
             out.add(new Section("s" + n++, titleAt(text, start), start, end));
             start = end;
         }
         return out;
     }
 
-    /** End of the section starting at {@code start}: a paragraph, else a line, else a hard break. */
-    private static int cut(String text, int start) {
+    /**
+     * End of the section starting at {@code start}: a paragraph, else the start of a record, else
+     * a line, else a hard break. Records matter for logs without blank lines (git log --graph):
+     * a section that starts at a record has that record's first line as its title.
+     */
+    private static int cut(String text, int start, String record) {
         int limit = Math.min(text.length(), start + TARGET_CHARS);
         if (limit == text.length()) return limit;
+        int floor = start + TARGET_CHARS / 4;
         int para = text.lastIndexOf("\n\n", limit);
-        if (para > start + TARGET_CHARS / 4) return para + 2;
+        if (para > floor) return para + 2;
+        if (!record.isEmpty()) {
+            for (int line = text.lastIndexOf('\n', limit - 1); line > floor; line = text.lastIndexOf('\n', line - 1)) {
+                if (record.equals(recordKey(text, line + 1))) return line + 1;
+            }
+        }
         int line = text.lastIndexOf('\n', limit);
-        if (line > start + TARGET_CHARS / 4) return line + 1;
+        if (line > floor) return line + 1;
         return limit;
+    }
+
+    /**
+     * What a line starts with, for telling record starts: its first word after escape codes and
+     * graph or list marks ({@code * | / \ - >}), digits folded to 9; "" when it has none.
+     */
+    static String recordKey(String text, int lineStart) {
+        int nl = text.indexOf('\n', lineStart);
+        String line = TextCleaner.oneLine(text.substring(lineStart, nl < 0 ? text.length() : Math.min(nl, lineStart + 200)));
+        int i = 0;
+        while (i < line.length() && "*|/\\->_ ".indexOf(line.charAt(i)) >= 0) i++;
+        int j = i;
+        while (j < line.length() && Character.isLetter(line.charAt(j))) j++;
+        return line.substring(i, j);
     }
 
     private static String titleAt(String text, int start) {
         int nl = text.indexOf('\n', start);
-        String line = text.substring(start, nl < 0 ? text.length() : nl).strip();
+        // a title needs 60 chars: do not clean a whole megabyte line to get them
+        String line = TextCleaner.oneLine(text.substring(start, Math.min(nl < 0 ? text.length() : nl, start + 400)));
         line = line.replaceFirst("^#{1,6}\\s+", "");
         return line.length() > 60 ? line.substring(0, 60) + "…" : line;
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.proxy.config.CompressionMode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CompressorTest {
@@ -23,6 +24,30 @@ class CompressorTest {
         assertEquals(CompressionMode.HYBRID, out.strategy());
         assertTrue(out.text().length() <= 4000);
         assertEquals(md, store.get(out.key()).orElseThrow().original());
+    }
+
+    /**
+     * The text at 10%, 50% and 90% of each result is in the first answer, in the next read_more from
+     * the offset the answer gives, or in one section the answer lists: one follow-up at most.
+     */
+    @Test
+    void underAutoEveryPartOfALongResultIsOneCallAway() {
+        String log = "* commit abc\n| Author: x\n|\n|     change\n| src/A.java | 3 +-\n".repeat(400);
+        for (String text : List.of(CompressFixtures.prose(400), log, CompressFixtures.jsonArray(400),
+                CompressFixtures.nestedJson(6, 120), CompressFixtures.markdown(40, 6))) {
+            CompressionOutcome out = auto(text, 8000);
+            StoredResult stored = store.get(out.key()).orElseThrow();
+            int offset = Integer.parseInt(out.text().replaceAll("(?s).*offset=(\\d+)\\).*", "$1"));
+            String chunk = ProgressiveChunks.chunk(stored, offset, ProgressiveChunks.DEFAULT_CHUNK_CHARS);
+            int nextEnd = offset + chunk.indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN);
+            for (double at : new double[] {0.1, 0.5, 0.9}) {
+                int pos = (int) (text.length() * at);
+                boolean reached = out.text().contains(text.substring(pos, pos + 30)) || (offset <= pos && pos < nextEnd)
+                        || stored.sections().stream().anyMatch(s -> out.text().contains("- " + s.id() + " \"")
+                                && s.start() <= pos && pos < s.end());
+                assertTrue(reached, out.path() + ": the text at " + at + " is not one call away");
+            }
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.engram.proxy.compress;
 import static dev.engram.proxy.compress.CompressFixtures.MAPPER;
 import static dev.engram.proxy.compress.CompressFixtures.input;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -62,6 +63,64 @@ class StrategiesTest {
         assertTrue(at > 0);
         assertTrue(text.startsWith(c.text().substring(0, at)));
         assertTrue(c.text().contains("has_more=true"));
+    }
+
+    @Test
+    void progressiveListsTheSectionsAfterItsChunkWhenOneReadMoreCannotReachTheEnd() {
+        String text = CompressFixtures.prose(200);
+        CompressionInput in = input(text, BUDGET);
+        Compressed c = new ProgressiveStrategy(3000).compress(in).orElseThrow();
+        assertTrue(c.text().length() <= BUDGET, c.text().length() + " chars");
+        int at = c.text().indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN);
+        String chunk = c.text().substring(0, at);
+        assertTrue(text.startsWith(chunk));
+        String footer = c.text().substring(at);
+        assertTrue(footer.contains("stm_proxy_read_more(key=\"k00000000001\", offset=" + chunk.length() + ")"), footer);
+        assertTrue(footer.contains("stm_proxy_select_chunks(key=\"k00000000001\""), footer);
+        // every section not wholly in the chunk is listed by id: any part is one call away
+        for (Section s : in.sections()) {
+            boolean listed = footer.contains("- " + s.id() + " \"");
+            assertEquals(s.end() > chunk.length(), listed, s.id() + " " + s.start() + ".." + s.end());
+        }
+        assertEquals(1.0, c.retention());
+    }
+
+    @Test
+    void progressiveListsNothingWhenOneReadMoreReachesTheEnd() {
+        String text = CompressFixtures.prose(80); // ~6,600 chars: the chunk, then one default read_more
+        Compressed c = new ProgressiveStrategy(4000).compress(input(text, 5000)).orElseThrow();
+        assertFalse(c.text().contains("stm_proxy_select_chunks"), c.text());
+        assertTrue(c.text().endsWith(")]"), "ends with the read_more hint");
+    }
+
+    @Test
+    void tableOfContentsPreviewsDoNotRepeatTheTitleAndSkipHeaderLines() {
+        String md = "# A\n\nFirst words of A.\n\n# B\n\nFirst words of B.\n";
+        List<Section> sections = Sections.split(md);
+        assertEquals("First words of A.", TableOfContents.preview(md, sections.get(0), 80));
+        String log = "* commit 1\n| Author: x <x@y>\n| Date: today\n|\n|     Fix the parser\n";
+        Section one = new Section("s1", "* commit 1", 0, log.length());
+        assertEquals("Fix the parser", TableOfContents.preview(log, one, 80));
+        String headersOnly = "Author: x\nDate: today\n";
+        assertEquals("Author: x Date: today", TableOfContents.preview(headersOnly, new Section("s1", "", 0, headersOnly.length()), 80));
+    }
+
+    @Test
+    void jsonSummariesListTheSectionsByPathRange() {
+        String array = CompressFixtures.jsonArray(200);
+        CompressionInput arrayIn = input(array, BUDGET);
+        Compressed pruned = new SchemaPruningStrategy(MAPPER).compress(arrayIn).orElseThrow();
+        assertTrue(pruned.text().length() <= BUDGET);
+        assertTrue(pruned.text().contains("stm_proxy_select_chunks(key=\"k00000000001\""), pruned.text());
+        for (Section s : arrayIn.sections()) assertTrue(pruned.text().contains("- " + s.id() + " \"" + s.title() + "\""), s.title());
+        assertTrue(pruned.text().contains("..199]\""), pruned.text());
+
+        String nested = CompressFixtures.nestedJson(6, 60);
+        CompressionInput nestedIn = input(nested, BUDGET);
+        Compressed fields = new FieldExtractionStrategy(MAPPER).compress(nestedIn).orElseThrow();
+        assertTrue(fields.text().length() <= BUDGET);
+        for (Section s : nestedIn.sections()) assertTrue(fields.text().contains("- " + s.id() + " \""), s.id());
+        assertTrue(fields.text().contains(" \"group5\" ("), fields.text());
     }
 
     @Test
