@@ -32,8 +32,9 @@ final class McpSession implements AutoCloseable {
     /**
      * A tool call's reply as the agent would receive it; {@code results} counts the items of the
      * structured answer's {@code results} (Engram) or {@code entities} (server-memory) list, -1 if none.
+     * {@code nanos} is the round trip of the call alone: reading the reply's figures comes after it.
      */
-    record Reply(String text, int structuredChars, int results, boolean error) {
+    record Reply(String text, int structuredChars, int results, boolean error, long nanos) {
         int bytes() {
             return text.getBytes(StandardCharsets.UTF_8).length;
         }
@@ -75,7 +76,10 @@ final class McpSession implements AutoCloseable {
     }
 
     Reply call(String tool, Map<String, Object> arguments) {
-        McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
+        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments).build();
+        long t0 = System.nanoTime();
+        McpSchema.CallToolResult r = client.callTool(request);
+        long nanos = System.nanoTime() - t0;
         String text = r.content().stream().filter(c -> c instanceof McpSchema.TextContent)
                 .map(c -> ((McpSchema.TextContent) c).text()).collect(Collectors.joining("\n"));
         int structured = 0;
@@ -93,7 +97,7 @@ final class McpSession implements AutoCloseable {
             }
         }
         // the TS servers leave isError absent (null) on success (SDK gotcha 18)
-        return new Reply(text, structured, results, Boolean.TRUE.equals(r.isError()));
+        return new Reply(text, structured, results, Boolean.TRUE.equals(r.isError()), nanos);
     }
 
     @Override

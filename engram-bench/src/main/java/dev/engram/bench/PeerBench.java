@@ -62,81 +62,138 @@ final class PeerBench {
             List<SyntheticMemory> preload = memories(s.seed() + n, n);
             List<SyntheticMemory> writes = memories(s.seed() * 17 + n, s.warmup() + s.writes());
             Map<QueryShape, List<String>> queries = queries(s.seed() * 31 + n, s.warmup() + s.searches());
-            for (PeerTarget t : targets) {
-                out.add(runOne(s, t, n, preload, writes, queries));
-            }
+            out.addAll(runSize(s, targets, n, preload, writes, queries));
         }
         return out;
     }
 
-    private Figures runOne(Settings s, PeerTarget target, int n, List<SyntheticMemory> preload,
-                           List<SyntheticMemory> writes, Map<QueryShape, List<String>> queries) throws Exception {
-        Path dir = Files.createTempDirectory(s.workDir(), "peer-" + target.label() + "-" + n + "-");
-        try {
-            log.printf(Locale.ROOT, "peer: %s N=%d in %s%n", target.label(), n, dir);
-            String how = target.preloadOffline(dir, preload, log);
-            try (McpSession session = McpSession.start(target.command(dir), serverStderr)) {
-                session.initialize();
-                if (how == null) how = target.preloadOnline(session, preload);
-                log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
+    /** A started, preloaded server and the figures recorded for it so far. */
+    private static final class Running implements AutoCloseable {
+        final PeerTarget target;
+        final Path dir;
+        final McpSession session;
+        final String preload;
+        final Latencies.Recorder write;
+        final Map<QueryShape, SearchRecorder> search = new LinkedHashMap<>();
+        final Latencies.Recorder ping;
 
-                Latencies.Recorder write = new Latencies.Recorder(s.writes());
-                for (int i = 0; i < writes.size(); i++) {
-                    Map<String, Object> args = target.writeArguments(writes.get(i), n + i);
-                    long t0 = System.nanoTime();
-                    McpSession.Reply r = session.call(target.writeTool(), args);
-                    long took = System.nanoTime() - t0;
-                    if (r.error()) throw new IllegalStateException(target.writeTool() + " failed: " + r.text());
-                    if (i >= s.warmup()) write.add(took);
-                }
-                Map<QueryShape, SearchFigures> search = new LinkedHashMap<>();
-                for (var e : queries.entrySet()) {
-                    search.put(e.getKey(), searches(s, session, target, e.getValue()));
-                }
-                Latencies.Recorder ping = new Latencies.Recorder(s.searches());
-                for (int i = 0; i < s.warmup() + s.searches(); i++) {
-                    long t0 = System.nanoTime();
-                    session.ping();
-                    long took = System.nanoTime() - t0;
-                    if (i >= s.warmup()) ping.add(took);
-                }
-                return new Figures(target.label(), n, how, write.done(), search, ping.done());
-            }
-        } finally {
-            TempDirs.deleteQuietly(dir, log);
+        Running(PeerTarget target, Path dir, McpSession session, String preload, Settings s) {
+            this.target = target;
+            this.dir = dir;
+            this.session = session;
+            this.preload = preload;
+            this.write = new Latencies.Recorder(s.writes());
+            for (QueryShape shape : QueryShape.values()) search.put(shape, new SearchRecorder(s.searches()));
+            this.ping = new Latencies.Recorder(s.searches());
+        }
+
+        Figures figures(int n) {
+            Map<QueryShape, SearchFigures> out = new LinkedHashMap<>();
+            search.forEach((shape, r) -> out.put(shape, r.done()));
+            return new Figures(target.label(), n, preload, write.done(), out, ping.done());
+        }
+
+        @Override
+        public void close() {
+            session.close();
         }
     }
 
-    private static SearchFigures searches(Settings s, McpSession session, PeerTarget target, List<String> queries) {
-        Latencies.Recorder latency = new Latencies.Recorder(s.searches());
-        long[] tokens = new long[s.searches()];
-        long bytes = 0;
-        long structured = 0;
-        int errors = 0;
-        long results = 0;
-        int empty = 0;
-        for (int i = 0; i < queries.size(); i++) {
-            Map<String, Object> args = target.searchArguments(queries.get(i));
-            long t0 = System.nanoTime();
-            McpSession.Reply r = session.call(target.searchTool(), args);
-            long took = System.nanoTime() - t0;
-            if (i < s.warmup()) continue;
-            int k = i - s.warmup();
-            latency.add(took);
+    /**
+     * Every server at one size, all running at once, their calls interleaved: call i goes to each
+     * server in turn before call i + 1. A burst of load from elsewhere on this shared machine then
+     * falls on both sides of a ratio instead of on whichever server happened to be running.
+     */
+    private List<Figures> runSize(Settings s, List<PeerTarget> targets, int n, List<SyntheticMemory> preload,
+                                  List<SyntheticMemory> writes, Map<QueryShape, List<String>> queries) throws Exception {
+        List<Running> running = new ArrayList<>();
+        try {
+            for (PeerTarget target : targets) {
+                Path dir = Files.createTempDirectory(s.workDir(), "peer-" + target.label() + "-" + n + "-");
+                log.printf(Locale.ROOT, "peer: %s N=%d in %s%n", target.label(), n, dir);
+                String how;
+                McpSession session;
+                try {
+                    how = target.preloadOffline(dir, preload, log);
+                    session = McpSession.start(target.command(dir), serverStderr);
+                    session.initialize();
+                    if (how == null) how = target.preloadOnline(session, preload);
+                } catch (Exception | Error e) {
+                    TempDirs.deleteQuietly(dir, log);
+                    throw e;
+                }
+                log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
+                running.add(new Running(target, dir, session, how, s));
+            }
+            for (int i = 0; i < writes.size(); i++) {
+                for (Running r : running) {
+                    Map<String, Object> args = r.target.writeArguments(writes.get(i), n + i);
+                    McpSession.Reply reply = r.session.call(r.target.writeTool(), args);
+                    if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
+                    if (i >= s.warmup()) r.write.add(reply.nanos());
+                }
+            }
+            for (var e : queries.entrySet()) {
+                for (int i = 0; i < e.getValue().size(); i++) {
+                    for (Running r : running) {
+                        Map<String, Object> args = r.target.searchArguments(e.getValue().get(i));
+                        McpSession.Reply reply = r.session.call(r.target.searchTool(), args);
+                        if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
+                    }
+                }
+            }
+            for (int i = 0; i < s.warmup() + s.searches(); i++) {
+                for (Running r : running) {
+                    long t0 = System.nanoTime();
+                    r.session.ping();
+                    long took = System.nanoTime() - t0;
+                    if (i >= s.warmup()) r.ping.add(took);
+                }
+            }
+            return running.stream().map(r -> r.figures(n)).toList();
+        } finally {
+            for (Running r : running) {
+                r.close();
+                TempDirs.deleteQuietly(r.dir, log);
+            }
+        }
+    }
+
+    /** One search set's figures as they come in. */
+    private static final class SearchRecorder {
+        private final Latencies.Recorder latency;
+        private final long[] tokens;
+        private int count;
+        private long bytes;
+        private long structured;
+        private int errors;
+        private long results;
+        private int empty;
+
+        SearchRecorder(int searches) {
+            latency = new Latencies.Recorder(searches);
+            tokens = new long[searches];
+        }
+
+        void add(McpSession.Reply r) {
+            latency.add(r.nanos());
             // the one estimate for both servers: ceil(chars / 4) of the text content the agent reads
-            tokens[k] = TokenEstimate.of(r.text());
+            tokens[count++] = TokenEstimate.of(r.text());
             bytes += r.bytes();
             structured += r.structuredChars();
             if (r.error()) errors++;
             results += Math.max(0, r.results());
             if (r.results() == 0) empty++;
         }
-        long[] sorted = tokens.clone();
-        Arrays.sort(sorted);
-        long p95 = sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
-        double mean = Arrays.stream(tokens).average().orElse(0);
-        return new SearchFigures(latency.done(), mean, p95, (double) bytes / s.searches(),
-                (double) structured / s.searches(), (double) results / s.searches(), (double) empty / s.searches(), errors);
+
+        SearchFigures done() {
+            long[] sorted = Arrays.copyOf(tokens, count);
+            Arrays.sort(sorted);
+            long p95 = sorted.length == 0 ? 0 : sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
+            double mean = Arrays.stream(sorted).average().orElse(0);
+            return new SearchFigures(latency.done(), mean, p95, (double) bytes / count,
+                    (double) structured / count, (double) results / count, (double) empty / count, errors);
+        }
     }
 
     /** All peer memories go to the default zone: the peer has no zones, so both search the same N. */

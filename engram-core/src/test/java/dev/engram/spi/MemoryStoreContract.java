@@ -66,6 +66,19 @@ public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
     }
 
     @Test
+    void getAllOfEveryLengthFindsEachMemoryOnceAndSeesLaterWrites() {
+        List<Memory> all = new java.util.ArrayList<>();
+        for (int i = 1; i <= 130; i++) all.add(insert(fact(i, "work", "m" + i)));
+        for (int n : new int[] {1, 2, 3, 5, 64, 65, 130}) {
+            List<String> ids = all.subList(0, n).stream().map(Memory::id).toList();
+            assertEquals(all.subList(0, n), store.getAll(ids), n + " ids");
+        }
+        Memory later = insert(fact(131, "work", "written after the reads above"));
+        assertEquals(List.of(later, all.get(0)), store.getAll(List.of(later.id(), all.get(0).id())));
+        assertEquals(later, store.get(later.id()).orElseThrow());
+    }
+
+    @Test
     void keyIsUniquePerZoneOnly() {
         insert(minimal(clock, 1, "work", "a").key("same").build());
         insert(minimal(clock, 2, "home", "b").key("same").build());

@@ -58,13 +58,27 @@ final class SqlCalls {
     }
 
     static long count(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, sql, params)) {
+            return count(ps);
+        }
+    }
+
+    /** Runs a bound statement (left open, for reuse) and reads the first column of its first row. */
+    static long count(PreparedStatement bound) throws SQLException {
+        try (ResultSet rs = bound.executeQuery()) {
             return rs.next() ? rs.getLong(1) : 0;
         }
     }
 
     static List<Memory> memories(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, sql, params)) {
+            return memories(ps);
+        }
+    }
+
+    /** Runs a bound statement (left open, for reuse) and reads its memory rows. */
+    static List<Memory> memories(PreparedStatement bound) throws SQLException {
+        try (ResultSet rs = bound.executeQuery()) {
             List<Memory> out = new ArrayList<>();
             while (rs.next()) out.add(MemoryRows.memory(rs));
             return out;
@@ -72,7 +86,14 @@ final class SqlCalls {
     }
 
     static List<Edge> edges(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = prepare(c, EDGES_OF, id); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = prepare(c, EDGES_OF, id)) {
+            return edges(ps);
+        }
+    }
+
+    /** Runs a bound {@code EDGES_OF} statement (left open, for reuse). */
+    static List<Edge> edges(PreparedStatement bound) throws SQLException {
+        try (ResultSet rs = bound.executeQuery()) {
             List<Edge> out = new ArrayList<>();
             while (rs.next()) out.add(MemoryRows.edge(rs));
             return out;

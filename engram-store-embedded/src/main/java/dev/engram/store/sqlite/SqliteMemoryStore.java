@@ -81,6 +81,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final Path file;
     private final SqliteWriter writer;
     private final Connection reader;
+    private final ReaderStatements statements; // guarded by readLock
     private final ReentrantLock readLock = new ReentrantLock();
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService accessFlusher;
@@ -110,6 +111,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         this.writer = new SqliteWriter(w, file, lockWait);
         this.reader = r;
+        this.statements = new ReaderStatements(r);
         this.accessFlusher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread t = new Thread(task, "engram-access-flush " + file);
             t.setDaemon(true); // a forgotten close must not keep the JVM alive; only access counts are at stake
@@ -187,13 +189,13 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> get(String id) {
-        return read("get " + id, () -> SqlCalls.memories(reader, MEMORY_BY_ID, id).stream().findFirst())
+        return read("get " + id, () -> SqlCalls.memories(statements.bound(MEMORY_BY_ID, id)).stream().findFirst())
                 .map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, () -> SqlCalls.memories(reader, MEMORY_BY_KEY, zone, key).stream().findFirst())
+        return read("get " + zone + "/" + key, () -> SqlCalls.memories(statements.bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
                 .map(access::overlay);
     }
 
@@ -204,7 +206,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         read("get " + ids.size() + " memories", () -> {
             for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
                 List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
-                for (Memory m : SqlCalls.memories(reader, SqliteStatements.memoriesByIds(chunk.size()), chunk.toArray())) {
+                for (Memory m : SqlCalls.memories(statements.bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
+                        padded(chunk)))) {
                     found.put(m.id(), m);
                 }
             }
@@ -213,9 +216,24 @@ public final class SqliteMemoryStore implements MemoryStore {
         return access.overlay(ids.stream().map(found::get).filter(Objects::nonNull).toList());
     }
 
+    /**
+     * Statement sizes for a list of ids: powers of two up to {@link SqliteStatements#MAX_IDS_PER_QUERY},
+     * so that a handful of cached statements serve every list length.
+     */
+    static int bucket(int n) {
+        return n <= 1 ? 1 : Math.min(SqliteStatements.MAX_IDS_PER_QUERY, Integer.highestOneBit(n - 1) << 1);
+    }
+
+    /** {@code ids} filled up to its bucket's size with its first id; IN ignores the repeats. */
+    private static Object[] padded(List<String> ids) {
+        Object[] out = new Object[bucket(ids.size())];
+        for (int i = 0; i < out.length; i++) out[i] = i < ids.size() ? ids.get(i) : ids.get(0);
+        return out;
+    }
+
     @Override
     public List<Edge> edges(String id) {
-        return read("edges " + id, () -> SqlCalls.edges(reader, id));
+        return read("edges " + id, () -> SqlCalls.edges(statements.bound(SqliteStatements.EDGES_OF, id)));
     }
 
     @Override
@@ -242,7 +260,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> pinned(String zone) {
-        return access.overlay(read("pinned " + zone, () -> SqlCalls.memories(reader, PINNED, zone)));
+        return access.overlay(read("pinned " + zone, () -> SqlCalls.memories(statements.bound(PINNED, zone))));
     }
 
     @Override
@@ -288,7 +306,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public long headSeq() {
-        return read("head seq", () -> SqlCalls.count(reader, HEAD_SEQ));
+        return read("head seq", () -> SqlCalls.count(statements.bound(HEAD_SEQ)));
     }
 
     @Override
@@ -321,6 +339,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         flushAccess();
         readLock.lock();
         try {
+            try {
+                statements.close();
+            } catch (SQLException e) {
+                log.debug("closing cached statements", e); // the connection's close below frees them anyway
+            }
             closeQuietly(reader);
             writer.close();
         } catch (SQLException e) {
