@@ -56,7 +56,7 @@ final class LifecycleOperation {
                 }
             }
         });
-        index.catchUp();
+        index.catchUpSoon();
         return result;
     }
 
@@ -80,7 +80,7 @@ final class LifecycleOperation {
             }
             return next;
         });
-        index.catchUp();
+        index.catchUpSoon();
         return new AmendResult(amended, store.versions(amended.id()));
     }
 
@@ -92,7 +92,7 @@ final class LifecycleOperation {
             tx.update(next);
             return next;
         });
-        index.catchUp();
+        index.catchUpSoon();
         return pinned;
     }
 }

@@ -127,7 +127,7 @@ final class RememberOperation {
             return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
                     dup, quality, linked);
         });
-        index.catchUp();
+        index.catchUpSoon();
         return result;
     }
 

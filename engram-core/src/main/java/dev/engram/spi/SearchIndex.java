@@ -17,6 +17,15 @@ public interface SearchIndex extends AutoCloseable {
     /** Brings the index up to the store's head; returns the sequence number now reflected. */
     long catchUp();
 
+    /**
+     * Asks for a catch-up without waiting for it: what a write calls when its caller does not search
+     * next. The store already holds the write, and {@link #search} catches up before it reads, so
+     * nothing is missed; the write just does not pay for the index. By default this catches up at once.
+     */
+    default void catchUpSoon() {
+        catchUp();
+    }
+
     /** Ranked candidates, best first; BM25-style scores, higher is better. */
     List<IndexHit> search(IndexQuery query);
 

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.DirectoryReader;
@@ -25,6 +27,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.store.NativeFSLockFactory;
 import org.apache.lucene.util.Bits;
 import org.slf4j.Logger;
@@ -76,6 +79,11 @@ public final class LuceneSearchIndex implements SearchIndex {
     /** A search waits less: a slightly stale candidate list is fine, the engine re-reads every hit. */
     static final Duration SEARCH_WAIT = Duration.ofSeconds(1);
 
+    /** Flushed or merged segments up to this size stay in RAM until committed... */
+    static final double NRT_CACHE_SEGMENT_MB = 4;
+    /** ...as long as the cache holds less than this. */
+    static final double NRT_CACHE_TOTAL_MB = 32;
+
     private final MemoryStore store;
     private final Path path;
     private final Directory directory;
@@ -89,13 +97,18 @@ public final class LuceneSearchIndex implements SearchIndex {
     // the store change the reader reflects; written under lock with reader, read by searches without it
     private volatile long readerSeq;
     private boolean closed;
+    private final AtomicBoolean catchUpQueued = new AtomicBoolean();
 
     /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
     public static LuceneSearchIndex open(MemoryStore store, Path path) {
         Directory directory;
         try {
             Files.createDirectories(path);
-            directory = FSDirectory.open(path, NativeFSLockFactory.INSTANCE);
+            // each write's NRT reopen flushes a tiny segment; keeping those in RAM until the group commit
+            // spares a remember the file creates, maps and unmaps (a third of its index time, profiled).
+            // Other processes read commits only, and a commit writes the cached files through.
+            directory = new NRTCachingDirectory(FSDirectory.open(path, NativeFSLockFactory.INSTANCE),
+                    NRT_CACHE_SEGMENT_MB, NRT_CACHE_TOTAL_MB);
         } catch (IOException e) {
             throw new StoreException("open index " + path + ": " + e.getMessage(), e);
         }
@@ -155,6 +168,29 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public long catchUp() {
         return catchUp(CATCH_UP_WAIT);
+    }
+
+    /**
+     * Runs a catch-up on the lease's thread. A remember then returns once the store has committed it
+     * (the index work was half its time, profiled); searches catch up first, so read-your-writes holds.
+     * Requests made while one is queued share it.
+     */
+    @Override
+    public void catchUpSoon() {
+        if (!catchUpQueued.compareAndSet(false, true)) return;
+        try {
+            timer.execute(() -> {
+                catchUpQueued.set(false);
+                try {
+                    catchUp(CATCH_UP_WAIT);
+                } catch (RuntimeException e) {
+                    // the store has the change; the next search or write catches up again
+                    log.warn("index {}: background catch-up failed: {}", path, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            catchUpQueued.set(false); // closing: the next open catches up from the store
+        }
     }
 
     private long catchUp(Duration maxWait) {

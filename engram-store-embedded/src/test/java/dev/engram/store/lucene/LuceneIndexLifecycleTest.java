@@ -193,6 +193,20 @@ class LuceneIndexLifecycleTest {
     }
 
     @Test
+    @Timeout(10)
+    void catchUpSoonCatchesUpInTheBackgroundAndASearchRightAfterSeesTheWrite() throws InterruptedException {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            Memory first = insert(s, "background apply");
+            s.index().catchUpSoon();
+            while (s.index().indexedSeq() < s.store().headSeq()) Thread.sleep(5); // no search, no catchUp here
+            Memory second = insert(s, "read your own write");
+            s.index().catchUpSoon();
+            assertEquals(List.of(second.id()), search(s, "own"), "a search catches up before it reads");
+            assertEquals(List.of(first.id()), search(s, "background"));
+        }
+    }
+
+    @Test
     void deletingAMemoryRemovesItsDocument() {
         try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
             Memory a = insert(s, "ephemeral");
