@@ -135,13 +135,16 @@ public final class LocomoBench {
 
     /**
      * Recall settings for the engine modes: the defaults, or overrides for a dev sweep
-     * ({@code --alpha}, {@code --stop-coverage}, {@code --boost-scale}, {@code --graph-weight}).
+     * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --boost-scale}, {@code --graph-weight},
+     * {@code --graph-hops}, {@code --centrality-weight}).
      */
     private static RecallSettings settings(String[] args) {
         RecallSettings s = RecallSettings.defaults();
         String v;
         if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(Double.parseDouble(v));
         if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(Double.parseDouble(v));
+        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(Double.parseDouble(v));
+        if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(Double.parseDouble(v));
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
         if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
         if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(Integer.parseInt(v));
