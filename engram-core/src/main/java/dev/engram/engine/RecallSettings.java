@@ -26,17 +26,17 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
     public static final int DEFAULT_DEPTH = 100;
 
     /**
-     * No floor on the share of the query's idf the top lexical hit holds: on LoCoMo dev a floor of 0.3,
-     * 0.4 or 0.5 only lowered the skip rate (34%, 34%, 32% against 36%) for no recall gain beyond run
-     * noise; {@link #DEFAULT_STOP_MISSING} alone decides. Kept as a setting for the sweep.
+     * No floor on the share of the query's idf the top lexical hit holds: on LoCoMo dev a floor of 0.3 or
+     * 0.5 lowered the skip rate (34.3%, 31.8% against 36.5%) to gain at most 0.009 R@5 and 0.007 R@10;
+     * {@link #DEFAULT_STOP_MISSING} alone decides. Kept as a setting for sweeps.
      */
     public static final double DEFAULT_STOP_COVERAGE = 0.0;
     /**
      * The top lexical hit may lack query words weighing at most 0.9 of an unseen word's idf: at most one
      * rare word (held by one memory, 0.84 at 400 memories, 0.89 at 10k), never a word no memory holds,
-     * which only the semantic layer can match. LoCoMo dev: L3 skipped on 36% of questions for −0.009 R@5
-     * and −0.011 R@10 against forcing every layer; allowing one unseen word (1.0) skipped 48% for −0.024 R@5
-     * and −0.032 R@10 (docs/benchmarks.md §6).
+     * which only the semantic layer can match. LoCoMo dev, every rule on the same rankings ({@code --stop-sweep}):
+     * L3 skipped on 36.5% of questions for −0.009 R@5 and −0.012 R@10 against forcing every layer; allowing one
+     * unseen word (1.0) skipped 47.6% for −0.024 R@5 and −0.032 R@10 (docs/benchmarks.md §6).
      */
     public static final double DEFAULT_STOP_MISSING = 0.9;
     /** LoCoMo dev, with each turn linked to the previous one: 1.0 beat 0.6 and 0.3 (+0.03 and +0.05 R@5). */
@@ -44,8 +44,9 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
     /** Two hops beat one on LoCoMo dev (+0.013 R@5 in the cascade at weight 1.0). */
     public static final int DEFAULT_GRAPH_HOPS = 2;
     /**
-     * LoCoMo dev, every weight in one run on the same stores: 0.05 and 0.1 left R@5, R@10 and NDCG@10 of
-     * the cascade and of hybrid+graph unchanged; 0.2 cost −0.004 R@5 and 0.3 −0.004 R@5 / −0.008 R@10.
+     * LoCoMo dev, every weight in one run on the same stores ({@code --centrality-sweep}): 0.05 and 0.1 left
+     * R@5, R@10 and NDCG@10 of the cascade and of hybrid+graph unchanged; 0.2 and 0.3 cost 0.004–0.005 R@5
+     * and 0.006–0.008 R@10.
      * LoCoMo's only edges are the conversation thread (every turn has one or two links), so it can show
      * that a small weight does no harm, not how much hubs help; 0.1 is the largest weight that did no harm.
      */
