@@ -11,12 +11,14 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.VectorQuery;
+import dev.engram.spi.WordWeights;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,7 +27,7 @@ import java.util.Set;
  * The retrieval cascade (Memento's idea, measured on LoCoMo): L1 exact (an id or key equal to the
  * query), L2 BM25 with the metadata filters inside the index, L3 semantic (kNN over the embedder's
  * vectors with the same filters) — skipped when the cascade may stop and the best lexical hit already
- * contains the query's content words — then weighted min-max fusion and expansion along edges
+ * holds the query's informative words (see {@link #stopReason}) — then weighted min-max fusion and expansion along edges
  * (0.5^hops from each of the top hits). Filters are re-checked on the record by the caller.
  */
 final class CandidateSearch {
@@ -120,10 +122,14 @@ final class CandidateSearch {
     }
 
     /**
-     * Null to run L3, else why it is skipped: the best lexical hit holds at least
-     * {@link RecallSettings#stopCoverage()} of the query's content words and there are enough hits to
-     * fill the answer — or the query is one or two words (an identifier, a name) that the best hit
-     * holds entirely, where semantic neighbours would only add noise.
+     * Null to run L3, else why it is skipped. The words of a query are not equally telling: a name that
+     * half the memories hold says little, a word that few hold says much. So each content word counts by
+     * its idf in the index (what BM25 itself weighs it by), and the cascade stops when the words the best
+     * lexical hit lacks weigh at most {@link RecallSettings#stopMissing()} of an unseen word (a word no
+     * memory holds is likely a paraphrase only the semantic layer can match), it holds at least
+     * {@link RecallSettings#stopCoverage()} of the query's idf (off by default), and there are enough hits
+     * to fill the answer — or the query is one or two words (an identifier, a name) that the best hit
+     * holds entirely.
      */
     private String stopReason(RecallQuery q, List<IndexHit> hits) {
         if (hits.isEmpty()) return null;
@@ -134,12 +140,25 @@ final class CandidateSearch {
         if (top.isEmpty()) return null;
         Memory m = top.get();
         Set<String> have = Words.setOf(m.content() + " " + m.key() + " " + String.join(" ", m.tags()));
-        long found = words.stream().filter(have::contains).count();
-        double coverage = (double) found / words.size();
+        WordWeights weights = index.wordWeights(words);
+        double held = 0, lacking = 0;
+        int found = 0;
+        for (String w : words) {
+            if (have.contains(w)) {
+                held += weights.of(w);
+                found++;
+            } else {
+                lacking += weights.of(w);
+            }
+        }
+        double share = held + lacking > 0 ? held / (held + lacking) : 0;
+        double missing = weights.unseen() > 0 ? lacking / weights.unseen() : 0;
         boolean enoughHits = hits.size() >= q.effectiveLimit();
         boolean shortAndExact = words.size() <= 2 && found == words.size();
-        return coverage >= settings.stopCoverage() && (enoughHits || shortAndExact)
-                ? "top lexical hit holds " + found + "/" + words.size() + " query words" : null;
+        return share >= settings.stopCoverage() && missing <= settings.stopMissing() && (enoughHits || shortAndExact)
+                ? String.format(Locale.ROOT, "top lexical hit holds %d/%d query words, %.0f%% of their idf; the rest weigh"
+                        + " %.2f of an unseen word", found, words.size(), 100 * share, missing)
+                : null;
     }
 
     private static Map<String, Double> relativeToBest(List<IndexHit> hits) {

@@ -126,6 +126,9 @@ final class RecallOperation {
         for (Memory pinned : store.pinned(q.zone())) {
             if (filter.accepts(pinned)) candidates.putIfAbsent(pinned.id(), pinned);
         }
+        boolean graph = settings.graph() || q.mode() == RecallMode.HYBRID;
+        // one query for every candidate's link count; nothing to ask when the graph layer is off
+        Map<String, Integer> links = graph && settings.centralityWeight() > 0 ? store.degrees(candidates.keySet()) : Map.of();
         List<RecalledMemory> out = new ArrayList<>(candidates.size());
         for (Memory m : candidates.values()) {
             Candidates.Signals signals = found.byId().get(m.id());
@@ -135,6 +138,8 @@ final class RecallOperation {
             if (signals != null && signals.graph() > 0 && !signals.exact()) {
                 parts.add(new Contribution("graph", signals.graph(), "linked: " + signals.graphVia()));
             }
+            Integer degree = links.get(m.id());
+            if (degree != null) parts.add(RecallRanking.centrality(degree, settings.centralityWeight()));
             double score = RecallRanking.sum(parts);
             out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(signals == null ? 0 : signals.relevance()),
                     parts, q.explain() ? reason(m, parts, signals) : null));

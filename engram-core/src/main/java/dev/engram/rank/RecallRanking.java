@@ -16,6 +16,7 @@ import java.util.List;
  *   quality    = 0.20 × quality
  *   freshness  = 0.15 × 0.5^(days since update / type half-life); 0.15 for types that never decay
  *   warning    = +0.20 for warnings (landmines are worth surfacing)
+ *   centrality = weight × ln(1 + links) / ln(1 + 16), at most weight; added by recall when the graph layer runs
  * </pre>
  * Pins are not a score: pinned memories are sorted ahead of everything else.
  */
@@ -25,6 +26,11 @@ public final class RecallRanking {
     static final double QUALITY_WEIGHT = 0.20;
     static final double FRESHNESS_WEIGHT = 0.15;
     static final double WARNING_BOOST = 0.20;
+    /**
+     * Links at which a memory counts as fully central. A fixed reference, not the store's busiest memory:
+     * no store-wide scan per recall, and a memory's score does not move when an unrelated hub grows.
+     */
+    static final int CENTRALITY_SATURATION = 16;
 
     private RecallRanking() {
     }
@@ -61,6 +67,16 @@ public final class RecallRanking {
     static String twoDecimals(double q) {
         long hundredths = Math.round(q * 100);
         return hundredths / 100 + "." + (hundredths % 100 < 10 ? "0" : "") + hundredths % 100;
+    }
+
+    /**
+     * Link centrality: a memory many others link to is a hub of the knowledge (a module, a person, a
+     * decision others depend on). Log-damped, so the second link counts more than the tenth, and
+     * normalised to 0..1 at {@link #CENTRALITY_SATURATION} links.
+     */
+    public static Contribution centrality(int links, double weight) {
+        double c = Math.min(1.0, Math.log1p(links) / Math.log1p(CENTRALITY_SATURATION));
+        return new Contribution("centrality", weight * c, "linked to " + links + (links == 1 ? " memory" : " memories"));
     }
 
     public static double sum(List<Contribution> parts) {

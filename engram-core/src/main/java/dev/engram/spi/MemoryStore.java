@@ -6,6 +6,7 @@ import dev.engram.memory.MemoryVersion;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -38,6 +39,13 @@ public interface MemoryStore extends AutoCloseable {
 
     /** Edges touching this memory, in either direction, oldest first. */
     List<Edge> edges(String id);
+
+    /**
+     * For each of these memories that has any edge, how many distinct memories it is linked to (edges
+     * of any type, in either direction); memories without edges are absent. One query for a recall's
+     * candidates: their link centrality is a ranking signal.
+     */
+    Map<String, Integer> degrees(Collection<String> ids);
 
     /** The memory's vector, if one has been stored (see {@link StoreTransaction#putEmbedding}). */
     Optional<StoredEmbedding> embedding(String id);

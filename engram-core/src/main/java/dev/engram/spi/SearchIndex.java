@@ -1,5 +1,6 @@
 package dev.engram.spi;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -35,6 +36,12 @@ public interface SearchIndex extends AutoCloseable {
      * result. Empty when no memory has a vector of that model.
      */
     List<IndexHit> searchVector(VectorQuery query);
+
+    /**
+     * How informative each of {@code words} (lowercase, as {@code dev.engram.analysis.Words} splits text)
+     * is over memory content, in every zone: the idf BM25 itself uses. One dictionary lookup per word.
+     */
+    WordWeights wordWeights(Collection<String> words);
 
     /** The store sequence number this process's searches reflect. */
     long indexedSeq();

@@ -66,7 +66,8 @@ class SemanticRecallTest {
         remember("a", "Release checklist: run the tests then tag");
         remember("b", "Release notes go in the changelog");
         RecallResult strong = engine.recall(RecallQuery.builder("release checklist").limit(2).build());
-        assertTrue(strong.layers().contains("L3 semantic: skipped, top lexical hit holds 2/2 query words"), strong.layers().toString());
+        assertTrue(strong.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/2 query words,"
+                + " 100% of their idf")), strong.layers().toString());
         RecallResult weak = engine.recall(RecallQuery.builder("release puppy").limit(2).build());
         assertTrue(weak.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), weak.layers().toString());
         RecallResult forced = engine.recall(RecallQuery.builder("release checklist").limit(2).mode(RecallMode.HYBRID).build());
@@ -86,8 +87,70 @@ class SemanticRecallTest {
         remember("a", "Release checklist: run the tests then tag");
         remember("pets", "The puppy needs a walk");
         RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build());
-        assertTrue(r.layers().contains("L3 semantic: skipped, top lexical hit holds 2/2 query words"), r.layers().toString());
+        assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/2 query words")),
+                r.layers().toString());
         assertEquals(List.of("a"), keys(r), "no semantic neighbours of an exact short query");
+    }
+
+    /** The stop thresholds the next tests are written for, independent of the tuned defaults. */
+    private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStopCoverage(0.5).withStopMissing(0.9);
+
+    /** Six notes about deploys and one release checklist: "deploy" is a word most memories hold, "release" one that few do. */
+    private void deployNotesAndAChecklist() {
+        for (int i = 0; i < 6; i++) remember("n" + i, "Deploy note " + i + " for the team");
+        remember("a", "Release checklist: run the tests then tag");
+    }
+
+    @Test
+    void cascadeStopsWhenTheTopHitLacksOnlyAWordMostMemoriesHold() {
+        deployNotesAndAChecklist();
+        // by word count the top hit holds only 2 of 3; by idf it holds 94% and lacks 0.07 of an unseen word
+        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist deploy").limit(3).build());
+        assertTrue(r.layers().contains("L3 semantic: skipped, top lexical hit holds 2/3 query words, 94% of their idf;"
+                + " the rest weigh 0.07 of an unseen word"), r.layers().toString());
+        assertEquals("a", keys(r).get(0));
+    }
+
+    @Test
+    void cascadeRunsTheSemanticLayerWhenTheTopHitLacksAWordNoMemoryHolds() {
+        deployNotesAndAChecklist();
+        // 55% of the idf is held, over the 50% share, but "puppy" weighs a whole unseen word: likely a paraphrase
+        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist puppy").limit(1).build());
+        assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
+        RecallResult lenient = engine(STOP_HALF_IDF_MISSING_0_9.withStopMissing(1.0))
+                .recall(RecallQuery.builder("release checklist puppy").limit(1).build());
+        assertTrue(lenient.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped")), lenient.layers().toString());
+    }
+
+    @Test
+    void cascadeRunsTheSemanticLayerWhenTheTopHitHoldsTooSmallAShareOfTheIdf() {
+        deployNotesAndAChecklist();
+        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9.withStopCoverage(0.95))
+                .recall(RecallQuery.builder("release checklist deploy").limit(3).build());
+        assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
+    }
+
+    @Test
+    void centralityRewardsAMemoryOthersLinkToAndExplainSaysWhy() {
+        remember("hub", "Auth service issues login tokens");
+        remember("leaf", "Auth service issues login cookies");
+        for (int i = 0; i < 3; i++) {
+            remember("dep" + i, "Billing job " + i + " runs nightly");
+            engine.link(new LinkCommand("dep" + i, "hub", EdgeType.DEPENDS_ON, null, false));
+        }
+        RecallResult r = engine.recall(RecallQuery.builder("auth service login").explain(true).build());
+        RecalledMemory hub = r.results().stream().filter(x -> x.memory().key().equals("hub")).findFirst().orElseThrow();
+        RecalledMemory leaf = r.results().stream().filter(x -> x.memory().key().equals("leaf")).findFirst().orElseThrow();
+        double expected = RecallSettings.defaults().centralityWeight() * Math.log(4) / Math.log(17);
+        assertEquals(expected, hub.contributions().stream().filter(c -> c.name().equals("centrality")).findFirst().orElseThrow().value(), 1e-9);
+        assertTrue(hub.reason().contains(String.format(java.util.Locale.ROOT, "linked to 3 memories (%+.2f)", expected)), hub.reason());
+        assertTrue(leaf.contributions().stream().noneMatch(c -> c.name().equals("centrality")), "no links, no centrality");
+        assertEquals(List.of("hub", "leaf"), keys(r).subList(0, 2), "equal matches: the hub ranks first");
+
+        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
+                .recall(RecallQuery.builder("auth service login").build());
+        assertTrue(noGraph.results().stream().flatMap(x -> x.contributions().stream()).noneMatch(c -> c.name().equals("centrality")),
+                "centrality belongs to the graph layer");
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -172,6 +173,23 @@ public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
         assertEquals(3, store.edgeCount(null));
         assertEquals(3, store.edgeCount("work"), "counted by the zone of the source memory");
         assertEquals(0, store.edgeCount("other-zone"));
+    }
+
+    @Test
+    void degreesCountDistinctLinkedMemoriesInBothDirections() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Memory c = insert(fact(3, "work", "c"));
+        Memory lone = insert(fact(4, "work", "lone"));
+        store.write(tx -> {
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant()));
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.DEPENDS_ON, clock.instant())); // same neighbour, counted once
+            tx.addEdge(new Edge(c.id(), a.id(), EdgeType.RELATED, clock.instant()));
+            return null;
+        });
+        assertEquals(Map.of(a.id(), 2, b.id(), 1, c.id(), 1),
+                store.degrees(List.of(a.id(), b.id(), c.id(), lone.id(), "m_unknown00", a.id())));
+        assertEquals(Map.of(), store.degrees(List.of()));
     }
 
     @Test

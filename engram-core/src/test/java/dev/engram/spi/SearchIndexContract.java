@@ -151,6 +151,19 @@ public abstract class SearchIndexContract extends SearchIndexVectorContract {
     }
 
     @Test
+    void wordWeightsAreBm25IdfOverContentAndAnUnseenWordWeighsMost() {
+        for (int i = 0; i < 4; i++) insert(memory("common filler line " + i).build());
+        insert(memory("common rare").build());
+        index().catchUp();
+        WordWeights w = index().wordWeights(List.of("common", "rare", "absent"));
+        assertEquals(WordWeights.idf(5, 5), w.of("common"), 1e-9);
+        assertEquals(WordWeights.idf(1, 5), w.of("rare"), 1e-9);
+        assertEquals(WordWeights.idf(0, 5), w.of("absent"), 1e-9);
+        assertEquals(w.unseen(), w.of("absent"), 1e-9);
+        assertTrue(w.of("common") < w.of("rare") && w.of("rare") < w.unseen(), w.toString());
+    }
+
+    @Test
     void limitCapsTheHits() {
         for (int i = 0; i < 8; i++) insert(memory("common term " + i).build());
         index().catchUp();

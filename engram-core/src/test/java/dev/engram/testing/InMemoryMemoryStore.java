@@ -10,7 +10,10 @@ import dev.engram.spi.StoredEmbedding;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -94,6 +97,17 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public List<Edge> edges(String id) {
         return state().edgesOf(id);
+    }
+
+    @Override
+    public Map<String, Integer> degrees(Collection<String> ids) {
+        InMemoryState s = state();
+        Map<String, Integer> out = new HashMap<>();
+        for (String id : new HashSet<>(ids)) {
+            long n = s.edgesOf(id).stream().map(e -> e.other(id)).distinct().count();
+            if (n > 0) out.put(id, (int) n);
+        }
+        return out;
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.VectorQuery;
+import dev.engram.spi.WordWeights;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import java.time.Instant;
@@ -96,6 +97,16 @@ public final class InMemorySearchIndex implements SearchIndex {
         }
         hits.sort(Comparator.comparingDouble(IndexHit::score).reversed().thenComparing(IndexHit::id));
         return hits.subList(0, Math.min(q.limit(), hits.size()));
+    }
+
+    /** Document frequencies over content only, as the real index counts them. */
+    @Override
+    public synchronized WordWeights wordWeights(Collection<String> words) {
+        Map<String, Long> df = new HashMap<>();
+        for (String w : words) {
+            df.put(w, docs.values().stream().filter(m -> tokenize(m.content()).contains(w)).count());
+        }
+        return WordWeights.of(df, docs.size());
     }
 
     private static boolean matches(IndexQuery q, Memory m) {

@@ -52,8 +52,11 @@ final class ConversationRun {
         }
     }
 
-    /** One engine mode's answer: ranking, its own token estimate, wall time, and whether L3 was skipped. */
-    record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped) {
+    /**
+     * One engine mode's answer: ranking, its own token estimate, wall time, whether L3 was skipped, and the
+     * recall's L3 layer line (which carries the cascade's stop signal; empty when L3 was not asked for).
+     */
+    record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped, String semanticLayer) {
     }
 
     /**
@@ -62,7 +65,24 @@ final class ConversationRun {
      * and, for hybrid+graph, in {@code mode: hybrid}.
      */
     record EngineMode(String name, RecallSettings settings, RecallMode mode) {
-        static List<EngineMode> all(RecallSettings base) {
+        /**
+         * The five modes, then for a dev sweep: with {@code stopSweep} a cascade that stops whenever it may
+         * (see {@link StopRuleSweep}); per extra centrality weight a cascade and a hybrid+graph mode, so that
+         * every weight is measured on the same stores as the others.
+         */
+        static List<EngineMode> all(RecallSettings base, boolean stopSweep, List<Double> centralityWeights) {
+            List<EngineMode> out = new ArrayList<>(five(base));
+            if (stopSweep) out.add(new EngineMode(StopRuleSweep.ALWAYS_STOP_MODE,
+                    base.withStopCoverage(0).withStopMissing(Double.MAX_VALUE), RecallMode.RANKED));
+            for (double w : centralityWeights) {
+                RecallSettings s = base.withCentralityWeight(w);
+                out.add(new EngineMode("engine cascade, centrality " + w, s, RecallMode.RANKED));
+                out.add(new EngineMode("engine hybrid+graph, centrality " + w, s, RecallMode.HYBRID));
+            }
+            return out;
+        }
+
+        private static List<EngineMode> five(RecallSettings base) {
             return List.of(
                     new EngineMode("engine bm25", base.withLayers(true, false, false, false), RecallMode.RANKED),
                     new EngineMode("engine vector", base.withLayers(false, true, false, false), RecallMode.RANKED),
@@ -149,8 +169,9 @@ final class ConversationRun {
                     .mode(m.mode()).asOf(clock.instant().toString()).build());
             long nanos = System.nanoTime() - t0;
             List<String> ranking = recalled.results().stream().map(r -> diaIdByKey.get(r.memory().key())).toList();
-            boolean skipped = recalled.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped"));
-            answers.put(m.name(), new EngineAnswer(ranking, recalled.tokens(), nanos, skipped));
+            String semanticLayer = recalled.layers().stream().filter(l -> l.startsWith("L3 semantic: ")).findFirst().orElse("");
+            boolean skipped = semanticLayer.startsWith("L3 semantic: skipped");
+            answers.put(m.name(), new EngineAnswer(ranking, recalled.tokens(), nanos, skipped, semanticLayer));
         }
 
         long t1 = System.nanoTime();

@@ -30,6 +30,7 @@ import dev.engram.engine.RecallSettings;
  * <pre>
  *   LocomoBench [--data ../shared/data/locomo/locomo10.json] [--audit …/locomo-audit-errors.json]
  *               [--conversations 0,1] [--turn-text dated|plain] [--out results.md]
+ *               [--stop-sweep] [--centrality-sweep 0.05,0.1,0.2]   (dev sweeps: see StopRuleSweep, EngineMode.all)
  * </pre>
  */
 public final class LocomoBench {
@@ -64,7 +65,11 @@ public final class LocomoBench {
         }
         System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
 
-        List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings(args));
+        boolean stopSweep = Arrays.asList(args).contains("--stop-sweep");
+        String centralitySweep = option(args, "--centrality-sweep", null);
+        List<Double> centralityWeights = centralitySweep == null ? List.of()
+                : Arrays.stream(centralitySweep.split(",")).map(String::strip).map(Double::valueOf).toList();
+        List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings(args), stopSweep, centralityWeights);
         ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText, engineModes);
         List<Outcome> outcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0, embedNanos = 0;
@@ -123,6 +128,10 @@ public final class LocomoBench {
                             new RankingMode[] {RankingMode.engine(engineModes.get(2).name()), bm25})));
         }
         md.append("\n### Cascade: questions that skipped the semantic layer\n\n").append(tables.cascadeSkips(engineModes.get(3).name()));
+        if (stopSweep && hasDev) {
+            md.append("\n### Stop rules on the same rankings (dev, cats 1–4, official labels)\n\n")
+                    .append(new StopRuleSweep(eval, engineModes.get(4).name()).table(StopRuleSweep.grid()));
+        }
         Latency embed = eval.queryEmbedding(Split.ALL);
         md.append(String.format(Locale.ROOT, "%nQuery embedding (MiniLM, one question at a time): p50 %.2f ms, p95 %.2f ms; "
                         + "semantic modes' latencies above exclude it. Ingest: %d turns remembered in %.1f s (%.1f ms/turn), "
@@ -135,13 +144,16 @@ public final class LocomoBench {
 
     /**
      * Recall settings for the engine modes: the defaults, or overrides for a dev sweep
-     * ({@code --alpha}, {@code --stop-coverage}, {@code --boost-scale}, {@code --graph-weight}).
+     * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --boost-scale}, {@code --graph-weight},
+     * {@code --graph-hops}, {@code --centrality-weight}).
      */
     private static RecallSettings settings(String[] args) {
         RecallSettings s = RecallSettings.defaults();
         String v;
         if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(Double.parseDouble(v));
         if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(Double.parseDouble(v));
+        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(Double.parseDouble(v));
+        if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(Double.parseDouble(v));
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
         if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
         if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(Integer.parseInt(v));

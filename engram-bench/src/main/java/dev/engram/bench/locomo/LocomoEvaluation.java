@@ -116,11 +116,16 @@ final class LocomoEvaluation {
 
     /** Share of questions (categories 1–4) for which the engine mode skipped its semantic layer. */
     double semanticSkipRate(String engineMode, Split split) {
+        return share(split, r -> r.engine(engineMode).semanticSkipped());
+    }
+
+    /** Share of the split's questions (categories 1–4) that satisfy {@code p}; NaN without questions. */
+    double share(Split split, java.util.function.Predicate<QuestionRun> p) {
         long[] counts = new long[2];
         outcomes.stream().filter(o -> split.contains(o.conversation().index())).forEach(o -> o.questions().stream()
                 .filter(r -> categories1to4().test(r.question().category())).forEach(r -> {
                     counts[0]++;
-                    if (r.engine(engineMode).semanticSkipped()) counts[1]++;
+                    if (p.test(r)) counts[1]++;
                 }));
         return counts[0] == 0 ? Double.NaN : (double) counts[1] / counts[0];
     }

@@ -6,10 +6,13 @@ import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import dev.engram.spi.VectorQuery;
+import dev.engram.spi.WordWeights;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.Directory;
@@ -336,16 +341,39 @@ public final class LuceneSearchIndex implements SearchIndex {
         });
     }
 
-    @FunctionalInterface
-    private interface Search {
-        List<IndexHit> run(IndexSearcher searcher, int maxDoc) throws IOException;
+    /**
+     * Document frequencies in the content field's standard analysis: the field every memory has and
+     * the analyser that keeps an English word whole, so {@code df} is what BM25 sees for that word.
+     */
+    @Override
+    public WordWeights wordWeights(Collection<String> words) {
+        String field = MemoryDocuments.Source.CONTENT.field(TextAnalysis.STANDARD);
+        WordWeights none = WordWeights.of(Map.of(), 0);
+        return searchCaughtUp("word weights", none, (searcher, maxDoc) -> {
+            IndexReader r = searcher.getIndexReader();
+            Map<String, Long> df = new HashMap<>();
+            for (String w : words) {
+                List<String> terms = analysis.terms(field, w, 1);
+                if (!terms.isEmpty()) df.put(w, (long) r.docFreq(new Term(field, terms.get(0))));
+            }
+            return WordWeights.of(df, r.getDocCount(field));
+        });
     }
 
-    /** Runs a search on the current reader, after catching up with the store if it is ahead. */
-    private List<IndexHit> searchCaughtUp(String operation, Search search) {
+    @FunctionalInterface
+    private interface Search<T> {
+        T run(IndexSearcher searcher, int maxDoc) throws IOException;
+    }
+
+    private List<IndexHit> searchCaughtUp(String operation, Search<List<IndexHit>> search) {
+        return searchCaughtUp(operation, List.of(), search);
+    }
+
+    /** Runs a search on the current reader, after catching up with the store if it is ahead; {@code empty} without one. */
+    private <T> T searchCaughtUp(String operation, T empty, Search<T> search) {
         if (store.headSeq() > indexedSeq()) catchUp(SEARCH_WAIT);
         DirectoryReader r = acquireReader();
-        if (r == null) return List.of();
+        if (r == null) return empty;
         try {
             return search.run(new IndexSearcher(r), r.maxDoc());
         } catch (IOException e) {

@@ -237,6 +237,24 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Map<String, Integer> degrees(Collection<String> ids) {
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
+        return read("degrees of " + distinct.size() + " memories", () -> {
+            Map<String, Integer> out = new HashMap<>();
+            for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
+                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+                List<Object> params = new ArrayList<>(chunk);
+                params.addAll(chunk);
+                try (PreparedStatement ps = SqlCalls.prepare(reader, SqliteStatements.degreesOf(chunk.size()), params.toArray());
+                     ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) out.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public Optional<StoredEmbedding> embedding(String id) {
         return read("embedding " + id, () -> SqliteEmbeddings.get(reader, id));
     }

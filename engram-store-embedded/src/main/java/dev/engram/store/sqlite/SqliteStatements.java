@@ -130,6 +130,13 @@ final class SqliteStatements {
 
     /** Below SQLite's smallest default limit on bound parameters (999 before 3.32). */
     static final int MAX_IDS_PER_QUERY = 500;
+
+    /** Distinct neighbours of up to {@link #MAX_IDS_PER_QUERY} memories; the ids are bound twice, once per direction. */
+    static String degreesOf(int n) {
+        String in = "(" + "?, ".repeat(n - 1) + "?)";
+        return "SELECT id, COUNT(DISTINCT other) FROM (SELECT from_id AS id, to_id AS other FROM edges WHERE from_id IN " + in
+                + " UNION ALL SELECT to_id, from_id FROM edges WHERE to_id IN " + in + ") GROUP BY id";
+    }
     static final String MEMORY_BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
     static final String MEMORY_EXISTS = "SELECT 1 FROM memories WHERE id = ?";
     static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
