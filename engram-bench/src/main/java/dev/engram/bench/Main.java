@@ -121,8 +121,9 @@ public final class Main implements Runnable {
         @Option(names = "--sizes", split = ",", defaultValue = "1000,10000") List<Integer> sizes;
         @Option(names = "--writes", defaultValue = "200") int writes;
         @Option(names = "--searches", defaultValue = "200", description = "Timed searches per query shape.") int searches;
-        // Engram's JVM starts cold (its preload is offline) while node has JIT-ed through the preload
-        @Option(names = "--warmup", defaultValue = "30", description = "Untimed calls before each timed set.") int warmup;
+        // Engram's JVM starts cold (its preload is offline) while node has JIT-ed through the preload; a
+        // server that has answered a few hundred calls is what an agent meets after its first minutes
+        @Option(names = "--warmup", defaultValue = "300", description = "Untimed calls before each timed set.") int warmup;
         @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
         List<String> javaOpts;
         @Option(names = "--only", description = "Run one server only (engram or server-memory): for checking the harness.")

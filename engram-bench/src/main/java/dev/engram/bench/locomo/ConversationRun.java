@@ -111,51 +111,71 @@ final class ConversationRun {
 
     Outcome run(LocomoConversation conversation) throws IOException {
         Path dir = Files.createTempDirectory("engram-locomo-" + conversation.sampleId() + "-");
-        try (EmbeddedStore store = EmbeddedStore.open(dir, clock)) {
-            // remembered without the model, then embedded in batches by the engine's own backfill (what a
-            // server does for memories written while its model loads): same vectors, a fraction of the time
-            Engine engine = new Engine(store.store(), store.index(), clock);
+        try {
             Map<String, String> diaIdByKey = new HashMap<>();
-            Map<String, String> diaIdByMemoryId = new HashMap<>();
             Map<String, Integer> tokensByDiaId = new HashMap<>();
-            long ingestStart = System.nanoTime();
-            Turn previous = null;
-            for (Turn t : conversation.turns()) {
-                // the conversational thread as edges: each turn is related to the one before it in its session
-                List<LinkSpec> links = previous != null && previous.sessionDate().equals(t.sessionDate())
-                        ? List.of(new LinkSpec(EdgeType.RELATED, previous.key())) : List.of();
-                previous = t;
-                var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, links,
-                        null, null, null, false, null, null)).memory();
-                diaIdByKey.put(saved.key(), t.diaId());
-                diaIdByMemoryId.put(saved.id(), t.diaId());
-                // the engine's own per-result estimate: header line + content (see RecallOperation.cost)
-                tokensByDiaId.put(t.diaId(), TokenEstimate.of("[00] " + saved.type().wireName() + "/" + saved.key()
-                        + " (" + saved.id() + ") 100%\n" + saved.content() + "\n"));
+            long ingestNanos;
+            long embedNanos;
+            try (EmbeddedStore store = EmbeddedStore.open(dir, clock)) {
+                // remembered without the model, then embedded in batches by the engine's own backfill (what a
+                // server does for memories written while its model loads): same vectors, a fraction of the time
+                long ingestStart = System.nanoTime();
+                remember(conversation, new Engine(store.store(), store.index(), clock), diaIdByKey, tokensByDiaId);
+                ingestNanos = System.nanoTime() - ingestStart;
+                long embedStart = System.nanoTime();
+                Engine backfill = new Engine(store.store(), store.index(), clock, TagVocabulary.builtInOnly(), embedder,
+                        RecallSettings.defaults());
+                while (backfill.embedMissing(EMBED_BATCH) > 0) {
+                    // keeps going until every turn has a vector of the model
+                }
+                embedNanos = System.nanoTime() - embedStart;
             }
-            long ingestNanos = System.nanoTime() - ingestStart;
-
-            long embedStart = System.nanoTime();
-            Map<String, Engine> engines = new LinkedHashMap<>();
-            for (EngineMode m : modes) {
-                engines.put(m.name(), new Engine(store.store(), store.index(), clock, TagVocabulary.builtInOnly(), embedder,
-                        m.settings()));
+            // Each turn went into the index twice (remembered, then given its vector), and Lucene keeps a
+            // replaced document in its term statistics until a background merge drops it, so BM25 would
+            // depend on when merges ran. Questions are asked over an index rebuilt from the finished
+            // record instead: every turn once, in store order, the same on every run.
+            deleteRecursively(dir.resolve("index"));
+            try (EmbeddedStore store = EmbeddedStore.open(dir, clock)) {
+                return new Outcome(conversation, ask(conversation, store, diaIdByKey), tokensByDiaId, ingestNanos, embedNanos);
             }
-            Engine any = engines.values().iterator().next();
-            while (any.embedMissing(EMBED_BATCH) > 0) {
-                // keeps going until every turn has a vector of the model
-            }
-            float[][] turnVectors = storedVectors(conversation.turns(), store, diaIdByKey);
-            long embedNanos = System.nanoTime() - embedStart;
-
-            List<QuestionRun> runs = new ArrayList<>();
-            for (Question q : conversation.questions()) {
-                runs.add(ask(q, engines, store, diaIdByKey, diaIdByMemoryId, conversation.turns(), turnVectors));
-            }
-            return new Outcome(conversation, runs, tokensByDiaId, ingestNanos, embedNanos);
         } finally {
             deleteRecursively(dir);
         }
+    }
+
+    private void remember(LocomoConversation conversation, Engine engine, Map<String, String> diaIdByKey,
+                          Map<String, Integer> tokensByDiaId) {
+        Turn previous = null;
+        for (Turn t : conversation.turns()) {
+            // the conversational thread as edges: each turn is related to the one before it in its session
+            List<LinkSpec> links = previous != null && previous.sessionDate().equals(t.sessionDate())
+                    ? List.of(new LinkSpec(EdgeType.RELATED, previous.key())) : List.of();
+            previous = t;
+            var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, links,
+                    null, null, null, false, null, null)).memory();
+            diaIdByKey.put(saved.key(), t.diaId());
+            // the engine's own per-result estimate: header line + content (see RecallOperation.cost)
+            tokensByDiaId.put(t.diaId(), TokenEstimate.of("[00] " + saved.type().wireName() + "/" + saved.key()
+                    + " (" + saved.id() + ") 100%\n" + saved.content() + "\n"));
+        }
+    }
+
+    private List<QuestionRun> ask(LocomoConversation conversation, EmbeddedStore store, Map<String, String> diaIdByKey) {
+        Map<String, String> diaIdByMemoryId = new HashMap<>();
+        for (Turn t : conversation.turns()) {
+            diaIdByMemoryId.put(store.store().getByKey(MemoryRules.DEFAULT_ZONE, t.key()).orElseThrow().id(), t.diaId());
+        }
+        Map<String, Engine> engines = new LinkedHashMap<>();
+        for (EngineMode m : modes) {
+            engines.put(m.name(), new Engine(store.store(), store.index(), clock, TagVocabulary.builtInOnly(), embedder,
+                    m.settings()));
+        }
+        float[][] turnVectors = storedVectors(conversation.turns(), store, diaIdByKey);
+        List<QuestionRun> runs = new ArrayList<>();
+        for (Question q : conversation.questions()) {
+            runs.add(ask(q, engines, store, diaIdByKey, diaIdByMemoryId, conversation.turns(), turnVectors));
+        }
+        return runs;
     }
 
     private QuestionRun ask(Question q, Map<String, Engine> engines, EmbeddedStore store, Map<String, String> diaIdByKey,

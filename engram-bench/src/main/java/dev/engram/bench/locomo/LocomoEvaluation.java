@@ -114,16 +114,20 @@ final class LocomoEvaluation {
                 .flatMap(o -> o.questions().stream()).mapToLong(mode::latencyNanos).toArray());
     }
 
-    /** Share of questions (categories 1–4) for which the engine mode skipped its semantic layer. */
-    double semanticSkipRate(String engineMode, Split split) {
-        return share(split, r -> r.engine(engineMode).semanticSkipped());
+    /** Share of questions of {@code categories} for which the engine mode skipped its semantic layer. */
+    double semanticSkipRate(String engineMode, Split split, IntPredicate categories) {
+        return share(split, categories, r -> r.engine(engineMode).semanticSkipped());
     }
 
     /** Share of the split's questions (categories 1–4) that satisfy {@code p}; NaN without questions. */
     double share(Split split, java.util.function.Predicate<QuestionRun> p) {
+        return share(split, categories1to4(), p);
+    }
+
+    private double share(Split split, IntPredicate categories, java.util.function.Predicate<QuestionRun> p) {
         long[] counts = new long[2];
         outcomes.stream().filter(o -> split.contains(o.conversation().index())).forEach(o -> o.questions().stream()
-                .filter(r -> categories1to4().test(r.question().category())).forEach(r -> {
+                .filter(r -> categories.test(r.question().category())).forEach(r -> {
                     counts[0]++;
                     if (p.test(r)) counts[1]++;
                 }));

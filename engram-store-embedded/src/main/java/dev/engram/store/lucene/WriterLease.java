@@ -6,6 +6,7 @@ import dev.engram.spi.MemoryStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ final class WriterLease {
     /** Local idleness after which the writer is closed so other processes can take the lock. */
     static final Duration IDLE = Duration.ofSeconds(1);
     private static final int BATCH = 500;
+    /** Feed entries read per query when a rebuild collects every memory id. */
+    private static final int FEED_PAGE = 10_000;
 
     private final Directory directory;
     private final TextAnalysis analysis;
@@ -55,6 +58,8 @@ final class WriterLease {
     private long seq;
     private boolean dirty;
     private boolean recreate;
+    // the writer started on an empty index: the next apply fills it from the store
+    private boolean empty;
     private long lastCommitNanos;
     // written by every search without the monitor (LuceneSearchIndex#acquireReader)
     private volatile long lastUseNanos;
@@ -123,6 +128,7 @@ final class WriterLease {
             seq = 0;
             dirty = true;
         }
+        empty = seq == 0;
         recreate = false;
         lastCommitNanos = System.nanoTime();
         touch();
@@ -146,7 +152,7 @@ final class WriterLease {
 
     /** Applies every store change after {@link #seq()}; returns whether there were any. */
     boolean applyChanges() throws IOException {
-        boolean applied = false;
+        boolean applied = empty && rebuild();
         while (true) {
             List<Change> batch = store.changesSince(seq, BATCH);
             if (batch.isEmpty()) return applied;
@@ -163,6 +169,37 @@ final class WriterLease {
             dirty = true;
             applied = true;
         }
+    }
+
+    /**
+     * Fills an empty index with every memory once, in the order the feed first names them (the order
+     * they were written), and moves {@link #seq()} past the changes read. Replaying the feed instead
+     * would index a memory once per change (written, embedded, amended): Lucene counts the replaced
+     * copies in its term statistics until a merge drops them, so BM25 would depend on when merges ran.
+     * A change after the ones read is applied by the next {@link #applyChanges()} as usual.
+     */
+    private boolean rebuild() throws IOException {
+        empty = false;
+        Set<String> ids = new LinkedHashSet<>();
+        long last = seq;
+        for (List<Change> batch; !(batch = store.changesSince(last, FEED_PAGE)).isEmpty(); ) {
+            batch.forEach(c -> ids.add(c.memoryId()));
+            last = batch.get(batch.size() - 1).seq();
+        }
+        List<String> order = List.copyOf(ids);
+        for (int from = 0; from < order.size(); from += BATCH) {
+            List<String> chunk = order.subList(from, Math.min(order.size(), from + BATCH));
+            Map<String, Memory> byId = new HashMap<>();
+            for (Memory m : store.getAll(chunk)) byId.put(m.id(), m);
+            for (String id : chunk) {
+                Memory m = byId.get(id); // absent: deleted since
+                if (m != null) writer.addDocument(MemoryDocuments.of(m, store.embedding(id)));
+            }
+        }
+        if (last == seq) return false;
+        seq = last;
+        dirty = true;
+        return true;
     }
 
     /**

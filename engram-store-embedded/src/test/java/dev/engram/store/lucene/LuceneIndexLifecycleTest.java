@@ -117,6 +117,60 @@ class LuceneIndexLifecycleTest {
     }
 
     @Test
+    void aRebuildIndexesEachMemoryOnceInTheOrderTheyWereWritten() throws IOException {
+        final int MEMORIES = 400;
+        List<String> written = new java.util.ArrayList<>();
+        Memory gone;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            // more changes than one replay batch holds, so a replay would meet each memory in two batches
+            s.store().write(tx -> {
+                for (int i = 0; i < MEMORIES; i++) {
+                    // ids that sort against the write order, as random ids do half the time
+                    Memory m = MemoryFixtures.minimal(clock, 10_000 - i, "work", "turn number " + i + " of the thread").build();
+                    tx.insert(m);
+                    written.add(m.id());
+                }
+                return null;
+            });
+            gone = insert(s, "a memory deleted before the rebuild");
+            // every memory changes twice more, as when the backfill gives it a vector and it is amended
+            s.store().write(tx -> {
+                for (String id : written) {
+                    tx.putEmbedding(id, new dev.engram.spi.StoredEmbedding("m", new float[] {1f, 0f}));
+                    String word = id.equals(written.get(MEMORIES - 1)) ? " zebra" : "";
+                    tx.update(tx.get(id).orElseThrow().toBuilder().content("amended " + id + word + " of the thread").build());
+                }
+                tx.delete(gone.id());
+                return null;
+            });
+        }
+        try (Stream<Path> files = Files.walk(index())) {
+            for (Path f : files.sorted((a, b) -> b.compareTo(a)).toList()) Files.delete(f);
+        }
+        long head;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            head = s.store().headSeq();
+            assertEquals(MEMORIES, s.index().search(IndexQuery.text("thread", "work", 2 * MEMORIES)).size());
+            assertEquals(List.of(written.get(MEMORIES - 1)), search(s, "zebra"));
+            // BM25 counts a replaced copy until a merge drops it: the statistics show whether there were any
+            assertEquals(dev.engram.spi.WordWeights.idf(1, MEMORIES), s.index().wordWeights(List.of("zebra")).idf().get("zebra"),
+                    1e-9);
+        }
+        assertEquals(head, committedSeq());
+        try (Directory d = FSDirectory.open(index()); DirectoryReader r = DirectoryReader.open(d)) {
+            assertEquals(MEMORIES, r.maxDoc(), "no replaced or deleted copies count in the term statistics");
+            assertEquals(MEMORIES, r.numDocs());
+            List<String> inDocOrder = new java.util.ArrayList<>();
+            for (LeafReaderContext leaf : r.leaves()) {
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    inDocOrder.add(leaf.reader().storedFields().document(doc).get(MemoryDocuments.ID));
+                }
+            }
+            assertEquals(written, inDocOrder);
+        }
+    }
+
+    @Test
     void anIndexAheadOfItsStoreIsRebuilt() throws IOException {
         try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
             insert(s, "old world one");
