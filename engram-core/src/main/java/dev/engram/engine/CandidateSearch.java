@@ -76,7 +76,8 @@ final class CandidateSearch {
 
         boolean runSemantic = settings.semantic() || forceAll;
         String skip = null;
-        if (runSemantic && !forceAll && settings.cascade() && settings.lexical()) {
+        // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
+        if (runSemantic && !forceAll && settings.cascade() && settings.lexical() && semanticUsable()) {
             skip = stopReason(q, lexicalHits);
         }
         List<IndexHit> semanticHits = List.of();
@@ -127,7 +128,7 @@ final class CandidateSearch {
      * its idf in the index (what BM25 itself weighs it by), and the cascade stops when the words the best
      * lexical hit lacks weigh at most {@link RecallSettings#stopMissing()} of an unseen word (a word no
      * memory holds is likely a paraphrase only the semantic layer can match), it holds at least
-     * {@link RecallSettings#stopCoverage()} of the query's idf (off by default), and there are enough hits
+     * {@link RecallSettings#stopCoverage()} of the query's idf, and there are enough hits
      * to fill the answer — or the query is one or two words (an identifier, a name) that the best hit
      * holds entirely.
      */

@@ -30,6 +30,7 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NRTCachingDirectory;
@@ -325,9 +326,13 @@ public final class LuceneSearchIndex implements SearchIndex {
     public List<IndexHit> search(IndexQuery query) {
         Optional<Query> lucene = queries.translate(query);
         if (lucene.isEmpty()) return List.of();
-        return searchCaughtUp("search", (searcher, maxDoc) -> MemoryDocuments.hits(searcher,
-                // Lucene allocates a queue of the requested size up front: never more than there are documents
-                searcher.search(lucene.get(), Math.max(1, Math.min(query.limit(), maxDoc)))));
+        return searchCaughtUp("search", (searcher, maxDoc) -> {
+            // Lucene allocates a queue of the requested size up front: never more than there are documents
+            int k = Math.max(1, Math.min(query.limit(), maxDoc));
+            // nobody reads the total hit count, so the disjunction may skip documents that cannot reach the
+            // top k from the first k hits on, instead of counting the first 1,000 matches exactly
+            return MemoryDocuments.hits(searcher, searcher.search(lucene.get(), new TopScoreDocCollectorManager(k, k)));
+        });
     }
 
     /** Nearest neighbours by cosine, filters inside the graph search; see {@link VectorSearch} for the over-fetch. */

@@ -31,6 +31,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -243,10 +244,10 @@ public final class SqliteMemoryStore implements MemoryStore {
             Map<String, Integer> out = new HashMap<>();
             for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
                 List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
-                List<Object> params = new ArrayList<>(chunk);
-                params.addAll(chunk);
-                try (PreparedStatement ps = SqlCalls.prepare(reader, SqliteStatements.degreesOf(chunk.size()), params.toArray());
-                     ResultSet rs = ps.executeQuery()) {
+                Object[] once = padded(chunk);
+                Object[] twice = Arrays.copyOf(once, 2 * once.length); // the ids bound once per direction
+                System.arraycopy(once, 0, twice, once.length, once.length);
+                try (ResultSet rs = statements.bound(SqliteStatements.degreesOf(once.length), twice).executeQuery()) {
                     while (rs.next()) out.put(rs.getString(1), rs.getInt(2));
                 }
             }
