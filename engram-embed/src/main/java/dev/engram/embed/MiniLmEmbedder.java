@@ -1,7 +1,6 @@
 package dev.engram.embed;
 
 import dev.engram.spi.Embedder;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import java.util.List;
 
 /**
@@ -17,7 +16,9 @@ public final class MiniLmEmbedder implements Embedder {
 
     /** Loads the model now, on the calling thread. */
     public MiniLmEmbedder() {
-        this.delegate = new InProcessEmbedder(new AllMiniLmL6V2QuantizedEmbeddingModel(), MODEL_ID, DIMENSIONS);
+        // the files of langchain4j's AllMiniLmL6V2QuantizedEmbeddingModel, in a session of our own options
+        this.delegate = new InProcessEmbedder(EncoderSessions.meanPooled(EncoderSessions.resource(MODEL_ID + ".onnx"),
+                EncoderSessions.resource(MODEL_ID + "-tokenizer.json")), MODEL_ID, DIMENSIONS);
     }
 
     @Override

@@ -2,8 +2,8 @@ package dev.engram.embed;
 
 import dev.engram.error.EmbeddingException;
 import dev.engram.spi.Embedder;
-import dev.langchain4j.model.embedding.onnx.OnnxEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import dev.langchain4j.model.embedding.DimensionAwareEmbeddingModel;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,10 +23,11 @@ public final class OnnxFileEmbedder implements Embedder {
         Objects.requireNonNull(modelId, "modelId");
         requireReadable("model file", modelFile);
         requireReadable("tokenizer file", tokenizerFile);
-        OnnxEmbeddingModel model;
+        DimensionAwareEmbeddingModel model;
         try {
-            model = new OnnxEmbeddingModel(modelFile, tokenizerFile, PoolingMode.MEAN);
-        } catch (RuntimeException e) {
+            model = EncoderSessions.meanPooled(Files.readAllBytes(modelFile),
+                    Files.readAllBytes(tokenizerFile));
+        } catch (IOException | RuntimeException e) {
             throw new EmbeddingException("cannot load ONNX model " + modelFile + " with tokenizer " + tokenizerFile
                     + ": " + e.getMessage() + "; the model must be a sentence-transformer export taking input_ids"
                     + " and attention_mask", e);
