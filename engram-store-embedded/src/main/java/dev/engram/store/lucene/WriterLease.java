@@ -174,9 +174,10 @@ final class WriterLease {
     /**
      * Fills an empty index with every memory once, in the order the feed first names them (the order
      * they were written), and moves {@link #seq()} past the changes read. Replaying the feed instead
-     * would index a memory once per change (written, embedded, amended): Lucene counts the replaced
-     * copies in its term statistics until a merge drops them, so BM25 would depend on when merges ran.
-     * A change after the ones read is applied by the next {@link #applyChanges()} as usual.
+     * indexes a memory again in every batch of changes that names it (written, embedded, amended); a copy
+     * replaced after a flush stays in Lucene's term statistics until a merge drops it, so BM25 would
+     * depend on when merges ran. A change after the ones read is applied by the next
+     * {@link #applyChanges()} as usual.
      */
     private boolean rebuild() throws IOException {
         empty = false;
