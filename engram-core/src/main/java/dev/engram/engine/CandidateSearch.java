@@ -70,7 +70,7 @@ final class CandidateSearch {
         List<IndexHit> lexicalHits = List.of();
         if (settings.lexical() || !semanticUsable()) {
             lexicalHits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
-                    statuses, from, to, settings.depth()));
+                    statuses, from, to, depth(q)));
             layers.add("L2 bm25: " + lexicalHits.size() + " hits");
         }
 
@@ -88,7 +88,7 @@ final class CandidateSearch {
             } else {
                 float[] v = embedder.embed(q.query());
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
-                        Set.copyOf(q.tags()), statuses, from, to, settings.depth())).stream()
+                        Set.copyOf(q.tags()), statuses, from, to, depth(q))).stream()
                         .filter(h -> 2 * h.score() - 1 >= SEMANTIC_FLOOR).toList(); // the index scores (1 + cos) / 2
                 layers.add("L3 semantic: " + semanticHits.size() + " hits");
             }
@@ -108,6 +108,11 @@ final class CandidateSearch {
             layers.add("graph: " + added + " neighbour signal(s)");
         }
         return new Candidates(out, layers, notes);
+    }
+
+    /** Candidates per list: the tuned depth, or more when the caller asks for more results than that. */
+    private int depth(RecallQuery q) {
+        return Math.max(settings.depth(), q.effectiveLimit());
     }
 
     private boolean semanticUsable() {

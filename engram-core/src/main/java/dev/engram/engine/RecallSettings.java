@@ -22,7 +22,12 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
                              double boostScale, double centralityWeight) {
     /** Weighted min-max beat RRF (adaptive k) by +0.018 NDCG@10 at equal recall on LoCoMo test; α tuned on dev. */
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.6;
-    /** Deeper lists let fusion promote a hit ranked 11..100 by one layer; measured on LoCoMo dev. */
+    /**
+     * Candidates taken from each list before fusion (more when a recall asks for more results). On the
+     * deterministic LoCoMo bench, depth 40 beat 100 on dev (mean(R@5, R@10) of hybrid+graph 0.669 against
+     * 0.659) but lost on test (0.589 / 0.681 against 0.600 / 0.696): the dev gain was noise on 231
+     * questions, so 100 stays (docs/benchmarks.md §6).
+     */
     public static final int DEFAULT_DEPTH = 100;
 
     /**
@@ -91,6 +96,11 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
     public RecallSettings withBoostScale(double v) {
         return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stopCoverage, stopMissing,
                 graphWeight, graphHops, v, centralityWeight);
+    }
+
+    public RecallSettings withDepth(int v) {
+        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, v, stopCoverage, stopMissing, graphWeight,
+                graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withGraphHops(int v) {

@@ -147,6 +147,17 @@ class RecallTest {
     }
 
     @Test
+    void aLimitAboveTheCandidateDepthStillGetsThatManyResults() {
+        int many = RecallSettings.DEFAULT_DEPTH + 20;
+        for (int i = 0; i < many; i++) {
+            f.remember("step-" + i, "Rollout step " + i + " of the canary release", MemoryType.PROCEDURE, List.of("deploy"));
+        }
+        RecallResult r = f.engine.recall(recall("canary rollout").limit(many).build());
+        assertEquals(many, r.results().size());
+        assertEquals(many, r.candidates());
+    }
+
+    @Test
     void recallCountsAccessAndUnknownZonesFail() {
         RememberResult r = f.remember("counted", "Counting recalls works", MemoryType.FACT, List.of("test"));
         f.engine.recall(EngineFixture.query("counting recalls"));

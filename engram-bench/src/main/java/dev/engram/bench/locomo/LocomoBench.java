@@ -145,7 +145,7 @@ public final class LocomoBench {
     /**
      * Recall settings for the engine modes: the defaults, or overrides for a dev sweep
      * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --boost-scale}, {@code --graph-weight},
-     * {@code --graph-hops}, {@code --centrality-weight}).
+     * {@code --graph-hops}, {@code --centrality-weight}, {@code --depth}).
      */
     private static RecallSettings settings(String[] args) {
         RecallSettings s = RecallSettings.defaults();
@@ -157,6 +157,7 @@ public final class LocomoBench {
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
         if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
         if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(Integer.parseInt(v));
+        if ((v = option(args, "--depth", null)) != null) s = s.withDepth(Integer.parseInt(v));
         return s;
     }
 
