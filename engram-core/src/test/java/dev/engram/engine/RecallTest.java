@@ -148,11 +148,13 @@ class RecallTest {
 
     @Test
     void aLimitAboveTheCandidateDepthStillGetsThatManyResults() {
-        int many = RecallSettings.DEFAULT_DEPTH + 20;
+        int many = 30;
         for (int i = 0; i < many; i++) {
             f.remember("step-" + i, "Rollout step " + i + " of the canary release", MemoryType.PROCEDURE, List.of("deploy"));
         }
-        RecallResult r = f.engine.recall(recall("canary rollout").limit(many).build());
+        Engine shallow = new Engine(f.store, f.index, f.clock, dev.engram.analysis.TagVocabulary.builtInOnly(), null,
+                RecallSettings.defaults().withDepth(10));
+        RecallResult r = shallow.recall(recall("canary rollout").limit(many).build());
         assertEquals(many, r.results().size());
         assertEquals(many, r.candidates());
     }
