@@ -157,8 +157,13 @@ public final class Main implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            dev.engram.bench.locomo.LocomoBench.main(args.toArray(String[]::new));
-            return 0;
+            try {
+                dev.engram.bench.locomo.LocomoBench.main(args.toArray(String[]::new));
+                return 0;
+            } catch (IllegalArgumentException e) {
+                System.err.println("locomo: " + e.getMessage()); // a bad flag value: the message says which
+                return 2;
+            }
         }
     }
 

@@ -58,6 +58,8 @@ public final class LocomoBench {
         }
         Map<String, List<String>> corrections = Files.exists(audit) ? LocomoDataset.auditCorrections(audit) : Map.of();
 
+        // flags first: a typo should not cost a model load
+        RecallSettings settings = settings(args);
         LazyEmbedder embedder = LazyEmbedder.minilm();
         long loadStart = System.nanoTime();
         if (!embedder.awaitReady(Duration.ofMinutes(5))) {
@@ -69,7 +71,7 @@ public final class LocomoBench {
         String centralitySweep = option(args, "--centrality-sweep", null);
         List<Double> centralityWeights = centralitySweep == null ? List.of()
                 : Arrays.stream(centralitySweep.split(",")).map(String::strip).map(Double::valueOf).toList();
-        List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings(args), stopSweep, centralityWeights);
+        List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings, stopSweep, centralityWeights);
         ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText, engineModes);
         List<Outcome> outcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0, embedNanos = 0;
@@ -147,18 +149,34 @@ public final class LocomoBench {
      * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --boost-scale}, {@code --graph-weight},
      * {@code --graph-hops}, {@code --centrality-weight}, {@code --depth}).
      */
-    private static RecallSettings settings(String[] args) {
+    static RecallSettings settings(String[] args) {
         RecallSettings s = RecallSettings.defaults();
         String v;
-        if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(Double.parseDouble(v));
-        if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(Double.parseDouble(v));
-        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(Double.parseDouble(v));
-        if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(Double.parseDouble(v));
-        if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(Double.parseDouble(v));
-        if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(Double.parseDouble(v));
-        if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(Integer.parseInt(v));
-        if ((v = option(args, "--depth", null)) != null) s = s.withDepth(Integer.parseInt(v));
+        if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(number("--alpha", v));
+        if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(number("--stop-coverage", v));
+        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(number("--stop-missing", v));
+        if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(number("--centrality-weight", v));
+        if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(number("--boost-scale", v));
+        if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(number("--graph-weight", v));
+        if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(whole("--graph-hops", v));
+        if ((v = option(args, "--depth", null)) != null) s = s.withDepth(whole("--depth", v));
         return s;
+    }
+
+    private static double number(String flag, String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a number, got '" + value + "'");
+        }
+    }
+
+    private static int whole(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a whole number, got '" + value + "'");
+        }
     }
 
     /** Highest mean of dev R@5 and R@10 (cats 1–4, official labels); the first candidate wins ties. */

@@ -128,11 +128,15 @@ final class MemoryDocuments {
             if (leaf == null || sd.doc >= leaf.docBase + leaf.reader().maxDoc()) {
                 leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
                 values = leaf.reader().getBinaryDocValues(ID);
-                stored = values == null ? leaf.reader().storedFields() : null;
+                stored = null;
             }
             int local = sd.doc - leaf.docBase;
-            ids.put(sd.doc, values != null && values.advanceExact(local) ? values.binaryValue().utf8ToString()
-                    : (stored != null ? stored : leaf.reader().storedFields()).document(local, Set.of(ID)).get(ID));
+            if (values != null && values.advanceExact(local)) {
+                ids.put(sd.doc, values.binaryValue().utf8ToString());
+            } else {
+                if (stored == null) stored = leaf.reader().storedFields(); // a layout-1 segment
+                ids.put(sd.doc, stored.document(local, Set.of(ID)).get(ID));
+            }
         }
         List<IndexHit> hits = new ArrayList<>(top.scoreDocs.length);
         for (ScoreDoc sd : top.scoreDocs) hits.add(new IndexHit(ids.get(sd.doc), sd.score));

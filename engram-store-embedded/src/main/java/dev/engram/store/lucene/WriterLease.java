@@ -58,8 +58,6 @@ final class WriterLease {
     private long seq;
     private boolean dirty;
     private boolean recreate;
-    // the writer started on an empty index: the next apply fills it from the store
-    private boolean empty;
     private long lastCommitNanos;
     // written by every search without the monitor (LuceneSearchIndex#acquireReader)
     private volatile long lastUseNanos;
@@ -92,7 +90,7 @@ final class WriterLease {
         return System.nanoTime() - lastUseNanos >= IDLE.toNanos();
     }
 
-    /** The next writer starts from an empty index and replays the whole change feed. */
+    /** The next writer starts from an empty index and fills it from the store. */
     void recreateOnNextOpen() {
         recreate = true;
     }
@@ -128,7 +126,6 @@ final class WriterLease {
             seq = 0;
             dirty = true;
         }
-        empty = seq == 0;
         recreate = false;
         lastCommitNanos = System.nanoTime();
         touch();
@@ -152,7 +149,8 @@ final class WriterLease {
 
     /** Applies every store change after {@link #seq()}; returns whether there were any. */
     boolean applyChanges() throws IOException {
-        boolean applied = empty && rebuild();
+        // seq 0: nothing applied yet, so the index is empty (new, recreated, or emptied for being ahead of the store)
+        boolean applied = seq == 0 && rebuild();
         while (true) {
             List<Change> batch = store.changesSince(seq, BATCH);
             if (batch.isEmpty()) return applied;
@@ -180,7 +178,6 @@ final class WriterLease {
      * {@link #applyChanges()} as usual.
      */
     private boolean rebuild() throws IOException {
-        empty = false;
         Set<String> ids = new LinkedHashSet<>();
         long last = seq;
         for (List<Change> batch; !(batch = store.changesSince(last, FEED_PAGE)).isEmpty(); ) {
