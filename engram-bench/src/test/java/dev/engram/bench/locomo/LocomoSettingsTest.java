@@ -19,19 +19,18 @@ class LocomoSettingsTest {
 
     @Test
     void aValueThatIsNotANumberIsNamedWithItsFlag() {
-        assertEquals("--depth must be a whole number, got 'x'",
-                assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(new String[] {"--depth", "x"})).getMessage());
-        assertEquals("--depth must be a whole number, got '40.5'",
-                assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(new String[] {"--depth", "40.5"})).getMessage());
-        assertEquals("--alpha must be a number, got 'half'",
-                assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(new String[] {"--alpha", "half"})).getMessage());
+        assertEquals("--depth must be a whole number, got 'x'", rejected("--depth", "x"));
+        assertEquals("--depth must be a whole number, got '40.5'", rejected("--depth", "40.5"));
+        assertEquals("--alpha must be a number, got 'half'", rejected("--alpha", "half"));
     }
 
     @Test
     void aNumberOutOfRangeGetsTheSettingsOwnMessage() {
-        assertEquals("depth must be >= 10, got 5",
-                assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(new String[] {"--depth", "5"})).getMessage());
-        assertEquals("lexicalWeight must be 0..1, got 1.5",
-                assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(new String[] {"--alpha", "1.5"})).getMessage());
+        assertEquals("depth must be >= 10, got 5", rejected("--depth", "5"));
+        assertEquals("lexicalWeight must be 0..1, got 1.5", rejected("--alpha", "1.5"));
+    }
+
+    private static String rejected(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(args)).getMessage();
     }
 }
