@@ -481,10 +481,60 @@ public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
         }
         assertEquals(expected.missingEmbeddings("m1", 100), actual.missingEmbeddings("m1", 100), at);
         for (String zone : zones) assertEquals(expected.pinned(zone), actual.pinned(zone), at);
+        List<String> ids = java.util.stream.IntStream.range(0, 12).mapToObj(MemoryFixtures::id).toList();
+        assertEquals(expected.getAll(ids), actual.getAll(ids), at);
+        assertEquals(expected.degrees(ids), actual.degrees(ids), at);
         assertEquals(expected.zones(), actual.zones(), at);
         assertEquals(expected.count(), actual.count(), at);
         assertEquals(expected.headSeq(), actual.headSeq(), at);
         assertEquals(expected.changesSince(0, 10_000), actual.changesSince(0, 10_000), at);
+    }
+
+    /**
+     * A store may keep what it read (the SQLite store caches a recall's rows): every read made before a
+     * write, through this handle or another one on the same directory, must still see that write after it.
+     */
+    @Test
+    void readsRepeatedAfterAWriteSeeIt() {
+        MemoryStore second = open(dir, clock);
+        try {
+            Memory a = insert(fact(1, "work", "a"));
+            Memory b = insert(fact(2, "work", "b"));
+            for (MemoryStore writer : List.of(store, second)) {
+                readEverything(store, a, b);
+                readEverything(second, a, b);
+                Memory changed = a.toBuilder().content("changed by " + (writer == store ? "this" : "the other") + " handle")
+                        .pinPriority(a.pinPriority() + 1).build();
+                Edge edge = new Edge(a.id(), b.id(), writer == store ? EdgeType.RELATED : EdgeType.BLOCKS, clock.instant());
+                writer.write(tx -> {
+                    tx.update(changed);
+                    tx.addEdge(edge);
+                    return null;
+                });
+                for (MemoryStore reader : List.of(store, second)) {
+                    String who = writer == store ? "write here" : "write through the other handle";
+                    assertEquals(Optional.of(changed), reader.get(a.id()), who);
+                    assertEquals(List.of(changed, b), reader.getAll(List.of(a.id(), b.id())), who);
+                    assertEquals(List.of(changed), reader.pinned("work"), who);
+                    assertEquals(writer.edges(a.id()), reader.edges(b.id()), who);
+                    assertEquals(Map.of(a.id(), 1, b.id(), 1), reader.degrees(List.of(a.id(), b.id())), who);
+                }
+                a = changed;
+            }
+        } finally {
+            second.close();
+        }
+    }
+
+    private static void readEverything(MemoryStore s, Memory... ms) {
+        List<String> ids = java.util.Arrays.stream(ms).map(Memory::id).toList();
+        s.getAll(ids);
+        ids.forEach(id -> {
+            s.get(id);
+            s.edges(id);
+        });
+        s.degrees(ids);
+        s.pinned("work");
     }
 
     @Test

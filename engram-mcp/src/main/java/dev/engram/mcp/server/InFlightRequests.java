@@ -1,12 +1,13 @@
 package dev.engram.mcp.server;
 
-import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -35,7 +36,7 @@ final class InFlightRequests {
 
     InputStream track(InputStream in) {
         return new FilterInputStream(in) {
-            private final LineSplitter lines = new LineSplitter(line -> seen(line, true));
+            private final LineSplitter lines = new LineSplitter((line, length) -> seen(line, length, true));
 
             @Override
             public int read() throws IOException {
@@ -62,7 +63,7 @@ final class InFlightRequests {
     }
 
     OutputStream track(OutputStream out) {
-        LineSplitter lines = new LineSplitter(line -> seen(line, false));
+        LineSplitter lines = new LineSplitter((line, length) -> seen(line, length, false));
         return new FilterOutputStream(out) {
             @Override
             public void write(int b) throws IOException {
@@ -78,8 +79,8 @@ final class InFlightRequests {
         };
     }
 
-    private void seen(String line, boolean incoming) {
-        Boolean isRequest = requestOrResponse(line);
+    private void seen(byte[] line, int length, boolean incoming) {
+        Boolean isRequest = requestOrResponse(line, length);
         if (isRequest == null) return;
         synchronized (this) {
             if (incoming && isRequest) requests++;
@@ -88,21 +89,28 @@ final class InFlightRequests {
         }
     }
 
-    /**
-     * TRUE for a request (method and id), FALSE for a response (id, no method), null for anything
-     * else. Reads only the top-level names and skips every value: each recall answer passes through
-     * here, and building it into a map again cost as much as writing it.
-     */
     static Boolean requestOrResponse(String line) {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return requestOrResponse(bytes, bytes.length);
+    }
+
+    /**
+     * TRUE for a request (method and id), FALSE for a response (id, then result or error), null for
+     * anything else. Reads only top-level names, from the bytes as written, and stops at the result of
+     * a response whose id came first (the SDK writes it so): a recall answer is 7 KB, and decoding and
+     * tokenising all of it again cost as much as writing it.
+     */
+    static Boolean requestOrResponse(byte[] line, int length) {
         boolean method = false;
         boolean id = false;
-        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), line)) {
+        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
             if (p.nextToken() != JsonToken.START_OBJECT) return null;
             for (JsonToken t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
                 String name = p.currentName();
                 JsonToken value = p.nextToken();
                 if (name.equals("method")) method = true;
                 if (name.equals("id")) id = value != JsonToken.VALUE_NULL;
+                if (id && !method && (name.equals("result") || name.equals("error"))) return Boolean.FALSE;
                 p.skipChildren();
             }
         } catch (JacksonException e) {
@@ -124,25 +132,38 @@ final class InFlightRequests {
         }
     }
 
-    /** Collects bytes into lines and hands each complete line, decoded as UTF-8, to a consumer. */
+    /** Collects bytes into lines and hands each complete line's bytes (without the newline) to a consumer. */
     private static final class LineSplitter {
-        private final java.util.function.Consumer<String> consumer;
-        private final ByteArrayOutputStream current = new ByteArrayOutputStream();
+        interface LineConsumer {
+            void accept(byte[] line, int length);
+        }
 
-        LineSplitter(java.util.function.Consumer<String> consumer) {
+        private static final int MAX_KEPT_BUFFER = 1 << 20;
+        private final LineConsumer consumer;
+        private byte[] current = new byte[8192];
+        private int size;
+
+        LineSplitter(LineConsumer consumer) {
             this.consumer = consumer;
         }
 
         synchronized void accept(byte[] buf, int off, int len) {
+            int start = off;
             for (int i = off; i < off + len; i++) {
-                if (buf[i] == '\n') {
-                    String line = current.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
-                    current.reset();
-                    if (!line.isEmpty()) consumer.accept(line);
-                } else {
-                    current.write(buf[i]);
-                }
+                if (buf[i] != '\n') continue;
+                append(buf, start, i - start);
+                if (size > 0) consumer.accept(current, size);
+                size = 0;
+                if (current.length > MAX_KEPT_BUFFER) current = new byte[8192]; // one huge message must not pin its buffer
+                start = i + 1;
             }
+            append(buf, start, off + len - start);
+        }
+
+        private void append(byte[] buf, int off, int len) {
+            if (size + len > current.length) current = Arrays.copyOf(current, Math.max(2 * current.length, size + len));
+            System.arraycopy(buf, off, current, size, len);
+            size += len;
         }
     }
 }

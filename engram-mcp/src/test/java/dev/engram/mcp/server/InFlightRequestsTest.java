@@ -2,8 +2,15 @@ package dev.engram.mcp.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class InFlightRequestsTest {
     @Test
@@ -20,6 +27,42 @@ class InFlightRequestsTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"method\":\"nested\"}}"));
         assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse(
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32602,\"message\":\"bad\"}}"));
+    }
+
+    @Test
+    void aResponseIsKnownByItsHeadWhenTheIdComesFirst() {
+        // the SDK writes id before result; the rest of a 7 KB answer is not read again
+        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":["));
+        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse("{\"result\":{},\"id\":7}"), "any field order");
+    }
+
+    @Test
+    @Timeout(20)
+    void endOfInputWaitsOnlyUntilEveryRequestIsAnsweredEvenWhenLinesArriveInPieces() throws Exception {
+        InFlightRequests inFlight = new InFlightRequests(Duration.ofMinutes(5));
+        String requests = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
+        InputStream in = inFlight.track(new ByteArrayInputStream(requests.getBytes(StandardCharsets.UTF_8)));
+        OutputStream out = inFlight.track(OutputStream.nullOutputStream());
+        byte[] buf = new byte[7];
+        while (in.available() > 0) in.read(buf, 0, buf.length); // both requests read, EOF not yet
+        byte[] answers = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":["
+                + "{\"name\":\"" + "x".repeat(20_000) + "\"}]}}\n").getBytes(StandardCharsets.UTF_8);
+        Thread answering = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+                for (int i = 0; i < answers.length; i += 1000) out.write(answers, i, Math.min(1000, answers.length - i));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        answering.start();
+        long t0 = System.nanoTime();
+        assertEquals(-1, in.read(buf, 0, buf.length), "EOF is passed on once both answers are out");
+        long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+        answering.join();
+        assertTrue(waitedMs >= 150, "EOF was held back until the answers were written, waited " + waitedMs + " ms");
     }
 
     @Test

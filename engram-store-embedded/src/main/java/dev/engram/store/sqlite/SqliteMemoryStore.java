@@ -2,8 +2,8 @@ package dev.engram.store.sqlite;
 
 import static dev.engram.store.sqlite.SqliteStatements.CHANGES_SINCE;
 import static dev.engram.store.sqlite.SqliteStatements.COUNT;
+import static dev.engram.store.sqlite.SqliteStatements.DATA_VERSION;
 import static dev.engram.store.sqlite.SqliteStatements.HEAD_SEQ;
-import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_ID;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
 import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ALL;
 import static dev.engram.store.sqlite.SqliteStatements.PAGE_OF_ZONE;
@@ -61,6 +61,8 @@ import org.slf4j.LoggerFactory;
  * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
  * get a StoreException. The work function may run more than once and must act only through the
  * transaction.
+ * <p>Memories by id, pins, edges and link counts read on the reader connection are kept in a
+ * {@link RecordCache} until the next commit by anyone; {@code PRAGMA data_version} tells.
  * <p>Access bumps ({@link #recordAccess}) are buffered in {@link PendingAccess}: written at the start
  * of the next {@link #write} transaction, by a daemon thread every {@link #ACCESS_FLUSH}, and on
  * {@link #close}. Reads through this store include them; other processes see them after the flush.
@@ -83,6 +85,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final SqliteWriter writer;
     private final Connection reader;
     private final ReaderStatements statements; // guarded by readLock
+    private final RecordCache cache = new RecordCache(); // guarded by readLock
     private final ReentrantLock readLock = new ReentrantLock();
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService accessFlusher;
@@ -190,8 +193,8 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> get(String id) {
-        return read("get " + id, () -> SqlCalls.memories(statements.bound(MEMORY_BY_ID, id)).stream().findFirst())
-                .map(access::overlay);
+        List<Memory> one = getAll(List.of(id));
+        return one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
     }
 
     @Override
@@ -203,18 +206,30 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public List<Memory> getAll(List<String> ids) {
         Map<String, Memory> found = new HashMap<>();
-        List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
         read("get " + ids.size() + " memories", () -> {
-            for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
-                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+            validateCache();
+            List<String> missing = new ArrayList<>();
+            for (String id : new LinkedHashSet<>(ids)) {
+                Memory cached = cache.memory(id);
+                if (cached != null) found.put(id, cached);
+                else missing.add(id);
+            }
+            for (int from = 0; from < missing.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
+                List<String> chunk = missing.subList(from, Math.min(missing.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
                 for (Memory m : SqlCalls.memories(statements.bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
                         padded(chunk)))) {
                     found.put(m.id(), m);
+                    cache.putMemory(m);
                 }
             }
             return null;
         });
         return access.overlay(ids.stream().map(found::get).filter(Objects::nonNull).toList());
+    }
+
+    /** Empties {@link #cache} if anything was committed since its rows were read. Caller holds the read lock. */
+    private void validateCache() throws SQLException {
+        cache.validate(SqlCalls.count(statements.bound(DATA_VERSION)));
     }
 
     /**
@@ -234,22 +249,38 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<Edge> edges(String id) {
-        return read("edges " + id, () -> SqlCalls.edges(statements.bound(SqliteStatements.EDGES_OF, id)));
+        return read("edges " + id, () -> {
+            validateCache();
+            List<Edge> cached = cache.edges(id);
+            if (cached != null) return cached;
+            List<Edge> edges = SqlCalls.edges(statements.bound(SqliteStatements.EDGES_OF, id));
+            cache.putEdges(id, edges);
+            return edges;
+        });
     }
 
     @Override
     public Map<String, Integer> degrees(Collection<String> ids) {
-        List<String> distinct = List.copyOf(new LinkedHashSet<>(ids));
-        return read("degrees of " + distinct.size() + " memories", () -> {
+        return read("degrees of " + ids.size() + " memories", () -> {
+            validateCache();
             Map<String, Integer> out = new HashMap<>();
-            for (int from = 0; from < distinct.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
-                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+            List<String> missing = new ArrayList<>();
+            for (String id : new LinkedHashSet<>(ids)) {
+                Integer cached = cache.degree(id);
+                if (cached == null) missing.add(id);
+                else if (cached > 0) out.put(id, cached); // memories without edges are absent
+            }
+            for (int from = 0; from < missing.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
+                List<String> chunk = missing.subList(from, Math.min(missing.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
                 Object[] once = padded(chunk);
                 Object[] twice = Arrays.copyOf(once, 2 * once.length); // the ids bound once per direction
                 System.arraycopy(once, 0, twice, once.length, once.length);
+                Map<String, Integer> counted = new HashMap<>();
                 try (ResultSet rs = statements.bound(SqliteStatements.degreesOf(once.length), twice).executeQuery()) {
-                    while (rs.next()) out.put(rs.getString(1), rs.getInt(2));
+                    while (rs.next()) counted.put(rs.getString(1), rs.getInt(2));
                 }
+                for (String id : chunk) cache.putDegree(id, counted.getOrDefault(id, 0));
+                out.putAll(counted);
             }
             return out;
         });
@@ -279,7 +310,14 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> pinned(String zone) {
-        return access.overlay(read("pinned " + zone, () -> SqlCalls.memories(statements.bound(PINNED, zone))));
+        return access.overlay(read("pinned " + zone, () -> {
+            validateCache();
+            List<Memory> cached = cache.pinned(zone);
+            if (cached != null) return cached;
+            List<Memory> pinned = SqlCalls.memories(statements.bound(PINNED, zone));
+            cache.putPinned(zone, pinned);
+            return pinned;
+        }));
     }
 
     @Override

@@ -177,5 +177,7 @@ final class SqliteStatements {
 
     static final String APPEND_CHANGE = "INSERT INTO changes (memory_id) VALUES (?)";
     static final String HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM changes";
+    /** Moves whenever another connection (in any process) commits; see {@link RecordCache}. */
+    static final String DATA_VERSION = "PRAGMA data_version";
     static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
 }

@@ -85,9 +85,11 @@ class SqliteAccessBufferTest {
         Memory a = insert(1);
         Instant at = clock.instant().plusSeconds(60);
         store.recordAccess(List.of(a.id(), MemoryFixtures.id(404)), at);
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount(), "read before the flush: 0 in the file, 1 pending");
         long deadline = System.nanoTime() + SqliteMemoryStore.ACCESS_FLUSH.multipliedBy(5).toNanos();
         while (countInFile(a.id()) == 0 && System.nanoTime() < deadline) Thread.sleep(50);
         assertEquals(1, countInFile(a.id()), "flushed by the daemon thread, no close needed");
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount(), "a read kept from before the flush is not served after it");
         try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
             assertEquals(at, other.get(a.id()).orElseThrow().lastAccessedAt(), "another process sees it");
         }
