@@ -22,6 +22,11 @@ final class PendingAccess {
         Bump then(Bump later) {
             return new Bump(count + later.count, later.last);
         }
+
+        /** {@code m} as it is once this bump is written (RECORD_ACCESS does the same in SQL). */
+        Memory applyTo(Memory m) {
+            return m.toBuilder().accessCount(m.accessCount() + count).lastAccessedAt(last).build();
+        }
     }
 
     private final Map<String, Bump> pending = new ConcurrentHashMap<>();
@@ -53,7 +58,7 @@ final class PendingAccess {
     /** {@code m} as it will be once its pending bumps are written. */
     Memory overlay(Memory m) {
         Bump b = pending.get(m.id());
-        return b == null ? m : m.toBuilder().accessCount(m.accessCount() + b.count()).lastAccessedAt(b.last()).build();
+        return b == null ? m : b.applyTo(m);
     }
 
     List<Memory> overlay(List<Memory> ms) {

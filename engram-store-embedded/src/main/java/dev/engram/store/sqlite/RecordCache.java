@@ -29,22 +29,46 @@ final class RecordCache {
     /** Edge lists and link counts kept at most; each is a few small objects. */
     static final int MAX_ENTRIES = 50_000;
 
+    /** Longest a cache lives without a reset; see the class comment. */
+    static final long MAX_AGE_NANOS = 30_000_000_000L;
+
     private long version = Long.MIN_VALUE;
+    private long head; // the change feed's head at the last reset: memory writes move it, access flushes do not
+    private long resetAt;
     private long contentChars;
     private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
     private final Map<String, List<Memory>> pinnedByZone = new HashMap<>();
     private final Map<String, List<Edge>> edges = bounded();
     private final Map<String, Integer> degrees = bounded();
 
-    /** Empties the cache unless {@code dataVersion} is the version its rows were read under. */
-    void validate(long dataVersion) {
-        if (dataVersion == version) return;
+    /** Whether rows read under {@code dataVersion} may still be served. */
+    boolean validAt(long dataVersion) {
+        return dataVersion == version && System.nanoTime() - resetAt < MAX_AGE_NANOS;
+    }
+
+    /** Empties the cache; rows read from now on belong to {@code dataVersion}, with the feed at {@code headSeq}. */
+    void reset(long dataVersion, long headSeq) {
         memories.clear();
         contentChars = 0;
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
         version = dataVersion;
+        head = headSeq;
+        resetAt = System.nanoTime();
+    }
+
+    /**
+     * This process has written {@code bumps}: the data version moved from {@code before} (the cache was
+     * valid at it) to {@code after}. If no memory write came in between (the feed is still at the
+     * cache's head) and no read has reset the cache since, the bumps are applied to the cached rows and
+     * the cache stays valid at {@code after}; otherwise the next read resets it as usual.
+     */
+    void accessFlushed(long before, long after, long headSeq, Map<String, PendingAccess.Bump> bumps) {
+        if (version != before || headSeq != head) return;
+        bumps.forEach((id, bump) -> memories.computeIfPresent(id, (k, m) -> bump.applyTo(m)));
+        pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
+        version = after;
     }
 
     Memory memory(String id) {

@@ -169,6 +169,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private void flushAccess() {
         if (access.isEmpty()) return;
         Map<String, PendingAccess.Bump> bumps = access.drain();
+        long before = read("data version", this::validateCache);
         try {
             writer.inTransaction("record access", tx -> {
                 tx.recordAccess(bumps);
@@ -178,7 +179,14 @@ public final class SqliteMemoryStore implements MemoryStore {
             // best effort by contract: keep them for the next attempt, and never kill the flusher thread
             access.restore(bumps);
             log.warn("store {}: could not record access of {} memories: {}", file, bumps.size(), e.getMessage());
+            return;
         }
+        // the recalls' rows stay cached with the bumps applied, instead of the flush resetting the cache each second
+        read("data version", () -> {
+            cache.accessFlushed(before, SqlCalls.count(statements.bound(DATA_VERSION)),
+                    SqlCalls.count(statements.bound(HEAD_SEQ)), bumps);
+            return null;
+        });
     }
 
     /** Runs a read on the reader connection. */
@@ -227,9 +235,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         return access.overlay(ids.stream().map(found::get).filter(Objects::nonNull).toList());
     }
 
-    /** Empties {@link #cache} if anything was committed since its rows were read. Caller holds the read lock. */
-    private void validateCache() throws SQLException {
-        cache.validate(SqlCalls.count(statements.bound(DATA_VERSION)));
+    /**
+     * Resets {@link #cache} if anything was committed since its rows were read (or it is old); returns
+     * the data version it is now valid at. Caller holds the read lock.
+     */
+    private long validateCache() throws SQLException {
+        long version = SqlCalls.count(statements.bound(DATA_VERSION));
+        if (!cache.validAt(version)) cache.reset(version, SqlCalls.count(statements.bound(HEAD_SEQ)));
+        return version;
     }
 
     /**
