@@ -43,23 +43,34 @@ final class MemoryDocuments {
     static final String CREATED = "created";
 
     /**
-     * The searchable parts of a memory, each indexed once per analyser. A key or tag hit says more
-     * about what a memory is than a word somewhere in its content; the file path says least.
+     * The searchable parts of a memory. A key or tag hit says more about what a memory is than a word
+     * somewhere in its content; the file path says least. Content is indexed once per analyser (it may
+     * be in any language). Keys and tags are ASCII by rule ({@code MemoryRules}), where Nori and CJK
+     * bigrams yield the standard analyser's words again, so they and paths are indexed once (index
+     * layout 3): the weights below are the sums of the three copies layout 2 searched, and a recall
+     * runs half the term clauses it did.
      */
     enum Source {
-        CONTENT("content", 1.0f, Memory::content),
-        KEY("key", 2.0f, Memory::key),
-        TAGS("tags", 1.5f, m -> String.join(" ", m.tags())),
-        FILE("file", 0.5f, m -> m.file() == null ? "" : m.file());
+        CONTENT("content", 1.0f, Memory::content, TextAnalysis.ANALYSERS),
+        KEY("key", 6.0f, Memory::key, List.of(TextAnalysis.STANDARD)),
+        TAGS("tags", 4.5f, m -> String.join(" ", m.tags()), List.of(TextAnalysis.STANDARD)),
+        FILE("file", 1.5f, m -> m.file() == null ? "" : m.file(), List.of(TextAnalysis.STANDARD));
 
         private final String name;
         private final float boost;
         private final Function<Memory, String> text;
+        private final List<String> analysers;
 
-        Source(String name, float boost, Function<Memory, String> text) {
+        Source(String name, float boost, Function<Memory, String> text, List<String> analysers) {
             this.name = name;
             this.boost = boost;
             this.text = text;
+            this.analysers = analysers;
+        }
+
+        /** The analysers this part is indexed with, as field-name suffixes. */
+        List<String> analysers() {
+            return analysers;
         }
 
         String field(String analyser) {
@@ -102,7 +113,7 @@ final class MemoryDocuments {
         for (Source source : Source.values()) {
             String text = source.textOf(m);
             if (text.isBlank()) continue;
-            for (String analyser : TextAnalysis.ANALYSERS) {
+            for (String analyser : source.analysers()) {
                 d.add(new TextField(source.field(analyser), text, Field.Store.NO));
             }
         }

@@ -25,7 +25,7 @@ import org.apache.lucene.util.BytesRef;
  * QueryParser would treat {@code : " ( [ * ~ ^} in a question as syntax and fail on half of them.
  */
 final class QueryTranslator {
-    /** Distinct terms per field; 4 sources x 3 analysers x 32 stays under Lucene's 1024-clause limit. */
+    /** Distinct terms per field; 6 fields x 32 stays under Lucene's 1024-clause limit. */
     static final int MAX_TERMS = 32;
 
     private final TextAnalysis analysis;
@@ -40,12 +40,11 @@ final class QueryTranslator {
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         int clauses = 0;
         boolean contentOnly = q.match() == IndexQuery.Match.CONTENT_WORDS;
-        // content words: one field and one analyser, a twelfth of the clauses (most of a remember's search time)
+        // content words: one field and one analyser (most of a remember's search time)
         List<MemoryDocuments.Source> sources = contentOnly ? List.of(MemoryDocuments.Source.CONTENT) : MemoryDocuments.sources();
-        List<String> analysers = contentOnly ? List.of(TextAnalysis.STANDARD) : TextAnalysis.ANALYSERS;
         for (MemoryDocuments.Source source : sources) {
             String normalised = source.normalise(q.text());
-            for (String analyser : analysers) {
+            for (String analyser : contentOnly ? List.of(TextAnalysis.STANDARD) : source.analysers()) {
                 String field = source.field(analyser);
                 for (String term : analysis.terms(field, normalised, MAX_TERMS)) {
                     text.add(new BoostQuery(new TermQuery(new Term(field, term)), source.boost()), Occur.SHOULD);

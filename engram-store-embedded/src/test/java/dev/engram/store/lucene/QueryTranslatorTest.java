@@ -1,0 +1,62 @@
+package dev.engram.store.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.spi.IndexQuery;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Which fields a recall searches with which weight (index layout 3): what the contract suite cannot see. */
+class QueryTranslatorTest {
+    private final TextAnalysis analysis = new TextAnalysis();
+    private final QueryTranslator translator = new QueryTranslator(analysis);
+
+    @AfterEach
+    void close() {
+        analysis.close();
+    }
+
+    /** field:term → boost of the text part of the translated query. */
+    private Map<String, Float> clauses(String text, IndexQuery.Match match) {
+        Query q = translator.translate(new IndexQuery(text, null, null, null, null, null, null, 10, match)).orElseThrow();
+        BooleanQuery textPart = (BooleanQuery) ((BooleanQuery) q).clauses().get(0).getQuery();
+        Map<String, Float> out = new TreeMap<>();
+        for (BooleanClause c : textPart.clauses()) {
+            BoostQuery b = (BoostQuery) c.getQuery();
+            out.put(((TermQuery) b.getQuery()).getTerm().toString(), b.getBoost());
+        }
+        return out;
+    }
+
+    @Test
+    void contentIsSearchedInEveryAnalysisAndKeysTagsPathsInTheStandardOneWithTheWeightOfThree() {
+        Map<String, Float> c = clauses("redis timeout", IndexQuery.Match.ALL_FIELDS);
+        assertEquals(Map.ofEntries(Map.entry("content_std:redis", 1.0f), Map.entry("content_std:timeout", 1.0f),
+                Map.entry("content_ko:redis", 1.0f), Map.entry("content_ko:timeout", 1.0f),
+                Map.entry("content_cjk:redis", 1.0f), Map.entry("content_cjk:timeout", 1.0f),
+                Map.entry("key_std:redis", 6.0f), Map.entry("key_std:timeout", 6.0f),
+                Map.entry("tags_std:redis", 4.5f), Map.entry("tags_std:timeout", 4.5f),
+                Map.entry("file_std:redis", 1.5f), Map.entry("file_std:timeout", 1.5f)), c);
+    }
+
+    @Test
+    void koreanReachesTheNoriFieldAsMorphemes() {
+        Map<String, Float> c = clauses("비밀번호를", IndexQuery.Match.ALL_FIELDS);
+        assertTrue(c.containsKey("content_ko:비밀") && c.containsKey("content_ko:번호"), "morphemes without the particle: " + c);
+        assertTrue(c.keySet().stream().anyMatch(k -> k.startsWith("content_cjk:")), c.toString());
+    }
+
+    @Test
+    void nearDuplicateSearchUsesContentWordsOnly() {
+        assertEquals(Map.of("content_std:redis", 1.0f, "content_std:timeout", 1.0f),
+                clauses("redis timeout", IndexQuery.Match.CONTENT_WORDS));
+    }
+}
