@@ -150,8 +150,9 @@ public final class Main implements Runnable {
 
     /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
     @Command(name = "locomo", description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
-            + " (--data, --audit, --conversations, --turn-text, --out, --alpha, --stop-coverage, --stop-missing, --boost-scale,"
-            + " --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")
+            + " (--data, --audit, --conversations, --turn-text, --out, --alpha, --stop-coverage, --stop-missing,"
+            + " --stop-margin, --stop-margin-missing,"
+            + " --boost-scale, --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")
     static final class Locomo implements Callable<Integer> {
         @CommandLine.Unmatched List<String> args = new ArrayList<>();
 

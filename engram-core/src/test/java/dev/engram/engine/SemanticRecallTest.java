@@ -93,7 +93,8 @@ class SemanticRecallTest {
     }
 
     /** The stop thresholds the next tests are written for, independent of the tuned defaults. */
-    private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStopCoverage(0.5).withStopMissing(0.9);
+    private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStopCoverage(0.5).withStopMissing(0.9)
+            .withStopMargin(Double.POSITIVE_INFINITY);
 
     /** Six notes about deploys and one release checklist: "deploy" is a word most memories hold, "release" one that few do. */
     private void deployNotesAndAChecklist() {
@@ -106,8 +107,8 @@ class SemanticRecallTest {
         deployNotesAndAChecklist();
         // by word count the top hit holds only 2 of 3; by idf it holds 94% and lacks 0.07 of an unseen word
         RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist deploy").limit(3).build());
-        assertTrue(r.layers().contains("L3 semantic: skipped, top lexical hit holds 2/3 query words, 94% of their idf;"
-                + " the rest weigh 0.07 of an unseen word"), r.layers().toString());
+        assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/3 query words,"
+                + " 94% of their idf; the rest weigh 0.07 of an unseen word; it ")), r.layers().toString());
         assertEquals("a", keys(r).get(0));
     }
 
@@ -120,6 +121,31 @@ class SemanticRecallTest {
         RecallResult lenient = engine(STOP_HALF_IDF_MISSING_0_9.withStopMissing(1.0))
                 .recall(RecallQuery.builder("release checklist puppy").limit(1).build());
         assertTrue(lenient.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped")), lenient.layers().toString());
+    }
+
+    @Test
+    void cascadeStopsWhenTheTopHitStandsOutFromTheNextEvenIfItLacksAWord() {
+        deployNotesAndAChecklist();
+        remember("b", "Release notes go in the changelog");
+        // "puppy" weighs a whole unseen word, so the idf rule runs L3; the checklist outscores the release notes
+        String query = "release checklist puppy";
+        RecallResult byIdf = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder(query).limit(2).build());
+        assertTrue(byIdf.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
+                byIdf.layers().toString());
+        RecallResult byMargin = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(1.5)).recall(RecallQuery.builder(query).limit(2).build());
+        String skipped = byMargin.layers().stream().filter(l -> l.startsWith("L3 semantic: skipped")).findFirst()
+                .orElseThrow(() -> new AssertionError(byMargin.layers().toString()));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("it scores ([\\d.]+)× the next$").matcher(skipped);
+        assertTrue(m.find(), skipped);
+        double margin = Double.parseDouble(m.group(1));
+        assertTrue(margin >= 1.5, skipped);
+        RecallResult stricter = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(margin + 0.01))
+                .recall(RecallQuery.builder(query).limit(2).build());
+        assertTrue(stricter.layers().stream().noneMatch(l -> l.contains("skipped")), "at least, not above: " + stricter.layers());
+        RecallResult capped = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(1.5).withStopMarginMissing(0.5))
+                .recall(RecallQuery.builder(query).limit(2).build());
+        assertTrue(capped.layers().stream().noneMatch(l -> l.contains("skipped")),
+                "a decisive hit that lacks more than the cap (one unseen word) runs L3: " + capped.layers());
     }
 
     @Test

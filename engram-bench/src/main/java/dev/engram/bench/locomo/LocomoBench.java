@@ -146,7 +146,9 @@ public final class LocomoBench {
 
     /**
      * Recall settings for the engine modes: the defaults, or overrides for a dev sweep
-     * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --boost-scale}, {@code --graph-weight},
+     * ({@code --alpha}, {@code --stop-coverage}, {@code --stop-missing}, {@code --stop-margin},
+     * {@code --stop-margin-missing}, {@code --boost-scale},
+     * {@code --graph-weight},
      * {@code --graph-hops}, {@code --centrality-weight}, {@code --depth}).
      */
     static RecallSettings settings(String[] args) {
@@ -155,6 +157,10 @@ public final class LocomoBench {
         if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(number("--alpha", v));
         if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(number("--stop-coverage", v));
         if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(number("--stop-missing", v));
+        if ((v = option(args, "--stop-margin", null)) != null) s = s.withStopMargin(number("--stop-margin", v));
+        if ((v = option(args, "--stop-margin-missing", null)) != null) {
+            s = s.withStopMarginMissing(number("--stop-margin-missing", v));
+        }
         if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(number("--centrality-weight", v));
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(number("--boost-scale", v));
         if ((v = option(args, "--graph-weight", null)) != null) s = s.withGraphWeight(number("--graph-weight", v));

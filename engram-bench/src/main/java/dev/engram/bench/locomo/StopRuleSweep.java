@@ -24,15 +24,18 @@ import java.util.regex.Pattern;
 final class StopRuleSweep {
     static final String ALWAYS_STOP_MODE = "engine cascade, stop whenever allowed (stop sweep)";
     private static final Pattern SIGNAL = Pattern.compile(
-            "holds (\\d+)/(\\d+) query words, (\\d+)% of their idf; the rest weigh ([\\d.]+) of an unseen word");
+            "holds (\\d+)/(\\d+) query words, (\\d+)% of their idf; the rest weigh ([\\d.]+) of an unseen word"
+                    + "(?:; it scores ([\\d.]+)× the next|; (it is the only hit))?");
 
     /** The cascade's evidence for one question, as its explain line prints it. */
-    record Signal(int found, int words, double share, double missing) {
+    record Signal(int found, int words, double share, double missing, double margin) {
         static Optional<Signal> parse(String semanticLayer) {
             Matcher m = SIGNAL.matcher(semanticLayer);
             if (!m.find()) return Optional.empty();
             return Optional.of(new Signal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)) / 100.0, Double.parseDouble(m.group(4))));
+                    Integer.parseInt(m.group(3)) / 100.0, Double.parseDouble(m.group(4)),
+                    m.group(5) != null ? Double.parseDouble(m.group(5))
+                            : m.group(6) != null ? Double.POSITIVE_INFINITY : Double.NaN));
         }
     }
 
@@ -41,6 +44,18 @@ final class StopRuleSweep {
             String cap = missing >= 99 ? "no missing cap" : String.format(Locale.ROOT, "missing ≤ %.1f", missing);
             String floor = share <= 0 ? "no share floor" : String.format(Locale.ROOT, "idf share ≥ %.2f", share);
             return new Rule(floor + ", " + cap, s -> s.share() >= share && s.missing() <= missing);
+        }
+
+        static Rule margin(double margin) {
+            return new Rule(String.format(Locale.ROOT, "top hit ≥ %.2f× the next", margin), s -> s.margin() >= margin);
+        }
+
+        /** The idf rule, or a top hit {@code margin} times the next that lacks at most {@code gate} unseen words' idf. */
+        static Rule idfOrMargin(double share, double missing, double margin, double gate) {
+            Rule idf = idf(share, missing);
+            String gated = gate >= 99 ? "" : String.format(Locale.ROOT, " and missing ≤ %.1f", gate);
+            return new Rule(idf.name() + String.format(Locale.ROOT, ", or top hit ≥ %.2f× the next", margin) + gated,
+                    s -> idf.stops().test(s) || (s.margin() >= margin && s.missing() <= gate));
         }
     }
 
@@ -52,6 +67,12 @@ final class StopRuleSweep {
         List<Rule> rules = new ArrayList<>(List.of(BY_WORD_COUNT));
         for (double share : new double[] {0, 0.3, 0.4, 0.5, 0.6, 0.75}) {
             for (double missing : new double[] {0.6, 0.8, 0.9, 1.0, 1.2, 99}) rules.add(Rule.idf(share, missing));
+        }
+        for (double margin : new double[] {1.3, 1.5, 1.75, 2.0, 2.5, 3.0}) {
+            rules.add(Rule.margin(margin));
+            for (double missing : new double[] {0.9, 1.0}) {
+                for (double gate : new double[] {1.0, 1.5, 2.0, 99}) rules.add(Rule.idfOrMargin(0.5, missing, margin, gate));
+            }
         }
         return rules;
     }
