@@ -130,14 +130,10 @@ final class CandidateSearch {
     /**
      * Null to run L3, else why it is skipped. The words of a query are not equally telling: a name that
      * half the memories hold says little, a word that few hold says much. So each content word counts by
-     * its idf in the index (what BM25 itself weighs it by), and the cascade stops when the words the best
-     * lexical hit lacks weigh at most {@link RecallSettings#stopMissing()} of an unseen word (a word no
-     * memory holds is likely a paraphrase only the semantic layer can match) and it holds at least
-     * {@link RecallSettings#stopCoverage()} of the query's idf, or when it scores at least
-     * {@link RecallSettings#stopMargin()} times the next hit (one memory matches decisively) and lacks at most
-     * {@link RecallSettings#stopMarginMissing()} unseen words' idf (more, and the query is a paraphrase); and there are
-     * enough hits to fill the answer, or the query is one or two words (an identifier, a name) that the best
-     * hit holds entirely.
+     * its idf in the index (what BM25 itself weighs it by), and {@link StopRule} decides from the share of
+     * the query's idf the best lexical hit holds, the idf it lacks, and how far it outscores the next hit;
+     * and there must be enough hits to fill the answer, or the query is one or two words (an identifier, a
+     * name) that the best hit holds entirely.
      */
     private String stopReason(RecallQuery q, List<IndexHit> hits) {
         if (hits.isEmpty()) return null;
@@ -166,10 +162,7 @@ final class CandidateSearch {
         // a lone hit stands out from nothing: it counts as decisive
         double margin = hits.size() > 1 && hits.get(1).score() > 0 ? hits.get(0).score() / hits.get(1).score()
                 : Double.POSITIVE_INFINITY;
-        boolean holdsTheQuery = share >= settings.stopCoverage() && missing <= settings.stopMissing();
-        boolean standsOut = !Double.isInfinite(settings.stopMargin()) && margin >= settings.stopMargin() // infinite: off
-                && missing <= settings.stopMarginMissing();
-        return (holdsTheQuery || standsOut) && (enoughHits || shortAndExact)
+        return settings.stop().stops(share, missing, margin) && (enoughHits || shortAndExact)
                 ? String.format(Locale.ROOT, "top lexical hit holds %d/%d query words, %.0f%% of their idf; the rest weigh"
                         + " %.2f of an unseen word; %s", found, words.size(), 100 * share, missing,
                         Double.isInfinite(margin) ? "it is the only hit" : String.format(Locale.ROOT, "it scores %.2f× the next", margin))

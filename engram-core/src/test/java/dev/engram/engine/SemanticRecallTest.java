@@ -93,8 +93,8 @@ class SemanticRecallTest {
     }
 
     /** The stop thresholds the next tests are written for, independent of the tuned defaults. */
-    private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStopCoverage(0.5).withStopMissing(0.9)
-            .withStopMargin(Double.POSITIVE_INFINITY);
+    private static final StopRule HALF_IDF_MISSING_0_9 = new StopRule(0.5, 0.9, Double.POSITIVE_INFINITY, 0);
+    private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9);
 
     /** Six notes about deploys and one release checklist: "deploy" is a word most memories hold, "release" one that few do. */
     private void deployNotesAndAChecklist() {
@@ -118,7 +118,7 @@ class SemanticRecallTest {
         // 55% of the idf is held, over the 50% share, but "puppy" weighs a whole unseen word: likely a paraphrase
         RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist puppy").limit(1).build());
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
-        RecallResult lenient = engine(STOP_HALF_IDF_MISSING_0_9.withStopMissing(1.0))
+        RecallResult lenient = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMissing(1.0)))
                 .recall(RecallQuery.builder("release checklist puppy").limit(1).build());
         assertTrue(lenient.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped")), lenient.layers().toString());
     }
@@ -132,17 +132,18 @@ class SemanticRecallTest {
         RecallResult byIdf = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder(query).limit(2).build());
         assertTrue(byIdf.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
                 byIdf.layers().toString());
-        RecallResult byMargin = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(1.5)).recall(RecallQuery.builder(query).limit(2).build());
+        RecallResult byMargin = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(1.5).withMarginMissing(2)))
+                .recall(RecallQuery.builder(query).limit(2).build());
         String skipped = byMargin.layers().stream().filter(l -> l.startsWith("L3 semantic: skipped")).findFirst()
                 .orElseThrow(() -> new AssertionError(byMargin.layers().toString()));
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("it scores ([\\d.]+)× the next$").matcher(skipped);
         assertTrue(m.find(), skipped);
         double margin = Double.parseDouble(m.group(1));
         assertTrue(margin >= 1.5, skipped);
-        RecallResult stricter = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(margin + 0.01))
+        RecallResult stricter = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(margin + 0.01).withMarginMissing(2)))
                 .recall(RecallQuery.builder(query).limit(2).build());
         assertTrue(stricter.layers().stream().noneMatch(l -> l.contains("skipped")), "at least, not above: " + stricter.layers());
-        RecallResult capped = engine(STOP_HALF_IDF_MISSING_0_9.withStopMargin(1.5).withStopMarginMissing(0.5))
+        RecallResult capped = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(1.5).withMarginMissing(0.5)))
                 .recall(RecallQuery.builder(query).limit(2).build());
         assertTrue(capped.layers().stream().noneMatch(l -> l.contains("skipped")),
                 "a decisive hit that lacks more than the cap (one unseen word) runs L3: " + capped.layers());
@@ -151,7 +152,7 @@ class SemanticRecallTest {
     @Test
     void cascadeRunsTheSemanticLayerWhenTheTopHitHoldsTooSmallAShareOfTheIdf() {
         deployNotesAndAChecklist();
-        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9.withStopCoverage(0.95))
+        RecallResult r = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withCoverage(0.95)))
                 .recall(RecallQuery.builder("release checklist deploy").limit(3).build());
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
     }

@@ -8,6 +8,7 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallSettings;
+import dev.engram.engine.StopRule;
 import dev.engram.memory.EdgeType;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
@@ -73,7 +74,7 @@ final class ConversationRun {
         static List<EngineMode> all(RecallSettings base, boolean stopSweep, List<Double> centralityWeights) {
             List<EngineMode> out = new ArrayList<>(five(base));
             if (stopSweep) out.add(new EngineMode(StopRuleSweep.ALWAYS_STOP_MODE,
-                    base.withStopCoverage(0).withStopMissing(Double.MAX_VALUE), RecallMode.RANKED));
+                    base.withStop(StopRule.ALWAYS), RecallMode.RANKED));
             for (double w : centralityWeights) {
                 RecallSettings s = base.withCentralityWeight(w);
                 out.add(new EngineMode("engine cascade, centrality " + w, s, RecallMode.RANKED));

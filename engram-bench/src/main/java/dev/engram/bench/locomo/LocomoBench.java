@@ -155,11 +155,11 @@ public final class LocomoBench {
         RecallSettings s = RecallSettings.defaults();
         String v;
         if ((v = option(args, "--alpha", null)) != null) s = s.withLexicalWeight(number("--alpha", v));
-        if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStopCoverage(number("--stop-coverage", v));
-        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStopMissing(number("--stop-missing", v));
-        if ((v = option(args, "--stop-margin", null)) != null) s = s.withStopMargin(number("--stop-margin", v));
+        if ((v = option(args, "--stop-coverage", null)) != null) s = s.withStop(s.stop().withCoverage(number("--stop-coverage", v)));
+        if ((v = option(args, "--stop-missing", null)) != null) s = s.withStop(s.stop().withMissing(number("--stop-missing", v)));
+        if ((v = option(args, "--stop-margin", null)) != null) s = s.withStop(s.stop().withMargin(number("--stop-margin", v)));
         if ((v = option(args, "--stop-margin-missing", null)) != null) {
-            s = s.withStopMarginMissing(number("--stop-margin-missing", v));
+            s = s.withStop(s.stop().withMarginMissing(number("--stop-margin-missing", v)));
         }
         if ((v = option(args, "--centrality-weight", null)) != null) s = s.withCentralityWeight(number("--centrality-weight", v));
         if ((v = option(args, "--boost-scale", null)) != null) s = s.withBoostScale(number("--boost-scale", v));

@@ -4,6 +4,7 @@ import dev.engram.bench.locomo.ConversationRun.EngineAnswer;
 import dev.engram.bench.locomo.ConversationRun.QuestionRun;
 import dev.engram.bench.locomo.LocomoEvaluation.Cell;
 import dev.engram.bench.locomo.LocomoEvaluation.Split;
+import dev.engram.engine.StopRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,10 +41,15 @@ final class StopRuleSweep {
     }
 
     record Rule(String name, Predicate<Signal> stops) {
+        /** The engine's own rule with these thresholds, applied to a question's recorded signal. */
+        static Rule of(String name, StopRule rule) {
+            return new Rule(name, s -> rule.stops(s.share(), s.missing(), s.margin()));
+        }
+
         static Rule idf(double share, double missing) {
             String cap = missing >= 99 ? "no missing cap" : String.format(Locale.ROOT, "missing ≤ %.1f", missing);
             String floor = share <= 0 ? "no share floor" : String.format(Locale.ROOT, "idf share ≥ %.2f", share);
-            return new Rule(floor + ", " + cap, s -> s.share() >= share && s.missing() <= missing);
+            return of(floor + ", " + cap, new StopRule(share, missing, Double.POSITIVE_INFINITY, 0));
         }
 
         static Rule margin(double margin) {
@@ -52,10 +58,9 @@ final class StopRuleSweep {
 
         /** The idf rule, or a top hit {@code margin} times the next that lacks at most {@code gate} unseen words' idf. */
         static Rule idfOrMargin(double share, double missing, double margin, double gate) {
-            Rule idf = idf(share, missing);
             String gated = gate >= 99 ? "" : String.format(Locale.ROOT, " and missing ≤ %.1f", gate);
-            return new Rule(idf.name() + String.format(Locale.ROOT, ", or top hit ≥ %.2f× the next", margin) + gated,
-                    s -> idf.stops().test(s) || (s.margin() >= margin && s.missing() <= gate));
+            return of(idf(share, missing).name() + String.format(Locale.ROOT, ", or top hit ≥ %.2f× the next", margin) + gated,
+                    new StopRule(share, missing, margin, gate));
         }
     }
 

@@ -13,7 +13,7 @@ class LocomoSettingsTest {
         RecallSettings s = LocomoBench.settings(new String[] {"--depth", "40", "--alpha", "0.5", "--graph-hops", "1",
                 "--stop-margin", "Infinity"});
         assertEquals(40, s.depth());
-        assertEquals(Double.POSITIVE_INFINITY, s.stopMargin(), "the margin part of the stop rule can be turned off");
+        assertEquals(Double.POSITIVE_INFINITY, s.stop().margin(), "the margin part of the stop rule can be turned off");
         assertEquals(0.5, s.lexicalWeight());
         assertEquals(1, s.graphHops());
         assertEquals(RecallSettings.defaults(), LocomoBench.settings(new String[] {"--conversations", "0,1"}));
@@ -30,8 +30,8 @@ class LocomoSettingsTest {
     void aNumberOutOfRangeGetsTheSettingsOwnMessage() {
         assertEquals("depth must be >= 10, got 5", rejected("--depth", "5"));
         assertEquals("lexicalWeight must be 0..1, got 1.5", rejected("--alpha", "1.5"));
-        assertEquals("stopMargin must be >= 1, got 0.5", rejected("--stop-margin", "0.5"));
-        assertEquals("stopMargin must be >= 1, got NaN", rejected("--stop-margin", "NaN"));
+        assertEquals("stop margin must be >= 1, got 0.5", rejected("--stop-margin", "0.5"));
+        assertEquals("stop margin must be >= 1, got NaN", rejected("--stop-margin", "NaN"));
     }
 
     private static String rejected(String... args) {
