@@ -96,6 +96,19 @@ class SqliteAccessBufferTest {
     }
 
     @Test
+    void anotherProcesssFlushedCountsReachThisStoresCachedReads() {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        assertEquals(0, store.get(a.id()).orElseThrow().accessCount(), "read, and kept by this store's cache");
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.recordAccess(List.of(a.id()), clock.instant());
+            other.recordAccess(List.of(a.id()), clock.instant());
+        } // close flushes: a commit this store did not make
+        assertEquals(2, store.get(a.id()).orElseThrow().accessCount());
+        assertEquals(2, store.getAll(List.of(a.id())).get(0).accessCount());
+    }
+
+    @Test
     void closeWritesWhatIsBuffered() throws SQLException {
         store = SqliteMemoryStore.open(dir);
         Memory a = insert(1);
