@@ -179,6 +179,9 @@ final class WriterLease {
      * {@link #applyChanges()} as usual.
      */
     private boolean rebuild() throws IOException {
+        // seq 0 says nothing was applied; a rebuild that failed partway (or a group commit taken during
+        // one) may still have left documents, and addDocument would add them twice
+        writer.deleteAll();
         Set<String> ids = new LinkedHashSet<>();
         long last = seq;
         for (List<Change> batch; !(batch = store.changesSince(last, FEED_PAGE)).isEmpty(); ) {

@@ -1,0 +1,61 @@
+package dev.engram.store.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.error.StoreException;
+import dev.engram.spi.MemoryFixtures;
+import dev.engram.spi.MemoryStore;
+import dev.engram.store.sqlite.SqliteMemoryStore;
+import dev.engram.testing.MutableClock;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The lease's rebuild when it fails partway: what the next catch-up leaves in the index. */
+class WriterLeaseTest {
+    @TempDir
+    Path dir;
+    private final MutableClock clock = MutableClock.at("2026-11-30T10:00:00Z");
+
+    @Test
+    void aRebuildThatFailedPartwayLeavesEachMemoryOnceWhenItRunsAgain() throws Exception {
+        final int memories = 600; // more than one rebuild batch, so the second batch's read can fail
+        try (SqliteMemoryStore real = SqliteMemoryStore.open(dir)) {
+            real.write(tx -> {
+                for (int i = 0; i < memories; i++) tx.insert(MemoryFixtures.minimal(clock, i, "work", "memory " + i).build());
+                return null;
+            });
+            AtomicInteger reads = new AtomicInteger();
+            MemoryStore failingOnce = (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                    new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("getAll") && reads.incrementAndGet() == 2) {
+                            throw new StoreException("read failed halfway through the rebuild");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            Path index = dir.resolve("index");
+            try (Directory directory = FSDirectory.open(index); TextAnalysis analysis = new TextAnalysis()) {
+                WriterLease lease = new WriterLease(directory, analysis, failingOnce, index);
+                assertTrue(lease.tryAcquire());
+                assertThrows(StoreException.class, lease::applyChanges);
+                assertTrue(lease.applyChanges(), "the next catch-up rebuilds again");
+                try (DirectoryReader r = DirectoryReader.open(lease.writer())) {
+                    assertEquals(memories, r.numDocs(), "no memory indexed twice");
+                }
+                lease.release();
+            }
+        }
+    }
+}
