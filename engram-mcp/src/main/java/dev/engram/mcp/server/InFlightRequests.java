@@ -5,7 +5,6 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import tools.jackson.core.JacksonException;
@@ -87,11 +86,6 @@ final class InFlightRequests {
             if (!incoming && !isRequest) responses++;
             notifyAll();
         }
-    }
-
-    static Boolean requestOrResponse(String line) {
-        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
-        return requestOrResponse(bytes, bytes.length);
     }
 
     /**

@@ -13,27 +13,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class InFlightRequestsTest {
+    private static Boolean requestOrResponse(String line) {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return InFlightRequests.requestOrResponse(bytes, bytes.length);
+    }
     @Test
     void aRequestHasAMethodAndAnId() {
-        assertEquals(Boolean.TRUE, InFlightRequests.requestOrResponse(
+        assertEquals(Boolean.TRUE, requestOrResponse(
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"recall\",\"arguments\":{\"id\":1}}}"));
-        assertEquals(Boolean.TRUE, InFlightRequests.requestOrResponse(
+        assertEquals(Boolean.TRUE, requestOrResponse(
                 "{\"method\":\"ping\",\"params\":{},\"id\":\"a\"}"), "any field order");
     }
 
     @Test
     void aResponseHasAnIdAndNoMethodAtTheTopLevel() {
-        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse(
+        assertEquals(Boolean.FALSE, requestOrResponse(
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"method\":\"nested\"}}"));
-        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse(
+        assertEquals(Boolean.FALSE, requestOrResponse(
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32602,\"message\":\"bad\"}}"));
     }
 
     @Test
     void aResponseIsKnownByItsHeadWhenTheIdComesFirst() {
         // the SDK writes id before result; the rest of a 7 KB answer is not read again
-        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":["));
-        assertEquals(Boolean.FALSE, InFlightRequests.requestOrResponse("{\"result\":{},\"id\":7}"), "any field order");
+        assertEquals(Boolean.FALSE, requestOrResponse("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":["));
+        assertEquals(Boolean.FALSE, requestOrResponse("{\"result\":{},\"id\":7}"), "any field order");
     }
 
     @Test
@@ -67,10 +71,10 @@ class InFlightRequestsTest {
 
     @Test
     void notificationsNullIdsAndNonJsonAreNeither() {
-        assertNull(InFlightRequests.requestOrResponse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
-        assertNull(InFlightRequests.requestOrResponse("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700}}"));
-        assertNull(InFlightRequests.requestOrResponse("[1,2]"));
-        assertNull(InFlightRequests.requestOrResponse("not json {"));
-        assertNull(InFlightRequests.requestOrResponse("{\"id\":1,\"method\":"));
+        assertNull(requestOrResponse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
+        assertNull(requestOrResponse("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700}}"));
+        assertNull(requestOrResponse("[1,2]"));
+        assertNull(requestOrResponse("not json {"));
+        assertNull(requestOrResponse("{\"id\":1,\"method\":"));
     }
 }

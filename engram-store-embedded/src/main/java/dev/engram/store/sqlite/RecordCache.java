@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Rows a recall reads again and again (its candidates, the zone's pins, edges and link counts),
  * kept while the database file has not changed. Loading the hundred candidates of a recall took 1.2 ms
- * of its 2.9 ms in the engine at 10k memories (docs/benchmarks.md §1); a cached row takes microseconds.
+ * of its 2.9 ms in the engine at 10k memories (docs/benchmarks.md §0); a cached row takes microseconds.
  *
  * <p>Validity is all or nothing: SQLite's {@code PRAGMA data_version} on the reader connection moves
  * whenever another connection commits (this process's writer, another process, an access-count

@@ -1,7 +1,6 @@
 package dev.engram.store.sqlite;
 
 import static dev.engram.store.sqlite.SqliteStatements.DELETE_EMBEDDING;
-import static dev.engram.store.sqlite.SqliteStatements.EMBEDDING_OF;
 import static dev.engram.store.sqlite.SqliteStatements.MISSING_EMBEDDINGS;
 import static dev.engram.store.sqlite.SqliteStatements.UPSERT_EMBEDDING;
 
@@ -42,8 +41,9 @@ final class SqliteEmbeddings {
         return SqlCalls.update(c, DELETE_EMBEDDING, id) > 0;
     }
 
-    static Optional<StoredEmbedding> get(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = SqlCalls.prepare(c, EMBEDDING_OF, id); ResultSet rs = ps.executeQuery()) {
+    /** Runs a bound {@code EMBEDDING_OF} statement (left open, for reuse) for {@code id}. */
+    static Optional<StoredEmbedding> get(PreparedStatement bound, String id) throws SQLException {
+        try (ResultSet rs = bound.executeQuery()) {
             if (!rs.next()) return Optional.empty();
             return Optional.of(new StoredEmbedding(rs.getString(1), decode(id, rs.getInt(2), rs.getBytes(3))));
         }

@@ -222,8 +222,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 if (cached != null) found.put(id, cached);
                 else missing.add(id);
             }
-            for (int from = 0; from < missing.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
-                List<String> chunk = missing.subList(from, Math.min(missing.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+            for (List<String> chunk : chunks(missing)) {
                 for (Memory m : SqlCalls.memories(statements.bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
                         padded(chunk)))) {
                     found.put(m.id(), m);
@@ -243,6 +242,15 @@ public final class SqliteMemoryStore implements MemoryStore {
         long version = SqlCalls.count(statements.bound(DATA_VERSION));
         if (!cache.validAt(version)) cache.reset(version, SqlCalls.count(statements.bound(HEAD_SEQ)));
         return version;
+    }
+
+    /** {@code ids} in runs of at most {@link SqliteStatements#MAX_IDS_PER_QUERY}, one statement each. */
+    private static List<List<String>> chunks(List<String> ids) {
+        List<List<String>> out = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
+            out.add(ids.subList(from, Math.min(ids.size(), from + SqliteStatements.MAX_IDS_PER_QUERY)));
+        }
+        return out;
     }
 
     /**
@@ -283,8 +291,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 if (cached == null) missing.add(id);
                 else if (cached > 0) out.put(id, cached); // memories without edges are absent
             }
-            for (int from = 0; from < missing.size(); from += SqliteStatements.MAX_IDS_PER_QUERY) {
-                List<String> chunk = missing.subList(from, Math.min(missing.size(), from + SqliteStatements.MAX_IDS_PER_QUERY));
+            for (List<String> chunk : chunks(missing)) {
                 Object[] once = padded(chunk);
                 Object[] twice = Arrays.copyOf(once, 2 * once.length); // the ids bound once per direction
                 System.arraycopy(once, 0, twice, once.length, once.length);
@@ -301,7 +308,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public Optional<StoredEmbedding> embedding(String id) {
-        return read("embedding " + id, () -> SqliteEmbeddings.get(reader, id));
+        return read("embedding " + id, () -> SqliteEmbeddings.get(statements.bound(SqliteStatements.EMBEDDING_OF, id), id));
     }
 
     @Override
@@ -382,8 +389,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public List<Change> changesSince(long afterSeq, int max) {
         return read("changes since " + afterSeq, () -> {
-            try (PreparedStatement ps = SqlCalls.prepare(reader, CHANGES_SINCE, afterSeq, max);
-                 ResultSet rs = ps.executeQuery()) {
+            // every index catch-up asks: a kept statement, as for the recall's reads
+            try (ResultSet rs = statements.bound(CHANGES_SINCE, afterSeq, max).executeQuery()) {
                 List<Change> out = new ArrayList<>();
                 while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
                 return out;
