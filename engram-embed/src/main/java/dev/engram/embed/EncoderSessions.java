@@ -11,6 +11,8 @@ import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The ONNX Runtime sessions behind the in-process embedders, all with the same options: one thread per
@@ -25,12 +27,32 @@ final class EncoderSessions {
 
     /** A sentence-transformer model from its ONNX bytes and HuggingFace {@code tokenizer.json}, mean-pooled. */
     static DimensionAwareEmbeddingModel meanPooled(byte[] onnx, byte[] tokenizerJson) {
+        return meanPooled((environment, options) -> environment.createSession(onnx, options),
+                new ByteArrayInputStream(tokenizerJson));
+    }
+
+    /**
+     * The same from files. ONNX Runtime reads the model itself: no copy on the Java heap (user models run
+     * to hundreds of MB), and external weights next to the file ({@code model.onnx_data}) are found.
+     */
+    static DimensionAwareEmbeddingModel meanPooled(Path onnx, Path tokenizerJson) throws IOException {
+        try (InputStream tokenizer = Files.newInputStream(tokenizerJson)) {
+            return meanPooled((environment, options) -> environment.createSession(onnx.toString(), options), tokenizer);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SessionOpener {
+        OrtSession open(OrtEnvironment environment, OrtSession.SessionOptions options) throws OrtException;
+    }
+
+    private static DimensionAwareEmbeddingModel meanPooled(SessionOpener opener, InputStream tokenizerJson) {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
             options.addConfigEntry("session.intra_op.allow_spinning", "0");
             OrtEnvironment environment = OrtEnvironment.getEnvironment();
-            OnnxBertBiEncoder encoder = new OnnxBertBiEncoder(environment, environment.createSession(onnx, options),
-                    new ByteArrayInputStream(tokenizerJson), PoolingMode.MEAN);
+            OnnxBertBiEncoder encoder = new OnnxBertBiEncoder(environment, opener.open(environment, options),
+                    tokenizerJson, PoolingMode.MEAN);
             return new EncoderModel(encoder);
         } catch (OrtException e) {
             throw new EmbeddingException("ONNX Runtime cannot load the model: " + e.getMessage(), e);

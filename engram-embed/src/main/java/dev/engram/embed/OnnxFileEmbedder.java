@@ -25,8 +25,7 @@ public final class OnnxFileEmbedder implements Embedder {
         requireReadable("tokenizer file", tokenizerFile);
         DimensionAwareEmbeddingModel model;
         try {
-            model = EncoderSessions.meanPooled(Files.readAllBytes(modelFile),
-                    Files.readAllBytes(tokenizerFile));
+            model = EncoderSessions.meanPooled(modelFile, tokenizerFile);
         } catch (IOException | RuntimeException e) {
             throw new EmbeddingException("cannot load ONNX model " + modelFile + " with tokenizer " + tokenizerFile
                     + ": " + e.getMessage() + "; the model must be a sentence-transformer export taking input_ids"
