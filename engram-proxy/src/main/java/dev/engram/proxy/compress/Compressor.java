@@ -42,15 +42,16 @@ public final class Compressor {
     public CompressionOutcome compress(String server, String tool, String raw, String cleaned, int budget,
                                        CompressionMode mode) {
         String key = originals.newKey();
-        List<Section> sections = Sections.split(raw);
         if (cleaned.length() <= budget || mode == CompressionMode.NONE) {
             String footer = Footers.original(key, raw.length(), "cleaned: " + cleaned.length() + " of " + raw.length() + " chars");
             if (mode == CompressionMode.NONE || cleaned.length() + footer.length() > budget) {
                 return new CompressionOutcome(cleaned, CompressionMode.NONE, "none", 1.0, null);
             }
-            store(key, server, tool, raw, sections);
+            store(key, server, tool, raw, Sections.split(raw));
             return new CompressionOutcome(cleaned + footer, CompressionMode.NONE, "clean", 1.0, key);
         }
+        // the split scans the whole text: only where a view is made and the original stored
+        List<Section> sections = Sections.split(raw);
         ContentShape shape = ContentShape.of(cleaned, mapper);
         CompressionInput input = new CompressionInput(raw, cleaned, budget, key, sections, shape.json());
         boolean auto = mode == CompressionMode.AUTO;

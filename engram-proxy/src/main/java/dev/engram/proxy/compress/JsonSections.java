@@ -75,8 +75,7 @@ final class JsonSections {
             int end = pos;
             char open = text.charAt(valueStart);
             int unitStart = index == 0 && headerStart >= 0 ? headerStart : lineStart(start);
-            if (end - start > Sections.TARGET_CHARS && depth < MAX_DEPTH && (open == '{' || open == '[')
-                    && hasTwoChildren(valueStart)) {
+            if (end - start > Sections.TARGET_CHARS && depth < MAX_DEPTH && (open == '{' || open == '[')) {
                 units(valueStart, join(path, key(label)), depth + 1, unitStart, out);
                 pos = end;
             } else {
@@ -176,27 +175,6 @@ final class JsonSections {
         int i = at;
         while (i > 0 && (text.charAt(i - 1) == ' ' || text.charAt(i - 1) == '\t')) i--;
         return i > 0 && text.charAt(i - 1) == '\n' ? i : at;
-    }
-
-    private boolean hasTwoChildren(int at) {
-        int saved = pos;
-        pos = at + 1;
-        skipWs();
-        char close = text.charAt(at) == '[' ? ']' : '}';
-        boolean two = false;
-        if (text.charAt(pos) != close) {
-            skipValue(); // for an object this skips the key, then ':' follows
-            skipWs();
-            if (text.charAt(pos) == ':') {
-                pos++;
-                skipWs();
-                skipValue();
-                skipWs();
-            }
-            two = text.charAt(pos) == ',';
-        }
-        pos = saved;
-        return two;
     }
 
     /** Skips one value, iteratively (deep nesting cannot overflow the stack). */

@@ -24,10 +24,12 @@ public record ResultBudget(int compressAboveChars, double maxShare) {
     public static final ResultBudget DEFAULT = new ResultBudget(COMPRESS_ABOVE_CHARS, MAX_SHARE);
     /** The smallest budget every strategy can fill (the smallest {@code max_result_chars} allowed). */
     public static final int MIN_CHARS = 500;
+    /** The largest {@code max_result_chars} and compression threshold allowed. */
+    public static final int MAX_CHARS = 1_000_000;
 
     public ResultBudget {
-        if (compressAboveChars < MIN_CHARS || compressAboveChars > 1_000_000) {
-            throw new InvalidArgumentException("ENGRAM_PROXY_COMPRESS_ABOVE_CHARS", "must be " + MIN_CHARS + "..1000000, got "
+        if (compressAboveChars < MIN_CHARS || compressAboveChars > MAX_CHARS) {
+            throw new InvalidArgumentException("ENGRAM_PROXY_COMPRESS_ABOVE_CHARS", "must be " + MIN_CHARS + ".." + MAX_CHARS + ", got "
                     + compressAboveChars);
         }
         if (!(maxShare > 0 && maxShare <= 1)) {

@@ -11,8 +11,8 @@ public record ToolOverride(CompressionMode compression, Integer maxResultChars, 
     public static final ToolOverride NONE = new ToolOverride(null, null, null, false);
 
     public ToolOverride {
-        if (maxResultChars != null && (maxResultChars < 500 || maxResultChars > 1_000_000)) {
-            throw new InvalidArgumentException("max_result_chars", "must be 500..1000000, got " + maxResultChars);
+        if (maxResultChars != null && (maxResultChars < ResultBudget.MIN_CHARS || maxResultChars > ResultBudget.MAX_CHARS)) {
+            throw new InvalidArgumentException("max_result_chars", "must be " + ResultBudget.MIN_CHARS + ".." + ResultBudget.MAX_CHARS + ", got " + maxResultChars);
         }
         if (cacheTtlSeconds != null && (cacheTtlSeconds < 0 || cacheTtlSeconds > 30 * 86_400)) {
             throw new InvalidArgumentException("cache_ttl_seconds", "must be 0..2592000, got " + cacheTtlSeconds);

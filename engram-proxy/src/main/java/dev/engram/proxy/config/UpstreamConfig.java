@@ -31,8 +31,8 @@ public record UpstreamConfig(String name, String prefix, UpstreamTransport trans
         }
         Objects.requireNonNull(transport, "transport");
         compression = compression == null ? CompressionMode.AUTO : compression;
-        if (maxResultChars < 500 || maxResultChars > 1_000_000) {
-            throw new InvalidArgumentException("max_result_chars", "must be 500..1000000, got " + maxResultChars);
+        if (maxResultChars < ResultBudget.MIN_CHARS || maxResultChars > ResultBudget.MAX_CHARS) {
+            throw new InvalidArgumentException("max_result_chars", "must be " + ResultBudget.MIN_CHARS + ".." + ResultBudget.MAX_CHARS + ", got " + maxResultChars);
         }
         if (cacheTtlSeconds < 0 || cacheTtlSeconds > 30 * 86_400) {
             throw new InvalidArgumentException("cache_ttl_seconds", "must be 0..2592000 (0 = no cache), got "

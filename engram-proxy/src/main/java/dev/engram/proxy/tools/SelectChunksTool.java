@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Expands sections of a selective or hybrid table of contents. The text is the sections' exact
+ * Expands sections listed by a compressed result (its table of contents or section list). The text is the sections' exact
  * original text, concatenated in the order asked; selecting every id in order gives the original.
  */
 public final class SelectChunksTool implements ToolHandler {
@@ -26,7 +26,7 @@ public final class SelectChunksTool implements ToolHandler {
                     .strings("sections", "Section ids from that table of contents, in the order wanted", List.of("s2", "s5"))
                     .required("key", "sections").build())
             .description("Returns the requested sections of a compressed result whose table of contents you saw"
-                    + " (selective or hybrid). The text is the sections' original text, exactly.")
+                    + " (selective, hybrid, or the section list of another view). The text is the sections' original text, exactly.")
             .annotations(ToolHints.readOnly()).build();
 
     private final OriginalStore originals;

@@ -61,6 +61,17 @@ class SectionsTest {
     }
 
     @Test
+    void aSingleKeyWrapperIsCutInsideLikeItsContent() {
+        // {"data": {"items": [...]}}: the usual shape of an API or GraphQL answer
+        String json = "{\"data\": {\"items\": " + prettyArray(300) + "}}";
+        List<Section> sections = Sections.split(json);
+        assertCovers(json, sections);
+        assertTrue(sections.size() >= json.length() / Sections.TARGET_CHARS, sections.size() + " sections");
+        assertTrue(sections.get(0).title().startsWith("data.items[0.."), sections.get(0).title());
+        assertTrue(sections.get(sections.size() - 1).title().endsWith("..299]"), sections.get(sections.size() - 1).title());
+    }
+
+    @Test
     void textThatOnlyLooksLikeJsonIsCutAsText() {
         String log = "[INFO] not json, a log line that goes on for a while\n".repeat(200);
         List<Section> sections = Sections.split(log);
