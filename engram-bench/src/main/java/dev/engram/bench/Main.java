@@ -131,6 +131,17 @@ public final class Main implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (only != null && !only.equals("engram") && !only.equals("server-memory")) {
+                System.err.println("peer: --only must be engram or server-memory, got '" + only + "'");
+                return 2;
+            }
+            PeerBench.Settings settings;
+            try {
+                settings = new PeerBench.Settings(sizes, writes, searches, warmup, common.seed, common.workDir());
+            } catch (IllegalArgumentException e) {
+                System.err.println("peer: " + e.getMessage());
+                return 2;
+            }
             List<PeerTarget> targets = new ArrayList<>();
             if (only == null || only.equals("server-memory")) {
                 targets.add(new PeerTarget.ServerMemory(Path.of(servers.node), servers.serverMemoryIndexJs()));
@@ -138,7 +149,6 @@ public final class Main implements Runnable {
             if (only == null || only.equals("engram")) {
                 targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
             }
-            var settings = new PeerBench.Settings(sizes, writes, searches, warmup, common.seed, common.workDir());
             var figures = new PeerBench(System.err, common.serverErr()).run(settings, targets);
             for (int n : sizes) {
                 System.out.println(targets.size() == 2 ? PeerBench.table(figures, n) : PeerBench.single(figures, n));
@@ -158,13 +168,16 @@ public final class Main implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            String[] flags = args.toArray(String[]::new);
             try {
-                dev.engram.bench.locomo.LocomoBench.main(args.toArray(String[]::new));
-                return 0;
+                // only the flags' own checks turn into exit 2; a failure during the run keeps its stack trace
+                dev.engram.bench.locomo.LocomoBench.checkFlags(flags);
             } catch (IllegalArgumentException e) {
-                System.err.println("locomo: " + e.getMessage()); // a bad flag value: the message says which
+                System.err.println("locomo: " + e.getMessage()); // the message names the flag or the setting
                 return 2;
             }
+            dev.engram.bench.locomo.LocomoBench.main(flags);
+            return 0;
         }
     }
 

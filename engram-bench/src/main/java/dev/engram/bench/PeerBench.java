@@ -31,7 +31,11 @@ final class PeerBench {
     record Settings(List<Integer> sizes, int writes, int searches, int warmup, long seed, Path workDir) {
         Settings {
             sizes = List.copyOf(sizes);
-            if (writes < 1 || searches < 1) throw new IllegalArgumentException("writes and searches must be >= 1");
+            if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
+                throw new IllegalArgumentException("--sizes must be whole numbers >= 1, got " + sizes);
+            }
+            if (writes < 1 || searches < 1) throw new IllegalArgumentException("--writes and --searches must be >= 1");
+            if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0, got " + warmup);
         }
     }
 
@@ -112,13 +116,14 @@ final class PeerBench {
                 Path dir = Files.createTempDirectory(s.workDir(), "peer-" + target.label() + "-" + n + "-");
                 log.printf(Locale.ROOT, "peer: %s N=%d in %s%n", target.label(), n, dir);
                 String how;
-                McpSession session;
+                McpSession session = null;
                 try {
                     how = target.preloadOffline(dir, preload, log);
                     session = McpSession.start(target.command(dir), serverStderr);
                     session.initialize();
                     if (how == null) how = target.preloadOnline(session, preload);
                 } catch (Exception | Error e) {
+                    if (session != null) session.close(); // the server process and the client's threads
                     TempDirs.deleteQuietly(dir, log);
                     throw e;
                 }

@@ -30,7 +30,7 @@ final class RecallSubcommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Show why each result ranks where it does") boolean explain;
     @Option(names = "--types", split = "[,;]") List<String> types;
     @Option(names = "--tags", split = "[,;]") List<String> tags;
-    @Option(names = "--from", description = "Updated on/after: date or age like 7d") String from;
+    @Option(names = "--from", description = "Created on/after: date or age like 7d") String from;
     @Option(names = "--to") String to;
     @Option(names = "--path") String path;
     @Option(names = "--as-of") String asOf;

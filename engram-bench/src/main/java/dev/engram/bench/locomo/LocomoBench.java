@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 import dev.engram.engine.RecallSettings;
 
 /**
- * {@code engram-bench locomo}: turn-level LoCoMo retrieval (benchmarks.md §1.3), one fresh embedded
+ * {@code engram-bench locomo}: turn-level LoCoMo retrieval (shared/reference/benchmarks.md §1.3), one fresh embedded
  * store per conversation, the question verbatim as the query. Prints markdown tables to stdout and
  * one progress line per conversation to stderr. Fusion parameters are chosen on the dev split
  * (conversations 0 and 1) only; the test split (2–9) is reported with those choices.
@@ -44,22 +44,18 @@ public final class LocomoBench {
     public static void main(String[] args) throws IOException {
         Path data = Path.of(option(args, "--data", "../shared/data/locomo/locomo10.json"));
         Path audit = Path.of(option(args, "--audit", data.resolveSibling("locomo-audit-errors.json").toString()));
-        String only = option(args, "--conversations", null);
+        Set<Integer> wanted = conversations(args);
         String out = option(args, "--out", null);
-        LocomoConversation.TurnText turnText = LocomoConversation.TurnText.valueOf(
-                option(args, "--turn-text", "dated").toUpperCase(Locale.ROOT));
+        LocomoConversation.TurnText turnText = turnText(args);
         long start = System.nanoTime();
 
         List<LocomoConversation> conversations = LocomoDataset.read(data);
-        if (only != null) {
-            Set<Integer> wanted = Arrays.stream(only.split(",")).map(String::strip).map(Integer::valueOf)
-                    .collect(Collectors.toSet());
-            conversations = conversations.stream().filter(c -> wanted.contains(c.index())).toList();
-        }
+        if (!wanted.isEmpty()) conversations = conversations.stream().filter(c -> wanted.contains(c.index())).toList();
         Map<String, List<String>> corrections = Files.exists(audit) ? LocomoDataset.auditCorrections(audit) : Map.of();
 
         // flags first: a typo should not cost a model load
         RecallSettings settings = settings(args);
+        List<Double> centralityWeights = centralityWeights(args, settings);
         LazyEmbedder embedder = LazyEmbedder.minilm();
         long loadStart = System.nanoTime();
         if (!embedder.awaitReady(Duration.ofMinutes(5))) {
@@ -68,9 +64,6 @@ public final class LocomoBench {
         System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
 
         boolean stopSweep = Arrays.asList(args).contains("--stop-sweep");
-        String centralitySweep = option(args, "--centrality-sweep", null);
-        List<Double> centralityWeights = centralitySweep == null ? List.of()
-                : Arrays.stream(centralitySweep.split(",")).map(String::strip).map(Double::valueOf).toList();
         List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings, stopSweep, centralityWeights);
         ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText, engineModes);
         List<Outcome> outcomes = new ArrayList<>();
@@ -167,6 +160,43 @@ public final class LocomoBench {
         if ((v = option(args, "--graph-hops", null)) != null) s = s.withGraphHops(whole("--graph-hops", v));
         if ((v = option(args, "--depth", null)) != null) s = s.withDepth(whole("--depth", v));
         return s;
+    }
+
+    /** Throws IllegalArgumentException naming the flag or setting when a flag value is not accepted. */
+    public static void checkFlags(String[] args) {
+        conversations(args);
+        turnText(args);
+        centralityWeights(args, settings(args));
+    }
+
+    /** {@code --conversations 0,1}: the indexes to run; empty for all. */
+    static Set<Integer> conversations(String[] args) {
+        String only = option(args, "--conversations", null);
+        if (only == null) return Set.of();
+        return Arrays.stream(only.split(",")).map(v -> whole("--conversations", v.strip())).collect(Collectors.toSet());
+    }
+
+    private static LocomoConversation.TurnText turnText(String[] args) {
+        String v = option(args, "--turn-text", "dated");
+        try {
+            return LocomoConversation.TurnText.valueOf(v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--turn-text must be one of " + Arrays.stream(LocomoConversation.TurnText.values())
+                    .map(t -> t.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + v + "'");
+        }
+    }
+
+    /** {@code --centrality-sweep w1,w2,...}: each weight a number the settings accept. */
+    static List<Double> centralityWeights(String[] args, RecallSettings settings) {
+        String sweep = option(args, "--centrality-sweep", null);
+        if (sweep == null) return List.of();
+        List<Double> weights = new ArrayList<>();
+        for (String w : sweep.split(",")) {
+            double weight = number("--centrality-sweep", w.strip());
+            settings.withCentralityWeight(weight); // refuses what the engine would
+            weights.add(weight);
+        }
+        return List.copyOf(weights);
     }
 
     private static double number(String flag, String value) {

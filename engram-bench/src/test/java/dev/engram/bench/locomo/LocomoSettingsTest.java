@@ -2,6 +2,7 @@ package dev.engram.bench.locomo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.RecallSettings;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ class LocomoSettingsTest {
                 "--stop-margin", "Infinity"});
         assertEquals(40, s.depth());
         assertEquals(Double.POSITIVE_INFINITY, s.stop().margin(), "the margin part of the stop rule can be turned off");
+        assertEquals(new dev.engram.engine.StopRule(0.4, 0.8, 2.0, 1.5), LocomoBench.settings(new String[] {
+                "--stop-coverage", "0.4", "--stop-missing", "0.8", "--stop-margin", "2", "--stop-margin-missing", "1.5"}).stop());
         assertEquals(0.5, s.lexicalWeight());
         assertEquals(1, s.graphHops());
         assertEquals(RecallSettings.defaults(), LocomoBench.settings(new String[] {"--conversations", "0,1"}));
@@ -30,8 +33,38 @@ class LocomoSettingsTest {
     void aNumberOutOfRangeGetsTheSettingsOwnMessage() {
         assertEquals("depth must be >= 10, got 5", rejected("--depth", "5"));
         assertEquals("lexicalWeight must be 0..1, got 1.5", rejected("--alpha", "1.5"));
+        assertEquals("lexicalWeight must be 0..1, got NaN", rejected("--alpha", "NaN"));
+        assertEquals("graphWeight must be a finite number >= 0, got -1.0", rejected("--graph-weight", "-1"));
+        assertEquals("graphWeight must be a finite number >= 0, got Infinity", rejected("--graph-weight", "Infinity"));
+        assertEquals("boostScale must be a finite number >= 0, got NaN", rejected("--boost-scale", "NaN"));
+        assertEquals("centralityWeight must be a finite number >= 0, got NaN", rejected("--centrality-weight", "NaN"));
         assertEquals("stop margin must be >= 1, got 0.5", rejected("--stop-margin", "0.5"));
         assertEquals("stop margin must be >= 1, got NaN", rejected("--stop-margin", "NaN"));
+        assertEquals("stop margin missing must be >= 0, got -1.0", rejected("--stop-margin-missing", "-1"));
+        assertEquals("stop coverage must be 0..1, got 2.0", rejected("--stop-coverage", "2"));
+        assertEquals("stop missing must be >= 0, got -0.5", rejected("--stop-missing", "-0.5"));
+        assertEquals("--stop-margin-missing must be a number, got 'two'", rejected("--stop-margin-missing", "two"));
+    }
+
+    @Test
+    void theCentralitySweepIsReadAndCheckedWithTheOtherFlags() {
+        RecallSettings d = RecallSettings.defaults();
+        assertEquals(java.util.List.of(0.0, 0.1, 0.2), LocomoBench.centralityWeights(new String[] {"--centrality-sweep", "0, 0.1,0.2"}, d));
+        assertEquals(java.util.List.of(), LocomoBench.centralityWeights(new String[] {"--stop-sweep"}, d));
+        assertEquals("--centrality-sweep must be a number, got 'x'", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.centralityWeights(new String[] {"--centrality-sweep", "0.1,x"}, d)).getMessage());
+        assertEquals("centralityWeight must be a finite number >= 0, got -0.1", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.centralityWeights(new String[] {"--centrality-sweep", "-0.1"}, d)).getMessage());
+    }
+
+    @Test
+    void conversationsAndTurnTextAreCheckedBeforeAnythingRuns() {
+        assertEquals(java.util.Set.of(0, 1), LocomoBench.conversations(new String[] {"--conversations", "0, 1"}));
+        assertEquals("--conversations must be a whole number, got 'one'", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--conversations", "0,one"})).getMessage());
+        String turnText = assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--turn-text", "fancy"})).getMessage();
+        assertTrue(turnText.startsWith("--turn-text must be one of [") && turnText.endsWith("got 'fancy'"), turnText);
     }
 
     private static String rejected(String... args) {
