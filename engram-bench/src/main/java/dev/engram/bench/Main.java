@@ -91,19 +91,19 @@ public final class Main implements Runnable {
         @Option(names = "--remembers", defaultValue = "500") int remembers;
         @Option(names = "--recalls", defaultValue = "500") int recalls;
         @Option(names = "--warmup", defaultValue = "100", description = "Untimed remember+recall pairs per size.") int warmup;
-        @Option(names = "--embedder", defaultValue = "none", description = "none (lexical engine) or minilm"
-                + " (every memory embedded before timing; remember embeds, recall runs the cascade).") String embedderName;
+        @Option(names = "--embedder", defaultValue = "none", description = "none (lexical engine), minilm, e5-small-v2"
+                + " or bge-small-en-v1.5 (every memory embedded before timing; remember embeds, recall runs the cascade).") String embedderName;
 
         @Override
         public Integer call() throws Exception {
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
             dev.engram.spi.Embedder embedder = null;
-            if (embedderName.equals("minilm")) {
-                var lazy = dev.engram.embed.LazyEmbedder.minilm();
-                if (!lazy.awaitReady(java.time.Duration.ofMinutes(2))) throw new IllegalStateException("MiniLM did not load");
-                embedder = lazy;
-            } else if (!embedderName.equals("none")) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--embedder must be none or minilm");
+            if (!embedderName.equals("none")) {
+                try {
+                    embedder = BenchEmbedder.named(embedderName).load();
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage() + " or none");
+                }
             }
             var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder).run(settings);
             System.out.println(LatencyBench.table(rows));
@@ -126,6 +126,8 @@ public final class Main implements Runnable {
         @Option(names = "--warmup", defaultValue = "300", description = "Untimed calls before each timed set.") int warmup;
         @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
         List<String> javaOpts;
+        @Option(names = "--block", defaultValue = "1", description = "Calls each server makes in a row before the other's turn"
+                + " (default ${DEFAULT-VALUE}: call by call).") int block;
         @Option(names = "--only", description = "Run one server only (engram or server-memory): for checking the harness.")
         String only;
 
@@ -137,7 +139,7 @@ public final class Main implements Runnable {
             }
             PeerBench.Settings settings;
             try {
-                settings = new PeerBench.Settings(sizes, writes, searches, warmup, common.seed, common.workDir());
+                settings = new PeerBench.Settings(sizes, writes, searches, warmup, block, common.seed, common.workDir());
             } catch (IllegalArgumentException e) {
                 System.err.println("peer: " + e.getMessage());
                 return 2;
@@ -160,7 +162,7 @@ public final class Main implements Runnable {
 
     /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
     @Command(name = "locomo", description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
-            + " (--data, --audit, --conversations, --turn-text, --out, --alpha, --stop-coverage, --stop-missing,"
+            + " (--data, --audit, --conversations, --turn-text, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
             + " --stop-margin, --stop-margin-missing,"
             + " --boost-scale, --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")
     static final class Locomo implements Callable<Integer> {

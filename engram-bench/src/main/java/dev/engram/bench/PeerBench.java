@@ -28,7 +28,8 @@ final class PeerBench {
         }
     }
 
-    record Settings(List<Integer> sizes, int writes, int searches, int warmup, long seed, Path workDir) {
+    /** {@code block}: calls one server makes in a row before the next server's turn (1 = call by call). */
+    record Settings(List<Integer> sizes, int writes, int searches, int warmup, int block, long seed, Path workDir) {
         Settings {
             sizes = List.copyOf(sizes);
             if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
@@ -36,6 +37,7 @@ final class PeerBench {
             }
             if (writes < 1 || searches < 1) throw new IllegalArgumentException("--writes and --searches must be >= 1");
             if (warmup < 0) throw new IllegalArgumentException("--warmup must be >= 0, got " + warmup);
+            if (block < 1) throw new IllegalArgumentException("--block must be >= 1, got " + block);
         }
     }
 
@@ -130,29 +132,37 @@ final class PeerBench {
                 log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
                 running.add(new Running(target, dir, session, how, s));
             }
-            for (int i = 0; i < writes.size(); i++) {
+            int block = s.block();
+            for (int start = 0; start < writes.size(); start += block) {
                 for (Running r : running) {
-                    Map<String, Object> args = r.target.writeArguments(writes.get(i), n + i);
-                    McpSession.Reply reply = r.session.call(r.target.writeTool(), args);
-                    if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
-                    if (i >= s.warmup()) r.write.add(reply.nanos());
-                }
-            }
-            for (var e : queries.entrySet()) {
-                for (int i = 0; i < e.getValue().size(); i++) {
-                    for (Running r : running) {
-                        Map<String, Object> args = r.target.searchArguments(e.getValue().get(i));
-                        McpSession.Reply reply = r.session.call(r.target.searchTool(), args);
-                        if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
+                    for (int i = start; i < Math.min(start + block, writes.size()); i++) {
+                        Map<String, Object> args = r.target.writeArguments(writes.get(i), n + i);
+                        McpSession.Reply reply = r.session.call(r.target.writeTool(), args);
+                        if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
+                        if (i >= s.warmup()) r.write.add(reply.nanos());
                     }
                 }
             }
-            for (int i = 0; i < s.warmup() + s.searches(); i++) {
+            for (var e : queries.entrySet()) {
+                List<String> shape = e.getValue();
+                for (int start = 0; start < shape.size(); start += block) {
+                    for (Running r : running) {
+                        for (int i = start; i < Math.min(start + block, shape.size()); i++) {
+                            McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(shape.get(i)));
+                            if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
+                        }
+                    }
+                }
+            }
+            int pings = s.warmup() + s.searches();
+            for (int start = 0; start < pings; start += block) {
                 for (Running r : running) {
-                    long t0 = System.nanoTime();
-                    r.session.ping();
-                    long took = System.nanoTime() - t0;
-                    if (i >= s.warmup()) r.ping.add(took);
+                    for (int i = start; i < Math.min(start + block, pings); i++) {
+                        long t0 = System.nanoTime();
+                        r.session.ping();
+                        long took = System.nanoTime() - t0;
+                        if (i >= s.warmup()) r.ping.add(took);
+                    }
                 }
             }
             return running.stream().map(r -> r.figures(n)).toList();

@@ -4,7 +4,9 @@ import dev.engram.embed.LazyEmbedder;
 import dev.engram.embed.OnnxFileEmbedder;
 import dev.engram.embed.OpenAiCompatibleConfig;
 import dev.engram.embed.OpenAiCompatibleEmbedder;
+import dev.engram.embed.PrefixedEmbedder;
 import dev.engram.spi.Embedder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -17,9 +19,12 @@ import java.util.Map;
  *   <li>{@code openai}: an OpenAI-compatible endpoint ({@code ENGRAM_EMBED_URL}, {@code ENGRAM_EMBED_MODEL},
  *       {@code ENGRAM_EMBED_KEY}, {@code ENGRAM_EMBED_DIMENSIONS}) — OpenAI, Ollama, vLLM and the like;
  *   <li>{@code onnx}: a user-supplied model ({@code ENGRAM_EMBED_ONNX}, {@code ENGRAM_EMBED_TOKENIZER},
- *       {@code ENGRAM_EMBED_DIMENSIONS}, optional {@code ENGRAM_EMBED_MODEL} as its id), e.g.
- *       multilingual-e5-small for Korean.
+ *       {@code ENGRAM_EMBED_DIMENSIONS}, optional {@code ENGRAM_EMBED_MODEL} as its id and
+ *       {@code ENGRAM_EMBED_POOLING} {@code mean} (default) or {@code cls}), e.g. multilingual-e5-small for Korean.
  * </ul>
+ * For {@code openai} and {@code onnx}, {@code ENGRAM_EMBED_QUERY_PREFIX} and {@code ENGRAM_EMBED_PASSAGE_PREFIX}
+ * put the prefixes an asymmetric model was trained with before queries and stored texts (e5:
+ * {@code "query: "} and {@code "passage: "}); taken as given, spaces included.
  * Every model loads in the background, so it never delays the MCP handshake.
  */
 record EmbedderSettings(String kind, Map<String, String> env) {
@@ -32,6 +37,7 @@ record EmbedderSettings(String kind, Map<String, String> env) {
         }
         EmbedderSettings s = new EmbedderSettings(kind, Map.copyOf(env));
         if (!kind.equals("minilm") && !kind.equals("none")) s.dimensions(); // fail at start-up, not on first use
+        if (kind.equals("onnx")) s.pooling();
         return s;
     }
 
@@ -43,15 +49,31 @@ record EmbedderSettings(String kind, Map<String, String> env) {
                 OpenAiCompatibleConfig c = OpenAiCompatibleConfig.of(required("ENGRAM_EMBED_URL"),
                         required("ENGRAM_EMBED_MODEL"), env.getOrDefault("ENGRAM_EMBED_KEY", ""), dimensions());
                 OpenAiCompatibleEmbedder e = new OpenAiCompatibleEmbedder(c);
-                yield LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e, delay);
+                yield prefixed(LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e, delay));
             }
             case "onnx" -> {
                 Path model = Path.of(required("ENGRAM_EMBED_ONNX"));
                 Path tokenizer = Path.of(required("ENGRAM_EMBED_TOKENIZER"));
-                String id = env.getOrDefault("ENGRAM_EMBED_MODEL", "onnx:" + model.getFileName());
-                yield LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer), delay);
+                PoolingMode pooling = pooling();
+                String id = env.getOrDefault("ENGRAM_EMBED_MODEL",
+                        "onnx:" + model.getFileName() + (pooling == PoolingMode.CLS ? ":cls" : ""));
+                yield prefixed(LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer, pooling), delay));
             }
             default -> LazyEmbedder.minilm(delay);
+        };
+    }
+
+    private Embedder prefixed(Embedder e) {
+        return PrefixedEmbedder.wrap(e, env.getOrDefault("ENGRAM_EMBED_QUERY_PREFIX", ""), env.getOrDefault("ENGRAM_EMBED_PASSAGE_PREFIX", ""));
+    }
+
+    private PoolingMode pooling() {
+        String v = env.getOrDefault("ENGRAM_EMBED_POOLING", "mean").strip().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "mean" -> PoolingMode.MEAN;
+            case "cls" -> PoolingMode.CLS;
+            default -> throw new ConfigException("ENGRAM_EMBED_POOLING", "environment",
+                    "'" + v + "' is not a pooling; use mean (sentence-transformers, e5) or cls (bge)");
         };
     }
 

@@ -30,6 +30,27 @@ class EmbedderSettingsTest {
     }
 
     @Test
+    void anUnknownPoolingIsRefusedAtStartUp() {
+        ConfigException e = assertThrows(ConfigException.class, () -> EmbedderSettings.from(Map.of("ENGRAM_EMBEDDER", "onnx",
+                "ENGRAM_EMBED_DIMENSIONS", "384", "ENGRAM_EMBED_POOLING", "max")));
+        assertEquals("ENGRAM_EMBED_POOLING (environment) 'max' is not a pooling; use mean (sentence-transformers, e5) or cls (bge)",
+                e.getMessage());
+    }
+
+    @Test
+    void poolingAndPassagePrefixNameTheModelSoTheirVectorsAreNeverMixed() {
+        Map<String, String> e5 = Map.of("ENGRAM_EMBEDDER", "onnx", "ENGRAM_EMBED_DIMENSIONS", "384",
+                "ENGRAM_EMBED_ONNX", "/models/e5.onnx", "ENGRAM_EMBED_TOKENIZER", "/models/tokenizer.json",
+                "ENGRAM_EMBED_QUERY_PREFIX", "query: ", "ENGRAM_EMBED_PASSAGE_PREFIX", "passage: ");
+        // the files do not exist: loading fails in the background, but the id is known at once
+        assertEquals("onnx:e5.onnx+passage:passage:", EmbedderSettings.from(e5).start(Duration.ofHours(1)).modelId());
+        Map<String, String> bge = Map.of("ENGRAM_EMBEDDER", "onnx", "ENGRAM_EMBED_DIMENSIONS", "384",
+                "ENGRAM_EMBED_ONNX", "/models/bge.onnx", "ENGRAM_EMBED_TOKENIZER", "/models/tokenizer.json",
+                "ENGRAM_EMBED_POOLING", "CLS");
+        assertEquals("onnx:bge.onnx:cls", EmbedderSettings.from(bge).start(Duration.ofHours(1)).modelId());
+    }
+
+    @Test
     void noneMeansALexicalEngine() {
         assertNull(EmbedderSettings.from(Map.of("ENGRAM_EMBEDDER", "none")).start(Duration.ZERO));
     }

@@ -86,7 +86,7 @@ final class CandidateSearch {
                 skip = embedder == null ? "no embedder configured" : "embedding model still loading";
                 if (embedder != null) notes.add("semantic layer not ready (" + skip + "): lexical results only");
             } else {
-                float[] v = embedder.embed(q.query());
+                float[] v = embedder.embedQuery(q.query());
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
                         Set.copyOf(q.tags()), statuses, from, to, depth(q))).stream()
                         .filter(h -> 2 * h.score() - 1 >= SEMANTIC_FLOOR).toList(); // the index scores (1 + cos) / 2

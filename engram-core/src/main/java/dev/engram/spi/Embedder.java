@@ -32,6 +32,16 @@ public interface Embedder {
     List<float[]> embedAll(List<String> texts);
 
     /**
+     * The vector of a search query, compared with the vectors {@link #embed} and {@link #embedAll} made of
+     * stored memories. The same as {@code embed} unless the model was trained with different prefixes for
+     * queries and passages (e5: {@code "query: "} / {@code "passage: "}; bge: an instruction before the
+     * query), where leaving them out costs retrieval quality.
+     */
+    default float[] embedQuery(String query) {
+        return embed(query);
+    }
+
+    /**
      * Whether {@link #embed} can answer now. An embedder that loads in the background returns false
      * until it is loaded (and forever if loading failed); callers then stay lexical. Never blocks.
      */

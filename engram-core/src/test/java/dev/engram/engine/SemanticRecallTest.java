@@ -259,6 +259,46 @@ class SemanticRecallTest {
                 null, null, null, null, null, null, 5)).isEmpty(), "no vector of the old model is left in the index");
     }
 
+    @Test
+    void theQueryIsEmbeddedAsAQueryAndMemoriesAsPassages() {
+        List<String> queries = new java.util.ArrayList<>();
+        // a model trained with query/passage prefixes: the engine must say which one it embeds
+        Embedder recording = new Embedder() {
+            @Override
+            public String modelId() {
+                return "concepts-v1";
+            }
+
+            @Override
+            public int dimensions() {
+                return embedder.dimensions();
+            }
+
+            @Override
+            public float[] embed(String text) {
+                if (text.equals("database latency")) throw new AssertionError("the query was embedded as a passage");
+                return embedder.embed(text);
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) {
+                return embedder.embedAll(texts);
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                queries.add(query);
+                return embedder.embed(query);
+            }
+        };
+        Engine e = new Engine(store, index, clock, TagVocabulary.builtInOnly(), recording, RecallSettings.defaults());
+        e.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null, null,
+                null, null, null, null, null, false, null, null));
+        RecallResult r = e.recall(RecallQuery.builder("database latency").mode(RecallMode.HYBRID).build());
+        assertEquals(List.of("pg"), keys(r));
+        assertEquals(List.of("database latency"), queries);
+    }
+
     /** The same vectors under another model id: what a model change looks like to the store. */
     private record RenamedEmbedder(Embedder inner, String modelId) implements Embedder {
         @Override

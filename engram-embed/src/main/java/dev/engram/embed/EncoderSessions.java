@@ -27,17 +27,18 @@ final class EncoderSessions {
 
     /** A sentence-transformer model from its ONNX bytes and HuggingFace {@code tokenizer.json}, mean-pooled. */
     static DimensionAwareEmbeddingModel meanPooled(byte[] onnx, byte[] tokenizerJson) {
-        return meanPooled((environment, options) -> environment.createSession(onnx, options),
-                new ByteArrayInputStream(tokenizerJson));
+        return pooled((environment, options) -> environment.createSession(onnx, options),
+                new ByteArrayInputStream(tokenizerJson), PoolingMode.MEAN);
     }
 
     /**
-     * The same from files. ONNX Runtime reads the model itself: no copy on the Java heap (user models run
+     * A model from files, pooled the way it was trained (mean for sentence-transformers and e5, CLS for
+     * bge). ONNX Runtime reads the model itself: no copy on the Java heap (user models run
      * to hundreds of MB), and external weights next to the file ({@code model.onnx_data}) are found.
      */
-    static DimensionAwareEmbeddingModel meanPooled(Path onnx, Path tokenizerJson) throws IOException {
+    static DimensionAwareEmbeddingModel pooled(Path onnx, Path tokenizerJson, PoolingMode pooling) throws IOException {
         try (InputStream tokenizer = Files.newInputStream(tokenizerJson)) {
-            return meanPooled((environment, options) -> environment.createSession(onnx.toString(), options), tokenizer);
+            return pooled((environment, options) -> environment.createSession(onnx.toString(), options), tokenizer, pooling);
         }
     }
 
@@ -46,13 +47,13 @@ final class EncoderSessions {
         OrtSession open(OrtEnvironment environment, OrtSession.SessionOptions options) throws OrtException;
     }
 
-    private static DimensionAwareEmbeddingModel meanPooled(SessionOpener opener, InputStream tokenizerJson) {
+    private static DimensionAwareEmbeddingModel pooled(SessionOpener opener, InputStream tokenizerJson, PoolingMode pooling) {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
             options.addConfigEntry("session.intra_op.allow_spinning", "0");
             OrtEnvironment environment = OrtEnvironment.getEnvironment();
             OnnxBertBiEncoder encoder = new OnnxBertBiEncoder(environment, opener.open(environment, options),
-                    tokenizerJson, PoolingMode.MEAN);
+                    tokenizerJson, pooling);
             return new EncoderModel(encoder);
         } catch (OrtException e) {
             throw new EmbeddingException("ONNX Runtime cannot load the model: " + e.getMessage(), e);

@@ -193,4 +193,9 @@ public final class LazyEmbedder implements Embedder {
     public List<float[]> embedAll(List<String> texts) {
         return loadedOrThrow().embedAll(texts);
     }
+
+    @Override
+    public float[] embedQuery(String query) {
+        return loadedOrThrow().embedQuery(query);
+    }
 }

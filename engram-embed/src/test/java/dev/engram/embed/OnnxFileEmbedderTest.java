@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.error.EmbeddingException;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,6 +41,20 @@ class OnnxFileEmbedderTest {
         float[] inJar = new MiniLmEmbedder().embed("The deploy script needs a password file");
         assertEquals(1.0, VectorMath.dot(fromFile, inJar), 1e-3);
         assertEquals(2, file.embedAll(java.util.List.of("a", "b")).size());
+    }
+
+    @Test
+    void clsPoolingTakesTheFirstTokenInsteadOfTheMean() throws IOException {
+        Path model = extract("all-minilm-l6-v2-q.onnx");
+        Path tokenizer = extract("all-minilm-l6-v2-q-tokenizer.json");
+        String text = "The deploy script needs a password file";
+        float[] mean = new OnnxFileEmbedder("user:mean", model, tokenizer).embed(text);
+        OnnxFileEmbedder cls = new OnnxFileEmbedder("user:cls", model, tokenizer, PoolingMode.CLS);
+        float[] first = cls.embed(text);
+        assertEquals(1.0, VectorMath.norm(first), 1e-4);
+        assertTrue(VectorMath.dot(mean, first) < 0.95, "CLS and mean pooling must give different vectors: cosine "
+                + VectorMath.dot(mean, first));
+        assertEquals(1.0, VectorMath.dot(first, cls.embed(text)), 1e-5);
     }
 
     @Test

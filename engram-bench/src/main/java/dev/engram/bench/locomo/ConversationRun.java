@@ -201,7 +201,7 @@ final class ConversationRun {
         List<Scored> bm25 = hits.stream().map(h -> new Scored(diaIdByMemoryId.get(h.id()), h.score())).toList();
 
         long t2 = System.nanoTime();
-        float[] query = embedder.embed(q.text());
+        float[] query = embedder.embedQuery(q.text());
         long embedNanos = System.nanoTime() - t2;
 
         long t3 = System.nanoTime();

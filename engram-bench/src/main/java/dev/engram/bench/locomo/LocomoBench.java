@@ -4,12 +4,12 @@ import dev.engram.bench.locomo.ConversationRun.Outcome;
 import dev.engram.bench.locomo.LocomoEvaluation.Cell;
 import dev.engram.bench.locomo.LocomoEvaluation.Latency;
 import dev.engram.bench.locomo.LocomoEvaluation.Split;
-import dev.engram.embed.LazyEmbedder;
+import dev.engram.bench.BenchEmbedder;
+import dev.engram.spi.Embedder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -29,7 +29,8 @@ import dev.engram.engine.RecallSettings;
  * (conversations 0 and 1) only; the test split (2–9) is reported with those choices.
  * <pre>
  *   LocomoBench [--data ../shared/data/locomo/locomo10.json] [--audit …/locomo-audit-errors.json]
- *               [--conversations 0,1] [--turn-text dated|plain] [--out results.md]
+ *               [--conversations 0,1] [--turn-text dated|plain] [--embedder minilm|e5-small-v2|bge-small-en-v1.5]
+ *               [--out results.md]
  *               [--stop-sweep] [--centrality-sweep 0.05,0.1,0.2]   (dev sweeps: see StopRuleSweep, EngineMode.all)
  * </pre>
  */
@@ -56,12 +57,10 @@ public final class LocomoBench {
         // flags first: a typo should not cost a model load
         RecallSettings settings = settings(args);
         List<Double> centralityWeights = centralityWeights(args, settings);
-        LazyEmbedder embedder = LazyEmbedder.minilm();
+        BenchEmbedder model = embedder(args);
         long loadStart = System.nanoTime();
-        if (!embedder.awaitReady(Duration.ofMinutes(5))) {
-            throw new IllegalStateException("MiniLM did not load: " + embedder.failure().map(Throwable::toString).orElse("timeout"));
-        }
-        System.err.printf(Locale.ROOT, "MiniLM ready in %.1f s%n", (System.nanoTime() - loadStart) / 1e9);
+        Embedder embedder = model.load();
+        System.err.printf(Locale.ROOT, "%s ready in %.1f s%n", model.flag(), (System.nanoTime() - loadStart) / 1e9);
 
         boolean stopSweep = Arrays.asList(args).contains("--stop-sweep");
         List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings, stopSweep, centralityWeights);
@@ -128,7 +127,7 @@ public final class LocomoBench {
                     .append(new StopRuleSweep(eval, engineModes.get(4).name()).table(StopRuleSweep.grid()));
         }
         Latency embed = eval.queryEmbedding(Split.ALL);
-        md.append(String.format(Locale.ROOT, "%nQuery embedding (MiniLM, one question at a time): p50 %.2f ms, p95 %.2f ms; "
+        md.append(String.format(Locale.ROOT, "%nEmbedder: " + model.flag() + ". Query embedding (one question at a time): p50 %.2f ms, p95 %.2f ms; "
                         + "semantic modes' latencies above exclude it. Ingest: %d turns remembered in %.1f s (%.1f ms/turn), "
                         + "embedded in %.1f s (%.0f turns/s). Whole run: %.1f s.%n",
                 embed.p50Ms(), embed.p95Ms(), turns, ingestNanos / 1e9, ingestNanos / 1e6 / Math.max(1, turns),
@@ -166,7 +165,13 @@ public final class LocomoBench {
     public static void checkFlags(String[] args) {
         conversations(args);
         turnText(args);
+        embedder(args);
         centralityWeights(args, settings(args));
+    }
+
+    /** {@code --embedder minilm|e5-small-v2|bge-small-en-v1.5}: MiniLM unless named. */
+    static BenchEmbedder embedder(String[] args) {
+        return BenchEmbedder.named(option(args, "--embedder", BenchEmbedder.MINILM.flag()));
     }
 
     /** {@code --conversations 0,1}: the indexes to run; empty for all. */

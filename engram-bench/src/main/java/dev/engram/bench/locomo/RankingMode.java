@@ -53,7 +53,7 @@ record RankingMode(String name, Function<QuestionRun, List<String>> ranking, Sou
     }
 
     static RankingMode vector() {
-        return new RankingMode("vector (MiniLM cosine)", r -> ids(r.vector()), Source.SEMANTIC);
+        return new RankingMode("vector (cosine scan)", r -> ids(r.vector()), Source.SEMANTIC);
     }
 
     static RankingMode rrf(int k, double lexicalWeight) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.engram.bench.BenchEmbedder;
 import dev.engram.engine.RecallSettings;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +66,11 @@ class LocomoSettingsTest {
         String turnText = assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--turn-text", "fancy"})).getMessage();
         assertTrue(turnText.startsWith("--turn-text must be one of [") && turnText.endsWith("got 'fancy'"), turnText);
+        assertEquals("--embedder must be one of [minilm, e5-small-v2, bge-small-en-v1.5], got 'bert'",
+                assertThrows(IllegalArgumentException.class, () -> LocomoBench.checkFlags(new String[] {"--embedder", "bert"}))
+                        .getMessage());
+        assertEquals(BenchEmbedder.E5_SMALL_V2, LocomoBench.embedder(new String[] {"--embedder", "E5-small-v2"}));
+        assertEquals(BenchEmbedder.MINILM, LocomoBench.embedder(new String[0]));
     }
 
     private static String rejected(String... args) {

@@ -1,0 +1,92 @@
+package dev.engram.bench;
+
+import dev.engram.embed.LazyEmbedder;
+import dev.engram.embed.OnnxFileEmbedder;
+import dev.engram.embed.PrefixedEmbedder;
+import dev.engram.spi.Embedder;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The embedders a benchmark can run with ({@code --embedder NAME}). Besides the default MiniLM, two
+ * stronger small English models from Maven Central run exactly as a user's model would
+ * ({@code ENGRAM_EMBEDDER=onnx} with the same pooling and prefixes): their files are copied out of
+ * the langchain4j jars and loaded by {@link OnnxFileEmbedder}.
+ */
+public enum BenchEmbedder {
+    MINILM("minilm", null, null, "", ""),
+    /** intfloat/e5-small-v2: mean pooling, trained with "query: " and "passage: " before every input. */
+    E5_SMALL_V2("e5-small-v2", "e5-small-v2-q", PoolingMode.MEAN, "query: ", "passage: "),
+    /** BAAI/bge-small-en-v1.5: CLS pooling, an instruction before queries only (the model card's). */
+    BGE_SMALL_EN_V15("bge-small-en-v1.5", "bge-small-en-v1.5-q", PoolingMode.CLS,
+            "Represent this sentence for searching relevant passages: ", "");
+
+    private final String flag;
+    private final String resource;
+    private final PoolingMode pooling;
+    private final String queryPrefix;
+    private final String passagePrefix;
+
+    BenchEmbedder(String flag, String resource, PoolingMode pooling, String queryPrefix, String passagePrefix) {
+        this.flag = flag;
+        this.resource = resource;
+        this.pooling = pooling;
+        this.queryPrefix = queryPrefix;
+        this.passagePrefix = passagePrefix;
+    }
+
+    public String flag() {
+        return flag;
+    }
+
+    /** The preset named {@code flag}; the message lists the names when there is none. */
+    public static BenchEmbedder named(String flag) {
+        return Arrays.stream(values()).filter(e -> e.flag.equals(flag.strip().toLowerCase(Locale.ROOT))).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("--embedder must be one of "
+                        + Arrays.stream(values()).map(BenchEmbedder::flag).toList() + ", got '" + flag + "'"));
+    }
+
+    /** Loads the model and waits for it (a benchmark times nothing before its model is ready). */
+    public Embedder load() {
+        LazyEmbedder lazy;
+        if (resource == null) {
+            lazy = LazyEmbedder.minilm();
+        } else {
+            Path dir = copyOut();
+            String id = "onnx:" + resource + (pooling == PoolingMode.CLS ? ":cls" : "");
+            Path model = dir.resolve(resource + ".onnx");
+            Path tokenizer = dir.resolve(resource + "-tokenizer.json");
+            lazy = LazyEmbedder.start(id, 384, () -> new OnnxFileEmbedder(id, model, tokenizer, pooling));
+        }
+        if (!lazy.awaitReady(Duration.ofMinutes(5))) {
+            throw new IllegalStateException(flag + " did not load: " + lazy.failure().map(Throwable::toString).orElse("timeout"));
+        }
+        return PrefixedEmbedder.wrap(lazy, queryPrefix, passagePrefix);
+    }
+
+    private Path copyOut() {
+        try {
+            Path dir = Files.createTempDirectory("engram-bench-model");
+            dir.toFile().deleteOnExit();
+            for (String name : new String[] {resource + ".onnx", resource + "-tokenizer.json"}) {
+                try (InputStream in = BenchEmbedder.class.getResourceAsStream("/" + name)) {
+                    if (in == null) throw new IllegalStateException(name + " is not on the bench classpath; rebuild engram-bench");
+                    Path file = dir.resolve(name);
+                    Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                    file.toFile().deleteOnExit();
+                }
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy out " + resource, e);
+        }
+    }
+}

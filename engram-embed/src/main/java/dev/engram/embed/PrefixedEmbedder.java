@@ -1,0 +1,64 @@
+package dev.engram.embed;
+
+import dev.engram.spi.Embedder;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Puts the prefixes an asymmetric model was trained with before its inputs: e5 models expect
+ * {@code "query: "} before a search and {@code "passage: "} before a stored text; bge models an
+ * instruction before the query only. The passage prefix changes every stored vector, so it is part of
+ * the model id; the query prefix changes no stored vector and is not.
+ */
+public final class PrefixedEmbedder implements Embedder {
+    private final Embedder inner;
+    private final String queryPrefix;
+    private final String passagePrefix;
+    private final String modelId;
+
+    private PrefixedEmbedder(Embedder inner, String queryPrefix, String passagePrefix) {
+        this.inner = inner;
+        this.queryPrefix = queryPrefix;
+        this.passagePrefix = passagePrefix;
+        this.modelId = passagePrefix.isEmpty() ? inner.modelId() : inner.modelId() + "+passage:" + passagePrefix.strip();
+    }
+
+    /** {@code inner} itself when both prefixes are empty. */
+    public static Embedder wrap(Embedder inner, String queryPrefix, String passagePrefix) {
+        Objects.requireNonNull(inner, "inner");
+        Objects.requireNonNull(queryPrefix, "queryPrefix");
+        Objects.requireNonNull(passagePrefix, "passagePrefix");
+        if (queryPrefix.isEmpty() && passagePrefix.isEmpty()) return inner;
+        return new PrefixedEmbedder(inner, queryPrefix, passagePrefix);
+    }
+
+    @Override
+    public String modelId() {
+        return modelId;
+    }
+
+    @Override
+    public int dimensions() {
+        return inner.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+        return inner.embed(passagePrefix + Objects.requireNonNull(text, "text"));
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+        return inner.embedAll(texts.stream().map(t -> passagePrefix + t).toList());
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+        return inner.embed(queryPrefix + Objects.requireNonNull(query, "query"));
+    }
+
+    @Override
+    public boolean ready() {
+        return inner.ready();
+    }
+}
