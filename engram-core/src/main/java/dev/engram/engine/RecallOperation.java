@@ -136,7 +136,7 @@ final class RecallOperation {
             List<Contribution> parts = new ArrayList<>(RecallRanking.contributions(m, match, filter.referenceTime(),
                     settings.boostScale()));
             if (signals != null && signals.graph() > 0 && !signals.exact()) {
-                parts.add(new Contribution("graph", signals.graph(), "linked: " + signals.graphVia()));
+                parts.add(new Contribution("graph", signals.graph(), () -> "linked: " + signals.graphVia()));
             }
             Integer degree = links.get(m.id());
             if (degree != null) parts.add(RecallRanking.centrality(degree, settings.centralityWeight()));

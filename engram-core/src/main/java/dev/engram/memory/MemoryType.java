@@ -27,9 +27,12 @@ public enum MemoryType {
             "howto", PROCEDURE, "rule", WARNING, "convention", PATTERN);
 
     private final int halfLifeDays;
+    /** Asked for every recall candidate: built once. */
+    private final String wireName;
 
     MemoryType(int halfLifeDays) {
         this.halfLifeDays = halfLifeDays;
+        this.wireName = name().toLowerCase(Locale.ROOT);
     }
 
     /** Days after which recency weight halves; 0 means this type never decays. */
@@ -42,7 +45,7 @@ public enum MemoryType {
     }
 
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     public static MemoryType parse(String field, String value) {

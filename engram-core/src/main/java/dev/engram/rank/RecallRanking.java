@@ -42,28 +42,25 @@ public final class RecallRanking {
     /** {@code boostScale} multiplies every boost but the match (benchmarks tune it; 1.0 is the documented table). */
     public static List<Contribution> contributions(Memory m, double relevance, Instant now, double boostScale) {
         List<Contribution> parts = new ArrayList<>(5);
-        parts.add(new Contribution("match", MATCH_WEIGHT * relevance, Math.round(relevance * 100) + "% match"));
+        parts.add(new Contribution("match", MATCH_WEIGHT * relevance, () -> Math.round(relevance * 100) + "% match"));
         if (m.importance() != null) {
-            parts.add(new Contribution("importance", boostScale * m.importance().boost(), "importance " + m.importance().wireName()));
+            parts.add(new Contribution("importance", boostScale * m.importance().boost(), () -> "importance " + m.importance().wireName()));
         } else {
             double auto = automaticImportance(m, now);
             parts.add(new Contribution("importance", boostScale * AUTO_IMPORTANCE_WEIGHT * auto,
-                    "auto importance " + Math.round(auto * 100) + "%"));
+                    () -> "auto importance " + Math.round(auto * 100) + "%"));
         }
-        parts.add(new Contribution("quality", boostScale * QUALITY_WEIGHT * m.quality(), "quality " + twoDecimals(m.quality())));
+        parts.add(new Contribution("quality", boostScale * QUALITY_WEIGHT * m.quality(), () -> "quality " + twoDecimals(m.quality())));
         double fresh = freshness(m, now);
         parts.add(new Contribution("freshness", boostScale * FRESHNESS_WEIGHT * fresh,
-                m.type().decays() ? "updated " + ago(m.updatedAt(), now) : m.type().wireName() + "s never fade"));
+                () -> m.type().decays() ? "updated " + ago(m.updatedAt(), now) : m.type().wireName() + "s never fade"));
         if (m.type() == MemoryType.WARNING) {
-            parts.add(new Contribution("warning", boostScale * WARNING_BOOST, "warning"));
+            parts.add(new Contribution("warning", boostScale * WARNING_BOOST, () -> "warning"));
         }
         return parts;
     }
 
-    /**
-     * {@code q} in [0, 1] as {@code 0.00}: every candidate of every recall gets one, and
-     * String.format cost more than the rest of its ranking.
-     */
+    /** {@code q} in [0, 1] as {@code 0.00}, without String.format's cost. */
     static String twoDecimals(double q) {
         long hundredths = Math.round(q * 100);
         return hundredths / 100 + "." + (hundredths % 100 < 10 ? "0" : "") + hundredths % 100;
@@ -76,7 +73,7 @@ public final class RecallRanking {
      */
     public static Contribution centrality(int links, double weight) {
         double c = Math.min(1.0, Math.log1p(links) / Math.log1p(CENTRALITY_SATURATION));
-        return new Contribution("centrality", weight * c, "linked to " + links + (links == 1 ? " memory" : " memories"));
+        return new Contribution("centrality", weight * c, () -> "linked to " + links + (links == 1 ? " memory" : " memories"));
     }
 
     public static double sum(List<Contribution> parts) {

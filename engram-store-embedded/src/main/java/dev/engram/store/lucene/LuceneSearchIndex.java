@@ -324,9 +324,9 @@ public final class LuceneSearchIndex implements SearchIndex {
 
     @Override
     public List<IndexHit> search(IndexQuery query) {
-        Optional<Query> lucene = queries.translate(query);
-        if (lucene.isEmpty()) return List.of();
         return searchCaughtUp("search", (searcher, maxDoc) -> {
+            Optional<Query> lucene = queries.translate(query, searcher.getIndexReader());
+            if (lucene.isEmpty()) return List.of();
             // Lucene allocates a queue of the requested size up front: never more than there are documents
             int k = Math.max(1, Math.min(query.limit(), maxDoc));
             // nobody reads the total hit count, so the disjunction may skip documents that cannot reach the
@@ -339,7 +339,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public List<IndexHit> searchVector(VectorQuery query) {
         return searchCaughtUp("vector search", (searcher, maxDoc) -> {
-            Optional<Query> knn = VectorSearch.translate(query, maxDoc);
+            Optional<Query> knn = VectorSearch.translate(query, searcher.getIndexReader());
             if (knn.isEmpty()) return List.of();
             // the kNN query has already picked its over-fetched neighbours; this keeps the best k of them
             return MemoryDocuments.hits(searcher, searcher.search(knn.get(), Math.max(1, Math.min(query.k(), maxDoc))));

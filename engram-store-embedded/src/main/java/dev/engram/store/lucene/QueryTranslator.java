@@ -4,12 +4,14 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.VectorQuery;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -34,8 +36,11 @@ final class QueryTranslator {
         this.analysis = analysis;
     }
 
-    /** The query, or empty when the text yields no term (blank, or punctuation only). */
-    Optional<Query> translate(IndexQuery q) {
+    /**
+     * The query, or empty when the text yields no term (blank, or punctuation only). Filters that
+     * {@code reader}'s documents all pass are left out (see {@link #passesAll}).
+     */
+    Optional<Query> translate(IndexQuery q, IndexReader reader) throws IOException {
         if (q.text().isBlank()) return Optional.empty();
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         int clauses = 0;
@@ -54,28 +59,29 @@ final class QueryTranslator {
         }
         if (clauses == 0) return Optional.empty();
         BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), Occur.MUST);
-        addFilters(all, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+        addFilters(all, reader, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
         return Optional.of(all.build());
     }
 
     /**
      * The filters of a {@link VectorQuery}, as one query for {@link KnnFloatVectorQuery}'s filter
-     * argument (so they apply inside the graph search), or empty when the query has none.
+     * argument (so they apply inside the graph search), or empty when the query has none or
+     * {@code reader}'s documents pass them all (kNN then takes its faster unfiltered path).
      */
-    static Optional<Query> filter(VectorQuery q) {
+    static Optional<Query> filter(VectorQuery q, IndexReader reader) throws IOException {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        addFilters(b, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+        addFilters(b, reader, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
         BooleanQuery filter = b.build();
         // a BooleanQuery without clauses matches nothing, not everything
         return filter.clauses().isEmpty() ? Optional.empty() : Optional.of(filter);
     }
 
     /** The filter clauses text and vector queries share: any of the zones, types and statuses, all tags, created in [from, to]. */
-    private static void addFilters(BooleanQuery.Builder b, Set<String> zones, Set<MemoryType> types, Set<String> tags,
-                                   Set<MemoryStatus> statuses, Instant from, Instant to) {
-        filterAny(b, MemoryDocuments.ZONE, zones);
-        filterAny(b, MemoryDocuments.TYPE, types.stream().map(Enum::name).toList());
-        filterAny(b, MemoryDocuments.STATUS, statuses.stream().map(Enum::name).toList());
+    private static void addFilters(BooleanQuery.Builder b, IndexReader reader, Set<String> zones, Set<MemoryType> types,
+                                   Set<String> tags, Set<MemoryStatus> statuses, Instant from, Instant to) throws IOException {
+        filterAny(b, reader, MemoryDocuments.ZONE, zones);
+        filterAny(b, reader, MemoryDocuments.TYPE, types.stream().map(Enum::name).toList());
+        filterAny(b, reader, MemoryDocuments.STATUS, statuses.stream().map(Enum::name).toList());
         for (String tag : tags) b.add(new TermQuery(new Term(MemoryDocuments.TAG, tag)), Occur.FILTER);
         if (from != null || to != null) {
             long fromMillis = from == null ? Long.MIN_VALUE : from.toEpochMilli();
@@ -84,8 +90,23 @@ final class QueryTranslator {
         }
     }
 
-    private static void filterAny(BooleanQuery.Builder b, String field, Collection<String> values) {
-        if (values.isEmpty()) return;
+    private static void filterAny(BooleanQuery.Builder b, IndexReader reader, String field, Collection<String> values)
+            throws IOException {
+        if (values.isEmpty() || passesAll(reader, field, values)) return;
         b.add(new TermInSetQuery(field, values.stream().map(BytesRef::new).toList()), Occur.FILTER);
+    }
+
+    /**
+     * Whether every document holds one of {@code values} (distinct) in {@code field}, a field every
+     * document has exactly once (zone, type, status): then their document frequencies add up to
+     * {@code maxDoc}, deleted documents counting on both sides. The usual recall asks for the one zone
+     * and the live statuses of a store that has nothing else; such a filter drops no document yet walks
+     * its postings on every search, since Lucene caches filters only for segments of 10,000 documents
+     * or more.
+     */
+    static boolean passesAll(IndexReader reader, String field, Collection<String> values) throws IOException {
+        long documents = 0;
+        for (String v : values) documents += reader.docFreq(new Term(field, v));
+        return documents == reader.maxDoc();
     }
 }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.spi.VectorQuery;
+import java.io.IOException;
 import java.util.Set;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.junit.jupiter.api.Test;
 
@@ -25,16 +27,20 @@ class VectorSearchTest {
     }
 
     @Test
-    void theKnnQueryOverFetchesAndCarriesTheFilter() {
+    void theKnnQueryOverFetchesAndCarriesTheFilter() throws IOException {
+        IndexReader reader = Zones.reader("home", "work");
         VectorQuery plain = new VectorQuery(new float[] {3f, 4f}, "m", null, null, null, null, null, null, 10);
-        KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, 10_000).orElseThrow();
-        assertEquals(50, q.getK());
+        KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, reader).orElseThrow();
+        assertEquals(2, q.getK(), "never more than there are documents");
         assertNull(q.getFilter(), "no filter clause: an empty BooleanQuery would match nothing");
         assertEquals(0.6f, q.getTargetCopy()[0], 1e-6f, "the query vector is normalised like the stored ones");
         assertEquals(VectorFields.field("m", 2), q.getField());
         VectorQuery zoned = new VectorQuery(new float[] {3f, 4f}, "m", Set.of("work"), null, null, null, null, null, 10);
-        assertNotNull(((KnnFloatVectorQuery) VectorSearch.translate(zoned, 10_000).orElseThrow()).getFilter());
-        assertTrue(VectorSearch.translate(new VectorQuery(new float[] {0f, 0f}, "m", null, null, null, null, null, null, 1), 10)
+        assertNotNull(((KnnFloatVectorQuery) VectorSearch.translate(zoned, reader).orElseThrow()).getFilter());
+        VectorQuery both = new VectorQuery(new float[] {3f, 4f}, "m", Set.of("work", "home"), null, null, null, null, null, 10);
+        assertNull(((KnnFloatVectorQuery) VectorSearch.translate(both, reader).orElseThrow()).getFilter(),
+                "a filter every document passes is left out");
+        assertTrue(VectorSearch.translate(new VectorQuery(new float[] {0f, 0f}, "m", null, null, null, null, null, null, 1), reader)
                 .isEmpty());
     }
 
