@@ -207,7 +207,8 @@ public final class LuceneSearchIndex implements SearchIndex {
                 if (closed) return readerSeq;
                 try {
                     lease.touch();
-                    if (!lease.held() && !lease.mustRecreate()) refreshCommitted();
+                    // an index awaiting a rebuild is followed again once another process has rebuilt it
+                    if (!lease.held() && (!lease.mustRecreate() || lease.adoptRebuild())) refreshCommitted();
                     if (!lease.mustRecreate() && readerSeq >= head) return readerSeq;
                     if (lease.held() || lease.tryAcquire()) {
                         lease.applyChanges();

@@ -59,6 +59,8 @@ final class WriterLease {
     private long seq;
     private boolean dirty;
     private boolean recreate;
+    /** The commit generation that was seen when {@link #recreate} was set; -1 if none could be read. */
+    private long staleGeneration = -1;
     private long lastCommitNanos;
     // written by every search without the monitor (LuceneSearchIndex#acquireReader)
     private volatile long lastUseNanos;
@@ -91,18 +93,50 @@ final class WriterLease {
         return System.nanoTime() - lastUseNanos >= IDLE.toNanos();
     }
 
-    /** The next writer starts from an empty index and fills it from the store. */
+    /** The next writer starts from an empty index and fills it from the store, unless another process rebuilds it first. */
     void recreateOnNextOpen() {
         recreate = true;
+        staleGeneration = lastGeneration();
     }
 
     boolean mustRecreate() {
         return recreate;
     }
 
+    /**
+     * Takes over a rebuild another process finished: true (and no rebuild pending any more) when the
+     * index marked for one has since been committed anew, at the current layout and not ahead of the
+     * store. Two processes that open an index of an older layout both mark it; the first to get the
+     * write lock rebuilds it, and the second must then follow that index, not keep searching its old
+     * reader while the first holds the lock, nor wipe the rebuilt index once it gets the lock.
+     */
+    boolean adoptRebuild() {
+        if (!recreate) return false;
+        try {
+            long generation = lastGeneration();
+            // an unreadable index stays marked until a new commit replaces it
+            if (generation < 0 || generation == staleGeneration) return false;
+            Map<String, String> data = SegmentInfos.readLatestCommit(directory).getUserData();
+            if (layoutOf(data) != CURRENT_LAYOUT || seqOf(data) > store.headSeq()) return false;
+        } catch (IOException | RuntimeException e) {
+            return false; // a commit being replaced under us, or still unreadable: rebuild as planned
+        }
+        log.info("index {}: rebuilt by another process; following it", path);
+        recreate = false;
+        return true;
+    }
+
+    private long lastGeneration() {
+        try {
+            return SegmentInfos.getLastCommitGeneration(directory);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     /** Takes Lucene's write lock if no other writer (in any process) has it; never waits. */
     boolean tryAcquire() throws IOException {
-        if (recreate && !wipe()) return false;
+        if (recreate && !adoptRebuild() && !wipe()) return false;
         boolean existed = DirectoryReader.indexExists(directory);
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
@@ -134,11 +168,13 @@ final class WriterLease {
     }
 
     /**
-     * Deletes every index file under Lucene's write lock. Needed because IndexWriter reads the old
+     * Deletes every index file under Lucene's write lock, unless another process has rebuilt the index
+     * since it was marked (then nothing is deleted and {@link #recreate} is cleared). Needed because IndexWriter reads the old
      * commit even in CREATE mode, and fails on the very corruption we are recovering from.
      */
     private boolean wipe() throws IOException {
         try (Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+            if (adoptRebuild()) return true; // finished by another process since the check before the lock
             for (String file : directory.listAll()) {
                 if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) directory.deleteFile(file);
             }

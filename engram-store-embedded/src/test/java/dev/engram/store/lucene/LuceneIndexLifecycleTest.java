@@ -231,6 +231,54 @@ class LuceneIndexLifecycleTest {
         }
     }
 
+    /**
+     * Another process (this test, with a plain IndexWriter) holds the write lock while a store opens an
+     * index of an older layout, then rebuilds that index at the current layout. The store must follow the
+     * rebuilt index at once, not search its old reader until the lock is free, and, once it gets the lock,
+     * append to the rebuilt index instead of wiping it and rebuilding again.
+     */
+    @Test
+    @Timeout(30)
+    void aStoreWaitingToRebuildFollowsARebuildAnotherProcessFinished() throws Exception {
+        Memory a;
+        Memory b;
+        Memory c;
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            a = insert(s, "layout race alpha");
+            b = insert(s, "layout race beta");
+            c = insert(s, "layout race gamma");
+            s.index().catchUp();
+        }
+        writeLayoutOneIndex(List.of(a, b), 2); // c (change 3) is missing from it
+        long rebuiltGeneration;
+        try (Directory d = FSDirectory.open(index());
+             IndexWriter other = new IndexWriter(d, new IndexWriterConfig(new StandardAnalyzer()))) {
+            java.util.concurrent.CompletableFuture<EmbeddedStore> opening = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> EmbeddedStore.open(dir, clock));
+            Thread.sleep(1_000); // the store has read the old commit and waits for the lock
+            other.deleteAll();
+            for (Memory m : List.of(a, b, c)) other.addDocument(MemoryDocuments.of(m, java.util.Optional.empty()));
+            other.setLiveCommitData(Map.of(WriterLease.SEQ, "3", WriterLease.LAYOUT,
+                    Integer.toString(WriterLease.CURRENT_LAYOUT)).entrySet());
+            other.commit();
+            rebuiltGeneration = SegmentInfos.getLastCommitGeneration(d);
+            try (EmbeddedStore s = opening.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                assertEquals(List.of(c.id()), search(s, "gamma"), "the rebuilt index is searched while the lock is still held");
+                other.close(); // the lock is free
+                Memory last = insert(s, "the store writes after the rebuild");
+                assertEquals(List.of(last.id()), search(s, "writes"));
+                assertTrue(s.check().consistent());
+            }
+        }
+        assertTrue(committedGeneration() > rebuiltGeneration, "the store appended to the rebuilt index instead of wiping it");
+    }
+
+    private long committedGeneration() throws IOException {
+        try (Directory d = FSDirectory.open(index())) {
+            return SegmentInfos.getLastCommitGeneration(d);
+        }
+    }
+
     @Test
     void hitsReadIdsFromSegmentsWithoutDocValues() throws IOException {
         Memory a = MemoryFixtures.minimal(clock, 1, "work", "stored only alpha").build();
