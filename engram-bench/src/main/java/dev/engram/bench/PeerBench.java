@@ -106,9 +106,11 @@ final class PeerBench {
     }
 
     /**
-     * Every server at one size, all running at once, their calls interleaved: call i goes to each
-     * server in turn before call i + 1. A burst of load from elsewhere on this shared machine then
-     * falls on both sides of a ratio instead of on whichever server happened to be running.
+     * Every server at one size, all running at once, their calls interleaved in runs of {@code block}:
+     * calls i to i + block - 1 go to each server in turn before the next run. A burst of load from
+     * elsewhere on this shared machine then falls on both sides of a ratio instead of on whichever
+     * server happened to be running, and (with runs longer than one call) a call does not start while
+     * the other server is still busy after its own.
      */
     private List<Figures> runSize(Settings s, List<PeerTarget> targets, int n, List<SyntheticMemory> preload,
                                   List<SyntheticMemory> writes, Map<QueryShape, List<String>> queries) throws Exception {
