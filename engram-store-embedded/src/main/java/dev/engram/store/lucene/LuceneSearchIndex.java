@@ -95,6 +95,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final Directory directory;
     private final TextAnalysis analysis = new TextAnalysis();
     private final QueryTranslator queries = new QueryTranslator(analysis);
+    /** Of the reader last searched; replaced, never changed, when a search brings another reader. */
+    private volatile FilterCoverage coverage;
     private final ScheduledExecutorService timer;
     private final WriterLease lease;
     private final Object lock = new Object();
@@ -326,7 +328,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public List<IndexHit> search(IndexQuery query) {
         return searchCaughtUp("search", (searcher, maxDoc) -> {
-            Optional<Query> lucene = queries.translate(query, searcher.getIndexReader());
+            Optional<Query> lucene = queries.translate(query, coverage(searcher));
             if (lucene.isEmpty()) return List.of();
             // Lucene allocates a queue of the requested size up front: never more than there are documents
             int k = Math.max(1, Math.min(query.limit(), maxDoc));
@@ -340,7 +342,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public List<IndexHit> searchVector(VectorQuery query) {
         return searchCaughtUp("vector search", (searcher, maxDoc) -> {
-            Optional<Query> knn = VectorSearch.translate(query, searcher.getIndexReader());
+            Optional<Query> knn = VectorSearch.translate(query, coverage(searcher));
             if (knn.isEmpty()) return List.of();
             // the kNN query has already picked its over-fetched neighbours; this keeps the best k of them
             return MemoryDocuments.hits(searcher, searcher.search(knn.get(), Math.max(1, Math.min(query.k(), maxDoc))));
@@ -364,6 +366,13 @@ public final class LuceneSearchIndex implements SearchIndex {
             }
             return WordWeights.of(df, r.getDocCount(field));
         });
+    }
+
+    /** The filter coverage of the searcher's reader: the one kept while that reader is current, else a new one. */
+    private FilterCoverage coverage(IndexSearcher searcher) {
+        FilterCoverage c = coverage;
+        if (c == null || c.reader() != searcher.getIndexReader()) coverage = c = new FilterCoverage(searcher.getIndexReader());
+        return c;
     }
 
     @FunctionalInterface

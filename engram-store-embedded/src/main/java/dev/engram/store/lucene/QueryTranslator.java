@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -38,9 +37,9 @@ final class QueryTranslator {
 
     /**
      * The query, or empty when the text yields no term (blank, or punctuation only). Filters that
-     * {@code reader}'s documents all pass are left out (see {@link #passesAll}).
+     * every document passes are left out (see {@link FilterCoverage}).
      */
-    Optional<Query> translate(IndexQuery q, IndexReader reader) throws IOException {
+    Optional<Query> translate(IndexQuery q, FilterCoverage coverage) throws IOException {
         if (q.text().isBlank()) return Optional.empty();
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         int clauses = 0;
@@ -59,29 +58,29 @@ final class QueryTranslator {
         }
         if (clauses == 0) return Optional.empty();
         BooleanQuery.Builder all = new BooleanQuery.Builder().add(text.build(), Occur.MUST);
-        addFilters(all, reader, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+        addFilters(all, coverage, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
         return Optional.of(all.build());
     }
 
     /**
      * The filters of a {@link VectorQuery}, as one query for {@link KnnFloatVectorQuery}'s filter
      * argument (so they apply inside the graph search), or empty when the query has none or
-     * {@code reader}'s documents pass them all (kNN then takes its faster unfiltered path).
+     * every document passes them (kNN then takes its faster unfiltered path).
      */
-    static Optional<Query> filter(VectorQuery q, IndexReader reader) throws IOException {
+    static Optional<Query> filter(VectorQuery q, FilterCoverage coverage) throws IOException {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        addFilters(b, reader, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
+        addFilters(b, coverage, q.zones(), q.types(), q.tags(), q.statuses(), q.from(), q.to());
         BooleanQuery filter = b.build();
         // a BooleanQuery without clauses matches nothing, not everything
         return filter.clauses().isEmpty() ? Optional.empty() : Optional.of(filter);
     }
 
     /** The filter clauses text and vector queries share: any of the zones, types and statuses, all tags, created in [from, to]. */
-    private static void addFilters(BooleanQuery.Builder b, IndexReader reader, Set<String> zones, Set<MemoryType> types,
+    private static void addFilters(BooleanQuery.Builder b, FilterCoverage coverage, Set<String> zones, Set<MemoryType> types,
                                    Set<String> tags, Set<MemoryStatus> statuses, Instant from, Instant to) throws IOException {
-        filterAny(b, reader, MemoryDocuments.ZONE, zones);
-        filterAny(b, reader, MemoryDocuments.TYPE, types.stream().map(Enum::name).toList());
-        filterAny(b, reader, MemoryDocuments.STATUS, statuses.stream().map(Enum::name).toList());
+        filterAny(b, coverage, MemoryDocuments.ZONE, zones);
+        filterAny(b, coverage, MemoryDocuments.TYPE, types.stream().map(Enum::name).toList());
+        filterAny(b, coverage, MemoryDocuments.STATUS, statuses.stream().map(Enum::name).toList());
         for (String tag : tags) b.add(new TermQuery(new Term(MemoryDocuments.TAG, tag)), Occur.FILTER);
         if (from != null || to != null) {
             long fromMillis = from == null ? Long.MIN_VALUE : from.toEpochMilli();
@@ -90,23 +89,9 @@ final class QueryTranslator {
         }
     }
 
-    private static void filterAny(BooleanQuery.Builder b, IndexReader reader, String field, Collection<String> values)
+    private static void filterAny(BooleanQuery.Builder b, FilterCoverage coverage, String field, Collection<String> values)
             throws IOException {
-        if (values.isEmpty() || passesAll(reader, field, values)) return;
+        if (values.isEmpty() || coverage.passesAll(field, values)) return;
         b.add(new TermInSetQuery(field, values.stream().map(BytesRef::new).toList()), Occur.FILTER);
-    }
-
-    /**
-     * Whether every document holds one of {@code values} (distinct) in {@code field}, a field every
-     * document has exactly once (zone, type, status): then their document frequencies add up to
-     * {@code maxDoc}, deleted documents counting on both sides. The usual recall asks for the one zone
-     * and the live statuses of a store that has nothing else; such a filter drops no document yet walks
-     * its postings on every search, since Lucene caches filters only for segments of 10,000 documents
-     * or more.
-     */
-    static boolean passesAll(IndexReader reader, String field, Collection<String> values) throws IOException {
-        long documents = 0;
-        for (String v : values) documents += reader.docFreq(new Term(field, v));
-        return documents == reader.maxDoc();
     }
 }

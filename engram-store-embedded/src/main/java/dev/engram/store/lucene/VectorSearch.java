@@ -3,7 +3,6 @@ package dev.engram.store.lucene;
 import dev.engram.spi.VectorQuery;
 import java.io.IOException;
 import java.util.Optional;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 
@@ -39,11 +38,11 @@ final class VectorSearch {
     }
 
     /** The kNN query, or empty when the query vector has no direction (zero or non-finite). */
-    static Optional<Query> translate(VectorQuery q, IndexReader reader) throws IOException {
+    static Optional<Query> translate(VectorQuery q, FilterCoverage coverage) throws IOException {
         float[] vector = q.vector();
         Optional<float[]> unit = VectorFields.unit(vector);
         if (unit.isEmpty()) return Optional.empty();
         return Optional.of(new KnnFloatVectorQuery(VectorFields.field(q.modelId(), vector.length), unit.get(),
-                fetch(q.k(), reader.maxDoc()), QueryTranslator.filter(q, reader).orElse(null)));
+                fetch(q.k(), coverage.reader().maxDoc()), QueryTranslator.filter(q, coverage).orElse(null)));
     }
 }

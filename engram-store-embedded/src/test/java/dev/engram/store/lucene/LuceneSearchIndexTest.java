@@ -45,6 +45,34 @@ class LuceneSearchIndexTest extends SearchIndexContract {
         return MemoryFixtures.minimal(clock, n, "work", content).build();
     }
 
+    /** A zone filter left out while one zone held everything must come back when a second zone appears. */
+    @Test
+    void aFilterLeftOutWhileEveryMemoryPassedItReturnsWhenOneDoesNot() {
+        Memory work = memory(1, "shared word in work");
+        Memory home = MemoryFixtures.minimal(clock, 2, "home", "shared word at home").build();
+        try (Opened o = open(dir.resolve("coverage"), clock)) {
+            o.store().write(tx -> {
+                tx.insert(work);
+                return null;
+            });
+            assertEquals(List.of(work.id()), ids(o.index().search(IndexQuery.text("shared", "work", 10))),
+                    "one zone: the zone filter is left out");
+            o.store().write(tx -> {
+                tx.insert(home);
+                tx.putEmbedding(home.id(), new StoredEmbedding("m", new float[] {1f, 0f}));
+                return null;
+            });
+            assertEquals(List.of(work.id()), ids(o.index().search(IndexQuery.text("shared", "work", 10))));
+            assertEquals(List.of(home.id()), ids(o.index().search(IndexQuery.text("shared", "home", 10))));
+            assertEquals(List.of(), ids(o.index().searchVector(new VectorQuery(new float[] {1f, 0f}, "m",
+                    java.util.Set.of("work"), null, null, null, null, null, 5))), "the home vector stays out of a work search");
+        }
+    }
+
+    private static List<String> ids(List<IndexHit> hits) {
+        return hits.stream().map(IndexHit::id).toList();
+    }
+
     @Test
     void aVectorTooWideForTheIndexIsLeftOutWithoutStallingCatchUp() {
         Memory wide = memory(1, "a memory with an oversized vector");

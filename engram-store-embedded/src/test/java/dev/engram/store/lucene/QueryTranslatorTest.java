@@ -32,7 +32,7 @@ class QueryTranslatorTest {
     /** field:term → boost of the text part of the translated query. */
     private Map<String, Float> clauses(String text, IndexQuery.Match match) throws IOException {
         Query q = translator.translate(new IndexQuery(text, null, null, null, null, null, null, 10, match),
-                Zones.reader("default")).orElseThrow();
+                new FilterCoverage(Zones.reader("default"))).orElseThrow();
         BooleanQuery textPart = (BooleanQuery) ((BooleanQuery) q).clauses().get(0).getQuery();
         Map<String, Float> out = new TreeMap<>();
         for (BooleanClause c : textPart.clauses()) {
@@ -45,7 +45,7 @@ class QueryTranslatorTest {
     /** The filter clauses of the query for {@code zones} and the active status, over {@code reader}. */
     private List<String> filters(IndexReader reader, Set<String> zones) throws IOException {
         Query q = translator.translate(new IndexQuery("redis", zones, null, null, Set.of(MemoryStatus.ACTIVE), null, null, 10),
-                reader).orElseThrow();
+                new FilterCoverage(reader)).orElseThrow();
         return ((BooleanQuery) q).clauses().stream().filter(c -> c.getOccur() == BooleanClause.Occur.FILTER)
                 .map(c -> c.getQuery().toString()).toList();
     }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.spi.VectorQuery;
 import java.io.IOException;
 import java.util.Set;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +27,7 @@ class VectorSearchTest {
 
     @Test
     void theKnnQueryOverFetchesAndCarriesTheFilter() throws IOException {
-        IndexReader reader = Zones.reader("home", "work");
+        FilterCoverage reader = new FilterCoverage(Zones.reader("home", "work"));
         VectorQuery plain = new VectorQuery(new float[] {3f, 4f}, "m", null, null, null, null, null, null, 10);
         KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, reader).orElseThrow();
         assertEquals(2, q.getK(), "never more than there are documents");
