@@ -76,9 +76,11 @@ final class CandidateSearch {
 
         boolean runSemantic = settings.semantic() || forceAll;
         String skip = null;
+        StopSignal signal = null;
         // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
         if (runSemantic && !forceAll && settings.cascade() && settings.lexical() && semanticUsable()) {
-            skip = stopReason(q, lexicalHits);
+            signal = stopSignal(q, lexicalHits);
+            if (signal != null) skip = stopReason(q, lexicalHits.size(), signal);
         }
         List<IndexHit> semanticHits = List.of();
         if (runSemantic && skip == null) {
@@ -107,7 +109,7 @@ final class CandidateSearch {
             int added = expand(out, forceAll ? 2 : settings.graphHops());
             layers.add("graph: " + added + " neighbour signal(s)");
         }
-        return new Candidates(out, layers, notes);
+        return new Candidates(out, layers, notes, signal);
     }
 
     /** Candidates per list: the tuned depth, or more when the caller asks for more results than that. */
@@ -128,14 +130,13 @@ final class CandidateSearch {
     }
 
     /**
-     * Null to run L3, else why it is skipped. The words of a query are not equally telling: a name that
-     * half the memories hold says little, a word that few hold says much. So each content word counts by
-     * its idf in the index (what BM25 itself weighs it by), and {@link StopRule} decides from the share of
-     * the query's idf the best lexical hit holds, the idf it lacks, and how far it outscores the next hit;
-     * and there must be enough hits to fill the answer, or the query is one or two words (an identifier, a
-     * name) that the best hit holds entirely.
+     * What the stop rule weighs, or null when there is nothing to weigh (no hit, no content word, the top
+     * hit gone from the store). The words of a query are not equally telling: a name that half the
+     * memories hold says little, a word that few hold says much. So each content word counts by its idf
+     * in the index (what BM25 itself weighs it by): the share of the query's idf the best lexical hit
+     * holds, the idf it lacks, and how far it outscores the next hit.
      */
-    private String stopReason(RecallQuery q, List<IndexHit> hits) {
+    private StopSignal stopSignal(RecallQuery q, List<IndexHit> hits) {
         if (hits.isEmpty()) return null;
         List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !STOP_WORDS.contains(w))
                 .distinct().toList();
@@ -157,15 +158,25 @@ final class CandidateSearch {
         }
         double share = held + lacking > 0 ? held / (held + lacking) : 0;
         double missing = weights.unseen() > 0 ? lacking / weights.unseen() : 0;
-        boolean enoughHits = hits.size() >= q.effectiveLimit();
-        boolean shortAndExact = words.size() <= 2 && found == words.size();
         // a lone hit stands out from nothing: it counts as decisive
         double margin = hits.size() > 1 && hits.get(1).score() > 0 ? hits.get(0).score() / hits.get(1).score()
                 : Double.POSITIVE_INFINITY;
-        return settings.stop().stops(share, missing, margin) && (enoughHits || shortAndExact)
+        return new StopSignal(found, words.size(), share, missing, margin);
+    }
+
+    /**
+     * Null to run L3, else why it is skipped: {@link StopRule} accepts the signal, and there are enough
+     * hits to fill the answer or the query is one or two words (an identifier, a name) that the best hit
+     * holds entirely.
+     */
+    private String stopReason(RecallQuery q, int hitCount, StopSignal s) {
+        boolean enoughHits = hitCount >= q.effectiveLimit();
+        boolean shortAndExact = s.words() <= 2 && s.found() == s.words();
+        return settings.stop().stops(s.share(), s.missing(), s.margin()) && (enoughHits || shortAndExact)
                 ? String.format(Locale.ROOT, "top lexical hit holds %d/%d query words, %.0f%% of their idf; the rest weigh"
-                        + " %.2f of an unseen word; %s", found, words.size(), 100 * share, missing,
-                        Double.isInfinite(margin) ? "it is the only hit" : String.format(Locale.ROOT, "it scores %.2f× the next", margin))
+                        + " %.2f of an unseen word; %s", s.found(), s.words(), 100 * s.share(), s.missing(),
+                        Double.isInfinite(s.margin()) ? "it is the only hit"
+                                : String.format(Locale.ROOT, "it scores %.2f× the next", s.margin()))
                 : null;
     }
 

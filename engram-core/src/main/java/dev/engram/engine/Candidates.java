@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * What the retrieval layers proposed: per memory id its {@link Signals}, the layers that ran and,
- * when the cascade stopped early or a layer could not run, why.
+ * when the cascade stopped early or a layer could not run, why; {@code stop} is what the stop rule
+ * read (null when it did not run).
  */
-record Candidates(Map<String, Signals> byId, List<String> layers, List<String> notes) {
+record Candidates(Map<String, Signals> byId, List<String> layers, List<String> notes, StopSignal stop) {
 
     /**
      * One candidate's evidence, each 0..1: {@code lexical} is BM25 scaled within this query (absent

@@ -52,11 +52,17 @@ final class RecallOperation {
         RecallFilter filter = RecallFilter.of(q, now);
         List<String> notes = new ArrayList<>();
         List<String> layers = new ArrayList<>();
-        List<RecalledMemory> ranked = switch (q.mode()) {
-            case IDS -> byIds(q, filter, notes);
-            case INDEX -> q.query().isEmpty() ? newest(q, filter) : ranked(q, filter, notes, layers);
-            case RANKED, HYBRID -> ranked(q, filter, notes, layers);
-        };
+        boolean searched = q.mode() != RecallMode.IDS && !(q.mode() == RecallMode.INDEX && q.query().isEmpty());
+        Candidates found = searched
+                ? search.search(q, filter.statuses(), filter.from(), filter.to(), q.mode() == RecallMode.HYBRID) : null;
+        List<RecalledMemory> ranked;
+        if (found != null) {
+            layers.addAll(found.layers());
+            notes.addAll(found.notes());
+            ranked = ranked(q, filter, found);
+        } else {
+            ranked = q.mode() == RecallMode.IDS ? byIds(q, filter, notes) : newest(q, filter);
+        }
         int limit = q.limit() != null ? q.limit() : q.mode() == RecallMode.INDEX ? INDEX_DEFAULT_LIMIT
                 : q.mode() == RecallMode.IDS ? RecallQuery.MAX_LIMIT : q.budget().results();
         List<RecalledMemory> limited = ranked.subList(0, Math.min(limit, ranked.size()));
@@ -79,7 +85,8 @@ final class RecallOperation {
         if (filter.asOf() == null && !kept.isEmpty()) {
             store.recordAccess(kept.stream().map(r -> r.memory().id()).toList(), now);
         }
-        return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes, layers);
+        return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes, layers,
+                found == null ? null : found.stop());
     }
 
     /** Token cost of one result: the header line the renderers print plus the content (index mode: header only). */
@@ -115,10 +122,7 @@ final class RecallOperation {
                 q.explain() ? "newest first" : null)).toList();
     }
 
-    private List<RecalledMemory> ranked(RecallQuery q, RecallFilter filter, List<String> notes, List<String> layers) {
-        Candidates found = search.search(q, filter.statuses(), filter.from(), filter.to(), q.mode() == RecallMode.HYBRID);
-        layers.addAll(found.layers());
-        notes.addAll(found.notes());
+    private List<RecalledMemory> ranked(RecallQuery q, RecallFilter filter, Candidates found) {
         Map<String, Memory> candidates = new LinkedHashMap<>();
         for (Memory m : store.getAll(new ArrayList<>(found.byId().keySet()))) {
             if (filter.accepts(m)) candidates.put(m.id(), m);

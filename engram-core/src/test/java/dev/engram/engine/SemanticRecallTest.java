@@ -136,13 +136,21 @@ class SemanticRecallTest {
                 .recall(RecallQuery.builder(query).limit(2).build());
         String skipped = byMargin.layers().stream().filter(l -> l.startsWith("L3 semantic: skipped")).findFirst()
                 .orElseThrow(() -> new AssertionError(byMargin.layers().toString()));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("it scores ([\\d.]+)× the next$").matcher(skipped);
-        assertTrue(m.find(), skipped);
-        double margin = Double.parseDouble(m.group(1));
+        StopSignal signal = byMargin.stop();
+        assertEquals(2, signal.found());
+        assertEquals(3, signal.words());
+        double margin = signal.margin();
         assertTrue(margin >= 1.5, skipped);
-        RecallResult stricter = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(margin + 0.01).withMarginMissing(2)))
+        assertTrue(skipped.endsWith(String.format(java.util.Locale.ROOT, "it scores %.2f× the next", margin)), skipped);
+        RecallResult exactly = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(margin).withMarginMissing(2)))
                 .recall(RecallQuery.builder(query).limit(2).build());
-        assertTrue(stricter.layers().stream().noneMatch(l -> l.contains("skipped")), "at least, not above: " + stricter.layers());
+        assertTrue(exactly.layers().stream().anyMatch(l -> l.contains("skipped")), "at least: " + exactly.layers());
+        RecallResult stricter = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(Math.nextUp(margin))
+                .withMarginMissing(2))).recall(RecallQuery.builder(query).limit(2).build());
+        assertTrue(stricter.layers().stream().noneMatch(l -> l.contains("skipped")), "not above: " + stricter.layers());
+        assertEquals(signal, stricter.stop(), "the signal is read whether or not the rule stops");
+        assertNull(engine.recall(RecallQuery.builder(query).mode(RecallMode.HYBRID).build()).stop(),
+                "mode hybrid runs every layer: no stop rule, no signal");
         RecallResult capped = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(1.5).withMarginMissing(0.5)))
                 .recall(RecallQuery.builder(query).limit(2).build());
         assertTrue(capped.layers().stream().noneMatch(l -> l.contains("skipped")),

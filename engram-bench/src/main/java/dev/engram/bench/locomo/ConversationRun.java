@@ -8,6 +8,7 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallSettings;
+import dev.engram.engine.StopSignal;
 import dev.engram.engine.StopRule;
 import dev.engram.memory.EdgeType;
 import dev.engram.engine.RecallQuery;
@@ -57,7 +58,7 @@ final class ConversationRun {
      * One engine mode's answer: ranking, its own token estimate, wall time, whether L3 was skipped, and the
      * recall's L3 layer line (which carries the cascade's stop signal; empty when L3 was not asked for).
      */
-    record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped, String semanticLayer) {
+    record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped, StopSignal stop) {
     }
 
     /**
@@ -190,9 +191,8 @@ final class ConversationRun {
                     .mode(m.mode()).asOf(clock.instant().toString()).build());
             long nanos = System.nanoTime() - t0;
             List<String> ranking = recalled.results().stream().map(r -> diaIdByKey.get(r.memory().key())).toList();
-            String semanticLayer = recalled.layers().stream().filter(l -> l.startsWith("L3 semantic: ")).findFirst().orElse("");
-            boolean skipped = semanticLayer.startsWith("L3 semantic: skipped");
-            answers.put(m.name(), new EngineAnswer(ranking, recalled.tokens(), nanos, skipped, semanticLayer));
+            boolean skipped = recalled.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped"));
+            answers.put(m.name(), new EngineAnswer(ranking, recalled.tokens(), nanos, skipped, recalled.stop()));
         }
 
         long t1 = System.nanoTime();

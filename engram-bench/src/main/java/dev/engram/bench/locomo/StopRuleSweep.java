@@ -5,13 +5,11 @@ import dev.engram.bench.locomo.ConversationRun.QuestionRun;
 import dev.engram.bench.locomo.LocomoEvaluation.Cell;
 import dev.engram.bench.locomo.LocomoEvaluation.Split;
 import dev.engram.engine.StopRule;
+import dev.engram.engine.StopSignal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Cascade stop rules compared on one set of rankings ({@code --stop-sweep}). A cascade that skips L3
@@ -20,27 +18,12 @@ import java.util.regex.Pattern;
  * rule's cascade exactly, on the same stores: separate runs differ by more than the rules do, because
  * Lucene's term statistics, and so BM25, move a little with background merges.
  * <p>The both-answers mode is a cascade with no thresholds: it stops whenever the engine may stop at all
- * (enough hits, or a short query held entirely), and its L3 line carries the signal.
+ * (enough hits, or a short query held entirely), and its answer carries the signal ({@link StopSignal},
+ * exact, not the rounded figures of the explain line).
  */
 final class StopRuleSweep {
     static final String ALWAYS_STOP_MODE = "engine cascade, stop whenever allowed (stop sweep)";
-    private static final Pattern SIGNAL = Pattern.compile(
-            "holds (\\d+)/(\\d+) query words, (\\d+)% of their idf; the rest weigh ([\\d.]+) of an unseen word"
-                    + "(?:; it scores ([\\d.]+)× the next|; (it is the only hit))?");
-
-    /** The cascade's evidence for one question, as its explain line prints it. */
-    record Signal(int found, int words, double share, double missing, double margin) {
-        static Optional<Signal> parse(String semanticLayer) {
-            Matcher m = SIGNAL.matcher(semanticLayer);
-            if (!m.find()) return Optional.empty();
-            return Optional.of(new Signal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)) / 100.0, Double.parseDouble(m.group(4)),
-                    m.group(5) != null ? Double.parseDouble(m.group(5))
-                            : m.group(6) != null ? Double.POSITIVE_INFINITY : Double.NaN));
-        }
-    }
-
-    record Rule(String name, Predicate<Signal> stops) {
+    record Rule(String name, Predicate<StopSignal> stops) {
         /** The engine's own rule with these thresholds, applied to a question's recorded signal. */
         static Rule of(String name, StopRule rule) {
             return new Rule(name, s -> rule.stops(s.share(), s.missing(), s.margin()));
@@ -99,7 +82,7 @@ final class StopRuleSweep {
 
     private static boolean stops(Rule rule, QuestionRun run) {
         EngineAnswer a = run.engine(ALWAYS_STOP_MODE);
-        return a.semanticSkipped() && Signal.parse(a.semanticLayer()).map(rule.stops()::test).orElse(false);
+        return a.semanticSkipped() && a.stop() != null && rule.stops().test(a.stop());
     }
 
     /** Dev, cats 1–4, official labels: each rule's cascade, its difference from every layer, and how often it stops. */
