@@ -163,16 +163,19 @@ final class ConversationRun {
     }
 
     private List<QuestionRun> ask(LocomoConversation conversation, EmbeddedStore store, Map<String, String> diaIdByKey) {
+        List<String> turnIds = new ArrayList<>(); // in turn order
         Map<String, String> diaIdByMemoryId = new HashMap<>();
         for (Turn t : conversation.turns()) {
-            diaIdByMemoryId.put(store.store().getByKey(MemoryRules.DEFAULT_ZONE, t.key()).orElseThrow().id(), t.diaId());
+            String id = store.store().getByKey(MemoryRules.DEFAULT_ZONE, t.key()).orElseThrow().id();
+            turnIds.add(id);
+            diaIdByMemoryId.put(id, t.diaId());
         }
         Map<String, Engine> engines = new LinkedHashMap<>();
         for (EngineMode m : modes) {
             engines.put(m.name(), new Engine(store.store(), store.index(), clock, TagVocabulary.builtInOnly(), embedder,
                     m.settings()));
         }
-        float[][] turnVectors = storedVectors(conversation.turns(), store, diaIdByKey);
+        float[][] turnVectors = storedVectors(turnIds, store);
         List<QuestionRun> runs = new ArrayList<>();
         for (Question q : conversation.questions()) {
             runs.add(ask(q, engines, store, diaIdByKey, diaIdByMemoryId, conversation.turns(), turnVectors));
@@ -224,12 +227,12 @@ final class ConversationRun {
     }
 
     /** The vectors the engine stored for the turns, in turn order (for the brute-force reference scan). */
-    private static float[][] storedVectors(List<Turn> turns, EmbeddedStore store, Map<String, String> diaIdByKey) {
-        float[][] out = new float[turns.size()][];
-        for (int i = 0; i < turns.size(); i++) {
-            var m = store.store().getByKey(MemoryRules.DEFAULT_ZONE, turns.get(i).key()).orElseThrow();
-            out[i] = store.store().embedding(m.id()).orElseThrow(() -> new IllegalStateException(
-                    "turn " + m.key() + " has no vector after the backfill")).vector();
+    private static float[][] storedVectors(List<String> turnIds, EmbeddedStore store) {
+        float[][] out = new float[turnIds.size()][];
+        for (int i = 0; i < turnIds.size(); i++) {
+            String id = turnIds.get(i);
+            out[i] = store.store().embedding(id).orElseThrow(() -> new IllegalStateException(
+                    "turn " + id + " has no vector after the backfill")).vector();
         }
         return out;
     }
