@@ -105,6 +105,21 @@ final class PeerBench {
         }
     }
 
+    /** Call {@code i} on server {@code r}. */
+    @FunctionalInterface
+    private interface Call {
+        void run(Running r, int i) throws Exception;
+    }
+
+    /** Calls 0 to {@code calls - 1} on every server, {@code block} calls to one server before the next one's turn. */
+    private static void inTurns(List<Running> running, int calls, int block, Call call) throws Exception {
+        for (int start = 0; start < calls; start += block) {
+            for (Running r : running) {
+                for (int i = start; i < Math.min(start + block, calls); i++) call.run(r, i);
+            }
+        }
+    }
+
     /**
      * Every server at one size, all running at once, their calls interleaved in runs of {@code block}:
      * calls i to i + block - 1 go to each server in turn before the next run. A burst of load from
@@ -134,39 +149,24 @@ final class PeerBench {
                 log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
                 running.add(new Running(target, dir, session, how, s));
             }
-            int block = s.block();
-            for (int start = 0; start < writes.size(); start += block) {
-                for (Running r : running) {
-                    for (int i = start; i < Math.min(start + block, writes.size()); i++) {
-                        Map<String, Object> args = r.target.writeArguments(writes.get(i), n + i);
-                        McpSession.Reply reply = r.session.call(r.target.writeTool(), args);
-                        if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
-                        if (i >= s.warmup()) r.write.add(reply.nanos());
-                    }
-                }
-            }
+            inTurns(running, writes.size(), s.block(), (r, i) -> {
+                McpSession.Reply reply = r.session.call(r.target.writeTool(), r.target.writeArguments(writes.get(i), n + i));
+                if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
+                if (i >= s.warmup()) r.write.add(reply.nanos());
+            });
             for (var e : queries.entrySet()) {
                 List<String> shape = e.getValue();
-                for (int start = 0; start < shape.size(); start += block) {
-                    for (Running r : running) {
-                        for (int i = start; i < Math.min(start + block, shape.size()); i++) {
-                            McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(shape.get(i)));
-                            if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
-                        }
-                    }
-                }
+                inTurns(running, shape.size(), s.block(), (r, i) -> {
+                    McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(shape.get(i)));
+                    if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
+                });
             }
-            int pings = s.warmup() + s.searches();
-            for (int start = 0; start < pings; start += block) {
-                for (Running r : running) {
-                    for (int i = start; i < Math.min(start + block, pings); i++) {
-                        long t0 = System.nanoTime();
-                        r.session.ping();
-                        long took = System.nanoTime() - t0;
-                        if (i >= s.warmup()) r.ping.add(took);
-                    }
-                }
-            }
+            inTurns(running, s.warmup() + s.searches(), s.block(), (r, i) -> {
+                long t0 = System.nanoTime();
+                r.session.ping();
+                long took = System.nanoTime() - t0;
+                if (i >= s.warmup()) r.ping.add(took);
+            });
             return running.stream().map(r -> r.figures(n)).toList();
         } finally {
             for (Running r : running) {

@@ -172,7 +172,7 @@ final class CandidateSearch {
     private String stopReason(RecallQuery q, int hitCount, StopSignal s) {
         boolean enoughHits = hitCount >= q.effectiveLimit();
         boolean shortAndExact = s.words() <= 2 && s.found() == s.words();
-        return settings.stop().stops(s.share(), s.missing(), s.margin()) && (enoughHits || shortAndExact)
+        return settings.stop().stops(s) && (enoughHits || shortAndExact)
                 ? String.format(Locale.ROOT, "top lexical hit holds %d/%d query words, %.0f%% of their idf; the rest weigh"
                         + " %.2f of an unseen word; %s", s.found(), s.words(), 100 * s.share(), s.missing(),
                         Double.isInfinite(s.margin()) ? "it is the only hit"

@@ -49,14 +49,15 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
         if (depth < 10) throw new IllegalArgumentException("depth must be >= 10, got " + depth);
         java.util.Objects.requireNonNull(stop, "stop");
         if (graphHops < 1 || graphHops > 2) throw new IllegalArgumentException("graphHops must be 1 or 2, got " + graphHops);
-        if (!(graphWeight >= 0 && graphWeight < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("graphWeight must be a finite number >= 0, got " + graphWeight);
-        }
-        if (!(boostScale >= 0 && boostScale < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("boostScale must be a finite number >= 0, got " + boostScale);
-        }
-        if (!(centralityWeight >= 0 && centralityWeight < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("centralityWeight must be a finite number >= 0, got " + centralityWeight);
+        requireFiniteNonNegative("graphWeight", graphWeight);
+        requireFiniteNonNegative("boostScale", boostScale);
+        requireFiniteNonNegative("centralityWeight", centralityWeight);
+    }
+
+    private static void requireFiniteNonNegative(String name, double v) {
+        // written as !(valid) so that NaN, which every comparison fails, is refused too
+        if (!(v >= 0 && v < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException(name + " must be a finite number >= 0, got " + v);
         }
     }
 

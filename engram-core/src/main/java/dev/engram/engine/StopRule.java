@@ -48,10 +48,10 @@ public record StopRule(double coverage, double missing, double margin, double ma
         if (!(marginMissing >= 0)) throw new IllegalArgumentException("stop margin missing must be >= 0, got " + marginMissing);
     }
 
-    /** Whether a top hit with these signals may end the cascade before L3. */
-    public boolean stops(double share, double missingIdf, double topOverNext) {
-        boolean holdsTheQuery = share >= coverage && missingIdf <= missing;
-        boolean standsOut = !Double.isInfinite(margin) && topOverNext >= margin && missingIdf <= marginMissing;
+    /** Whether a top hit with this signal may end the cascade before L3. */
+    public boolean stops(StopSignal s) {
+        boolean holdsTheQuery = s.share() >= coverage && s.missing() <= missing;
+        boolean standsOut = !Double.isInfinite(margin) && s.margin() >= margin && s.missing() <= marginMissing;
         return holdsTheQuery || standsOut;
     }
 

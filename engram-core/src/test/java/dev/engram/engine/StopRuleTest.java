@@ -11,27 +11,32 @@ import org.junit.jupiter.api.Test;
 class StopRuleTest {
     private final StopRule rule = new StopRule(0.5, 1.0, 1.75, 2.0);
 
+    /** A signal with these three figures; the word counts play no part in the rule. */
+    private static StopSignal signal(double share, double missing, double margin) {
+        return new StopSignal(1, 2, share, missing, margin);
+    }
+
     @Test
     void theTopHitMayStopTheCascadeByHoldingTheQuery() {
-        assertTrue(rule.stops(0.5, 1.0, 1.0), "both thresholds are inclusive");
-        assertFalse(rule.stops(0.49, 0.2, 1.0), "too small a share");
-        assertFalse(rule.stops(0.9, 1.01, 1.0), "lacks more than one unseen word");
+        assertTrue(rule.stops(signal(0.5, 1.0, 1.0)), "both thresholds are inclusive");
+        assertFalse(rule.stops(signal(0.49, 0.2, 1.0)), "too small a share");
+        assertFalse(rule.stops(signal(0.9, 1.01, 1.0)), "lacks more than one unseen word");
     }
 
     @Test
     void orByStandingOutFromTheNextHitWithinItsOwnCap() {
-        assertTrue(rule.stops(0.2, 2.0, 1.75), "margin and cap are inclusive");
-        assertTrue(rule.stops(0.2, 1.5, Double.POSITIVE_INFINITY), "a lone hit stands out");
-        assertFalse(rule.stops(0.2, 1.5, 1.74));
-        assertFalse(rule.stops(0.2, 2.01, 5.0), "a paraphrase: more than two unseen words lacking");
-        assertFalse(rule.withMargin(Double.POSITIVE_INFINITY).stops(0.2, 0.5, Double.POSITIVE_INFINITY),
+        assertTrue(rule.stops(signal(0.2, 2.0, 1.75)), "margin and cap are inclusive");
+        assertTrue(rule.stops(signal(0.2, 1.5, Double.POSITIVE_INFINITY)), "a lone hit stands out");
+        assertFalse(rule.stops(signal(0.2, 1.5, 1.74)));
+        assertFalse(rule.stops(signal(0.2, 2.01, 5.0)), "a paraphrase: more than two unseen words lacking");
+        assertFalse(rule.withMargin(Double.POSITIVE_INFINITY).stops(signal(0.2, 0.5, Double.POSITIVE_INFINITY)),
                 "an infinite margin turns the second signal off, even for a lone hit");
-        assertFalse(rule.stops(0.2, 0.5, Double.NaN), "no margin recorded: only the idf rule");
+        assertFalse(rule.stops(signal(0.2, 0.5, Double.NaN)), "no margin recorded: only the idf rule");
     }
 
     @Test
     void alwaysStopsAndTheDefaultsAreTheDocumentedOnes() {
-        assertTrue(StopRule.ALWAYS.stops(0, 1e9, 1.0));
+        assertTrue(StopRule.ALWAYS.stops(signal(0, 1e9, 1.0)));
         assertEquals(new StopRule(0.5, 1.0, 1.75, 2.0), StopRule.DEFAULT);
         assertEquals(StopRule.DEFAULT, RecallSettings.defaults().stop());
     }

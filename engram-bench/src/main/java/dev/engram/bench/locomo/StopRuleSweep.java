@@ -26,7 +26,7 @@ final class StopRuleSweep {
     record Rule(String name, Predicate<StopSignal> stops) {
         /** The engine's own rule with these thresholds, applied to a question's recorded signal. */
         static Rule of(String name, StopRule rule) {
-            return new Rule(name, s -> rule.stops(s.share(), s.missing(), s.margin()));
+            return new Rule(name, rule::stops);
         }
 
         static Rule idf(double share, double missing) {

@@ -136,7 +136,7 @@ final class WriterLease {
 
     /** Takes Lucene's write lock if no other writer (in any process) has it; never waits. */
     boolean tryAcquire() throws IOException {
-        if (recreate && !adoptRebuild() && !wipe()) return false;
+        if (recreate && !wipe()) return false; // wipe() first checks, under the lock, for another process's rebuild
         boolean existed = DirectoryReader.indexExists(directory);
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
@@ -174,7 +174,7 @@ final class WriterLease {
      */
     private boolean wipe() throws IOException {
         try (Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
-            if (adoptRebuild()) return true; // finished by another process since the check before the lock
+            if (adoptRebuild()) return true; // finished by another process since this one marked it
             for (String file : directory.listAll()) {
                 if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) directory.deleteFile(file);
             }
