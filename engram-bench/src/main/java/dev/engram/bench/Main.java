@@ -99,11 +99,14 @@ public final class Main implements Runnable {
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
             dev.engram.spi.Embedder embedder = null;
             if (!embedderName.equals("none")) {
+                BenchEmbedder model;
                 try {
-                    embedder = BenchEmbedder.named(embedderName).load();
+                    model = BenchEmbedder.named(embedderName);
                 } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage() + " or none");
+                    System.err.println("latency: " + e.getMessage() + " (or none)");
+                    return 2;
                 }
+                embedder = model.load();
             }
             var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder).run(settings);
             System.out.println(LatencyBench.table(rows));
