@@ -167,7 +167,7 @@ public final class Main implements Runnable {
     }
 
     /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
-    @Command(name = "locomo", description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
+    @Command(name = "locomo", mixinStandardHelpOptions = true, description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
             + " (--data, --audit, --conversations, --turn-text, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
             + " --stop-margin, --stop-margin-missing,"
             + " --boost-scale, --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")

@@ -11,9 +11,10 @@ import java.util.Map;
 record Candidates(Map<String, Signals> byId, List<String> layers, List<String> notes, StopSignal stop) {
 
     /**
-     * One candidate's evidence, each 0..1: {@code lexical} is BM25 scaled within this query (absent
+     * One candidate's evidence: {@code lexical} is BM25 scaled within this query (absent
      * when it did not match), {@code semantic} the cosine scaled likewise, {@code fused} their
-     * weighted combination, {@code graph} what edges from other hits added, {@code exact} an id or key
+     * weighted combination, {@code graph} what edges from other hits added (summed over the hits, so it
+     * may pass 1; relevance is capped at 1), {@code exact} an id or key
      * that equals the query.
      */
     record Signals(Double lexical, Double semantic, double fused, double graph, String graphVia, boolean exact) {

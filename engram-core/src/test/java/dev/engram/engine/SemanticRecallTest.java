@@ -15,6 +15,7 @@ import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import dev.engram.testing.MutableClock;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The semantic layer, cascade, fusion, graph expansion and vectors on write, with a deterministic embedder. */
@@ -228,6 +229,32 @@ class SemanticRecallTest {
         RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
                 .recall(EngineFixture.query("checkout page times out"));
         assertFalse(keys(noGraph).contains("cause") && noGraph.results().get(keys(noGraph).indexOf("cause")).relevance() > 0.5);
+    }
+
+    @Test
+    void aMemoryLinkedToTwoHitsGetsWhatBothPassAndNamesTheStrongerOne() {
+        remember("symptom", "Checkout page times out");
+        remember("report", "Checkout page times out for customers");
+        remember("weak", "The page"); // the weakest hit scales to 0, so both seeds above pass a share
+        remember("cause", "Connection pool exhausted by a leaked transaction");
+        engine.link(new LinkCommand("symptom", "cause", EdgeType.CAUSED_BY, null, false));
+        double fromOne = graphOf("cause");
+        engine.link(new LinkCommand("report", "cause", EdgeType.RELATED, null, false));
+        double fromTwo = graphOf("cause");
+        assertTrue(fromTwo > fromOne, "the second hit's share is added: " + fromOne + " then " + fromTwo);
+        assertTrue(fromTwo - fromOne <= fromOne + 1e-9, "the weaker hit passes less than the stronger");
+        RecalledMemory cause = recalled("cause");
+        assertTrue(cause.reason().contains("linked: caused_by from " + store.getByKey("default", "symptom").orElseThrow().id()),
+                cause.reason());
+    }
+
+    private RecalledMemory recalled(String key) {
+        return engine.recall(RecallQuery.builder("checkout page times out").explain(true).build()).results().stream()
+                .filter(m -> m.memory().key().equals(key)).findFirst().orElseThrow();
+    }
+
+    private double graphOf(String key) {
+        return recalled(key).contributions().stream().filter(c -> c.name().equals("graph")).findFirst().orElseThrow().value();
     }
 
     @Test

@@ -161,8 +161,26 @@ public final class LocomoBench {
         return s;
     }
 
-    /** Throws IllegalArgumentException naming the flag or setting when a flag value is not accepted. */
+    /** Flags followed by a value. */
+    private static final Set<String> VALUE_FLAGS = Set.of("--data", "--audit", "--conversations", "--turn-text", "--embedder",
+            "--out", "--alpha", "--stop-coverage", "--stop-missing", "--stop-margin", "--stop-margin-missing", "--boost-scale",
+            "--graph-weight", "--graph-hops", "--centrality-weight", "--depth", "--centrality-sweep");
+    /** Flags that stand alone. */
+    private static final Set<String> SWITCHES = Set.of("--stop-sweep");
+
+    /**
+     * Throws IllegalArgumentException naming the flag or setting when a flag is unknown, lacks its value, or
+     * its value is not accepted: a mistyped {@code --alhpa} must not run the whole benchmark on the defaults.
+     */
     public static void checkFlags(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (SWITCHES.contains(args[i])) continue;
+            if (!VALUE_FLAGS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown flag '" + args[i] + "'; the flags are " + new java.util.TreeSet<>(
+                        java.util.stream.Stream.concat(VALUE_FLAGS.stream(), SWITCHES.stream()).toList()));
+            }
+            if (++i == args.length) throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
         conversations(args);
         turnText(args);
         embedder(args);

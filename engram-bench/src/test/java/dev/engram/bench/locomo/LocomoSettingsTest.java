@@ -73,6 +73,16 @@ class LocomoSettingsTest {
         assertEquals(BenchEmbedder.MINILM, LocomoBench.embedder(new String[0]));
     }
 
+    @Test
+    void anUnknownFlagOrAMissingValueStopsTheRunBeforeItStarts() {
+        String typo = assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--alhpa", "0.5"})).getMessage();
+        assertTrue(typo.startsWith("unknown flag '--alhpa'; the flags are [--alpha, --audit,"), typo);
+        assertEquals("--alpha needs a value", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--stop-sweep", "--alpha"})).getMessage());
+        LocomoBench.checkFlags(new String[] {"--stop-sweep", "--alpha", "0.5", "--conversations", "0,1"}); // accepted
+    }
+
     private static String rejected(String... args) {
         return assertThrows(IllegalArgumentException.class, () -> LocomoBench.settings(args)).getMessage();
     }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
@@ -293,6 +294,7 @@ public final class LuceneSearchIndex implements SearchIndex {
                 return;
             }
         }
+        compactIfPaused();
         synchronized (lock) {
             if (closed || !lease.held() || !lease.idle()) return;
             try {
@@ -302,6 +304,40 @@ public final class LuceneSearchIndex implements SearchIndex {
                 abandon(e);
             }
         }
+    }
+
+    /** Merges the index into one segment once writes pause ({@link WriterLease#claimCompaction}); searches go on meanwhile. */
+    private void compactIfPaused() {
+        IndexWriter writer;
+        int segments;
+        synchronized (lock) {
+            if (closed || !lease.held()) return;
+            writer = lease.claimCompaction(reader);
+            if (writer == null) return;
+            segments = reader.leaves().size();
+        }
+        long t0 = System.nanoTime();
+        try {
+            writer.forceMerge(1); // concurrent updates and NRT reopens are allowed; only this thread releases the writer
+        } catch (IOException | RuntimeException e) {
+            synchronized (lock) {
+                // a close or an abandoned writer aborts the merge; nothing is lost, the segments stay as they were
+                if (!closed && lease.held() && lease.writer() == writer) log.warn("index {}: merging segments failed: {}", path, e.toString());
+            }
+            return;
+        }
+        long took = System.nanoTime() - t0;
+        synchronized (lock) {
+            if (closed || lease.writer() != writer) return;
+            try {
+                refreshFromWriter();
+                lease.compactionDone(took);
+            } catch (IOException | RuntimeException e) {
+                abandon(e);
+                return;
+            }
+        }
+        log.debug("index {}: merged {} segments into one in {} ms", path, segments, took / 1_000_000);
     }
 
     /** After a failed apply or commit. Caller holds the lock. */

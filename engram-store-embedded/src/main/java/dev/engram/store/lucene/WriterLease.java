@@ -13,10 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.Lock;
@@ -46,6 +49,27 @@ final class WriterLease {
     static final Duration COMMIT_INTERVAL = Duration.ofMillis(250);
     /** Local idleness after which the writer is closed so other processes can take the lock. */
     static final Duration IDLE = Duration.ofSeconds(1);
+    /**
+     * A pause in applied changes after which the index is merged into one segment (see {@link #claimCompaction}).
+     * A recall seeks each of its terms once per segment; at 10k memories the default merge policy leaves 3-10.
+     */
+    static final Duration COMPACT_AFTER = Duration.ofSeconds(1);
+    /**
+     * Most estimated work for one such merge ({@link #mergeMicros}); a costlier index is left to Lucene's own
+     * merge policy. About 33k memories without vectors, or a few hundred vectors to insert into a graph. The
+     * lease's thread waits for the merge, so other processes' writes reach the commit that much later: kept
+     * well under the second within which every process must see them.
+     */
+    static final long COMPACT_BUDGET_MICROS = 500_000;
+    /** Rewriting one document's postings, stored fields and doc values: 10k memories merged in 150 ms here. */
+    private static final long MERGE_DOC_MICROS = 15;
+    /** Inserting one vector into a segment's HNSW graph: 10k MiniLM vectors re-graphed in 11.3 s here. */
+    private static final long MERGE_VECTOR_MICROS = 1_100;
+    /**
+     * Merges are spaced by this many times the last one's duration: at most 5% of the time goes to them even
+     * when writes trickle in with a pause after each (a 10k-memory index merged in 150 ms waits 3 s for the next).
+     */
+    static final int COMPACT_SPACING = 20;
     private static final int BATCH = 500;
     /** Feed entries read per query when a rebuild collects every memory id. */
     private static final int FEED_PAGE = 10_000;
@@ -62,6 +86,12 @@ final class WriterLease {
     /** The commit generation that was seen when {@link #recreate} was set; -1 if none could be read. */
     private long staleGeneration = -1;
     private long lastCommitNanos;
+    private long lastChangeNanos;
+    /** When the last merge ended and how long it took; none yet at first. */
+    private long lastCompactionEndNanos;
+    private long lastCompactionNanos;
+    /** Whether the segments of the writer have been merged, or judged not worth merging, since the last change. */
+    private boolean compacted;
     // written by every search without the monitor (LuceneSearchIndex#acquireReader)
     private volatile long lastUseNanos;
 
@@ -201,9 +231,66 @@ final class WriterLease {
             }
             for (String gone : ids) writer.deleteDocuments(MemoryDocuments.idTerm(gone));
             seq = batch.get(batch.size() - 1).seq();
-            dirty = true;
+            changed();
             applied = true;
         }
+    }
+
+    private void changed() {
+        dirty = true;
+        compacted = false;
+        lastChangeNanos = System.nanoTime();
+    }
+
+    /**
+     * The writer to merge into one segment now, or null. Once changes have paused for {@link #COMPACT_AFTER},
+     * an index in more than one segment ({@code reader} is the writer's NRT reader) is merged whole if that
+     * costs at most {@link #COMPACT_BUDGET_MICROS}: a background rewrite of a few MB, after which each recall seeks
+     * its terms in one segment instead of several. A stream of writes with no pause is never held up by it,
+     * and merges are spaced by {@link #COMPACT_SPACING} times the last one's duration.
+     * The caller runs {@link IndexWriter#forceMerge} outside the monitor and then {@link #compactionDone(long)}.
+     */
+    IndexWriter claimCompaction(DirectoryReader reader) {
+        long now = System.nanoTime();
+        if (writer == null || compacted || now - lastChangeNanos < COMPACT_AFTER.toNanos()
+                || (lastCompactionNanos > 0 && now - lastCompactionEndNanos < COMPACT_SPACING * lastCompactionNanos)) return null;
+        compacted = true; // claimed, or not worth it until the next change
+        if (reader == null || reader.leaves().size() < 2 || mergeMicros(reader) > COMPACT_BUDGET_MICROS) return null;
+        return writer;
+    }
+
+    /**
+     * What merging every segment of {@code reader} into one would cost, roughly: every document is rewritten,
+     * and every vector is inserted into the new segment's graph except those of the largest segment without
+     * deletions, whose graph Lucene takes over as it is (its {@code IncrementalHnswGraphMerger}).
+     */
+    static long mergeMicros(DirectoryReader reader) {
+        LeafReader reusedGraph = null;
+        for (LeafReaderContext leaf : reader.leaves()) {
+            LeafReader r = leaf.reader();
+            if (hasVectors(r) && !r.hasDeletions() && (reusedGraph == null || r.maxDoc() > reusedGraph.maxDoc())) reusedGraph = r;
+        }
+        long micros = 0;
+        for (LeafReaderContext leaf : reader.leaves()) {
+            LeafReader r = leaf.reader();
+            micros += r.maxDoc() * MERGE_DOC_MICROS;
+            if (r != reusedGraph && hasVectors(r)) micros += r.numDocs() * MERGE_VECTOR_MICROS;
+        }
+        return micros;
+    }
+
+    private static boolean hasVectors(LeafReader r) {
+        for (FieldInfo f : r.getFieldInfos()) {
+            if (f.getVectorDimension() > 0) return true;
+        }
+        return false;
+    }
+
+    /** The merged segments go into the next group commit, so other processes and the next open read them too. */
+    void compactionDone(long tookNanos) {
+        dirty = true;
+        lastCompactionNanos = Math.max(1, tookNanos);
+        lastCompactionEndNanos = System.nanoTime();
     }
 
     /**
@@ -236,7 +323,7 @@ final class WriterLease {
         }
         if (last == seq) return false;
         seq = last;
-        dirty = true;
+        changed();
         return true;
     }
 

@@ -356,6 +356,39 @@ class LuceneIndexLifecycleTest {
         }
     }
 
+    @Test
+    @Timeout(30)
+    void segmentsLeftByWritesAreMergedIntoOneOnceTheWritesPause() throws Exception {
+        try (EmbeddedStore s = EmbeddedStore.open(dir, clock)) {
+            List<String> ids = new java.util.ArrayList<>();
+            for (String word : List.of("alpha", "bravo", "charlie")) {
+                ids.add(insert(s, "segment " + word).id());
+                assertEquals(1, search(s, word).size(), "each search reopens the reader: one new segment per write");
+            }
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            // the group commit holds the three segments first (without the merge they stay: checked by hand)
+            while (committed().numDocs() != ids.size() || committed().segments() != 1) {
+                assertTrue(System.nanoTime() < deadline, "the segments were not merged within 20 s of the pause: " + committed());
+                Thread.sleep(50);
+            }
+            assertEquals(ids.size(), search(s, "segment").size(), "every memory is still found after the merge");
+            assertTrue(s.check().consistent());
+        }
+    }
+
+    private record Committed(int numDocs, int segments) {
+    }
+
+    /** The last commit's documents and segments; none before the first commit. */
+    private Committed committed() throws IOException {
+        try (Directory d = FSDirectory.open(index())) {
+            if (!DirectoryReader.indexExists(d)) return new Committed(0, 0);
+            try (DirectoryReader r = DirectoryReader.open(d)) {
+                return new Committed(r.numDocs(), r.leaves().size());
+            }
+        }
+    }
+
     private static boolean lockHeld(Directory d) throws IOException {
         try (Lock lock = d.obtainLock("write.lock")) {
             return false;

@@ -13,7 +13,17 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
@@ -24,6 +34,31 @@ class WriterLeaseTest {
     @TempDir
     Path dir;
     private final MutableClock clock = MutableClock.at("2026-11-30T10:00:00Z");
+
+    @Test
+    void aMergeCostsEveryDocumentAndEveryVectorOutsideTheLargestGraphWithoutDeletions() throws Exception {
+        try (Directory directory = new ByteBuffersDirectory();
+             IndexWriter w = new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE))) {
+            for (int i = 0; i < 30; i++) w.addDocument(vectorDoc("a" + i)); // the large segment: its graph is reused
+            w.flush();
+            for (int i = 0; i < 10; i++) w.addDocument(vectorDoc("b" + i));
+            w.flush();
+            for (int i = 0; i < 5; i++) w.addDocument(List.of(new StringField("id", "c" + i, Field.Store.NO)));
+            w.flush();
+            try (DirectoryReader r = DirectoryReader.open(w)) {
+                assertEquals(3, r.leaves().size());
+                assertEquals(45 * 15 + 10 * 1_100, WriterLease.mergeMicros(r), "30 + 10 + 5 documents, 10 vectors re-graphed");
+            }
+            w.deleteDocuments(new Term("id", "a0")); // a deletion: Lucene can no longer take that graph over
+            try (DirectoryReader r = DirectoryReader.open(w)) {
+                assertEquals(45 * 15 + 29 * 1_100, WriterLease.mergeMicros(r), "the next largest graph is reused instead");
+            }
+        }
+    }
+
+    private static List<IndexableField> vectorDoc(String id) {
+        return List.of(new StringField("id", id, Field.Store.NO), new KnnFloatVectorField("v", new float[] {1, id.length()}));
+    }
 
     @Test
     void aRebuildThatFailedPartwayLeavesEachMemoryOnceWhenItRunsAgain() throws Exception {
