@@ -61,9 +61,9 @@ public enum BenchEmbedder {
             lazy = LazyEmbedder.minilm();
         } else {
             Path dir = copyOut();
-            String id = "onnx:" + resource + (pooling == PoolingMode.CLS ? ":cls" : "");
             Path model = dir.resolve(resource + ".onnx");
             Path tokenizer = dir.resolve(resource + "-tokenizer.json");
+            String id = OnnxFileEmbedder.defaultModelId(model, pooling); // the id ENGRAM_EMBEDDER=onnx would give it
             lazy = LazyEmbedder.start(id, 384, () -> new OnnxFileEmbedder(id, model, tokenizer, pooling));
         }
         if (!lazy.awaitReady(Duration.ofMinutes(5))) {

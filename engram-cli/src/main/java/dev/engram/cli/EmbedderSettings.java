@@ -55,8 +55,7 @@ record EmbedderSettings(String kind, Map<String, String> env) {
                 Path model = Path.of(required("ENGRAM_EMBED_ONNX"));
                 Path tokenizer = Path.of(required("ENGRAM_EMBED_TOKENIZER"));
                 PoolingMode pooling = pooling();
-                String id = env.getOrDefault("ENGRAM_EMBED_MODEL",
-                        "onnx:" + model.getFileName() + (pooling == PoolingMode.CLS ? ":cls" : ""));
+                String id = env.getOrDefault("ENGRAM_EMBED_MODEL", OnnxFileEmbedder.defaultModelId(model, pooling));
                 yield prefixed(LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer, pooling), delay));
             }
             default -> LazyEmbedder.minilm(delay);

@@ -198,13 +198,11 @@ final class CandidateSearch {
         List<Map.Entry<String, Candidates.Signals>> seeds = out.entrySet().stream()
                 .sorted(Comparator.comparingDouble((Map.Entry<String, Candidates.Signals> e) -> e.getValue().relevance()).reversed())
                 .limit(GRAPH_SEEDS).toList();
-        Map<String, double[]> boost = new HashMap<>();
-        Map<String, String> via = new HashMap<>();
-        Map<String, Double> strongest = new HashMap<>();
+        Map<String, Double> total = new HashMap<>();
+        Map<String, Share> strongest = new HashMap<>();
         for (Map.Entry<String, Candidates.Signals> seed : seeds) {
             double base = seed.getValue().relevance();
-            Map<String, Double> reached = new HashMap<>(); // this seed's best weight per memory
-            Map<String, String> reachedVia = new HashMap<>();
+            Map<String, Share> reached = new HashMap<>(); // this seed's strongest path to each memory
             List<String> frontier = List.of(seed.getKey());
             for (int hop = 1; hop <= hops && base > 0; hop++) {
                 List<String> next = new ArrayList<>();
@@ -212,27 +210,28 @@ final class CandidateSearch {
                 for (String id : frontier) {
                     for (Edge e : store.edges(id)) {
                         String other = e.other(id);
-                        if (other.equals(seed.getKey()) || reached.getOrDefault(other, 0.0) >= w) continue;
-                        reached.put(other, w);
-                        reachedVia.put(other, e.type().wireName() + " from " + seed.getKey());
+                        if (other.equals(seed.getKey()) || reached.containsKey(other)) continue; // nearer hops weigh more
+                        reached.put(other, new Share(w, e.type().wireName() + " from " + seed.getKey()));
                         next.add(other);
                     }
                 }
                 frontier = next;
             }
-            reached.forEach((id, w) -> {
-                boost.computeIfAbsent(id, k -> new double[1])[0] += w;
-                if (w > strongest.getOrDefault(id, 0.0)) {
-                    strongest.put(id, w);
-                    via.put(id, reachedVia.get(id));
-                }
+            reached.forEach((id, share) -> {
+                total.merge(id, share.weight(), Double::sum);
+                strongest.merge(id, share, (a, b) -> b.weight() > a.weight() ? b : a);
             });
         }
-        boost.forEach((id, w) -> {
+        total.forEach((id, w) -> {
             Candidates.Signals s = out.get(id);
-            out.put(id, s == null ? new Candidates.Signals(null, null, 0, w[0], via.get(id), false)
-                    : new Candidates.Signals(s.lexical(), s.semantic(), s.fused(), w[0], via.get(id), s.exact()));
+            String via = strongest.get(id).via();
+            out.put(id, s == null ? new Candidates.Signals(null, null, 0, w, via, false)
+                    : new Candidates.Signals(s.lexical(), s.semantic(), s.fused(), w, via, s.exact()));
         });
-        return boost.size();
+        return total.size();
+    }
+
+    /** What one seed passes to one memory, and along which edge. */
+    private record Share(double weight, String via) {
     }
 }

@@ -41,6 +41,14 @@ public final class OnnxFileEmbedder implements Embedder {
         this.delegate = new InProcessEmbedder(model, modelId, model.dimension());
     }
 
+    /**
+     * The id a model file gets when the user names none: its file name, and {@code :cls} for CLS pooling
+     * (the same file pooled two ways makes different vectors).
+     */
+    public static String defaultModelId(Path modelFile, PoolingMode pooling) {
+        return "onnx:" + modelFile.getFileName() + (pooling == PoolingMode.CLS ? ":cls" : "");
+    }
+
     private static void requireReadable(String what, Path file) {
         Objects.requireNonNull(file, what);
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {

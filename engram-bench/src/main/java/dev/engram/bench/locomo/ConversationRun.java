@@ -55,8 +55,8 @@ final class ConversationRun {
     }
 
     /**
-     * One engine mode's answer: ranking, its own token estimate, wall time, whether L3 was skipped, and the
-     * recall's L3 layer line (which carries the cascade's stop signal; empty when L3 was not asked for).
+     * One engine mode's answer: ranking, its own token estimate, wall time, whether L3 was skipped, and what
+     * the cascade's stop rule read (null when it did not run).
      */
     record EngineAnswer(List<String> ranking, int tokens, long nanos, boolean semanticSkipped, StopSignal stop) {
     }

@@ -19,7 +19,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import dev.engram.engine.RecallSettings;
 
 /**
@@ -176,8 +178,8 @@ public final class LocomoBench {
         for (int i = 0; i < args.length; i++) {
             if (SWITCHES.contains(args[i])) continue;
             if (!VALUE_FLAGS.contains(args[i])) {
-                throw new IllegalArgumentException("unknown flag '" + args[i] + "'; the flags are " + new java.util.TreeSet<>(
-                        java.util.stream.Stream.concat(VALUE_FLAGS.stream(), SWITCHES.stream()).toList()));
+                throw new IllegalArgumentException("unknown flag '" + args[i] + "'; the flags are "
+                        + new TreeSet<>(Stream.concat(VALUE_FLAGS.stream(), SWITCHES.stream()).toList()));
             }
             if (++i == args.length) throw new IllegalArgumentException(args[i - 1] + " needs a value");
         }
