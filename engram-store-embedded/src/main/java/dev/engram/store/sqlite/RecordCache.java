@@ -14,12 +14,13 @@ import java.util.Map;
  * of its 2.9 ms in the engine at 10k memories (docs/benchmarks.md §0); a cached row takes microseconds.
  *
  * <p>Validity is all or nothing: SQLite's {@code PRAGMA data_version} on the reader connection moves
- * whenever another connection commits (this process's writer, another process, an access-count
- * flush), and {@link #validate} then empties the cache. Finer eviction would need to know what each
- * commit touched, and access flushes are not in the change feed. Rows are cached as read, before
- * this process's pending access bumps are overlaid, so the overlay still applies once.
+ * whenever another connection commits (this process's writer, another process), and the store then
+ * resets the cache ({@link #validAt}). Finer eviction would need to know what each commit touched.
+ * This process's own access flushes are committed on the reader connection itself, which does not
+ * move its version; {@link #accessWritten} patches the cached rows instead. Rows are cached as read,
+ * before this process's pending access bumps are overlaid, so the overlay still applies once.
  *
- * <p>A row read after {@link #validate} is at least as new as the version it is filed under (SQLite
+ * <p>A row read after {@link #validAt} is at least as new as the version it is filed under (SQLite
  * gives each later statement a later snapshot), so the cache never holds a row older than its
  * version. Not thread-safe: the store uses it under its read lock.
  */
@@ -33,7 +34,6 @@ final class RecordCache {
     static final long MAX_AGE_NANOS = 30_000_000_000L;
 
     private long version = Long.MIN_VALUE;
-    private long head; // the change feed's head at the last reset: memory writes move it, access flushes do not
     private long resetAt;
     private long contentChars;
     private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
@@ -46,29 +46,24 @@ final class RecordCache {
         return dataVersion == version && System.nanoTime() - resetAt < MAX_AGE_NANOS;
     }
 
-    /** Empties the cache; rows read from now on belong to {@code dataVersion}, with the feed at {@code headSeq}. */
-    void reset(long dataVersion, long headSeq) {
+    /** Empties the cache; rows read from now on belong to {@code dataVersion}. */
+    void reset(long dataVersion) {
         memories.clear();
         contentChars = 0;
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
         version = dataVersion;
-        head = headSeq;
         resetAt = System.nanoTime();
     }
 
     /**
-     * This process has written {@code bumps}: the data version moved from {@code before} (the cache was
-     * valid at it) to {@code after}. If no memory write came in between (the feed is still at the
-     * cache's head) and no read has reset the cache since, the bumps are applied to the cached rows and
-     * the cache stays valid at {@code after}; otherwise the next read resets it as usual.
+     * This process has written {@code bumps} on the reader connection, whose own commits leave its
+     * data version where it was: the cached rows take the bumps and stay valid.
      */
-    void accessFlushed(long before, long after, long headSeq, Map<String, PendingAccess.Bump> bumps) {
-        if (version != before || headSeq != head) return;
+    void accessWritten(Map<String, PendingAccess.Bump> bumps) {
         bumps.forEach((id, bump) -> memories.computeIfPresent(id, (k, m) -> bump.applyTo(m)));
         pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
-        version = after;
     }
 
     Memory memory(String id) {

@@ -26,6 +26,8 @@ final class SqliteStatements {
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=FULL",
             "PRAGMA foreign_keys=ON");
+    /** The reader connection commits only access counts, which may be lost with a power cut but not a kill. */
+    static final String ACCESS_FLUSH_SYNC = "PRAGMA synchronous=NORMAL";
 
     /** V1, the initial schema. Instants are epoch milliseconds; enums are their Java names; tags a JSON array. */
     static final List<String> SCHEMA_V1 = List.of(

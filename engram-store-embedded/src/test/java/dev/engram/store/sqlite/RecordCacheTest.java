@@ -24,47 +24,29 @@ class RecordCacheTest {
     @Test
     void rowsAreServedOnlyAtTheVersionTheyWereReadUnder() {
         assertFalse(cache.validAt(0), "a new cache holds nothing valid");
-        cache.reset(5, 100);
+        cache.reset(5);
         cache.putMemory(a);
         assertTrue(cache.validAt(5));
         assertFalse(cache.validAt(6), "anyone's commit moves the version");
-        cache.reset(6, 101);
+        cache.reset(6);
         assertNull(cache.memory(a.id()), "a reset drops every row");
     }
 
     @Test
-    void ownAccessFlushIsAppliedToCachedRowsWhenNothingElseWasWritten() {
-        cache.reset(5, 100);
+    void ownAccessFlushIsAppliedToCachedRows() {
+        cache.reset(5);
         cache.putMemory(a);
         cache.putPinned("work", List.of(a));
-        cache.accessFlushed(5, 6, 100, bumps);
-        assertTrue(cache.validAt(6));
+        cache.accessWritten(bumps);
+        assertTrue(cache.validAt(5), "the reader's own commit leaves its version where it was");
         assertEquals(2, cache.memory(a.id()).accessCount());
         assertEquals(later, cache.memory(a.id()).lastAccessedAt());
         assertNull(cache.pinned("work"), "pinned rows are reloaded rather than patched");
     }
 
     @Test
-    void ownAccessFlushNextToAMemoryWriteLeavesTheCacheToBeReset() {
-        cache.reset(5, 100);
-        cache.putMemory(a);
-        cache.accessFlushed(5, 6, 101, bumps); // the feed moved: someone wrote a memory meanwhile
-        assertFalse(cache.validAt(6));
-        assertEquals(0, cache.memory(a.id()).accessCount(), "not patched: the next read resets instead");
-    }
-
-    @Test
-    void ownAccessFlushAfterAReadHasResetTheCacheChangesNothing() {
-        cache.reset(5, 100);
-        cache.reset(6, 100); // a read saw the flush's commit and re-read the row with its new count
-        cache.putMemory(a.toBuilder().accessCount(2).build());
-        cache.accessFlushed(5, 6, 100, bumps);
-        assertEquals(2, cache.memory(a.id()).accessCount(), "not counted twice");
-    }
-
-    @Test
     void contentBeyondTheBoundEvictsTheLeastRecentlyUsed() {
-        cache.reset(1, 1);
+        cache.reset(1);
         String big = "x".repeat(8_000);
         int n = (int) (RecordCache.MAX_CONTENT_CHARS / big.length()) + 10;
         for (int i = 0; i < n; i++) {

@@ -1,6 +1,8 @@
 package dev.engram.store.sqlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Memory;
 import dev.engram.spi.MemoryFixtures;
@@ -11,6 +13,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -106,6 +109,45 @@ class SqliteAccessBufferTest {
         } // close flushes: a commit this store did not make
         assertEquals(2, store.get(a.id()).orElseThrow().accessCount());
         assertEquals(2, store.getAll(List.of(a.id())).get(0).accessCount());
+    }
+
+    @Test
+    void theFlushLeavesTheReadersVersionSoCachedRowsStayWithTheCountsApplied() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.get(a.id()); // cached
+        long version = store.readerDataVersion();
+        store.recordAccess(List.of(a.id()), clock.instant());
+        store.flushAccess();
+        assertEquals(1, countInFile(a.id()), "written");
+        assertEquals(version, store.readerDataVersion(),
+                "committed on the reader connection: a recall running meanwhile sees no foreign commit to reset its cache on");
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount(), "the cached row took the bump, once");
+        insert(2); // a real write still moves it
+        assertNotEquals(version, store.readerDataVersion());
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount());
+    }
+
+    @Test
+    void aFlushThatFindsTheWriteLockTakenKeepsTheBumpsWithoutWaiting() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.recordAccess(List.of(a.id()), clock.instant());
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = other.createStatement()) {
+            st.execute("BEGIN IMMEDIATE"); // another process in the middle of a write
+            long t0 = System.nanoTime();
+            store.flushAccess();
+            long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(waitedMs < 1_000, "recalls wait on the flush, so it must not sit out the 2 s busy timeout; took "
+                    + waitedMs + " ms");
+            st.execute("COMMIT");
+        }
+        assertEquals(0, countInFile(a.id()), "deferred");
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount(), "still pending, still counted in reads");
+        store.flushAccess();
+        assertEquals(1, countInFile(a.id()), "the next flush writes it");
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount());
     }
 
     @Test
