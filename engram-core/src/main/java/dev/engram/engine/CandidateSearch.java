@@ -1,5 +1,6 @@
 package dev.engram.engine;
 
+import dev.engram.analysis.StopWords;
 import dev.engram.analysis.Words;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
@@ -39,11 +40,6 @@ final class CandidateSearch {
     static final double SEMANTIC_FLOOR = 0.25;
     /** Hits whose neighbours are pulled in; deeper expansion mostly adds noise. */
     private static final int GRAPH_SEEDS = 5;
-    private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "is", "are", "was", "were", "be", "been",
-            "do", "does", "did", "of", "in", "on", "at", "to", "for", "with", "by", "from", "and", "or", "not", "what",
-            "when", "where", "who", "whom", "which", "why", "how", "that", "this", "it", "its", "as", "about", "into",
-            "has", "have", "had", "i", "you", "he", "she", "we", "they", "my", "your", "his", "her", "our", "their",
-            "me", "him", "them", "would", "could", "should", "will", "can", "there", "any", "some");
 
     private final MemoryStore store;
     private final SearchIndex index;
@@ -138,7 +134,7 @@ final class CandidateSearch {
      */
     private StopSignal stopSignal(RecallQuery q, List<IndexHit> hits) {
         if (hits.isEmpty()) return null;
-        List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !STOP_WORDS.contains(w))
+        List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !StopWords.contains(w))
                 .distinct().toList();
         if (words.isEmpty()) return null;
         Optional<Memory> top = store.get(hits.get(0).id());

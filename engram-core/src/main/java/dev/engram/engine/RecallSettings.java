@@ -19,8 +19,12 @@ package dev.engram.engine;
 public record RecallSettings(boolean lexical, boolean semantic, boolean graph, boolean cascade, double lexicalWeight,
                              int depth, StopRule stop, double graphWeight, int graphHops, double boostScale,
                              double centralityWeight) {
-    /** Weighted min-max beat the best RRF (k 10, chosen on dev) by +0.017 NDCG@10 at equal recall on LoCoMo test; α tuned on dev. */
-    public static final double DEFAULT_LEXICAL_WEIGHT = 0.6;
+    /**
+     * Weighted min-max beat the best RRF (k 10, chosen on dev) by +0.017 NDCG@10 at equal recall on LoCoMo
+     * test. α tuned on dev: 0.6 until queries dropped function words; with the sharper BM25 that gave,
+     * 0.7 beat 0.5, 0.6 and 0.8 (hybrid+graph R@10 0.756 against 0.732, 0.743 and 0.746; docs/benchmarks.md §6).
+     */
+    public static final double DEFAULT_LEXICAL_WEIGHT = 0.7;
     /**
      * Candidates taken from each list before fusion (more when a recall asks for more results). On the
      * deterministic LoCoMo bench, depth 40 beat 100 on dev (mean(R@5, R@10) of hybrid+graph 0.669 against

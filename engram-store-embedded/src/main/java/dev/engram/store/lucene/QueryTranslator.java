@@ -50,7 +50,7 @@ final class QueryTranslator {
             String normalised = source.normalise(q.text());
             for (String analyser : contentOnly ? List.of(TextAnalysis.STANDARD) : source.analysers()) {
                 String field = source.field(analyser);
-                for (String term : analysis.terms(field, normalised, MAX_TERMS)) {
+                for (String term : analysis.queryTerms(field, normalised, MAX_TERMS)) {
                     text.add(new BoostQuery(new TermQuery(new Term(field, term)), source.boost()), Occur.SHOULD);
                     clauses++;
                 }
