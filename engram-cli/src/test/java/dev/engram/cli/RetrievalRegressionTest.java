@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Retrieval regression set: a fixed corpus of coding-agent memories and 31 queries (exact words,
- * paraphrases that share no keyword with their memory, Korean and Japanese, an exact key), each of
+ * Retrieval regression set: a fixed corpus of coding-agent memories and 34 queries (exact words,
+ * paraphrases that share no keyword with their memory, Korean and Japanese, an exact key, questions
+ * whose words are mostly function words that search leaves out), each of
  * whose expected memory must be in the top 5 of the default recall with the in-jar model. A ranking
  * change that loses one of them fails CI.
  */
