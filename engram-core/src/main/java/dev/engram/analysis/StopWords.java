@@ -4,13 +4,14 @@ import java.util.Set;
 
 /**
  * English function words: the words of a query that say how it is asked, not what it is about
- * ("what did Caroline research?" is about Caroline and research). BM25 leaves them out of a query,
- * and the cascade's stop rule does not ask the top hit to hold them. Dropping them from LoCoMo
- * questions raised the index's own BM25 from R@10 0.539 to 0.569 on dev (docs/benchmarks.md §6):
- * in short chat turns a match on "did" or "you" weighed as much as a match on a name.
+ * ("what did Caroline research?" is about Caroline and research). BM25 weighs them at a fifth of any
+ * other word ({@code QueryTranslator.FUNCTION_WORD_WEIGHT}), and the cascade's stop rule does not ask
+ * the top hit to hold them. On LoCoMo dev this raised the index's own BM25 from R@10 0.539 to 0.581
+ * (docs/benchmarks.md §6): in short chat turns a match on "did" or "you" had weighed as much as a
+ * match on a name.
  * <p>
  * Lowercase, in both of the forms text is split into: whole contractions as Lucene's standard
- * tokenizer keeps them ({@code don't}), and the parts {@link Words} splits them into ({@code don}).
+ * tokenizer keeps them ({@code didn't}), and the parts {@link Words} splits them into ({@code didn}).
  * Deliberately absent: function words that are also content words an agent searches for: {@code may}
  * (the month), {@code us} (the country), and the halves {@code won} and {@code don} of "won't" and
  * "don't" (a prize won, a person called Don).
@@ -49,8 +50,8 @@ public final class StopWords {
     private StopWords() {
     }
 
-    /** Whether {@code word} (lowercase) is a function word. */
+    /** Whether {@code word} (lowercase) is a function word; a typographic apostrophe counts as {@code '}. */
     public static boolean contains(String word) {
-        return WORDS.contains(word);
+        return WORDS.contains(word.indexOf('\u2019') < 0 ? word : word.replace('\u2019', '\''));
     }
 }

@@ -21,8 +21,9 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
                              double centralityWeight) {
     /**
      * Weighted min-max beat the best RRF (k 10, chosen on dev) by +0.017 NDCG@10 at equal recall on LoCoMo
-     * test. α tuned on dev: 0.6 until queries dropped function words; with the sharper BM25 that gave,
-     * 0.7 beat 0.5, 0.6 and 0.8 (hybrid+graph R@10 0.756 against 0.732, 0.743 and 0.746; docs/benchmarks.md §6).
+     * test (both at α 0.6). α tuned on dev: 0.6 until function words lost weight in queries; with the
+     * sharper BM25 that gave, 0.7 beat 0.5, 0.6 and 0.8 on hybrid+graph's mean of R@5 and R@10
+     * (docs/benchmarks.md §6).
      */
     public static final double DEFAULT_LEXICAL_WEIGHT = 0.7;
     /**

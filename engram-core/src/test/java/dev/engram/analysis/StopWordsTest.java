@@ -19,6 +19,7 @@ class StopWordsTest {
     void contractionsAreCoveredWholeAndSplit() {
         assertTrue(StopWords.contains("didn't"), "the standard tokenizer keeps the apostrophe");
         assertTrue(StopWords.contains("didn"), "Words splits at it");
+        assertTrue(StopWords.contains("didn\u2019t"), "a typographic apostrophe counts as a plain one");
     }
 
     @Test

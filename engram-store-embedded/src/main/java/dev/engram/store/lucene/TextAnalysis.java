@@ -1,12 +1,10 @@
 package dev.engram.store.lucene;
 
-import dev.engram.analysis.StopWords;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
@@ -56,40 +54,15 @@ final class TextAnalysis implements AutoCloseable {
     /** The distinct terms {@code text} yields in {@code field}, in order of appearance, at most {@code max}. */
     List<String> terms(String field, String text, int max) {
         Set<String> out = new LinkedHashSet<>();
-        analyse(field, text, t -> out.add(t) && out.size() >= max);
-        return List.copyOf(out);
-    }
-
-    /**
-     * The terms a search for {@code text} weighs in {@code field}: its distinct terms less English
-     * function words ({@link StopWords}), at most {@code max}; a text of function words alone ("what is
-     * it") keeps them, so it still finds what holds them.
-     */
-    List<String> queryTerms(String field, String text, int max) {
-        Set<String> content = new LinkedHashSet<>();
-        Set<String> function = new LinkedHashSet<>();
-        analyse(field, text, t -> {
-            if (StopWords.contains(t)) {
-                if (function.size() < max) function.add(t);
-                return false;
-            }
-            return content.add(t) && content.size() >= max;
-        });
-        return List.copyOf(content.isEmpty() ? function : content);
-    }
-
-    /** Feeds each term of {@code text} in {@code field} to {@code enough} until it answers true. */
-    private void analyse(String field, String text, Predicate<String> enough) {
         try (TokenStream ts = perField.tokenStream(field, text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
-            while (ts.incrementToken()) {
-                if (enough.test(term.toString())) break;
-            }
+            while (ts.incrementToken() && out.size() < max) out.add(term.toString());
             ts.end();
         } catch (IOException e) {
             throw new UncheckedIOException("analysing query text for " + field, e); // a StringReader cannot fail
         }
+        return List.copyOf(out);
     }
 
     @Override

@@ -116,4 +116,12 @@ class LuceneSearchIndexTest extends SearchIndexContract {
         Memory inContent = memory(2, "scheduler restarts nightly after backups");
         assertEquals(List.of(inContent.id(), inFile.id()), searchAfterInserting("scheduler", inFile, inContent));
     }
+
+    @Test
+    void aMemoryAboutTheQuerysSubjectOutranksOneThatSharesOnlyItsFunctionWords() {
+        Memory chatter = memory(1, "what did you do there? did you see what they did?");
+        Memory subject = memory(2, "the deploy to staging waits for the nightly backup");
+        Memory other = memory(3, "release notes are published on the wiki");
+        assertEquals(subject.id(), searchAfterInserting("what did you do about the deploy", chatter, subject, other).get(0));
+    }
 }
