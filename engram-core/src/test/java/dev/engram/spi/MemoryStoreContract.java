@@ -269,6 +269,32 @@ public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
         assertEquals(List.of(w1, h1, w2), all);
     }
 
+    /** More memories than a store reads in one go, many sharing a creation instant: each visited once, in order. */
+    @Test
+    void forEachVisitsEveryMemoryOnceAcrossPagesAndTiedCreationTimes() {
+        Instant base = clock.instant();
+        List<Memory> written = new ArrayList<>();
+        store.write(tx -> {
+            for (int i = 0; i < 1_234; i++) {
+                Instant created = base.plusMillis(i / 7); // runs of seven memories created in the same millisecond
+                Memory m = minimal(clock, 10_000 - i, i % 3 == 0 ? "home" : "work", "m" + i)
+                        .createdAt(created).updatedAt(created).build();
+                tx.insert(m);
+                written.add(m);
+            }
+            return null;
+        });
+        java.util.Comparator<Memory> oldestFirst = java.util.Comparator.comparing(Memory::createdAt).thenComparing(Memory::id);
+        List<String> expectedWork = written.stream().filter(m -> m.zone().equals("work")).sorted(oldestFirst)
+                .map(Memory::id).toList();
+        List<String> work = new ArrayList<>();
+        store.forEach("work", m -> work.add(m.id()));
+        assertEquals(expectedWork, work);
+        List<String> all = new ArrayList<>();
+        store.forEach(null, m -> all.add(m.id()));
+        assertEquals(written.stream().sorted(oldestFirst).map(Memory::id).toList(), all);
+    }
+
     @Test
     void zonesAreSortedAndCountCountsEverything() {
         assertEquals(Set.of(), store.zones());

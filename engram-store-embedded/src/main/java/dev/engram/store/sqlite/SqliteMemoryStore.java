@@ -386,8 +386,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             long c = afterCreated;
             String i = afterId;
             List<Memory> page = read("scan " + (zone == null ? "all zones" : zone), () -> zone == null
-                    ? SqlCalls.memories(reader, PAGE_OF_ALL, c, c, i, PAGE)
-                    : SqlCalls.memories(reader, PAGE_OF_ZONE, zone, c, c, i, PAGE));
+                    ? SqlCalls.memories(reader, PAGE_OF_ALL, c, i, PAGE)
+                    : SqlCalls.memories(reader, PAGE_OF_ZONE, zone, c, i, PAGE));
             access.overlay(page).forEach(action);
             if (page.size() < PAGE) return;
             Memory last = page.get(page.size() - 1);

@@ -143,11 +143,16 @@ final class SqliteStatements {
     static final String MEMORY_EXISTS = "SELECT 1 FROM memories WHERE id = ?";
     static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
             + " ORDER BY pin_priority DESC, created_at, id";
-    /** Keyset pages, oldest first: (created_at, id) after the last row of the previous page. */
+    /**
+     * Keyset pages, oldest first: (created_at, id) after the last row of the previous page. Written as a
+     * row-value comparison so that SQLite seeks to it in the (zone,) created_at, id index; spelled
+     * {@code created_at > ? OR (created_at = ? AND id > ?)}, the same condition made every page walk the
+     * index from the zone's first row, and a scan of 100k memories cost 2 s instead of 0.2 s.
+     */
     static final String PAGE_OF_ZONE = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ?"
-            + " AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?";
+            + " AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?";
     static final String PAGE_OF_ALL = "SELECT " + MEMORY_COLUMNS + " FROM memories"
-            + " WHERE (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT ?";
+            + " WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?";
     static final String ZONES = "SELECT DISTINCT zone FROM memories ORDER BY zone";
     static final String COUNT = "SELECT COUNT(*) FROM memories";
     static final String EDGE_COUNT = "SELECT COUNT(*) FROM edges";
