@@ -15,21 +15,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An embedder that loads on a background daemon thread, so that opening the server (and the MCP
+ * An embedder that loads on a background thread, so that opening the server (and the MCP
  * handshake) never waits for a model. Until {@link #isReady()} is true, {@link #embed} and
  * {@link #embedAll} throw {@link EmbeddingException} instead of blocking: callers check
  * {@code isReady()} and run lexically meanwhile. {@link #modelId()} and {@link #dimensions()} are
  * known up front and answer at once; the loaded model must agree with them or loading fails.
  *
- * <p>A JVM that exits while ONNX Runtime initialises on the loader thread crashes in native code
- * (SIGSEGV, seen in our end-to-end runs), so each instance registers a shutdown hook that cancels a
- * load that has not begun and waits, bounded, for one in progress.
+ * <p>A JVM that shuts down while ONNX Runtime creates a session crashes in native code (SIGSEGV):
+ * ONNX Runtime's own shutdown hook releases its environment, and hooks run concurrently, so no hook
+ * of ours can hold that release back. So the load itself runs on a non-daemon thread: a process whose
+ * work is done (an agent closed {@code engram mcp}'s stdin) exits when the load has finished, at most
+ * a model's load time later, instead of inside it. The wait before a load is daemon, and a shutdown
+ * hook cancels a load that has not begun and waits, bounded, for one in progress (for exits that do
+ * not wait for threads: a signal, {@code System.exit}).
  */
 public final class LazyEmbedder implements Embedder {
     private static final Logger log = LoggerFactory.getLogger(LazyEmbedder.class);
 
     private final String modelId;
     private final int dimensions;
+    /** The name of the (non-daemon) thread that loads the model. */
+    static final String LOAD_THREAD = "engram-embedder-load";
     /** Longest a shutdown waits for a load in progress; MiniLM loads in about a second here. */
     static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(20);
 
@@ -54,7 +60,7 @@ public final class LazyEmbedder implements Embedder {
         return start(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSIONS, MiniLmEmbedder::new, delay);
     }
 
-    /** Starts {@code loader} on a new daemon thread and returns at once. */
+    /** Starts {@code loader} on a new thread and returns at once. */
     public static LazyEmbedder start(String modelId, int dimensions, Supplier<? extends Embedder> loader) {
         return start(modelId, dimensions, loader, Duration.ZERO);
     }
@@ -67,13 +73,16 @@ public final class LazyEmbedder implements Embedder {
     public static LazyEmbedder start(String modelId, int dimensions, Supplier<? extends Embedder> loader, Duration delay) {
         Objects.requireNonNull(loader, "loader");
         LazyEmbedder lazy = new LazyEmbedder(modelId, dimensions);
-        Thread thread = new Thread(() -> {
+        Thread waiter = new Thread(() -> {
             if (!delay.isZero() && !lazy.sleep(delay)) return;
-            if (lazy.claimStart()) lazy.load(loader);
-        }, "engram-embedder-load");
-        thread.setDaemon(true); // a model still loading must not keep a finished process alive
+            if (!lazy.claimStart()) return;
+            Thread loading = new Thread(() -> lazy.load(loader), LOAD_THREAD);
+            loading.setDaemon(false); // see the class comment: the JVM must not shut down inside the load
+            loading.start();
+        }, "engram-embedder-wait");
+        waiter.setDaemon(true); // waiting to load keeps nothing alive
         Runtime.getRuntime().addShutdownHook(new Thread(lazy::quiesce, "engram-embedder-shutdown"));
-        thread.start();
+        waiter.start();
         return lazy;
     }
 

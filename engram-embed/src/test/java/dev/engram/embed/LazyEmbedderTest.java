@@ -90,6 +90,30 @@ class LazyEmbedderTest {
         assertTrue(loading.isReady(), "shutdown waited for the load in progress");
     }
 
+    /** A finished process must not exit inside ONNX Runtime's session creation (see the class comment). */
+    @Test
+    void theLoadRunsOnANonDaemonThreadWhileTheWaitBeforeItIsDaemon() throws Exception {
+        CountDownLatch inLoad = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread[] loader = new Thread[1];
+        LazyEmbedder lazy = LazyEmbedder.start("fixed", 2, () -> {
+            loader[0] = Thread.currentThread();
+            inLoad.countDown();
+            awaitQuietly(release);
+            return new FixedEmbedder("fixed", 2);
+        }, Duration.ofMillis(100));
+        Thread waiter = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("engram-embedder-wait")).findFirst().orElseThrow();
+        assertTrue(waiter.isDaemon(), "waiting out the delay keeps no process alive");
+        assertTrue(inLoad.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(LazyEmbedder.LOAD_THREAD, loader[0].getName());
+        assertFalse(loader[0].isDaemon(), "the JVM waits for the load before it shuts down");
+        release.countDown();
+        assertTrue(lazy.awaitReady(Duration.ofSeconds(10)));
+        loader[0].join(10_000);
+        assertFalse(loader[0].isAlive(), "and the thread ends with the load");
+    }
+
     @Test
     void aFailedLoadIsReportedAndNeverReady() {
         LazyEmbedder lazy = LazyEmbedder.start("broken", 2, () -> {
