@@ -131,8 +131,13 @@ public final class Main {
      */
     OpenEngine openServerEngine(EngramConfig config, Embedding embedding) {
         OpenEngine open = opener.apply(config, embedding);
-        if (open.embedder() != null) EmbeddingBackfillLoop.start(open.engine());
-        return open;
+        if (open.embedder() == null) return open;
+        EmbeddingBackfillLoop backfill = EmbeddingBackfillLoop.start(open.engine());
+        return new OpenEngine(open.engine(), open.indexCheck(), () -> {
+            try (open) { // the store closes after the loop's last batch
+                backfill.close();
+            }
+        }, open.embedder());
     }
 
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
