@@ -47,6 +47,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void rawLines() throws Exception {
+        nodeTest("raw.test.mjs");
+    }
+
+    @Test
     void http() throws Exception {
         nodeTest("http.test.mjs");
     }

@@ -1,5 +1,6 @@
 package dev.engram.mcp.http;
 
+import dev.engram.mcp.jsonrpc.JsonRpcErrors;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,5 +1,6 @@
 package dev.engram.mcp.http;
 
+import dev.engram.mcp.jsonrpc.JsonRpcErrors;
 import dev.engram.mcp.tool.ToolAdapter;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import jakarta.servlet.Filter;

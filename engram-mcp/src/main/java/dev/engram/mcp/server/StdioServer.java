@@ -31,6 +31,8 @@ public final class StdioServer {
 
     /** Longest wait for in-flight answers once stdin has closed; as long as a slow tool call may take. */
     static final Duration MAX_DRAIN = Duration.ofSeconds(30);
+    /** Longest message line accepted (the SDK's own default); longer lines are answered and skipped. */
+    public static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
 
     /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
     public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
@@ -40,12 +42,25 @@ public final class StdioServer {
 
     /**
      * Starts serving a server that {@code build} assembles on the stdio transport, with the same
-     * end-of-file handling as the profile servers (the proxy uses this for its own tool set).
+     * end-of-file handling and line guard as the profile servers (the proxy uses this for its own
+     * tool set).
      */
     public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
         InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
-        return build.apply(McpServer.sync(
-                new StdioServerTransportProvider(mapper, inFlight.track(in), inFlight.track(out))));
+        OutputStream protocol = inFlight.track(out);
+        // the SDK writes each message inside synchronized (its output stream): answering refused lines
+        // under the same monitor keeps every line whole; they bypass the in-flight count, which only
+        // knows the requests that reached the SDK
+        GuardedStdin guarded = new GuardedStdin(in, line -> {
+            synchronized (protocol) {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+            }
+        }, MAX_LINE_BYTES);
+        // the SDK's own limit is never reached: it sees only lines the guard let through
+        return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, inFlight.track(guarded), protocol,
+                MAX_LINE_BYTES + 1)));
     }
 }

@@ -108,4 +108,29 @@ class StdioServerTest {
         }
         assertEquals(java.util.Set.of(1, 2, 3), ids);
     }
+
+    /** The line guard: bad lines are answered in order with the right code, interleaved whole with the SDK's answers. */
+    @Test
+    void badLinesAreAnsweredAndTheServerKeepsServing() throws Exception {
+        request(1, "initialize", Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of(),
+                "clientInfo", Map.of("name", "test", "version", "1")));
+        send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
+        String[] bad = {"", "not json", "[]", "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+            "{\"id\":5,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"recall\",\"arguments\":[]}}"};
+        for (String line : bad) {
+            toServer.write((line + "\r\n").getBytes(StandardCharsets.UTF_8));
+            // a valid request split by a raw CR, which is only whitespace in JSON
+            toServer.write("{\"jsonrpc\":\"2.0\",\r\"id\":100,\"method\":\"ping\"}\n".getBytes(StandardCharsets.UTF_8));
+            toServer.flush();
+            Map<String, Object> first = responses.poll(20, TimeUnit.SECONDS);
+            if (!line.isEmpty()) {
+                assertTrue(first.containsKey("error"), line + " -> " + first);
+                first = responses.poll(20, TimeUnit.SECONDS);
+            }
+            assertEquals(100, ((Number) first.get("id")).intValue(), line + " -> " + first);
+            assertEquals(Map.of(), first.get("result"));
+        }
+        Map<String, Object> r = request(7, "tools/list", null);
+        assertTrue(r.containsKey("result"));
+    }
 }

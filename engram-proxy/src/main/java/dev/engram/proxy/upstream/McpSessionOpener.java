@@ -5,14 +5,14 @@ import dev.engram.proxy.config.UpstreamTransport;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -61,7 +61,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // held only until the new child exists, so upstreams still initialize in parallel
             synchronized (spawnLock) {
                 Set<Long> before = childPids();
-                StdioClientTransport transport = stdioTransport(config.name(), stdio);
+                McpClientTransport transport = stdioTransport(config.name(), stdio);
                 starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
                 child = awaitNewChild(before, starting);
             }
@@ -93,20 +93,13 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         }
     }
 
-    private StdioClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio) {
+    private McpClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio) {
         Map<String, String> env = CleanEnvironment.of(parentEnv, stdio.passEnv());
-        ServerParameters params = ServerParameters.builder("env")
-                .args(CleanEnvironment.wrap(env, stdio.command(), stdio.args())).build();
-        StdioClientTransport transport = new StdioClientTransport(params, mapper) {
-            @Override
-            protected ProcessBuilder getProcessBuilder() {
-                ProcessBuilder pb = new ProcessBuilder();
-                pb.environment().clear(); // the SDK adds its defaults next; `env -i` drops those too
-                return pb;
-            }
-        };
-        transport.setStdErrorHandler(line -> log.debug("[upstream {} stderr] {}", name, line));
-        return transport;
+        List<String> command = new ArrayList<>();
+        command.add("env");
+        command.addAll(CleanEnvironment.wrap(env, stdio.command(), stdio.args()));
+        return new GuardedStdioClientTransport(name, command, mapper,
+                line -> log.debug("[upstream {} stderr] {}", name, line), GuardedStdioClientTransport.MAX_LINE_BYTES);
     }
 
     private HttpClientStreamableHttpTransport httpTransport(UpstreamTransport.Http http) {

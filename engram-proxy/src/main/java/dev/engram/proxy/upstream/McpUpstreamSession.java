@@ -1,6 +1,7 @@
 package dev.engram.proxy.upstream;
 
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -62,6 +63,11 @@ final class McpUpstreamSession implements UpstreamSession {
             throw new UpstreamException("call to upstream '" + server + "' was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof McpError error) {
+                // the upstream (or our transport on its behalf) answered with a JSON-RPC error: its words, no class name
+                throw UpstreamException.errorAnswer("upstream '" + server + "' answered with an error: "
+                        + firstLine(String.valueOf(error.getMessage())), cause);
+            }
             throw new UpstreamException("upstream '" + server + "' failed: " + cause.getClass().getSimpleName()
                     + (cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"), cause);
         }

@@ -95,6 +95,7 @@ public final class UpstreamConnection implements AutoCloseable {
             return s.call(CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments)
                     .meta(meta).build(), callTimeout);
         } catch (UpstreamException e) {
+            if (!e.sessionBroken()) throw e;
             markDead(s, e.getMessage());
             throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next call", e);
         }
