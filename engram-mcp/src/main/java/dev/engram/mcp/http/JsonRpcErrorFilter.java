@@ -18,6 +18,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class JsonRpcErrorFilter implements Filter {
     private static final Logger log = LoggerFactory.getLogger(JsonRpcErrorFilter.class);
     private static final int MAX_MESSAGE_CHARS = 300;
+    private static final Pattern JAVA_NAMES = Pattern.compile(
+            "\\b(?:java|javax|jakarta|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|org\\.eclipse)\\.|\\w+(?:Exception|Error)\\b|\\$[A-Z]");
 
     private final McpJsonMapper mapper;
 
@@ -50,40 +53,46 @@ public final class JsonRpcErrorFilter implements Filter {
             log.error("HTTP request failed, ref={}", ref, e);
             if (!http.isCommitted()) {
                 http.reset();
-                write(http, 500, -32603, "internal error (ref " + ref + ")");
+                write(http, 500, null, -32603, "internal error (ref " + ref + ")");
             }
             return;
         }
         if (capture.captured()) {
             int status = capture.getStatus();
-            Map<?, ?> error = errorOf(capture.body());
+            Map<?, ?> root = rootOf(capture.body());
+            Map<?, ?> error = errorOf(root);
             Object code = error.get("code");
             Object message = error.get("message");
-            write(http, status, code instanceof Number n ? n.intValue() : defaultCode(status),
+            Object id = root.get("id") instanceof String || root.get("id") instanceof Number n && !(n instanceof Double)
+                    ? root.get("id") : null;
+            write(http, status, id, code instanceof Number n ? n.intValue() : defaultCode(status),
                     message instanceof String s && !s.isBlank() ? clean(s) : capture.message(status));
         }
     }
 
-    private static void write(HttpServletResponse http, int status, int code, String message) throws IOException {
-        byte[] body = JsonRpcErrors.body(code, message).getBytes(StandardCharsets.UTF_8);
+    private static void write(HttpServletResponse http, int status, Object id, int code, String message) throws IOException {
+        byte[] body = JsonRpcErrors.body(id, code, message).getBytes(StandardCharsets.UTF_8);
         http.setStatus(status);
         http.setContentType("application/json");
         http.setContentLength(body.length);
         http.getOutputStream().write(body);
     }
 
-    /** The {@code error} (JSON-RPC) or {@code jsonRpcError} (serialized McpError) object of a body, if any. */
-    private Map<?, ?> errorOf(byte[] body) {
+    private Map<?, ?> rootOf(byte[] body) {
         if (body.length == 0) return Map.of();
         try {
-            Map<?, ?> root = mapper.readValue(body, Map.class);
-            for (String field : new String[] {"error", "jsonRpcError"}) {
-                if (root.get(field) instanceof Map<?, ?> m) return m;
-            }
-            return root.get("message") instanceof String s ? Map.of("message", s) : Map.of();
+            return mapper.readValue(body, Map.class);
         } catch (IOException | RuntimeException e) {
             return Map.of(); // not JSON (e.g. an HTML page): fall back to a message for the status
         }
+    }
+
+    /** The {@code error} (JSON-RPC) or {@code jsonRpcError} (serialized McpError) object of a body, if any. */
+    private static Map<?, ?> errorOf(Map<?, ?> root) {
+        for (String field : new String[] {"error", "jsonRpcError"}) {
+            if (root.get(field) instanceof Map<?, ?> m) return m;
+        }
+        return root.get("message") instanceof String s ? Map.of("message", s) : Map.of();
     }
 
     private static int defaultCode(int status) {
@@ -98,6 +107,10 @@ public final class JsonRpcErrorFilter implements Filter {
     /** One line, bounded: a message never carries a trace or a dump. */
     static String clean(String message) {
         String line = message.lines().findFirst().orElse("").strip();
+        if (JAVA_NAMES.matcher(line).find()) {
+            // an SDK or Jackson exception's text: it names Java classes and tells a client nothing
+            return "the request could not be read; POST one JSON-RPC 2.0 message whose params have the fields the method takes";
+        }
         return line.length() > MAX_MESSAGE_CHARS ? line.substring(0, MAX_MESSAGE_CHARS) + "…" : line;
     }
 

@@ -28,11 +28,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * MCP over Streamable HTTP on Jetty 12 (EE10). Filter chain, outermost first: error bodies rewritten
- * to JSON-RPC (no stack traces), bearer auth (unless {@code noAuth}), then the SDK servlet with
+ * to JSON-RPC (no stack traces), bearer auth (unless {@code noAuth}), the body check (size limit and
+ * the same message check as stdio), then the SDK servlet with
  * Host/Origin validation against DNS rebinding, which the SDK leaves off by default (gotcha 2).
  */
 public final class McpHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpHttpServer.class);
+    /** Largest request body; a memory is at most 8,000 characters, so this leaves room for any batch. */
+    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
     private final Server jetty;
     private final McpSyncServer mcp;
@@ -56,6 +59,11 @@ public final class McpHttpServer implements AutoCloseable {
         Server jetty = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false); // no version banner to fingerprint
+        // Jetty caches header fields per connection and matches cached values case-insensitively:
+        // after 'Bearer secret', the same keep-alive connection took 'Bearer SECRET' as that cached
+        // field. Every request is judged on its own bytes: no cache, and case-sensitive if one is set.
+        http.setHeaderCacheSize(0);
+        http.setHeaderCacheCaseSensitive(true);
         ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
@@ -74,6 +82,7 @@ public final class McpHttpServer implements AutoCloseable {
         if (!settings.noAuth()) {
             addFilter(context, new BearerAuthFilter(settings.tokens()));
         }
+        addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
         jetty.setHandler(context);
         jetty.start();
 

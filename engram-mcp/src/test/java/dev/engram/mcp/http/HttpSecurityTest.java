@@ -98,6 +98,53 @@ class HttpSecurityTest {
                 Map.of("Authorization", "Bearer " + TOKEN, "Origin", "http://localhost:3000"), RawHttp.INITIALIZE).status());
     }
 
+    /**
+     * Jetty's per-connection header cache matched a cached Authorization value case-insensitively: on a
+     * reused connection 'Bearer SECRET' passed as the 'Bearer secret' sent before it.
+     */
+    @Test
+    void everyRequestOnAKeepAliveConnectionIsJudgedOnItsOwnToken() throws Exception {
+        String upper = TOKEN.toUpperCase(java.util.Locale.ROOT);
+        String mixed = TOKEN.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + TOKEN.substring(1);
+        List<String> sent = List.of(TOKEN, upper, mixed, TOKEN.substring(0, TOKEN.length() - 1), TOKEN + "x", "wrong",
+                TOKEN, TOKEN.substring(0, 4));
+        List<RawHttp.Response> responses = RawHttp.keepAlive(port, sent.stream().map(HttpSecurityTest::bearer).toList(),
+                RawHttp.INITIALIZE);
+        List<Integer> statuses = responses.stream().map(RawHttp.Response::status).toList();
+        assertEquals(List.of(200, 401, 401, 401, 401, 401, 200, 401), statuses, "tokens sent: case, prefix, suffix variants");
+    }
+
+    @Test
+    void malformedParamsGetAJsonRpcErrorNamingTheFieldNotAJavaClass() throws Exception {
+        RawHttp.Response init = RawHttp.send(port, "POST", "/mcp", bearer(TOKEN), RawHttp.INITIALIZE);
+        String session = init.header("Mcp-Session-Id");
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + TOKEN, "Mcp-Session-Id", session);
+        for (String body : List.of("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"recall\",\"arguments\":[1]}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"recall\",\"arguments\":\"q\"}}")) {
+            RawHttp.Response r = RawHttp.send(port, "POST", "/mcp", headers, body);
+            assertEquals(200, r.status(), r.body());
+            Map<String, Object> json = assertCleanError(r);
+            assertEquals(5, ((Number) json.get("id")).intValue());
+            Map<?, ?> error = (Map<?, ?>) json.get("error");
+            assertEquals(-32602, ((Number) error.get("code")).intValue());
+            assertTrue(((String) error.get("message")).contains("params."), r.body());
+        }
+        RawHttp.Response batch = RawHttp.send(port, "POST", "/mcp", headers, "[]");
+        assertEquals(400, batch.status());
+        assertEquals(-32600, ((Number) ((Map<?, ?>) assertCleanError(batch).get("error")).get("code")).intValue());
+    }
+
+    @Test
+    void aBodyOverTheLimitIs413() throws Exception {
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
+                + "a".repeat(McpHttpServer.MAX_BODY_BYTES) + "\"}}";
+        RawHttp.Response r = RawHttp.send(port, "POST", "/mcp", bearer(TOKEN), big);
+        assertEquals(413, r.status());
+        assertTrue(((String) ((Map<?, ?>) assertCleanError(r).get("error")).get("message")).contains("limit is "
+                + McpHttpServer.MAX_BODY_BYTES), r.body());
+    }
+
     @Test
     void protocolErrorsCarryNoStackTrace() throws Exception {
         // each of these made the SDK serialize a whole McpError with its stack trace (gotcha 1)

@@ -6,7 +6,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -25,24 +27,43 @@ final class RawHttp {
             throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
-            byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-            StringBuilder req = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
-            Map<String, String> all = new LinkedHashMap<>();
-            all.put("Host", "127.0.0.1:" + port);
-            all.put("Accept", "application/json, text/event-stream");
-            all.put("Content-Type", "application/json");
-            all.put("Connection", "close");
+            Map<String, String> all = new LinkedHashMap<>(Map.of("Connection", "close"));
             all.putAll(headers);
-            all.forEach((k, v) -> {
-                if (v != null) req.append(k).append(": ").append(v).append("\r\n");
-            });
-            req.append("Content-Length: ").append(payload.length).append("\r\n\r\n");
-            OutputStream out = s.getOutputStream();
-            out.write(req.toString().getBytes(StandardCharsets.ISO_8859_1));
-            out.write(payload);
-            out.flush();
+            write(s, port, method, path, all, body);
             return parse(s.getInputStream());
         }
+    }
+
+    /** The same POST sent once per header set, one after another down one keep-alive connection. */
+    static List<Response> keepAlive(int port, List<Map<String, String>> headerSets, String body) throws IOException {
+        List<Response> responses = new ArrayList<>();
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            for (Map<String, String> headers : headerSets) {
+                write(s, port, "POST", "/mcp", headers, body);
+                responses.add(parse(s.getInputStream()));
+            }
+        }
+        return responses;
+    }
+
+    private static void write(Socket s, int port, String method, String path, Map<String, String> headers, String body)
+            throws IOException {
+        byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        StringBuilder req = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("Host", "127.0.0.1:" + port);
+        all.put("Accept", "application/json, text/event-stream");
+        all.put("Content-Type", "application/json");
+        all.putAll(headers);
+        all.forEach((k, v) -> {
+            if (v != null) req.append(k).append(": ").append(v).append("\r\n");
+        });
+        req.append("Content-Length: ").append(payload.length).append("\r\n\r\n");
+        OutputStream out = s.getOutputStream();
+        out.write(req.toString().getBytes(StandardCharsets.ISO_8859_1));
+        out.write(payload);
+        out.flush();
     }
 
     private static Response parse(InputStream in) throws IOException {
