@@ -25,6 +25,8 @@ public final class Engine {
      * gap, where precision and recall were both 1.0 on those 32 pairs.
      */
     public static final double NEAR_DUPLICATE_COSINE = 0.62;
+    /** How long after a hard forget {@code forget action=restore} still brings the memory back. */
+    public static final java.time.Duration RESTORE_WINDOW = HardDeletion.RESTORE_WINDOW;
 
     private final MemoryStore store;
     private final SearchIndex index;

@@ -69,7 +69,8 @@ public final class StructuredRenderer {
         return new Fields().put("id", m.id()).put("key", m.key()).put("zone", m.zone())
                 .put("action", r.action().wireName())
                 .put("previous_status", r.previousStatus() == null ? null : r.previousStatus().wireName())
-                .put("status", m.status().wireName()).map();
+                .put("status", m.status().wireName()).put("restorable_until", r.restorableUntil())
+                .put("note", r.note().isEmpty() ? null : r.note()).map();
     }
 
     /** Counts of every outcome, then one entry per record that is not unchanged. */

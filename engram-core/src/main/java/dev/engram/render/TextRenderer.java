@@ -95,7 +95,9 @@ public final class TextRenderer {
             case RESTORE -> "restored";
         };
         return verb + " " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ")"
-                + (r.previousStatus() == null ? "" : "; was " + r.previousStatus().wireName());
+                + (r.previousStatus() == null ? "; was deleted" : "; was " + r.previousStatus().wireName())
+                + (r.restorableUntil() == null ? "" : "; action restore brings it back until " + r.restorableUntil())
+                + (r.note().isEmpty() ? "" : "; " + r.note());
     }
 
     /** One line: every outcome's count (zeros too, so a reader sees nothing was replaced), then versions and edges. */
