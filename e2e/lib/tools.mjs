@@ -181,18 +181,23 @@ export function validCallTests(getClient) {
     assert.equal(after[0], target, `after pinning ${target} it should come first, got ${after}`);
   });
 
-  it("forget soft hides, restore brings back, hard deletes", async () => {
+  it("forget soft hides, restore brings back, hard deletes, restore undoes the hard delete", async () => {
     const c = getClient();
     await callOk(c, "forget", { key: B.key, action: "soft" });
     assert.ok(!keysOf(await recallResults(c, { query: w.b })).includes(B.key), "soft-forgotten memory is still recalled");
     await callOk(c, "forget", { key: B.key, action: "restore" });
     // (pinned memories join every recall of their zone, so look for the key rather than the top slot)
     assert.ok(keysOf(await recallResults(c, { query: w.b })).includes(B.key), "restored memory is not recalled");
-    await callOk(c, "forget", { key: B.key, action: "hard" });
+    const hard = await callOk(c, "forget", { key: B.key, action: "hard" });
+    assert.ok(Date.parse(hard.restorable_until) > Date.now(), `hard forget names its restore window: ${show(hard)}`);
     assert.ok(!keysOf(await recallResults(c, { query: w.b })).includes(B.key), "hard-deleted memory is still recalled");
     const ids = await c.callTool({ name: "recall", arguments: { mode: "ids", ids: [state.idB] } });
     assert.ok(ids.isError || !(ids.structuredContent?.results ?? []).some((r) => r.id === state.idB), "hard-deleted id still fetched");
-    await callErr(c, "forget", { key: B.key, action: "restore" }, [new RegExp(B.key)]);
+    const back = await callOk(c, "forget", { key: B.key, action: "restore" });
+    assert.equal(back.id, state.idB, `restore brings back the same memory: ${show(back)}`);
+    assert.ok(keysOf(await recallResults(c, { query: w.b })).includes(B.key), "memory restored after a hard delete is not recalled");
+    await callOk(c, "forget", { key: B.key, action: "hard" });
+    await callErr(c, "forget", { key: "e2e-never-stored", action: "restore" }, [/e2e-never-stored/, /7 days/]);
   });
 
   it("stats counts the memories of a zone", async () => {

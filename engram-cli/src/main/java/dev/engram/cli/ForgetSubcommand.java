@@ -9,15 +9,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "forget", description = "Archive a memory (or delete it with --hard, bring it back with --restore).")
+// annotation text must be constant: "7 days" is Engine.RESTORE_WINDOW, which CliCommandsTest checks
+@Command(name = "forget", description = {"Archive a memory (or delete it with --hard, bring it back with --restore).",
+        "A hard delete can be restored for 7 days; after that it cannot be undone."})
 final class ForgetSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
     @Parameters(paramLabel = "KEY", description = "Memory id or key") String key;
     @Option(names = "--action", description = "soft (default), hard or restore") String action;
-    @Option(names = "--hard", description = "Delete for good (same as --action hard)") boolean hard;
-    @Option(names = "--restore", description = "Un-archive (same as --action restore)") boolean restore;
+    @Option(names = "--hard", description = "Delete; --restore undoes it for 7 days (same as --action hard)") boolean hard;
+    @Option(names = "--restore", description = "Un-archive, or undo a recent hard delete (same as --action restore)") boolean restore;
 
     @Override
     public Integer call() {

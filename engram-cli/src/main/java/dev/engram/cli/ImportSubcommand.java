@@ -1,6 +1,10 @@
 package dev.engram.cli;
 
 import dev.engram.engine.ExportRecord;
+import dev.engram.engine.ImportCommand;
+import dev.engram.engine.ImportOutcome;
+import dev.engram.engine.ImportPolicy;
+import dev.engram.engine.ImportResult;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.ExportCodec;
 import java.io.BufferedReader;
@@ -13,15 +17,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "import", description = "Read JSON lines written by export, all or nothing; existing ids are overwritten.")
+@Command(name = "import", description = {"Read JSON lines written by export, all or nothing.",
+        "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
+        "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
 final class ImportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
     @Parameters(paramLabel = "FILE") Path file;
+    @Option(names = "--dry-run", description = "Report what would change (per memory on stdout), write nothing")
+    boolean dryRun;
+    @Option(names = "--replace", description = "The file wins even over newer stored memories"
+            + " (their content is kept as a version)")
+    boolean replace;
 
     @Override
     public Integer call() throws IOException {
@@ -46,10 +58,18 @@ final class ImportSubcommand implements Callable<Integer> {
         } catch (NoSuchFileException e) {
             throw new EngramUserException("import: no such file " + file);
         }
+        ImportCommand command = new ImportCommand(records, replace ? ImportPolicy.REPLACE : ImportPolicy.KEEP_NEWER, dryRun);
+        ImportResult result;
         try (Main.OpenEngine opened = main.openEngine(config)) {
-            opened.engine().importAll(records);
+            result = opened.engine().importAll(command);
         }
-        main.err().println("imported " + records.size() + " memories from " + file);
-        return 0;
+        if (dryRun) {
+            main.printer(config).print(main.renderers().text().importChanges(result),
+                    main.renderers().structured().importResult(result));
+        }
+        main.err().println((dryRun ? "" : "imported " + records.size() + " records from " + file + ": ")
+                + main.renderers().text().importSummary(result));
+        // a dry run fails as the import would, so `import --dry-run FILE && import FILE` is safe to script
+        return result.count(ImportOutcome.CONFLICT) > 0 ? ErrorReporter.USER_ERROR : 0;
     }
 }

@@ -52,6 +52,13 @@ class CliCommandsTest {
     }
 
     @Test
+    void forgetHelpStatesTheEnginesRestoreWindow() {
+        String usage = new picocli.CommandLine(new ForgetSubcommand()).getUsageMessage();
+        String days = dev.engram.engine.Engine.RESTORE_WINDOW.toDays() + " days";
+        assertTrue(usage.contains("restored for " + days) && usage.contains("undoes it for " + days), usage);
+    }
+
+    @Test
     void serveWithoutTokensRefusesAndSaysHow() {
         CliRunner.Run r = failingStore().run("serve");
         assertEquals(2, r.exitCode());

@@ -65,6 +65,72 @@ class ExportImportRoundTripTest {
     }
 
     @Test
+    void anOlderExportNeverRevertsAStoreUnlessReplaceIsGiven() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        Engine engine = engine(clock);
+        CliRunner cli = cli(engine);
+        assertEquals(0, cli.run("remember", "The Redis pool has 8 connections", "--key", "redis-pool").exitCode());
+        Path old = dir.resolve("old.jsonl");
+        assertEquals(0, cli.run("export", "--out", old.toString()).exitCode());
+        clock.advance(java.time.Duration.ofMinutes(5));
+        engine.amend(new AmendCommand("redis-pool", "default", "The Redis pool has 64 connections", null, null));
+        Path amended = dir.resolve("amended.jsonl");
+        assertEquals(0, cli.run("export", "--out", amended.toString()).exitCode());
+
+        CliRunner.Run dry = cli.run("import", "--dry-run", "--replace", old.toString());
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertTrue(dry.out().startsWith("replaced redis-pool (m_"), dry.out());
+        assertTrue(dry.err().contains("dry run, nothing written; would have: created 0, updated 0, replaced 1,"
+                + " kept newer 0, unchanged 0, versions added 1, edges added 0"), dry.err());
+        assertEquals(Files.readAllLines(amended), export(cli, "after-dry-run"), "a dry run writes nothing");
+
+        CliRunner.Run kept = cli.run("import", old.toString());
+        assertEquals(0, kept.exitCode(), kept.err());
+        assertTrue(kept.err().contains("imported 1 records from " + old + ": created 0, updated 0, replaced 0,"
+                + " kept newer 1, unchanged 0, versions added 0, edges added 0"), kept.err());
+        assertEquals(Files.readAllLines(amended), export(cli, "after-import"), "the newer store is kept");
+
+        CliRunner.Run replaced = cli.run("import", "--replace", old.toString());
+        assertEquals(0, replaced.exitCode(), replaced.err());
+        assertTrue(replaced.err().contains("replaced 1,"), replaced.err());
+        String content = engine.recall(dev.engram.engine.RecallQuery.of("redis pool")).results().get(0).memory().content();
+        assertEquals("The Redis pool has 8 connections", content);
+        assertEquals(List.of("The Redis pool has 8 connections", "The Redis pool has 64 connections"), versions(engine),
+                "v1 from the amend, v2 from --replace: the overwritten content is kept");
+    }
+
+    private static List<String> versions(Engine engine) {
+        List<dev.engram.engine.ExportRecord> records = new java.util.ArrayList<>();
+        engine.export(null, records::add);
+        return records.get(0).versions().stream().map(dev.engram.memory.MemoryVersion::content).toList();
+    }
+
+    private List<String> export(CliRunner cli, String name) throws Exception {
+        Path file = dir.resolve(name + ".jsonl");
+        assertEquals(0, cli.run("export", "--out", file.toString()).exitCode());
+        return Files.readAllLines(file);
+    }
+
+    @Test
+    void aDryRunWithAConflictFailsAsTheImportWouldAndWritesNothing() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        CliRunner source = cli(engine(clock));
+        assertEquals(0, source.run("remember", "From the source", "--key", "same").exitCode());
+        Path file = dir.resolve("source.jsonl");
+        assertEquals(0, source.run("export", "--out", file.toString()).exitCode());
+        CliRunner target = cli(engine(clock));
+        assertEquals(0, target.run("remember", "Already here", "--key", "same").exitCode());
+        CliRunner.Run dry = target.run("import", "--dry-run", file.toString());
+        assertEquals(2, dry.exitCode(), dry.err());
+        assertTrue(dry.out().startsWith("conflict same (m_"), dry.out());
+        assertTrue(dry.err().contains("conflict 1"), dry.err());
+        CliRunner.Run real = target.run("import", file.toString());
+        assertEquals(2, real.exitCode());
+        assertTrue(real.err().contains("nothing was imported"), real.err());
+        assertTrue(export(target, "target").get(0).contains("Already here"));
+    }
+
+    @Test
     void aBadLineNamesItsNumber() throws Exception {
         Engine engine = engine(new MutableClock(Instant.parse("2026-11-29T10:00:00Z")));
         Path file = Files.writeString(dir.resolve("bad.jsonl"), "\n{\"id\":1}\n");

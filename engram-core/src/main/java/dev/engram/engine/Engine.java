@@ -1,14 +1,12 @@
 package dev.engram.engine;
 
 import dev.engram.analysis.TagVocabulary;
-import dev.engram.error.ConflictException;
-import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
-import java.util.List;
+import java.time.Instant;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -27,6 +25,8 @@ public final class Engine {
      * gap, where precision and recall were both 1.0 on those 32 pairs.
      */
     public static final double NEAR_DUPLICATE_COSINE = 0.62;
+    /** How long after a hard forget {@code forget action=restore} still brings the memory back. */
+    public static final java.time.Duration RESTORE_WINDOW = HardDeletion.RESTORE_WINDOW;
 
     private final MemoryStore store;
     private final SearchIndex index;
@@ -36,6 +36,7 @@ public final class Engine {
     private final GraphOperation graph;
     private final BriefingOperation briefing;
     private final EmbeddingBackfill backfill;
+    private final Clock clock;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -52,6 +53,7 @@ public final class Engine {
         this.index = index;
         // stores keep instants to the millisecond; stamping at that precision keeps records equal after a round trip
         clock = Clock.tick(clock, java.time.Duration.ofMillis(1));
+        this.clock = clock;
         ZoneGuard zones = new ZoneGuard(store);
         this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds(), embedder);
         this.recall = new RecallOperation(store, index, embedder, settings, clock, zones);
@@ -106,33 +108,21 @@ public final class Engine {
     }
 
     /**
-     * Writes records exactly as exported (ids, times, versions, edges): memories first, then edges,
-     * so an edge may point at a record later in the list. An existing id is overwritten.
+     * Imports records as {@link #export} writes them (ids, times, versions, edges; an edge may point at
+     * a record later in the list) under the merge rule of {@link ImportPlan}: nothing stored is lost
+     * without {@link ImportPolicy#REPLACE}, and even then the replaced content is kept as a version.
+     * All or nothing: a conflict refuses the whole import. A dry run plans the same and writes nothing.
+     * Every importer (CLI, profiles) goes through here, so they all follow the same rule.
      */
-    public void importAll(List<ExportRecord> records) {
-        store.write(tx -> {
-            for (ExportRecord r : records) {
-                Memory m = r.memory();
-                tx.getByKey(m.zone(), m.key()).filter(other -> !other.id().equals(m.id())).ifPresent(other -> {
-                    throw new ConflictException("import: key '" + m.key() + "' in zone '" + m.zone() + "' belongs to "
-                            + other.id() + ", not " + m.id() + "; import into an empty store or forget the existing memory");
-                });
-                if (tx.get(m.id()).isPresent()) {
-                    tx.update(m);
-                } else {
-                    tx.insert(m);
-                }
-                int have = tx.versionCount(m.id());
-                r.versions().stream().filter(v -> v.version() > have).forEach(tx::addVersion);
-            }
-            for (ExportRecord r : records) {
-                for (Edge e : r.edges()) {
-                    if (tx.get(e.toId()).isPresent()) tx.addEdge(e);
-                }
-            }
-            return null;
+    public ImportResult importAll(ImportCommand command) {
+        Instant now = clock.instant();
+        ImportResult result = store.write(tx -> {
+            ImportPlan plan = ImportPlan.of(tx, command.records(), command.policy(), now);
+            if (!command.dryRun()) plan.apply(tx);
+            return plan.result(command.dryRun());
         });
-        index.catchUp();
+        if (!command.dryRun()) index.catchUp();
+        return result;
     }
 
     /**

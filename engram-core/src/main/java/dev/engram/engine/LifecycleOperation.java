@@ -1,6 +1,7 @@
 package dev.engram.engine;
 
 import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
@@ -8,10 +9,12 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.rank.QualityPolicy;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 
 /** Forget (archive, delete, restore), amend with version history, and pins. */
 final class LifecycleOperation {
@@ -30,34 +33,44 @@ final class LifecycleOperation {
     ForgetResult forget(ForgetCommand cmd) {
         Instant now = clock.instant();
         ForgetResult result = store.write(tx -> {
-            Memory m = References.require(tx, cmd.ref(), cmd.zone());
-            switch (cmd.action()) {
-                case HARD -> {
-                    tx.delete(m.id());
-                    return new ForgetResult(m, cmd.action(), m.status());
+            if (cmd.action() == ForgetAction.RESTORE) {
+                Optional<Memory> live = References.find(tx, cmd.ref(), cmd.zone());
+                if (live.isEmpty()) {
+                    return HardDeletion.find(tx, cmd.ref(), cmd.zone()).map(t -> HardDeletion.restore(tx, t, now))
+                            .orElseThrow(() -> new NotFoundException(NotFoundException.memory(cmd.ref(), cmd.zone()).getMessage()
+                                    + "; a hard-deleted memory can be restored for " + HardDeletion.RESTORE_WINDOW.toDays()
+                                    + " days only"));
                 }
-                case SOFT -> {
-                    if (m.status() == MemoryStatus.ARCHIVED) {
-                        throw new ConflictException("memory '" + m.key() + "' is already archived; use action 'restore'"
-                                + " to bring it back or 'hard' to delete it");
-                    }
-                    Memory archived = m.toBuilder().status(MemoryStatus.ARCHIVED).updatedAt(now).build();
-                    tx.update(archived);
-                    return new ForgetResult(archived, cmd.action(), m.status());
-                }
-                default -> {
-                    if (m.status() == MemoryStatus.ACTIVE) {
-                        throw new ConflictException("memory '" + m.key() + "' is active; only archived or superseded memories can be restored");
-                    }
-                    Memory restored = m.toBuilder().status(MemoryStatus.ACTIVE).supersededAt(null).supersededBy(null)
-                            .updatedAt(now).build();
-                    tx.update(restored);
-                    return new ForgetResult(restored, cmd.action(), m.status());
-                }
+                return unarchive(tx, live.get(), cmd, now);
             }
+            Memory m = References.require(tx, cmd.ref(), cmd.zone());
+            if (cmd.action() == ForgetAction.HARD) {
+                Instant until = HardDeletion.delete(tx, m, now);
+                return new ForgetResult(m, cmd.action(), m.status(), until, "");
+            }
+            if (m.status() == MemoryStatus.ARCHIVED) {
+                throw new ConflictException("memory '" + m.key() + "' is already archived; use action 'restore'"
+                        + " to bring it back or 'hard' to delete it");
+            }
+            Memory archived = m.toBuilder().status(MemoryStatus.ARCHIVED).updatedAt(now).build();
+            tx.update(archived);
+            return new ForgetResult(archived, cmd.action(), m.status());
         });
         index.catchUpSoon();
         return result;
+    }
+
+    private static ForgetResult unarchive(StoreTransaction tx, Memory m, ForgetCommand cmd, Instant now) {
+        if (m.status() == MemoryStatus.ACTIVE) {
+            String deleted = HardDeletion.find(tx, cmd.ref(), cmd.zone()).filter(t -> !t.memory().id().equals(m.id()))
+                    .map(t -> "; a hard-deleted memory " + t.memory().id() + " also had this key: restore it by that id").orElse("");
+            throw new ConflictException("memory '" + m.key() + "' is active; only archived or superseded memories can be restored"
+                    + deleted);
+        }
+        Memory restored = m.toBuilder().status(MemoryStatus.ACTIVE).supersededAt(null).supersededBy(null)
+                .updatedAt(now).build();
+        tx.update(restored);
+        return new ForgetResult(restored, cmd.action(), m.status());
     }
 
     AmendResult amend(AmendCommand cmd) {

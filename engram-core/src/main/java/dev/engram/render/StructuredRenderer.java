@@ -4,6 +4,8 @@ import dev.engram.engine.AmendResult;
 import dev.engram.engine.ContextResult;
 import dev.engram.engine.ExploreResult;
 import dev.engram.engine.ForgetResult;
+import dev.engram.engine.ImportOutcome;
+import dev.engram.engine.ImportResult;
 import dev.engram.engine.LinkResult;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
@@ -67,7 +69,20 @@ public final class StructuredRenderer {
         return new Fields().put("id", m.id()).put("key", m.key()).put("zone", m.zone())
                 .put("action", r.action().wireName())
                 .put("previous_status", r.previousStatus() == null ? null : r.previousStatus().wireName())
-                .put("status", m.status().wireName()).map();
+                .put("status", m.status().wireName()).put("restorable_until", r.restorableUntil())
+                .put("note", r.note().isEmpty() ? null : r.note()).map();
+    }
+
+    /** Counts of every outcome, then one entry per record that is not unchanged. */
+    public Map<String, Object> importResult(ImportResult r) {
+        Fields counts = new Fields();
+        r.counts().forEach((outcome, n) -> counts.put(outcome.wireName(), n));
+        List<Map<String, Object>> changes = r.lines().stream().filter(l -> l.outcome() != ImportOutcome.UNCHANGED)
+                .map(l -> new Fields().put("id", l.id()).put("key", l.key()).put("zone", l.zone())
+                        .put("outcome", l.outcome().wireName()).put("detail", l.detail().isEmpty() ? null : l.detail()).map())
+                .toList();
+        return new Fields().put("dry_run", r.dryRun()).put("counts", counts.map())
+                .put("versions_added", r.versionsAdded()).put("edges_added", r.edgesAdded()).put("changes", changes).map();
     }
 
     public Map<String, Object> amend(AmendResult r) {

@@ -4,6 +4,8 @@ import dev.engram.engine.AmendResult;
 import dev.engram.engine.ContextResult;
 import dev.engram.engine.ExploreResult;
 import dev.engram.engine.ForgetResult;
+import dev.engram.engine.ImportOutcome;
+import dev.engram.engine.ImportResult;
 import dev.engram.engine.LinkResult;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallResult;
@@ -93,7 +95,32 @@ public final class TextRenderer {
             case RESTORE -> "restored";
         };
         return verb + " " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ")"
-                + (r.previousStatus() == null ? "" : "; was " + r.previousStatus().wireName());
+                + (r.previousStatus() == null ? "; was deleted" : "; was " + r.previousStatus().wireName())
+                + (r.restorableUntil() == null ? "" : "; action restore brings it back until " + r.restorableUntil())
+                + (r.note().isEmpty() ? "" : "; " + r.note());
+    }
+
+    /** One line: every outcome's count (zeros too, so a reader sees nothing was replaced), then versions and edges. */
+    public String importSummary(ImportResult r) {
+        StringBuilder sb = new StringBuilder(r.dryRun() ? "dry run, nothing written; would have: " : "");
+        r.counts().forEach((outcome, n) -> {
+            if (outcome != ImportOutcome.CONFLICT || n > 0) sb.append(outcome.label()).append(' ').append(n).append(", ");
+        });
+        return sb.append("versions added ").append(r.versionsAdded()).append(", edges added ").append(r.edgesAdded())
+                .toString();
+    }
+
+    /** A line per record that is not unchanged: what happened to it and why. */
+    public String importChanges(ImportResult r) {
+        StringBuilder sb = new StringBuilder();
+        for (ImportResult.Line l : r.lines()) {
+            if (l.outcome() == ImportOutcome.UNCHANGED) continue;
+            if (sb.length() > 0) sb.append('\n');
+            sb.append(l.outcome().label()).append(' ').append(l.key()).append(" (").append(l.id()).append(')');
+            if (!MemoryRules.DEFAULT_ZONE.equals(l.zone())) sb.append(" in ").append(l.zone());
+            if (!l.detail().isEmpty()) sb.append(": ").append(l.detail());
+        }
+        return sb.length() == 0 ? "no changes" : sb.toString();
     }
 
     public String amend(AmendResult r) {

@@ -4,6 +4,7 @@ import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -50,4 +51,29 @@ public interface StoreTransaction {
 
     /** Number of versions recorded so far for this memory. */
     int versionCount(String id);
+
+    /** Past versions of a memory, oldest first, this transaction's own additions included. */
+    List<MemoryVersion> versions(String id);
+
+    /** The memory's vector as this transaction sees it. */
+    Optional<StoredEmbedding> embedding(String id);
+
+    /**
+     * Keeps a deleted memory's record until {@link #removeTombstone} or {@link #purgeTombstones};
+     * replaces a tombstone of the same memory id. The store neither checks nor follows the edges' ends.
+     * Tombstones are not part of the change feed: nothing searchable changes.
+     */
+    void putTombstone(Tombstone tombstone);
+
+    /** The tombstone of this memory id, exactly as put. */
+    Optional<Tombstone> tombstone(String memoryId);
+
+    /** Of the tombstones with this key in this zone, the most recently deleted. */
+    Optional<Tombstone> tombstoneByKey(String zone, String key);
+
+    /** Returns whether there was one. */
+    boolean removeTombstone(String memoryId);
+
+    /** Removes every tombstone deleted strictly before {@code deletedBefore}; returns how many. */
+    int purgeTombstones(Instant deletedBefore);
 }

@@ -27,7 +27,7 @@ class ExportImportTest {
         EngineFixture target = new EngineFixture();
         List<ExportRecord> reversed = new ArrayList<>(exported);
         java.util.Collections.reverse(reversed); // edges may point at records later in the file
-        target.engine.importAll(reversed);
+        target.engine.importAll(ImportCommand.of(reversed));
         List<ExportRecord> again = new ArrayList<>();
         target.engine.export(null, again::add);
         assertEquals(exported, again);
@@ -42,7 +42,7 @@ class ExportImportTest {
         source.engine.export(null, exported::add);
         EngineFixture target = new EngineFixture();
         target.remember("same", "Already here", MemoryType.FACT, List.of("x"));
-        var e = assertThrows(ConflictException.class, () -> target.engine.importAll(exported));
+        var e = assertThrows(ConflictException.class, () -> target.engine.importAll(ImportCommand.of(exported)));
         assertTrue(e.getMessage().startsWith("import: key 'same' in zone 'default' belongs to"), e.getMessage());
         assertEquals(1, target.store.count());
     }

@@ -29,10 +29,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every clause of the {@link MemoryStore} and {@link StoreTransaction} javadoc, as tests. A store
- * implementation extends this class and supplies {@link #open}; it must pass unchanged. The vector
- * clauses, and the fixture, are in {@link MemoryStoreVectorContract}.
+ * implementation extends this class and supplies {@link #open}; it must pass unchanged. The tombstone
+ * clauses are in {@link MemoryStoreTombstoneContract}, the vector clauses and the fixture in
+ * {@link MemoryStoreVectorContract}.
  */
-public abstract class MemoryStoreContract extends MemoryStoreVectorContract {
+public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
 
     @Test
     void insertedMemoryRoundTripsEveryField() {

@@ -5,6 +5,7 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,6 +22,7 @@ final class InMemoryState {
     final List<Change> changes = new ArrayList<>();
     // StoredEmbedding copies its array in and out, so sharing instances between states is safe
     final Map<String, StoredEmbedding> embeddings = new HashMap<>();
+    final Map<String, Tombstone> tombstones = new LinkedHashMap<>(); // immutable values, shared safely
     long seq;
 
     InMemoryState copy() {
@@ -30,6 +32,7 @@ final class InMemoryState {
         s.versions.addAll(versions);
         s.changes.addAll(changes);
         s.embeddings.putAll(embeddings);
+        s.tombstones.putAll(tombstones);
         s.seq = seq;
         return s;
     }

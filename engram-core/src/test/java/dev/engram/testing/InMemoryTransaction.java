@@ -9,6 +9,9 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.Change;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -127,5 +130,49 @@ final class InMemoryTransaction implements StoreTransaction {
     @Override
     public int versionCount(String id) {
         return (int) s().versions.stream().filter(v -> v.memoryId().equals(id)).count();
+    }
+
+    @Override
+    public List<MemoryVersion> versions(String id) {
+        return s().versions.stream().filter(v -> v.memoryId().equals(id))
+                .sorted(Comparator.comparingInt(MemoryVersion::version)).toList();
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return Optional.ofNullable(s().embeddings.get(id));
+    }
+
+    @Override
+    public void putTombstone(Tombstone tombstone) {
+        s().tombstones.remove(tombstone.memory().id()); // a replaced tombstone moves to the end, as a new row would
+        s.tombstones.put(tombstone.memory().id(), tombstone);
+    }
+
+    @Override
+    public Optional<Tombstone> tombstone(String memoryId) {
+        return Optional.ofNullable(s().tombstones.get(memoryId));
+    }
+
+    @Override
+    public Optional<Tombstone> tombstoneByKey(String zone, String key) {
+        Tombstone latest = null;
+        for (Tombstone t : s().tombstones.values()) { // insertion order: on a tie the later one wins, as in SQL by rowid
+            if (t.memory().zone().equals(zone) && t.memory().key().equals(key)
+                    && (latest == null || !t.deletedAt().isBefore(latest.deletedAt()))) latest = t;
+        }
+        return Optional.ofNullable(latest);
+    }
+
+    @Override
+    public boolean removeTombstone(String memoryId) {
+        return s().tombstones.remove(memoryId) != null;
+    }
+
+    @Override
+    public int purgeTombstones(Instant deletedBefore) {
+        int before = s().tombstones.size();
+        s.tombstones.values().removeIf(t -> t.deletedAt().isBefore(deletedBefore));
+        return before - s.tombstones.size();
     }
 }

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile;
 
+import dev.engram.engine.Engine;
 import dev.engram.engine.ForgetAction;
 import dev.engram.engine.ForgetCommand;
 import dev.engram.engine.ForgetResult;
@@ -13,17 +14,21 @@ import java.util.List;
 
 /** Archives, deletes or restores one memory. */
 final class ForgetTool implements ToolHandler {
+    private static final long WINDOW_DAYS = Engine.RESTORE_WINDOW.toDays();
     static final Tool DEFINITION = Tool.builder("forget", JsonSchema.input()
                     .string("key", Fields.KEY, "use-zod")
                     .string("zone", Fields.ZONE, "my-project")
-                    .choice("action", "soft archives (default, reversible), hard deletes, restore un-archives",
+                    .choice("action", "soft archives (default, reversible), hard deletes (restorable for " + WINDOW_DAYS
+                                    + " days), restore un-archives or brings back a hard-deleted memory",
                             List.of("soft", "hard", "restore"))
                     .required("key").build())
             .title("Forget")
-            .description("Archive a memory that is wrong or obsolete (soft, reversible with action restore), "
-                    + "or delete it for good (hard).")
+            .description("Archive a memory that is wrong or obsolete (soft; action restore undoes it), or delete it "
+                    + "(hard): its key is free at once, and action restore brings it back with its links for "
+                    + WINDOW_DAYS + " days; after that a hard delete cannot be undone.")
             .outputSchema(JsonSchema.output().of("id", "string").of("key", "string").of("zone", "string")
                     .of("action", "string").of("previous_status", "string").of("status", "string")
+                    .of("restorable_until", "string").of("note", "string")
                     .required("id", "key", "zone", "action", "status").build())
             .annotations(ToolHints.destructive(true))
             .build();

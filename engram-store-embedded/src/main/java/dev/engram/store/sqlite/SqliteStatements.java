@@ -107,6 +107,65 @@ final class SqliteStatements {
     static final List<String> SCHEMA_V3 = List.of(
             "CREATE INDEX memories_zone_pinned ON memories (zone, pin_priority) WHERE pin_priority > 0");
 
+    /**
+     * V4: hard-deleted memories, kept for the restore window (Engine's forget). A tombstone holds the
+     * memory's columns as they were, the edges that touched it and its versions in tables of their own
+     * (no reference to memories: the ends may be gone, the id may be taken again), and its vector
+     * inline. No UNIQUE (zone, key): the key is free again for live memories, and may be deleted twice.
+     */
+    static final List<String> SCHEMA_V4 = List.of(
+            """
+            CREATE TABLE tombstones (
+              id TEXT PRIMARY KEY NOT NULL,
+              zone TEXT NOT NULL,
+              key TEXT NOT NULL,
+              type TEXT NOT NULL,
+              content TEXT NOT NULL,
+              tags TEXT NOT NULL,
+              file TEXT,
+              path_scope TEXT,
+              importance TEXT,
+              quality REAL NOT NULL,
+              confidence REAL NOT NULL,
+              status TEXT NOT NULL,
+              created_at INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL,
+              last_accessed_at INTEGER,
+              access_count INTEGER NOT NULL,
+              expires_at INTEGER,
+              review_interval_days INTEGER NOT NULL,
+              last_verified_at INTEGER,
+              tier TEXT NOT NULL,
+              origin TEXT NOT NULL,
+              session TEXT,
+              branch TEXT,
+              pin_priority INTEGER NOT NULL,
+              superseded_at INTEGER,
+              superseded_by TEXT,
+              deleted_at INTEGER NOT NULL,
+              embedding_model TEXT,
+              embedding_dims INTEGER,
+              embedding_vector BLOB)""",
+            "CREATE INDEX tombstones_key ON tombstones (zone, key, deleted_at)",
+            "CREATE INDEX tombstones_deleted ON tombstones (deleted_at)",
+            """
+            CREATE TABLE tombstone_edges (
+              memory_id TEXT NOT NULL REFERENCES tombstones (id) ON DELETE CASCADE,
+              from_id TEXT NOT NULL,
+              to_id TEXT NOT NULL,
+              type TEXT NOT NULL,
+              created_at INTEGER NOT NULL)""",
+            "CREATE INDEX tombstone_edges_of ON tombstone_edges (memory_id)",
+            """
+            CREATE TABLE tombstone_versions (
+              memory_id TEXT NOT NULL REFERENCES tombstones (id) ON DELETE CASCADE,
+              version INTEGER NOT NULL,
+              content TEXT NOT NULL,
+              tags TEXT NOT NULL,
+              importance TEXT,
+              replaced_at INTEGER NOT NULL,
+              PRIMARY KEY (memory_id, version))""");
+
     static final String MEMORY_COLUMNS = "id, zone, key, type, content, tags, file, path_scope, importance, quality,"
             + " confidence, status, created_at, updated_at, last_accessed_at, access_count, expires_at,"
             + " review_interval_days, last_verified_at, tier, origin, session, branch, pin_priority,"
@@ -182,6 +241,27 @@ final class SqliteStatements {
     /** Oldest first, the order of forEach, so a background embedder works through a store in a stable order. */
     static final String MISSING_EMBEDDINGS = "SELECT m.id FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id"
             + " WHERE e.memory_id IS NULL OR e.model_id <> ? ORDER BY m.created_at, m.id LIMIT ?";
+
+    static final String INSERT_TOMBSTONE = "INSERT INTO tombstones (" + MEMORY_COLUMNS + ", deleted_at,"
+            + " embedding_model, embedding_dims, embedding_vector) VALUES"
+            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    static final String TOMBSTONE_BY_ID = "SELECT " + MEMORY_COLUMNS + ", deleted_at, embedding_model, embedding_dims,"
+            + " embedding_vector FROM tombstones WHERE id = ?";
+    /** rowid breaks a tie in deletion time: the later put wins. */
+    static final String TOMBSTONE_ID_BY_KEY = "SELECT id FROM tombstones WHERE zone = ? AND key = ?"
+            + " ORDER BY deleted_at DESC, rowid DESC LIMIT 1";
+    /** Edges and versions go by ON DELETE CASCADE. */
+    static final String DELETE_TOMBSTONE = "DELETE FROM tombstones WHERE id = ?";
+    static final String PURGE_TOMBSTONES = "DELETE FROM tombstones WHERE deleted_at < ?";
+    static final String INSERT_TOMBSTONE_EDGE = "INSERT INTO tombstone_edges (memory_id, from_id, to_id, type, created_at)"
+            + " VALUES (?, ?, ?, ?, ?)";
+    /** rowid: the edges come back in the order they were put. */
+    static final String TOMBSTONE_EDGES = "SELECT from_id, to_id, type, created_at FROM tombstone_edges WHERE memory_id = ?"
+            + " ORDER BY rowid";
+    static final String INSERT_TOMBSTONE_VERSION = "INSERT INTO tombstone_versions (memory_id, version, content, tags,"
+            + " importance, replaced_at) VALUES (?, ?, ?, ?, ?, ?)";
+    static final String TOMBSTONE_VERSIONS = "SELECT memory_id, version, content, tags, importance, replaced_at"
+            + " FROM tombstone_versions WHERE memory_id = ? ORDER BY rowid";
 
     static final String APPEND_CHANGE = "INSERT INTO changes (memory_id) VALUES (?)";
     static final String HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM changes";

@@ -11,7 +11,9 @@ import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_EXISTS;
 import static dev.engram.store.sqlite.SqliteStatements.RECORD_ACCESS;
 import static dev.engram.store.sqlite.SqliteStatements.UPDATE_MEMORY;
+import static dev.engram.store.sqlite.SqliteStatements.VERSIONS_OF;
 import static dev.engram.store.sqlite.SqliteStatements.VERSION_COUNT;
+import static dev.engram.store.sqlite.SqliteStatements.EMBEDDING_OF;
 
 import dev.engram.error.ConflictException;
 import dev.engram.error.NotFoundException;
@@ -21,6 +23,9 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -205,5 +210,53 @@ final class SqliteTransaction implements StoreTransaction {
     @Override
     public int versionCount(String id) {
         return SqlCalls.run("versions " + id, () -> (int) SqlCalls.count(c(), VERSION_COUNT, id));
+    }
+
+    @Override
+    public List<MemoryVersion> versions(String id) {
+        return SqlCalls.run("versions " + id, () -> {
+            try (PreparedStatement ps = SqlCalls.prepare(c(), VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
+                List<MemoryVersion> out = new ArrayList<>();
+                while (rs.next()) out.add(MemoryRows.version(rs));
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return SqlCalls.run("embedding " + id, () -> {
+            try (PreparedStatement ps = SqlCalls.prepare(c(), EMBEDDING_OF, id)) {
+                return SqliteEmbeddings.get(ps, id);
+            }
+        });
+    }
+
+    @Override
+    public void putTombstone(Tombstone tombstone) {
+        SqlCalls.run("tombstone " + tombstone.memory().id(), () -> {
+            SqliteTombstones.put(c(), tombstone);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Tombstone> tombstone(String memoryId) {
+        return SqlCalls.run("tombstone " + memoryId, () -> SqliteTombstones.get(c(), memoryId));
+    }
+
+    @Override
+    public Optional<Tombstone> tombstoneByKey(String zone, String key) {
+        return SqlCalls.run("tombstone " + zone + "/" + key, () -> SqliteTombstones.getByKey(c(), zone, key));
+    }
+
+    @Override
+    public boolean removeTombstone(String memoryId) {
+        return SqlCalls.run("remove tombstone " + memoryId, () -> SqliteTombstones.remove(c(), memoryId));
+    }
+
+    @Override
+    public int purgeTombstones(Instant deletedBefore) {
+        return SqlCalls.run("purge tombstones", () -> SqliteTombstones.purge(c(), deletedBefore));
     }
 }

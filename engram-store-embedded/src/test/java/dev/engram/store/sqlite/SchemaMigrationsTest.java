@@ -12,6 +12,7 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.Tier;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -178,6 +179,40 @@ class SchemaMigrationsTest {
                 assertEquals(1, rs.getInt(1));
             }
         }
+    }
+
+    /** V3 as the pinned-index release wrote it: V2 plus that index, spelled out by hand. */
+    private static List<String> v3Fixture() {
+        List<String> sql = new ArrayList<>(v2Fixture().subList(0, v2Fixture().size() - 1));
+        sql.add("CREATE INDEX memories_zone_pinned ON memories (zone, pin_priority) WHERE pin_priority > 0");
+        sql.add("PRAGMA user_version = 3");
+        return sql;
+    }
+
+    @Test
+    void aV3FileGainsTombstonesAtV4AndKeepsEveryMemory() throws SQLException {
+        writeFixture(v3Fixture());
+        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 4)),
+                SqliteMemoryStore.LOCK_WAIT)) {
+            assertEquals(2, store.count());
+            Memory redis = store.get("m_aaaaaaaaab").orElseThrow();
+            assertEquals("Redis auth failed: rotate the password.", redis.content());
+            assertEquals("Use WAL.", store.get("m_aaaaaaaaac").orElseThrow().content());
+            assertEquals(1, store.edges("m_aaaaaaaaab").size());
+            assertEquals(1, store.versions("m_aaaaaaaaab").size());
+            assertEquals(Optional.of(new StoredEmbedding("minilm", new float[] {0.25f})), store.embedding("m_aaaaaaaaab"));
+            assertEquals(3, store.headSeq(), "the change feed continues");
+            Tombstone t = new Tombstone(redis, store.edges(redis.id()), store.versions(redis.id()),
+                    store.embedding(redis.id()).orElse(null), Instant.ofEpochMilli(1764410600000L));
+            store.write(tx -> {
+                tx.delete(redis.id());
+                tx.putTombstone(t);
+                return null;
+            });
+            assertEquals(Optional.of(t), store.write(tx -> tx.tombstone(redis.id())));
+            assertEquals(Optional.of(t), store.write(tx -> tx.tombstoneByKey("work", "redis-auth")));
+        }
+        assertEquals(4, userVersion());
     }
 
     @Test
