@@ -1,6 +1,6 @@
 package dev.engram.engine;
 
-import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import java.util.Locale;
 
 /** Result-count tiers for recall (toon-memory's budgets). */
@@ -22,10 +22,6 @@ public enum Budget {
     }
 
     public static Budget parse(String field, String value) {
-        try {
-            return valueOf(value.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a budget; send tiny (3 results), normal (10) or deep (20)");
-        }
+        return MemoryRules.choice(field, value, Budget.class, Budget::wireName, "a budget; send tiny (3 results), normal (10) or deep (20)");
     }
 }

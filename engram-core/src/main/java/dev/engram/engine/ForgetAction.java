@@ -1,6 +1,6 @@
 package dev.engram.engine;
 
-import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import java.util.Locale;
 
 /** Soft forget archives (reversible), hard forget deletes, restore brings an archived memory back. */
@@ -12,10 +12,6 @@ public enum ForgetAction {
     }
 
     public static ForgetAction parse(String field, String value) {
-        try {
-            return valueOf(value.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not an action; send soft (archive), hard (delete) or restore");
-        }
+        return MemoryRules.choice(field, value, ForgetAction.class, ForgetAction::wireName, "an action; send soft (archive), hard (delete) or restore");
     }
 }

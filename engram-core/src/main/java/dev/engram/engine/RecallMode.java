@@ -1,6 +1,6 @@
 package dev.engram.engine;
 
-import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import java.util.Locale;
 
 /**
@@ -16,10 +16,6 @@ public enum RecallMode {
     }
 
     public static RecallMode parse(String field, String value) {
-        try {
-            return valueOf(value.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a mode; send ranked, hybrid (all search layers), index or ids");
-        }
+        return MemoryRules.choice(field, value, RecallMode.class, RecallMode::wireName, "a mode; send ranked, hybrid (all search layers), index or ids");
     }
 }

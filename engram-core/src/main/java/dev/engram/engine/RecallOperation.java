@@ -187,10 +187,12 @@ final class RecallOperation {
             }
             java.nio.file.PathMatcher path = null;
             if (q.path() != null) {
+                String glob = dev.engram.memory.MemoryRules.path("path", q.path());
                 try {
-                    path = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + q.path());
+                    path = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
                 } catch (RuntimeException e) {
-                    throw new dev.engram.error.InvalidArgumentException("path", "'" + q.path() + "' is not a valid glob; send e.g. src/**/*.java");
+                    throw new dev.engram.error.InvalidArgumentException("path", dev.engram.memory.MemoryRules.shown(glob)
+                            + " is not a valid glob; send e.g. src/**/*.java");
                 }
             }
             return new RecallFilter(asOf != null ? asOf : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path);

@@ -29,8 +29,8 @@ public record RememberCommand(String content, String key, MemoryType type, List<
             throw new dev.engram.error.InvalidArgumentException("links", "has " + links.size()
                     + " entries, over the limit of " + MemoryRules.MAX_LINKS);
         }
-        file = blankToNull(file);
-        pathScope = blankToNull(pathScope);
+        file = MemoryRules.path("file", file);
+        pathScope = MemoryRules.path("path_scope", pathScope);
         session = blankToNull(session);
         branch = blankToNull(branch);
     }

@@ -1,6 +1,5 @@
 package dev.engram.memory;
 
-import dev.engram.error.InvalidArgumentException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -15,12 +14,7 @@ public enum EdgeType {
     }
 
     public static EdgeType parse(String field, String value) {
-        String v = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-        try {
-            return valueOf(v);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not an edge type; send one of " + names());
-        }
+        return MemoryRules.choice(field, value, EdgeType.class, EdgeType::wireName, "an edge type; send one of " + names());
     }
 
     public static String names() {

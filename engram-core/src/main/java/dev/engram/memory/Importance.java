@@ -1,6 +1,5 @@
 package dev.engram.memory;
 
-import dev.engram.error.InvalidArgumentException;
 import java.util.Locale;
 
 /** Explicit importance set by the caller. A memory without one has its importance computed. */
@@ -33,11 +32,7 @@ public enum Importance {
     }
 
     public static Importance parse(String field, String value) {
-        try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not an importance; send critical, high, medium or low (or omit it for automatic)");
-        }
+        return MemoryRules.choice(field, value, Importance.class, Importance::wireName, "an importance; send critical, high, medium or low (or omit it for automatic)");
     }
 
     public static Importance higher(Importance a, Importance b) {

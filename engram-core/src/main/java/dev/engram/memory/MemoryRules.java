@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,11 +25,23 @@ public final class MemoryRules {
     public static final int MAX_TAGS = 20;
     public static final int MAX_LINKS = 50;
     public static final String DEFAULT_ZONE = "default";
+    /** A file path or a path glob: far longer than any real path, short enough to stay a field. */
+    public static final int MAX_PATH_CHARS = 1_024;
+    /** Longest piece of a rejected value an error message quotes; the rest is only counted. */
+    static final int MAX_SHOWN_CHARS = 40;
+    /**
+     * Zone names the tools give a meaning of their own ({@code stats} reads {@code all} as every
+     * zone) or that clients turn into other values (JSON and YAML read {@code null}, {@code true},
+     * {@code 1e999} as non-strings): never a zone's name.
+     */
+    public static final Set<String> RESERVED_ZONES = Set.of("all", "any", "none", "null", "nil", "undefined", "true",
+            "false", "nan", "infinity");
 
     private static final Pattern KEY = Pattern.compile("[a-z0-9][a-z0-9._-]{0,79}");
     private static final Pattern TAG = Pattern.compile("[a-z0-9][a-z0-9._:/+#-]{0,39}");
     private static final Pattern ZONE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,39}");
     private static final Pattern ID = Pattern.compile("m_[a-z2-7]{10}");
+    private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]*)?(e[0-9]+)?|[0-9]*\\.[0-9]+(e[0-9]+)?");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,6})([mhdw])");
 
     private MemoryRules() {
@@ -38,6 +52,7 @@ public final class MemoryRules {
             throw new InvalidArgumentException(field, "is required: one self-contained fact, 1-3 sentences");
         }
         String v = value.strip();
+        requireWellFormed(field, v);
         if (v.length() > MAX_CONTENT_CHARS) {
             throw new InvalidArgumentException(field, "is " + v.length() + " characters, over the limit of "
                     + MAX_CONTENT_CHARS + "; split it into several memories and link them");
@@ -47,8 +62,14 @@ public final class MemoryRules {
 
     public static String key(String field, String value) {
         if (value == null || !KEY.matcher(value).matches()) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a valid key: use 1-80 lowercase letters,"
-                    + " digits, '-', '_' or '.', starting with a letter or digit (e.g. '" + slug(value == null ? "my-key" : value) + "')");
+            throw new InvalidArgumentException(field, shown(value) + " is not a valid key: use 1-80 lowercase letters,"
+                    + " digits, '-', '_' or '.', starting with a letter or digit (e.g. '"
+                    + slug(value == null ? "my-key" : value.substring(0, Math.min(value.length(), 400))) + "')");
+        }
+        if (isId(value)) {
+            // a reference resolves ids before keys: such a key could never be reached by its name
+            throw new InvalidArgumentException(field, shown(value) + " has the form of a memory id (m_ and 10 letters or"
+                    + " digits); choose a key that does not, such as '" + value.replace('_', '-') + "-note'");
         }
         return value;
     }
@@ -68,7 +89,7 @@ public final class MemoryRules {
         }
         String v = value.strip();
         if (!isId(v) && !isKey(v)) {
-            throw new InvalidArgumentException(field, "'" + value + "' is neither a memory id (m_ followed by 10"
+            throw new InvalidArgumentException(field, shown(value) + " is neither a memory id (m_ followed by 10"
                     + " letters a-z or digits 2-7) nor a key (lowercase letters, digits, '-', '_', '.')");
         }
         return v;
@@ -79,8 +100,13 @@ public final class MemoryRules {
             return DEFAULT_ZONE;
         }
         if (!ZONE.matcher(value).matches()) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a valid zone name: use 1-40 lowercase"
+            throw new InvalidArgumentException(field, shown(value) + " is not a valid zone name: use 1-40 lowercase"
                     + " letters, digits, '-', '_' or '.' (default zone: '" + DEFAULT_ZONE + "')");
+        }
+        if (RESERVED_ZONES.contains(value) || NUMBER.matcher(value).matches()) {
+            throw new InvalidArgumentException(field, shown(value) + " is reserved: a zone may not be named "
+                    + String.join(", ", new java.util.TreeSet<>(RESERVED_ZONES)) + " or read as a number; choose another name"
+                    + " such as 'my-project'");
         }
         return value;
     }
@@ -96,7 +122,7 @@ public final class MemoryRules {
                 continue;
             }
             if (!TAG.matcher(t).matches()) {
-                throw new InvalidArgumentException(field, "'" + raw + "' is not a valid tag: use 1-40 characters of"
+                throw new InvalidArgumentException(field, shown(raw) + " is not a valid tag: use 1-40 characters of"
                         + " letters, digits and . _ : / + # -, starting with a letter or digit");
             }
             out.add(t);
@@ -112,6 +138,59 @@ public final class MemoryRules {
         LinkedHashSet<String> out = new LinkedHashSet<>(a);
         out.addAll(b);
         return new ArrayList<>(out).subList(0, Math.min(out.size(), MAX_TAGS));
+    }
+
+    /** A file path the memory is about, or null; bounded like every stored field. */
+    public static String path(String field, String value) {
+        if (value == null || value.isBlank()) return null;
+        String v = value.strip();
+        requireWellFormed(field, v);
+        if (v.length() > MAX_PATH_CHARS) {
+            throw new InvalidArgumentException(field, "is " + v.length() + " characters, over the limit of " + MAX_PATH_CHARS
+                    + "; send a file path or glob such as 'src/api/**'");
+        }
+        return v;
+    }
+
+    /**
+     * Text with an unpaired UTF-16 surrogate cannot be stored as UTF-8 (it became '?'): refused,
+     * where it would otherwise be changed silently.
+     */
+    public static void requireWellFormed(String field, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!Character.isSurrogate(c)) continue;
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+                continue;
+            }
+            throw new InvalidArgumentException(field, "has an unpaired UTF-16 surrogate (\\u" + Integer.toHexString(c)
+                    + ") at character " + (i + 1) + "; send valid Unicode text");
+        }
+    }
+
+    /**
+     * A rejected value as an error message quotes it: whole when short, else its first
+     * {@value #MAX_SHOWN_CHARS} characters and its length, so a huge value never comes back whole.
+     */
+    public static String shown(String value) {
+        if (value == null) return "null";
+        if (value.length() <= MAX_SHOWN_CHARS) return "'" + value + "'";
+        int end = MAX_SHOWN_CHARS;
+        if (Character.isHighSurrogate(value.charAt(end - 1))) end--;
+        return "'" + value.substring(0, end) + "…' (" + value.length() + " characters)";
+    }
+
+    /**
+     * One rule for every closed choice: the exact wire name, as the tool schemas list it (no case
+     * folding, no trimming), so every enum accepts and refuses the same spellings.
+     */
+    public static <E extends Enum<E>> E choice(String field, String value, Class<E> type, Function<E, String> wireName,
+                                               String expected) {
+        for (E e : type.getEnumConstants()) {
+            if (wireName.apply(e).equals(value)) return e;
+        }
+        throw new InvalidArgumentException(field, shown(value) + " is not " + expected);
     }
 
     public static int importanceOrPriority(String field, int value, int min, int max) {
@@ -131,17 +210,17 @@ public final class MemoryRules {
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));
             if (n == 0) {
-                throw new InvalidArgumentException(field, "'" + value + "' is zero; send a positive duration such as 24h or 7d");
+                throw new InvalidArgumentException(field, "" + shown(value) + " is zero; send a positive duration such as 24h or 7d");
             }
             return now.plus(unit(m.group(2)).multipliedBy(n));
         }
         Instant at = parseDate(v);
         if (at == null) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a TTL; send a duration such as 90m, 24h,"
+            throw new InvalidArgumentException(field, "" + shown(value) + " is not a TTL; send a duration such as 90m, 24h,"
                     + " 7d or 2w, or a date such as 2026-12-31");
         }
         if (!at.isAfter(now)) {
-            throw new InvalidArgumentException(field, "'" + value + "' is in the past; send a future date or a duration such as 7d");
+            throw new InvalidArgumentException(field, "" + shown(value) + " is in the past; send a future date or a duration such as 7d");
         }
         return at;
     }
@@ -163,7 +242,7 @@ public final class MemoryRules {
         }
         Instant at = parseDate(v);
         if (at == null) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a date; send 2026-11-29,"
+            throw new InvalidArgumentException(field, "" + shown(value) + " is not a date; send 2026-11-29,"
                     + " 2026-11-29T10:00:00Z or a relative age such as 7d or 24h");
         }
         return at;

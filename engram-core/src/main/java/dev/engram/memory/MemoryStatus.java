@@ -1,6 +1,5 @@
 package dev.engram.memory;
 
-import dev.engram.error.InvalidArgumentException;
 import java.util.Locale;
 
 /** Lifecycle state. Only {@code ACTIVE} memories are recalled by default. */
@@ -12,10 +11,6 @@ public enum MemoryStatus {
     }
 
     public static MemoryStatus parse(String field, String value) {
-        try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a status; send draft, active, superseded or archived");
-        }
+        return MemoryRules.choice(field, value, MemoryStatus.class, MemoryStatus::wireName, "a status; send draft, active, superseded or archived");
     }
 }

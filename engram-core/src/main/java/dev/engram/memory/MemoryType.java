@@ -49,7 +49,7 @@ public enum MemoryType {
     }
 
     public static MemoryType parse(String field, String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
+        String v = value;
         for (MemoryType t : values()) {
             if (t.wireName().equals(v)) {
                 return t;
@@ -59,7 +59,7 @@ public enum MemoryType {
         if (alias != null) {
             return alias;
         }
-        throw new InvalidArgumentException(field, "'" + value + "' is not a known type; send one of " + names());
+        throw new InvalidArgumentException(field, MemoryRules.shown(value) + " is not a known type; send one of " + names());
     }
 
     public static String names() {

@@ -1,6 +1,5 @@
 package dev.engram.memory;
 
-import dev.engram.error.InvalidArgumentException;
 import java.util.Locale;
 
 /** Who asserted a memory. Human beats agent beats inferred when two versions merge. */
@@ -12,11 +11,7 @@ public enum Origin {
     }
 
     public static Origin parse(String field, String value) {
-        try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not an origin; send human, agent or inferred");
-        }
+        return MemoryRules.choice(field, value, Origin.class, Origin::wireName, "an origin; send human, agent or inferred");
     }
 
     public static Origin higher(Origin a, Origin b) {

@@ -50,4 +50,73 @@ class MemoryRulesTest {
                 java.util.stream.IntStream.range(0, 21).mapToObj(i -> "t" + i).toList()));
         assertEquals("tags has 21 tags, over the limit of 20", tooMany.getMessage());
     }
+
+    private static String rejected(org.junit.jupiter.api.function.Executable call) {
+        return assertThrows(InvalidArgumentException.class, call).getMessage();
+    }
+
+    /** Issue 13 item 5: a rejected value comes back as a short prefix and its length, never whole. */
+    @Test
+    void aHugeRejectedValueIsQuotedAsAPrefixAndItsLength() {
+        String huge = "X".repeat(1 << 20);
+        List<String> messages = List.of(
+                rejected(() -> MemoryRules.key("key", huge)),
+                rejected(() -> MemoryRules.zone("zone", huge)),
+                rejected(() -> MemoryRules.tags("tags", List.of(huge))),
+                rejected(() -> MemoryRules.ttl("ttl", huge, NOW)),
+                rejected(() -> MemoryRules.pointInTime("from", huge, NOW)),
+                rejected(() -> MemoryRules.reference("ref", huge)),
+                rejected(() -> MemoryType.parse("type", huge)),
+                rejected(() -> dev.engram.engine.ForgetAction.parse("action", huge)));
+        for (String m : messages) {
+            assertTrue(m.length() < 400, m.length() + " chars: " + m.substring(0, Math.min(m.length(), 300)));
+            assertTrue(m.contains("(1048576 characters)"), m.substring(0, Math.min(m.length(), 300)));
+        }
+        assertEquals("'short'", MemoryRules.shown("short"));
+    }
+
+    /** Issue 13 item 6: the silent changes and missing limits. */
+    @Test
+    void pathsAreBoundedAndUnpairedSurrogatesRefused() {
+        assertEquals("src/api/**", MemoryRules.path("path_scope", " src/api/** "));
+        assertEquals(null, MemoryRules.path("file", "  "));
+        assertTrue(rejected(() -> MemoryRules.path("file", "a/".repeat(600))).startsWith("file is 1200 characters, over the limit of 1024"));
+        assertTrue(rejected(() -> MemoryRules.content("content", "broken \uD800 text"))
+                .startsWith("content has an unpaired UTF-16 surrogate (\\ud800) at character 8"));
+        assertTrue(rejected(() -> MemoryRules.path("file", "x\uDC00")).contains("unpaired UTF-16 surrogate"));
+        assertEquals("emoji \uD83D\uDE00 ok", MemoryRules.content("content", "emoji \uD83D\uDE00 ok"));
+    }
+
+    @Test
+    void aKeyMayNotTakeTheFormOfAnId() {
+        assertTrue(rejected(() -> MemoryRules.key("key", "m_abcdefghij")).contains("has the form of a memory id"));
+        assertEquals("m_abc", MemoryRules.key("key", "m_abc"));
+        assertEquals("m-abcdefghij", MemoryRules.key("key", "m-abcdefghij"));
+    }
+
+    @Test
+    void zonesMayNotBeReservedWordsOrNumbers() {
+        for (String reserved : List.of("all", "null", "none", "true", "1e999", "42", "1.5")) {
+            assertTrue(rejected(() -> MemoryRules.zone("zone", reserved)).contains("is reserved"), reserved);
+        }
+        for (String fine : List.of("default", "my-project", "v2", "2026-q1", "all-hands", "nullable")) {
+            assertEquals(fine, MemoryRules.zone("zone", fine));
+        }
+    }
+
+    /** One rule for every closed choice: the exact wire name. */
+    @Test
+    void everyEnumAcceptsExactlyItsWireNames() {
+        assertEquals(dev.engram.engine.ForgetAction.HARD, dev.engram.engine.ForgetAction.parse("action", "hard"));
+        for (String variant : List.of("HARD", " hard ", "Hard")) {
+            assertTrue(rejected(() -> dev.engram.engine.ForgetAction.parse("action", variant)).contains("is not an action"));
+        }
+        assertEquals(Importance.HIGH, Importance.parse("importance", "high"));
+        assertTrue(rejected(() -> Importance.parse("importance", "HIGH")).contains("is not an importance"));
+        assertTrue(rejected(() -> MemoryType.parse("type", "Fact")).contains("is not a known type"));
+        assertTrue(rejected(() -> EdgeType.parse("type", " related")).contains("is not an edge type"));
+        assertTrue(rejected(() -> dev.engram.engine.Budget.parse("budget", "TINY")).contains("is not a budget"));
+        assertTrue(rejected(() -> Origin.parse("origin", "Agent")).contains("is not an origin"));
+        assertTrue(rejected(() -> MemoryStatus.parse("status", "ACTIVE")).contains("is not a status"));
+    }
 }

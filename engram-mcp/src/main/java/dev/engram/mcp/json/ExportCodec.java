@@ -6,6 +6,7 @@ import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
@@ -115,7 +116,7 @@ public final class ExportCodec {
         try {
             return v == null ? null : Instant.parse(v);
         } catch (DateTimeParseException e) {
-            throw new InvalidArgumentException(field, "'" + v + "' is not an ISO-8601 instant");
+            throw new InvalidArgumentException(field, MemoryRules.shown(v) + " is not an ISO-8601 instant");
         }
     }
 

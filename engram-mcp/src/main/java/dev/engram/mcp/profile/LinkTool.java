@@ -3,6 +3,7 @@ package dev.engram.mcp.profile;
 import dev.engram.engine.LinkCommand;
 import dev.engram.engine.LinkResult;
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
@@ -49,8 +50,8 @@ final class LinkTool implements ToolHandler {
     }
 
     private static boolean unlink(String action) {
-        if (action == null || action.isBlank() || action.strip().equalsIgnoreCase("link")) return false;
-        if (action.strip().equalsIgnoreCase("unlink")) return true;
-        throw new InvalidArgumentException("action", "'" + action + "' is not an action; send link or unlink");
+        if (action == null || action.isBlank() || action.equals("link")) return false;
+        if (action.equals("unlink")) return true;
+        throw new InvalidArgumentException("action", MemoryRules.shown(action) + " is not an action; send link or unlink");
     }
 }

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile;
 
 import dev.engram.engine.PinCommand;
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
@@ -49,8 +50,8 @@ final class PinTool implements ToolHandler {
     }
 
     private static boolean unpin(String action) {
-        if (action == null || action.isBlank() || action.strip().equalsIgnoreCase("pin")) return false;
-        if (action.strip().equalsIgnoreCase("unpin")) return true;
-        throw new InvalidArgumentException("action", "'" + action + "' is not an action; send pin or unpin");
+        if (action == null || action.isBlank() || action.equals("pin")) return false;
+        if (action.equals("unpin")) return true;
+        throw new InvalidArgumentException("action", MemoryRules.shown(action) + " is not an action; send pin or unpin");
     }
 }

@@ -5,6 +5,7 @@ import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.MemoryRules;
 import dev.engram.mcp.tool.ToolReply;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
@@ -35,7 +36,9 @@ final class StatsTool implements ToolHandler {
     public ToolReply call(ToolArgs args) {
         // no zone means the whole store here, unlike the other tools: stats is the overview
         String zone = args.textOr("zone");
-        StatsResult result = context.engine().stats(zone == null || zone.isBlank() ? null : zone.strip());
+        // "all" is what the output calls the whole store, so it is read that way, and no zone may bear the name
+        boolean whole = zone == null || zone.isBlank() || zone.strip().equals("all");
+        StatsResult result = context.engine().stats(whole ? null : MemoryRules.zone("zone", zone.strip()));
         return new ToolReply(context.renderers().text().stats(result), context.renderers().structured().stats(result));
     }
 }

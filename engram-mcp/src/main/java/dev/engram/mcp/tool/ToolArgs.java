@@ -1,6 +1,7 @@
 package dev.engram.mcp.tool;
 
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,8 +40,9 @@ public final class ToolArgs {
         if (!unknown.isEmpty()) {
             String accepted = String.join(", ", new TreeSet<>(properties.keySet()));
             String first = unknown.get(0);
-            String hint = closest(first, properties.keySet());
-            throw new InvalidArgumentException(first, "is not an argument of " + tool.name()
+            String hint = first.length() > 100 ? null : closest(first, properties.keySet());
+            throw new InvalidArgumentException(first.length() > 60 ? MemoryRules.shown(first) : first,
+                    "is not an argument of " + tool.name()
                     + (hint == null ? "" : " (did you mean '" + hint + "'?)") + "; it accepts: " + accepted);
         }
         return new ToolArgs(tool.name(), raw, properties);
@@ -63,7 +65,10 @@ public final class ToolArgs {
     public String textOr(String name) {
         Object v = value(name);
         if (v == null) return null;
-        if (v instanceof String s) return s;
+        if (v instanceof String s) {
+            MemoryRules.requireWellFormed(name, s);
+            return s;
+        }
         throw wrongType(name, "a string", v);
     }
 
@@ -109,6 +114,7 @@ public final class ToolArgs {
         Object v = value(name);
         if (v == null) return null;
         if (v instanceof String s) {
+            MemoryRules.requireWellFormed(name, s);
             return Arrays.stream(s.split("[,;]")).map(String::strip).filter(x -> !x.isEmpty()).toList();
         }
         if (v instanceof List<?> items) {
@@ -119,6 +125,7 @@ public final class ToolArgs {
                     throw new InvalidArgumentException(name, "must be an array of strings, but item " + i + " is "
                             + describe(item) + example(name, "array"));
                 }
+                MemoryRules.requireWellFormed(name, s);
                 if (!s.isBlank()) out.add(s.strip());
             }
             return Collections.unmodifiableList(out);

@@ -137,9 +137,8 @@ class HttpSecurityTest {
 
     @Test
     void aBodyOverTheLimitIs413() throws Exception {
-        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
-                + "a".repeat(McpHttpServer.MAX_BODY_BYTES) + "\"}}";
-        RawHttp.Response r = RawHttp.send(port, "POST", "/mcp", bearer(TOKEN), big);
+        RawHttp.Response r = RawHttp.sendDeclared(port, bearer(TOKEN), McpHttpServer.MAX_BODY_BYTES + 1L,
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"aaaa");
         assertEquals(413, r.status());
         assertTrue(((String) ((Map<?, ?>) assertCleanError(r).get("error")).get("message")).contains("limit is "
                 + McpHttpServer.MAX_BODY_BYTES), r.body());

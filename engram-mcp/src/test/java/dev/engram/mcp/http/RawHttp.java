@@ -34,6 +34,23 @@ final class RawHttp {
         }
     }
 
+    /**
+     * A POST that declares {@code contentLength} bytes but sends only {@code prefix} before reading
+     * the answer: a server refusing a body for its declared size answers without reading it.
+     */
+    static Response sendDeclared(int port, Map<String, String> headers, long contentLength, String prefix) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            StringBuilder req = new StringBuilder("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                    + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n");
+            headers.forEach((k, v) -> req.append(k).append(": ").append(v).append("\r\n"));
+            req.append("Content-Length: ").append(contentLength).append("\r\n\r\n").append(prefix);
+            s.getOutputStream().write(req.toString().getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().flush();
+            return parse(s.getInputStream());
+        }
+    }
+
     /** The same POST sent once per header set, one after another down one keep-alive connection. */
     static List<Response> keepAlive(int port, List<Map<String, String>> headerSets, String body) throws IOException {
         List<Response> responses = new ArrayList<>();

@@ -101,8 +101,13 @@ class ToolArgsTest {
 
     @Test
     void choiceUsesTheModelParser() {
-        assertEquals(RecallMode.INDEX, args("mode", "Index").choice("mode", RecallMode::parse));
+        assertEquals(RecallMode.INDEX, args("mode", "index").choice("mode", RecallMode::parse));
         assertNull(args().choice("mode", RecallMode::parse));
+        // one rule for every enum (issue 13): the exact wire name, no case folding or trimming
+        assertEquals("mode 'Index' is not a mode; send ranked, hybrid (all search layers), index or ids",
+                message(() -> args("mode", "Index").choice("mode", RecallMode::parse)));
+        assertEquals("mode ' index ' is not a mode; send ranked, hybrid (all search layers), index or ids",
+                message(() -> args("mode", " index ").choice("mode", RecallMode::parse)));
         assertEquals("mode 'fast' is not a mode; send ranked, hybrid (all search layers), index or ids",
                 message(() -> args("mode", "fast").choice("mode", RecallMode::parse)));
         assertEquals("mode must be a string, got number 1 (e.g. \"mode\": \"ranked\")",
