@@ -37,6 +37,11 @@ class StoreLocationTest {
     }
 
     @Test
+    void theProxysFilesCarryTheStoresApplicationId() {
+        assertEquals(dev.engram.store.sqlite.DatabaseIdentity.APPLICATION_ID, dev.engram.proxy.stats.SqliteFile.APPLICATION_ID);
+    }
+
+    @Test
     void defaultDirectoryFollowsEachPlatformsConvention() {
         Path h = home();
         assertEquals(dir.resolve("xdg/engram"), DefaultStoreDir.of("Linux", Map.of("XDG_DATA_HOME", dir.resolve("xdg").toString()), h));
