@@ -35,7 +35,7 @@ final class DoctorSubcommand implements Callable<Integer> {
         json.put("head_seq", check.headSeq());
         json.put("indexed_seq", check.indexedSeq());
         String text = "store " + config.storeDir() + "\n"
-                + "  (" + config.store().why() + ")\n"
+                + "  " + config.store().why() + "\n"
                 + "records " + check.recordCount() + " · indexed " + check.indexedCount()
                 + " · change seq " + check.indexedSeq() + "/" + check.headSeq() + "\n"
                 + (check.consistent() ? "consistent"

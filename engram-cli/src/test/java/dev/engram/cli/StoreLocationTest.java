@@ -83,6 +83,23 @@ class StoreLocationTest {
     }
 
     @Test
+    void doctorSaysWhereTheStoreIsAndWhy() throws Exception {
+        // CliRunner's home is its directory: put an earlier Engram's store there
+        SqliteMemoryStore.open(dir.resolve(".engram")).close();
+        CliRunner cli = new CliRunner(dir, (config, embedding) -> Main.openEmbedded(config, java.time.Clock.systemUTC(), null));
+        CliRunner.Run text = cli.run("doctor");
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().startsWith("store " + dir.resolve(".engram") + "\n  the store an earlier Engram made in "
+                + dir.resolve(".engram") + ", still used so no memory is lost (new stores go to "
+                + dir.resolve(".local/share/engram") + ")\n"), text.out());
+        CliRunner.Run json = cli.run("doctor", "--json");
+        assertTrue(json.out().contains("\"store_source\":\"legacy\""), json.out());
+        CliRunner.Run flag = cli.run("--store", dir.resolve("mine").toString(), "doctor", "--json");
+        assertTrue(flag.out().contains("\"store_source\":\"flag\"") && flag.out().contains("\"store_reason\":\"given by --store\""),
+                flag.out());
+    }
+
+    @Test
     void onceTheNewDefaultHoldsAStoreItWinsOverTheLegacyOne() throws Exception {
         SqliteMemoryStore.open(home().resolve(".engram")).close();
         SqliteMemoryStore.open(home().resolve(".local/share/engram")).close();
