@@ -1,7 +1,10 @@
 package dev.engram.cli;
 
+import dev.engram.error.EngramUserException;
 import dev.engram.mcp.http.HttpServerSettings;
 import dev.engram.mcp.http.TokenSet;
+import dev.engram.store.sqlite.DatabaseIdentity;
+import dev.engram.store.sqlite.DatabaseInspector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -19,12 +22,15 @@ final class ConfigLoader {
     static final String ENGRAM_TOKENS = "ENGRAM_TOKENS";
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
-    /** Per-user store, like ~/.m2 or ~/.npm: zero setup for the single-developer default (GUIDE §2). */
-    static final String DEFAULT_STORE_DIR = ".engram";
+    /** A per-project store's name at the git root; distinct from {@link #LEGACY_STORE_DIR}, which another tool uses too. */
+    static final String PROJECT_STORE_DIR = ".engram-store";
+    /** Where earlier Engram versions kept the store, in the home and at a git root; still used when it holds one of ours. */
+    static final String LEGACY_STORE_DIR = ".engram";
 
     private final Map<String, String> env;
     private final Path cwd;
     private final Path home;
+    private final Path defaultStoreDir;
 
     /** Proxy settings from ENGRAM_PROXY_* (or MEMTOMEM_STM_*) variables. */
     dev.engram.proxy.config.ProxySettings proxySettings() {
@@ -36,25 +42,68 @@ final class ConfigLoader {
         return Map.copyOf(env);
     }
 
-    ConfigLoader(Map<String, String> env, Path cwd, Path home) {
+    /** {@code osName} as in the {@code os.name} property: it picks the platform's default store directory. */
+    ConfigLoader(Map<String, String> env, Path cwd, Path home, String osName) {
         this.env = env;
         this.cwd = cwd;
         this.home = home;
+        this.defaultStoreDir = DefaultStoreDir.of(osName, env, home);
     }
 
+    /**
+     * The configuration, once the store directory is known not to hold another program's database: every
+     * command that touches the store fails here, before it reads or writes anything in that directory.
+     */
     EngramConfig load(GlobalOptions flags) {
-        return new EngramConfig(storeDir(flags), flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
+        StoreLocation store = storeLocation(flags);
+        if (DatabaseInspector.inspect(store.database()) instanceof DatabaseIdentity.Foreign foreign) {
+            throw new EngramUserException(store.database() + " is not an Engram database: " + foreign.explanation()
+                    + ". Engram left it untouched. This store directory is " + store.why()
+                    + "; choose another with --store DIR or ENGRAM_HOME=DIR (the default is " + defaultStoreDir + ").");
+        }
+        return new EngramConfig(store, flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
     }
 
-    private Path storeDir(GlobalOptions flags) {
+    private StoreLocation storeLocation(GlobalOptions flags) {
         if (flags.store != null && flags.project) {
             throw new ConfigException("--store", "flag", "and --project both name a store; pass only one");
         }
-        if (flags.store != null) return path("--store", "flag", flags.store);
-        if (flags.project) return gitRoot().resolve(DEFAULT_STORE_DIR);
+        if (flags.store != null) {
+            return new StoreLocation(path("--store", "flag", flags.store), StoreLocation.Source.FLAG, "given by --store");
+        }
+        if (flags.project) return projectStore(gitRoot());
         String fromEnv = env.get(ENGRAM_HOME);
-        if (fromEnv != null && !fromEnv.isBlank()) return path(ENGRAM_HOME, "environment", fromEnv);
-        return home.resolve(DEFAULT_STORE_DIR);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return new StoreLocation(path(ENGRAM_HOME, "environment", fromEnv), StoreLocation.Source.ENVIRONMENT,
+                    "given by the ENGRAM_HOME environment variable");
+        }
+        return userStore();
+    }
+
+    /** The legacy location wins only while the new one holds no store and the legacy one holds ours. */
+    private StoreLocation userStore() {
+        Path legacy = home.resolve(LEGACY_STORE_DIR);
+        DatabaseIdentity atLegacy = DatabaseInspector.inspect(legacy.resolve(StoreLocation.DATABASE));
+        if (!Files.exists(defaultStoreDir.resolve(StoreLocation.DATABASE)) && atLegacy instanceof DatabaseIdentity.Engram) {
+            return new StoreLocation(legacy, StoreLocation.Source.LEGACY, "the store an earlier Engram made in "
+                    + legacy + ", still used so no memory is lost (new stores go to " + defaultStoreDir + ")");
+        }
+        String why = "the default for this platform";
+        if (atLegacy instanceof DatabaseIdentity.Foreign) {
+            why += "; " + legacy.resolve(StoreLocation.DATABASE) + " belongs to another program and is not used";
+        }
+        return new StoreLocation(defaultStoreDir, StoreLocation.Source.DEFAULT, why);
+    }
+
+    private StoreLocation projectStore(Path root) {
+        Path current = root.resolve(PROJECT_STORE_DIR);
+        Path legacy = root.resolve(LEGACY_STORE_DIR);
+        if (!Files.exists(current.resolve(StoreLocation.DATABASE))
+                && DatabaseInspector.inspect(legacy.resolve(StoreLocation.DATABASE)) instanceof DatabaseIdentity.Engram) {
+            return new StoreLocation(legacy, StoreLocation.Source.LEGACY, "the --project store an earlier Engram made in "
+                    + legacy + ", still used so no memory is lost (new project stores are named " + PROJECT_STORE_DIR + ")");
+        }
+        return new StoreLocation(current, StoreLocation.Source.PROJECT, "the --project store at the git root " + root);
     }
 
     /** The nearest folder at or above the working directory holding {@code .git} (a folder, or a file in worktrees). */

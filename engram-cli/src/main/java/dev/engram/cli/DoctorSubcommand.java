@@ -7,7 +7,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "doctor", description = "Compare the search index with the record; exit 1 if they disagree.")
+@Command(name = "doctor", description = {"Say where the store is and why that directory, and compare the search index"
+        + " with the record; exit 1 if they disagree."})
 final class DoctorSubcommand implements Callable<Integer> {
     /** Enough ids to start a repair by hand; the count says how many there are in all. */
     private static final int MAX_IDS_SHOWN = 20;
@@ -24,6 +25,8 @@ final class DoctorSubcommand implements Callable<Integer> {
         }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("store", config.storeDir().toString());
+        json.put("store_source", config.store().source().key());
+        json.put("store_reason", config.store().why());
         json.put("consistent", check.consistent());
         json.put("records", check.recordCount());
         json.put("indexed", check.indexedCount());
@@ -32,6 +35,7 @@ final class DoctorSubcommand implements Callable<Integer> {
         json.put("head_seq", check.headSeq());
         json.put("indexed_seq", check.indexedSeq());
         String text = "store " + config.storeDir() + "\n"
+                + "  " + config.store().why() + "\n"
                 + "records " + check.recordCount() + " · indexed " + check.indexedCount()
                 + " · change seq " + check.indexedSeq() + "/" + check.headSeq() + "\n"
                 + (check.consistent() ? "consistent"

@@ -6,11 +6,12 @@ import picocli.CommandLine.ScopeType;
 /** Options every command accepts, before or after the command name. */
 final class GlobalOptions {
     @Option(names = "--store", paramLabel = "DIR", scope = ScopeType.INHERIT,
-            description = "Store directory (default: $ENGRAM_HOME, else ~/.engram)")
+            description = "Store directory (default: $ENGRAM_HOME, else the platform's data directory,"
+                    + " e.g. ~/.local/share/engram; `engram doctor` shows which and why)")
     String store;
 
     @Option(names = "--project", scope = ScopeType.INHERIT,
-            description = "Use the store in .engram at the root of the current git repository")
+            description = "Use the store in .engram-store at the root of the current git repository")
     boolean project;
 
     @Option(names = "--zone", paramLabel = "ZONE", scope = ScopeType.INHERIT,

@@ -56,9 +56,9 @@ public final class Main {
     /** A stdio server's client finishes its handshake well within this (docs/benchmarks.md §3, §9). */
     static final Duration MODEL_LOAD_DELAY = Duration.ofMillis(1500);
 
-    Main(Map<String, String> env, Path cwd, Path home, PrintStream out, PrintStream err,
+    Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
          BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
-        this.configLoader = new ConfigLoader(env, cwd, home);
+        this.configLoader = new ConfigLoader(env, cwd, home, osName);
         this.out = out;
         this.err = err;
         this.opener = opener;
@@ -67,7 +67,7 @@ public final class Main {
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.out, System.err,
+                System.getProperty("os.name"), System.out, System.err,
                 (config, embedding) -> openEmbedded(config, clock,
                         embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
                                 .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO)));

@@ -23,7 +23,7 @@ final class CliRunner {
     Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(Map.of(), dir, dir, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = new Main(Map.of(), dir, dir, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), opener).run(args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

@@ -27,12 +27,12 @@ class ConfigLoaderTest {
     @Test
     void storeDirPrecedenceIsDefaultThenEnvironmentThenFlag() {
         Path home = dir.resolve("home");
-        assertEquals(home.resolve(".engram"), new ConfigLoader(Map.of(), dir, home).load(options(null, false, null)).storeDir());
-        assertEquals(dir.resolve("env-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home)
+        assertEquals(home.resolve(".local/share/engram"), new ConfigLoader(Map.of(), dir, home, "Linux").load(options(null, false, null)).storeDir());
+        assertEquals(dir.resolve("env-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home, "Linux")
                 .load(options(null, false, null)).storeDir());
-        assertEquals(dir.resolve("flag-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home)
+        assertEquals(dir.resolve("flag-store"), new ConfigLoader(Map.of("ENGRAM_HOME", "env-store"), dir, home, "Linux")
                 .load(options("flag-store", false, null)).storeDir());
-        assertEquals(home.resolve("x"), new ConfigLoader(Map.of(), dir, home).load(options("~/x", false, null)).storeDir());
+        assertEquals(home.resolve("x"), new ConfigLoader(Map.of(), dir, home, "Linux").load(options("~/x", false, null)).storeDir());
     }
 
     @Test
@@ -40,16 +40,16 @@ class ConfigLoaderTest {
         Path repo = dir.resolve("repo");
         Path deep = Files.createDirectories(repo.resolve("a/b"));
         Files.writeString(repo.resolve(".git"), "gitdir: elsewhere"); // a worktree's .git is a file
-        assertEquals(repo.resolve(".engram"), new ConfigLoader(Map.of(), deep, dir).load(options(null, true, null)).storeDir());
-        assertEquals(repo, new ConfigLoader(Map.of(), deep, dir).load(options(null, false, null)).projectRoot(),
+        assertEquals(repo.resolve(".engram-store"), new ConfigLoader(Map.of(), deep, dir, "Linux").load(options(null, true, null)).storeDir());
+        assertEquals(repo, new ConfigLoader(Map.of(), deep, dir, "Linux").load(options(null, false, null)).projectRoot(),
                 "tag inference reads the manifests at the git root");
-        assertEquals(dir, new ConfigLoader(Map.of(), dir, dir).load(options(null, false, null)).projectRoot(),
+        assertEquals(dir, new ConfigLoader(Map.of(), dir, dir, "Linux").load(options(null, false, null)).projectRoot(),
                 "outside a repository, the working directory");
     }
 
     @Test
     void projectOutsideARepositoryFailsNamingTheFlag() {
-        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
                 .load(options(null, true, null))).getMessage();
         assertTrue(m.startsWith("--project (flag) needs a git repository"), m);
     }
@@ -57,12 +57,12 @@ class ConfigLoaderTest {
     @Test
     void storeAndProjectTogetherAreRefused() {
         assertEquals("--store (flag) and --project both name a store; pass only one", assertThrows(ConfigException.class,
-                () -> new ConfigLoader(Map.of(), dir, dir).load(options("s", true, null))).getMessage());
+                () -> new ConfigLoader(Map.of(), dir, dir, "Linux").load(options("s", true, null))).getMessage());
     }
 
     @Test
     void badZoneFailsAtStartup() {
-        String m = assertThrows(RuntimeException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+        String m = assertThrows(RuntimeException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
                 .load(options(null, false, "Not A Zone"))).getMessage();
         assertTrue(m.startsWith("--zone 'Not A Zone' is not a valid zone name"), m);
     }
@@ -70,7 +70,7 @@ class ConfigLoaderTest {
     @Test
     void httpPrecedenceAndErrorsNameKeyAndSource() {
         ConfigLoader loader = new ConfigLoader(Map.of("ENGRAM_HTTP_HOST", "localhost", "ENGRAM_HTTP_PORT", "7000",
-                "ENGRAM_TOKENS", "tok-a,tok-b"), dir, dir);
+                "ENGRAM_TOKENS", "tok-a,tok-b"), dir, dir, "Linux");
         HttpServerSettings fromEnv = loader.http(null, null, null, false, List.of(), List.of());
         assertEquals("localhost", fromEnv.host());
         assertEquals(7000, fromEnv.port());
@@ -78,12 +78,12 @@ class ConfigLoaderTest {
         HttpServerSettings fromFlags = loader.http("127.0.0.1", 7001, null, false, List.of(), List.of());
         assertEquals("127.0.0.1", fromFlags.host());
         assertEquals(7001, fromFlags.port());
-        HttpServerSettings defaults = new ConfigLoader(Map.of(), dir, dir).http(null, null, null, true, List.of(), List.of());
+        HttpServerSettings defaults = new ConfigLoader(Map.of(), dir, dir, "Linux").http(null, null, null, true, List.of(), List.of());
         assertEquals(HttpServerSettings.DEFAULT_HOST, defaults.host());
         assertEquals(HttpServerSettings.DEFAULT_PORT, defaults.port());
 
         assertEquals("ENGRAM_HTTP_PORT (environment) must be a port number 0..65535, got 'http'",
-                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_HTTP_PORT", "http"), dir, dir)
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_HTTP_PORT", "http"), dir, dir, "Linux")
                         .http(null, null, null, true, List.of(), List.of())).getMessage());
         assertEquals("--port (flag) must be a port number 0..65535, got '99999'", assertThrows(ConfigException.class,
                 () -> loader.http(null, 99_999, null, false, List.of(), List.of())).getMessage());
@@ -92,10 +92,10 @@ class ConfigLoaderTest {
     @Test
     void tokensFileAddsToTheEnvironmentsTokens() throws Exception {
         Path file = Files.writeString(dir.resolve("tokens"), "# comment\nfile-token\n");
-        HttpServerSettings s = new ConfigLoader(Map.of("ENGRAM_TOKENS", "env-token"), dir, dir)
+        HttpServerSettings s = new ConfigLoader(Map.of("ENGRAM_TOKENS", "env-token"), dir, dir, "Linux")
                 .http(null, null, file, false, List.of(), List.of());
         assertTrue(s.tokens().matches("file-token") && s.tokens().matches("env-token"));
-        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir)
+        String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
                 .http(null, null, dir.resolve("missing"), false, List.of(), List.of())).getMessage();
         assertTrue(m.startsWith("--tokens-file (flag) cannot be read"), m);
     }

@@ -31,7 +31,10 @@ public final class EmbeddedStore implements AutoCloseable {
 
     /**
      * Opens or creates the store in {@code dir}. The clock is accepted for future time-based
-     * housekeeping; the store itself records the instants the engine gives it.
+     * housekeeping; the store itself records the instants the engine gives it. The record is opened
+     * first, so a directory whose {@code engram.db} is another program's gets no {@code index/} either.
+     *
+     * @throws dev.engram.store.sqlite.ForeignDatabaseException if {@code dir/engram.db} is not Engram's
      */
     public static EmbeddedStore open(Path dir, Clock clock) {
         try {

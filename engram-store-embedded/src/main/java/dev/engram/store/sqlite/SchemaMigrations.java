@@ -3,7 +3,6 @@ package dev.engram.store.sqlite;
 import dev.engram.error.StoreException;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -17,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * Adding V2 means appending one {@link Migration} to {@link #STEPS}. Steps run with foreign keys on
  * (the pragma cannot change inside a transaction), so a step that rebuilds a table must keep every
  * reference valid at each statement.
+ * <p>The same transaction checks whose the file is ({@link DatabaseInspector#classify}) before any
+ * step, and stamps Engram's application id on a new file or on a store from before Engram set one.
+ * The caller has inspected the file read-only already; this check under the write lock covers a file
+ * another program created or changed in between.
  */
 final class SchemaMigrations {
     private static final Logger log = LoggerFactory.getLogger(SchemaMigrations.class);
@@ -49,8 +52,12 @@ final class SchemaMigrations {
         try (Statement st = c.createStatement()) {
             st.execute(SqliteStatements.BEGIN_IMMEDIATE);
             boolean done = false;
+            boolean stamp;
             try {
                 int current = userVersion(st);
+                DatabaseIdentity identity = DatabaseInspector.classify(
+                        DatabaseInspector.intPragma(st, SqliteStatements.APPLICATION_ID), current, DatabaseInspector.tableNames(st));
+                if (identity instanceof DatabaseIdentity.Foreign foreign) throw new ForeignDatabaseException(file, foreign);
                 if (current > latest()) {
                     throw new StoreException("open " + file + ": its schema version is " + current
                             + " but this Engram understands versions up to " + latest()
@@ -64,11 +71,21 @@ final class SchemaMigrations {
                     }
                     st.execute(SqliteStatements.setUserVersion(m.version()));
                 }
+                stamp = !(identity instanceof DatabaseIdentity.Engram engram && engram.stamped());
+                if (stamp) {
+                    if (identity instanceof DatabaseIdentity.Engram) {
+                        log.info("store {}: stamping Engram's application id on a store from an earlier version", file);
+                    }
+                    st.execute(SqliteStatements.setApplicationId(DatabaseIdentity.APPLICATION_ID));
+                }
                 st.execute(SqliteStatements.COMMIT);
                 done = true;
             } finally {
                 if (!done) rollbackQuietly(st);
             }
+            // once only: later opens then tell the store by its header without opening SQLite. PASSIVE
+            // never waits; if a reader holds the frames back, the next automatic checkpoint copies them
+            if (stamp) st.execute(SqliteStatements.CHECKPOINT);
         }
     }
 
@@ -82,8 +99,6 @@ final class SchemaMigrations {
     }
 
     static int userVersion(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery(SqliteStatements.USER_VERSION)) {
-            return rs.next() ? rs.getInt(1) : 0;
-        }
+        return DatabaseInspector.intPragma(st, SqliteStatements.USER_VERSION);
     }
 }

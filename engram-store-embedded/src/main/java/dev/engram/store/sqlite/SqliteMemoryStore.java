@@ -92,13 +92,21 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService accessFlusher;
 
-    /** Opens or creates {@code <dir>/engram.db} and brings its schema up to date. */
+    /**
+     * Opens or creates {@code <dir>/engram.db} and brings its schema up to date.
+     *
+     * @throws ForeignDatabaseException if the file is another program's; it is left as it was
+     */
     public static SqliteMemoryStore open(Path dir) {
         return new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS), LOCK_WAIT);
     }
 
     SqliteMemoryStore(Path dir, SchemaMigrations migrations, Duration lockWait) {
         this.file = dir.resolve("engram.db");
+        // before the first connection: switching to WAL is already a write
+        if (DatabaseInspector.inspect(file) instanceof DatabaseIdentity.Foreign foreign) {
+            throw new ForeignDatabaseException(file, foreign);
+        }
         Connection w = null;
         Connection r = null;
         try {

@@ -12,6 +12,24 @@ final class SqliteStatements {
     static final String COMMIT = "COMMIT";
     static final String ROLLBACK = "ROLLBACK";
     static final String USER_VERSION = "PRAGMA user_version";
+    static final String APPLICATION_ID = "PRAGMA application_id";
+    /**
+     * Tables, views and virtual tables of the main schema; not the shadow tables behind a virtual table
+     * (an FTS5 table's _data, _idx...), which say nothing more about whose the file is.
+     */
+    static final String TABLE_NAMES = "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type <> 'shadow'";
+    /** Copies committed WAL frames into the file, so its header shows a new application id to a plain read. */
+    static final String CHECKPOINT = "PRAGMA wal_checkpoint(PASSIVE)";
+    /**
+     * Every table the migrations create, and nothing else: a file without Engram's application id is
+     * recognised as an earlier Engram's store only if its tables are among these (SchemaMigrationsTest
+     * checks the set against what the migrations make).
+     */
+    static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings");
+
+    static String setApplicationId(int id) {
+        return "PRAGMA application_id = " + id;
+    }
 
     static String setUserVersion(int version) {
         return "PRAGMA user_version = " + version; // PRAGMA takes no bind parameters

@@ -217,7 +217,9 @@ class SchemaMigrationsTest {
 
     @Test
     void aFileFromANewerEngramIsRefusedWithAClearMessage() throws SQLException {
-        writeFixture(List.of("CREATE TABLE future (x)", "PRAGMA user_version = 99"));
+        // a newer Engram stamps its application id like this one, whatever tables it adds
+        writeFixture(List.of("CREATE TABLE future (x)", "PRAGMA user_version = 99",
+                "PRAGMA application_id = " + DatabaseIdentity.APPLICATION_ID));
         StoreException e = assertThrows(StoreException.class, () -> SqliteMemoryStore.open(dir));
         assertTrue(e.getMessage().contains("schema version is 99"), e.getMessage());
         assertTrue(e.getMessage().contains("upgrade Engram"), e.getMessage());
