@@ -25,7 +25,8 @@ final class SqliteStatements {
      * recognised as an earlier Engram's store only if its tables are among these (SchemaMigrationsTest
      * checks the set against what the migrations make).
      */
-    static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings");
+    static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings",
+            "tombstones", "tombstone_edges", "tombstone_versions");
 
     static String setApplicationId(int id) {
         return "PRAGMA application_id = " + id;
