@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Find memories. {@code query} may be blank only in index mode (lists newest first) or ids mode.
  * Null means default: {@code limit} from the budget, {@code budget} normal, {@code budgetTokens} no
- * cap, {@code mode} ranked. {@code from}, {@code to} and {@code asOf} are dates, instants or
+ * cap, {@code mode} ids when {@code ids} are given, else ranked; ids with another mode are refused. {@code from}, {@code to} and {@code asOf} are dates, instants or
  * relative ages such as {@code 7d}; {@code path} is a glob matched against file and path scope.
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
@@ -19,7 +19,13 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
 
     public RecallQuery {
         query = query == null ? "" : query.strip();
-        mode = mode == null ? RecallMode.RANKED : mode;
+        ids = ids == null ? List.of() : ids.stream().map(i -> MemoryRules.reference("ids", i)).toList();
+        if (mode != null && mode != RecallMode.IDS && !ids.isEmpty()) {
+            throw new InvalidArgumentException("ids", "is only read in mode 'ids', and mode is '" + mode.wireName()
+                    + "'; omit mode (or send mode 'ids') to fetch these memories, or omit ids to search");
+        }
+        // ids without a mode mean "fetch these", as toon-memory reads them: never silently a search
+        mode = mode == null ? (ids.isEmpty() ? RecallMode.RANKED : RecallMode.IDS) : mode;
         budget = budget == null ? Budget.NORMAL : budget;
         if (limit != null && (limit < 1 || limit > MAX_LIMIT)) {
             throw new InvalidArgumentException("limit", "must be 1.." + MAX_LIMIT + ", got " + limit
@@ -28,7 +34,6 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         if (budgetTokens != null && (budgetTokens < 20 || budgetTokens > 100_000)) {
             throw new InvalidArgumentException("budget_tokens", "must be 20..100000, got " + budgetTokens);
         }
-        ids = ids == null ? List.of() : ids.stream().map(i -> MemoryRules.reference("ids", i)).toList();
         if (mode == RecallMode.IDS && ids.isEmpty()) {
             throw new InvalidArgumentException("ids", "is required in mode 'ids': a list of memory ids or keys");
         }

@@ -133,6 +133,19 @@ public final class ToolArgs {
         throw wrongType(name, "an array of strings", v);
     }
 
+    /**
+     * Like {@link #list}, for values that never contain spaces (ids, keys): a single string may also
+     * separate them with spaces, as in {@code "m_abc key-2; key-3"}.
+     */
+    public List<String> words(String name) {
+        Object v = value(name);
+        if (v instanceof String s) {
+            MemoryRules.requireWellFormed(name, s);
+            return Arrays.stream(s.split("[,;\\s]+")).filter(x -> !x.isEmpty()).toList();
+        }
+        return list(name);
+    }
+
     /** An optional JSON object, or an empty map. */
     @SuppressWarnings("unchecked")
     public Map<String, Object> object(String name) {

@@ -97,4 +97,29 @@ class EngineBackedToolsTest {
         assertTrue(r.isError());
         assertTrue(text(r).startsWith("no memory with id or key 'no-such-key'"), text(r));
     }
+
+    /** Issue 14 item 3: ids alone fetch, as toon-memory does, in an array or one separated string. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void idsWithoutAModeFetchThoseMemories() {
+        call("remember", Map.of("content", "The build cache lives on the NFS share", "key", "build-cache"));
+        call("remember", Map.of("content", "Staging resets every Sunday night", "key", "staging-reset"));
+        for (Object ids : List.of(List.of("build-cache"), "build-cache", "build-cache staging-reset",
+                "build-cache,staging-reset", "build-cache; staging-reset")) {
+            Map<String, Object> r = structured(call("recall", Map.of("ids", ids)));
+            assertEquals("ids", r.get("mode"), String.valueOf(ids));
+            List<Map<String, Object>> results = (List<Map<String, Object>>) r.get("results");
+            assertEquals("build-cache", results.get(0).get("key"), String.valueOf(ids));
+            int expected = ids instanceof String s && (s.contains(" ") || s.contains(",")) ? 2 : 1;
+            assertEquals(expected, results.size(), String.valueOf(ids));
+        }
+        ToolHandler recall = profile.tools().stream().filter(t -> t.definition().name().equals("recall")).findFirst()
+                .orElseThrow();
+        CallToolResult both = ToolAdapter.call(recall, Map.of("ids", List.of("build-cache"), "mode", "ranked", "query", "x"));
+        assertTrue(both.isError());
+        assertTrue(text(both).startsWith("ids is only read in mode 'ids'"), text(both));
+        CallToolResult wrongType = ToolAdapter.call(recall, Map.of("ids", 5));
+        assertTrue(wrongType.isError());
+        assertTrue(text(wrongType).startsWith("ids must be"), text(wrongType));
+    }
 }
