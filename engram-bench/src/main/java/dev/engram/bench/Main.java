@@ -201,9 +201,9 @@ public final class Main implements Runnable {
     }
 
     @Command(name = "proxy-scaling", mixinStandardHelpOptions = true,
-            description = "Time of the proxy's CLEAN -> COMPRESS per result size (plain, log, markdown, JSON): ms and ms/MiB.")
+            description = "Time of the proxy's CLEAN -> COMPRESS per result size (plain, log, markdown, JSON, one line): ms and ms/MiB.")
     static final class ProxyScaling implements Callable<Integer> {
-        @Option(names = "--shapes", split = ",", defaultValue = "plain,log,markdown,json",
+        @Option(names = "--shapes", split = ",", defaultValue = "plain,log,markdown,json,oneline",
                 description = "Shapes of generated text (default ${DEFAULT-VALUE}).")
         List<String> shapes;
 
@@ -223,7 +223,7 @@ public final class Main implements Runnable {
                 try {
                     parsed.add(dev.engram.bench.proxy.ProxyScalingBench.Shape.valueOf(s.strip().toUpperCase(Locale.ROOT)));
                 } catch (IllegalArgumentException e) {
-                    System.err.println("proxy-scaling: unknown shape '" + s + "' (plain, log, markdown or json)");
+                    System.err.println("proxy-scaling: unknown shape '" + s + "' (plain, log, markdown, json or oneline)");
                     return 2;
                 }
             }

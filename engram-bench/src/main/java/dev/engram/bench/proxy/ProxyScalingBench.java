@@ -43,7 +43,9 @@ public final class ProxyScalingBench {
         /** Markdown: headings every 20-40 lines, some fenced code blocks. */
         MARKDOWN,
         /** A pretty-printed JSON array of objects. */
-        JSON
+        JSON,
+        /** Prose without a single line break (minified output): sections end anywhere, titles come from one huge line. */
+        ONELINE
     }
 
     public record Settings(List<Shape> shapes, List<Double> sizesMiB, int repeats, long seed) {
@@ -170,6 +172,10 @@ public final class ProxyScalingBench {
                 }
                 sb.append("\n]\n");
                 return sb.toString();
+            }
+            case ONELINE -> {
+                while (sb.length() < chars) sb.append(sentence(rnd)).append(' ');
+                return sb.substring(0, chars);
             }
             default -> throw new IllegalArgumentException(shape.name());
         }
