@@ -97,7 +97,9 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         Map<String, String> env = CleanEnvironment.of(parentEnv, stdio.passEnv());
         ServerParameters params = ServerParameters.builder("env")
                 .args(CleanEnvironment.wrap(env, stdio.command(), stdio.args())).build();
-        StdioClientTransport transport = new StdioClientTransport(params, mapper) {
+        // the SDK reads lines up to READ_LIMIT_CHARS; the guard refuses those over MAX_LINE_CHARS with an error the call gets
+        StdioClientTransport transport = new StdioClientTransport(params,
+                new StdioLineGuard(mapper, StdioLineGuard.MAX_LINE_CHARS), StdioLineGuard.READ_LIMIT_CHARS) {
             @Override
             protected ProcessBuilder getProcessBuilder() {
                 ProcessBuilder pb = new ProcessBuilder();

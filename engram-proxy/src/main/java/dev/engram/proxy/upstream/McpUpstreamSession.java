@@ -1,12 +1,14 @@
 package dev.engram.proxy.upstream;
 
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -62,6 +64,10 @@ final class McpUpstreamSession implements UpstreamSession {
             throw new UpstreamException("call to upstream '" + server + "' was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof McpError m && m.getJsonRpcError() != null
+                    && Integer.valueOf(StdioLineGuard.TOO_LARGE_CODE).equals(m.getJsonRpcError().code())) {
+                throw tooLarge(m.getJsonRpcError().data());
+            }
             throw new UpstreamException("upstream '" + server + "' failed: " + cause.getClass().getSimpleName()
                     + (cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"), cause);
         }
@@ -84,6 +90,16 @@ final class McpUpstreamSession implements UpstreamSession {
             // closing a broken connection may fail in many ways; the process is killed below anyway
         }
         if (process != null && process.isAlive()) process.destroyForcibly();
+    }
+
+    /** What the agent can do about it: the same call would fail again, a smaller one would not. */
+    private OversizedResultException tooLarge(Object data) {
+        Object chars = data instanceof Map<?, ?> d ? d.get("chars") : null;
+        Object limit = data instanceof Map<?, ?> d ? d.get("limit") : null;
+        return new OversizedResultException("upstream '" + server + "' answered, but its response was too large for the proxy: "
+                + chars + " characters in one message, the limit is " + limit + " (the MCP stdio client's); the tool"
+                + " did run, so a call with effects is not to be repeated as is. Ask for less: a smaller range or page, a"
+                + " filter, a narrower path. The upstream is still connected");
     }
 
     private static String firstLine(String s) {

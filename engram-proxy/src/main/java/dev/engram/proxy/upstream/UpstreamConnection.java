@@ -94,6 +94,8 @@ public final class UpstreamConnection implements AutoCloseable {
         try {
             return s.call(CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments)
                     .meta(meta).build(), callTimeout);
+        } catch (OversizedResultException e) {
+            throw e; // only the answer was lost: the session is fine
         } catch (UpstreamException e) {
             markDead(s, e.getMessage());
             throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next call", e);
