@@ -29,6 +29,11 @@ public final class Sections {
         return JsonSections.split(text).orElseGet(() -> byParagraphs(text));
     }
 
+    /** Sections of about {@link #TARGET_CHARS} ending at paragraphs, records or lines, whatever the text's shape. */
+    static List<Section> plain(String text) {
+        return byParagraphs(text);
+    }
+
     /** Start offsets and levels of markdown heading lines outside code fences. */
     static List<int[]> headings(String text) {
         List<int[]> out = new ArrayList<>();
