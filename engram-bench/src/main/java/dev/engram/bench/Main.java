@@ -207,7 +207,7 @@ public final class Main implements Runnable {
                 description = "Shapes of generated text (default ${DEFAULT-VALUE}).")
         List<String> shapes;
 
-        @Option(names = "--sizes", split = ",", defaultValue = "0.25,0.5,1,2.5,5,10",
+        @Option(names = "--sizes", split = ",", defaultValue = "0.25,0.5,1,2.5,5,7.5,10",
                 description = "Result sizes in MiB of characters (default ${DEFAULT-VALUE}).")
         List<Double> sizes;
 

@@ -88,10 +88,10 @@ public final class Compressor {
      */
     private CompressionOutcome oversized(String key, String server, String tool, String raw, int budget) {
         StoredResult stored = new StoredResult(key, server, tool, raw, Sections.plain(raw));
-        store(stored);
+        originals.put(stored);
         String note = "\n[" + raw.length() + " chars: over the proxy's cap of " + MAX_PROCESSED_CHARS
-                + " for cleaning and compressing one result; the original is stored whole, in sections of about "
-                + Sections.TARGET_CHARS + " chars (stm_proxy_select_chunks)]";
+                + " for cleaning and compressing one result; the original is stored whole, in sections s1 .. s"
+                + stored.sections().size() + " of about " + Sections.TARGET_CHARS + " chars (stm_proxy_select_chunks)]";
         for (int limit = budget - Footers.RESERVE - 200 - note.length(); limit >= 100; limit /= 2) {
             String text = ProgressiveChunks.chunk(stored, 0, limit) + note;
             if (text.length() <= budget) return new CompressionOutcome(text, CompressionMode.PROGRESSIVE, "oversized_progressive", 1.0, key);
@@ -100,10 +100,6 @@ public final class Compressor {
         String kept = TruncateStrategy.cut(raw, Math.max(0, budget - footer.length()));
         return new CompressionOutcome(kept + footer, CompressionMode.TRUNCATE, "oversized_truncate",
                 (double) kept.length() / raw.length(), key);
-    }
-
-    private void store(StoredResult result) {
-        originals.put(result);
     }
 
     private void store(String key, String server, String tool, String raw, List<Section> sections) {
