@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  * the nested commands are not final because picocli injects them by reflection before {@code call()}.
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
-        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class},
+        subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
+                Main.ProxyScaling.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -195,6 +196,45 @@ public final class Main implements Runnable {
         @Override
         public Integer call() throws Exception {
             dev.engram.bench.dedup.NearDuplicateThreshold.main(new String[0]);
+            return 0;
+        }
+    }
+
+    @Command(name = "proxy-scaling", mixinStandardHelpOptions = true,
+            description = "Time of the proxy's CLEAN -> COMPRESS per result size (plain, log, markdown, JSON, one line): ms and ms/MiB.")
+    static final class ProxyScaling implements Callable<Integer> {
+        @Option(names = "--shapes", split = ",", defaultValue = "plain,log,markdown,json,oneline",
+                description = "Shapes of generated text (default ${DEFAULT-VALUE}).")
+        List<String> shapes;
+
+        @Option(names = "--sizes", split = ",", defaultValue = "0.25,0.5,1,2.5,5,7.5,10",
+                description = "Result sizes in MiB of characters (default ${DEFAULT-VALUE}).")
+        List<Double> sizes;
+
+        @Option(names = "--repeats", defaultValue = "3", description = "Timed runs per size; the median is shown (default ${DEFAULT-VALUE}).")
+        int repeats;
+
+        @Option(names = "--seed", defaultValue = "20261129") long seed;
+
+        @Override
+        public Integer call() {
+            List<dev.engram.bench.proxy.ProxyScalingBench.Shape> parsed = new ArrayList<>();
+            for (String s : shapes) {
+                try {
+                    parsed.add(dev.engram.bench.proxy.ProxyScalingBench.Shape.valueOf(s.strip().toUpperCase(Locale.ROOT)));
+                } catch (IllegalArgumentException e) {
+                    System.err.println("proxy-scaling: unknown shape '" + s + "' (plain, log, markdown, json or oneline)");
+                    return 2;
+                }
+            }
+            if (repeats < 1 || sizes.stream().anyMatch(m -> !(m > 0 && m <= 1024))) {
+                System.err.println("proxy-scaling: --repeats must be at least 1 and --sizes each over 0 and at most 1024 MiB");
+                return 2;
+            }
+            var rows = new dev.engram.bench.proxy.ProxyScalingBench(System.err)
+                    .run(new dev.engram.bench.proxy.ProxyScalingBench.Settings(parsed, sizes, repeats, seed));
+            System.out.println(dev.engram.bench.proxy.ProxyScalingBench.table(rows));
+            System.out.println(machine());
             return 0;
         }
     }

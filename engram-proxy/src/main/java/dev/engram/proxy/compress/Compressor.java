@@ -15,6 +15,16 @@ import java.util.Optional;
  * whenever the agent gets anything but the original itself. Thread-safe.
  */
 public final class Compressor {
+    /**
+     * Results longer than this (8 Mi characters) are neither cleaned nor analysed: the agent gets the
+     * first chunk, exact, and a note, and the whole original is stored for read_more and select_chunks
+     * (sections by paragraph, as for plain text). The work is linear below the cap (about 0.1 s per MiB,
+     * docs/benchmarks.md §8), but a result this large is beyond what a view can usefully summarize, and
+     * the cap keeps the cost of any content, cleaning's regular expressions included, far from a call
+     * timeout. It is half the largest message the proxy reads from an upstream (16 Mi characters).
+     */
+    public static final int MAX_PROCESSED_CHARS = 8 * 1024 * 1024;
+
     private final McpJsonMapper mapper;
     private final OriginalStore originals;
     private final RetentionFloor floor;
@@ -50,6 +60,7 @@ public final class Compressor {
             store(key, server, tool, raw, Sections.split(raw));
             return new CompressionOutcome(cleaned + footer, CompressionMode.NONE, "clean", 1.0, key);
         }
+        if (raw.length() > MAX_PROCESSED_CHARS) return oversized(key, server, tool, raw, budget);
         // the split scans the whole text: only where a view is made and the original stored
         List<Section> sections = Sections.split(raw);
         ContentShape shape = ContentShape.of(cleaned, mapper);
@@ -69,6 +80,26 @@ public final class Compressor {
         Compressed c = result.orElseThrow(() -> new IllegalStateException("truncate must always apply"));
         store(key, server, tool, raw, sections);
         return new CompressionOutcome(c.text(), c.strategy(), path, c.retention(), key);
+    }
+
+    /**
+     * Over {@link #MAX_PROCESSED_CHARS}: the first chunk of the raw text (not cleaned), its progressive
+     * footer and a note saying why; truncated to the budget if even a short chunk does not fit.
+     */
+    private CompressionOutcome oversized(String key, String server, String tool, String raw, int budget) {
+        StoredResult stored = new StoredResult(key, server, tool, raw, Sections.plain(raw));
+        originals.put(stored);
+        String note = "\n[" + raw.length() + " chars: over the proxy's cap of " + MAX_PROCESSED_CHARS
+                + " for cleaning and compressing one result; the original is stored whole, in sections s1 .. s"
+                + stored.sections().size() + " of about " + Sections.TARGET_CHARS + " chars (stm_proxy_select_chunks)]";
+        for (int limit = budget - Footers.RESERVE - 200 - note.length(); limit >= 100; limit /= 2) {
+            String text = ProgressiveChunks.chunk(stored, 0, limit) + note;
+            if (text.length() <= budget) return new CompressionOutcome(text, CompressionMode.PROGRESSIVE, "oversized_progressive", 1.0, key);
+        }
+        String footer = Footers.original(key, raw.length(), "over the processing cap of " + MAX_PROCESSED_CHARS + " chars: not cleaned");
+        String kept = TruncateStrategy.cut(raw, Math.max(0, budget - footer.length()));
+        return new CompressionOutcome(kept + footer, CompressionMode.TRUNCATE, "oversized_truncate",
+                (double) kept.length() / raw.length(), key);
     }
 
     private void store(String key, String server, String tool, String raw, List<Section> sections) {

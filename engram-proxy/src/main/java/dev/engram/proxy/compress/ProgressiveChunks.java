@@ -33,11 +33,13 @@ public final class ProgressiveChunks {
         int end = Math.min(text.length(), from + Math.max(1, limit));
         if (end == text.length()) return end;
         int floor = end - Math.max(1, (end - from) / 5);
-        int para = text.lastIndexOf("\n\n", end - 2);
+        // searches stop at the floor: unbounded, each ran back to offset 0 in a text without breaks,
+        // so reading a large original chunk by chunk was quadratic
+        int para = Sections.lastParagraph(text, end - 2, floor - 1);
         if (para >= floor) return para + 2;
-        int line = text.lastIndexOf('\n', end - 1);
+        int line = Sections.lastIndexAbove(text, '\n', end - 1, floor - 1);
         if (line >= floor) return line + 1;
-        int space = text.lastIndexOf(' ', end - 1);
+        int space = Sections.lastIndexAbove(text, ' ', end - 1, floor - 1);
         if (space >= floor) return space + 1;
         return end;
     }

@@ -29,6 +29,11 @@ public final class Sections {
         return JsonSections.split(text).orElseGet(() -> byParagraphs(text));
     }
 
+    /** Sections of about {@link #TARGET_CHARS} ending at paragraphs, records or lines, whatever the text's shape. */
+    static List<Section> plain(String text) {
+        return byParagraphs(text);
+    }
+
     /** Start offsets and levels of markdown heading lines outside code fences. */
     static List<int[]> headings(String text) {
         List<int[]> out = new ArrayList<>();
@@ -85,16 +90,50 @@ public final class Sections {
         int limit = Math.min(text.length(), start + TARGET_CHARS);
         if (limit == text.length()) return limit;
         int floor = start + TARGET_CHARS / 4;
-        int para = text.lastIndexOf("\n\n", limit);
+        int para = lastParagraph(text, limit, floor);
         if (para > floor) return para + 2;
         if (!record.isEmpty()) {
-            for (int line = text.lastIndexOf('\n', limit - 1); line > floor; line = text.lastIndexOf('\n', line - 1)) {
+            for (int line = lastNewline(text, limit - 1, floor); line > floor; line = lastNewline(text, line - 1, floor)) {
                 if (record.equals(recordKey(text, line + 1))) return line + 1;
             }
         }
-        int line = text.lastIndexOf('\n', limit);
+        int line = lastNewline(text, limit, floor);
         if (line > floor) return line + 1;
         return limit;
+    }
+
+    /**
+     * {@code text.lastIndexOf('\n', from)} when that is above {@code floor}, else -1. Never looks at or
+     * below the floor: the unbounded search ran back to the start of the text for every section of a
+     * text without line breaks, quadratic in its length.
+     */
+    static int lastNewline(String text, int from, int floor) {
+        return lastIndexAbove(text, '\n', from, floor);
+    }
+
+    /** {@code text.lastIndexOf(c, from)} when above {@code floor}, else -1. */
+    static int lastIndexAbove(String text, char c, int from, int floor) {
+        for (int i = Math.min(from, text.length() - 1); i > Math.max(floor, -1); i--) {
+            if (text.charAt(i) == c) return i;
+        }
+        return -1;
+    }
+
+    /** {@code text.lastIndexOf("\n\n", from)} when above {@code floor}, else -1 (bounded as {@link #lastNewline}). */
+    static int lastParagraph(String text, int from, int floor) {
+        for (int i = Math.min(from, text.length() - 2); i > Math.max(floor, -1); i--) {
+            if (text.charAt(i) == '\n' && text.charAt(i + 1) == '\n') return i;
+        }
+        return -1;
+    }
+
+    /** End of the line starting at {@code from}, looking no further than {@code max} chars. */
+    static int lineEnd(String text, int from, int max) {
+        int stop = (int) Math.min(text.length(), (long) from + max);
+        for (int i = from; i < stop; i++) {
+            if (text.charAt(i) == '\n') return i;
+        }
+        return stop;
     }
 
     /**
@@ -102,8 +141,8 @@ public final class Sections {
      * graph or list marks ({@code * | / \ - >}), digits folded to 9; "" when it has none.
      */
     static String recordKey(String text, int lineStart) {
-        int nl = text.indexOf('\n', lineStart);
-        String line = TextCleaner.oneLine(text.substring(lineStart, nl < 0 ? text.length() : Math.min(nl, lineStart + 200)));
+        // bounded: indexOf ran to the end of a text without line breaks, once per candidate line
+        String line = TextCleaner.oneLine(text.substring(lineStart, lineEnd(text, lineStart, 200)));
         int i = 0;
         while (i < line.length() && "*|/\\->_ ".indexOf(line.charAt(i)) >= 0) i++;
         int j = i;
@@ -112,9 +151,8 @@ public final class Sections {
     }
 
     private static String titleAt(String text, int start) {
-        int nl = text.indexOf('\n', start);
-        // a title needs 60 chars: do not clean a whole megabyte line to get them
-        String line = TextCleaner.oneLine(text.substring(start, Math.min(nl < 0 ? text.length() : nl, start + 400)));
+        // a title needs 60 chars: do not clean (or even scan) a whole megabyte line to get them
+        String line = TextCleaner.oneLine(text.substring(start, lineEnd(text, start, 400)));
         line = line.replaceFirst("^#{1,6}\\s+", "");
         return line.length() > 60 ? line.substring(0, 60) + "…" : line;
     }

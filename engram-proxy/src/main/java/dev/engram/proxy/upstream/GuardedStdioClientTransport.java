@@ -34,6 +34,8 @@ final class GuardedStdioClientTransport implements McpClientTransport {
     private static final Logger log = LoggerFactory.getLogger(GuardedStdioClientTransport.class);
     /** Largest upstream message taken; the SDK's own default. */
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+    /** The JSON-RPC error code of the answer that stands in for a response too large to take. */
+    static final int TOO_LARGE_CODE = -32099;
     private static final String ID_VALUE = "(\"(?:[^\"\\\\]|\\\\.){0,200}\"|-?\\d{1,18})";
     /** The top-level id where writers put it: first, or after jsonrpc (Java SDK), or last (TypeScript SDK). */
     private static final Pattern HEAD_ID = Pattern.compile("^\\{\\s*(?:\"jsonrpc\"\\s*:\\s*\"2\\.0\"\\s*,\\s*)?\"id\"\\s*:\\s*" + ID_VALUE);
@@ -112,26 +114,32 @@ final class GuardedStdioClientTransport implements McpClientTransport {
 
     /** An error answer for the request whose response was too long, when its id can be read. */
     private JSONRPCMessage tooLong(BoundedLines lines) {
-        String head = new String(lines.buffer(), 0, Math.min(lines.kept(), 512), StandardCharsets.UTF_8);
-        Matcher m = HEAD_ID.matcher(head);
-        if (!m.find()) m = TAIL_ID.matcher(new String(lines.tail(), StandardCharsets.UTF_8));
-        String what = "the upstream's response was " + lines.length() + " bytes, over the proxy's limit of "
-                + maxLineBytes + " bytes per message; ask the tool for less (a narrower path, a smaller page)";
-        if (!m.find()) {
+        String what = "its response was too large for the proxy: " + lines.length() + " bytes in one message, the limit is "
+                + maxLineBytes + "; the tool did run. Ask it for less (a narrower path, a smaller page or range)";
+        Object id = responseId(new String(lines.buffer(), 0, Math.min(lines.kept(), 512), StandardCharsets.UTF_8),
+                new String(lines.tail(), StandardCharsets.UTF_8));
+        if (id == null) {
             log.warn("upstream {}: skipped a message of {} bytes without a readable id: {}", name, lines.length(), what);
-            return null;
-        }
-        String raw = m.group(1);
-        Object id;
-        try {
-            id = raw.startsWith("\"") ? mapper.readValue(raw, String.class) : (Object) Long.parseLong(raw);
-        } catch (IOException | RuntimeException e) {
-            log.warn("upstream {}: skipped a message of {} bytes whose id is unreadable: {}", name, lines.length(), what);
             return null;
         }
         log.warn("upstream {}: {}", name, what);
         return new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
-                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR, what, null));
+                new McpSchema.JSONRPCResponse.JSONRPCError(TOO_LARGE_CODE, what, null));
+    }
+
+    /**
+     * The top-level id of a response from the first and last bytes of its line, where writers put it:
+     * first or after {@code jsonrpc} (the Java SDK), or last (the TypeScript SDK); null if neither.
+     */
+    static Object responseId(String head, String tail) {
+        Matcher m = HEAD_ID.matcher(head);
+        if (!m.find()) {
+            m = TAIL_ID.matcher(tail);
+            if (!m.find()) return null;
+        }
+        String raw = m.group(1);
+        if (!raw.startsWith("\"")) return Long.parseLong(raw);
+        return raw.substring(1, raw.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
     }
 
     private void readStderr() {

@@ -65,8 +65,10 @@ final class McpUpstreamSession implements UpstreamSession {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof McpError error) {
                 // the upstream (or our transport on its behalf) answered with a JSON-RPC error: its words, no class name
-                throw UpstreamException.errorAnswer("upstream '" + server + "' answered with an error: "
-                        + firstLine(String.valueOf(error.getMessage())), cause);
+                boolean tooLarge = error.getJsonRpcError() != null
+                        && error.getJsonRpcError().code() == GuardedStdioClientTransport.TOO_LARGE_CODE;
+                throw UpstreamException.errorAnswer("upstream '" + server + "' answered"
+                        + (tooLarge ? ", but " : " with an error: ") + firstLine(String.valueOf(error.getMessage())), cause);
             }
             throw new UpstreamException("upstream '" + server + "' failed: " + cause.getClass().getSimpleName()
                     + (cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"), cause);

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.proxy.compress.Compressor;
+import dev.engram.proxy.compress.Footers;
 import dev.engram.proxy.compress.OriginalStore;
 import dev.engram.proxy.compress.RetentionFloor;
+import dev.engram.proxy.compress.Section;
+import dev.engram.proxy.compress.StoredResult;
 import dev.engram.proxy.config.CompressionMode;
 import dev.engram.proxy.config.ResultBudget;
 import dev.engram.proxy.config.UpstreamConfig;
@@ -85,5 +88,37 @@ class PipelineTest {
         assertTrue(out.text().length() <= 1000);
         assertEquals("k1", out.resultKey());
         assertEquals("progressive", out.path());
+    }
+    /**
+     * Over the processing cap nothing is cleaned or analysed: the first chunk is the raw text itself
+     * (escape codes and repeated lines included), the note says why, and the stored original comes back
+     * exactly by sections, as for any compressed result.
+     */
+    @Test
+    void aResultOverTheProcessingCapGetsItsRawHeadAndANote() {
+        OriginalStore store = new OriginalStore(Clock.systemUTC(), () -> "k1");
+        Compressor c = new Compressor(McpJsonDefaults.getMapper(), store, new RetentionFloor(0.65), 4000);
+        Pipeline p = new Pipeline(List.of(new CleanStage(), new CompressStage(c)));
+        String line = "\u001b[32mINFO\u001b[0m  same   line\n";
+        String raw = "# Title\n\n## Part\n" + line.repeat(Compressor.MAX_PROCESSED_CHARS / line.length() + 10);
+        assertTrue(raw.length() > Compressor.MAX_PROCESSED_CHARS);
+        for (int max : new int[] {8000, 500}) {
+            UpstreamConfig upstream = new UpstreamConfig("s", "s", new UpstreamTransport.Stdio("x", List.of(), List.of()),
+                    CompressionMode.AUTO, max, 0);
+            PipelineText out = p.run(new ProxiedCall(upstream, "t", "s__t", Map.of(), ResultBudget.DEFAULT), raw);
+            assertTrue(out.text().length() <= max, out.text().length() + " > " + max);
+            assertTrue(out.text().contains("over the proxy's cap of " + Compressor.MAX_PROCESSED_CHARS)
+                    || out.text().contains("over the processing cap of " + Compressor.MAX_PROCESSED_CHARS), out.text());
+            int footer = out.text().indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN);
+            String head = footer >= 0 ? out.text().substring(0, footer) : out.text().substring(0, out.text().indexOf("\n---\n["));
+            assertTrue(head.length() > 0 && raw.startsWith(head), "the head is the raw text, not cleaned");
+            assertEquals(max == 8000 ? "oversized_progressive" : "oversized_truncate", out.path());
+            StoredResult stored = store.get(out.resultKey()).orElseThrow();
+            assertEquals(raw, stored.original());
+            StringBuilder all = new StringBuilder();
+            for (Section s : stored.sections()) all.append(raw, s.start(), s.end());
+            assertEquals(raw, all.toString(), "the sections cover the original");
+            assertTrue(stored.sections().size() > 1000, "paragraph-sized sections, not the markdown headings");
+        }
     }
 }
