@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The client end of a stdio upstream. Replaces the SDK's {@code StdioClientTransport}, whose reader
@@ -46,7 +48,9 @@ final class GuardedStdioClientTransport implements McpClientTransport {
     private final McpJsonMapper mapper;
     private final Consumer<String> stderr;
     private final int maxLineBytes;
-    private final Object writeLock = new Object();
+    // writes run on one thread of their own, in order: an answer the session sends from the reader
+    // thread (to an upstream's ping, say) must not block reading while the upstream blocks writing
+    private final Scheduler writer;
     private volatile Process process;
     private volatile boolean closing;
     private boolean warnedJunk; // reader thread only: the first stray line is a warning, the rest debug lines
@@ -58,6 +62,7 @@ final class GuardedStdioClientTransport implements McpClientTransport {
         this.mapper = mapper;
         this.stderr = stderr;
         this.maxLineBytes = maxLineBytes;
+        this.writer = Schedulers.newSingle("engram-upstream-" + name + "-stdin", true);
     }
 
     @Override
@@ -157,22 +162,21 @@ final class GuardedStdioClientTransport implements McpClientTransport {
             if (p == null) throw new UpstreamException("upstream '" + name + "' is not connected");
             try {
                 byte[] line = mapper.writeValueAsString(message).getBytes(StandardCharsets.UTF_8);
-                synchronized (writeLock) {
-                    OutputStream out = p.getOutputStream();
-                    out.write(line);
-                    out.write('\n');
-                    out.flush();
-                }
+                OutputStream out = p.getOutputStream();
+                out.write(line);
+                out.write('\n');
+                out.flush();
             } catch (IOException e) {
                 throw new UpstreamException("upstream '" + name + "' no longer reads its input: " + e.getMessage(), e);
             }
-        });
+        }).subscribeOn(writer).then();
     }
 
     @Override
     public Mono<Void> closeGracefully() {
         return Mono.fromRunnable(() -> {
             closing = true;
+            writer.dispose();
             Process p = process;
             if (p == null) return;
             try {
