@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.http.HttpServerSettings;
-import dev.engram.mcp.profile.NativeProfile;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.ProfileRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;

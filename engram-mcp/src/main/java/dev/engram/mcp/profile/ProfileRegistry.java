@@ -1,6 +1,7 @@
 package dev.engram.mcp.profile;
 
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

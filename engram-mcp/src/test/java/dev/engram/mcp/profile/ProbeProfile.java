@@ -64,7 +64,7 @@ final class ProbeProfile {
             this.renderer = renderer;
             this.definition = Tool.builder("save_note", JsonSchema.input()
                             .string("text", "What to keep", "the build needs Java 17")
-                            .string(context.zoneArgument(), Fields.ZONE, "my-project").required("text").build())
+                            .string(context.zoneArgument(), "Namespace; default: the server's zone", "my-project").required("text").build())
                     .description("Keeps a note").annotations(ToolHints.writes(false)).build();
         }
 
@@ -90,7 +90,7 @@ final class ProbeProfile {
             this.context = context;
             this.renderer = renderer;
             this.definition = Tool.builder("count_notes", JsonSchema.input()
-                            .string(context.zoneArgument(), Fields.ZONE, "my-project").build())
+                            .string(context.zoneArgument(), "Namespace; default: the server's zone", "my-project").build())
                     .description("Counts notes").annotations(ToolHints.readOnly()).build();
         }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.engine.Engine;
 import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.render.Renderers;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.render.Renderers;
 import java.time.Clock;
 import java.util.LinkedHashMap;

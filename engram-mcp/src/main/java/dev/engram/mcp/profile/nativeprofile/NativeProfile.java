@@ -1,7 +1,10 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.ContextQuery;
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.Guarded;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolHandler;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
