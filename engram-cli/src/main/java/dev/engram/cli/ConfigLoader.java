@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.http.HttpServerSettings;
 import dev.engram.mcp.http.TokenSet;
+import dev.engram.mcp.profile.ProfileRegistry;
 import dev.engram.store.sqlite.DatabaseIdentity;
 import dev.engram.store.sqlite.DatabaseInspector;
 import java.io.IOException;
@@ -22,6 +23,9 @@ final class ConfigLoader {
     static final String ENGRAM_TOKENS = "ENGRAM_TOKENS";
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
+    static final String ENGRAM_PROFILE = "ENGRAM_PROFILE";
+    /** Help of {@code --profile}, shared by the two commands that serve. */
+    static final String PROFILE_HELP = "Tool profile to serve (default native, or $ENGRAM_PROFILE); `engram profiles` lists them";
     /** A per-project store's name at the git root; distinct from {@link #LEGACY_STORE_DIR}, which another tool uses too. */
     static final String PROJECT_STORE_DIR = ".engram-store";
     /** Where earlier Engram versions kept the store, in the home and at a git root; still used when it holds one of ours. */
@@ -125,6 +129,29 @@ final class ConfigLoader {
         } catch (InvalidPathException e) {
             throw new ConfigException(key, source, "'" + value + "' is not a valid path: " + e.getReason());
         }
+    }
+
+    /**
+     * The profile a server wears: {@code native}, else {@code ENGRAM_PROFILE}, else {@code --profile}. An
+     * unknown name stops start-up here, before the server claims stdout or a port.
+     */
+    String profile(String flag, ProfileRegistry registry) {
+        String name = ProfileRegistry.DEFAULT;
+        String key = null;
+        String source = null;
+        String fromEnv = env.get(ENGRAM_PROFILE);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            name = fromEnv.strip();
+            key = ENGRAM_PROFILE;
+            source = "environment";
+        }
+        if (flag != null) {
+            name = flag.strip();
+            key = "--profile";
+            source = "flag";
+        }
+        if (registry.find(name).isEmpty()) throw new ConfigException(key, source, registry.unknown(name));
+        return name;
     }
 
     HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,

@@ -4,10 +4,11 @@ import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
 import dev.engram.engine.RecallSettings;
+import dev.engram.memory.MemoryRules;
 import dev.engram.spi.Embedder;
 import dev.engram.mcp.json.JsonText;
-import dev.engram.mcp.profile.NativeProfile;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ProfileRegistry;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.render.Renderers;
 import dev.engram.store.EmbeddedStore;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +43,7 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
     private final Renderers renderers = Renderers.standard();
+    private final ProfileRegistry profiles = ProfileRegistry.standard();
     // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
     private JsonText json;
 
@@ -164,8 +167,22 @@ public final class Main {
                 Clock.systemUTC(), engine);
     }
 
-    ToolProfile nativeProfile(EngramConfig config, Supplier<Engine> engine) {
-        return NativeProfile.create(new ProfileContext(engine, renderers, config.defaultZone()), json());
+    ProfileRegistry profiles() {
+        return profiles;
+    }
+
+    /** Every registered profile, built to count what it offers; building one never calls the engine. */
+    List<ToolProfile> registeredProfiles() {
+        Supplier<Engine> none = () -> {
+            throw new IllegalStateException("a profile built for listing has no engine");
+        };
+        ProfileContext context = new ProfileContext(none, renderers, MemoryRules.DEFAULT_ZONE);
+        return profiles.names().stream().map(n -> profiles.create(n, context, json())).toList();
+    }
+
+    /** The named profile over the engine; the name comes from {@link ConfigLoader#profile}, so it exists. */
+    ToolProfile profile(String name, EngramConfig config, Supplier<Engine> engine) {
+        return profiles.create(name, new ProfileContext(engine, renderers, config.defaultZone()), json());
     }
 
     /**

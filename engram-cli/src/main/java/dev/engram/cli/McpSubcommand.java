@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "mcp", description = "Serve MCP over stdio (what agents spawn).")
@@ -13,14 +14,19 @@ final class McpSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
+    @Option(names = "--profile", paramLabel = "NAME", description = ConfigLoader.PROFILE_HELP)
+    String profile;
+
     @Override
     public Integer call() {
-        // first of all: from here on stdout carries JSON-RPC only (SDK gotcha 6)
-        OutputStream protocol = StdioServer.claimStdout();
         Main main = root.main();
+        // checked while stdout is still ours, so an unknown name is reported and nothing is served
+        String profileName = main.configLoader().profile(profile, main.profiles());
+        // from here on stdout carries JSON-RPC only (SDK gotcha 6)
+        OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
-        McpSyncServer server = StdioServer.start(main.nativeProfile(config, Main.engineWhenOpen(opening)),
+        McpSyncServer server = StdioServer.start(main.profile(profileName, config, Main.engineWhenOpen(opening)),
                 Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();

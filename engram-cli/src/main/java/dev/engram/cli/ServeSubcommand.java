@@ -15,6 +15,9 @@ final class ServeSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
+    @Option(names = "--profile", paramLabel = "NAME", description = ConfigLoader.PROFILE_HELP)
+    String profile;
+
     @Option(names = "--host", description = "Address to bind (default 127.0.0.1, or $ENGRAM_HTTP_HOST)")
     String host;
 
@@ -38,17 +41,18 @@ final class ServeSubcommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Main main = root.main();
         EngramConfig config = root.config();
+        String profileName = main.configLoader().profile(profile, main.profiles());
         HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
         Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
         McpHttpServer server;
         try {
-            server = McpHttpServer.start(settings, main.nativeProfile(config, opened::engine), Main.version(),
+            server = McpHttpServer.start(settings, main.profile(profileName, config, opened::engine), Main.version(),
                     main.json().mapper());
         } catch (Exception e) {
             opened.close();
             throw e;
         }
-        main.err().println("engram " + Main.version() + " serving MCP at " + server.endpoint()
+        main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")"));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
             // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed

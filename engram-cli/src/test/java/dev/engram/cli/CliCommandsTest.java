@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.error.StoreException;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,5 +65,34 @@ class CliCommandsTest {
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("ENGRAM_TOKENS") && r.err().contains("--no-auth"), r.err());
         assertEquals(2, failingStore().run("serve", "--no-auth", "--host", "0.0.0.0").exitCode());
+    }
+
+    @Test
+    void profilesListsEachProfileWithItsToolsResourcesAndPrompts() {
+        CliRunner.Run r = failingStore().run("profiles");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("native (default): 9 tools, 2 resources, 1 prompt\n"), r.out());
+        assertTrue(r.out().contains("  tools: remember, recall, forget,"), r.out());
+        assertTrue(r.out().contains("  resources: engram://primer, engram://stats\n"), r.out());
+        assertTrue(r.out().contains("planned, not built yet: server-memory, brain, toon, memento"), r.out());
+        CliRunner.Run json = failingStore().run("profiles", "--json");
+        assertEquals(0, json.exitCode(), json.err());
+        assertTrue(json.out().contains("\"name\":\"native\"") && json.out().contains("\"tool_count\":9"), json.out());
+    }
+
+    @Test
+    void unknownProfileStopsStartUpBeforeServing() {
+        CliRunner.Run r = failingStore().run("mcp", "--profile", "nope");
+        assertEquals(2, r.exitCode());
+        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native\n", r.err());
+        assertEquals("", r.out(), "nothing was served");
+        CliRunner.Run serve = failingStore().run("serve", "--no-auth", "--profile", "brain");
+        assertEquals(2, serve.exitCode());
+        assertTrue(serve.err().startsWith("engram: --profile (flag) 'brain' is planned but not built yet"), serve.err());
+        CliRunner.Run env = new CliRunner(dir, Map.of("ENGRAM_PROFILE", "nope"), (config, embedding) -> {
+            throw new AssertionError("no store is opened for an unknown profile");
+        }).run("mcp");
+        assertEquals(2, env.exitCode());
+        assertTrue(env.err().startsWith("engram: ENGRAM_PROFILE (environment) 'nope' is not a profile"), env.err());
     }
 }

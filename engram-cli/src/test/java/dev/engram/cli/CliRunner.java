@@ -13,17 +13,23 @@ final class CliRunner {
     }
 
     private final Path dir;
+    private final Map<String, String> env;
     private final BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener;
 
     CliRunner(Path dir, BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener) {
+        this(dir, Map.of(), opener);
+    }
+
+    CliRunner(Path dir, Map<String, String> env, BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener) {
         this.dir = dir;
+        this.env = env;
         this.opener = opener;
     }
 
     Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(Map.of(), dir, dir, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = new Main(env, dir, dir, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), opener).run(args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

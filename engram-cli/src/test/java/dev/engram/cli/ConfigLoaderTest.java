@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.http.HttpServerSettings;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
+import dev.engram.mcp.profile.ProfileRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,6 +67,27 @@ class ConfigLoaderTest {
         String m = assertThrows(RuntimeException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
                 .load(options(null, false, "Not A Zone"))).getMessage();
         assertTrue(m.startsWith("--zone 'Not A Zone' is not a valid zone name"), m);
+    }
+
+    @Test
+    void profilePrecedenceIsDefaultThenEnvironmentThenFlag() {
+        ProfileRegistry registry = new ProfileRegistry(Map.of("native", NativeProfile::create, "other", NativeProfile::create));
+        assertEquals("native", new ConfigLoader(Map.of(), dir, dir, "Linux").profile(null, registry));
+        assertEquals("native", new ConfigLoader(Map.of("ENGRAM_PROFILE", " "), dir, dir, "Linux").profile(null, registry));
+        ConfigLoader fromEnv = new ConfigLoader(Map.of("ENGRAM_PROFILE", "other"), dir, dir, "Linux");
+        assertEquals("other", fromEnv.profile(null, registry));
+        assertEquals("native", fromEnv.profile("native", registry));
+    }
+
+    @Test
+    void unknownProfileFailsNamingTheSettingItsSourceAndTheNames() {
+        ProfileRegistry registry = ProfileRegistry.standard();
+        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "nope"), dir, dir, "Linux")
+                        .profile(null, registry)).getMessage());
+        assertEquals("--profile (flag) 'brain' is planned but not built yet; choose one of: native",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "native"), dir, dir, "Linux")
+                        .profile("brain", registry)).getMessage());
     }
 
     @Test

@@ -43,7 +43,7 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy tune", List.of("proxy", "tune")),
             Map.entry("proxy proposals", List.of("proxy", "proposals")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
-    private static final List<String> NOT_HERE = List.of("version", "mcp", "proxy");
+    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
 
     private List<String> listing(Path d) throws IOException {
         try (Stream<Path> files = Files.list(d)) {

@@ -2,7 +2,7 @@ package dev.engram.mcp;
 
 import dev.engram.engine.Engine;
 import dev.engram.mcp.json.JsonText;
-import dev.engram.mcp.profile.NativeProfile;
+import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.render.Renderers;

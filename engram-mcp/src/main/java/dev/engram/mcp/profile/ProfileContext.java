@@ -7,15 +7,25 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * What every tool of a profile shares: the engine, the renderers and the zone used when a call names
- * none. The engine comes from a supplier so a server can answer {@code initialize} and
- * {@code tools/list} while the store is still opening; the first tool call waits for it.
+ * What every tool of a profile shares: the engine, the renderers, the zone used when a call names
+ * none, and the name of the argument that names one ({@code zone} natively; a profile whose agents
+ * already send another, like brain-tools' {@code memory_zone}, declares it with
+ * {@link #withZoneArgument}). The engine comes from a supplier so a server can answer
+ * {@code initialize} and {@code tools/list} while the store is still opening; the first tool call
+ * waits for it.
  */
-public record ProfileContext(Supplier<Engine> engines, Renderers renderers, String defaultZone) {
+public record ProfileContext(Supplier<Engine> engines, Renderers renderers, String defaultZone, String zoneArgument) {
+    public static final String ZONE = "zone";
+
     public ProfileContext {
         Objects.requireNonNull(engines, "engines");
         Objects.requireNonNull(renderers, "renderers");
         Objects.requireNonNull(defaultZone, "defaultZone");
+        Objects.requireNonNull(zoneArgument, "zoneArgument");
+    }
+
+    public ProfileContext(Supplier<Engine> engines, Renderers renderers, String defaultZone) {
+        this(engines, renderers, defaultZone, ZONE);
     }
 
     public static ProfileContext of(Engine engine, Renderers renderers, String defaultZone) {
@@ -23,13 +33,18 @@ public record ProfileContext(Supplier<Engine> engines, Renderers renderers, Stri
         return new ProfileContext(() -> engine, renderers, defaultZone);
     }
 
+    /** The same context for a profile whose tools name the zone argument {@code name}. */
+    public ProfileContext withZoneArgument(String name) {
+        return new ProfileContext(engines, renderers, defaultZone, name);
+    }
+
     public Engine engine() {
         return engines.get();
     }
 
-    /** The call's {@code zone} argument, else the server's default zone. */
+    /** The call's zone argument (named {@link #zoneArgument()}), else the server's default zone. */
     public String zone(ToolArgs args) {
-        String z = args.textOr("zone");
+        String z = args.textOr(zoneArgument);
         return z == null || z.isBlank() ? defaultZone : z.strip();
     }
 }

@@ -1,8 +1,9 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RememberCommand;
 import dev.engram.engine.RememberResult;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;

@@ -1,9 +1,10 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.Budget;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;

@@ -1,4 +1,4 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.engram.engine.Engine;
 import dev.engram.engine.RememberCommand;
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.render.Renderers;

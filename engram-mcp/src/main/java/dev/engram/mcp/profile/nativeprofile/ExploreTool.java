@@ -1,7 +1,8 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.ExploreQuery;
 import dev.engram.engine.ExploreResult;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;

@@ -1,6 +1,7 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.StatsResult;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;

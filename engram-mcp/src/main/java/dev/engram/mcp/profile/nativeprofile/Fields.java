@@ -1,4 +1,4 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.MemoryType;

@@ -1,9 +1,10 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.Engine;
 import dev.engram.engine.ForgetAction;
 import dev.engram.engine.ForgetCommand;
 import dev.engram.engine.ForgetResult;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;

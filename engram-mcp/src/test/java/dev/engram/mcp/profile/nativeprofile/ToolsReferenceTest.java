@@ -1,8 +1,9 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolHandler;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;

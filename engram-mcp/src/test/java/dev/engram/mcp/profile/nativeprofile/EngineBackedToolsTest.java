@@ -1,4 +1,4 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import io.modelcontextprotocol.json.McpJsonDefaults;

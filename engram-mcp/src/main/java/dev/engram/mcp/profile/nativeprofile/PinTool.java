@@ -1,7 +1,8 @@
-package dev.engram.mcp.profile;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.PinCommand;
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.memory.MemoryRules;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;

@@ -1,0 +1,66 @@
+package dev.engram.mcp.profile;
+
+import dev.engram.mcp.tool.ToolAdapter;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.PromptMessage;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.Role;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resources and prompts for any profile, guarded like {@link ToolAdapter} guards tools: no exception
+ * crosses into the SDK; a failed read is logged with a reference and answered with a short note
+ * carrying it, so the agent's session goes on.
+ */
+public final class Guarded {
+    private static final Logger log = LoggerFactory.getLogger(Guarded.class);
+
+    private Guarded() {
+    }
+
+    /** A text resource whose body is made on each read. */
+    public static SyncResourceSpecification resource(Resource resource, Supplier<String> body) {
+        return new SyncResourceSpecification(resource, (exchange, request) -> {
+            String text;
+            try {
+                text = body.get();
+            } catch (RuntimeException e) {
+                String ref = ToolAdapter.newRef();
+                log.error("resource {} failed, ref={}", resource.uri(), ref, e);
+                text = resource.uri() + " is unavailable right now (ref " + ref + ")";
+            }
+            return ReadResourceResult.builder(List.of(TextResourceContents.builder(request.uri(), text)
+                    .mimeType(resource.mimeType()).build())).build();
+        });
+    }
+
+    /**
+     * A prompt answered with one user message made from the request's arguments (empty when none were
+     * sent); the prompt's title describes the result and names it in the failure note.
+     */
+    public static SyncPromptSpecification prompt(Prompt prompt, Function<Map<String, Object>, String> body) {
+        return new SyncPromptSpecification(prompt, (exchange, request) -> {
+            String text;
+            try {
+                text = body.apply(request.arguments() == null ? Map.of() : request.arguments());
+            } catch (RuntimeException e) {
+                String ref = ToolAdapter.newRef();
+                log.error("prompt {} failed, ref={}", prompt.name(), ref, e);
+                text = "The " + prompt.title() + " is unavailable right now (ref " + ref + ")";
+            }
+            return GetPromptResult.builder(List.of(PromptMessage.builder(Role.USER,
+                    TextContent.builder(text).build()).build())).description(prompt.title()).build();
+        });
+    }
+}
