@@ -223,7 +223,7 @@ public final class Main implements Runnable {
                 try {
                     parsed.add(dev.engram.bench.proxy.ProxyScalingBench.Shape.valueOf(s.strip().toUpperCase(Locale.ROOT)));
                 } catch (IllegalArgumentException e) {
-                    System.err.println("proxy-scaling: unknown shape '" + s + "' (plain, log, markdown, json or oneline)");
+                    System.err.println("proxy-scaling: unknown shape '" + s + "' (plain, log, markdown, json, oneline or tagsoup)");
                     return 2;
                 }
             }

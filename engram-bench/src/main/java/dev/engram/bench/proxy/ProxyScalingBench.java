@@ -45,7 +45,12 @@ public final class ProxyScalingBench {
         /** A pretty-printed JSON array of objects. */
         JSON,
         /** Prose without a single line break (minified output): sections end anywhere, titles come from one huge line. */
-        ONELINE
+        ONELINE,
+        /**
+         * Scraped HTML whose closing tags were lost: a {@code <script>} opening every few lines and never
+         * closed, which made the cleaner's block regex scan to the end once per tag. Not a default shape.
+         */
+        TAGSOUP
     }
 
     public record Settings(List<Shape> shapes, List<Double> sizesMiB, int repeats, long seed) {
@@ -176,6 +181,13 @@ public final class ProxyScalingBench {
             case ONELINE -> {
                 while (sb.length() < chars) sb.append(sentence(rnd)).append(' ');
                 return sb.substring(0, chars);
+            }
+            case TAGSOUP -> {
+                int line = 0;
+                while (sb.length() < chars) {
+                    if (line++ % 5 == 0) sb.append("<script src=\"/js/").append(word(rnd)).append(".js\">");
+                    sb.append("<p>").append(sentence(rnd)).append("</p>\n");
+                }
             }
             default -> throw new IllegalArgumentException(shape.name());
         }

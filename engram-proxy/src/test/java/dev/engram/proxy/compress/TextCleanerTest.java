@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class TextCleanerTest {
@@ -52,5 +54,23 @@ class TextCleanerTest {
         String once = TextCleaner.clean(messy);
         assertEquals(once, TextCleaner.clean(once));
         assertTrue(once.length() <= messy.length());
+    }
+
+    /** The one-pass block remover against the regex it replaced, on random tag soup (seed in the message). */
+    @Test
+    void scriptAndStyleRemovalMatchesTheRegexItReplaced() {
+        Pattern oracle = Pattern.compile("(?is)<(script|style)\\b[^>]*>.*?</\\1\\s*>");
+        String[] pieces = {"<script>", "<SCRIPT type=x>", "</script>", "</Script \n>", "</script", "<scripts>", "<style>",
+            "</style>", "<style media=a>", "</STYLE>", "<", ">", "</", "text ", "\n", "<scriptä>", "<script_x>", " ", "<p>"};
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = random.nextInt(14);
+            for (int j = 0; j < n; j++) sb.append(pieces[random.nextInt(pieces.length)]);
+            String text = sb.toString();
+            assertEquals(oracle.matcher(text).replaceAll(""), TextCleaner.withoutScriptAndStyleBlocks(text),
+                    "seed " + seed + ", text: " + text);
+        }
     }
 }
