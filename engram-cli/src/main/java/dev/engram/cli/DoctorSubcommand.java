@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "doctor", description = {"Say where the store is and why that directory, and compare the search index"
+@Command(name = "doctor", mixinStandardHelpOptions = true, description = {"Say where the store is and why that directory, and compare the search index"
         + " with the record; exit 1 if they disagree."})
 final class DoctorSubcommand implements Callable<Integer> {
     /** Enough ids to start a repair by hand; the count says how many there are in all. */

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "export", description = "Write every memory with its edges and versions as JSON lines.")
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Write every memory with its edges and versions as JSON lines.")
 final class ExportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 // annotation text must be constant: "7 days" is Engine.RESTORE_WINDOW, which CliCommandsTest checks
-@Command(name = "forget", description = {"Archive a memory (or delete it with --hard, bring it back with --restore).",
+@Command(name = "forget", mixinStandardHelpOptions = true, description = {"Archive a memory (or delete it with --hard, bring it back with --restore).",
         "A hard delete can be restored for 7 days; after that it cannot be undone."})
 final class ForgetSubcommand implements Callable<Integer> {
     @ParentCommand

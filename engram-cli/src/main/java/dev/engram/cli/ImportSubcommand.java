@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "import", description = {"Read JSON lines written by export, all or nothing.",
+@Command(name = "import", mixinStandardHelpOptions = true, description = {"Read JSON lines written by export, all or nothing.",
         "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
         "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
 final class ImportSubcommand implements Callable<Integer> {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "mcp", description = "Serve MCP over stdio (what agents spawn).")
+@Command(name = "mcp", mixinStandardHelpOptions = true, description = "Serve MCP over stdio (what agents spawn).")
 final class McpSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

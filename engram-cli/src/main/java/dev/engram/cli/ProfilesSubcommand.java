@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "profiles", description = "List the tool profiles `mcp` and `serve` can wear (--profile NAME).")
+@Command(name = "profiles", mixinStandardHelpOptions = true, description = "List the tool profiles `mcp` and `serve` can wear (--profile NAME).")
 final class ProfilesSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

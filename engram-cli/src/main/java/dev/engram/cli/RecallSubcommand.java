@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "recall", description = "Find memories (same options as the recall tool).")
+@Command(name = "recall", mixinStandardHelpOptions = true, description = "Find memories (same options as the recall tool).")
 final class RecallSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "reindex", description = "Embed every memory that has no vector of the current model"
+@Command(name = "reindex", mixinStandardHelpOptions = true, description = "Embed every memory that has no vector of the current model"
         + " (after a model change, that is all of them), with a progress line.")
 final class ReindexSubcommand implements Callable<Integer> {
     @ParentCommand

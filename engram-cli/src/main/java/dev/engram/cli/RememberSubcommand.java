@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "remember", description = "Store a memory (same options as the remember tool).")
+@Command(name = "remember", mixinStandardHelpOptions = true, description = "Store a memory (same options as the remember tool).")
 final class RememberSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

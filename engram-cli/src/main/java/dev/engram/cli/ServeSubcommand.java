@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "serve", description = "Serve MCP over Streamable HTTP with bearer tokens.")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Serve MCP over Streamable HTTP with bearer tokens.")
 final class ServeSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

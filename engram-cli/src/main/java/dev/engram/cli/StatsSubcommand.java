@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "stats", description = "Counts and health of the store (one zone with --zone).")
+@Command(name = "stats", mixinStandardHelpOptions = true, description = "Counts and health of the store (one zone with --zone).")
 final class StatsSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

@@ -4,7 +4,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "version", description = "Print the version.")
+@Command(name = "version", mixinStandardHelpOptions = true, description = "Print the version.")
 final class VersionSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

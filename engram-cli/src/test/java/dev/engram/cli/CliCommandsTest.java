@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.error.StoreException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,25 @@ class CliCommandsTest {
         String usage = new picocli.CommandLine(new ForgetSubcommand()).getUsageMessage();
         String days = dev.engram.engine.Engine.RESTORE_WINDOW.toDays() + " days";
         assertTrue(usage.contains("restored for " + days) && usage.contains("undoes it for " + days), usage);
+    }
+
+    /** Errors say "run 'engram recall --help' for usage": every command must answer that, without a store. */
+    @Test
+    void everyCommandAnswersHelpWithoutTouchingTheStore() {
+        picocli.CommandLine root = new picocli.CommandLine(new EngramCommand(null)); // read for its command tree only
+        List<List<String>> paths = new java.util.ArrayList<>();
+        root.getSubcommands().forEach((name, sub) -> {
+            paths.add(List.of(name));
+            sub.getSubcommands().keySet().forEach(child -> paths.add(List.of(name, child)));
+        });
+        assertTrue(paths.size() > 15, paths.toString());
+        for (List<String> path : paths) {
+            List<String> args = new java.util.ArrayList<>(path);
+            args.add("--help");
+            CliRunner.Run r = failingStore().run(args.toArray(String[]::new));
+            assertEquals(0, r.exitCode(), path + ": " + r.err());
+            assertTrue(r.out().startsWith("Usage: engram " + String.join(" ", path)), path + ": " + r.out());
+        }
     }
 
     @Test
