@@ -20,11 +20,13 @@ final class ForgetSubcommand implements Callable<Integer> {
     @Option(names = "--action", description = "soft (default), hard or restore") String action;
     @Option(names = "--hard", description = "Delete; --restore undoes it for 7 days (same as --action hard)") boolean hard;
     @Option(names = "--restore", description = "Un-archive, or undo a recent hard delete (same as --action restore)") boolean restore;
+    @Option(names = "--purge", description = "Erase at once, with no undo, even a hard-deleted memory (for a secret stored by mistake)")
+    boolean purge;
 
     @Override
     public Integer call() {
         EngramConfig config = root.config();
-        ForgetAction chosen = hard ? ForgetAction.HARD : restore ? ForgetAction.RESTORE
+        ForgetAction chosen = purge ? ForgetAction.PURGE : hard ? ForgetAction.HARD : restore ? ForgetAction.RESTORE
                 : action == null ? ForgetAction.SOFT : ForgetAction.parse("--action", action);
         try (Main.OpenEngine opened = root.main().openEngine(config)) {
             ForgetResult r = opened.engine().forget(new ForgetCommand(key, config.defaultZone(), chosen));

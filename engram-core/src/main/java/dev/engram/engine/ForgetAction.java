@@ -3,9 +3,13 @@ package dev.engram.engine;
 import dev.engram.memory.MemoryRules;
 import java.util.Locale;
 
-/** Soft forget archives (reversible), hard forget deletes, restore brings an archived memory back. */
+/**
+ * Soft forget archives (reversible), hard forget deletes (restorable for a while), restore brings an
+ * archived or hard-deleted memory back. Purge erases at once, tombstone included, with no undo: it is
+ * for people (`engram forget --purge`), and the agent-facing tools do not offer it.
+ */
 public enum ForgetAction {
-    SOFT, HARD, RESTORE;
+    SOFT, HARD, RESTORE, PURGE;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

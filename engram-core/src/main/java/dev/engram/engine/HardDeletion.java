@@ -38,6 +38,24 @@ final class HardDeletion {
         return now.plus(RESTORE_WINDOW);
     }
 
+    /**
+     * Erases a memory now, with no undo: the live memory if the reference names one (its edges,
+     * versions and vector go with it) and its tombstone if it was hard-deleted before. For a secret
+     * stored by mistake, which must not wait out the restore window.
+     */
+    static ForgetResult purge(StoreTransaction tx, String ref, String zone) {
+        Optional<Memory> live = References.find(tx, ref, zone);
+        if (live.isPresent()) {
+            Memory m = live.get();
+            tx.delete(m.id());
+            tx.removeTombstone(m.id());
+            return new ForgetResult(m, ForgetAction.PURGE, m.status(), null, "");
+        }
+        Tombstone t = find(tx, ref, zone).orElseThrow(() -> NotFoundException.memory(ref, zone));
+        tx.removeTombstone(t.memory().id());
+        return new ForgetResult(t.memory(), ForgetAction.PURGE, null, null, "erased the hard-deleted memory too");
+    }
+
     /** The tombstone the caller's reference names: an id (any zone) first, else a key within the zone. */
     static Optional<Tombstone> find(StoreTransaction tx, String ref, String zone) {
         if (MemoryRules.isId(ref)) {

@@ -43,6 +43,9 @@ final class LifecycleOperation {
                 }
                 return unarchive(tx, live.get(), cmd, now);
             }
+            if (cmd.action() == ForgetAction.PURGE) {
+                return HardDeletion.purge(tx, cmd.ref(), cmd.zone());
+            }
             Memory m = References.require(tx, cmd.ref(), cmd.zone());
             if (cmd.action() == ForgetAction.HARD) {
                 Instant until = HardDeletion.delete(tx, m, now);

@@ -93,6 +93,7 @@ public final class TextRenderer {
             case SOFT -> "archived";
             case HARD -> "deleted";
             case RESTORE -> "restored";
+            case PURGE -> "erased for good";
         };
         return verb + " " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ")"
                 + (r.previousStatus() == null ? "; was deleted" : "; was " + r.previousStatus().wireName())

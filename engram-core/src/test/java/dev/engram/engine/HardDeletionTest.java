@@ -150,4 +150,34 @@ class HardDeletionTest {
         assertEquals(Optional.empty(), f.store.write(tx -> tx.tombstone(a.id())), "purged: nothing of it is left");
         assertTrue(f.store.write(tx -> tx.tombstone(b.id())).isPresent());
     }
+
+    /** Purge erases at once: a live memory with no tombstone left, and a hard-deleted one's tombstone. */
+    @Test
+    void purgeErasesAtOnceWithNoUndo() {
+        f.remember("leaked", "The staging password is hunter2", MemoryType.FACT, List.of());
+        f.remember("other", "Deploys go out on Tuesdays", MemoryType.FACT, List.of());
+        f.engine.link(new LinkCommand("leaked", "other", EdgeType.RELATED, null, false));
+        Memory leaked = f.store.getByKey("default", "leaked").orElseThrow();
+        ForgetResult purged = forget("leaked", ForgetAction.PURGE);
+        assertEquals(ForgetAction.PURGE, purged.action());
+        assertEquals(Optional.empty(), f.store.get(leaked.id()));
+        assertEquals(List.of(), f.store.edges(f.store.getByKey("default", "other").orElseThrow().id()));
+        assertThrows(NotFoundException.class, () -> forget(leaked.id(), ForgetAction.RESTORE), "no tombstone to restore");
+
+        f.remember("leaked-again", "The prod token is abc123", MemoryType.FACT, List.of());
+        Memory again = f.store.getByKey("default", "leaked-again").orElseThrow();
+        forget("leaked-again", ForgetAction.HARD);
+        f.store.write(tx -> {
+            assertTrue(tx.tombstone(again.id()).isPresent());
+            return null;
+        });
+        ForgetResult erased = forget(again.id(), ForgetAction.PURGE);
+        assertTrue(erased.note().contains("hard-deleted"), erased.note());
+        f.store.write(tx -> {
+            assertEquals(Optional.empty(), tx.tombstone(again.id()));
+            return null;
+        });
+        assertThrows(NotFoundException.class, () -> forget(again.id(), ForgetAction.RESTORE));
+        assertThrows(NotFoundException.class, () -> forget("never-was", ForgetAction.PURGE));
+    }
 }

@@ -4,6 +4,7 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.ForgetAction;
 import dev.engram.engine.ForgetCommand;
 import dev.engram.engine.ForgetResult;
+import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
@@ -47,8 +48,13 @@ final class ForgetTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        var request = new ForgetCommand(
-                args.text("key"), context.zone(args), args.choice("action", ForgetAction::parse));
+        ForgetAction action = args.choice("action", ForgetAction::parse);
+        if (action == ForgetAction.PURGE) {
+            // an erase with no undo stays with people: the window of hard forget protects against an agent's mistake
+            throw new InvalidArgumentException("action", "'purge' is not an action of this tool; send soft, hard or restore"
+                    + " (a person can erase a memory at once with: engram forget KEY --purge)");
+        }
+        var request = new ForgetCommand(args.text("key"), context.zone(args), action);
         ForgetResult result = context.engine().forget(request);
         return new ToolReply(context.renderers().text().forget(result), context.renderers().structured().forget(result));
     }

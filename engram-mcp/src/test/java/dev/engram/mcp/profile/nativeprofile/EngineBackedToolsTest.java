@@ -123,4 +123,16 @@ class EngineBackedToolsTest {
         assertTrue(wrongType.isError());
         assertTrue(text(wrongType).startsWith("ids must be"), text(wrongType));
     }
+
+    /** An erase with no undo is not an agent's tool: forget refuses action purge and says who can. */
+    @Test
+    void forgetDoesNotOfferPurgeToAgents() {
+        call("remember", Map.of("content", "Kept because purge is refused", "key", "kept"));
+        ToolHandler forget = profile.tools().stream().filter(t -> t.definition().name().equals("forget")).findFirst()
+                .orElseThrow();
+        CallToolResult r = ToolAdapter.call(forget, Map.of("key", "kept", "action", "purge"));
+        assertTrue(r.isError());
+        assertTrue(text(r).contains("engram forget KEY --purge"), text(r));
+        assertFalse(((List<?>) structured(call("recall", Map.of("ids", "kept"))).get("results")).isEmpty());
+    }
 }
