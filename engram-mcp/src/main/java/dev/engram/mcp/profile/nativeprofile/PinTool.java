@@ -18,7 +18,7 @@ final class PinTool implements ToolHandler {
     static final Tool DEFINITION = Tool.builder("pin", JsonSchema.input()
                     .string("key", Fields.KEY, "use-zod")
                     .string("zone", Fields.ZONE, "my-project")
-                    .integer("priority", "1 (highest) to 5; default 1", 1, 5, 1)
+                    .integer("priority", "1 to 5, 5 leads; default 1", 1, 5, 1)
                     .choice("action", "pin (default) or unpin", List.of("pin", "unpin"))
                     .required("key").build())
             .title("Pin")

@@ -135,4 +135,19 @@ class EngineBackedToolsTest {
         assertTrue(text(r).contains("engram forget KEY --purge"), text(r));
         assertFalse(((List<?>) structured(call("recall", Map.of("ids", "kept"))).get("results")).isEmpty());
     }
+
+    /** pin's description says 5 leads: the ordering must agree (it said 1 was the highest while 5 led). */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aHigherPinPriorityLeads() {
+        call("remember", Map.of("content", "Low priority pinned note about caching", "key", "low"));
+        call("remember", Map.of("content", "High priority pinned note about caching", "key", "high"));
+        call("pin", Map.of("key", "low", "priority", 1));
+        call("pin", Map.of("key", "high", "priority", 5));
+        List<Map<String, Object>> results = (List<Map<String, Object>>) structured(call("recall",
+                Map.of("query", "caching note"))).get("results");
+        assertEquals(List.of("high", "low"), results.stream().limit(2).map(r -> r.get("key")).toList());
+        ToolHandler pin = profile.tools().stream().filter(t -> t.definition().name().equals("pin")).findFirst().orElseThrow();
+        assertTrue(pin.definition().inputSchema().toString().contains("5 leads"));
+    }
 }
