@@ -46,6 +46,46 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         return new RememberCommand(content, null, null, null, null, null, null, null, null, null, null, false, null, null);
     }
 
+    public static Builder builder(String content) {
+        return new Builder(content);
+    }
+
+    /** Named-argument construction, so a new field touches this record and its callers that use it; {@link #build()} validates. */
+    public static final class Builder {
+        private final String content;
+        private String key, zone, ttl, file, pathScope, session, branch;
+        private MemoryType type;
+        private List<String> tags;
+        private Importance importance;
+        private List<LinkSpec> links;
+        private Origin origin;
+        private boolean replace, mergeDuplicate;
+
+        public Builder(String content) {
+            this.content = content;
+        }
+
+        public Builder key(String v) { key = v; return this; }
+        public Builder type(MemoryType v) { type = v; return this; }
+        public Builder tags(List<String> v) { tags = v; return this; }
+        public Builder zone(String v) { zone = v; return this; }
+        public Builder importance(Importance v) { importance = v; return this; }
+        public Builder ttl(String v) { ttl = v; return this; }
+        public Builder links(List<LinkSpec> v) { links = v; return this; }
+        public Builder file(String v) { file = v; return this; }
+        public Builder pathScope(String v) { pathScope = v; return this; }
+        public Builder origin(Origin v) { origin = v; return this; }
+        public Builder replace(boolean v) { replace = v; return this; }
+        public Builder session(String v) { session = v; return this; }
+        public Builder branch(String v) { branch = v; return this; }
+        public Builder mergeDuplicate(boolean v) { mergeDuplicate = v; return this; }
+
+        public RememberCommand build() {
+            return new RememberCommand(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin,
+                    replace, session, branch, mergeDuplicate);
+        }
+    }
+
     static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.strip();
     }

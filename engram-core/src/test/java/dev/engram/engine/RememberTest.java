@@ -183,4 +183,14 @@ class RememberTest {
         assertEquals(0.1, rich.quality().origin());
         assertEquals(rich.quality().total(), rich.memory().quality());
     }
+
+    @Test
+    void theBuilderGivesTheSameCommandAsTheConstructorAndValidates() {
+        RememberCommand built = RememberCommand.builder("Use zod for request validation").key("use-zod")
+                .type(dev.engram.memory.MemoryType.DECISION).tags(List.of("api")).zone("web").file("src/api/x.ts")
+                .replace(true).mergeDuplicate(true).build();
+        assertEquals(new RememberCommand("Use zod for request validation", "use-zod", dev.engram.memory.MemoryType.DECISION,
+                List.of("api"), "web", null, null, null, "src/api/x.ts", null, null, true, null, null, true), built);
+        assertThrows(dev.engram.error.InvalidArgumentException.class, () -> RememberCommand.builder(" ").build());
+    }
 }

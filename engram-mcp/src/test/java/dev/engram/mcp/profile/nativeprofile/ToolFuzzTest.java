@@ -59,8 +59,8 @@ class ToolFuzzTest {
         Random random = new Random(seed);
         MemoryStore store = new InMemoryMemoryStore();
         Engine engine = new Engine(store, new InMemorySearchIndex(store), Clock.systemUTC());
-        engine.remember(new RememberCommand("Redis in prod needs AUTH; the password is in the vault", "key-1", null,
-                List.of("redis"), null, null, null, null, null, null, null, false, null, null));
+        engine.remember(RememberCommand.builder("Redis in prod needs AUTH; the password is in the vault").key("key-1")
+                .tags(List.of("redis")).build());
         engine.remember(RememberCommand.of("Deploys go out on Tuesdays after the freeze"));
         ToolProfile profile = NativeProfile.create(ProfileContext.of(engine, Renderers.standard(), "default"),
                 JsonText.standard());
