@@ -7,6 +7,7 @@ import dev.engram.spi.Embedder;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
+import dev.engram.render.TextRenderer;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,8 @@ import java.util.Locale;
  * no JSON). Each size gets a fresh store directory, deleted afterwards.
  */
 final class LatencyBench {
+    /** Recall's tokens as the native profile prints them. */
+    private static final TextRenderer TEXT = new TextRenderer();
     /** Settings for one run; {@code warmup} calls of each kind precede the timed ones and are not counted. */
     record Settings(List<Integer> sizes, int remembers, int recalls, int warmup, long seed, Path workDir) {
         Settings {
@@ -97,7 +100,7 @@ final class LatencyBench {
 
             for (int i = 0; i < s.warmup(); i++) {
                 engine.remember(command(generator.next()));
-                engine.recall(query(queries));
+                engine.recall(query(queries), TEXT);
             }
             Latencies.Recorder remember = new Latencies.Recorder(s.remembers());
             for (int i = 0; i < s.remembers(); i++) {
@@ -112,7 +115,7 @@ final class LatencyBench {
             for (int i = 0; i < s.recalls(); i++) {
                 RecallQuery q = query(queries);
                 long t0 = System.nanoTime();
-                RecallResult r = engine.recall(q);
+                RecallResult r = engine.recall(q, TEXT);
                 recall.add(System.nanoTime() - t0);
                 results += r.results().size();
                 tokens += r.tokens();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.AmendCommand;
 import dev.engram.engine.Engine;
+import dev.engram.render.TextRenderer;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.IndexCheck;
 import dev.engram.testing.InMemoryMemoryStore;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * export → import into an empty store → export gives identical lines, on the in-memory fakes.
  */
 class ExportImportRoundTripTest {
+    private static final TextRenderer TEXT = new TextRenderer();
+
     @TempDir
     Path dir;
 
@@ -93,7 +96,7 @@ class ExportImportRoundTripTest {
         CliRunner.Run replaced = cli.run("import", "--replace", old.toString());
         assertEquals(0, replaced.exitCode(), replaced.err());
         assertTrue(replaced.err().contains("replaced 1,"), replaced.err());
-        String content = engine.recall(dev.engram.engine.RecallQuery.of("redis pool")).results().get(0).memory().content();
+        String content = engine.recall(dev.engram.engine.RecallQuery.of("redis pool"), TEXT).results().get(0).memory().content();
         assertEquals("The Redis pool has 8 connections", content);
         assertEquals(List.of("The Redis pool has 8 connections", "The Redis pool has 64 connections"), versions(engine),
                 "v1 from the amend, v2 from --replace: the overwritten content is kept");

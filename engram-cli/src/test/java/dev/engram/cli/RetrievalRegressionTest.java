@@ -9,6 +9,7 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallSettings;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryType;
+import dev.engram.render.TextRenderer;
 import dev.engram.store.EmbeddedStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * change that loses one of them fails CI.
  */
 class RetrievalRegressionTest {
+    private static final TextRenderer TEXT = new TextRenderer();
+
     private static final int TOP = 5;
 
     @TempDir
@@ -49,7 +52,7 @@ class RetrievalRegressionTest {
                         null, null, null, null, false, null, null));
             }
             for (String[] q : queries) {
-                List<String> keys = engine.recall(RecallQuery.builder(q[1]).limit(TOP).asOf(null).build()).results()
+                List<String> keys = engine.recall(RecallQuery.builder(q[1]).limit(TOP).asOf(null).build(), TEXT).results()
                         .stream().map(r -> r.memory().key()).toList();
                 if (!keys.contains(q[0])) failures.add(q[2] + " query '" + q[1] + "' expected " + q[0] + " in " + keys);
             }

@@ -5,7 +5,6 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.rank.RecallRanking;
 import dev.engram.rank.TierPolicy;
-import dev.engram.render.TokenEstimate;
 import dev.engram.spi.MemoryStore;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 /** Stats and the session-start context briefing; both read the whole zone once. */
 final class BriefingOperation {
@@ -27,9 +25,9 @@ final class BriefingOperation {
     private final MemoryStore store;
     private final Clock clock;
     private final ZoneGuard zones;
-    private final Function<RecallQuery, RecallResult> recall;
+    private final RecallOperation recall;
 
-    BriefingOperation(MemoryStore store, Clock clock, ZoneGuard zones, Function<RecallQuery, RecallResult> recall) {
+    BriefingOperation(MemoryStore store, Clock clock, ZoneGuard zones, RecallOperation recall) {
         this.store = store;
         this.clock = clock;
         this.zones = zones;
@@ -66,7 +64,7 @@ final class BriefingOperation {
                 total == 0 ? 0 : round((double) duplicates / total), counts[4], counts[5]);
     }
 
-    ContextResult context(ContextQuery q) {
+    ContextResult context(ContextQuery q, ResultCost cost) {
         zones.requireKnown(q.zone());
         Instant now = clock.instant();
         List<Memory> active = new ArrayList<>();
@@ -76,25 +74,20 @@ final class BriefingOperation {
         Set<String> used = new HashSet<>();
         int[] tokens = {0};
         List<Memory> pinned = take(active.stream().filter(Memory::pinned)
-                .sorted(Comparator.comparingInt(Memory::pinPriority).reversed()).toList(), used, tokens, q.budgetTokens());
+                .sorted(Comparator.comparingInt(Memory::pinPriority).reversed()).toList(), used, tokens, q.budgetTokens(), cost);
         List<Memory> warnings = take(active.stream().filter(m -> m.type() == MemoryType.WARNING)
-                .sorted(byImportance(now)).toList(), used, tokens, q.budgetTokens());
+                .sorted(byImportance(now)).toList(), used, tokens, q.budgetTokens(), cost);
         List<Memory> relevant = List.of();
         if (q.task() != null) {
-            List<Memory> hits = recall.apply(new RecallQuery(q.task(), 5, null, null, null, null, false, q.zone(),
-                    null, null, null, null, null, null)).results().stream().map(RecalledMemory::memory).toList();
-            relevant = take(hits, used, tokens, q.budgetTokens());
+            List<Memory> hits = recall.recall(new RecallQuery(q.task(), 5, null, null, null, null, false, q.zone(),
+                    null, null, null, null, null, null), cost).results().stream().map(RecalledMemory::memory).toList();
+            relevant = take(hits, used, tokens, q.budgetTokens(), cost);
         }
         List<Memory> important = take(active.stream().filter(m -> m.importance() != null && m.importance().rank() >= 3)
-                .sorted(byImportance(now)).toList(), used, tokens, q.budgetTokens());
+                .sorted(byImportance(now)).toList(), used, tokens, q.budgetTokens(), cost);
         List<Memory> recent = take(active.stream().sorted(Comparator.comparing(Memory::updatedAt).reversed()).toList(),
-                used, tokens, q.budgetTokens());
+                used, tokens, q.budgetTokens(), cost);
         return new ContextResult(q.zone(), pinned, warnings, important, recent, relevant, active.size(), tokens[0]);
-    }
-
-    /** Cost of one briefing line, as the renderers print it: "- [type] key: content". */
-    static int cost(Memory m) {
-        return TokenEstimate.of("- [" + m.type().wireName() + "] " + m.key() + ": " + m.content());
     }
 
     private static Comparator<Memory> byImportance(Instant now) {
@@ -102,12 +95,13 @@ final class BriefingOperation {
                 : 1 + RecallRanking.automaticImportance(m, now)).reversed().thenComparing(Memory::updatedAt, Comparator.reverseOrder());
     }
 
-    private static List<Memory> take(List<Memory> ordered, Set<String> used, int[] tokens, int budget) {
+    /** Greedy per section: a memory that does not fit is skipped, a later, shorter one may still fit. */
+    private static List<Memory> take(List<Memory> ordered, Set<String> used, int[] tokens, int budget, ResultCost cost) {
         List<Memory> out = new ArrayList<>();
         for (Memory m : ordered) {
             if (out.size() == SECTION_MAX) break;
             if (used.contains(m.id())) continue;
-            int c = cost(m);
+            int c = cost.briefingLine(m);
             if (tokens[0] + c > budget) continue;
             tokens[0] += c;
             used.add(m.id());

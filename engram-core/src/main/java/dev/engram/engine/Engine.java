@@ -60,15 +60,19 @@ public final class Engine {
         this.lifecycle = new LifecycleOperation(store, index, clock, embedder);
         this.backfill = new EmbeddingBackfill(store, index, embedder);
         this.graph = new GraphOperation(store, index, clock);
-        this.briefing = new BriefingOperation(store, clock, zones, recall::recall);
+        this.briefing = new BriefingOperation(store, clock, zones, recall);
     }
 
     public RememberResult remember(RememberCommand command) {
         return remember.remember(command);
     }
 
-    public RecallResult recall(RecallQuery query) {
-        return recall.recall(query);
+    /**
+     * Recall; {@code cost} prices each result as the caller will print it, for the query's
+     * {@code budget_tokens} cut and the result's {@code tokens}.
+     */
+    public RecallResult recall(RecallQuery query, ResultCost cost) {
+        return recall.recall(query, cost);
     }
 
     public ForgetResult forget(ForgetCommand command) {
@@ -97,8 +101,9 @@ public final class Engine {
         return briefing.stats(zone);
     }
 
-    public ContextResult context(ContextQuery query) {
-        return briefing.context(query);
+    /** The session briefing; {@code cost} prices each line as the caller will print it (also for the task's recall). */
+    public ContextResult context(ContextQuery query, ResultCost cost) {
+        return briefing.context(query, cost);
     }
 
     /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */

@@ -6,7 +6,6 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.rank.Contribution;
 import dev.engram.rank.RecallRanking;
-import dev.engram.render.TokenEstimate;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
@@ -24,7 +23,7 @@ import java.util.Set;
 /**
  * Recall in its modes. Ranked: candidates from the retrieval cascade ({@link CandidateSearch}) →
  * reload from the store (the truth) → filters → score with explainable contributions → pins first →
- * limit → token budget. Index: the same list
+ * limit → token budget (priced by the caller's {@link ResultCost}). Index: the same list
  * as one line each (or the newest memories when no query is given). Ids: fetch in the given order.
  */
 final class RecallOperation {
@@ -46,7 +45,7 @@ final class RecallOperation {
         this.search = new CandidateSearch(store, index, embedder, settings);
     }
 
-    RecallResult recall(RecallQuery q) {
+    RecallResult recall(RecallQuery q, ResultCost cost) {
         zones.requireKnown(q.zone());
         Instant now = clock.instant();
         RecallFilter filter = RecallFilter.of(q, now);
@@ -70,12 +69,12 @@ final class RecallOperation {
         int tokens = 0;
         boolean budgetLimited = false;
         for (RecalledMemory r : limited) {
-            int cost = cost(r, q.mode());
-            if (q.budgetTokens() != null && tokens + cost > q.budgetTokens()) {
+            int price = cost.recalled(r, q.mode(), kept.size() + 1);
+            if (q.budgetTokens() != null && tokens + price > q.budgetTokens()) {
                 budgetLimited = true;
                 continue; // greedy: a later, shorter result may still fit
             }
-            tokens += cost;
+            tokens += price;
             kept.add(r);
         }
         if (budgetLimited) {
@@ -87,15 +86,6 @@ final class RecallOperation {
         }
         return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes, layers,
                 found == null ? null : found.stop());
-    }
-
-    /** Token cost of one result: the header line the renderers print plus the content (index mode: header only). */
-    static int cost(RecalledMemory r, RecallMode mode) {
-        Memory m = r.memory();
-        String header = "[00] " + m.type().wireName() + "/" + m.key() + " (" + m.id() + ") 100%";
-        String reason = r.reason() == null ? "" : r.reason();
-        return mode == RecallMode.INDEX ? TokenEstimate.of(header + " 2026-01-01")
-                : TokenEstimate.of(header + "\n" + m.content() + "\n" + reason);
     }
 
     private List<RecalledMemory> byIds(RecallQuery q, RecallFilter filter, List<String> notes) {

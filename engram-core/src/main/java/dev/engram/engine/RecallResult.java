@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * Recall's answer. {@code layers} says which retrieval layers ran, how many hits each gave and why a
  * layer was skipped. {@code candidates} counts the memories that matched before the limit and the
- * token budget cut the list; {@code tokens} estimates what {@code results} cost
- * ({@link dev.engram.render.TokenEstimate}); {@code notes} carry anything the caller should know
+ * token budget cut the list; {@code tokens} is what {@code results} cost as the
+ * caller prints them (the sum of its {@link ResultCost}); {@code notes} carry anything the caller should know
  * (unknown ids, a budget that dropped results). {@code stop} is what the cascade's stop rule read,
  * or null when it did not run (no semantic layer, mode hybrid, nothing to read).
  */

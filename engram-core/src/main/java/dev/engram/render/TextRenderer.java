@@ -10,6 +10,7 @@ import dev.engram.engine.LinkResult;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.ResultCost;
 import dev.engram.engine.RememberResult;
 import dev.engram.engine.StatsResult;
 import dev.engram.memory.Memory;
@@ -24,9 +25,20 @@ import java.util.TreeMap;
 /**
  * The one compact, markdown-ish text form of every result, read by agents (MCP text content) and
  * humans (CLI). Every line is written for token economy: no decoration that carries no information.
- * Stateless and thread-safe.
+ * As a {@link ResultCost} it prices exactly the entries it prints, so token budgets cut what the
+ * reader receives. Stateless and thread-safe.
  */
-public final class TextRenderer {
+public final class TextRenderer implements ResultCost {
+
+    @Override
+    public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+        return TokenEstimate.of(entry(mode, rank, result));
+    }
+
+    @Override
+    public int briefingLine(Memory memory) {
+        return TokenEstimate.of(briefingEntry(memory));
+    }
 
     public String remember(RememberResult r) {
         Memory m = r.memory();
@@ -55,7 +67,7 @@ public final class TextRenderer {
         int rank = 1;
         for (RecalledMemory rm : r.results()) {
             if (sb.length() > 0) sb.append(r.mode() == RecallMode.INDEX ? "\n" : "\n\n");
-            sb.append(r.mode() == RecallMode.INDEX ? indexLine(rm) : fullEntry(rank, rm));
+            sb.append(entry(r.mode(), rank, rm));
             rank++;
         }
         sb.append("\n\n").append(r.results().size()).append(" of ").append(r.candidates()).append(" · ~")
@@ -68,7 +80,12 @@ public final class TextRenderer {
         return sb.toString();
     }
 
-    private String fullEntry(int rank, RecalledMemory rm) {
+    /** One result as printed: a line in index mode, the full entry otherwise. */
+    private static String entry(RecallMode mode, int rank, RecalledMemory rm) {
+        return mode == RecallMode.INDEX ? indexLine(rm) : fullEntry(rank, rm);
+    }
+
+    private static String fullEntry(int rank, RecalledMemory rm) {
         Memory m = rm.memory();
         StringBuilder sb = new StringBuilder().append('[').append(rank).append("] ")
                 .append(m.type().wireName()).append('/').append(m.key()).append(" (").append(m.id()).append(") · ")
@@ -80,7 +97,7 @@ public final class TextRenderer {
         return sb.toString();
     }
 
-    private String indexLine(RecalledMemory rm) {
+    private static String indexLine(RecalledMemory rm) {
         Memory m = rm.memory();
         // without a query every relevance is 0: not worth a token per line
         return m.key() + " " + m.id() + " " + m.type().wireName() + " " + date(m.updatedAt())
@@ -193,8 +210,12 @@ public final class TextRenderer {
         if (memories.isEmpty()) return;
         sb.append("\n\n## ").append(title);
         for (Memory m : memories) {
-            sb.append("\n- ").append(m.type().wireName()).append('/').append(m.key()).append(": ").append(m.content());
+            sb.append('\n').append(briefingEntry(m));
         }
+    }
+
+    private static String briefingEntry(Memory m) {
+        return "- " + m.type().wireName() + "/" + m.key() + ": " + m.content();
     }
 
     private static void counts(StringBuilder sb, String label, Map<String, Long> counts) {

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Importance;
 import dev.engram.memory.MemoryType;
+import dev.engram.render.TextRenderer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BriefingTest {
+    private static final TextRenderer TEXT = new TextRenderer();
+
     private final EngineFixture f = new EngineFixture();
 
     @Test
@@ -22,7 +25,7 @@ class BriefingTest {
                 null, null, null, false, null, null));
         f.engine.forget(new ForgetCommand("d2", null, ForgetAction.SOFT));
         f.engine.pin(new PinCommand("w", null, 1));
-        f.engine.recall(EngineFixture.query("force push"));
+        f.engine.recall(EngineFixture.query("force push"), TEXT);
         f.clock.advance(Duration.ofHours(2));
 
         StatsResult all = f.engine.stats(null);
@@ -52,7 +55,7 @@ class BriefingTest {
             filler.add(f.remember("note-" + i, "Routine note number " + i + " about nothing in particular at all",
                     MemoryType.FACT, List.of("x")).memory().key());
         }
-        ContextResult c = f.engine.context(new ContextQuery(null, 200, null));
+        ContextResult c = f.engine.context(new ContextQuery(null, 200, null), TEXT);
         assertEquals(List.of("pin"), c.pinned().stream().map(m -> m.key()).toList());
         assertEquals(List.of("warn"), c.warnings().stream().map(m -> m.key()).toList());
         assertEquals(List.of("imp"), c.important().stream().map(m -> m.key()).toList());
@@ -60,8 +63,37 @@ class BriefingTest {
         assertTrue(c.tokens() <= 200, "tokens " + c.tokens());
         assertEquals(43, c.totalActive());
 
-        ContextResult focused = f.engine.context(new ContextQuery(null, 400, "generated sources"));
+        ContextResult focused = f.engine.context(new ContextQuery(null, 400, "generated sources"), TEXT);
         assertTrue(focused.relevant().isEmpty() || focused.relevant().stream().noneMatch(m -> m.key().equals("warn")),
                 "a memory appears in one section only");
+    }
+
+    @Test
+    void theBriefingCutsByTheCallersCostAndItsTaskRecallUsesTheSameCost() {
+        for (int i = 0; i < 5; i++) {
+            f.clock.advance(Duration.ofMinutes(1));
+            f.remember("note-" + i, "Routine note number " + i + " about generated sources", MemoryType.FACT, List.of("x"));
+        }
+        int[] recalledPrices = {0};
+        ResultCost thousandEach = new ResultCost() {
+            @Override
+            public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+                recalledPrices[0]++;
+                return 1000;
+            }
+
+            @Override
+            public int briefingLine(dev.engram.memory.Memory memory) {
+                return 1000;
+            }
+        };
+        ContextResult none = f.engine.context(new ContextQuery(null, 500, "generated sources"), thousandEach);
+        assertEquals(0, none.recent().size() + none.relevant().size(), "no line fits 500 tokens at 1000 each");
+        assertEquals(0, none.tokens());
+        assertTrue(recalledPrices[0] > 0, "the task's recall is priced by the caller's cost too");
+
+        ContextResult two = f.engine.context(new ContextQuery(null, 2500, null), thousandEach);
+        assertEquals(List.of("note-4", "note-3"), two.recent().stream().map(m -> m.key()).toList());
+        assertEquals(2000, two.tokens());
     }
 }

@@ -11,6 +11,7 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryType;
+import dev.engram.render.TextRenderer;
 import dev.engram.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The engine on the real SQLite record and Lucene index: the paths the in-memory fakes cannot cover. */
 class EmbeddedEngineTest {
+    private static final TextRenderer TEXT = new TextRenderer();
+
     @TempDir
     Path dir;
     private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
@@ -40,7 +43,7 @@ class EmbeddedEngineTest {
     }
 
     private List<String> keys(String query) {
-        return engine.recall(RecallQuery.of(query)).results().stream().map(r -> r.memory().key()).toList();
+        return engine.recall(RecallQuery.of(query), TEXT).results().stream().map(r -> r.memory().key()).toList();
     }
 
     private void remember(String key, String content) {
@@ -82,7 +85,7 @@ class EmbeddedEngineTest {
         }
         embedded.close();
         open();
-        RecallResult r = engine.recall(RecallQuery.of("uniq37"));
+        RecallResult r = engine.recall(RecallQuery.of("uniq37"), TEXT);
         assertEquals("note-37", r.results().get(0).memory().key());
         assertEquals(50, embedded.check().recordCount());
         assertTrue(embedded.check().consistent());

@@ -15,7 +15,8 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryRules;
-import dev.engram.render.TokenEstimate;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.render.TextRenderer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
@@ -44,6 +45,8 @@ final class ConversationRun {
     static final int DEPTH = 100;
     static final int RECALL_LIMIT = 10;
     private static final int EMBED_BATCH = 64;
+    /** Recall's results are priced as the native profile prints them. */
+    private static final TextRenderer TEXT = new TextRenderer();
 
     /** Everything measured for one question; rankings are dia ids, best first. */
     record QuestionRun(Question question, Map<String, EngineAnswer> engine,
@@ -156,9 +159,9 @@ final class ConversationRun {
             var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, links,
                     null, null, null, false, null, null)).memory();
             diaIdByKey.put(saved.key(), t.diaId());
-            // the engine's own per-result estimate: header line + content (see RecallOperation.cost)
-            tokensByDiaId.put(t.diaId(), TokenEstimate.of("[00] " + saved.type().wireName() + "/" + saved.key()
-                    + " (" + saved.id() + ") 100%\n" + saved.content() + "\n"));
+            // what the engine's recall is priced by: the native text entry (a two-digit rank, full relevance)
+            tokensByDiaId.put(t.diaId(), TEXT.recalled(new RecalledMemory(saved, 0, 1, List.of(), null), RecallMode.RANKED,
+                    RECALL_LIMIT));
         }
     }
 
@@ -191,7 +194,7 @@ final class ConversationRun {
             // mode's questions cannot change the next mode's ranking (auto importance uses access counts)
             long t0 = System.nanoTime();
             RecallResult recalled = engines.get(m.name()).recall(RecallQuery.builder(q.text()).limit(RECALL_LIMIT)
-                    .mode(m.mode()).asOf(clock.instant().toString()).build());
+                    .mode(m.mode()).asOf(clock.instant().toString()).build(), TEXT);
             long nanos = System.nanoTime() - t0;
             List<String> ranking = recalled.results().stream().map(r -> diaIdByKey.get(r.memory().key())).toList();
             boolean skipped = recalled.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped"));

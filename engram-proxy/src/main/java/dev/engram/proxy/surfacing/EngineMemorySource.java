@@ -4,11 +4,15 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecalledMemory;
 import dev.engram.memory.Memory;
+import dev.engram.render.TextRenderer;
 import java.util.List;
 import java.util.function.Supplier;
 
 /** Recall over the Engram store. The engine is a supplier: it may still be opening at the first call. */
 public final class EngineMemorySource implements MemorySource {
+    /** No budget is set here, so the cost only fills the unread {@code tokens}; surfacing prices its own block. */
+    private static final TextRenderer UNBUDGETED = new TextRenderer();
+
     private final Supplier<Engine> engine;
     private final String zone;
 
@@ -20,7 +24,7 @@ public final class EngineMemorySource implements MemorySource {
     @Override
     public List<MemoryHit> search(String query, int limit) {
         RecallQuery q = RecallQuery.builder(query).limit(limit).zone(zone).build();
-        return engine.get().recall(q).results().stream().map(EngineMemorySource::hit).toList();
+        return engine.get().recall(q, UNBUDGETED).results().stream().map(EngineMemorySource::hit).toList();
     }
 
     private static MemoryHit hit(RecalledMemory r) {

@@ -42,7 +42,8 @@ final class ContextTool implements ToolHandler {
     public ToolReply call(ToolArgs args) {
         var request = new ContextQuery(context.zone(args),
                 args.intOr("budget_tokens", ContextQuery.DEFAULT_BUDGET_TOKENS, 50, 20_000), args.textOr("task"));
-        ContextResult result = context.engine().context(request);
+        // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
+        ContextResult result = context.engine().context(request, context.renderers().text());
         return new ToolReply(context.renderers().text().context(result),
                 context.renderers().structured().context(result));
     }

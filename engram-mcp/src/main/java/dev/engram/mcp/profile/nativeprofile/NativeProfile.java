@@ -31,7 +31,8 @@ public final class NativeProfile {
                 Resource.builder("engram://primer", "primer").title("Engram briefing")
                         .description("Session-start briefing for the default zone").mimeType("text/markdown").build(),
                 () -> context.renderers().text().context(context.engine().context(
-                        new ContextQuery(context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, null))));
+                        new ContextQuery(context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, null),
+                        context.renderers().text())));
         SyncResourceSpecification stats = Guarded.resource(
                 Resource.builder("engram://stats", "stats").title("Engram stats")
                         .description("Store statistics as JSON").mimeType("application/json").build(),
@@ -50,7 +51,8 @@ public final class NativeProfile {
         return Guarded.prompt(prompt, arguments -> {
             Object task = arguments.get("task");
             return context.renderers().text().context(context.engine().context(new ContextQuery(
-                    context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, task == null ? null : task.toString())));
+                    context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, task == null ? null : task.toString()),
+                    context.renderers().text()));
         });
     }
 }

@@ -70,7 +70,8 @@ final class RecallTool implements ToolHandler {
                 args.choice("mode", RecallMode::parse), args.words("ids"), args.bool("explain"), context.zone(args),
                 types(args.list("types")), args.list("tags"), args.textOr("from"), args.textOr("to"),
                 args.textOr("path"), args.textOr("as_of"));
-        RecallResult result = context.engine().recall(request);
+        // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
+        RecallResult result = context.engine().recall(request, context.renderers().text());
         Map<String, Object> structured = context.renderers().structured().recall(result);
         return new ToolReply(context.renderers().text().recall(result), structured);
     }

@@ -9,6 +9,7 @@ import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.render.TokenEstimate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -48,6 +49,26 @@ class EngineBackedToolsTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> structured(CallToolResult r) {
         return (Map<String, Object>) r.structuredContent();
+    }
+
+    @Test
+    void recallsTokenBudgetPricesTheEntriesItsTextPrints() {
+        for (int i = 0; i < 12; i++) {
+            call("remember", Map.of("content", "Deploy step " + i + " runs the release script with extra checks " + "x".repeat(i * 7),
+                    "type", "procedure", "key", "deploy-" + i, "tags", List.of("deploy", "release")));
+        }
+        call("pin", Map.of("key", "deploy-3", "priority", 2));
+        CallToolResult r = call("recall", Map.of("query", "deploy release script", "budget_tokens", 150, "explain", true));
+        String printed = text(r);
+        int n = ((List<?>) structured(r).get("results")).size();
+        assertTrue(n > 0 && printed.contains("cut by token budget"), printed);
+        String[] entries = printed.substring(0, printed.lastIndexOf("\n\n" + n + " of ")).split("\n\n");
+        assertEquals(n, entries.length, printed);
+        int sum = 0;
+        for (String e : entries) sum += TokenEstimate.of(e);
+        assertEquals(sum, structured(r).get("tokens"), printed);
+        assertTrue(sum <= 150, printed);
+        assertTrue(printed.contains("~" + sum + " tokens"), printed);
     }
 
     @Test
