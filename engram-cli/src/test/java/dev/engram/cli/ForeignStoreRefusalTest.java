@@ -37,6 +37,7 @@ class ForeignStoreRefusalTest {
             Map.entry("serve", List.of("serve", "--no-auth", "--port", "0")),
             Map.entry("proxy add", List.of("proxy", "add", "fs", "--command", "true", "--prefix", "fs")),
             Map.entry("proxy list", List.of("proxy", "list")),
+            Map.entry("proxy config", List.of("proxy", "config", "validate")),
             Map.entry("proxy remove", List.of("proxy", "remove", "fs")),
             Map.entry("proxy stats", List.of("proxy", "stats")),
             Map.entry("proxy health", List.of("proxy", "health")),

@@ -62,4 +62,35 @@ class ProxyCommandsTest {
     void shellWordsGroupQuotesAndEscapes() {
         assertEquals(List.of("-y", "pkg", "/a b", "c\"d", "e f"), ShellWords.split("-y pkg '/a b' \"c\\\"d\" e\\ f"));
     }
+
+    @Test
+    void configValidateNamesTheFieldOfABadEntryAndAMissingCommand() throws Exception {
+        String store = dir.resolve("store").toString();
+        CliRunner.Run empty = cli().run("--store", store, "proxy", "config", "validate");
+        assertEquals(0, empty.exitCode(), empty.err());
+        assertTrue(empty.out().contains("no file yet"), empty.out());
+
+        assertEquals(0, cli().run("--store", store, "proxy", "add", "shell", "--command", "sh", "--prefix", "sh").exitCode());
+        assertEquals(0, cli().run("--store", store, "proxy", "add", "ghost", "--command", "no-such-binary-zq", "--prefix", "g")
+                .exitCode());
+        CliRunner.Run missing = cli().run("--store", store, "proxy", "config", "validate");
+        assertEquals(2, missing.exitCode());
+        assertTrue(missing.out().contains("upstream 'ghost': command 'no-such-binary-zq' is not found on PATH"), missing.out());
+        assertFalse(missing.out().contains("'shell'"), missing.out());
+
+        Path file = Path.of(store, "proxy.json");
+        for (String[] bad : new String[][] {
+                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": 5}]}", "upstreams[0] ('a'): command must be a string"},
+                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"args\": [1]}]}", "args must be an array of strings"},
+                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"transport\": \"sse\", \"url\": \"http://h\"}]}", "'sse' is not a transport"},
+                {"{\"upstreams\": [\"x\"]}", "upstreams[0] must be an object"},
+                {"{\"upstreams\": {}}", "\"upstreams\" must be an array"},
+                {"[1]", "is not a JSON object"}}) {
+            Files.writeString(file, bad[0]);
+            CliRunner.Run r = cli().run("--store", store, "proxy", "config", "validate");
+            assertEquals(2, r.exitCode(), bad[0]);
+            assertTrue(r.err().contains(bad[1]), bad[0] + " -> " + r.err());
+            assertFalse(r.err().matches("(?s).*(java\\.|ClassCast|Exception).*"), r.err());
+        }
+    }
 }

@@ -39,19 +39,40 @@ public final class ProxyConfigFile {
 
     public ProxyConfig load() {
         if (!Files.exists(path)) return ProxyConfig.empty();
+        Map<String, Object> root;
         try {
-            Map<String, Object> root = mapper.readValue(Files.readString(path), MAP);
-            List<UpstreamConfig> upstreams = new ArrayList<>();
-            if (root.get("upstreams") instanceof List<?> list) {
-                for (Object o : list) {
-                    if (o instanceof Map<?, ?> m) upstreams.add(upstream(m));
-                }
-            }
-            return new ProxyConfig(upstreams);
+            root = mapper.readValue(Files.readString(path), MAP);
         } catch (IOException | RuntimeException e) {
-            throw new InvalidArgumentException("proxy config", path + " is not valid: " + e.getMessage()
-                    + "; fix or remove the file");
+            throw invalid("it is not a JSON object (" + firstLine(e.getMessage()) + ")");
         }
+        Object list = root.get("upstreams");
+        if (list != null && !(list instanceof List<?>)) throw invalid("\"upstreams\" must be an array");
+        List<UpstreamConfig> upstreams = new ArrayList<>();
+        int i = 0;
+        for (Object o : list == null ? List.of() : (List<?>) list) {
+            String where = "upstreams[" + i++ + "]";
+            if (!(o instanceof Map<?, ?> m)) throw invalid(where + " must be an object");
+            try {
+                upstreams.add(upstream(m));
+            } catch (RuntimeException e) {
+                throw invalid(where + (m.get("name") instanceof String n ? " ('" + n + "')" : "") + ": " + firstLine(e.getMessage()));
+            }
+        }
+        try {
+            return new ProxyConfig(upstreams);
+        } catch (RuntimeException e) {
+            throw invalid(firstLine(e.getMessage()));
+        }
+    }
+
+    private InvalidArgumentException invalid(String why) {
+        return new InvalidArgumentException("proxy config", path + " is not valid: " + why + "; fix or remove the file");
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "unreadable";
+        String line = s.lines().findFirst().orElse("").strip();
+        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
     }
 
     public void save(ProxyConfig config) {
@@ -109,19 +130,47 @@ public final class ProxyConfigFile {
         return m;
     }
 
-    @SuppressWarnings("unchecked")
+    /** One upstream entry, every field type-checked: a wrong type names the field, never a Java class. */
     private static UpstreamConfig upstream(Map<?, ?> m) {
-        Object transportValue = m.get("transport");
-        String transport = transportValue == null ? "stdio" : transportValue.toString();
-        UpstreamTransport t = transport.equals("stdio")
-                ? new UpstreamTransport.Stdio((String) m.get("command"), (List<String>) m.get("args"),
-                        (List<String>) m.get("env"))
-                : new UpstreamTransport.Http((String) m.get("url"), (Map<String, String>) m.get("headers"));
-        Object compression = m.get("compression");
-        return new UpstreamConfig((String) m.get("name"), (String) m.get("prefix"), t,
-                compression == null ? null : CompressionMode.parse("compression", compression.toString()),
-                intOr(m.get("max_result_chars"), UpstreamConfig.DEFAULT_MAX_RESULT_CHARS),
-                intOr(m.get("cache_ttl_seconds"), UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")));
+        String transport = text(m, "transport");
+        transport = transport == null ? "stdio" : transport;
+        UpstreamTransport t = switch (transport) {
+            case "stdio" -> new UpstreamTransport.Stdio(text(m, "command"), strings(m, "args"),
+                    strings(m, "env"));
+            case "streamable_http", "http" -> new UpstreamTransport.Http(text(m, "url"), headers(m));
+            default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio or streamable_http");
+        };
+        String compression = text(m, "compression");
+        return new UpstreamConfig(text(m, "name"), text(m, "prefix"), t,
+                compression == null ? null : CompressionMode.parse("compression", compression),
+                intOr(m, "max_result_chars", UpstreamConfig.DEFAULT_MAX_RESULT_CHARS),
+                intOr(m, "cache_ttl_seconds", UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")));
+    }
+
+    private static String text(Map<?, ?> m, String field) {
+        Object v = m.get(field);
+        if (v == null || v instanceof String) return (String) v;
+        throw new InvalidArgumentException(field, "must be a string");
+    }
+
+    private static List<String> strings(Map<?, ?> m, String field) {
+        Object v = m.get(field);
+        if (v == null) return null;
+        if (v instanceof List<?> list && list.stream().allMatch(x -> x instanceof String)) {
+            return list.stream().map(String.class::cast).toList();
+        }
+        throw new InvalidArgumentException(field, "must be an array of strings");
+    }
+
+    private static Map<String, String> headers(Map<?, ?> m) {
+        Object v = m.get("headers");
+        if (v == null) return null;
+        if (v instanceof Map<?, ?> map && map.values().stream().allMatch(x -> x instanceof String)) {
+            Map<String, String> out = new LinkedHashMap<>();
+            map.forEach((k, x) -> out.put(String.valueOf(k), (String) x));
+            return out;
+        }
+        throw new InvalidArgumentException("headers", "must be an object of string values");
     }
 
     private static Map<String, ToolOverride> overrides(Object tools) {
@@ -138,7 +187,10 @@ public final class ProxyConfigFile {
         return out;
     }
 
-    private static int intOr(Object v, int fallback) {
-        return v instanceof Number n ? n.intValue() : fallback;
+    private static int intOr(Map<?, ?> m, String field, int fallback) {
+        Object v = m.get(field);
+        if (v == null) return fallback;
+        if (v instanceof Integer || v instanceof Long) return ((Number) v).intValue();
+        throw new InvalidArgumentException(field, "must be an integer");
     }
 }
