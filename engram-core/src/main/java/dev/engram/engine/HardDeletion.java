@@ -4,7 +4,6 @@ import dev.engram.error.ConflictException;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
-import dev.engram.memory.MemoryRules;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.Tombstone;
 import java.time.Duration;
@@ -58,11 +57,7 @@ final class HardDeletion {
 
     /** The tombstone the caller's reference names: an id (any zone) first, else a key within the zone. */
     static Optional<Tombstone> find(StoreTransaction tx, String ref, String zone) {
-        if (MemoryRules.isId(ref)) {
-            Optional<Tombstone> byId = tx.tombstone(ref);
-            if (byId.isPresent()) return byId;
-        }
-        return tx.tombstoneByKey(zone, ref);
+        return References.resolve(ref, tx::tombstone, key -> tx.tombstoneByKey(zone, key));
     }
 
     /**

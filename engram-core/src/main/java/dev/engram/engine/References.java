@@ -6,26 +6,28 @@ import dev.engram.memory.MemoryRules;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Resolves what callers name a memory by: an id (any zone) or a key (within the zone). */
 final class References {
     private References() {
     }
 
-    static Optional<Memory> find(StoreTransaction tx, String ref, String zone) {
+    /** The one rule, for memories and tombstones alike: an id-shaped reference is tried as an id first. */
+    static <T> Optional<T> resolve(String ref, Function<String, Optional<T>> byId, Function<String, Optional<T>> byKey) {
         if (MemoryRules.isId(ref)) {
-            Optional<Memory> byId = tx.get(ref);
-            if (byId.isPresent()) return byId;
+            Optional<T> found = byId.apply(ref);
+            if (found.isPresent()) return found;
         }
-        return tx.getByKey(zone, ref);
+        return byKey.apply(ref);
+    }
+
+    static Optional<Memory> find(StoreTransaction tx, String ref, String zone) {
+        return resolve(ref, tx::get, key -> tx.getByKey(zone, key));
     }
 
     static Optional<Memory> find(MemoryStore store, String ref, String zone) {
-        if (MemoryRules.isId(ref)) {
-            Optional<Memory> byId = store.get(ref);
-            if (byId.isPresent()) return byId;
-        }
-        return store.getByKey(zone, ref);
+        return resolve(ref, store::get, key -> store.getByKey(zone, key));
     }
 
     static Memory require(StoreTransaction tx, String ref, String zone) {
