@@ -51,6 +51,10 @@ const CASES = [
   ["unknown method", b('{"jsonrpc":"2.0","id":25,"method":"no/such"}'), { id: 25, code: -32601 }],
   ["a response nobody asked for", b('{"jsonrpc":"2.0","id":99,"result":{}}'), null],
   ["an error of the wrong shape", b('{"jsonrpc":"2.0","id":98,"error":"bad"}'), { id: null, code: -32600 }],
+  ["UTF-16 text (starts with '{' and a NUL)", Buffer.from('{"jsonrpc":"2.0","id":28,"method":"ping"}', "utf16le"), { id: null, code: -32700 }],
+  ["an error code over 32 bits", b('{"jsonrpc":"2.0","id":97,"error":{"code":2147483648,"message":"x"}}'), { id: null, code: -32600 }],
+  ["a UTF-8 byte-order mark, then a request", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b('{"jsonrpc":"2.0","id":29,"method":"ping"}')]),
+    { id: 29, result: true }],
   ["a line over 16 MiB", b(`{"jsonrpc":"2.0","id":26,"method":"ping","params":{"x":"${"a".repeat(17 << 20)}"}}`), { id: null, code: -32600 }],
 ];
 
@@ -117,6 +121,11 @@ function lineClassTests(name, args) {
           }
           assert.equal(seen.length, 1, `${label}: one answer expected, got ${JSON.stringify(seen)}`);
           const [answer] = seen;
+          if (expected.result) {
+            assert.equal(answer.id, expected.id, label);
+            assert.deepEqual(answer.result, {}, `${label}: ${JSON.stringify(answer)}`);
+            continue;
+          }
           assert.equal(answer.jsonrpc, "2.0", label);
           assert.equal(answer.id, expected.id, `${label}: id`);
           assert.equal(answer.error?.code, expected.code, `${label}: ${JSON.stringify(answer)}`);

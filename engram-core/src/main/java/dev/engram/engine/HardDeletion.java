@@ -4,6 +4,7 @@ import dev.engram.error.ConflictException;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.Tombstone;
 import java.time.Duration;
@@ -43,16 +44,38 @@ final class HardDeletion {
      * stored by mistake, which must not wait out the restore window.
      */
     static ForgetResult purge(StoreTransaction tx, String ref, String zone) {
-        Optional<Memory> live = References.find(tx, ref, zone);
-        if (live.isPresent()) {
-            Memory m = live.get();
-            tx.delete(m.id());
-            tx.removeTombstone(m.id());
-            return new ForgetResult(m, ForgetAction.PURGE, m.status(), null, "");
+        if (MemoryRules.isId(ref) && (tx.get(ref).isPresent() || tx.tombstone(ref).isPresent())) {
+            Optional<Memory> live = tx.get(ref);
+            Tombstone t = tx.tombstone(ref).orElse(null);
+            tx.removeTombstone(ref);
+            if (live.isPresent()) {
+                tx.delete(ref);
+                return new ForgetResult(live.get(), ForgetAction.PURGE, live.get().status(), null, "");
+            }
+            return new ForgetResult(t.memory(), ForgetAction.PURGE, null, null, "erased a hard-deleted memory");
         }
-        Tombstone t = find(tx, ref, zone).orElseThrow(() -> NotFoundException.memory(ref, zone));
-        tx.removeTombstone(t.memory().id());
-        return new ForgetResult(t.memory(), ForgetAction.PURGE, null, null, "erased the hard-deleted memory too");
+        // by key, a live memory and deleted ones may share it: erasing only one of them could leave the
+        // very text the user wants gone restorable, so an ambiguous key is refused with every id
+        Optional<Memory> live = tx.getByKey(zone, ref);
+        List<Tombstone> deleted = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (Optional<Tombstone> t = tx.tombstoneByKey(zone, ref); t.isPresent(); t = tx.tombstoneByKey(zone, ref)) {
+            if (seen.contains(t.get().memory().id())) break; // a store that returns a removed one again must not loop
+            seen.add(t.get().memory().id());
+            deleted.add(t.get());
+            tx.removeTombstone(t.get().memory().id());
+        }
+        if (live.isPresent() && !deleted.isEmpty()) {
+            throw new ConflictException("key '" + ref + "' names a live memory (" + live.get().id() + ") and "
+                    + deleted.size() + " hard-deleted one(s) (" + String.join(", ", seen) + "); purge each by its id");
+        }
+        if (live.isPresent()) {
+            tx.delete(live.get().id());
+            return new ForgetResult(live.get(), ForgetAction.PURGE, live.get().status(), null, "");
+        }
+        if (deleted.isEmpty()) throw NotFoundException.memory(ref, zone);
+        return new ForgetResult(deleted.get(0).memory(), ForgetAction.PURGE, null, null, "erased " + deleted.size()
+                + " hard-deleted memor" + (deleted.size() == 1 ? "y" : "ies") + " (" + String.join(", ", seen) + ")");
     }
 
     /** The tombstone the caller's reference names: an id (any zone) first, else a key within the zone. */

@@ -22,7 +22,7 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         content = MemoryRules.content("content", content);
         key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
         tags = MemoryRules.tags("tags", tags);
-        zone = MemoryRules.zone("zone", zone);
+        zone = MemoryRules.newZone("zone", zone);
         ttl = ttl == null || ttl.isBlank() ? null : ttl.strip();
         links = links == null ? List.of() : List.copyOf(links);
         if (links.size() > MemoryRules.MAX_LINKS) {

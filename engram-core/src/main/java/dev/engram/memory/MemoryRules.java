@@ -41,7 +41,8 @@ public final class MemoryRules {
     private static final Pattern TAG = Pattern.compile("[a-z0-9][a-z0-9._:/+#-]{0,39}");
     private static final Pattern ZONE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,39}");
     private static final Pattern ID = Pattern.compile("m_[a-z2-7]{10}");
-    private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]*)?(e[0-9]+)?|[0-9]*\\.[0-9]+(e[0-9]+)?");
+    private static final Pattern NUMBER = Pattern.compile(
+            "[0-9]+(\\.[0-9]*)?(e-?[0-9]+)?|[0-9]*\\.[0-9]+(e-?[0-9]+)?|0x[0-9a-f]+|0o[0-7]+|0b[01]+");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,6})([mhdw])");
 
     private MemoryRules() {
@@ -103,12 +104,21 @@ public final class MemoryRules {
             throw new InvalidArgumentException(field, shown(value) + " is not a valid zone name: use 1-40 lowercase"
                     + " letters, digits, '-', '_' or '.' (default zone: '" + DEFAULT_ZONE + "')");
         }
-        if (RESERVED_ZONES.contains(value) || NUMBER.matcher(value).matches()) {
-            throw new InvalidArgumentException(field, shown(value) + " is reserved: a zone may not be named "
+        return value;
+    }
+
+    /**
+     * The zone of a memory being created: {@link #zone} plus the reserved names. Only creation refuses
+     * them, so a store whose zones predate the reservation (a zone '2024', say) stays readable.
+     */
+    public static String newZone(String field, String value) {
+        String zone = zone(field, value);
+        if (RESERVED_ZONES.contains(zone) || NUMBER.matcher(zone).matches()) {
+            throw new InvalidArgumentException(field, shown(zone) + " is reserved: a zone may not be named "
                     + String.join(", ", new java.util.TreeSet<>(RESERVED_ZONES)) + " or read as a number; choose another name"
                     + " such as 'my-project'");
         }
-        return value;
+        return zone;
     }
 
     public static List<String> tags(String field, List<String> values) {

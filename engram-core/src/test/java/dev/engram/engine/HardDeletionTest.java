@@ -175,12 +175,40 @@ class HardDeletionTest {
             return null;
         });
         ForgetResult erased = forget(again.id(), ForgetAction.PURGE);
-        assertTrue(erased.note().contains("hard-deleted"), erased.note());
+        assertTrue(erased.note().contains("erased a hard-deleted memory"), erased.note());
         f.store.write(tx -> {
             assertEquals(Optional.empty(), tx.tombstone(again.id()));
             return null;
         });
         assertThrows(NotFoundException.class, () -> forget(again.id(), ForgetAction.RESTORE));
         assertThrows(NotFoundException.class, () -> forget("never-was", ForgetAction.PURGE));
+    }
+
+    /** A key shared by a live memory and a deleted one is refused: erasing one could leave the other's text restorable. */
+    @Test
+    void purgeByAKeyThatNamesALiveAndADeletedMemoryIsRefusedWithBothIds() {
+        f.remember("k", "The secret is hunter2", MemoryType.FACT, List.of());
+        Memory secret = f.store.getByKey("default", "k").orElseThrow();
+        forget("k", ForgetAction.HARD);
+        f.remember("k", "The password lives in the vault", MemoryType.FACT, List.of());
+        Memory fixed = f.store.getByKey("default", "k").orElseThrow();
+        ConflictException e = assertThrows(ConflictException.class, () -> forget("k", ForgetAction.PURGE));
+        assertTrue(e.getMessage().contains(secret.id()) && e.getMessage().contains(fixed.id()), e.getMessage());
+        assertTrue(f.store.get(fixed.id()).isPresent(), "a refused purge erases nothing");
+        f.store.write(tx -> {
+            assertTrue(tx.tombstone(secret.id()).isPresent(), "a refused purge erases nothing");
+            return null;
+        });
+        forget(secret.id(), ForgetAction.PURGE);
+        assertThrows(NotFoundException.class, () -> forget(secret.id(), ForgetAction.RESTORE));
+        assertTrue(f.store.get(fixed.id()).isPresent());
+
+        // two deletions under one key, no live memory: purge by key erases both
+        forget("k", ForgetAction.HARD);
+        f.remember("k", "Third text", MemoryType.FACT, List.of());
+        forget("k", ForgetAction.HARD);
+        ForgetResult both = forget("k", ForgetAction.PURGE);
+        assertTrue(both.note().startsWith("erased 2 hard-deleted memories"), both.note());
+        assertThrows(NotFoundException.class, () -> forget("k", ForgetAction.RESTORE));
     }
 }

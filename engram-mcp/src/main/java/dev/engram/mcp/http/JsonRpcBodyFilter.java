@@ -52,6 +52,8 @@ public final class JsonRpcBodyFilter implements Filter {
             tooLarge(out, "more than " + maxBodyBytes + " bytes");
             return;
         }
+        int bom = MessageCheck.bomLength(body, 0, body.length);
+        if (bom > 0) body = java.util.Arrays.copyOfRange(body, bom, body.length); // the SDK's reader would keep it
         MessageCheck.Verdict verdict = MessageCheck.check(body, 0, body.length);
         if (verdict instanceof MessageCheck.Blank) {
             write(out, 400, JsonRpcErrors.body(JsonRpcErrors.INVALID_REQUEST,

@@ -93,8 +93,28 @@ public final class MessageCheck {
     private MessageCheck() {
     }
 
+    /**
+     * 3 when the bytes start with a UTF-8 byte-order mark, else 0. Jackson's byte parser skips one and
+     * the SDK's character reader does not, so callers drop it before judging and passing a line on
+     * (Windows shells write one when piping).
+     */
+    public static int bomLength(byte[] buf, int off, int len) {
+        return len >= 3 && buf[off] == (byte) 0xEF && buf[off + 1] == (byte) 0xBB && buf[off + 2] == (byte) 0xBF ? 3 : 0;
+    }
+
+    /** Judges one message; a leading byte-order mark must already be dropped ({@link #bomLength}). */
     public static Verdict check(byte[] buf, int off, int len) {
         if (isBlank(buf, off, len)) return BLANK;
+        if (bomLength(buf, off, len) > 0) {
+            return reject(null, PARSE_ERROR, "Parse error: the message starts with a second byte-order mark; " + ONE_MESSAGE);
+        }
+        for (int i = off; i < off + len; i++) {
+            // never in UTF-8 JSON; and a line that starts "{\0" would make Jackson read it as UTF-16
+            if (buf[i] == 0) {
+                return reject(null, PARSE_ERROR, "Parse error: the message is not valid JSON (a raw NUL byte at byte "
+                        + (i - off + 1) + "; send UTF-8 JSON); " + ONE_MESSAGE);
+            }
+        }
         int bad = firstInvalidUtf8(buf, off, len);
         if (bad >= 0) {
             return reject(null, PARSE_ERROR, "Parse error: the message is not valid JSON (the bytes are not valid UTF-8"
@@ -162,12 +182,7 @@ public final class MessageCheck {
                 case "result" -> m.hasResult = true;
                 case "error" -> {
                     m.error = value;
-                    if (value == JsonToken.START_OBJECT) {
-                        Map<String, JsonToken> fields = new HashMap<>();
-                        readFieldTypes(p, fields);
-                        m.errorCode = fields.get("code");
-                        m.errorMessage = fields.get("message");
-                    }
+                    if (value == JsonToken.START_OBJECT) readError(p, m);
                 }
                 default -> {
                     // not ours to judge
@@ -186,6 +201,20 @@ public final class MessageCheck {
             m.id = p.getLongValue();
         } else {
             m.badId = value == JsonToken.VALUE_NULL ? "null" : article(describe(value));
+        }
+    }
+
+    /** An error object's code (which the SDK reads as a Java int) and message; the parser ends on its END_OBJECT. */
+    private static void readError(JsonParser p, Message m) {
+        for (JsonToken t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            if (name.equals("code")) {
+                boolean fitsInt = value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT;
+                m.errorCode = fitsInt ? value : JsonToken.VALUE_NUMBER_FLOAT;
+            }
+            if (name.equals("message")) m.errorMessage = value;
+            p.skipChildren();
         }
     }
 
@@ -258,7 +287,7 @@ public final class MessageCheck {
         if (m.error != null && (m.error != JsonToken.START_OBJECT || m.errorCode != JsonToken.VALUE_NUMBER_INT
                 || m.errorMessage != JsonToken.VALUE_STRING)) {
             return reject(null, INVALID_REQUEST, "Invalid request: \"error\" must be an object with an integer \"code\" "
-                    + "and a string \"message\"");
+                    + " within 32 bits and a string \"message\"");
         }
         return PASS;
     }

@@ -74,15 +74,16 @@ final class GuardedStdin extends InputStream {
             }
             byte[] line = lines.buffer();
             int len = lines.kept();
-            MessageCheck.Verdict verdict = MessageCheck.check(line, 0, len);
+            int start = MessageCheck.bomLength(line, 0, len);
+            MessageCheck.Verdict verdict = MessageCheck.check(line, start, len - start);
             if (verdict instanceof MessageCheck.Pass) {
                 // inside valid JSON a CR can only be whitespace, and the SDK would end the line at it
-                for (int i = 0; i < len; i++) {
+                for (int i = start; i < len; i++) {
                     if (line[i] == '\r') line[i] = ' ';
                 }
                 lines.reserve(1);
                 lines.buffer()[len] = '\n';
-                readyPos = 0;
+                readyPos = start;
                 readyEnd = len + 1;
                 return true;
             }

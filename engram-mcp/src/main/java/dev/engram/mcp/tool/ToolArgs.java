@@ -77,7 +77,12 @@ public final class ToolArgs {
         Object v = value(name);
         if (v == null) return null;
         long n;
-        if (v instanceof Number num && num.doubleValue() == Math.rint(num.doubleValue())) {
+        if (v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal
+                || v instanceof Number num0 && Math.abs(num0.doubleValue()) > Long.MAX_VALUE / 2.0) {
+            // longValue() of 2^64+5 is 5: a value this large is out of range, never silently another number
+            throw new InvalidArgumentException(name, "must be " + min + ".." + max + ", got "
+                    + MemoryRules.shown(String.valueOf(v)).replace("'", ""));
+        } else if (v instanceof Number num && num.doubleValue() == Math.rint(num.doubleValue())) {
             n = num.longValue();
         } else if (v instanceof String s && s.strip().matches("-?\\d{1,9}")) {
             n = Long.parseLong(s.strip());

@@ -62,6 +62,13 @@ class MessageCheckTest {
         rejected("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":\"x\"}", 9L, JsonRpcErrors.INVALID_PARAMS);
         rejected("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"initialize\",\"params\":{}}", 9L, JsonRpcErrors.INVALID_PARAMS);
         rejected("{\"jsonrpc\":\"2.0\",\"id\":9,\"error\":\"bad\"}", null, JsonRpcErrors.INVALID_REQUEST);
+        rejected("{\"jsonrpc\":\"2.0\",\"id\":9,\"error\":{\"code\":2147483648,\"message\":\"x\"}}", null, JsonRpcErrors.INVALID_REQUEST);
+        // Jackson reads "{" followed by NUL as UTF-16; the SDK reads UTF-8 and would stop serving
+        byte[] utf16 = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
+        assertEquals(JsonRpcErrors.PARSE_ERROR, assertInstanceOf(MessageCheck.Reject.class, MessageCheck.check(utf16, 0, utf16.length)).code());
+        byte[] bom = "\uFEFF{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8);
+        assertEquals(3, MessageCheck.bomLength(bom, 0, bom.length));
+        assertInstanceOf(MessageCheck.Pass.class, MessageCheck.check(bom, 3, bom.length - 3));
     }
 
     @Test

@@ -61,6 +61,10 @@ class ToolArgsTest {
         assertEquals("limit must be an integer, got an object (e.g. \"limit\": 5)",
                 message(() -> args("limit", Map.of()).intOr("limit", 1, 100)));
         assertEquals("limit must be 1..100, got 500", message(() -> args("limit", 500).intOr("limit", 1, 100)));
+        // 2^64 + 5: longValue() would wrap it to 5 and the call would silently ask for 5 results
+        assertEquals("limit must be 1..100, got 18446744073709551621", message(() -> args("limit",
+                new java.math.BigInteger("18446744073709551621")).intOr("limit", 1, 100)));
+        assertEquals("limit must be 1..100, got 1.5E300", message(() -> args("limit", 1.5e300).intOr("limit", 1, 100)));
     }
 
     @Test

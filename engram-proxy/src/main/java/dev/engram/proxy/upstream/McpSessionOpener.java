@@ -88,8 +88,12 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             return client;
         } catch (RuntimeException e) {
             client.close();
-            throw new UpstreamException("upstream '" + config.name() + "' did not start: "
-                    + e.getClass().getSimpleName() + rootMessage(e), e);
+            String why = rootMessage(e);
+            // reactor's timeout reads "Did not observe any item or terminal signal within 30000ms in 'map'"
+            if (why.contains("Did not observe any item")) {
+                why = " (it did not answer initialize within " + connectTimeout.toSeconds() + " s)";
+            }
+            throw new UpstreamException("upstream '" + config.name() + "' did not start" + (why.isEmpty() ? "" : ":" + why), e);
         }
     }
 

@@ -20,6 +20,9 @@ import java.util.concurrent.TimeoutException;
  * a minute for an error that is already certain.
  */
 final class McpUpstreamSession implements UpstreamSession {
+    /** How long an answer written just before the upstream exited may still take to arrive. */
+    static final Duration EXIT_GRACE = Duration.ofMillis(750);
+
     private final String server;
     private final McpSyncClient client;
     private final ProcessHandle process; // null for HTTP upstreams
@@ -52,6 +55,13 @@ final class McpUpstreamSession implements UpstreamSession {
         try {
             Object r = first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (r instanceof CallToolResult result) return result;
+            // an upstream may write its answer and exit at once: the exit can be seen before the reader
+            // thread has handed the answer over, so the answer gets a moment before the call is lost
+            try {
+                return call.get(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException stillNothing) {
+                // no answer came: it did exit during the call
+            }
             call.cancel(true);
             throw new UpstreamException("upstream '" + server + "' exited during the call (process "
                     + process.pid() + ")");
@@ -70,8 +80,9 @@ final class McpUpstreamSession implements UpstreamSession {
                 throw UpstreamException.errorAnswer("upstream '" + server + "' answered"
                         + (tooLarge ? ", but " : " with an error: ") + firstLine(String.valueOf(error.getMessage())), cause);
             }
-            throw new UpstreamException("upstream '" + server + "' failed: " + cause.getClass().getSimpleName()
-                    + (cause.getMessage() == null ? "" : " (" + firstLine(cause.getMessage()) + ")"), cause);
+            // the agent reads this: the cause's words, not its Java class (which the log keeps)
+            throw new UpstreamException("upstream '" + server + "' failed: "
+                    + (cause.getMessage() == null ? "no reason given" : firstLine(cause.getMessage())), cause);
         }
     }
 
