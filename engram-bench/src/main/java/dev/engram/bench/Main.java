@@ -169,7 +169,7 @@ public final class Main implements Runnable {
 
     /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
     @Command(name = "locomo", mixinStandardHelpOptions = true, description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
-            + " (--data, --audit, --conversations, --turn-text, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
+            + " (--data, --audit, --conversations, --ingest plain|enriched|both, --via tools|mcp|engine, --jar, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
             + " --stop-margin, --stop-margin-missing,"
             + " --boost-scale, --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")
     static final class Locomo implements Callable<Integer> {
