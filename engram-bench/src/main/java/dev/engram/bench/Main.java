@@ -123,6 +123,8 @@ public final class Main implements Runnable {
         @CommandLine.Mixin Servers servers = new Servers();
 
         @Option(names = "--sizes", split = ",", defaultValue = "1000,10000") List<Integer> sizes;
+        @Option(names = "--corpus", defaultValue = "both", description = "current (1-3 sentence coding-agent memories),"
+                + " short (one-sentence, one-observation entities) or both (default ${DEFAULT-VALUE}).") String corpus;
         @Option(names = "--writes", defaultValue = "200") int writes;
         @Option(names = "--searches", defaultValue = "200", description = "Timed searches per query shape.") int searches;
         // Engram's JVM starts cold (its preload is offline) while node has JIT-ed through the preload; a
@@ -146,7 +148,8 @@ public final class Main implements Runnable {
             }
             PeerBench.Settings settings;
             try {
-                settings = new PeerBench.Settings(sizes, writes, searches, warmup, block, common.seed, common.workDir());
+                settings = new PeerBench.Settings(sizes, PeerBench.Corpus.parse(corpus), writes, searches, warmup, block,
+                        common.seed, common.workDir());
             } catch (IllegalArgumentException e) {
                 System.err.println("peer: " + e.getMessage());
                 return 2;
@@ -159,8 +162,10 @@ public final class Main implements Runnable {
                 targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
             }
             var figures = new PeerBench(System.err, common.serverErr()).run(settings, targets);
-            for (int n : sizes) {
-                System.out.println(targets.size() == 2 ? PeerBench.table(figures, n) : PeerBench.single(figures, n));
+            for (PeerBench.Corpus c : settings.corpora()) {
+                for (int n : sizes) {
+                    System.out.println(targets.size() == 2 ? PeerBench.table(figures, c, n) : PeerBench.single(figures, c, n));
+                }
             }
             System.out.println(machine());
             return 0;
@@ -169,7 +174,7 @@ public final class Main implements Runnable {
 
     /** Turn-level LoCoMo retrieval; the options are LocomoBench's own, passed through unchanged. */
     @Command(name = "locomo", mixinStandardHelpOptions = true, description = "LoCoMo retrieval: Recall@5/@10 and NDCG@10 per mode, dev and test splits"
-            + " (--data, --audit, --conversations, --turn-text, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
+            + " (--data, --audit, --conversations, --ingest plain|enriched|both, --via tools|mcp|engine, --jar, --embedder minilm|e5-small-v2|bge-small-en-v1.5, --out, --alpha, --stop-coverage, --stop-missing,"
             + " --stop-margin, --stop-margin-missing,"
             + " --boost-scale, --graph-weight, --graph-hops, --centrality-weight, --depth; dev sweeps: --stop-sweep, --centrality-sweep w1,w2,...).")
     static final class Locomo implements Callable<Integer> {

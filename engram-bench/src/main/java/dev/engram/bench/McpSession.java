@@ -19,10 +19,10 @@ import java.util.stream.Collectors;
  * One MCP server child process driven over stdio by the official Java SDK client. Every server in
  * every benchmark goes through this class, so client and transport costs are the same for all.
  */
-final class McpSession implements AutoCloseable {
+public final class McpSession implements AutoCloseable {
     /** How to start a server: command line and extra environment. */
-    record ServerCommand(String label, List<String> command, Map<String, String> env) {
-        ServerCommand {
+    public record ServerCommand(String label, List<String> command, Map<String, String> env) {
+        public ServerCommand {
             command = List.copyOf(command);
             env = Map.copyOf(env);
             if (command.isEmpty()) throw new IllegalArgumentException("command must not be empty");
@@ -49,7 +49,7 @@ final class McpSession implements AutoCloseable {
     }
 
     /** Builds the client; the process starts on {@link #initialize()}. */
-    static McpSession start(ServerCommand server, PrintStream serverStderr) {
+    public static McpSession start(ServerCommand server, PrintStream serverStderr) {
         ServerParameters params = ServerParameters.builder(server.command().get(0))
                 .args(server.command().subList(1, server.command().size())).env(server.env()).build();
         StdioClientTransport transport = new StdioClientTransport(params, JSON);
@@ -62,7 +62,7 @@ final class McpSession implements AutoCloseable {
         return new McpSession(client);
     }
 
-    McpSchema.InitializeResult initialize() {
+    public McpSchema.InitializeResult initialize() {
         return client.initialize();
     }
 
@@ -98,6 +98,29 @@ final class McpSession implements AutoCloseable {
         }
         // the TS servers leave isError absent (null) on success (SDK gotcha 18)
         return new Reply(text, structured, results, Boolean.TRUE.equals(r.isError()), nanos);
+    }
+
+    /**
+     * A tool call's structured answer as the agent's client receives it (the result's
+     * {@code structuredContent}), with its text and whether it is an error; {@code nanos} is the round trip.
+     */
+    public record Structured(Map<String, Object> content, String text, boolean error, long nanos) {
+    }
+
+    @SuppressWarnings("unchecked")
+    public Structured callStructured(String tool, Map<String, Object> arguments) {
+        McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments).build();
+        long t0 = System.nanoTime();
+        McpSchema.CallToolResult r = client.callTool(request);
+        long nanos = System.nanoTime() - t0;
+        return new Structured(r.structuredContent() instanceof Map<?, ?> m ? (Map<String, Object>) m : null, text(r),
+                Boolean.TRUE.equals(r.isError()), nanos);
+    }
+
+    /** The text items of a tool result, joined by newlines. */
+    public static String text(McpSchema.CallToolResult r) {
+        return r.content().stream().filter(c -> c instanceof McpSchema.TextContent)
+                .map(c -> ((McpSchema.TextContent) c).text()).collect(Collectors.joining("\n"));
     }
 
     @Override

@@ -28,10 +28,38 @@ final class PeerBench {
         }
     }
 
+    /**
+     * What the stores hold: {@code CURRENT} the coding-agent memories of {@link MemoryGenerator} (1-3 sentences,
+     * tags, sometimes a file); {@code SHORT} short one-observation entities of {@link ShortMemoryGenerator} (one
+     * sentence, no tags). Both are searched with the same query strings.
+     */
+    enum Corpus {
+        CURRENT("current (1-3 sentence coding-agent memories)"), SHORT("short (one-sentence, one-observation entities)");
+
+        final String label;
+
+        Corpus(String label) {
+            this.label = label;
+        }
+
+        /** {@code short}, {@code current} or {@code both} (the default: current, then short). */
+        static List<Corpus> parse(String v) {
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "current" -> List.of(CURRENT);
+                case "short" -> List.of(SHORT);
+                case "both" -> List.of(CURRENT, SHORT);
+                default -> throw new IllegalArgumentException("--corpus must be one of [short, current, both], got '" + v + "'");
+            };
+        }
+    }
+
     /** {@code block}: calls one server makes in a row before the next server's turn (1 = call by call). */
-    record Settings(List<Integer> sizes, int writes, int searches, int warmup, int block, long seed, Path workDir) {
+    record Settings(List<Integer> sizes, List<Corpus> corpora, int writes, int searches, int warmup, int block, long seed,
+                    Path workDir) {
         Settings {
             sizes = List.copyOf(sizes);
+            corpora = List.copyOf(corpora);
+            if (corpora.isEmpty()) throw new IllegalArgumentException("--corpus must name at least one corpus");
             if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
                 throw new IllegalArgumentException("--sizes must be whole numbers >= 1, got " + sizes);
             }
@@ -50,7 +78,7 @@ final class PeerBench {
      * One server at one size. {@code ping} is the MCP round trip with no tool work (client, JSON-RPC,
      * stdio and the server's dispatch): the floor under every call's latency.
      */
-    record Figures(String target, int size, String preload, Latencies write, Map<QueryShape, SearchFigures> search,
+    record Figures(String target, Corpus corpus, int size, String preload, Latencies write, Map<QueryShape, SearchFigures> search,
                    Latencies ping) {
     }
 
@@ -64,11 +92,13 @@ final class PeerBench {
 
     List<Figures> run(Settings s, List<PeerTarget> targets) throws Exception {
         List<Figures> out = new ArrayList<>();
-        for (int n : s.sizes()) {
-            List<SyntheticMemory> preload = memories(s.seed() + n, n);
-            List<SyntheticMemory> writes = memories(s.seed() * 17 + n, s.warmup() + s.writes());
-            Map<QueryShape, List<String>> queries = queries(s.seed() * 31 + n, s.warmup() + s.searches());
-            out.addAll(runSize(s, targets, n, preload, writes, queries));
+        for (Corpus corpus : s.corpora()) {
+            for (int n : s.sizes()) {
+                List<SyntheticMemory> preload = memories(corpus, s.seed() + n, n);
+                List<SyntheticMemory> writes = memories(corpus, s.seed() * 17 + n, s.warmup() + s.writes());
+                Map<QueryShape, List<String>> queries = queries(s.seed() * 31 + n, s.warmup() + s.searches());
+                out.addAll(runSize(s, targets, corpus, n, preload, writes, queries));
+            }
         }
         return out;
     }
@@ -76,6 +106,7 @@ final class PeerBench {
     /** A started, preloaded server and the figures recorded for it so far. */
     private static final class Running implements AutoCloseable {
         final PeerTarget target;
+        final Corpus corpus;
         final Path dir;
         final McpSession session;
         final String preload;
@@ -83,8 +114,9 @@ final class PeerBench {
         final Map<QueryShape, SearchRecorder> search = new LinkedHashMap<>();
         final Latencies.Recorder ping;
 
-        Running(PeerTarget target, Path dir, McpSession session, String preload, Settings s) {
+        Running(PeerTarget target, Corpus corpus, Path dir, McpSession session, String preload, Settings s) {
             this.target = target;
+            this.corpus = corpus;
             this.dir = dir;
             this.session = session;
             this.preload = preload;
@@ -96,7 +128,7 @@ final class PeerBench {
         Figures figures(int n) {
             Map<QueryShape, SearchFigures> out = new LinkedHashMap<>();
             search.forEach((shape, r) -> out.put(shape, r.done()));
-            return new Figures(target.label(), n, preload, write.done(), out, ping.done());
+            return new Figures(target.label(), corpus, n, preload, write.done(), out, ping.done());
         }
 
         @Override
@@ -127,13 +159,13 @@ final class PeerBench {
      * server happened to be running, and (with runs longer than one call) a call does not start while
      * the other server is still busy after its own.
      */
-    private List<Figures> runSize(Settings s, List<PeerTarget> targets, int n, List<SyntheticMemory> preload,
+    private List<Figures> runSize(Settings s, List<PeerTarget> targets, Corpus corpus, int n, List<SyntheticMemory> preload,
                                   List<SyntheticMemory> writes, Map<QueryShape, List<String>> queries) throws Exception {
         List<Running> running = new ArrayList<>();
         try {
             for (PeerTarget target : targets) {
                 Path dir = Files.createTempDirectory(s.workDir(), "peer-" + target.label() + "-" + n + "-");
-                log.printf(Locale.ROOT, "peer: %s N=%d in %s%n", target.label(), n, dir);
+                log.printf(Locale.ROOT, "peer: %s N=%d corpus %s in %s%n", target.label(), n, corpus.name().toLowerCase(Locale.ROOT), dir);
                 String how;
                 McpSession session = null;
                 try {
@@ -147,7 +179,7 @@ final class PeerBench {
                     throw e;
                 }
                 log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
-                running.add(new Running(target, dir, session, how, s));
+                running.add(new Running(target, corpus, dir, session, how, s));
             }
             inTurns(running, writes.size(), s.block(), (r, i) -> {
                 McpSession.Reply reply = r.session.call(r.target.writeTool(), r.target.writeArguments(writes.get(i), n + i));
@@ -214,11 +246,12 @@ final class PeerBench {
     }
 
     /** All peer memories go to the default zone: the peer has no zones, so both search the same N. */
-    private static List<SyntheticMemory> memories(long seed, int n) {
+    static List<SyntheticMemory> memories(Corpus corpus, long seed, int n) {
         MemoryGenerator g = new MemoryGenerator(seed);
+        ShortMemoryGenerator shortOnes = new ShortMemoryGenerator(seed);
         List<SyntheticMemory> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            SyntheticMemory m = g.next();
+            SyntheticMemory m = corpus == Corpus.SHORT ? shortOnes.next() : g.next();
             out.add(new SyntheticMemory(m.content(), m.type(), m.tags(), MemoryRules.DEFAULT_ZONE, m.file()));
         }
         return out;
@@ -239,10 +272,11 @@ final class PeerBench {
     }
 
     /** One table per size: Engram, the peer, and the peer's figure divided by Engram's. */
-    static String table(List<Figures> all, int size) {
-        Figures e = all.stream().filter(f -> f.size() == size && f.target().equals("Engram")).findFirst().orElseThrow();
-        Figures p = all.stream().filter(f -> f.size() == size && !f.target().equals("Engram")).findFirst().orElseThrow();
-        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size), e.target(), p.target(),
+    static String table(List<Figures> all, Corpus corpus, int size) {
+        Figures e = all.stream().filter(f -> f.corpus() == corpus && f.size() == size && f.target().equals("Engram")).findFirst().orElseThrow();
+        Figures p = all.stream().filter(f -> f.corpus() == corpus && f.size() == size && !f.target().equals("Engram")).findFirst().orElseThrow();
+        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size) + ", corpus " + corpus.label,
+                e.target(), p.target(),
                 p.target() + " ÷ Engram");
         t.row("write call", "remember", "create_entities (1 entity)", "");
         latencyRows(t, "write", e.write(), p.write());
@@ -268,9 +302,9 @@ final class PeerBench {
     }
 
     /** The figures of whichever single server ran (with {@code --only}). */
-    static String single(List<Figures> all, int size) {
-        Figures f = all.stream().filter(x -> x.size() == size).findFirst().orElseThrow();
-        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size), f.target());
+    static String single(List<Figures> all, Corpus corpus, int size) {
+        Figures f = all.stream().filter(x -> x.corpus() == corpus && x.size() == size).findFirst().orElseThrow();
+        MarkdownTable t = new MarkdownTable("N=" + String.format(Locale.ROOT, "%,d", size) + ", corpus " + corpus.label, f.target());
         t.row("write p50 / p95 (ms)", f.write().ms(50) + " / " + f.write().ms(95));
         for (QueryShape shape : QueryShape.values()) {
             SearchFigures s = f.search().get(shape);

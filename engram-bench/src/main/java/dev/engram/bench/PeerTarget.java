@@ -86,7 +86,7 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory {
             Map<String, Object> args = new LinkedHashMap<>();
             args.put("content", m.content());
             args.put("type", m.type().wireName());
-            args.put("tags", m.tags());
+            if (!m.tags().isEmpty()) args.put("tags", m.tags()); // the short corpus sends content and type only
             if (m.file() != null) args.put("file", m.file());
             return args;
         }

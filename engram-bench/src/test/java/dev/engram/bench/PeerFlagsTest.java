@@ -30,6 +30,7 @@ class PeerFlagsTest {
         assertEquals("peer: --sizes must be whole numbers >= 1, got [1000, 0]", refused("peer", "--sizes", "1000,0"));
         assertEquals("peer: --writes and --searches must be >= 1", refused("peer", "--searches", "0"));
         assertEquals("peer: --block must be >= 1, got 0", refused("peer", "--block", "0"));
+        assertEquals("peer: --corpus must be one of [short, current, both], got 'long'", refused("peer", "--corpus", "long"));
         assertTrue(refused("peer", "--warmup", "x").contains("--warmup"), "picocli names a value it cannot convert");
     }
 

@@ -11,6 +11,7 @@ import dev.engram.engine.RecallSettings;
 import dev.engram.engine.StopSignal;
 import dev.engram.engine.StopRule;
 import dev.engram.memory.EdgeType;
+import dev.engram.memory.MemoryType;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
@@ -104,13 +105,13 @@ final class ConversationRun {
 
     private final Embedder embedder;
     private final Clock clock;
-    private final LocomoConversation.TurnText turnText;
+    private final LocomoConversation.Ingest ingest;
     private final List<EngineMode> modes;
 
-    ConversationRun(Embedder embedder, Clock clock, LocomoConversation.TurnText turnText, List<EngineMode> modes) {
+    ConversationRun(Embedder embedder, Clock clock, LocomoConversation.Ingest ingest, List<EngineMode> modes) {
         this.embedder = embedder;
         this.clock = clock;
-        this.turnText = turnText;
+        this.ingest = ingest;
         this.modes = List.copyOf(modes);
     }
 
@@ -152,11 +153,13 @@ final class ConversationRun {
                           Map<String, Integer> tokensByDiaId) {
         Turn previous = null;
         for (Turn t : conversation.turns()) {
-            // the conversational thread as edges: each turn is related to the one before it in its session
-            List<LinkSpec> links = previous != null && previous.sessionDate().equals(t.sessionDate())
+            // enriched only: the conversational thread as edges, each turn related to the one before it in its session
+            List<LinkSpec> links = ingest == LocomoConversation.Ingest.ENRICHED && previous != null
+                    && previous.sessionDate().equals(t.sessionDate())
                     ? List.of(new LinkSpec(EdgeType.RELATED, previous.key())) : List.of();
             previous = t;
-            var saved = engine.remember(new RememberCommand(t.content(turnText), t.key(), null, null, null, null, null, links,
+            // type fact, as a client sends it (also the engine's default)
+            var saved = engine.remember(new RememberCommand(t.content(ingest), t.key(), MemoryType.FACT, null, null, null, null, links,
                     null, null, null, false, null, null)).memory();
             diaIdByKey.put(saved.key(), t.diaId());
             // what the engine's recall is priced by: the native text entry (a two-digit rank, full relevance)

@@ -26,12 +26,16 @@ import dev.engram.engine.RecallSettings;
 
 /**
  * {@code engram-bench locomo}: turn-level LoCoMo retrieval (shared/reference/benchmarks.md §1.3), one fresh embedded
- * store per conversation, the question verbatim as the query. Prints markdown tables to stdout and
+ * store per conversation, the question verbatim as the query. By default it measures what a user gets: turns
+ * written as an MCP client writes them ({@code --ingest plain}) and questions asked through the native profile's
+ * tool handlers ({@code --via tools}; {@code --via mcp} drives the built jar over stdio, {@code --via engine} the
+ * Engine API with reference rankings, fusions and sweeps). Prints markdown tables to stdout and
  * one progress line per conversation to stderr. Fusion parameters are chosen on the dev split
  * (conversations 0 and 1) only; the test split (2–9) is reported with those choices.
  * <pre>
  *   LocomoBench [--data ../shared/data/locomo/locomo10.json] [--audit …/locomo-audit-errors.json]
- *               [--conversations 0,1] [--turn-text dated|plain] [--embedder minilm|e5-small-v2|bge-small-en-v1.5]
+ *               [--conversations 0,1] [--ingest plain|enriched|both] [--via tools|mcp|engine] [--jar engram-cli/target/engram.jar]
+ *               [--embedder minilm|e5-small-v2|bge-small-en-v1.5]
  *               [--out results.md]
  *               [--stop-sweep] [--centrality-sweep 0.05,0.1,0.2]   (dev sweeps: see StopRuleSweep, EngineMode.all)
  * </pre>
@@ -49,7 +53,8 @@ public final class LocomoBench {
         Path audit = Path.of(option(args, "--audit", data.resolveSibling("locomo-audit-errors.json").toString()));
         Set<Integer> wanted = conversations(args);
         String out = option(args, "--out", null);
-        LocomoConversation.TurnText turnText = turnText(args);
+        List<LocomoConversation.Ingest> ingests = ingests(args);
+        String via = via(args);
         long start = System.nanoTime();
 
         List<LocomoConversation> conversations = LocomoDataset.read(data);
@@ -60,19 +65,36 @@ public final class LocomoBench {
         RecallSettings settings = settings(args);
         List<Double> centralityWeights = centralityWeights(args, settings);
         BenchEmbedder model = embedder(args);
-        long loadStart = System.nanoTime();
-        Embedder embedder = model.load();
-        System.err.printf(Locale.ROOT, "%s ready in %.1f s%n", model.flag(), (System.nanoTime() - loadStart) / 1e9);
+        Path jar = Path.of(option(args, "--jar", "engram-cli/target/engram.jar")).toAbsolutePath();
+        if (via.equals("mcp") && !Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("--via mcp needs the built jar, but " + jar + " does not exist; build with "
+                    + "mvn -B -q -pl engram-bench,engram-cli -am -DskipTests package, or pass --jar");
+        }
+        Embedder embedder = null;
+        if (!via.equals("mcp")) { // over stdio the server loads its own model
+            long loadStart = System.nanoTime();
+            embedder = model.load();
+            System.err.printf(Locale.ROOT, "%s ready in %.1f s%n", model.flag(), (System.nanoTime() - loadStart) / 1e9);
+        }
+        if (!via.equals("engine")) {
+            product(via, ingests, embedder, jar, conversations, corrections, out, model, start);
+            return;
+        }
+        LocomoConversation.Ingest ingest = ingests.get(0);
 
         boolean stopSweep = Arrays.asList(args).contains("--stop-sweep");
         List<ConversationRun.EngineMode> engineModes = ConversationRun.EngineMode.all(settings, stopSweep, centralityWeights);
-        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), turnText, engineModes);
+        ConversationRun runner = new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), ingest, engineModes);
+        ConversationRun secondary = ingests.size() > 1
+                ? new ConversationRun(embedder, Clock.fixed(NOW, ZoneOffset.UTC), ingests.get(1), engineModes) : null;
         List<Outcome> outcomes = new ArrayList<>();
+        List<Outcome> secondaryOutcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0, embedNanos = 0;
         for (LocomoConversation c : conversations) {
             long t0 = System.nanoTime();
             Outcome o = runner.run(c);
             outcomes.add(o);
+            if (secondary != null) secondaryOutcomes.add(secondary.run(c));
             turns += c.turns().size();
             ingestNanos += o.ingestNanos();
             embedNanos += o.embedNanos();
@@ -102,7 +124,14 @@ public final class LocomoBench {
         addOrMark(modes, bestWeighted, " (dev-best weighted)");
 
         StringBuilder md = new StringBuilder();
+        md.append("Path: --via engine (Engine API in process, bench clock fixed); ingestion: ").append(ingest.label()).append(".\n\n");
         md.append("### Official evidence labels, categories 1–4 (Recall_frac@k, NDCG@10 binary)\n\n").append(tables.headline(modes, false));
+        if (secondary != null) {
+            List<RankingMode> engineRows = engineModes.stream().map(m -> RankingMode.engine(m.name())).toList();
+            md.append("\n### Secondary: ingestion ").append(ingests.get(1).label())
+                    .append(", engine modes only (official labels, cats 1–4)\n\n")
+                    .append(new LocomoTables(new LocomoEvaluation(secondaryOutcomes, corrections)).headline(engineRows, false));
+        }
         md.append("\n### Audited evidence overlay (locomo-audit WRONG_CITATION → correct_evidence), categories 1–4\n\n")
                 .append(tables.headline(modes, true));
         md.append("\n### Per category, test split (conversations 2–9), official labels\n\n").append(tables.perCategory(modes, Split.TEST));
@@ -164,7 +193,7 @@ public final class LocomoBench {
     }
 
     /** Flags followed by a value. */
-    private static final Set<String> VALUE_FLAGS = Set.of("--data", "--audit", "--conversations", "--turn-text", "--embedder",
+    private static final Set<String> VALUE_FLAGS = Set.of("--data", "--audit", "--conversations", "--ingest", "--via", "--jar", "--embedder",
             "--out", "--alpha", "--stop-coverage", "--stop-missing", "--stop-margin", "--stop-margin-missing", "--boost-scale",
             "--graph-weight", "--graph-hops", "--centrality-weight", "--depth", "--centrality-sweep");
     /** Flags that stand alone. */
@@ -184,8 +213,21 @@ public final class LocomoBench {
             if (++i == args.length) throw new IllegalArgumentException(args[i - 1] + " needs a value");
         }
         conversations(args);
-        turnText(args);
-        embedder(args);
+        ingests(args);
+        String via = via(args);
+        BenchEmbedder model = embedder(args);
+        if (!via.equals("engine")) {
+            for (String a : args) {
+                if (ENGINE_ONLY.contains(a)) {
+                    throw new IllegalArgumentException(a + " applies to --via engine only; the product path (--via " + via
+                            + ") runs the server's defaults");
+                }
+            }
+        }
+        if (via.equals("mcp") && model != BenchEmbedder.MINILM) {
+            throw new IllegalArgumentException("--via mcp runs the server with ENGRAM_EMBEDDER=minilm; --embedder "
+                    + model.flag() + " works with --via tools or engine");
+        }
         centralityWeights(args, settings(args));
     }
 
@@ -201,14 +243,106 @@ public final class LocomoBench {
         return Arrays.stream(only.split(",")).map(v -> whole("--conversations", v.strip())).collect(Collectors.toSet());
     }
 
-    private static LocomoConversation.TurnText turnText(String[] args) {
-        String v = option(args, "--turn-text", "dated");
-        try {
-            return LocomoConversation.TurnText.valueOf(v.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--turn-text must be one of " + Arrays.stream(LocomoConversation.TurnText.values())
-                    .map(t -> t.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + v + "'");
+    /**
+     * {@code --ingest plain|enriched|both}: plain (the default) writes each turn as an MCP client does; enriched is
+     * the bench's earlier ingestion (session date in the content, consecutive turns linked); both measures plain
+     * and adds enriched as a labelled secondary row in the same run.
+     */
+    static List<LocomoConversation.Ingest> ingests(String[] args) {
+        String v = option(args, "--ingest", "plain");
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "plain" -> List.of(LocomoConversation.Ingest.PLAIN);
+            case "enriched" -> List.of(LocomoConversation.Ingest.ENRICHED);
+            case "both" -> List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.ENRICHED);
+            default -> throw new IllegalArgumentException("--ingest must be one of [plain, enriched, both], got '" + v + "'");
+        };
+    }
+
+    /**
+     * {@code --via tools|mcp|engine}: tools (the default) calls the native profile's remember and recall handlers in
+     * process, as the server does; mcp drives the built jar over stdio; engine calls the Engine API directly and
+     * adds the reference rankings, fusions and sweeps (diagnostics).
+     */
+    static String via(String[] args) {
+        String v = option(args, "--via", "tools").toLowerCase(Locale.ROOT);
+        if (!Set.of("tools", "mcp", "engine").contains(v)) {
+            throw new IllegalArgumentException("--via must be one of [tools, mcp, engine], got '" + v + "'");
         }
+        return v;
+    }
+
+    /** Flags that only the Engine API path reads: the product path runs the server's own defaults. */
+    private static final Set<String> ENGINE_ONLY = Set.of("--alpha", "--stop-coverage", "--stop-missing", "--stop-margin",
+            "--stop-margin-missing", "--boost-scale", "--graph-weight", "--graph-hops", "--centrality-weight", "--depth",
+            "--centrality-sweep", "--stop-sweep");
+
+    /**
+     * The product path (--via tools or mcp): each ingestion's turns remembered and questions recalled through the
+     * tools, each client-selectable recall mode on its own copy of the store; one table row per (mode, ingestion).
+     */
+    private static void product(String via, List<LocomoConversation.Ingest> ingests, Embedder embedder, Path jar,
+                                List<LocomoConversation> conversations, Map<String, List<String>> corrections, String out,
+                                BenchEmbedder model, long start) throws IOException {
+        ProductRun.Via path = via.equals("mcp") ? ProductRun.Via.MCP : ProductRun.Via.TOOLS;
+        List<Outcome> outcomes = new ArrayList<>();
+        long turns = 0, ingestNanos = 0;
+        for (LocomoConversation c : conversations) {
+            long t0 = System.nanoTime();
+                Outcome first = null;
+            List<Map<String, ConversationRun.EngineAnswer>> answers = new ArrayList<>();
+            for (int i = 0; i < c.questions().size(); i++) answers.add(new java.util.LinkedHashMap<>());
+            for (LocomoConversation.Ingest ingest : ingests) {
+                Outcome o = new ProductRun(path, ingest, embedder, jar).run(c);
+                if (first == null) first = o;
+                for (int i = 0; i < o.questions().size(); i++) answers.get(i).putAll(o.questions().get(i).engine());
+                ingestNanos += o.ingestNanos();
+                turns += c.turns().size();
+            }
+            List<ConversationRun.QuestionRun> runs = new ArrayList<>();
+            for (int i = 0; i < c.questions().size(); i++) {
+                var q = first.questions().get(i);
+                runs.add(new ConversationRun.QuestionRun(q.question(), answers.get(i), List.of(), 0, List.of(), 0, 0));
+            }
+            outcomes.add(new Outcome(c, runs, first.tokensByDiaId(), first.ingestNanos(), 0));
+            System.err.printf(Locale.ROOT, "[%d/%d] %s (%s) via %s: %d turns, %d questions, %d ingestion(s) × %d modes; %.1f s%n",
+                    outcomes.size(), conversations.size(), c.sampleId(), LocomoEvaluation.DEV.contains(c.index()) ? "dev" : "test",
+                    via, c.turns().size(), c.questions().size(), ingests.size(), ProductRun.MODES.size(), (System.nanoTime() - t0) / 1e9);
+        }
+        LocomoEvaluation eval = new LocomoEvaluation(outcomes, corrections);
+        LocomoTables tables = new LocomoTables(eval);
+        List<RankingMode> modes = new ArrayList<>();
+        for (LocomoConversation.Ingest ingest : ingests) {
+            for (String name : ProductRun.modeNames(ingest)) modes.add(RankingMode.engine(name));
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("Path: --via ").append(via).append(via.equals("mcp")
+                ? " (java -jar engram.jar --store DIR mcp, ENGRAM_EMBEDDER=minilm, MCP Java SDK client over stdio)"
+                : " (native profile's tool handlers through ToolAdapter.call, in process; embedder " + model.flag() + ")")
+                .append(". Turns: remember {key, type: fact, content}; questions: recall with the arguments named in each row. ")
+                .append("Rows marked enriched are the bench's earlier ingestion (session date in content, links to the previous turn), ")
+                .append("a secondary reference, not what a client writes.\n\n");
+        md.append("### Official evidence labels, categories 1–4 (Recall_frac@k, NDCG@10 binary)\n\n").append(tables.headline(modes, false));
+        md.append("\n### Audited evidence overlay (locomo-audit WRONG_CITATION → correct_evidence), categories 1–4\n\n")
+                .append(tables.headline(modes, true));
+        md.append("\n### Per category, test split (conversations 2–9), official labels\n\n").append(tables.perCategory(modes, Split.TEST));
+        md.append("\n### Per category, dev split (conversations 0–1), official labels\n\n").append(tables.perCategory(modes, Split.DEV));
+        if (outcomes.stream().anyMatch(o -> !LocomoEvaluation.DEV.contains(o.conversation().index()))) {
+            List<RankingMode[]> pairs = new ArrayList<>();
+            pairs.add(new RankingMode[] {modes.get(1), modes.get(0)});
+            if (modes.size() > 2) {
+                pairs.add(new RankingMode[] {modes.get(2), modes.get(0)});
+                pairs.add(new RankingMode[] {modes.get(3), modes.get(1)});
+            }
+            md.append("\n### Paired differences on the test split (bootstrap over questions, 2,000 resamples)\n\n")
+                    .append(tables.pairedDifferences(pairs));
+        }
+        md.append("\n### Default recall: questions that skipped the semantic layer (").append(modes.get(0).name()).append(")\n\n")
+                .append(tables.cascadeSkips(modes.get(0).name()));
+        md.append(String.format(Locale.ROOT, "%nIngest: %d turns remembered through the tools in %.1f s (%.1f ms/turn, embedding included). "
+                        + "Whole run: %.1f s.%n", turns, ingestNanos / 1e9, ingestNanos / 1e6 / Math.max(1, turns),
+                (System.nanoTime() - start) / 1e9));
+        System.out.print(md);
+        if (out != null) Files.writeString(Path.of(out), md.toString());
     }
 
     /** {@code --centrality-sweep w1,w2,...}: each weight a number the settings accept. */

@@ -15,14 +15,18 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
 
     /** A dialogue turn; {@code caption} is the BLIP caption of a shared image, or null. */
     record Turn(String diaId, String speaker, String text, String caption, String sessionDate) {
-        /** The memory content: who said what, the image caption if any, and when the session took place. */
+        /**
+         * The memory content as an MCP client writes it: who said what, and the image caption if any
+         * ({@code Speaker: text [image: caption]}); nothing else.
+         */
         String content() {
-            return content(TurnText.DATED);
+            return content(Ingest.PLAIN);
         }
 
-        String content(TurnText format) {
+        /** {@link Ingest#ENRICHED} also appends the session date, which no client puts into content by default. */
+        String content(Ingest ingest) {
             String said = speaker + ": " + text + (caption == null ? "" : " [image: " + caption + "]");
-            return format == TurnText.DATED ? said + " (" + sessionDate + ")" : said;
+            return ingest == Ingest.ENRICHED ? said + " (" + sessionDate + ")" : said;
         }
 
         /** The memory key: {@code D1:3} becomes {@code d1-3}. */
@@ -38,8 +42,19 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
         }
     }
 
-    /** Whether a turn's memory carries its session date (the default) or only speaker, text and caption. */
-    enum TurnText { DATED, PLAIN }
+    /**
+     * How the turns are written. {@code PLAIN} (the default) is exactly what an MCP client sends by
+     * default: {@code {key, type: "fact", content: "Speaker: text [image: caption]"}}, no dates, no links.
+     * {@code ENRICHED} is the bench's earlier ingestion, kept as a labelled secondary row: the session date
+     * appended to the content and each turn linked ({@code related}) to the one before it in its session.
+     */
+    enum Ingest {
+        PLAIN, ENRICHED;
+
+        String label() {
+            return this == PLAIN ? "plain (client-like)" : "enriched (date in content, turns linked)";
+        }
+    }
 
     static String keyOf(String diaId) {
         return diaId.toLowerCase(Locale.ROOT).replace(':', '-');

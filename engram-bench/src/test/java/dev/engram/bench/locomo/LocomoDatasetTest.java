@@ -21,10 +21,12 @@ class LocomoDatasetTest {
     }
 
     @Test
-    void turnsBecomeKeyedMemoriesWithSpeakerCaptionAndDate() {
+    void turnsBecomeKeyedMemoriesWithSpeakerAndCaptionTheDateOnlyWhenEnriched() {
         var turn = new LocomoConversation.Turn("D12:34", "Melanie", "Look at this!", "a photo of a lake", "1:56 pm on 8 May, 2023");
         assertEquals("d12-34", turn.key());
-        assertEquals("Melanie: Look at this! [image: a photo of a lake] (1:56 pm on 8 May, 2023)", turn.content());
+        assertEquals("Melanie: Look at this! [image: a photo of a lake]", turn.content());
+        assertEquals("Melanie: Look at this! [image: a photo of a lake] (1:56 pm on 8 May, 2023)",
+                turn.content(LocomoConversation.Ingest.ENRICHED));
     }
 
     @Test
@@ -42,7 +44,7 @@ class LocomoDatasetTest {
         assertEquals(1, conversations.size());
         LocomoConversation c = conversations.get(0);
         assertEquals(List.of("D1:1", "D1:2", "D2:1"), c.turns().stream().map(LocomoConversation.Turn::diaId).toList());
-        assertEquals("B: look [image: a dog] (1:00 pm on 1 May, 2023)", c.turns().get(1).content());
+        assertEquals("B: look [image: a dog] (1:00 pm on 1 May, 2023)", c.turns().get(1).content(LocomoConversation.Ingest.ENRICHED));
         assertEquals(List.of("D2:1", "D1:2"), c.questions().get(1).evidence());
         assertEquals(5, c.questions().get(1).category());
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.bench.BenchEmbedder;
 import dev.engram.engine.RecallSettings;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LocomoSettingsTest {
@@ -63,9 +64,20 @@ class LocomoSettingsTest {
         assertEquals(java.util.Set.of(0, 1), LocomoBench.conversations(new String[] {"--conversations", "0, 1"}));
         assertEquals("--conversations must be a whole number, got 'one'", assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--conversations", "0,one"})).getMessage());
-        String turnText = assertThrows(IllegalArgumentException.class,
-                () -> LocomoBench.checkFlags(new String[] {"--turn-text", "fancy"})).getMessage();
-        assertTrue(turnText.startsWith("--turn-text must be one of [") && turnText.endsWith("got 'fancy'"), turnText);
+        assertEquals("--ingest must be one of [plain, enriched, both], got 'fancy'", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--ingest", "fancy"})).getMessage());
+        assertEquals(List.of(LocomoConversation.Ingest.PLAIN), LocomoBench.ingests(new String[0]));
+        assertEquals(List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.ENRICHED),
+                LocomoBench.ingests(new String[] {"--ingest", "both"}));
+        assertEquals("tools", LocomoBench.via(new String[0]));
+        assertEquals("--via must be one of [tools, mcp, engine], got 'http'", assertThrows(IllegalArgumentException.class,
+                () -> LocomoBench.checkFlags(new String[] {"--via", "http"})).getMessage());
+        assertEquals("--alpha applies to --via engine only; the product path (--via tools) runs the server's defaults",
+                assertThrows(IllegalArgumentException.class,
+                        () -> LocomoBench.checkFlags(new String[] {"--alpha", "0.5"})).getMessage());
+        assertEquals("--via mcp runs the server with ENGRAM_EMBEDDER=minilm; --embedder e5-small-v2 works with --via tools or engine",
+                assertThrows(IllegalArgumentException.class,
+                        () -> LocomoBench.checkFlags(new String[] {"--via", "mcp", "--embedder", "e5-small-v2"})).getMessage());
         assertEquals("--embedder must be one of [minilm, e5-small-v2, bge-small-en-v1.5], got 'bert'",
                 assertThrows(IllegalArgumentException.class, () -> LocomoBench.checkFlags(new String[] {"--embedder", "bert"}))
                         .getMessage());
@@ -80,7 +92,7 @@ class LocomoSettingsTest {
         assertTrue(typo.startsWith("unknown flag '--alhpa'; the flags are [--alpha, --audit,"), typo);
         assertEquals("--alpha needs a value", assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--stop-sweep", "--alpha"})).getMessage());
-        LocomoBench.checkFlags(new String[] {"--stop-sweep", "--alpha", "0.5", "--conversations", "0,1"}); // accepted
+        LocomoBench.checkFlags(new String[] {"--via", "engine", "--stop-sweep", "--alpha", "0.5", "--conversations", "0,1"}); // accepted
     }
 
     private static String rejected(String... args) {
