@@ -34,10 +34,20 @@ public final class MessageCheck {
     private static final String ONE_MESSAGE = "send one JSON-RPC 2.0 request per line, such as "
             + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
 
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_DEPTH).maxNumberLength(MAX_NUMBER_CHARS).build())
-            .build();
+    /**
+     * For messages from an upstream server: what its results hold is the upstream's business, so only
+     * the limits Jackson itself enforces when the SDK reads them (nesting 500, numbers 1,000 chars).
+     */
+    public static final int UPSTREAM_MAX_DEPTH = 500;
+    public static final int UPSTREAM_MAX_NUMBER_CHARS = 1000;
+
+    private static final JsonFactory JSON = factory(MAX_DEPTH, MAX_NUMBER_CHARS);
+    private static final JsonFactory UPSTREAM_JSON = factory(UPSTREAM_MAX_DEPTH, UPSTREAM_MAX_NUMBER_CHARS);
+
+    private static JsonFactory factory(int depth, int numberChars) {
+        return JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(depth).maxNumberLength(numberChars).build()).build();
+    }
 
     /** The verdict on one message. */
     public sealed interface Verdict permits Pass, Blank, Reject {
@@ -102,8 +112,17 @@ public final class MessageCheck {
         return len >= 3 && buf[off] == (byte) 0xEF && buf[off + 1] == (byte) 0xBB && buf[off + 2] == (byte) 0xBF ? 3 : 0;
     }
 
-    /** Judges one message; a leading byte-order mark must already be dropped ({@link #bomLength}). */
+    /** Judges one message from a client; a leading byte-order mark must already be dropped ({@link #bomLength}). */
     public static Verdict check(byte[] buf, int off, int len) {
+        return check(JSON, MAX_DEPTH, MAX_NUMBER_CHARS, buf, off, len);
+    }
+
+    /** Judges one message from an upstream server, with the SDK's own size limits ({@link #UPSTREAM_MAX_DEPTH}). */
+    public static Verdict checkFromUpstream(byte[] buf, int off, int len) {
+        return check(UPSTREAM_JSON, UPSTREAM_MAX_DEPTH, UPSTREAM_MAX_NUMBER_CHARS, buf, off, len);
+    }
+
+    private static Verdict check(JsonFactory json, int maxDepth, int maxNumberChars, byte[] buf, int off, int len) {
         if (isBlank(buf, off, len)) return BLANK;
         if (bomLength(buf, off, len) > 0) {
             return reject(null, PARSE_ERROR, "Parse error: the message starts with a second byte-order mark; " + ONE_MESSAGE);
@@ -120,7 +139,7 @@ public final class MessageCheck {
             return reject(null, PARSE_ERROR, "Parse error: the message is not valid JSON (the bytes are not valid UTF-8"
                     + " at byte " + (bad - off + 1) + "); " + ONE_MESSAGE);
         }
-        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), buf, off, len)) {
+        try (JsonParser p = json.createParser(ObjectReadContext.empty(), buf, off, len)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
                 p.skipChildren();
@@ -135,8 +154,8 @@ public final class MessageCheck {
             return judge(m);
         } catch (StreamConstraintsException e) {
             String what = e.getOriginalMessage() != null && e.getOriginalMessage().contains("Number")
-                    ? "a number longer than " + MAX_NUMBER_CHARS + " characters"
-                    : "nesting deeper than " + MAX_DEPTH + " levels";
+                    ? "a number longer than " + maxNumberChars + " characters"
+                    : "nesting deeper than " + maxDepth + " levels";
             return reject(null, INVALID_REQUEST, "Invalid request: the message has " + what + "; " + ONE_MESSAGE);
         } catch (JacksonException e) {
             return reject(null, PARSE_ERROR, "Parse error: the message is not valid JSON (" + reason(e) + "); " + ONE_MESSAGE);

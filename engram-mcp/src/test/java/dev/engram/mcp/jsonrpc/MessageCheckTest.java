@@ -81,6 +81,19 @@ class MessageCheckTest {
         assertTrue(rejected(big, null, JsonRpcErrors.INVALID_REQUEST).message().contains("number longer than"));
     }
 
+    /** An upstream's result may nest as deep as the SDK reads (its own business); a client's request may not. */
+    @Test
+    void upstreamMessagesGetTheSdksLimitsNotTheClientOnes() {
+        String deep = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":" + "[".repeat(200) + "]".repeat(200) + "}}";
+        byte[] b = deep.getBytes(StandardCharsets.UTF_8);
+        assertInstanceOf(MessageCheck.Reject.class, MessageCheck.check(b, 0, b.length));
+        assertInstanceOf(MessageCheck.Pass.class, MessageCheck.checkFromUpstream(b, 0, b.length));
+        String tooDeep = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":" + "[".repeat(600) + "]".repeat(600) + "}}";
+        byte[] t = tooDeep.getBytes(StandardCharsets.UTF_8);
+        assertTrue(assertInstanceOf(MessageCheck.Reject.class, MessageCheck.checkFromUpstream(t, 0, t.length)).message()
+                .contains("deeper than 500"));
+    }
+
     @Test
     void invalidUtf8AndRawControlCharactersAreParseErrors() {
         byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"".getBytes(StandardCharsets.UTF_8);

@@ -95,7 +95,7 @@ final class GuardedStdioClientTransport implements McpClientTransport {
     }
 
     private JSONRPCMessage parse(BoundedLines lines) {
-        MessageCheck.Verdict verdict = MessageCheck.check(lines.buffer(), 0, lines.kept());
+        MessageCheck.Verdict verdict = MessageCheck.checkFromUpstream(lines.buffer(), 0, lines.kept());
         if (verdict instanceof MessageCheck.Blank) return null;
         String text = new String(lines.buffer(), 0, lines.kept(), StandardCharsets.UTF_8);
         if (verdict instanceof MessageCheck.Reject r) {
