@@ -52,7 +52,13 @@ public final class StdioServer {
         // the SDK writes each message inside synchronized (its output stream): answering refused lines
         // under the same monitor keeps every line whole; they bypass the in-flight count, which only
         // knows the requests that reached the SDK
-        GuardedStdin guarded = new GuardedStdin(in, new RefusalWriter(protocol, out), MAX_LINE_BYTES);
+        GuardedStdin guarded = new GuardedStdin(in, line -> {
+            synchronized (protocol) {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+            }
+        }, MAX_LINE_BYTES);
         // the SDK's own limit is never reached: it sees only lines the guard let through
         return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, inFlight.track(guarded), protocol,
                 MAX_LINE_BYTES + 1)));
