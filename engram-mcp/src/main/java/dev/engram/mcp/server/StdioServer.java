@@ -49,7 +49,10 @@ public final class StdioServer {
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
         InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
         OutputStream protocol = inFlight.track(out);
-        // the SDK writes each message inside synchronized (its output stream): answering refused lines
+        // refusals are written on the reader thread, so each comes before the answer to any later line
+        // (a writer thread of their own reordered them); a client that writes hundreds of bad lines
+        // without ever reading its stdout can therefore stall the reader, as MCP expects clients to read.
+        // The SDK writes each message inside synchronized (its output stream): answering refused lines
         // under the same monitor keeps every line whole; they bypass the in-flight count, which only
         // knows the requests that reached the SDK
         GuardedStdin guarded = new GuardedStdin(in, line -> {
