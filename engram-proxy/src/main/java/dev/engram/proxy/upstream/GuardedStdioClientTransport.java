@@ -13,6 +13,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -38,6 +40,8 @@ final class GuardedStdioClientTransport implements McpClientTransport {
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** The JSON-RPC error code of the answer that stands in for a response too large to take. */
     static final int TOO_LARGE_CODE = -32099;
+    /** The code of the answers that stand in for requests still pending when the upstream's output ended. */
+    static final int OUTPUT_ENDED_CODE = -32098;
     private static final String ID_VALUE = "(\"(?:[^\"\\\\]|\\\\.){0,200}\"|-?\\d{1,18})";
     /** The top-level id where writers put it: first, or after jsonrpc (Java SDK), or last (TypeScript SDK). */
     private static final Pattern HEAD_ID = Pattern.compile("^\\{\\s*(?:\"jsonrpc\"\\s*:\\s*\"2\\.0\"\\s*,\\s*)?\"id\"\\s*:\\s*" + ID_VALUE);
@@ -53,6 +57,9 @@ final class GuardedStdioClientTransport implements McpClientTransport {
     private final Scheduler writer;
     private volatile Process process;
     private volatile boolean closing;
+    private volatile boolean outputEnded;
+    // ids of requests sent and not yet answered: failed at once when the upstream's output ends
+    private final Set<Object> pending = ConcurrentHashMap.newKeySet();
     private boolean warnedJunk; // reader thread only: the first stray line is a warning, the rest debug lines
 
     GuardedStdioClientTransport(String name, List<String> command, McpJsonMapper mapper, Consumer<String> stderr,
@@ -85,12 +92,27 @@ final class GuardedStdioClientTransport implements McpClientTransport {
         try {
             while (lines.next()) {
                 JSONRPCMessage message = lines.tooLong() ? tooLong(lines) : parse(lines);
-                if (message != null) handler.apply(Mono.just(message)).subscribe();
+                if (message == null) continue;
+                if (message instanceof McpSchema.JSONRPCResponse r) pending.remove(r.id());
+                try {
+                    handler.apply(Mono.just(message)).subscribe();
+                } catch (RuntimeException e) {
+                    log.warn("upstream {}: a message could not be handled", name, e); // the next one still can
+                }
             }
         } catch (IOException e) {
             if (!closing) log.debug("upstream {}: stdout ended: {}", name, e.getMessage());
-        } catch (RuntimeException e) {
-            log.warn("upstream {}: reading its messages failed", name, e);
+        }
+        // every answer read so far has been handed over: whatever is still pending will never come
+        outputEnded = true;
+        if (!closing) {
+            for (Object id : List.copyOf(pending)) {
+                pending.remove(id);
+                handler.apply(Mono.just(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
+                        new McpSchema.JSONRPCResponse.JSONRPCError(OUTPUT_ENDED_CODE,
+                                "the upstream's output ended before it answered (it exited or closed stdout)", null))))
+                        .subscribe();
+            }
         }
     }
 
@@ -160,6 +182,8 @@ final class GuardedStdioClientTransport implements McpClientTransport {
         return Mono.fromRunnable(() -> {
             Process p = process;
             if (p == null) throw new UpstreamException("upstream '" + name + "' is not connected");
+            if (outputEnded) throw new UpstreamException("upstream '" + name + "' closed its output: it can answer nothing more");
+            if (message instanceof McpSchema.JSONRPCRequest r && r.id() != null) pending.add(r.id());
             try {
                 byte[] line = mapper.writeValueAsString(message).getBytes(StandardCharsets.UTF_8);
                 OutputStream out = p.getOutputStream();
@@ -179,14 +203,20 @@ final class GuardedStdioClientTransport implements McpClientTransport {
             writer.dispose();
             Process p = process;
             if (p == null) return;
+            // a well-behaved server exits when its stdin ends; the close runs apart because it waits for
+            // a write in progress, which a hung upstream that stopped reading never lets finish
+            daemon("engram-upstream-" + name + "-close", () -> {
+                try {
+                    p.getOutputStream().close();
+                } catch (IOException e) {
+                    // the process is going or gone
+                }
+            });
             try {
-                p.getOutputStream().close(); // a well-behaved server exits when its stdin ends
                 if (!p.waitFor(2, TimeUnit.SECONDS)) {
                     p.destroy();
                     if (!p.waitFor(2, TimeUnit.SECONDS)) p.destroyForcibly();
                 }
-            } catch (IOException e) {
-                p.destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 p.destroyForcibly();

@@ -73,6 +73,11 @@ final class McpUpstreamSession implements UpstreamSession {
             throw new UpstreamException("call to upstream '" + server + "' was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof McpError error && error.getJsonRpcError() != null
+                    && error.getJsonRpcError().code() == GuardedStdioClientTransport.OUTPUT_ENDED_CODE) {
+                // not an answer: the connection is gone, so the session is dropped and restarted
+                throw new UpstreamException("upstream '" + server + "' failed: " + firstLine(error.getMessage()), cause);
+            }
             if (cause instanceof McpError error) {
                 // the upstream (or our transport on its behalf) answered with a JSON-RPC error: its words, no class name
                 boolean tooLarge = error.getJsonRpcError() != null

@@ -64,6 +64,29 @@ class OversizedResultTest {
         }
     }
 
+    /** An upstream that closes its output without answering (and does not exit): the call fails at once. */
+    @Test
+    void aCallWhoseUpstreamClosesItsOutputFailsAtOnceNotAtTheTimeout() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classes = Path.of(OversizedStdioUpstream.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        UpstreamConfig config = UpstreamConfig.of("mute", "mute", new UpstreamTransport.Stdio(java,
+                List.of("-Xmx128m", "-cp", classes, OversizedStdioUpstream.class.getName()), List.of()));
+        Duration callTimeout = Duration.ofSeconds(120);
+        try (McpSessionOpener opener = new McpSessionOpener(McpJsonDefaults.getMapper(), System.getenv(), "test",
+                Duration.ofSeconds(30), callTimeout, new ProgressRelay());
+             UpstreamConnection upstream = new UpstreamConnection(config, opener, Clock.systemUTC(), callTimeout)) {
+            assertEquals(5, text(upstream.call("dump", Map.of("chars", 5), null)).length());
+            long started = System.nanoTime();
+            UpstreamException e = assertThrows(UpstreamException.class, () -> upstream.call("dump", Map.of("chars", 0), null));
+            long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+            assertTrue(e.getMessage().contains("output ended before it answered"), e.getMessage());
+            assertTrue(e.sessionBroken(), "a connection whose output ended is dropped");
+            assertTrue(seconds < 30, "took " + seconds + " s; the timeout is " + callTimeout.toSeconds() + " s");
+            // the next call restarts the upstream and is answered
+            assertEquals(7, text(upstream.call("dump", Map.of("chars", 7), null)).length());
+        }
+    }
+
     @Test
     void findsTheTopLevelIdAtTheStartOrTheEndOfTheLine() {
         assertEquals("abc-7", GuardedStdioClientTransport.responseId("{\"jsonrpc\":\"2.0\",\"id\":\"abc-7\",\"result\":{", ""));

@@ -36,6 +36,11 @@ public final class OversizedStdioUpstream {
                 case "tools/call" -> {
                     Matcher chars = CHARS.matcher(line);
                     int n = chars.find() ? Integer.parseInt(chars.group(1)) : 10;
+                    if (n == 0) {
+                        // closes its output without answering and lives on: no exit for the proxy to see
+                        out.close();
+                        Thread.sleep(Long.MAX_VALUE);
+                    }
                     yield "{\"content\":[{\"type\":\"text\",\"text\":\"" + "x".repeat(n) + "\"}],\"isError\":false}";
                 }
                 default -> "{}";
