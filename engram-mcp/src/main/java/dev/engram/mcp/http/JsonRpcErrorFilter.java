@@ -1,5 +1,6 @@
 package dev.engram.mcp.http;
 
+import dev.engram.mcp.jsonrpc.ErrorMessages;
 import dev.engram.mcp.jsonrpc.JsonRpcErrors;
 import dev.engram.mcp.tool.ToolAdapter;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -18,7 +19,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +32,6 @@ import org.slf4j.LoggerFactory;
 public final class JsonRpcErrorFilter implements Filter {
     private static final Logger log = LoggerFactory.getLogger(JsonRpcErrorFilter.class);
     private static final int MAX_MESSAGE_CHARS = 300;
-    private static final Pattern JAVA_NAMES = Pattern.compile(
-            "\\b(?:java|javax|jakarta|tools\\.jackson|com\\.fasterxml|io\\.modelcontextprotocol|org\\.eclipse)\\.|\\w+(?:Exception|Error)\\b|\\$[A-Z]");
 
     private final McpJsonMapper mapper;
 
@@ -107,10 +105,7 @@ public final class JsonRpcErrorFilter implements Filter {
     /** One line, bounded: a message never carries a trace or a dump. */
     static String clean(String message) {
         String line = message.lines().findFirst().orElse("").strip();
-        if (JAVA_NAMES.matcher(line).find()) {
-            // an SDK or Jackson exception's text: it names Java classes and tells a client nothing
-            return "the request could not be read; POST one JSON-RPC 2.0 message whose params have the fields the method takes";
-        }
+        if (ErrorMessages.namesJava(line)) return ErrorMessages.PLAIN;
         return line.length() > MAX_MESSAGE_CHARS ? line.substring(0, MAX_MESSAGE_CHARS) + "…" : line;
     }
 

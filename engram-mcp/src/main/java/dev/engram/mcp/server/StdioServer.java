@@ -48,7 +48,7 @@ public final class StdioServer {
     public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
         InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
-        OutputStream protocol = inFlight.track(out);
+        OutputStream protocol = inFlight.track(new ScrubbedOutput(out));
         // refusals are written on the reader thread, so each comes before the answer to any later line
         // (a writer thread of their own reordered them); a client that writes hundreds of bad lines
         // without ever reading its stdout can therefore stall the reader, as MCP expects clients to read.
