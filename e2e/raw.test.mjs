@@ -144,6 +144,38 @@ function lineClassTests(name, args) {
   });
 }
 
+/** The smoke test that failed: blank line, bad JSON, then a ping, all before any initialize. */
+function beforeInitializeTests(name, args) {
+  describe(`${name}: before initialize`, { timeout: 120_000 }, () => {
+    it("answers a ping after a blank line and bad JSON, and says what to send for other requests", async () => {
+      const s = rawSession(args);
+      try {
+        s.send(b(""));
+        s.send(b("{bad json"));
+        s.send(b('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+        const seen = await s.until(1, 60_000);
+        assert.equal(seen.length, 2, JSON.stringify(seen));
+        assert.equal(seen[0].error.code, -32700);
+        assert.deepEqual(seen[1].result, {});
+        s.send(b('{"jsonrpc":"2.0","id":2,"method":"tools/list"}'));
+        const [early] = await s.until(2);
+        assert.equal(early.error.code, -32600);
+        assert.match(early.error.message, /send initialize, then the notifications\/initialized notification/);
+        s.send(Buffer.from(JSON.stringify({ ...INIT, id: 3 })));
+        await s.until(3);
+        s.send(b('{"jsonrpc":"2.0","method":"notifications/initialized"}'));
+        s.send(b('{"jsonrpc":"2.0","id":4,"method":"tools/list"}'));
+        const [list] = await s.until(4);
+        assert.ok(list.result.tools.length > 0, JSON.stringify(list));
+      } finally {
+        s.close();
+      }
+    });
+  });
+}
+
+beforeInitializeTests("engram mcp", jvmArgs(tempStore(), "mcp"));
+beforeInitializeTests("engram proxy", jvmArgs(tempStore(), "proxy"));
 lineClassTests("engram mcp", jvmArgs(tempStore(), "mcp"));
 lineClassTests("engram proxy", jvmArgs(tempStore(), "proxy"));
 

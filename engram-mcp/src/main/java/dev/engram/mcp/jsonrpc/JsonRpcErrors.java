@@ -1,7 +1,8 @@
 package dev.engram.mcp.jsonrpc;
 
 /**
- * The one shape of every error Engram writes outside the SDK: a JSON-RPC error object without data
+ * The answers Engram writes outside the SDK (refusals, and pings before initialization). Errors have
+ * one shape: a JSON-RPC error object without data
  * or stack trace. The id is the request's when it could be read, else JSON {@code null}, as JSON-RPC
  * asks for parse errors and invalid requests.
  */
@@ -20,9 +21,17 @@ public final class JsonRpcErrors {
 
     /** An error answer to the request with this id: a {@link String}, a {@link Long}, or null. */
     public static String body(Object id, int code, String message) {
-        String idJson = id == null ? "null" : id instanceof String s ? quote(s) : id.toString();
-        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"error\":{\"code\":" + code + ",\"message\":"
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson(id) + ",\"error\":{\"code\":" + code + ",\"message\":"
                 + quote(message) + "}}";
+    }
+
+    /** A success answer with an already serialized result. */
+    public static String result(Object id, String resultJson) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson(id) + ",\"result\":" + resultJson + "}";
+    }
+
+    private static String idJson(Object id) {
+        return id == null ? "null" : id instanceof String s ? quote(s) : id.toString();
     }
 
     static String quote(String s) {

@@ -54,7 +54,14 @@ public final class MessageCheck {
     }
 
     /** The SDK can take the message as it is. */
-    public record Pass() implements Verdict {
+    /**
+     * The SDK can take the message as it is. {@code method} is null for a response; {@code id} is
+     * null for a notification.
+     */
+    public record Pass(String method, Object id) implements Verdict {
+        public boolean isRequest() {
+            return method != null && id != null;
+        }
     }
 
     /** Only whitespace: not a message at all, nothing to answer. */
@@ -71,7 +78,6 @@ public final class MessageCheck {
         }
     }
 
-    private static final Verdict PASS = new Pass();
     private static final Verdict BLANK = new Blank();
 
     private enum Kind { STRING, OBJECT }
@@ -289,7 +295,7 @@ public final class MessageCheck {
                         + ", not " + article(describe(t)) + hint(m.method));
             }
         }
-        return PASS;
+        return new Pass(m.method, notification ? null : id);
     }
 
     private static String hint(String method) {
@@ -308,7 +314,7 @@ public final class MessageCheck {
             return reject(null, INVALID_REQUEST, "Invalid request: \"error\" must be an object with an integer \"code\" "
                     + " within 32 bits and a string \"message\"");
         }
-        return PASS;
+        return new Pass(null, id);
     }
 
     private static Verdict invalidParams(Object id, boolean notification, String method, String what) {

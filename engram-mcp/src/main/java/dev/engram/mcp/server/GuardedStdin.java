@@ -30,6 +30,7 @@ final class GuardedStdin extends InputStream {
     // the passed line being served to the SDK: lines.buffer() up to readyEnd, newline included
     private int readyPos;
     private int readyEnd;
+    private boolean initialized; // the reader thread's own: set once notifications/initialized passed
 
     GuardedStdin(InputStream raw, Replies replies, int maxLineBytes) {
         this.lines = new BoundedLines(raw, maxLineBytes);
@@ -76,6 +77,7 @@ final class GuardedStdin extends InputStream {
             int len = lines.kept();
             int start = MessageCheck.bomLength(line, 0, len);
             MessageCheck.Verdict verdict = MessageCheck.check(line, start, len - start);
+            if (verdict instanceof MessageCheck.Pass pass && beforeInitialization(pass)) continue;
             if (verdict instanceof MessageCheck.Pass) {
                 // inside valid JSON a CR can only be whitespace, and the SDK would end the line at it
                 for (int i = start; i < len; i++) {
@@ -96,6 +98,30 @@ final class GuardedStdin extends InputStream {
             }
         }
         return false;
+    }
+
+    /**
+     * Until the client's {@code notifications/initialized}, the SDK holds every request but
+     * {@code initialize} without an answer, for good if the notification never comes: a ping sent
+     * first (MCP allows pings at any time) went unanswered, and so did a {@code tools/list} sent
+     * without the handshake. Before that point the guard answers pings itself and refuses other
+     * requests with what to send; true when it answered the message.
+     */
+    private boolean beforeInitialization(MessageCheck.Pass pass) throws IOException {
+        if (initialized) return false;
+        if ("notifications/initialized".equals(pass.method())) {
+            initialized = true;
+            return false;
+        }
+        if (!pass.isRequest() || pass.method().equals("initialize")) return false;
+        if (pass.method().equals("ping")) {
+            answer(JsonRpcErrors.result(pass.id(), "{}"));
+        } else {
+            answer(JsonRpcErrors.body(pass.id(), JsonRpcErrors.INVALID_REQUEST, "Invalid request: '"
+                    + pass.method() + "' before the session is initialized; send initialize, then the"
+                    + " notifications/initialized notification, then your requests"));
+        }
+        return true;
     }
 
     private void answer(String body) throws IOException {

@@ -133,4 +133,29 @@ class StdioServerTest {
         Map<String, Object> r = request(7, "tools/list", null);
         assertTrue(r.containsKey("result"));
     }
+
+    /**
+     * The smoke test that failed: a blank line and a line of bad JSON, then a ping, before any
+     * initialize. The SDK holds every request but initialize until notifications/initialized, so the
+     * ping went unanswered; a request other than ping is refused with what to send.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void beforeInitializationPingsAreAnsweredAndOtherRequestsSayWhatToSend() throws Exception {
+        toServer.write("\n{bad json\n".getBytes(StandardCharsets.UTF_8));
+        toServer.flush();
+        Map<String, Object> parseError = responses.poll(20, TimeUnit.SECONDS);
+        assertEquals(-32700, ((Number) ((Map<String, Object>) parseError.get("error")).get("code")).intValue());
+        assertEquals(Map.of(), request(1, "ping", null).get("result"));
+        Map<String, Object> early = request(2, "tools/list", null);
+        Map<String, Object> error = (Map<String, Object>) early.get("error");
+        assertEquals(-32600, ((Number) error.get("code")).intValue());
+        assertTrue(((String) error.get("message")).contains("send initialize, then the notifications/initialized"), error.toString());
+
+        request(3, "initialize", Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of(),
+                "clientInfo", Map.of("name", "test", "version", "1")));
+        send(Map.of("jsonrpc", "2.0", "method", "notifications/initialized"));
+        assertEquals(Map.of(), request(4, "ping", null).get("result"));
+        assertEquals(9, ((List<?>) ((Map<String, Object>) request(5, "tools/list", null).get("result")).get("tools")).size());
+    }
 }
