@@ -27,14 +27,17 @@ final class GuardedStdin extends InputStream {
 
     private final BoundedLines lines;
     private final Replies replies;
+    private final InFlightRequests inFlight;
+    private boolean ended;
     // the passed line being served to the SDK: lines.buffer() up to readyEnd, newline included
     private int readyPos;
     private int readyEnd;
     private boolean initialized; // the reader thread's own: set once notifications/initialized passed
 
-    GuardedStdin(InputStream raw, Replies replies, int maxLineBytes) {
+    GuardedStdin(InputStream raw, Replies replies, InFlightRequests inFlight, int maxLineBytes) {
         this.lines = new BoundedLines(raw, maxLineBytes);
         this.replies = replies;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -47,7 +50,13 @@ final class GuardedStdin extends InputStream {
     public int read(byte[] buf, int off, int len) throws IOException {
         if (len == 0) return 0;
         while (readyPos == readyEnd) {
-            if (!nextPassedLine()) return -1;
+            if (ended) return -1;
+            if (!nextPassedLine()) {
+                // the SDK shuts down at EOF: it sees the end only once what it was given is answered
+                ended = true;
+                inFlight.awaitAnswers();
+                return -1;
+            }
         }
         int n = Math.min(len, readyEnd - readyPos);
         System.arraycopy(lines.buffer(), readyPos, buf, off, n);
@@ -78,7 +87,8 @@ final class GuardedStdin extends InputStream {
             int start = MessageCheck.bomLength(line, 0, len);
             MessageCheck.Verdict verdict = MessageCheck.check(line, start, len - start);
             if (verdict instanceof MessageCheck.Pass pass && beforeInitialization(pass)) continue;
-            if (verdict instanceof MessageCheck.Pass) {
+            if (verdict instanceof MessageCheck.Pass pass) {
+                if (pass.isRequest()) inFlight.requestForwarded();
                 // inside valid JSON a CR can only be whitespace, and the SDK would end the line at it
                 for (int i = start; i < len; i++) {
                     if (line[i] == '\r') line[i] = ' ';

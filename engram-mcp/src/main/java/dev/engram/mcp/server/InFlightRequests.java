@@ -1,12 +1,6 @@
 package dev.engram.mcp.server;
 
-import java.io.FilterInputStream;
-import java.io.FilterOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.time.Duration;
-import java.util.Arrays;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -16,16 +10,16 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * Keeps stdin's end-of-file back until every request read so far has been answered. The SDK's stdio
  * transport shuts down on EOF and drops responses still in flight (SDK gotcha 4), which loses the
- * answers of a script that pipes its requests and closes stdin. Counting is per line: a line with
- * {@code method} and {@code id} is a request, a written line with {@code id} and no {@code method}
- * is a response. The wait is bounded, so a request that never gets an answer cannot hold the
- * process forever.
+ * answers of a script that pipes its requests and closes stdin. The guard reports each request it
+ * hands to the SDK ({@link GuardedStdin}) and the output reports each line the SDK writes
+ * ({@link ScrubbedOutput}): both already split and read those lines, so nothing is parsed twice. The
+ * wait is bounded, so a request that never gets an answer cannot hold the process forever.
  */
 final class InFlightRequests {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final Duration maxWait;
-    // guarded by this; requests read and responses written since start
+    // guarded by this; requests forwarded and responses written since start
     private long requests;
     private long responses;
 
@@ -33,57 +27,16 @@ final class InFlightRequests {
         this.maxWait = maxWait;
     }
 
-    InputStream track(InputStream in) {
-        return new FilterInputStream(in) {
-            private final LineSplitter lines = new LineSplitter((line, length) -> seen(line, length, true));
-
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b < 0) {
-                    awaitAnswers();
-                } else {
-                    lines.accept(new byte[] {(byte) b}, 0, 1);
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-                int n = super.read(buf, off, len);
-                if (n < 0) {
-                    awaitAnswers();
-                } else {
-                    lines.accept(buf, off, n);
-                }
-                return n;
-            }
-        };
+    /** A request (method and id) reached the SDK. */
+    synchronized void requestForwarded() {
+        requests++;
     }
 
-    OutputStream track(OutputStream out) {
-        LineSplitter lines = new LineSplitter((line, length) -> seen(line, length, false));
-        return new FilterOutputStream(out) {
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-                lines.accept(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] buf, int off, int len) throws IOException {
-                out.write(buf, off, len);
-                lines.accept(buf, off, len);
-            }
-        };
-    }
-
-    private void seen(byte[] line, int length, boolean incoming) {
-        Boolean isRequest = requestOrResponse(line, length);
-        if (isRequest == null) return;
+    /** One whole line the SDK wrote, without its newline; counted when it is a response. */
+    void written(byte[] line, int length) {
+        if (requestOrResponse(line, length) != Boolean.FALSE) return;
         synchronized (this) {
-            if (incoming && isRequest) requests++;
-            if (!incoming && !isRequest) responses++;
+            responses++;
             notifyAll();
         }
     }
@@ -113,7 +66,8 @@ final class InFlightRequests {
         return id ? method : null;
     }
 
-    private synchronized void awaitAnswers() {
+    /** Holds end-of-input back until every forwarded request is answered, or the wait ran out. */
+    synchronized void awaitAnswers() {
         long deadline = System.nanoTime() + maxWait.toNanos();
         try {
             while (responses < requests) {
@@ -126,38 +80,4 @@ final class InFlightRequests {
         }
     }
 
-    /** Collects bytes into lines and hands each complete line's bytes (without the newline) to a consumer. */
-    private static final class LineSplitter {
-        interface LineConsumer {
-            void accept(byte[] line, int length);
-        }
-
-        private static final int MAX_KEPT_BUFFER = 1 << 20;
-        private final LineConsumer consumer;
-        private byte[] current = new byte[8192];
-        private int size;
-
-        LineSplitter(LineConsumer consumer) {
-            this.consumer = consumer;
-        }
-
-        synchronized void accept(byte[] buf, int off, int len) {
-            int start = off;
-            for (int i = off; i < off + len; i++) {
-                if (buf[i] != '\n') continue;
-                append(buf, start, i - start);
-                if (size > 0) consumer.accept(current, size);
-                size = 0;
-                if (current.length > MAX_KEPT_BUFFER) current = new byte[8192]; // one huge message must not pin its buffer
-                start = i + 1;
-            }
-            append(buf, start, off + len - start);
-        }
-
-        private void append(byte[] buf, int off, int len) {
-            if (size + len > current.length) current = Arrays.copyOf(current, Math.max(2 * current.length, size + len));
-            System.arraycopy(buf, off, current, size, len);
-            size += len;
-        }
-    }
 }

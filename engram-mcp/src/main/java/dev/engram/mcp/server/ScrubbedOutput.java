@@ -18,15 +18,23 @@ import tools.jackson.core.json.JsonFactory;
  * names Java classes (Jackson's text for params of a nested wrong shape) is rewritten to
  * {@link ErrorMessages#PLAIN} with the same id and code. Lines are held until their newline, which
  * the SDK writes in the same locked block as the message; anything that is not such an error passes
- * unchanged. Only lines containing {@code "error":} are parsed at all.
+ * unchanged. Only lines containing {@code "error":} are parsed at all. Each line goes on to the
+ * listener (the in-flight count), so the output is split into lines once.
  */
 final class ScrubbedOutput extends FilterOutputStream {
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] ERROR_KEY = "\"error\":".getBytes(StandardCharsets.US_ASCII);
+    /** Told of every whole line written, without its newline. */
+    interface LineListener {
+        void written(byte[] line, int length);
+    }
+
+    private final LineListener listener;
     private ByteArrayOutputStream line = new ByteArrayOutputStream(8192);
 
-    ScrubbedOutput(OutputStream out) {
+    ScrubbedOutput(OutputStream out, LineListener listener) {
         super(out);
+        this.listener = listener;
     }
 
     @Override
@@ -54,6 +62,7 @@ final class ScrubbedOutput extends FilterOutputStream {
         byte[] scrubbed = contains(bytes, ERROR_KEY) ? scrub(bytes) : bytes;
         out.write(scrubbed);
         out.write('\n');
+        listener.written(scrubbed, scrubbed.length);
     }
 
     /** The line with a plain message, or the line itself when its error message names no Java. */

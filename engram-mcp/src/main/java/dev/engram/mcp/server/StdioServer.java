@@ -48,22 +48,21 @@ public final class StdioServer {
     public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
         InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
-        OutputStream protocol = inFlight.track(new ScrubbedOutput(out));
+        ScrubbedOutput protocol = new ScrubbedOutput(out, inFlight::written);
         // refusals are written on the reader thread, so each comes before the answer to any later line
         // (a writer thread of their own reordered them); a client that writes hundreds of bad lines
         // without ever reading its stdout can therefore stall the reader, as MCP expects clients to read.
         // The SDK writes each message inside synchronized (its output stream): answering refused lines
-        // under the same monitor keeps every line whole; they bypass the in-flight count, which only
-        // knows the requests that reached the SDK
+        // under the same monitor keeps every line whole; they go to the raw stream, past the in-flight
+        // count, which only knows the requests that reached the SDK
         GuardedStdin guarded = new GuardedStdin(in, line -> {
             synchronized (protocol) {
                 out.write(line);
                 out.write('\n');
                 out.flush();
             }
-        }, MAX_LINE_BYTES);
+        }, inFlight, MAX_LINE_BYTES);
         // the SDK's own limit is never reached: it sees only lines the guard let through
-        return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, inFlight.track(guarded), protocol,
-                MAX_LINE_BYTES + 1)));
+        return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, guarded, protocol, MAX_LINE_BYTES + 1)));
     }
 }

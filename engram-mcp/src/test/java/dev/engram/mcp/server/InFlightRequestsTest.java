@@ -44,13 +44,21 @@ class InFlightRequestsTest {
     @Timeout(20)
     void endOfInputWaitsOnlyUntilEveryRequestIsAnsweredEvenWhenLinesArriveInPieces() throws Exception {
         InFlightRequests inFlight = new InFlightRequests(Duration.ofMinutes(5));
-        String requests = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n\n"
-                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+        // the notification first: before it the guard answers a ping itself and the SDK never sees it
+        String requests = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
-        InputStream in = inFlight.track(new ByteArrayInputStream(requests.getBytes(StandardCharsets.UTF_8)));
-        OutputStream out = inFlight.track(OutputStream.nullOutputStream());
+        // the two ends that report to the count on the stdio path: the guard (requests) and the output (answers)
+        InputStream in = new GuardedStdin(new ByteArrayInputStream(requests.getBytes(StandardCharsets.UTF_8)), line -> {
+        }, inFlight, 1 << 20);
+        OutputStream out = new ScrubbedOutput(OutputStream.nullOutputStream(), inFlight::written);
         byte[] buf = new byte[7];
-        while (in.available() > 0) in.read(buf, 0, buf.length); // both requests read, EOF not yet
+        // both requests (and the notification) read, EOF not yet: the guard serves one line at a time
+        for (int lines = 0; lines < 3; ) {
+            int b = in.read();
+            assertTrue(b >= 0, "the guard must serve all three lines before EOF");
+            if (b == '\n') lines++;
+        }
         byte[] answers = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":["
                 + "{\"name\":\"" + "x".repeat(20_000) + "\"}]}}\n").getBytes(StandardCharsets.UTF_8);
         Thread answering = new Thread(() -> {

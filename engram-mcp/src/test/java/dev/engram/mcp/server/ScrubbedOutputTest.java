@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ScrubbedOutputTest {
     private static String through(String... writes) throws Exception {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        try (ScrubbedOutput out = new ScrubbedOutput(sink)) {
+        try (ScrubbedOutput out = new ScrubbedOutput(sink, (line, length) -> { })) {
             for (String w : writes) out.write(w.getBytes(StandardCharsets.UTF_8));
         }
         return sink.toString(StandardCharsets.UTF_8);
