@@ -63,7 +63,7 @@ final class RememberTool implements ToolHandler {
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
-                args.bool("replace"), null, null, args.bool("merge_duplicate"));
+                args.bool("replace"), args.caller().session(), args.caller().branch(), args.bool("merge_duplicate"));
         RememberResult result = context.engine().remember(request);
         return new ToolReply(context.renderers().text().remember(result),
                 context.renderers().structured().remember(result));
