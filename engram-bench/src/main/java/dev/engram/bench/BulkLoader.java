@@ -4,7 +4,6 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
 import dev.engram.rank.QualityPolicy;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
@@ -68,7 +67,7 @@ final class BulkLoader {
         String key = slug.substring(0, Math.min(slug.length(), 80 - suffix.length())) + suffix;
         Memory m = Memory.builder().id(nextId()).key(key).zone(s.zone()).type(s.type()).content(s.content())
                 .tags(s.tags()).file(s.file()).confidence(1.0).status(MemoryStatus.ACTIVE)
-                .createdAt(created).updatedAt(created).tier(Tier.WARM).origin(Origin.AGENT).build();
+                .createdAt(created).updatedAt(created).origin(Origin.AGENT).build();
         return m.toBuilder().quality(QualityPolicy.score(m, 0, now).total()).build();
     }
 

@@ -42,9 +42,9 @@ final class GraphOperation {
             }
             Edge edge = new Edge(from.id(), to.id(), cmd.type(), now);
             boolean exists = tx.edges(from.id()).stream().anyMatch(e -> e.fromId().equals(from.id())
-                    && e.toId().equals(to.id()) && e.type() == cmd.type());
+                    && e.toId().equals(to.id()) && e.type() == cmd.type() && e.label() == null);
             if (cmd.remove()) {
-                boolean removed = tx.removeEdge(from.id(), to.id(), cmd.type());
+                boolean removed = tx.removeEdge(from.id(), to.id(), cmd.type(), null);
                 if (removed && cmd.type() == EdgeType.SUPERSEDES && to.status() == MemoryStatus.SUPERSEDED
                         && from.id().equals(to.supersededBy())) {
                     tx.update(to.toBuilder().status(MemoryStatus.ACTIVE).supersededAt(null).supersededBy(null).updatedAt(now).build());

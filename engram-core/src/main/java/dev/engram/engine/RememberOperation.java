@@ -12,7 +12,6 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
 import dev.engram.rank.QualityPolicy;
 import dev.engram.rank.QualityScore;
 import dev.engram.spi.Embedder;
@@ -86,7 +85,7 @@ final class RememberOperation {
                 saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(type).content(cmd.content())
                         .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
                         .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
-                        .expiresAt(expiresAt).tier(Tier.HOT)
+                        .expiresAt(expiresAt)
                         .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
                         .session(cmd.session()).branch(cmd.branch()).build();
                 tx.insert(saved);

@@ -6,15 +6,22 @@ import java.util.Objects;
 
 /**
  * One self-contained piece of knowledge (GUIDE §4). Immutable; change it with {@link #toBuilder()}.
- * Optional values are {@code null} when absent: {@code file}, {@code pathScope}, {@code importance}
- * (automatic), {@code lastAccessedAt}, {@code expiresAt}, {@code lastVerifiedAt}, {@code session},
- * {@code branch}, {@code supersededAt}, {@code supersededBy}.
+ * Optional values are {@code null} when absent: {@code name}, {@code entityType}, {@code file},
+ * {@code pathScope}, {@code importance} (automatic), {@code lastAccessedAt}, {@code expiresAt},
+ * {@code lastVerifiedAt}, {@code session}, {@code branch}, {@code supersededAt}, {@code supersededBy}.
+ * <p>{@code key} is the slug a memory is addressed by natively; {@code name} is a display name kept
+ * exactly as a graph profile's caller wrote it ("John Smith", Korean text), unique in its zone when set.
+ * {@code relevance} is a caller-set weight (brain-tools' relevanceScore) in [0.01, 25], 1 by default.
+ * {@code accessCount} and {@code lastAccessedAt} are the read count and last read. The tier is not a
+ * field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
  */
 public record Memory(
         String id,
         String key,
+        String name,
         String zone,
         MemoryType type,
+        String entityType,
         String content,
         List<String> tags,
         String file,
@@ -30,7 +37,8 @@ public record Memory(
         Instant expiresAt,
         int reviewIntervalDays,
         Instant lastVerifiedAt,
-        Tier tier,
+        int verifyCount,
+        double relevance,
         Origin origin,
         String session,
         String branch,
@@ -48,13 +56,23 @@ public record Memory(
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
-        Objects.requireNonNull(tier, "tier");
         Objects.requireNonNull(origin, "origin");
         if (quality < 0 || quality > 1) throw new IllegalArgumentException("quality must be 0..1, got " + quality);
         if (confidence < 0 || confidence > 1) throw new IllegalArgumentException("confidence must be 0..1, got " + confidence);
         if (pinPriority < 0 || pinPriority > 5) throw new IllegalArgumentException("pinPriority must be 0..5, got " + pinPriority);
         if (reviewIntervalDays < 1) throw new IllegalArgumentException("reviewIntervalDays must be >= 1, got " + reviewIntervalDays);
+        if (verifyCount < 0) throw new IllegalArgumentException("verifyCount must be >= 0, got " + verifyCount);
+        // written as !(valid) so that NaN is refused too
+        if (!(relevance >= MIN_RELEVANCE && relevance <= MAX_RELEVANCE)) {
+            throw new IllegalArgumentException("relevance must be " + MIN_RELEVANCE + ".." + MAX_RELEVANCE + ", got " + relevance);
+        }
+        if (name != null && name.isEmpty()) throw new IllegalArgumentException("name must be null or non-empty");
     }
+
+    /** Bounds of {@link #relevance}: brain-tools' mark_important multiplies or divides by 10 within them. */
+    public static final double MIN_RELEVANCE = 0.01, MAX_RELEVANCE = 25;
+    /** A new memory is due for review after a week (brain-tools' default interval). */
+    public static final int DEFAULT_REVIEW_INTERVAL_DAYS = 7;
 
     public boolean pinned() {
         return pinPriority > 0;
@@ -74,7 +92,7 @@ public record Memory(
 
     /** Mutable copy of a memory's fields; {@link #build()} validates. */
     public static final class Builder {
-        private String id, key, zone = "default", content, file, pathScope, session, branch, supersededBy;
+        private String id, key, name, zone = "default", entityType, content, file, pathScope, session, branch, supersededBy;
         private MemoryType type = MemoryType.FACT;
         private List<String> tags = List.of();
         private Importance importance;
@@ -82,25 +100,29 @@ public record Memory(
         private MemoryStatus status = MemoryStatus.ACTIVE;
         private Instant createdAt, updatedAt, lastAccessedAt, expiresAt, lastVerifiedAt, supersededAt;
         private long accessCount;
-        private int reviewIntervalDays = 1, pinPriority;
-        private Tier tier = Tier.WARM;
+        private int reviewIntervalDays = DEFAULT_REVIEW_INTERVAL_DAYS, pinPriority, verifyCount;
+        private double relevance = 1.0;
         private Origin origin = Origin.AGENT;
 
         private Builder() {
         }
 
         private Builder(Memory m) {
-            id = m.id; key = m.key; zone = m.zone; type = m.type; content = m.content; tags = m.tags;
+            id = m.id; key = m.key; name = m.name; zone = m.zone; type = m.type; entityType = m.entityType;
+            content = m.content; tags = m.tags;
             file = m.file; pathScope = m.pathScope; importance = m.importance; quality = m.quality;
             confidence = m.confidence; status = m.status; createdAt = m.createdAt; updatedAt = m.updatedAt;
             lastAccessedAt = m.lastAccessedAt; accessCount = m.accessCount; expiresAt = m.expiresAt;
-            reviewIntervalDays = m.reviewIntervalDays; lastVerifiedAt = m.lastVerifiedAt; tier = m.tier;
+            reviewIntervalDays = m.reviewIntervalDays; lastVerifiedAt = m.lastVerifiedAt;
+            verifyCount = m.verifyCount; relevance = m.relevance;
             origin = m.origin; session = m.session; branch = m.branch; pinPriority = m.pinPriority;
             supersededAt = m.supersededAt; supersededBy = m.supersededBy;
         }
 
         public Builder id(String v) { id = v; return this; }
         public Builder key(String v) { key = v; return this; }
+        public Builder name(String v) { name = v; return this; }
+        public Builder entityType(String v) { entityType = v; return this; }
         public Builder zone(String v) { zone = v; return this; }
         public Builder type(MemoryType v) { type = v; return this; }
         public Builder content(String v) { content = v; return this; }
@@ -118,7 +140,8 @@ public record Memory(
         public Builder expiresAt(Instant v) { expiresAt = v; return this; }
         public Builder reviewIntervalDays(int v) { reviewIntervalDays = v; return this; }
         public Builder lastVerifiedAt(Instant v) { lastVerifiedAt = v; return this; }
-        public Builder tier(Tier v) { tier = v; return this; }
+        public Builder verifyCount(int v) { verifyCount = v; return this; }
+        public Builder relevance(double v) { relevance = v; return this; }
         public Builder origin(Origin v) { origin = v; return this; }
         public Builder session(String v) { session = v; return this; }
         public Builder branch(String v) { branch = v; return this; }
@@ -127,10 +150,10 @@ public record Memory(
         public Builder supersededBy(String v) { supersededBy = v; return this; }
 
         public Memory build() {
-            return new Memory(id, key, zone, type, content, tags, file, pathScope, importance, quality,
-                    confidence, status, createdAt, updatedAt, lastAccessedAt, accessCount, expiresAt,
-                    reviewIntervalDays, lastVerifiedAt, tier, origin, session, branch, pinPriority,
-                    supersededAt, supersededBy);
+            return new Memory(id, key, name, zone, type, entityType, content, tags, file, pathScope, importance,
+                    quality, confidence, status, createdAt, updatedAt, lastAccessedAt, accessCount, expiresAt,
+                    reviewIntervalDays, lastVerifiedAt, verifyCount, relevance, origin, session, branch,
+                    pinPriority, supersededAt, supersededBy);
         }
     }
 }

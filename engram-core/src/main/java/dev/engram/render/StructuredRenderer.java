@@ -132,15 +132,17 @@ public final class StructuredRenderer {
 
     /** Every field of a memory; used by amend, explore and export. */
     public Map<String, Object> memory(Memory m) {
-        return new Fields().put("id", m.id()).put("key", m.key()).put("zone", m.zone())
-                .put("type", m.type().wireName()).put("content", m.content()).put("tags", m.tags())
+        return new Fields().put("id", m.id()).put("key", m.key()).put("name", m.name()).put("zone", m.zone())
+                .put("type", m.type().wireName()).put("entity_type", m.entityType())
+                .put("content", m.content()).put("tags", m.tags())
                 .put("file", m.file()).put("path_scope", m.pathScope())
                 .put("importance", m.importance() == null ? null : m.importance().wireName())
                 .put("quality", m.quality()).put("confidence", m.confidence()).put("status", m.status().wireName())
                 .put("created_at", m.createdAt()).put("updated_at", m.updatedAt())
                 .put("last_accessed_at", m.lastAccessedAt()).put("access_count", m.accessCount())
                 .put("expires_at", m.expiresAt()).put("review_interval_days", m.reviewIntervalDays())
-                .put("last_verified_at", m.lastVerifiedAt()).put("tier", m.tier().wireName())
+                .put("last_verified_at", m.lastVerifiedAt()).put("verify_count", m.verifyCount())
+                .put("relevance", m.relevance())
                 .put("origin", m.origin().wireName()).put("session", m.session()).put("branch", m.branch())
                 .put("pin_priority", m.pinPriority()).put("superseded_at", m.supersededAt())
                 .put("superseded_by", m.supersededBy()).map();

@@ -3,6 +3,7 @@ package dev.engram.spi;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -34,10 +35,13 @@ public interface MemoryStore extends AutoCloseable {
 
     Optional<Memory> getByKey(String zone, String key);
 
+    /** The memory of this zone whose display name is exactly {@code name} (case and spacing included). */
+    Optional<Memory> getByName(String zone, String name);
+
     /** The memories with these ids, in the given order; unknown ids are skipped. */
     List<Memory> getAll(List<String> ids);
 
-    /** Edges touching this memory, in either direction, oldest first. */
+    /** Edges touching this memory, in either direction, oldest first; edges of one instant in the order they were added. */
     List<Edge> edges(String id);
 
     /**
@@ -69,6 +73,12 @@ public interface MemoryStore extends AutoCloseable {
     Set<String> zones();
 
     long count();
+
+    /** The descriptions and dates recorded for this zone, if someone created or described it. */
+    Optional<ZoneInfo> zoneInfo(String name);
+
+    /** Every recorded zone description, sorted by name. */
+    List<ZoneInfo> zoneInfos();
 
     /** Edges whose source memory is in {@code zone} (every edge when {@code zone} is null). */
     long edgeCount(String zone);

@@ -4,6 +4,7 @@ import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -15,12 +16,18 @@ public interface StoreTransaction {
 
     Optional<Memory> getByKey(String zone, String key);
 
-    /** Inserts a new memory; its id and (zone, key) must both be unused, else {@link dev.engram.error.ConflictException}. */
+    /** As {@link MemoryStore#getByName}, seeing this transaction's own writes. */
+    Optional<Memory> getByName(String zone, String name);
+
+    /**
+     * Inserts a new memory; its id, (zone, key) and, when it has one, (zone, name) must be unused, else
+     * {@link dev.engram.error.ConflictException}.
+     */
     void insert(Memory memory);
 
     /**
      * Replaces the stored memory with the same id ({@link dev.engram.error.NotFoundException} if none);
-     * a changed key must be unused in its zone ({@link dev.engram.error.ConflictException}).
+     * a changed key or name must be unused in its zone ({@link dev.engram.error.ConflictException}).
      */
     void update(Memory memory);
 
@@ -28,14 +35,24 @@ public interface StoreTransaction {
     boolean delete(String id);
 
     /**
-     * Adds an edge; adding an edge that exists (same ends and type) changes nothing. Both ends must
+     * Adds an edge; adding an edge that exists (same ends, type and label) changes nothing. Both ends must
      * exist ({@link dev.engram.error.NotFoundException}).
      */
     void addEdge(Edge edge);
 
-    boolean removeEdge(String fromId, String toId, EdgeType type);
+    /** Removes the edge with these ends, type and label ({@code null} for an unlabelled edge). */
+    boolean removeEdge(String fromId, String toId, EdgeType type, String label);
 
+    /** Edges touching this memory, in either direction, oldest first; edges of one instant in the order they were added. */
     List<Edge> edges(String id);
+
+    /** Records (or replaces) a zone's descriptions and dates. */
+    void putZone(ZoneInfo zone);
+
+    /** Forgets a zone's descriptions; its memories are untouched. Returns whether there were any. */
+    boolean removeZone(String name);
+
+    Optional<ZoneInfo> zoneInfo(String name);
 
     /** Records a past version of an existing memory ({@link dev.engram.error.NotFoundException} if none). */
     void addVersion(MemoryVersion version);

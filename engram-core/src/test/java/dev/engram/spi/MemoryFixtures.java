@@ -5,7 +5,6 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -38,13 +37,14 @@ public final class MemoryFixtures {
     /** A memory with every optional field set, so a store that drops a column fails the round trip. */
     public static Memory full(Clock clock, long n, String zone) {
         Instant now = clock.instant();
-        return Memory.builder().id(id(n)).key("full.key_" + n).zone(zone).type(MemoryType.DECISION)
+        return Memory.builder().id(id(n)).key("full.key_" + n).name("Full Name " + n + ": 한국어 \"quoted\"").zone(zone)
+                .type(MemoryType.DECISION).entityType("Design Decision")
                 .content("Use WAL mode; \"quotes\", back\\slash, 한국어 and emoji \uD83D\uDE00 survive.")
                 .tags(List.of("db", "sqlite", "tag\"with'quote")).file("src/main/Store.java").pathScope("src/main/")
                 .importance(Importance.HIGH).quality(0.75).confidence(0.5).status(MemoryStatus.DRAFT)
                 .createdAt(now.minusSeconds(3600)).updatedAt(now).lastAccessedAt(now.minusSeconds(60))
                 .accessCount(7).expiresAt(now.plusSeconds(86_400)).reviewIntervalDays(14)
-                .lastVerifiedAt(now.minusSeconds(120)).tier(Tier.HOT).origin(Origin.HUMAN)
+                .lastVerifiedAt(now.minusSeconds(120)).verifyCount(2).relevance(2.5).origin(Origin.HUMAN)
                 .session("sess-1").branch("feature/x").pinPriority(3)
                 .supersededAt(now.minusSeconds(10)).supersededBy(id(n + 1_000_000)).build();
     }

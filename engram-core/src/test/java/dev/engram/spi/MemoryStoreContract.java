@@ -15,6 +15,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.testing.InMemoryMemoryStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -214,10 +215,81 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
             tx.addEdge(blocks);
             return null;
         });
-        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(b.id(), a.id(), EdgeType.RELATED)), "direction matters");
-        assertTrue(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED)));
-        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED)));
+        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(b.id(), a.id(), EdgeType.RELATED, null)), "direction matters");
+        assertTrue(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED, null)));
+        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED, null)));
         assertEquals(List.of(blocks), store.edges(a.id()));
+    }
+
+    @Test
+    void labelsAreFreeTextAndPartOfAnEdgesIdentity() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Instant t = clock.instant();
+        Edge worksAt = new Edge(a.id(), b.id(), EdgeType.RELATED, "works_at", t);
+        Edge founded = new Edge(a.id(), b.id(), EdgeType.RELATED, "설립자 of", t);
+        Edge plain = new Edge(a.id(), b.id(), EdgeType.RELATED, t);
+        store.write(tx -> {
+            tx.addEdge(worksAt);
+            tx.addEdge(founded);
+            tx.addEdge(plain);
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, "works_at", t.plusSeconds(5))); // same identity
+            return null;
+        });
+        assertEquals(List.of(worksAt, founded, plain), store.edges(a.id()), "three edges, in the order added");
+        assertTrue(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED, "works_at")));
+        assertFalse(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED, "WORKS_AT")), "labels are exact");
+        assertTrue(store.<Boolean>write(tx -> tx.removeEdge(a.id(), b.id(), EdgeType.RELATED, null)));
+        assertEquals(List.of(founded), store.edges(b.id()));
+    }
+
+    @Test
+    void aDisplayNameIsFoundExactlyAndIsUniqueInItsZone() {
+        Memory john = insert(minimal(clock, 1, "work", "a person").name("John Smith").entityType("Person").build());
+        insert(minimal(clock, 2, "home", "the same name in another zone").name("John Smith").build());
+        insert(fact(3, "work", "no name"));
+        assertEquals(Optional.of(john), store.getByName("work", "John Smith"));
+        assertEquals(Optional.empty(), store.getByName("work", "john smith"), "case matters");
+        assertEquals(Optional.empty(), store.getByName("work", "John Smith "), "spacing matters");
+        assertEquals(Optional.empty(), store.getByName("other", "John Smith"));
+        assertThrows(ConflictException.class, () -> insert(minimal(clock, 4, "work", "dup").name("John Smith").build()));
+        Memory renamed = john.toBuilder().name("김철수: 한국어 이름").build();
+        store.write(tx -> {
+            tx.update(renamed);
+            assertEquals(Optional.of(renamed), tx.getByName("work", "김철수: 한국어 이름"));
+            return null;
+        });
+        assertEquals(Optional.empty(), store.getByName("work", "John Smith"), "the old name is free again");
+        insert(minimal(clock, 5, "work", "takes the freed name").name("John Smith").build());
+        Memory other = store.getByName("work", "John Smith").orElseThrow();
+        assertThrows(ConflictException.class, () -> store.write(tx -> {
+            tx.update(other.toBuilder().name("김철수: 한국어 이름").build());
+            return null;
+        }));
+    }
+
+    @Test
+    void zoneDescriptionsAreStoredReplacedAndRemoved() {
+        Instant t = clock.instant();
+        ZoneInfo projects = new ZoneInfo("projects", "Project facts", "Everything about our projects", t, t);
+        ZoneInfo bare = new ZoneInfo("bare", null, null, t, t);
+        assertEquals(Optional.empty(), store.zoneInfo("projects"));
+        store.write(tx -> {
+            tx.putZone(projects);
+            tx.putZone(bare);
+            assertEquals(Optional.of(projects), tx.zoneInfo("projects"));
+            return null;
+        });
+        assertEquals(List.of(bare, projects), store.zoneInfos(), "sorted by name");
+        ZoneInfo changed = new ZoneInfo("projects", "Projects", null, t, t.plusSeconds(60));
+        store.write(tx -> {
+            tx.putZone(changed);
+            return null;
+        });
+        assertEquals(Optional.of(changed), store.zoneInfo("projects"));
+        assertTrue(store.<Boolean>write(tx -> tx.removeZone("projects")));
+        assertFalse(store.<Boolean>write(tx -> tx.removeZone("projects")));
+        assertEquals(List.of(bare), store.zoneInfos());
     }
 
     @Test
@@ -465,7 +537,7 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
                 tx.addEdge(new Edge(id, other, type, now));
                 yield tx.edges(id);
             }
-            case 6 -> tx.removeEdge(id, other, type);
+            case 6 -> tx.removeEdge(id, other, type, null);
             case 7 -> {
                 tx.addVersion(new MemoryVersion(id, tx.versionCount(id) + 1, "v", List.of(), null, now));
                 yield tx.versionCount(id);

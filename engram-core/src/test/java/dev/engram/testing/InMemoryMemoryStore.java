@@ -1,5 +1,7 @@
 package dev.engram.testing;
 
+import dev.engram.memory.ZoneInfo;
+
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
@@ -86,6 +88,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
         return state().byKey(zone, key);
+    }
+
+    @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return state().byName(zone, name);
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return Optional.ofNullable(state().zoneInfos.get(name));
+    }
+
+    @Override
+    public List<ZoneInfo> zoneInfos() {
+        return List.copyOf(state().zoneInfos.values());
     }
 
     @Override

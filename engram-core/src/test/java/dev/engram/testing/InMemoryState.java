@@ -1,5 +1,8 @@
 package dev.engram.testing;
 
+import dev.engram.memory.ZoneInfo;
+import java.util.TreeMap;
+
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
@@ -23,6 +26,7 @@ final class InMemoryState {
     // StoredEmbedding copies its array in and out, so sharing instances between states is safe
     final Map<String, StoredEmbedding> embeddings = new HashMap<>();
     final Map<String, Tombstone> tombstones = new LinkedHashMap<>(); // immutable values, shared safely
+    final Map<String, ZoneInfo> zoneInfos = new TreeMap<>();
     long seq;
 
     InMemoryState copy() {
@@ -33,6 +37,7 @@ final class InMemoryState {
         s.changes.addAll(changes);
         s.embeddings.putAll(embeddings);
         s.tombstones.putAll(tombstones);
+        s.zoneInfos.putAll(zoneInfos);
         s.seq = seq;
         return s;
     }
@@ -41,6 +46,11 @@ final class InMemoryState {
         return memories.values().stream().filter(m -> m.zone().equals(zone) && m.key().equals(key)).findFirst();
     }
 
+    Optional<Memory> byName(String zone, String name) {
+        return memories.values().stream().filter(m -> m.zone().equals(zone) && name.equals(m.name())).findFirst();
+    }
+
+    /** Oldest first, ties in insertion order (a stable sort), as the SQL store returns them by rowid. */
     List<Edge> edgesOf(String id) {
         return edges.stream().filter(e -> e.fromId().equals(id) || e.toId().equals(id))
                 .sorted(Comparator.comparing(Edge::createdAt)).toList();

@@ -1,5 +1,8 @@
 package dev.engram.testing;
 
+import dev.engram.memory.ZoneInfo;
+import java.util.Objects;
+
 import dev.engram.error.ConflictException;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
@@ -50,6 +53,11 @@ final class InMemoryTransaction implements StoreTransaction {
     }
 
     @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return s().byName(zone, name);
+    }
+
+    @Override
     public void insert(Memory memory) {
         if (s().memories.containsKey(memory.id())) {
             throw new ConflictException("memory id " + memory.id() + " is already taken");
@@ -64,6 +72,12 @@ final class InMemoryTransaction implements StoreTransaction {
         if (holder.isPresent() && !holder.get().id().equals(memory.id())) {
             throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
                     + "' already belongs to " + holder.get().id());
+        }
+        if (memory.name() == null) return;
+        Optional<Memory> named = s.byName(memory.zone(), memory.name());
+        if (named.isPresent() && !named.get().id().equals(memory.id())) {
+            throw new ConflictException("name '" + memory.name() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + named.get().id());
         }
     }
 
@@ -93,13 +107,29 @@ final class InMemoryTransaction implements StoreTransaction {
             if (!s().memories.containsKey(end)) throw new NotFoundException("no memory with id " + end + " to link");
         }
         boolean exists = s.edges.stream().anyMatch(e -> e.fromId().equals(edge.fromId())
-                && e.toId().equals(edge.toId()) && e.type() == edge.type());
+                && e.toId().equals(edge.toId()) && e.type() == edge.type() && Objects.equals(e.label(), edge.label()));
         if (!exists) s.edges.add(edge);
     }
 
     @Override
-    public boolean removeEdge(String fromId, String toId, EdgeType type) {
-        return s().edges.removeIf(e -> e.fromId().equals(fromId) && e.toId().equals(toId) && e.type() == type);
+    public boolean removeEdge(String fromId, String toId, EdgeType type, String label) {
+        return s().edges.removeIf(e -> e.fromId().equals(fromId) && e.toId().equals(toId) && e.type() == type
+                && Objects.equals(e.label(), label));
+    }
+
+    @Override
+    public void putZone(ZoneInfo zone) {
+        s().zoneInfos.put(zone.name(), zone);
+    }
+
+    @Override
+    public boolean removeZone(String name) {
+        return s().zoneInfos.remove(name) != null;
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return Optional.ofNullable(s().zoneInfos.get(name));
     }
 
     @Override

@@ -11,7 +11,6 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
 import dev.engram.render.StructuredRenderer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -41,6 +40,7 @@ public final class ExportCodec {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("to_id", e.toId());
             m.put("type", e.type().wireName());
+            if (e.label() != null) m.put("label", e.label());
             m.put("created_at", e.createdAt().toString());
             return m;
         }).toList());
@@ -57,8 +57,9 @@ public final class ExportCodec {
             throw new InvalidArgumentException("line", e.getMessage());
         }
         Memory memory = Memory.builder()
-                .id(text(m, "id")).key(text(m, "key")).zone(text(m, "zone"))
-                .type(MemoryType.parse("type", text(m, "type"))).content(text(m, "content"))
+                .id(text(m, "id")).key(text(m, "key")).name(optText(m, "name")).zone(text(m, "zone"))
+                .type(MemoryType.parse("type", text(m, "type"))).entityType(optText(m, "entity_type"))
+                .content(text(m, "content"))
                 .tags(strings(m, "tags")).file(optText(m, "file")).pathScope(optText(m, "path_scope"))
                 .importance(optText(m, "importance") == null ? null : Importance.parse("importance", optText(m, "importance")))
                 .quality(number(m, "quality")).confidence(number(m, "confidence"))
@@ -67,7 +68,9 @@ public final class ExportCodec {
                 .lastAccessedAt(optInstant(m, "last_accessed_at")).accessCount((long) number(m, "access_count"))
                 .expiresAt(optInstant(m, "expires_at")).reviewIntervalDays((int) number(m, "review_interval_days"))
                 .lastVerifiedAt(optInstant(m, "last_verified_at"))
-                .tier(Tier.valueOf(text(m, "tier").toUpperCase(Locale.ROOT)))
+                // lines written before the widened model have no verify_count or relevance, and a "tier"
+                // that is now computed on read: it is ignored
+                .verifyCount((int) numberOr(m, "verify_count", 0)).relevance(numberOr(m, "relevance", 1.0))
                 .origin(Origin.parse("origin", text(m, "origin"))).session(optText(m, "session"))
                 .branch(optText(m, "branch")).pinPriority((int) number(m, "pin_priority"))
                 .supersededAt(optInstant(m, "superseded_at")).supersededBy(optText(m, "superseded_by"))
@@ -75,7 +78,7 @@ public final class ExportCodec {
         List<Edge> edges = new ArrayList<>();
         for (Map<String, Object> e : objects(m, "edges")) {
             edges.add(new Edge(memory.id(), text(e, "to_id"), EdgeType.parse("edges.type", text(e, "type")),
-                    instant(e, "created_at")));
+                    optText(e, "label"), instant(e, "created_at")));
         }
         List<MemoryVersion> versions = new ArrayList<>();
         for (Map<String, Object> v : objects(m, "versions")) {
@@ -103,6 +106,10 @@ public final class ExportCodec {
     private static double number(Map<String, Object> m, String field) {
         if (m.get(field) instanceof Number n) return n.doubleValue();
         throw new InvalidArgumentException(field, "must be a number, got " + m.get(field));
+    }
+
+    private static double numberOr(Map<String, Object> m, String field, double absent) {
+        return m.get(field) == null ? absent : number(m, field);
     }
 
     private static Instant instant(Map<String, Object> m, String field) {

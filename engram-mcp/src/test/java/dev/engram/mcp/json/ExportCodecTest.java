@@ -14,7 +14,6 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
 import dev.engram.render.StructuredRenderer;
 import java.time.Instant;
 import java.util.List;
@@ -25,15 +24,17 @@ class ExportCodecTest {
 
     static ExportRecord full() {
         Instant t = Instant.parse("2026-11-29T10:15:30.123456789Z");
-        Memory m = Memory.builder().id("m_abcdefgh23").key("use-zod").zone("web").type(MemoryType.DECISION)
+        Memory m = Memory.builder().id("m_abcdefgh23").key("use-zod").name("Use Zod: 검증").zone("web")
+                .type(MemoryType.DECISION).entityType("Decision")
                 .content("Use zod for validation.\nNot joi: \"slow\".").tags(List.of("api", "validation"))
                 .file("src/a.ts").pathScope("src/**").importance(Importance.HIGH).quality(0.73333333333)
                 .confidence(0.9).status(MemoryStatus.ACTIVE).createdAt(t).updatedAt(t.plusSeconds(5))
                 .lastAccessedAt(t.plusSeconds(9)).accessCount(12).expiresAt(t.plusSeconds(86_400))
-                .reviewIntervalDays(4).lastVerifiedAt(t).tier(Tier.HOT).origin(Origin.HUMAN).session("s1")
+                .reviewIntervalDays(4).lastVerifiedAt(t).verifyCount(3).relevance(10).origin(Origin.HUMAN).session("s1")
                 .branch("main").pinPriority(2).supersededAt(t).supersededBy("m_bbbbbbbbbb").build();
         return new ExportRecord(m,
-                List.of(new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.CAUSED_BY, t)),
+                List.of(new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.CAUSED_BY, t),
+                        new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.RELATED, "works at", t)),
                 List.of(new MemoryVersion("m_abcdefgh23", 1, "Use joi.", List.of("api"), null, t)));
     }
 
@@ -51,6 +52,13 @@ class ExportCodecTest {
             assertEquals(r, codec.read(line));
             assertEquals(line, codec.write(codec.read(line)));
         }
+    }
+
+    @Test
+    void aLineWrittenBeforeTheWidenedModelStillReads() {
+        String old = codec.write(minimal()).replace("\"verify_count\":0,", "").replace("\"relevance\":1.0,", "\"tier\":\"hot\",");
+        assertTrue(old.contains("\"tier\":\"hot\"") && !old.contains("relevance"), old);
+        assertEquals(minimal(), codec.read(old), "no verify count or relevance: the defaults; the stored tier is ignored");
     }
 
     @Test

@@ -8,7 +8,7 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.memory.Tier;
+import dev.engram.memory.ZoneInfo;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,7 +25,9 @@ final class MemoryRows {
         int i = first;
         ps.setString(i++, m.zone());
         ps.setString(i++, m.key());
+        ps.setString(i++, m.name());
         ps.setString(i++, m.type().name());
+        ps.setString(i++, m.entityType());
         ps.setString(i++, m.content());
         ps.setString(i++, TagsJson.encode(m.tags()));
         ps.setString(i++, m.file());
@@ -41,7 +43,8 @@ final class MemoryRows {
         setInstant(ps, i++, m.expiresAt());
         ps.setInt(i++, m.reviewIntervalDays());
         setInstant(ps, i++, m.lastVerifiedAt());
-        ps.setString(i++, m.tier().name());
+        ps.setInt(i++, m.verifyCount());
+        ps.setDouble(i++, m.relevance());
         ps.setString(i++, m.origin().name());
         ps.setString(i++, m.session());
         ps.setString(i++, m.branch());
@@ -57,7 +60,9 @@ final class MemoryRows {
                 .id(rs.getString("id"))
                 .zone(rs.getString("zone"))
                 .key(rs.getString("key"))
+                .name(rs.getString("name"))
                 .type(MemoryType.valueOf(rs.getString("type")))
+                .entityType(rs.getString("entity_type"))
                 .content(rs.getString("content"))
                 .tags(TagsJson.decode(rs.getString("tags")))
                 .file(rs.getString("file"))
@@ -73,7 +78,8 @@ final class MemoryRows {
                 .expiresAt(instant(rs, "expires_at"))
                 .reviewIntervalDays(rs.getInt("review_interval_days"))
                 .lastVerifiedAt(instant(rs, "last_verified_at"))
-                .tier(Tier.valueOf(rs.getString("tier")))
+                .verifyCount(rs.getInt("verify_count"))
+                .relevance(rs.getDouble("relevance"))
                 .origin(Origin.valueOf(rs.getString("origin")))
                 .session(rs.getString("session"))
                 .branch(rs.getString("branch"))
@@ -84,8 +90,19 @@ final class MemoryRows {
     }
 
     static Edge edge(ResultSet rs) throws SQLException {
+        String label = rs.getString("label");
         return new Edge(rs.getString("from_id"), rs.getString("to_id"), EdgeType.valueOf(rs.getString("type")),
-                instant(rs, "created_at"));
+                label == null || label.isEmpty() ? null : label, instant(rs, "created_at"));
+    }
+
+    /** The stored form of an edge's label: '' for none (see SqliteStatements.INSERT_EDGE). */
+    static String label(String label) {
+        return label == null ? "" : label;
+    }
+
+    static ZoneInfo zone(ResultSet rs) throws SQLException {
+        return new ZoneInfo(rs.getString("name"), rs.getString("short_description"), rs.getString("description"),
+                instant(rs, "created_at"), instant(rs, "updated_at"));
     }
 
     static MemoryVersion version(ResultSet rs) throws SQLException {

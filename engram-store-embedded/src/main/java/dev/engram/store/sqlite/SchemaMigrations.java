@@ -29,7 +29,9 @@ final class SchemaMigrations {
             new Migration(1, "initial schema: memories, edges, versions, changes", SqliteStatements.SCHEMA_V1),
             new Migration(2, "embeddings: one vector per memory, with its model", SqliteStatements.SCHEMA_V2),
             new Migration(3, "pinned-memories index: recall no longer scans the zone", SqliteStatements.SCHEMA_V3),
-            new Migration(4, "tombstones: hard-deleted memories, restorable for a while", SqliteStatements.SCHEMA_V4));
+            new Migration(4, "tombstones: hard-deleted memories, restorable for a while", SqliteStatements.SCHEMA_V4),
+            new Migration(5, "widened model: display names, entity types, edge labels, zone descriptions; tier computed",
+                    SqliteStatements.SCHEMA_V5));
 
     private final List<Migration> steps;
 

@@ -5,6 +5,7 @@ import static dev.engram.store.sqlite.SqliteStatements.EDGES_OF;
 import dev.engram.error.StoreException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.memory.ZoneInfo;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -96,6 +97,14 @@ final class SqlCalls {
         try (ResultSet rs = bound.executeQuery()) {
             List<Edge> out = new ArrayList<>();
             while (rs.next()) out.add(MemoryRows.edge(rs));
+            return out;
+        }
+    }
+
+    static List<ZoneInfo> zoneInfos(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            List<ZoneInfo> out = new ArrayList<>();
+            while (rs.next()) out.add(MemoryRows.zone(rs));
             return out;
         }
     }

@@ -15,6 +15,7 @@ import dev.engram.error.StoreException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
@@ -254,6 +255,23 @@ public final class SqliteMemoryStore implements MemoryStore {
     public Optional<Memory> getByKey(String zone, String key) {
         return read("get " + zone + "/" + key, () -> SqlCalls.memories(statements.bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
                 .map(access::overlay);
+    }
+
+    @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return read("get " + zone + " name " + name,
+                () -> SqlCalls.memories(statements.bound(SqliteStatements.MEMORY_BY_NAME, zone, name)).stream().findFirst())
+                .map(access::overlay);
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return read("zone " + name, () -> SqlCalls.zoneInfos(reader, SqliteStatements.ZONE_INFO, name).stream().findFirst());
+    }
+
+    @Override
+    public List<ZoneInfo> zoneInfos() {
+        return read("zones", () -> SqlCalls.zoneInfos(reader, SqliteStatements.ZONE_INFOS));
     }
 
     @Override

@@ -26,7 +26,7 @@ final class SqliteStatements {
      * checks the set against what the migrations make).
      */
     static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings",
-            "tombstones", "tombstone_edges", "tombstone_versions");
+            "tombstones", "tombstone_edges", "tombstone_versions", "zones");
 
     static String setApplicationId(int id) {
         return "PRAGMA application_id = " + id;
@@ -185,19 +185,73 @@ final class SqliteStatements {
               replaced_at INTEGER NOT NULL,
               PRIMARY KEY (memory_id, version))""");
 
-    static final String MEMORY_COLUMNS = "id, zone, key, type, content, tags, file, path_scope, importance, quality,"
-            + " confidence, status, created_at, updated_at, last_accessed_at, access_count, expires_at,"
-            + " review_interval_days, last_verified_at, tier, origin, session, branch, pin_priority,"
-            + " superseded_at, superseded_by";
+    /**
+     * The memory columns in bind order (see {@link MemoryRows#bindFields}). V5 added name, entity_type,
+     * verify_count and relevance and dropped tier, which is computed on read.
+     */
+    private static final List<String> COLUMNS = List.of("id", "zone", "key", "name", "type", "entity_type", "content",
+            "tags", "file", "path_scope", "importance", "quality", "confidence", "status", "created_at", "updated_at",
+            "last_accessed_at", "access_count", "expires_at", "review_interval_days", "last_verified_at",
+            "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by");
+    /**
+     * V5, the widened model (issue 15): a display name (unique in its zone when set: a partial index,
+     * because native memories have none), a free-text entity type, the verification count and a
+     * relevance weight; a free-text label on edges, part of an edge's identity; zone descriptions.
+     * The stored tier goes: it was written once at creation and disagreed with what stats computed,
+     * so the tier is now computed on read only. The review interval's old default of 1 day was never
+     * set by any caller and becomes the new default of 7.
+     * <p>edges is rebuilt to change its UNIQUE constraint (SQLite cannot alter one); rows are copied in
+     * rowid order, which is the order they were added. Nothing references edges, so dropping the old
+     * table keeps every foreign key valid.
+     */
+    static final List<String> SCHEMA_V5 = List.of(
+            "ALTER TABLE memories ADD COLUMN name TEXT",
+            "ALTER TABLE memories ADD COLUMN entity_type TEXT",
+            "ALTER TABLE memories ADD COLUMN verify_count INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE memories ADD COLUMN relevance REAL NOT NULL DEFAULT 1.0",
+            "ALTER TABLE memories DROP COLUMN tier",
+            "UPDATE memories SET review_interval_days = 7 WHERE review_interval_days = 1",
+            "CREATE UNIQUE INDEX memories_zone_name ON memories (zone, name) WHERE name IS NOT NULL",
+            "ALTER TABLE tombstones ADD COLUMN name TEXT",
+            "ALTER TABLE tombstones ADD COLUMN entity_type TEXT",
+            "ALTER TABLE tombstones ADD COLUMN verify_count INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tombstones ADD COLUMN relevance REAL NOT NULL DEFAULT 1.0",
+            "ALTER TABLE tombstones DROP COLUMN tier",
+            "UPDATE tombstones SET review_interval_days = 7 WHERE review_interval_days = 1",
+            """
+            CREATE TABLE edges_v5 (
+              from_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              to_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+              type TEXT NOT NULL,
+              label TEXT NOT NULL DEFAULT '',
+              created_at INTEGER NOT NULL,
+              UNIQUE (from_id, to_id, type, label))""",
+            "INSERT INTO edges_v5 (from_id, to_id, type, label, created_at)"
+                    + " SELECT from_id, to_id, type, '', created_at FROM edges ORDER BY rowid",
+            "DROP TABLE edges",
+            "ALTER TABLE edges_v5 RENAME TO edges",
+            "CREATE INDEX edges_to ON edges (to_id)",
+            "ALTER TABLE tombstone_edges ADD COLUMN label TEXT NOT NULL DEFAULT ''",
+            """
+            CREATE TABLE zones (
+              name TEXT PRIMARY KEY NOT NULL,
+              short_description TEXT,
+              description TEXT,
+              created_at INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL)""");
 
-    static final String INSERT_MEMORY = "INSERT INTO memories (" + MEMORY_COLUMNS + ") VALUES"
-            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    static final String MEMORY_COLUMNS = String.join(", ", COLUMNS);
+
+    static final String INSERT_MEMORY = "INSERT INTO memories (" + MEMORY_COLUMNS + ") VALUES ("
+            + placeholders(COLUMNS.size()) + ")";
     /** Same column order as {@link #INSERT_MEMORY} minus the id, which comes last. */
-    static final String UPDATE_MEMORY = "UPDATE memories SET zone = ?, key = ?, type = ?, content = ?, tags = ?,"
-            + " file = ?, path_scope = ?, importance = ?, quality = ?, confidence = ?, status = ?, created_at = ?,"
-            + " updated_at = ?, last_accessed_at = ?, access_count = ?, expires_at = ?, review_interval_days = ?,"
-            + " last_verified_at = ?, tier = ?, origin = ?, session = ?, branch = ?, pin_priority = ?,"
-            + " superseded_at = ?, superseded_by = ? WHERE id = ?";
+    static final String UPDATE_MEMORY = "UPDATE memories SET "
+            + String.join(" = ?, ", COLUMNS.subList(1, COLUMNS.size())) + " = ? WHERE id = ?";
+
+    private static String placeholders(int n) {
+        return "?, ".repeat(n - 1) + "?";
+    }
+
     static final String DELETE_MEMORY = "DELETE FROM memories WHERE id = ?";
     static final String MEMORY_BY_ID = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ?";
     /**
@@ -218,6 +272,7 @@ final class SqliteStatements {
                 + " UNION ALL SELECT to_id, from_id FROM edges WHERE to_id IN " + in + ") GROUP BY id";
     }
     static final String MEMORY_BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
+    static final String MEMORY_BY_NAME = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND name = ?";
     static final String MEMORY_EXISTS = "SELECT 1 FROM memories WHERE id = ?";
     static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
             + " ORDER BY pin_priority DESC, created_at, id";
@@ -240,11 +295,22 @@ final class SqliteStatements {
     static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ?"
             + " WHERE id = ?";
 
-    static final String INSERT_EDGE = "INSERT OR IGNORE INTO edges (from_id, to_id, type, created_at) VALUES (?, ?, ?, ?)";
-    static final String DELETE_EDGE = "DELETE FROM edges WHERE from_id = ? AND to_id = ? AND type = ?";
+    /** An unlabelled edge stores label '' (NOT NULL), so UNIQUE (from_id, to_id, type, label) covers it too. */
+    static final String INSERT_EDGE = "INSERT OR IGNORE INTO edges (from_id, to_id, type, label, created_at)"
+            + " VALUES (?, ?, ?, ?, ?)";
+    static final String DELETE_EDGE = "DELETE FROM edges WHERE from_id = ? AND to_id = ? AND type = ? AND label = ?";
     /** rowid breaks ties in creation time, so edges added in one instant keep their insertion order. */
-    static final String EDGES_OF = "SELECT from_id, to_id, type, created_at FROM edges WHERE from_id = ?1 OR to_id = ?1"
+    static final String EDGES_OF = "SELECT from_id, to_id, type, label, created_at FROM edges WHERE from_id = ?1 OR to_id = ?1"
             + " ORDER BY created_at, rowid";
+
+    static final String ZONE_INFO = "SELECT name, short_description, description, created_at, updated_at FROM zones"
+            + " WHERE name = ?";
+    static final String ZONE_INFOS = "SELECT name, short_description, description, created_at, updated_at FROM zones"
+            + " ORDER BY name";
+    static final String PUT_ZONE = "INSERT INTO zones (name, short_description, description, created_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET short_description = excluded.short_description,"
+            + " description = excluded.description, created_at = excluded.created_at, updated_at = excluded.updated_at";
+    static final String DELETE_ZONE = "DELETE FROM zones WHERE name = ?";
 
     static final String INSERT_VERSION = "INSERT INTO versions (memory_id, version, content, tags, importance,"
             + " replaced_at) VALUES (?, ?, ?, ?, ?, ?)";
@@ -262,8 +328,7 @@ final class SqliteStatements {
             + " WHERE e.memory_id IS NULL OR e.model_id <> ? ORDER BY m.created_at, m.id LIMIT ?";
 
     static final String INSERT_TOMBSTONE = "INSERT INTO tombstones (" + MEMORY_COLUMNS + ", deleted_at,"
-            + " embedding_model, embedding_dims, embedding_vector) VALUES"
-            + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " embedding_model, embedding_dims, embedding_vector) VALUES (" + placeholders(COLUMNS.size() + 4) + ")";
     static final String TOMBSTONE_BY_ID = "SELECT " + MEMORY_COLUMNS + ", deleted_at, embedding_model, embedding_dims,"
             + " embedding_vector FROM tombstones WHERE id = ?";
     /** rowid breaks a tie in deletion time: the later put wins. */
@@ -272,10 +337,10 @@ final class SqliteStatements {
     /** Edges and versions go by ON DELETE CASCADE. */
     static final String DELETE_TOMBSTONE = "DELETE FROM tombstones WHERE id = ?";
     static final String PURGE_TOMBSTONES = "DELETE FROM tombstones WHERE deleted_at < ?";
-    static final String INSERT_TOMBSTONE_EDGE = "INSERT INTO tombstone_edges (memory_id, from_id, to_id, type, created_at)"
-            + " VALUES (?, ?, ?, ?, ?)";
+    static final String INSERT_TOMBSTONE_EDGE = "INSERT INTO tombstone_edges (memory_id, from_id, to_id, type, label,"
+            + " created_at) VALUES (?, ?, ?, ?, ?, ?)";
     /** rowid: the edges come back in the order they were put. */
-    static final String TOMBSTONE_EDGES = "SELECT from_id, to_id, type, created_at FROM tombstone_edges WHERE memory_id = ?"
+    static final String TOMBSTONE_EDGES = "SELECT from_id, to_id, type, label, created_at FROM tombstone_edges WHERE memory_id = ?"
             + " ORDER BY rowid";
     static final String INSERT_TOMBSTONE_VERSION = "INSERT INTO tombstone_versions (memory_id, version, content, tags,"
             + " importance, replaced_at) VALUES (?, ?, ?, ?, ?, ?)";

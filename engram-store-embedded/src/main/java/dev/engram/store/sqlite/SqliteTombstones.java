@@ -56,7 +56,8 @@ final class SqliteTombstones {
                 ps.setString(2, edge.fromId());
                 ps.setString(3, edge.toId());
                 ps.setString(4, edge.type().name());
-                MemoryRows.setInstant(ps, 5, edge.createdAt());
+                ps.setString(5, MemoryRows.label(edge.label()));
+                MemoryRows.setInstant(ps, 6, edge.createdAt());
                 ps.addBatch();
             }
             ps.executeBatch();

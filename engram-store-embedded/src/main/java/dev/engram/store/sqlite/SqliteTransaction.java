@@ -7,7 +7,11 @@ import static dev.engram.store.sqlite.SqliteStatements.INSERT_EDGE;
 import static dev.engram.store.sqlite.SqliteStatements.INSERT_MEMORY;
 import static dev.engram.store.sqlite.SqliteStatements.INSERT_VERSION;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_ID;
+import static dev.engram.store.sqlite.SqliteStatements.DELETE_ZONE;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_KEY;
+import static dev.engram.store.sqlite.SqliteStatements.MEMORY_BY_NAME;
+import static dev.engram.store.sqlite.SqliteStatements.PUT_ZONE;
+import static dev.engram.store.sqlite.SqliteStatements.ZONE_INFO;
 import static dev.engram.store.sqlite.SqliteStatements.MEMORY_EXISTS;
 import static dev.engram.store.sqlite.SqliteStatements.RECORD_ACCESS;
 import static dev.engram.store.sqlite.SqliteStatements.UPDATE_MEMORY;
@@ -21,6 +25,7 @@ import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.Tombstone;
@@ -103,6 +108,41 @@ final class SqliteTransaction implements StoreTransaction {
             throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
                     + "' already belongs to " + holder.id());
         });
+        if (memory.name() == null) return;
+        getByName(memory.zone(), memory.name()).filter(holder -> !holder.id().equals(memory.id())).ifPresent(holder -> {
+            throw new ConflictException("name '" + memory.name() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + holder.id());
+        });
+    }
+
+    @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return SqlCalls.run("get " + zone + " name " + name,
+                () -> SqlCalls.memories(c(), MEMORY_BY_NAME, zone, name).stream().findFirst());
+    }
+
+    @Override
+    public void putZone(ZoneInfo zone) {
+        SqlCalls.run("describe zone " + zone.name(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(PUT_ZONE)) {
+                ps.setString(1, zone.name());
+                ps.setString(2, zone.shortDescription());
+                ps.setString(3, zone.description());
+                MemoryRows.setInstant(ps, 4, zone.createdAt());
+                MemoryRows.setInstant(ps, 5, zone.updatedAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean removeZone(String name) {
+        return SqlCalls.run("forget zone " + name, () -> SqlCalls.update(c(), DELETE_ZONE, name) > 0);
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return SqlCalls.run("zone " + name, () -> SqlCalls.zoneInfos(c(), ZONE_INFO, name).stream().findFirst());
     }
 
     @Override
@@ -140,16 +180,17 @@ final class SqliteTransaction implements StoreTransaction {
                 ps.setString(1, edge.fromId());
                 ps.setString(2, edge.toId());
                 ps.setString(3, edge.type().name());
-                MemoryRows.setInstant(ps, 4, edge.createdAt());
+                ps.setString(4, MemoryRows.label(edge.label()));
+                MemoryRows.setInstant(ps, 5, edge.createdAt());
                 return ps.executeUpdate();
             }
         });
     }
 
     @Override
-    public boolean removeEdge(String fromId, String toId, EdgeType type) {
+    public boolean removeEdge(String fromId, String toId, EdgeType type, String label) {
         return SqlCalls.run("unlink " + fromId + " -> " + toId,
-                () -> SqlCalls.update(c(), DELETE_EDGE, fromId, toId, type.name()) > 0);
+                () -> SqlCalls.update(c(), DELETE_EDGE, fromId, toId, type.name(), MemoryRows.label(label)) > 0);
     }
 
     @Override

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.error.StoreException;
 import dev.engram.memory.EdgeType;
+import dev.engram.memory.ZoneInfo;
+import dev.engram.memory.Edge;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
-import dev.engram.memory.Tier;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.Tombstone;
 import java.nio.file.Path;
@@ -88,7 +89,6 @@ class SchemaMigrationsTest {
             assertEquals(List.of("redis", "auth"), m.tags());
             assertEquals(MemoryType.ERROR, m.type());
             assertEquals(Importance.HIGH, m.importance());
-            assertEquals(Tier.HOT, m.tier());
             assertEquals(MemoryStatus.ACTIVE, m.status());
             assertEquals(Instant.ofEpochMilli(1764410400000L), m.createdAt());
             assertEquals(3, m.accessCount());
@@ -105,8 +105,7 @@ class SchemaMigrationsTest {
     @Test
     void aV1FileGainsTheEmbeddingsTableAtV2() throws SQLException {
         writeFixture(V1_FIXTURE);
-        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 2)),
-                SqliteMemoryStore.LOCK_WAIT)) {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             assertEquals(2, store.count());
             assertEquals(List.of("m_aaaaaaaaab", "m_aaaaaaaaac"), store.missingEmbeddings("minilm", 10),
                     "every V1 memory still needs a vector, oldest first");
@@ -120,7 +119,7 @@ class SchemaMigrationsTest {
             assertEquals(4, store.headSeq(), "the V1 change feed continues");
             assertEquals(List.of("m_aaaaaaaaac"), store.missingEmbeddings("minilm", 10));
         }
-        assertEquals(2, userVersion());
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion());
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
              Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("SELECT model_id, dims, hex(vector) FROM embeddings")) {
@@ -153,15 +152,14 @@ class SchemaMigrationsTest {
     @Test
     void aV2FileGainsThePinnedIndexAtV3AndPinnedUsesIt() throws SQLException {
         writeFixture(v2Fixture());
-        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 3)),
-                SqliteMemoryStore.LOCK_WAIT)) {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             assertEquals(2, store.count());
             assertEquals(List.of("m_aaaaaaaaab"), store.pinned("work").stream().map(Memory::id).toList(),
                     "the pinned V2 memory is still the only pinned one");
             assertEquals(Optional.of(new StoredEmbedding("minilm", new float[] {0.25f})), store.embedding("m_aaaaaaaaab"));
             assertEquals(3, store.headSeq(), "the change feed continues");
         }
-        assertEquals(3, userVersion());
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion());
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
              Statement st = c.createStatement()) {
             StringBuilder plan = new StringBuilder();
@@ -192,8 +190,7 @@ class SchemaMigrationsTest {
     @Test
     void aV3FileGainsTombstonesAtV4AndKeepsEveryMemory() throws SQLException {
         writeFixture(v3Fixture());
-        try (SqliteMemoryStore store = new SqliteMemoryStore(dir, new SchemaMigrations(SchemaMigrations.STEPS.subList(0, 4)),
-                SqliteMemoryStore.LOCK_WAIT)) {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             assertEquals(2, store.count());
             Memory redis = store.get("m_aaaaaaaaab").orElseThrow();
             assertEquals("Redis auth failed: rotate the password.", redis.content());
@@ -212,7 +209,64 @@ class SchemaMigrationsTest {
             assertEquals(Optional.of(t), store.write(tx -> tx.tombstone(redis.id())));
             assertEquals(Optional.of(t), store.write(tx -> tx.tombstoneByKey("work", "redis-auth")));
         }
-        assertEquals(4, userVersion());
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion());
+    }
+
+    /** V4 as the tombstones release wrote it: V3 plus its tables (frozen in SCHEMA_V4), a second edge and a tombstone. */
+    private static List<String> v4Fixture() {
+        List<String> sql = new ArrayList<>(v3Fixture().subList(0, v3Fixture().size() - 1));
+        sql.addAll(SqliteStatements.SCHEMA_V4);
+        sql.add("INSERT INTO edges VALUES ('m_aaaaaaaaac', 'm_aaaaaaaaab', 'DEPENDS_ON', 1764410500000)");
+        sql.add("INSERT INTO tombstones (id, zone, key, type, content, tags, quality, confidence, status, created_at,"
+                + " updated_at, access_count, review_interval_days, tier, origin, pin_priority, deleted_at) VALUES"
+                + " ('m_aaaaaaaaad', 'work', 'gone', 'FACT', 'Deleted before V5.', '[]', 0.0, 1.0, 'ACTIVE',"
+                + " 1764410500000, 1764410500000, 0, 1, 'COLD', 'AGENT', 0, 1764410600000)");
+        sql.add("INSERT INTO tombstone_edges VALUES ('m_aaaaaaaaad', 'm_aaaaaaaaad', 'm_aaaaaaaaab', 'RELATED', 1764410500000)");
+        sql.add("PRAGMA user_version = 4");
+        return sql;
+    }
+
+    @Test
+    void aV4FileGainsTheWidenedModelAtV5AndKeepsEveryMemoryAndEdge() throws SQLException {
+        writeFixture(v4Fixture());
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            assertEquals(2, store.count());
+            Memory redis = store.get("m_aaaaaaaaab").orElseThrow();
+            assertEquals("Redis auth failed: rotate the password.", redis.content());
+            assertEquals(null, redis.name());
+            assertEquals(null, redis.entityType());
+            assertEquals(0, redis.verifyCount());
+            assertEquals(1.0, redis.relevance());
+            assertEquals(7, redis.reviewIntervalDays(), "a set interval stays");
+            assertEquals(7, store.get("m_aaaaaaaaac").orElseThrow().reviewIntervalDays(), "the old default 1 becomes 7");
+            assertEquals(List.of(EdgeType.RELATED, EdgeType.DEPENDS_ON),
+                    store.edges("m_aaaaaaaaab").stream().map(Edge::type).toList(), "both edges, in their order");
+            assertTrue(store.edges("m_aaaaaaaaab").stream().allMatch(e -> e.label() == null));
+            assertEquals(1, store.versions("m_aaaaaaaaab").size());
+            assertEquals(3, store.headSeq(), "the change feed continues");
+            Tombstone gone = store.write(tx -> tx.tombstone("m_aaaaaaaaad")).orElseThrow();
+            assertEquals("Deleted before V5.", gone.memory().content());
+            assertEquals(List.of(new Edge("m_aaaaaaaaad", "m_aaaaaaaaab", EdgeType.RELATED,
+                    Instant.ofEpochMilli(1764410500000L))), gone.edges());
+            Instant t = Instant.ofEpochMilli(1764410700000L);
+            store.write(tx -> {
+                tx.addEdge(new Edge("m_aaaaaaaaac", "m_aaaaaaaaab", EdgeType.RELATED, "explains", t));
+                tx.addEdge(new Edge("m_aaaaaaaaac", "m_aaaaaaaaab", EdgeType.RELATED, t)); // exists already
+                tx.update(redis.toBuilder().name("Redis: 인증").entityType("Incident").build());
+                tx.putZone(new ZoneInfo("work", "Work", null, t, t));
+                return null;
+            });
+            assertEquals(3, store.edges("m_aaaaaaaaab").size(), "a labelled edge beside the unlabelled one, no duplicate");
+            assertEquals("m_aaaaaaaaab", store.getByName("work", "Redis: 인증").orElseThrow().id());
+            assertEquals(1, store.zoneInfos().size());
+        }
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("engram.db"));
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pragma_table_info('memories') WHERE name = 'tier'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the stored tier is gone: it is computed on read");
+        }
     }
 
     @Test
