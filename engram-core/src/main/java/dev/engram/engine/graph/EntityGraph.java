@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,8 +56,8 @@ public final class EntityGraph {
     public static final String OBSERVATION_TYPE = "observation";
     public static final String UNKNOWN_TYPE = "unknown";
     public static final int MAX_INTERVAL_DAYS = 365;
-    public static final double MIN_RELEVANCE = 0.01;
-    public static final double MAX_RELEVANCE = 25;
+    public static final double MIN_RELEVANCE = Memory.MIN_RELEVANCE;
+    public static final double MAX_RELEVANCE = Memory.MAX_RELEVANCE;
     /** Separates an observation's entity name from its text in the observation's own name (brain-tools' form). */
     static final String OBSERVATION_NAME_SEPARATOR = ": ";
     private static final int MAX_KEY_CHARS = 80;
@@ -91,6 +92,61 @@ public final class EntityGraph {
      */
     public List<Entity> create(String zone, List<EntityDraft> drafts, ExistingEntity policy) {
         String z = zone(zone);
+        validate(drafts);
+        List<Entity> result = store.write(tx -> {
+            List<String> touched = createIn(tx, z, drafts, policy, new int[2]);
+            View view = View.of(tx);
+            return touched.stream().map(id -> load(view, tx.get(id).orElseThrow())).toList();
+        });
+        index.catchUpSoon();
+        return result;
+    }
+
+    /**
+     * A whole graph into {@code zone} in one write, as importers need it: new entities are created,
+     * an existing one keeps its type and gains the observations it lacks ({@link ExistingEntity#ADD_OBSERVATIONS}),
+     * relations are added with {@link MissingEndpoint#CREATE_UNKNOWN} so a relation to an entity the
+     * graph lacks is kept, not dropped. Nothing is written when any part is refused; a dry run checks
+     * and counts the same and writes nothing.
+     */
+    public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations, boolean dryRun) {
+        String z = zone(zone);
+        validate(entities);
+        validateRelations(relations);
+        ImportSummary summary;
+        try {
+            summary = store.write(tx -> {
+                int[] counts = new int[2];
+                List<String> touched = createIn(tx, z, entities, ExistingEntity.ADD_OBSERVATIONS, counts);
+                int[] placeholders = new int[1];
+                int related = relateIn(tx, z, relations, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
+                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0], counts[1], related, placeholders[0]);
+                if (dryRun) throw new DryRun(s);
+                return s;
+            });
+        } catch (DryRun d) {
+            return d.summary; // the store rolled the write back: an exception leaves nothing written
+        }
+        index.catchUpSoon();
+        return summary;
+    }
+
+    /** What {@link #importGraph} did (or, in a dry run, would do). */
+    public record ImportSummary(int entitiesCreated, int entitiesExisting, int observationsAdded, int relationsCreated,
+                                int placeholders) {
+    }
+
+    /** Carries a dry run's counts out of the write it aborts. */
+    private static final class DryRun extends RuntimeException {
+        final transient ImportSummary summary;
+
+        DryRun(ImportSummary summary) {
+            super(null, null, false, false);
+            this.summary = summary;
+        }
+    }
+
+    private static void validate(List<EntityDraft> drafts) {
         for (int i = 0; i < drafts.size(); i++) {
             EntityDraft d = drafts.get(i);
             requireName("entities[" + i + "].name", d.name());
@@ -100,30 +156,32 @@ public final class EntityGraph {
             }
             if (d.reviewIntervalDays() != null) requireInterval("entities[" + i + "].reviewIntervalDays", d.reviewIntervalDays());
         }
-        List<Entity> result = store.write(tx -> {
-            Map<String, Memory> touched = new LinkedHashMap<>();
-            for (EntityDraft d : drafts) {
-                Optional<Memory> existing = entityNamed(tx, z, d.name());
-                if (existing.isPresent()) {
-                    if (policy == ExistingEntity.SKIP) continue;
-                    Memory m = existing.get();
+    }
+
+    /** Creates or merges each draft; returns the ids of the entities it returns, counts[0] += created, counts[1] += observations added. */
+    private List<String> createIn(StoreTransaction tx, String z, List<EntityDraft> drafts, ExistingEntity policy, int[] counts) {
+        Map<String, Memory> touched = new LinkedHashMap<>();
+        for (EntityDraft d : drafts) {
+            Optional<Memory> existing = entityNamed(tx, z, d.name());
+            if (existing.isPresent()) {
+                Memory m = existing.get();
+                if (policy == ExistingEntity.SKIP) continue;
+                if (policy == ExistingEntity.MERGE) {
                     Memory.Builder b = m.toBuilder().entityType(d.entityType()).content(entityContent(d.name(), d.entityType()));
                     if (d.reviewIntervalDays() != null) b.reviewIntervalDays(d.reviewIntervalDays());
-                    Memory merged = b.updatedAt(stamp()).build();
-                    if (!merged.equals(m)) tx.update(merged);
-                    addObservations(tx, merged, d.observations());
-                    touched.put(m.id(), merged);
-                } else {
-                    Memory created = insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
-                    addObservations(tx, created, d.observations());
-                    touched.put(created.id(), created);
+                    m = b.updatedAt(clock.instant()).build();
+                    tx.update(m);
                 }
+                counts[1] += addObservations(tx, m, d.observations()).size();
+                touched.put(m.id(), m);
+            } else {
+                Memory created = insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
+                counts[0]++;
+                counts[1] += addObservations(tx, created, d.observations()).size();
+                touched.put(created.id(), created);
             }
-            View view = View.of(tx);
-            return touched.keySet().stream().map(id -> load(view, tx.get(id).orElseThrow())).toList();
-        });
-        index.catchUpSoon();
-        return result;
+        }
+        return List.copyOf(touched.keySet());
     }
 
     /** {@link #addObservations(String, List)} for one entity. */
@@ -179,7 +237,7 @@ public final class EntityGraph {
                 for (Memory o : observationsOf(View.of(tx), entity.get().id())) {
                     if (texts.contains(o.content()) && tx.delete(o.id())) here++;
                 }
-                if (here > 0) tx.update(tx.get(entity.get().id()).orElseThrow().toBuilder().updatedAt(stamp()).build());
+                if (here > 0) tx.update(tx.get(entity.get().id()).orElseThrow().toBuilder().updatedAt(clock.instant()).build());
                 n += here;
             }
             return n;
@@ -223,6 +281,13 @@ public final class EntityGraph {
      */
     public List<Relation> relate(String zone, List<RelationDraft> drafts, MissingEndpoint policy) {
         String z = zone(zone);
+        validateRelations(drafts);
+        List<Relation> result = store.write(tx -> relateIn(tx, z, drafts, policy, new int[1]));
+        index.catchUpSoon();
+        return result;
+    }
+
+    private static void validateRelations(List<RelationDraft> drafts) {
         for (int i = 0; i < drafts.size(); i++) {
             RelationDraft d = drafts.get(i);
             requireName("relations[" + i + "].from", d.from());
@@ -230,27 +295,34 @@ public final class EntityGraph {
             requireName("relations[" + i + "].relationType", d.type());
             if (d.fromZone() != null) zone(d.fromZone());
             if (d.toZone() != null) zone(d.toZone());
-        }
-        List<Relation> result = store.write(tx -> {
-            List<Relation> out = new ArrayList<>();
-            for (RelationDraft d : drafts) {
-                String fz = d.fromZone() == null ? z : zone(d.fromZone());
-                String tz = d.toZone() == null ? z : zone(d.toZone());
-                Memory from = endpoint(tx, fz, d.from(), policy);
-                Memory to = endpoint(tx, tz, d.to(), policy);
-                if (from.id().equals(to.id())) {
-                    throw new InvalidArgumentException("relations", "joins " + MemoryRules.shown(d.from())
-                            + " to itself; a relation joins two different entities");
-                }
-                boolean exists = tx.edges(from.id()).stream().anyMatch(e -> same(e, from.id(), to.id(), d.type()));
-                if (exists) continue;
-                tx.addEdge(new Edge(from.id(), to.id(), EdgeType.RELATED, d.type(), stamp()));
-                out.add(new Relation(fz, d.from(), tz, d.to(), d.type()));
+            if (d.from().equals(d.to()) && Objects.equals(d.fromZone(), d.toZone())) {
+                // the store's edges join two different memories
+                throw new InvalidArgumentException("relations[" + i + "]", "joins " + MemoryRules.shown(d.from())
+                        + " to itself; Engram keeps relations between two different entities"
+                        + " (record it as an observation of " + MemoryRules.shown(d.from()) + " instead)");
             }
-            return out;
-        });
-        index.catchUpSoon();
-        return result;
+        }
+    }
+
+    /** Adds the new relations; placeholders[0] += entities created for missing ends. */
+    private List<Relation> relateIn(StoreTransaction tx, String z, List<RelationDraft> drafts, MissingEndpoint policy,
+                                    int[] placeholders) {
+        List<Relation> out = new ArrayList<>();
+        for (RelationDraft d : drafts) {
+            String fz = d.fromZone() == null ? z : zone(d.fromZone());
+            String tz = d.toZone() == null ? z : zone(d.toZone());
+            Memory from = endpoint(tx, fz, d.from(), policy, placeholders);
+            Memory to = endpoint(tx, tz, d.to(), policy, placeholders);
+            if (from.id().equals(to.id())) {
+                throw new InvalidArgumentException("relations", "joins " + MemoryRules.shown(d.from())
+                        + " to itself; Engram keeps relations between two different entities");
+            }
+            boolean exists = tx.edges(from.id()).stream().anyMatch(e -> same(e, from.id(), to.id(), d.type()));
+            if (exists) continue;
+            tx.addEdge(new Edge(from.id(), to.id(), EdgeType.RELATED, d.type(), stamp()));
+            out.add(new Relation(fz, d.from(), tz, d.to(), d.type()));
+        }
+        return out;
     }
 
     /** Removes these relations; ones that do not exist (or whose ends do not) are ignored. Returns how many went. */
@@ -286,7 +358,7 @@ public final class EntityGraph {
         Memory updated = store.write(tx -> {
             Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
             int interval = intervalDays != null ? intervalDays : Math.min(m.reviewIntervalDays() * 2, MAX_INTERVAL_DAYS);
-            Memory v = m.toBuilder().lastVerifiedAt(stamp()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
+            Memory v = m.toBuilder().lastVerifiedAt(clock.instant()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
             tx.update(v);
             return v;
         });
@@ -300,7 +372,7 @@ public final class EntityGraph {
         Memory updated = store.write(tx -> {
             Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
             double r = important ? Math.min(MAX_RELEVANCE, m.relevance() * 10) : Math.max(MIN_RELEVANCE, m.relevance() / 10);
-            Memory v = m.toBuilder().relevance(r).updatedAt(stamp()).build();
+            Memory v = m.toBuilder().relevance(r).updatedAt(clock.instant()).build();
             tx.update(v);
             return v;
         });
@@ -459,14 +531,15 @@ public final class EntityGraph {
             tx.addEdge(new Edge(o.id(), entity.id(), EdgeType.OBSERVATION_OF, null, t));
             added.add(text);
         }
-        if (!added.isEmpty()) tx.update(tx.get(entity.id()).orElseThrow().toBuilder().updatedAt(stamp()).build());
+        if (!added.isEmpty()) tx.update(tx.get(entity.id()).orElseThrow().toBuilder().updatedAt(clock.instant()).build());
         return added;
     }
 
-    private Memory endpoint(StoreTransaction tx, String zone, String name, MissingEndpoint policy) {
+    private Memory endpoint(StoreTransaction tx, String zone, String name, MissingEndpoint policy, int[] placeholders) {
         Optional<Memory> m = entityNamed(tx, zone, name);
         if (m.isPresent()) return m.get();
         if (policy == MissingEndpoint.FAIL) throw notFound(name, zone);
+        placeholders[0]++;
         return insertEntity(tx, zone, name, UNKNOWN_TYPE, null);
     }
 
