@@ -12,7 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /** Claude Code's hook event: a JSON object on stdin (prompt, transcript_path, cwd, hook_event_name…). */
-record HookInput(Map<String, Object> fields) {
+public record HookInput(Map<String, Object> fields) {
     /** The object read from {@code in}, waiting at most {@code timeout} for the writer to close it; empty on any problem. */
     static HookInput read(InputStream in, Duration timeout, Function<String, Map<String, Object>> json) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
@@ -47,7 +47,7 @@ record HookInput(Map<String, Object> fields) {
         }
     }
 
-    String text(String name) {
+    public String text(String name) {
         return fields.get(name) instanceof String s ? s : null;
     }
 
