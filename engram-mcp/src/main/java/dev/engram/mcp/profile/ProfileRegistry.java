@@ -21,7 +21,7 @@ public final class ProfileRegistry {
 
     public static final String DEFAULT = "native";
     /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("server-memory", "brain", "toon", "memento");
+    public static final List<String> PLANNED = List.of("server-memory", "toon", "memento");
 
     private final Map<String, Factory> factories;
 
@@ -35,6 +35,7 @@ public final class ProfileRegistry {
     public static ProfileRegistry standard() {
         Map<String, Factory> all = new LinkedHashMap<>();
         all.put(DEFAULT, NativeProfile::create);
+        all.put(dev.engram.mcp.profile.brain.BrainProfile.NAME, dev.engram.mcp.profile.brain.BrainProfile::create);
         return new ProfileRegistry(all);
     }
 
