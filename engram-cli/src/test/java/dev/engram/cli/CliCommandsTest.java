@@ -105,7 +105,7 @@ class CliCommandsTest {
     void unknownProfileStopsStartUpBeforeServing() {
         CliRunner.Run r = failingStore().run("mcp", "--profile", "nope");
         assertEquals(2, r.exitCode());
-        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native\n", r.err());
+        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native, server-memory\n", r.err());
         assertEquals("", r.out(), "nothing was served");
         CliRunner.Run serve = failingStore().run("serve", "--no-auth", "--profile", "brain");
         assertEquals(2, serve.exitCode());
