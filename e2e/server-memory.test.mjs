@@ -224,6 +224,19 @@ describe("server-memory profile against @modelcontextprotocol/server-memory", { 
     } finally {
       await started.close();
     }
+    // with ENGRAM_SERVER_MEMORY_SEARCH=unbounded, search_nodes is server-memory's own: the same answers, in the same order
+    const unbounded = await connectStdio(fresh, "server-memory-unbounded", { mcpArgs: PROFILE,
+      env: { ENGRAM_SERVER_MEMORY_SEARCH: "unbounded" } });
+    try {
+      for (const query of ["", "acme", "PERSON", "서울", "s", "zzyzx"]) {
+        const [o, t] = [await unbounded.client.callTool({ name: "search_nodes", arguments: { query } }),
+          await oracle.client.callTool({ name: "search_nodes", arguments: { query } })];
+        assert.equal(textOf(o), textOf(t), `unbounded search_nodes(${JSON.stringify(query)})`);
+        assert.deepEqual(o.structuredContent, t.structuredContent);
+      }
+    } finally {
+      await unbounded.close();
+    }
     // a second start does not import again (the store is no longer empty), so nothing doubles
     const again = await connectStdio(fresh, "server-memory-again", { mcpArgs: PROFILE, env: { MEMORY_FILE_PATH: memoryFile } });
     try {

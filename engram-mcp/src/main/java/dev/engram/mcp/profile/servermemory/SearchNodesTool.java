@@ -24,7 +24,8 @@ final class SearchNodesTool extends GraphTool {
 
     static Tool definition(SearchBound bound) {
         String how = bound.unbounded()
-                ? "Returns every entity whose name, type or an observation contains the query (ignoring case)."
+                ? "Returns every entity whose name, type or an observation contains the query (ignoring case; an empty"
+                        + " query matches all)."
                 : "Returns the " + bound.limit() + " best-matching entities, best first, by Engram's ranked search.";
         return Tool.builder("search_nodes", JsonSchema.input()
                         .string("query", "Words to match against entity names, types and observations", "Acme Corp")
@@ -44,10 +45,15 @@ final class SearchNodesTool extends GraphTool {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        String query = args.text("query");
-        List<Entity> found = bound.unbounded()
-                ? graph().matchAll(zone(), query)
-                : graph().search(zone(), query, bound.limit());
+        List<Entity> found;
+        if (bound.unbounded()) {
+            // server-memory's own search, all of it: an empty query matches every entity there
+            String query = args.textOr("query");
+            if (query == null) args.text("query"); // says what to send
+            found = graph().matchAll(zone(), query);
+        } else {
+            found = graph().search(zone(), args.text("query"), bound.limit());
+        }
         return GraphRenderer.graphReply(GraphRenderer.graph(found, graph().relationsTouching(found)));
     }
 }

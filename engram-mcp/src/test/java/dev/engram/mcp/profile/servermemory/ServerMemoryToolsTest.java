@@ -192,6 +192,9 @@ class ServerMemoryToolsTest {
         List<?> entities = (List<?>) ((Map<?, ?>) all.structuredContent()).get("entities");
         assertEquals(30, entities.size());
         assertEquals("Widget 0", ((Map<?, ?>) entities.get(0)).get("name"), "unbounded is server-memory's graph order");
+        assertEquals(30, ((List<?>) ((Map<?, ?>) call(unbounded, "search_nodes", Map.of("query", "")).structuredContent())
+                .get("entities")).size(), "unbounded, an empty query matches all, as in server-memory");
+        assertTrue(Boolean.TRUE.equals(call(unbounded, "search_nodes", Map.of()).isError()));
     }
 
     @Test
