@@ -92,7 +92,8 @@ const SESSION = [
   { tool: "delete_observations", args: { deletions: [{ entityName: "Alice", observations: "x" }] }, compare: "error", message: /observations/ },
   { tool: "search_nodes", args: {}, compare: "error", message: /query/ },
   { tool: "open_nodes", args: { names: [1] }, compare: "error", message: /names/ },
-  { tool: "no_such_tool", args: {}, compare: "error", message: /no_such_tool/ },
+  // the Java SDK answers a protocol error that does not name the tool (-32602 "Unknown tool: invalid_tool_name")
+  { tool: "no_such_tool", args: {}, compare: "error", message: /unknown tool|not found/i },
   { tool: "create_entities", args: { entities: [{ name: "", entityType: "x", observations: [] }] }, compare: "refused",
     message: /name.*(empty|blank)/i, why: "an entity needs a name to be found again" },
   { tool: "create_entities", args: { entities: [{ name: "   ", entityType: "x", observations: [] }] }, compare: "refused",
@@ -222,6 +223,19 @@ describe("server-memory profile against @modelcontextprotocol/server-memory", { 
       assert.match(started.stderr.toString(), /imported \d+ entities/);
     } finally {
       await started.close();
+    }
+    // with ENGRAM_SERVER_MEMORY_SEARCH=unbounded, search_nodes is server-memory's own: the same answers, in the same order
+    const unbounded = await connectStdio(fresh, "server-memory-unbounded", { mcpArgs: PROFILE,
+      env: { ENGRAM_SERVER_MEMORY_SEARCH: "unbounded" } });
+    try {
+      for (const query of ["", "acme", "PERSON", "서울", "s", "zzyzx"]) {
+        const [o, t] = [await unbounded.client.callTool({ name: "search_nodes", arguments: { query } }),
+          await oracle.client.callTool({ name: "search_nodes", arguments: { query } })];
+        assert.equal(textOf(o), textOf(t), `unbounded search_nodes(${JSON.stringify(query)})`);
+        assert.deepEqual(o.structuredContent, t.structuredContent);
+      }
+    } finally {
+      await unbounded.close();
     }
     // a second start does not import again (the store is no longer empty), so nothing doubles
     const again = await connectStdio(fresh, "server-memory-again", { mcpArgs: PROFILE, env: { MEMORY_FILE_PATH: memoryFile } });

@@ -432,6 +432,7 @@ public final class EntityGraph {
         Map<String, Memory> hits = new LinkedHashMap<>();
         for (RecalledMemory hit : r.results()) {
             if (hits.size() >= limit) break;
+            if (onlyLinked(hit)) continue;
             Memory m = hit.memory();
             if (isEntity(m)) {
                 hits.putIfAbsent(m.id(), m);
@@ -441,6 +442,17 @@ public final class EntityGraph {
         }
         return hits.values().stream().map(m -> load(view, m)).toList();
     }
+
+    /**
+     * Whether recall found this memory only by walking an edge from a hit (an entity's observations and
+     * relations link it to its neighbours): a neighbour is context, not a match, so it is no search result.
+     */
+    private static boolean onlyLinked(RecalledMemory hit) {
+        return hit.contributions().stream().noneMatch(c -> c.name().equals(MATCH) && c.value() > 0);
+    }
+
+    /** The contribution recall gives for a lexical, semantic or exact match (RecallRanking's name for it). */
+    private static final String MATCH = "match";
 
     /**
      * server-memory's own search, for those who want it unbounded: every entity whose name, type or one

@@ -224,6 +224,17 @@ class EntityGraphTest {
     }
 
     @Test
+    void searchLeavesOutNeighboursThatDoNotMatch() {
+        people();
+        graph.create("default", List.of(draft("Carol", "person")), ExistingEntity.SKIP);
+        graph.relate("default", List.of(RelationDraft.of("Bob", "Acme Corp", "competitor"), RelationDraft.of("Carol", "Alice", "knows")),
+                MissingEndpoint.FAIL);
+        List<String> acme = names(graph.search("default", "Acme", 20));
+        assertEquals(2, acme.size(), acme.toString());
+        assertTrue(acme.containsAll(List.of("Alice", "Acme Corp")), acme.toString());
+    }
+
+    @Test
     void searchSkipsNativeMemoriesOfTheZone() {
         engine.remember(dev.engram.engine.RememberCommand.of("Acme Corp deploys on Fridays"));
         people();

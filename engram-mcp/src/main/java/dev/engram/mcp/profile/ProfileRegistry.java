@@ -1,7 +1,9 @@
 package dev.engram.mcp.profile;
 
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.brain.BrainProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
+import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,7 @@ public final class ProfileRegistry {
 
     public static final String DEFAULT = "native";
     /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("server-memory", "toon", "memento");
+    public static final List<String> PLANNED = List.of("toon", "memento");
 
     private final Map<String, Factory> factories;
 
@@ -35,7 +37,8 @@ public final class ProfileRegistry {
     public static ProfileRegistry standard() {
         Map<String, Factory> all = new LinkedHashMap<>();
         all.put(DEFAULT, NativeProfile::create);
-        all.put(dev.engram.mcp.profile.brain.BrainProfile.NAME, dev.engram.mcp.profile.brain.BrainProfile::create);
+        all.put(ServerMemoryProfile.NAME, ServerMemoryProfile::create);
+        all.put(BrainProfile.NAME, BrainProfile::create);
         return new ProfileRegistry(all);
     }
 
