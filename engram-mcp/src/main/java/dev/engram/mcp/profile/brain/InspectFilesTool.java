@@ -123,7 +123,9 @@ final class InspectFilesTool {
         try {
             String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-            return List.of(text.split("\r?\n", -1));
+            List<String> lines = List.of(text.split("\r?\n", -1));
+            // as cat -n counts them: a final newline ends the last line, it does not start another
+            return text.endsWith("\n") ? lines.subList(0, lines.size() - 1) : lines;
         } catch (CharacterCodingException e) {
             throw new IOException("not UTF-8 text; skipped");
         }

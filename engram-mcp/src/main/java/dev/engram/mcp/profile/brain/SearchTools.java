@@ -114,7 +114,9 @@ final class SearchTools {
         }
         List<Entity> kept = new ArrayList<>();
         for (Entity e : out.values()) {
-            if (!typeSet.isEmpty() && (e.entityType() == null || !typeSet.contains(e.entityType().toLowerCase(Locale.ROOT)))) continue;
+            // brain-tools' entity-type tests: case does not matter, and part of a type ("pers") matches it
+            if (!typeSet.isEmpty() && (e.entityType() == null
+                    || typeSet.stream().noneMatch(t -> e.entityType().toLowerCase(Locale.ROOT).contains(t)))) continue;
             if (q.filters() && !q.matches(text(e))) continue;
             kept.add(e);
         }
