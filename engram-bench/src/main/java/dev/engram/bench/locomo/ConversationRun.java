@@ -17,7 +17,7 @@ import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryRules;
 import dev.engram.engine.RecalledMemory;
-import dev.engram.render.TextRenderer;
+import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;

@@ -12,7 +12,7 @@ import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
 import dev.engram.memory.Tier;
-import dev.engram.render.StructuredRenderer;
+import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

@@ -52,9 +52,11 @@ final class RecallTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    RecallTool(ProfileContext context) {
+    RecallTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -71,9 +73,9 @@ final class RecallTool implements ToolHandler {
                 types(args.list("types")), args.list("tags"), args.textOr("from"), args.textOr("to"),
                 args.textOr("path"), args.textOr("as_of"));
         // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
-        RecallResult result = context.engine().recall(request, context.renderers().text());
-        Map<String, Object> structured = context.renderers().structured().recall(result);
-        return new ToolReply(context.renderers().text().recall(result), structured);
+        RecallResult result = context.engine().recall(request, renderers.text());
+        Map<String, Object> structured = renderers.structured().recall(result);
+        return new ToolReply(renderers.text().recall(result), structured);
     }
 
     static Set<MemoryType> types(List<String> names) {

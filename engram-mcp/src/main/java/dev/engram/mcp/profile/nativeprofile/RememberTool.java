@@ -45,9 +45,11 @@ final class RememberTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    RememberTool(ProfileContext context) {
+    RememberTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -65,7 +67,7 @@ final class RememberTool implements ToolHandler {
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
                 args.bool("replace"), null, null, args.bool("merge_duplicate"));
         RememberResult result = context.engine().remember(request);
-        return new ToolReply(context.renderers().text().remember(result),
-                context.renderers().structured().remember(result));
+        return new ToolReply(renderers.text().remember(result),
+                renderers.structured().remember(result));
     }
 }

@@ -11,7 +11,6 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -31,7 +30,7 @@ class NativeProfileTest {
     };
 
     private final ToolProfile profile = NativeProfile.create(
-            new ProfileContext(UNREACHABLE, Renderers.standard(), "default"), JsonText.standard());
+            new ProfileContext(UNREACHABLE, "default"), JsonText.standard());
 
     private Tool tool(String name) {
         return profile.tools().stream().map(ToolHandler::definition).filter(t -> t.name().equals(name)).findFirst()
