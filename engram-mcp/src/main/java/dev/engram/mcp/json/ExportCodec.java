@@ -8,10 +8,10 @@ import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
 import dev.engram.memory.Tier;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -58,7 +58,7 @@ public final class ExportCodec {
         }
         Memory memory = Memory.builder()
                 .id(text(m, "id")).key(text(m, "key")).zone(text(m, "zone"))
-                .type(MemoryType.parse("type", text(m, "type"))).content(text(m, "content"))
+                .type(TypeAliases.TOON_MEMORY.parse("type", text(m, "type"))).content(text(m, "content"))
                 .tags(strings(m, "tags")).file(optText(m, "file")).pathScope(optText(m, "path_scope"))
                 .importance(optText(m, "importance") == null ? null : Importance.parse("importance", optText(m, "importance")))
                 .quality(number(m, "quality")).confidence(number(m, "confidence"))

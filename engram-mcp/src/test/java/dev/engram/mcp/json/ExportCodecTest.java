@@ -54,6 +54,15 @@ class ExportCodecTest {
     }
 
     @Test
+    void aHandWrittenLineMayUseTheNativeTypeAliases() {
+        // the aliases left MemoryType (issue 15); JSONL import keeps accepting them through TypeAliases
+        String line = codec.write(minimal());
+        assertEquals(MemoryType.ERROR, codec.read(line.replace("\"type\":\"fact\"", "\"type\":\"bug\"")).memory().type());
+        assertEquals(MemoryType.PATTERN, codec.read(line.replace("\"type\":\"fact\"", "\"type\":\"convention\""))
+                .memory().type());
+    }
+
+    @Test
     void badLinesNameTheField() {
         String line = codec.write(minimal()).replace("\"type\":\"fact\"", "\"type\":\"idea\"");
         assertEquals("type 'idea' is not a known type; send one of decision, pattern, error, warning, preference,"

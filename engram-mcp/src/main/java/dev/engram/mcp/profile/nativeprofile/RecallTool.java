@@ -5,6 +5,7 @@ import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
@@ -81,7 +82,7 @@ final class RecallTool implements ToolHandler {
     static Set<MemoryType> types(List<String> names) {
         if (names == null) return null;
         Set<MemoryType> out = new LinkedHashSet<>();
-        names.forEach(n -> out.add(MemoryType.parse("types", n)));
+        names.forEach(n -> out.add(TypeAliases.TOON_MEMORY.parse("types", n)));
         return out;
     }
 }

@@ -4,13 +4,13 @@ import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RememberCommand;
 import dev.engram.engine.RememberResult;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
 import dev.engram.mcp.tool.ToolReply;
 import dev.engram.memory.Importance;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.List;
@@ -61,7 +61,7 @@ final class RememberTool implements ToolHandler {
     public ToolReply call(ToolArgs args) {
         List<String> links = args.list("links");
         var request = new RememberCommand(
-                args.text("content"), args.textOr("key"), args.choice("type", MemoryType::parse), args.list("tags"),
+                args.text("content"), args.textOr("key"), args.choice("type", TypeAliases.TOON_MEMORY::parse), args.list("tags"),
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
