@@ -56,7 +56,7 @@ class SemanticRecallTest {
     void semanticLayerFindsAParaphraseThatSharesNoWord() {
         remember("pg", "Postgres is sluggish under load");
         remember("pets", "The puppy needs a walk");
-        RecallResult lexicalOnly = engine(RecallSettings.defaults().withLayers(true, false, false, false))
+        RecallResult lexicalOnly = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL))
                 .recall(EngineFixture.query("database latency"), COST);
         assertTrue(lexicalOnly.results().isEmpty(), "no shared word: " + keys(lexicalOnly));
         RecallResult r = engine.recall(RecallQuery.builder("database latency").explain(true).build(), COST);
@@ -186,7 +186,7 @@ class SemanticRecallTest {
         assertTrue(leaf.contributions().stream().noneMatch(c -> c.name().equals("centrality")), "no links, no centrality");
         assertEquals(List.of("hub", "leaf"), keys(r).subList(0, 2), "equal matches: the hub ranks first");
 
-        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
+        RecallResult noGraph = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL, RecallStep.SEMANTIC))
                 .recall(RecallQuery.builder("auth service login").build(), COST);
         assertTrue(noGraph.results().stream().flatMap(x -> x.contributions().stream()).noneMatch(c -> c.name().equals("centrality")),
                 "centrality belongs to the graph layer");
@@ -229,7 +229,7 @@ class SemanticRecallTest {
         double seed = withGraph.results().get(0).relevance();
         assertEquals(seed * 0.5 * RecallSettings.defaults().graphWeight(), graph, 1e-9, "seed × 0.5^1 × graph weight");
         assertTrue(cause.reason().contains("linked: caused_by from"), cause.reason());
-        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
+        RecallResult noGraph = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL, RecallStep.SEMANTIC))
                 .recall(EngineFixture.query("checkout page times out"), COST);
         assertFalse(keys(noGraph).contains("cause") && noGraph.results().get(keys(noGraph).indexOf("cause")).relevance() > 0.5);
     }
