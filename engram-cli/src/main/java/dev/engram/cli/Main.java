@@ -10,7 +10,7 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
 import dev.engram.mcp.profile.ToolProfile;
-import dev.engram.render.Renderers;
+import dev.engram.mcp.profile.nativeprofile.NativeRenderers;
 import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
@@ -42,7 +42,8 @@ public final class Main {
     private final ConfigLoader configLoader;
     private final PrintStream out;
     private final PrintStream err;
-    private final Renderers renderers = Renderers.standard();
+    // the CLI prints the native face: its text and --json are the native profile's presentation
+    private final NativeRenderers renderers = NativeRenderers.standard();
     private final ProfileRegistry profiles = ProfileRegistry.standard();
     // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
     private JsonText json;
@@ -105,7 +106,7 @@ public final class Main {
         return err;
     }
 
-    Renderers renderers() {
+    NativeRenderers renderers() {
         return renderers;
     }
 
@@ -176,13 +177,13 @@ public final class Main {
         Supplier<Engine> none = () -> {
             throw new IllegalStateException("a profile built for listing has no engine");
         };
-        ProfileContext context = new ProfileContext(none, renderers, MemoryRules.DEFAULT_ZONE);
+        ProfileContext context = new ProfileContext(none, MemoryRules.DEFAULT_ZONE);
         return profiles.names().stream().map(n -> profiles.create(n, context, json())).toList();
     }
 
     /** The named profile over the engine; the name comes from {@link ConfigLoader#profile}, so it exists. */
     ToolProfile profile(String name, EngramConfig config, Supplier<Engine> engine) {
-        return profiles.create(name, new ProfileContext(engine, renderers, config.defaultZone()), json());
+        return profiles.create(name, new ProfileContext(engine, config.defaultZone()), json());
     }
 
     /**

@@ -17,8 +17,7 @@ import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.memory.MemoryRules;
-import dev.engram.render.Renderers;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -210,7 +209,7 @@ final class ProductRun {
             store = EmbeddedStore.open(dir, clock);
             Engine engine = new Engine(store.store(), store.index(), clock,
                     TagVocabulary.withProject(ProjectVocabulary.scan(project)), embedder, RecallSettings.defaults());
-            ProfileContext context = ProfileContext.of(engine, Renderers.standard(), MemoryRules.DEFAULT_ZONE);
+            ProfileContext context = ProfileContext.of(engine, MemoryRules.DEFAULT_ZONE);
             for (ToolHandler h : NativeProfile.create(context, JsonText.standard()).tools()) tools.put(h.definition().name(), h);
         }
 
