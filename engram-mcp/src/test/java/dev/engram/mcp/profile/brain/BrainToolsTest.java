@@ -12,7 +12,6 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import dev.engram.testing.MutableClock;
@@ -45,7 +44,7 @@ class BrainToolsTest {
     Path dir;
 
     private ToolProfile profile(Optional<ChatModel> model) {
-        return BrainProfile.create(ProfileContext.of(engine, Renderers.standard(), "default"), JsonText.standard(), model, clock);
+        return BrainProfile.create(ProfileContext.of(engine, "default"), JsonText.standard(), model, clock);
     }
 
     private static CallToolResult call(ToolProfile p, String tool, Map<String, Object> args) {

@@ -11,7 +11,7 @@ import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
