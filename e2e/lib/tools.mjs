@@ -147,6 +147,9 @@ export function validCallTests(getClient) {
     await callOk(getClient(), "link", { from: A.key, to: B.key, type: "depends_on" });
     const sc = await callOk(getClient(), "explore", { key: A.key });
     assert.equal(sc.center?.key, A.key, `explore centre: ${show(sc)}`);
+    // every write records the MCP client's name (and its session, where the transport has one)
+    assert.ok(typeof sc.center?.session === "string" && sc.center.session.startsWith("engram-e2e-"),
+      `remember should record the client's session: ${show(sc.center)}`);
     const neighbours = arrayField(sc, ["neighbours"], "explore");
     assert.ok(neighbours.map(keyOfEntry).includes(B.key), `explore(${A.key}) should list ${B.key}: ${show(sc)}`);
   });

@@ -7,7 +7,7 @@ import dev.engram.spi.Embedder;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
-import dev.engram.render.TextRenderer;
+import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

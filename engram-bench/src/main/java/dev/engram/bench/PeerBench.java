@@ -1,7 +1,7 @@
 package dev.engram.bench;
 
 import dev.engram.memory.MemoryRules;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,9 +10,9 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
 import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.profile.nativeprofile.NativeRenderers;
 import dev.engram.mcp.profile.servermemory.ServerMemoryData;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
-import dev.engram.render.Renderers;
 import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
@@ -44,7 +44,8 @@ public final class Main {
     private final ConfigLoader configLoader;
     private final PrintStream out;
     private final PrintStream err;
-    private final Renderers renderers = Renderers.standard();
+    // the CLI prints the native face: its text and --json are the native profile's presentation
+    private final NativeRenderers renderers = NativeRenderers.standard();
     private final ProfileRegistry profiles = ProfileRegistry.standard();
     // the SDK's Jackson mapper takes ~0.4 s to build: made on first use, never for a plain `version`
     private JsonText json;
@@ -107,7 +108,7 @@ public final class Main {
         return err;
     }
 
-    Renderers renderers() {
+    NativeRenderers renderers() {
         return renderers;
     }
 
@@ -178,7 +179,7 @@ public final class Main {
         Supplier<Engine> none = () -> {
             throw new IllegalStateException("a profile built for listing has no engine");
         };
-        ProfileContext context = new ProfileContext(none, renderers, MemoryRules.DEFAULT_ZONE);
+        ProfileContext context = new ProfileContext(none, MemoryRules.DEFAULT_ZONE);
         return profiles.names().stream().map(n -> profiles.create(n, context, json())).toList();
     }
 
@@ -190,7 +191,7 @@ public final class Main {
             // a server-memory user switching keeps MEMORY_FILE_PATH set: their graph comes along, once
             engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
         }
-        return profiles.create(name, new ProfileContext(engines, renderers, config.defaultZone())
+        return profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(configLoader.profileSettings()), json());
     }
 

@@ -4,6 +4,7 @@ import dev.engram.engine.Budget;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.memory.MemoryType;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ final class RecallSubcommand implements Callable<Integer> {
         Set<MemoryType> typeSet = null;
         if (types != null) {
             typeSet = new LinkedHashSet<>();
-            for (String t : types) typeSet.add(MemoryType.parse("--types", t));
+            for (String t : types) typeSet.add(TypeAliases.TOON_MEMORY.parse("--types", t));
         }
         RecallMode recallMode = mode == null ? (ids != null && query == null ? RecallMode.IDS : null)
                 : RecallMode.parse("--mode", mode);

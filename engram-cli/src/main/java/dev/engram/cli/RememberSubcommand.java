@@ -3,8 +3,8 @@ package dev.engram.cli;
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RememberCommand;
 import dev.engram.engine.RememberResult;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.memory.Importance;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ final class RememberSubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         try (Main.OpenEngine opened = root.main().openEngine(config)) {
             RememberResult r = opened.engine().remember(new RememberCommand(String.join(" ", content), key,
-                    type == null ? null : MemoryType.parse("--type", type), tags, config.defaultZone(),
+                    type == null ? null : TypeAliases.TOON_MEMORY.parse("--type", type), tags, config.defaultZone(),
                     importance == null ? null : Importance.parse("--importance", importance), ttl,
                     links.stream().map(LinkSpec::parse).toList(), file, pathScope,
                     // a person typed this: human origin unless told otherwise

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.AmendCommand;
 import dev.engram.engine.Engine;
-import dev.engram.render.TextRenderer;
+import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import dev.engram.spi.MemoryStore;
 import dev.engram.store.IndexCheck;
 import dev.engram.testing.InMemoryMemoryStore;

@@ -9,7 +9,7 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallSettings;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import dev.engram.store.EmbeddedStore;
 import java.io.IOException;
 import java.io.InputStream;

@@ -64,17 +64,18 @@ final class CandidateSearch {
         layers.add(exact.isPresent() ? "L1 exact: '" + q.query() + "' is a key or id" : "L1 exact: no key or id");
 
         List<IndexHit> lexicalHits = List.of();
-        if (settings.lexical() || !semanticUsable()) {
+        if (settings.runs(RecallStep.LEXICAL) || !semanticUsable()) {
             lexicalHits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
                     statuses, from, to, depth(q)));
             layers.add("L2 bm25: " + lexicalHits.size() + " hits");
         }
 
-        boolean runSemantic = settings.semantic() || forceAll;
+        boolean runSemantic = settings.runs(RecallStep.SEMANTIC) || forceAll;
         String skip = null;
         StopSignal signal = null;
         // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
-        if (runSemantic && !forceAll && settings.cascade() && settings.lexical() && semanticUsable()) {
+        if (runSemantic && !forceAll && settings.runs(RecallStep.CASCADE) && settings.runs(RecallStep.LEXICAL)
+                && semanticUsable()) {
             signal = stopSignal(q, lexicalHits);
             if (signal != null) skip = stopReason(q, lexicalHits.size(), signal);
         }
@@ -101,7 +102,7 @@ final class CandidateSearch {
                 out.putIfAbsent(e.getKey(), new Candidates.Signals(lexical.get(e.getKey()), semantic.get(e.getKey()),
                         e.getValue(), 0, null, false)));
 
-        if (settings.graph() || forceAll) {
+        if (settings.runs(RecallStep.GRAPH) || forceAll) {
             int added = expand(out, forceAll ? 2 : settings.graphHops());
             layers.add("graph: " + added + " neighbour signal(s)");
         }

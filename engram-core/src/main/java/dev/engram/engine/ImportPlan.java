@@ -26,8 +26,8 @@ import java.util.Set;
  *       importance the history already holds is skipped (two stores that amended the same text keep it
  *       once, though at different times), the others are appended with the next numbers;
  *   <li>edges are added where both ends exist after the import (adding is idempotent);
- *   <li>a key that belongs to another memory, or an id twice in the file, is a conflict: the import
- *       refuses as a whole, and a dry run lists them.
+ *   <li>a key or display name that belongs to another memory, or an id twice in the file, is a
+ *       conflict: the import refuses as a whole, and a dry run lists them.
  * </ul>
  */
 final class ImportPlan {
@@ -47,9 +47,10 @@ final class ImportPlan {
     static ImportPlan of(StoreTransaction tx, List<ExportRecord> records, ImportPolicy policy, Instant now) {
         List<Step> steps = new ArrayList<>();
         Map<String, String> keyOwners = new HashMap<>(); // zone + '\0' + key -> id, within the file
+        Map<String, String> nameOwners = new HashMap<>(); // zone + '\0' + name -> id, within the file
         Set<String> ids = new HashSet<>();
         for (ExportRecord r : records) {
-            steps.add(step(tx, r, policy, now, ids, keyOwners));
+            steps.add(step(tx, r, policy, now, ids, keyOwners, nameOwners));
         }
         Set<String> present = new HashSet<>();
         for (Step s : steps) if (s.outcome() != ImportOutcome.CONFLICT) present.add(s.record().memory().id());
@@ -67,7 +68,7 @@ final class ImportPlan {
     }
 
     private static Step step(StoreTransaction tx, ExportRecord r, ImportPolicy policy, Instant now, Set<String> ids,
-                             Map<String, String> keyOwners) {
+                             Map<String, String> keyOwners, Map<String, String> nameOwners) {
         Memory in = r.memory();
         if (!ids.add(in.id())) return conflict(r, "id " + in.id() + " appears twice in the file");
         String owner = keyOwners.putIfAbsent(in.zone() + '\0' + in.key(), in.id());
@@ -76,6 +77,16 @@ final class ImportPlan {
         Memory holder = tx.getByKey(in.zone(), in.key()).orElse(null);
         if (holder != null && !holder.id().equals(in.id())) {
             return conflict(r, "key '" + in.key() + "' in zone '" + in.zone() + "' belongs to " + holder.id() + ", not " + in.id());
+        }
+        if (in.name() != null) {
+            String named = nameOwners.putIfAbsent(in.zone() + '\0' + in.name(), in.id());
+            if (named != null) return conflict(r, "name '" + in.name() + "' in zone '" + in.zone() + "' is used by " + named
+                    + " and " + in.id() + " in the file");
+            Memory nameHolder = tx.getByName(in.zone(), in.name()).orElse(null);
+            if (nameHolder != null && !nameHolder.id().equals(in.id())) {
+                return conflict(r, "name '" + in.name() + "' in zone '" + in.zone() + "' belongs to " + nameHolder.id()
+                        + ", not " + in.id());
+            }
         }
         Memory stored = tx.get(in.id()).orElse(null);
         if (stored == null) {
@@ -137,10 +148,10 @@ final class ImportPlan {
         return a.content().equals(b.content()) && a.tags().equals(b.tags()) && a.importance() == b.importance();
     }
 
-    /** What makes an edge the same edge in a store: its ends and type, not its creation time. */
-    private record Link(String from, String to, dev.engram.memory.EdgeType type) {
+    /** What makes an edge the same edge in a store: its ends, type and label, not its creation time. */
+    private record Link(String from, String to, dev.engram.memory.EdgeType type, String label) {
         static Link of(Edge e) {
-            return new Link(e.fromId(), e.toId(), e.type());
+            return new Link(e.fromId(), e.toId(), e.type(), e.label());
         }
     }
 

@@ -120,7 +120,7 @@ final class RecallOperation {
         for (Memory pinned : store.pinned(q.zone())) {
             if (filter.accepts(pinned)) candidates.putIfAbsent(pinned.id(), pinned);
         }
-        boolean graph = settings.graph() || q.mode() == RecallMode.HYBRID;
+        boolean graph = settings.runs(RecallStep.GRAPH) || q.mode() == RecallMode.HYBRID;
         // one query for every candidate's link count; nothing to ask when the graph layer is off
         Map<String, Integer> links = graph && settings.centralityWeight() > 0 ? store.degrees(candidates.keySet()) : Map.of();
         List<RecalledMemory> out = new ArrayList<>(candidates.size());

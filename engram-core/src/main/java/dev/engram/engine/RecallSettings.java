@@ -1,13 +1,16 @@
 package dev.engram.engine;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
 /**
  * How recall finds candidates. The defaults are what LoCoMo's dev conversations (0 and 1) chose;
  * docs/benchmarks.md has the sweep. Benchmarks build engines with other settings to compare modes.
  *
- * @param lexical       run L2 (BM25)
- * @param semantic      run L3 (embeddings) when an embedder is ready
- * @param graph         expand the fused hits along edges
- * @param cascade       allow skipping L3 when the lexical answer is already strong
+ * @param steps         what recall runs ({@link RecallStep}): lexical, semantic, graph, cascade
  * @param lexicalWeight α of the weighted min-max fusion {@code α·bm25' + (1−α)·cosine'}
  * @param depth         candidates taken from each list before fusion
  * @param stop          when the cascade may skip L3 ({@link StopRule})
@@ -16,8 +19,7 @@ package dev.engram.engine;
  * @param boostScale    multiplier of the importance, quality, freshness and warning boosts
  * @param centralityWeight weight of a candidate's link centrality when the graph layer runs
  */
-public record RecallSettings(boolean lexical, boolean semantic, boolean graph, boolean cascade, double lexicalWeight,
-                             int depth, StopRule stop, double graphWeight, int graphHops, double boostScale,
+public record RecallSettings(Set<RecallStep> steps, double lexicalWeight, int depth, StopRule stop, double graphWeight, int graphHops, double boostScale,
                              double centralityWeight) {
     /**
      * Weighted min-max beat the best RRF (k 10, chosen on dev) by +0.017 NDCG@10 at equal recall on LoCoMo
@@ -47,12 +49,19 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
      */
     public static final double DEFAULT_CENTRALITY_WEIGHT = 0.1;
 
+    /** Every step: BM25, embeddings, the graph, and the cascade that may skip embeddings. */
+    public static final Set<RecallStep> DEFAULT_STEPS = Collections.unmodifiableSet(EnumSet.allOf(RecallStep.class));
+
     public RecallSettings {
-        if (!lexical && !semantic) throw new IllegalArgumentException("at least one of lexical and semantic must run");
+        Objects.requireNonNull(steps, "steps");
+        steps = Collections.unmodifiableSet(steps.isEmpty() ? EnumSet.noneOf(RecallStep.class) : EnumSet.copyOf(steps));
+        if (!steps.contains(RecallStep.LEXICAL) && !steps.contains(RecallStep.SEMANTIC)) {
+            throw new IllegalArgumentException("at least one of lexical and semantic must run");
+        }
         // written as !(valid) so that NaN, which every comparison fails, is refused too
         if (!(lexicalWeight >= 0 && lexicalWeight <= 1)) throw new IllegalArgumentException("lexicalWeight must be 0..1, got " + lexicalWeight);
         if (depth < 10) throw new IllegalArgumentException("depth must be >= 10, got " + depth);
-        java.util.Objects.requireNonNull(stop, "stop");
+        Objects.requireNonNull(stop, "stop");
         if (graphHops < 1 || graphHops > 2) throw new IllegalArgumentException("graphHops must be 1 or 2, got " + graphHops);
         requireFiniteNonNegative("graphWeight", graphWeight);
         requireFiniteNonNegative("boostScale", boostScale);
@@ -67,47 +76,46 @@ public record RecallSettings(boolean lexical, boolean semantic, boolean graph, b
     }
 
     public static RecallSettings defaults() {
-        return new RecallSettings(true, true, true, true, DEFAULT_LEXICAL_WEIGHT, DEFAULT_DEPTH, StopRule.DEFAULT,
+        return new RecallSettings(DEFAULT_STEPS, DEFAULT_LEXICAL_WEIGHT, DEFAULT_DEPTH, StopRule.DEFAULT,
                 DEFAULT_GRAPH_WEIGHT, DEFAULT_GRAPH_HOPS, 1.0, DEFAULT_CENTRALITY_WEIGHT);
     }
 
-    public RecallSettings withLayers(boolean lexical, boolean semantic, boolean graph, boolean cascade) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stop, graphWeight, graphHops,
-                boostScale, centralityWeight);
+    /** Whether recall runs {@code step}. */
+    public boolean runs(RecallStep step) {
+        return steps.contains(step);
+    }
+
+    /** The same settings running only {@code steps} (at least one of lexical and semantic). */
+    public RecallSettings withSteps(RecallStep... steps) {
+        return new RecallSettings(Set.copyOf(Arrays.asList(steps)), lexicalWeight, depth, stop, graphWeight,
+                graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withStop(StopRule v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, v, graphWeight, graphHops,
-                boostScale, centralityWeight);
+        return new RecallSettings(steps, lexicalWeight, depth, v, graphWeight, graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withLexicalWeight(double v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, v, depth, stop, graphWeight, graphHops, boostScale,
-                centralityWeight);
+        return new RecallSettings(steps, v, depth, stop, graphWeight, graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withBoostScale(double v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stop, graphWeight, graphHops, v,
-                centralityWeight);
+        return new RecallSettings(steps, lexicalWeight, depth, stop, graphWeight, graphHops, v, centralityWeight);
     }
 
     public RecallSettings withDepth(int v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, v, stop, graphWeight, graphHops,
-                boostScale, centralityWeight);
+        return new RecallSettings(steps, lexicalWeight, v, stop, graphWeight, graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withGraphHops(int v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stop, graphWeight, v, boostScale,
-                centralityWeight);
+        return new RecallSettings(steps, lexicalWeight, depth, stop, graphWeight, v, boostScale, centralityWeight);
     }
 
     public RecallSettings withGraphWeight(double v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stop, v, graphHops, boostScale,
-                centralityWeight);
+        return new RecallSettings(steps, lexicalWeight, depth, stop, v, graphHops, boostScale, centralityWeight);
     }
 
     public RecallSettings withCentralityWeight(double v) {
-        return new RecallSettings(lexical, semantic, graph, cascade, lexicalWeight, depth, stop, graphWeight, graphHops,
-                boostScale, v);
+        return new RecallSettings(steps, lexicalWeight, depth, stop, graphWeight, graphHops, boostScale, v);
     }
 }

@@ -45,6 +45,7 @@ final class RememberOperation {
     private final TagVocabulary vocabulary;
     private final MemoryIds ids;
     private final Embedder embedder;
+    private final Episodes episodes = new Episodes();
 
     RememberOperation(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, MemoryIds ids,
                       Embedder embedder) {
@@ -117,7 +118,13 @@ final class RememberOperation {
                 else tx.clearEmbedding(saved.id());
             }
             List<String> linked = addLinks(tx, saved, cmd, now);
-            int linkCount = (int) tx.edges(saved.id()).stream().filter(e -> e.fromId().equals(saved.id())).count();
+            if (outcome == RememberResult.Outcome.CREATED) {
+                episodes.previous(cmd.zone(), cmd.session(), now).filter(prev -> tx.get(prev).isPresent())
+                        .ifPresent(prev -> tx.addEdge(new Edge(saved.id(), prev, EdgeType.FOLLOWS, now)));
+            }
+            // an inferred episode link says when a memory was written, not how well it is connected
+            int linkCount = (int) tx.edges(saved.id()).stream()
+                    .filter(e -> e.fromId().equals(saved.id()) && e.type() != EdgeType.FOLLOWS).count();
             QualityScore quality = QualityPolicy.score(saved, linkCount, now);
             double q = outcome == RememberResult.Outcome.MERGED ? Math.max(saved.quality(), quality.total()) : quality.total();
             Memory withQuality = saved.toBuilder().quality(q).build();
@@ -126,6 +133,9 @@ final class RememberOperation {
             return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
                     dup, quality, linked);
         });
+        if (result.outcome() == RememberResult.Outcome.CREATED) {
+            episodes.wrote(cmd.zone(), cmd.session(), result.memory().id(), now);
+        }
         index.catchUpSoon();
         return result;
     }

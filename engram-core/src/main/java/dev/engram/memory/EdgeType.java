@@ -4,10 +4,13 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Typed relation from one memory to another. */
+/**
+ * Typed relation from one memory to another. {@code FOLLOWS} is written by the engine: a memory
+ * follows the one its client session wrote just before it (an inferred episode).
+ */
 public enum EdgeType {
     RELATED, CAUSED_BY, RESOLVED_BY, DEPENDS_ON, SUPERSEDES, CONTRADICTS, OBSERVATION_OF,
-    IMPLEMENTS, BLOCKS, REFERENCES, APPLIES_TO, MENTIONS;
+    IMPLEMENTS, BLOCKS, REFERENCES, APPLIES_TO, MENTIONS, FOLLOWS;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

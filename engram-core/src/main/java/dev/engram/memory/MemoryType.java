@@ -3,7 +3,6 @@ package dev.engram.memory;
 import dev.engram.error.InvalidArgumentException;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -20,11 +19,6 @@ public enum MemoryType {
     FACT(60),
     RELATION(60),
     ENTITY(0);
-
-    /** Aliases used by the other tool profiles (toon-memory's categories and similar). */
-    private static final Map<String, MemoryType> ALIASES = Map.of(
-            "bug", ERROR, "knowledge", FACT, "note", FACT, "observation", FACT,
-            "howto", PROCEDURE, "rule", WARNING, "convention", PATTERN);
 
     private final int halfLifeDays;
     /** Asked for every recall candidate: built once. */
@@ -48,16 +42,15 @@ public enum MemoryType {
         return wireName;
     }
 
+    /**
+     * The exact wire name only. Other words for a type (toon-memory's {@code bug}, {@code knowledge} …)
+     * are profile vocabulary: a profile maps them before calling this (engram-mcp's {@code TypeAliases}).
+     */
     public static MemoryType parse(String field, String value) {
-        String v = value;
         for (MemoryType t : values()) {
-            if (t.wireName().equals(v)) {
+            if (t.wireName().equals(value)) {
                 return t;
             }
-        }
-        MemoryType alias = ALIASES.get(v);
-        if (alias != null) {
-            return alias;
         }
         throw new InvalidArgumentException(field, MemoryRules.shown(value) + " is not a known type; send one of " + names());
     }

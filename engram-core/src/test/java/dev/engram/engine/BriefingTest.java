@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Importance;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BriefingTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     private final EngineFixture f = new EngineFixture();
 
@@ -25,7 +25,7 @@ class BriefingTest {
                 null, null, null, false, null, null));
         f.engine.forget(new ForgetCommand("d2", null, ForgetAction.SOFT));
         f.engine.pin(new PinCommand("w", null, 1));
-        f.engine.recall(EngineFixture.query("force push"), TEXT);
+        f.engine.recall(EngineFixture.query("force push"), COST);
         f.clock.advance(Duration.ofHours(2));
 
         StatsResult all = f.engine.stats(null);
@@ -55,7 +55,7 @@ class BriefingTest {
             filler.add(f.remember("note-" + i, "Routine note number " + i + " about nothing in particular at all",
                     MemoryType.FACT, List.of("x")).memory().key());
         }
-        ContextResult c = f.engine.context(new ContextQuery(null, 200, null), TEXT);
+        ContextResult c = f.engine.context(new ContextQuery(null, 200, null), COST);
         assertEquals(List.of("pin"), c.pinned().stream().map(m -> m.key()).toList());
         assertEquals(List.of("warn"), c.warnings().stream().map(m -> m.key()).toList());
         assertEquals(List.of("imp"), c.important().stream().map(m -> m.key()).toList());
@@ -63,7 +63,7 @@ class BriefingTest {
         assertTrue(c.tokens() <= 200, "tokens " + c.tokens());
         assertEquals(43, c.totalActive());
 
-        ContextResult focused = f.engine.context(new ContextQuery(null, 400, "generated sources"), TEXT);
+        ContextResult focused = f.engine.context(new ContextQuery(null, 400, "generated sources"), COST);
         assertTrue(focused.relevant().isEmpty() || focused.relevant().stream().noneMatch(m -> m.key().equals("warn")),
                 "a memory appears in one section only");
     }

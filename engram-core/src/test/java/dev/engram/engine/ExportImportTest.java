@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.error.ConflictException;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ExportImportTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     @Test
     void exportThenImportIntoAnEmptyStoreIsLossless() {
@@ -33,7 +33,7 @@ class ExportImportTest {
         List<ExportRecord> again = new ArrayList<>();
         target.engine.export(null, again::add);
         assertEquals(exported, again);
-        assertEquals("b", target.engine.recall(EngineFixture.query("beta decision"), TEXT).results().get(0).memory().key());
+        assertEquals("b", target.engine.recall(EngineFixture.query("beta decision"), COST).results().get(0).memory().key());
     }
 
     @Test

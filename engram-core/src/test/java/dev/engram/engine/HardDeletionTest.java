@@ -11,7 +11,7 @@ import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import dev.engram.spi.StoredEmbedding;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** Hard forget keeps a tombstone for {@link Engine#RESTORE_WINDOW}; restore undoes it until then. */
 class HardDeletionTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     private final EngineFixture f = new EngineFixture();
 
@@ -56,7 +56,7 @@ class HardDeletionTest {
         assertEquals(f.clock.instant().plus(Engine.RESTORE_WINDOW), deleted.restorableUntil());
         assertEquals(Optional.empty(), f.store.get(cause.id()));
         assertEquals(List.of(), f.store.edges(f.store.getByKey("default", "fix").orElseThrow().id()));
-        assertTrue(f.engine.recall(EngineFixture.query("slow DNS timeouts"), TEXT).results().stream()
+        assertTrue(f.engine.recall(EngineFixture.query("slow DNS timeouts"), COST).results().stream()
                 .noneMatch(r -> r.memory().id().equals(cause.id())), "a deleted memory is not recalled");
 
         f.clock.advance(Engine.RESTORE_WINDOW.minusMillis(1));
@@ -68,7 +68,7 @@ class HardDeletionTest {
         assertEquals(before, record(cause.id()), "memory, outgoing edges and versions as before the delete");
         assertEquals(edges, f.store.edges(cause.id()));
         assertEquals(Optional.of(vector), f.store.embedding(cause.id()));
-        assertEquals("cause", f.engine.recall(EngineFixture.query("slow DNS timeouts"), TEXT).results().get(0).memory().key());
+        assertEquals("cause", f.engine.recall(EngineFixture.query("slow DNS timeouts"), COST).results().get(0).memory().key());
         var again = assertThrows(ConflictException.class, () -> forget("cause", ForgetAction.RESTORE));
         assertTrue(again.getMessage().contains("is active"), again.getMessage());
     }

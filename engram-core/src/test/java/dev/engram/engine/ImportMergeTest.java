@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.error.ConflictException;
 import dev.engram.memory.EdgeType;
+import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
@@ -182,6 +183,38 @@ class ImportMergeTest {
                 () -> target.engine.importAll(new ImportCommand(export(source), ImportPolicy.REPLACE, false)));
         assertTrue(e.getMessage().contains("nothing was imported"), e.getMessage());
         assertEquals(before, export(target), "not even the record without a conflict");
+    }
+
+    @Test
+    void aDisplayNameHeldByAnotherMemoryIsAConflictAndLabelledEdgesImportOnce() {
+        EngineFixture source = new EngineFixture();
+        source.remember("john", "A person", MemoryType.ENTITY, List.of("x"));
+        source.remember("acme", "A company", MemoryType.ENTITY, List.of("x"));
+        Memory john = memory(source, "john");
+        source.store.write(tx -> {
+            tx.update(john.toBuilder().name("John Smith").entityType("Person").build());
+            tx.addEdge(new Edge(john.id(), memory(source, "acme").id(), EdgeType.RELATED, "works_at", source.clock.instant()));
+            tx.addEdge(new Edge(john.id(), memory(source, "acme").id(), EdgeType.RELATED, "founded", source.clock.instant()));
+            return null;
+        });
+        EngineFixture target = new EngineFixture();
+        target.engine.importAll(new ImportCommand(export(source), null, false));
+        assertEquals("Person", target.store.getByName("default", "John Smith").orElseThrow().entityType());
+        assertEquals(2, target.store.edgeCount(null), "both labels between the same pair");
+        target.engine.importAll(new ImportCommand(export(source), null, false));
+        assertEquals(2, target.store.edgeCount(null), "a second import adds no edge");
+
+        EngineFixture other = new EngineFixture();
+        other.remember("johnny", "Someone else", MemoryType.ENTITY, List.of("x"));
+        Memory johnny = memory(other, "johnny");
+        other.store.write(tx -> {
+            tx.update(johnny.toBuilder().name("John Smith").build());
+            return null;
+        });
+        ImportResult dry = other.engine.importAll(new ImportCommand(export(source), null, true));
+        String detail = dry.lines().stream().filter(l -> l.key().equals("john")).findFirst().orElseThrow().detail();
+        assertTrue(detail.startsWith("name 'John Smith' in zone 'default' belongs to " + johnny.id()), detail);
+        assertThrows(ConflictException.class, () -> other.engine.importAll(new ImportCommand(export(source), null, false)));
     }
 
     @Test

@@ -12,18 +12,18 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LifecycleTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     private final EngineFixture f = new EngineFixture();
 
     private int hits(String q) {
-        return f.engine.recall(EngineFixture.query(q), TEXT).results().size();
+        return f.engine.recall(EngineFixture.query(q), COST).results().size();
     }
 
     @Test

@@ -13,7 +13,7 @@ import dev.engram.error.NotFoundException;
 import dev.engram.memory.Importance;
 import dev.engram.memory.MemoryType;
 import dev.engram.rank.Contribution;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RecallTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     private final EngineFixture f = new EngineFixture();
 
@@ -33,9 +33,9 @@ class RecallTest {
     void findsByContentKeyAndTags() {
         f.remember("redis-auth", "Production cache requires a password", MemoryType.WARNING, List.of("redis"));
         f.remember("zod", "Validate requests with schemas", MemoryType.DECISION, List.of("api"));
-        assertEquals(List.of("redis-auth"), keys(f.engine.recall(EngineFixture.query("password"), TEXT)));
-        assertEquals(List.of("redis-auth"), keys(f.engine.recall(EngineFixture.query("redis"), TEXT)));
-        assertEquals(List.of("zod"), keys(f.engine.recall(EngineFixture.query("zod"), TEXT)));
+        assertEquals(List.of("redis-auth"), keys(f.engine.recall(EngineFixture.query("password"), COST)));
+        assertEquals(List.of("redis-auth"), keys(f.engine.recall(EngineFixture.query("redis"), COST)));
+        assertEquals(List.of("zod"), keys(f.engine.recall(EngineFixture.query("zod"), COST)));
     }
 
     @Test
@@ -45,13 +45,13 @@ class RecallTest {
         f.clock.advance(Duration.ofDays(10));
         f.engine.remember(new RememberCommand("Auth uses OAuth device flow", "a2", MemoryType.DECISION, List.of("auth"),
                 null, null, null, null, "docs/auth.md", null, null, false, null, null));
-        assertEquals(List.of("a2"), keys(f.engine.recall(recall("auth").types(Set.of(MemoryType.DECISION)).build(), TEXT)));
-        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").tags(List.of("auth", "api")).build(), TEXT)));
-        assertEquals(List.of("a2"), keys(f.engine.recall(recall("auth").from("7d").build(), TEXT)));
-        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").to("2026-12-01").build(), TEXT)));
-        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").path("src/**").build(), TEXT)));
+        assertEquals(List.of("a2"), keys(f.engine.recall(recall("auth").types(Set.of(MemoryType.DECISION)).build(), COST)));
+        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").tags(List.of("auth", "api")).build(), COST)));
+        assertEquals(List.of("a2"), keys(f.engine.recall(recall("auth").from("7d").build(), COST)));
+        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").to("2026-12-01").build(), COST)));
+        assertEquals(List.of("a1"), keys(f.engine.recall(recall("auth").path("src/**").build(), COST)));
         var swapped = assertThrows(InvalidArgumentException.class,
-                () -> f.engine.recall(recall("auth").from("2026-12-31").to("2026-01-01").build(), TEXT));
+                () -> f.engine.recall(recall("auth").from("2026-12-31").to("2026-01-01").build(), COST));
         assertTrue(swapped.getMessage().startsWith("from (2026-12-31) is after to"), swapped.getMessage());
     }
 
@@ -61,18 +61,18 @@ class RecallTest {
             f.remember("deploy-" + i, "Deploy step " + i + " runs the release script with extra checks number " + i,
                     MemoryType.PROCEDURE, List.of("deploy"));
         }
-        assertEquals(3, f.engine.recall(recall("deploy release").budget(Budget.TINY).build(), TEXT).results().size());
-        assertEquals(10, f.engine.recall(recall("deploy release").build(), TEXT).results().size());
-        assertEquals(20, f.engine.recall(recall("deploy release").budget(Budget.DEEP).build(), TEXT).results().size());
-        assertEquals(25, f.engine.recall(recall("deploy release").limit(50).build(), TEXT).results().size());
+        assertEquals(3, f.engine.recall(recall("deploy release").budget(Budget.TINY).build(), COST).results().size());
+        assertEquals(10, f.engine.recall(recall("deploy release").build(), COST).results().size());
+        assertEquals(20, f.engine.recall(recall("deploy release").budget(Budget.DEEP).build(), COST).results().size());
+        assertEquals(25, f.engine.recall(recall("deploy release").limit(50).build(), COST).results().size());
 
-        RecallResult capped = f.engine.recall(recall("deploy release").limit(50).budgetTokens(100).build(), TEXT);
+        RecallResult capped = f.engine.recall(recall("deploy release").limit(50).budgetTokens(100).build(), COST);
         assertTrue(capped.tokens() <= 100, "tokens " + capped.tokens());
         assertTrue(capped.budgetLimited());
         assertFalse(capped.results().isEmpty());
         int sum = 0;
         for (int rank = 1; rank <= capped.results().size(); rank++) {
-            sum += TEXT.recalled(capped.results().get(rank - 1), RecallMode.RANKED, rank);
+            sum += COST.recalled(capped.results().get(rank - 1), RecallMode.RANKED, rank);
         }
         assertEquals(sum, capped.tokens());
         assertEquals(25, capped.candidates());
@@ -123,24 +123,24 @@ class RecallTest {
         double sum = r.contributions().stream().mapToDouble(Contribution::value).sum();
         assertEquals(r.score(), sum, 1e-3);
         assertEquals(r.reason(), explainedSlowQuery(new EngineFixture()).reason(), "same state, same line");
-        assertNull(f.engine.recall(EngineFixture.query("slow orders query"), TEXT).results().get(0).reason(),
+        assertNull(f.engine.recall(EngineFixture.query("slow orders query"), COST).results().get(0).reason(),
                 "no reason without explain");
     }
 
     private static RecalledMemory explainedSlowQuery(EngineFixture fx) {
         fx.remember("slow-query", "The orders query is slow without an index on customer_id", MemoryType.ERROR, List.of("db"));
-        return fx.engine.recall(recall("slow orders query").explain(true).build(), TEXT).results().get(0);
+        return fx.engine.recall(recall("slow orders query").explain(true).build(), COST).results().get(0);
     }
 
     @Test
     void importanceWarningsAndPinsShapeTheOrder() {
         f.remember("plain", "Builds use the maven wrapper", Importance.LOW);
         f.remember("critical", "Builds must use the maven wrapper pinned version", Importance.CRITICAL);
-        assertEquals("critical", keys(f.engine.recall(EngineFixture.query("maven wrapper builds"), TEXT)).get(0));
+        assertEquals("critical", keys(f.engine.recall(EngineFixture.query("maven wrapper builds"), COST)).get(0));
 
         f.remember("pinned-one", "Always run the formatter before committing", MemoryType.PREFERENCE, List.of("git"));
         f.engine.pin(new PinCommand("pinned-one", null, 3));
-        List<String> order = keys(f.engine.recall(EngineFixture.query("maven wrapper"), TEXT));
+        List<String> order = keys(f.engine.recall(EngineFixture.query("maven wrapper"), COST));
         assertEquals("pinned-one", order.get(0), "pinned memories lead even without a term match: " + order);
     }
 
@@ -152,13 +152,13 @@ class RecallTest {
         f.clock.advance(Duration.ofDays(1));
         f.engine.remember(new RememberCommand("The public API version is v2", "api-v2", null, List.of("api"), null,
                 null, null, List.of(LinkSpec.parse("supersedes:api-v1")), null, null, null, false, null, null));
-        assertEquals(List.of("api-v2"), keys(f.engine.recall(EngineFixture.query("public api version"), TEXT)));
-        assertEquals(List.of("api-v1"), keys(f.engine.recall(recall("public api version").asOf("2026-11-29T12:00:00Z").build(), TEXT)));
+        assertEquals(List.of("api-v2"), keys(f.engine.recall(EngineFixture.query("public api version"), COST)));
+        assertEquals(List.of("api-v1"), keys(f.engine.recall(recall("public api version").asOf("2026-11-29T12:00:00Z").build(), COST)));
 
         f.clock.advance(Duration.ofDays(2));
-        assertTrue(f.engine.recall(EngineFixture.query("staging database"), TEXT).results().isEmpty(), "expired");
+        assertTrue(f.engine.recall(EngineFixture.query("staging database"), COST).results().isEmpty(), "expired");
         assertEquals(List.of("staging-db"),
-                keys(f.engine.recall(recall("staging database").asOf("2026-11-30").build(), TEXT)));
+                keys(f.engine.recall(recall("staging database").asOf("2026-11-30").build(), COST)));
     }
 
     @Test
@@ -166,8 +166,8 @@ class RecallTest {
         f.remember("pool", "Pool size is 10", MemoryType.DECISION, List.of("db"));
         f.clock.advance(Duration.ofDays(3));
         f.engine.amend(new AmendCommand("pool", null, "Pool size is 25", null, null));
-        assertEquals("Pool size is 25", f.engine.recall(EngineFixture.query("pool size"), TEXT).results().get(0).memory().content());
-        assertEquals("Pool size is 10", f.engine.recall(recall("pool size").asOf("2026-11-30").build(), TEXT)
+        assertEquals("Pool size is 25", f.engine.recall(EngineFixture.query("pool size"), COST).results().get(0).memory().content());
+        assertEquals("Pool size is 10", f.engine.recall(recall("pool size").asOf("2026-11-30").build(), COST)
                 .results().get(0).memory().content());
     }
 
@@ -176,10 +176,10 @@ class RecallTest {
         RememberResult a = f.remember("alpha", "First thing about testing", MemoryType.FACT, List.of("test"));
         f.clock.advance(Duration.ofMinutes(1));
         RememberResult b = f.remember("beta", "Second thing about testing", MemoryType.FACT, List.of("test"));
-        RecallResult index = f.engine.recall(recall("").mode(RecallMode.INDEX).build(), TEXT);
+        RecallResult index = f.engine.recall(recall("").mode(RecallMode.INDEX).build(), COST);
         assertEquals(List.of("beta", "alpha"), keys(index), "newest first without a query");
         RecallResult ids = f.engine.recall(recall("").mode(RecallMode.IDS)
-                .ids(List.of(a.memory().id(), "beta", "m_zzzzzzzzzz")).build(), TEXT);
+                .ids(List.of(a.memory().id(), "beta", "m_zzzzzzzzzz")).build(), COST);
         assertEquals(List.of("alpha", "beta"), keys(ids));
         assertEquals(List.of("unknown id or key 'm_zzzzzzzzzz' in zone 'default'"), ids.notes());
         var malformed = assertThrows(InvalidArgumentException.class,
@@ -196,7 +196,7 @@ class RecallTest {
         }
         Engine shallow = new Engine(f.store, f.index, f.clock, dev.engram.analysis.TagVocabulary.builtInOnly(), null,
                 RecallSettings.defaults().withDepth(10));
-        RecallResult r = shallow.recall(recall("canary rollout").limit(many).build(), TEXT);
+        RecallResult r = shallow.recall(recall("canary rollout").limit(many).build(), COST);
         assertEquals(many, r.results().size());
         assertEquals(many, r.candidates());
     }
@@ -204,13 +204,13 @@ class RecallTest {
     @Test
     void recallCountsAccessAndUnknownZonesFail() {
         RememberResult r = f.remember("counted", "Counting recalls works", MemoryType.FACT, List.of("test"));
-        f.engine.recall(EngineFixture.query("counting recalls"), TEXT);
-        f.engine.recall(EngineFixture.query("counting recalls"), TEXT);
+        f.engine.recall(EngineFixture.query("counting recalls"), COST);
+        f.engine.recall(EngineFixture.query("counting recalls"), COST);
         var m = f.store.get(r.memory().id()).orElseThrow();
         assertEquals(2, m.accessCount());
         assertEquals(f.clock.instant(), m.lastAccessedAt());
 
-        var unknown = assertThrows(NotFoundException.class, () -> f.engine.recall(recall("x").zone("never-used-zone").build(), TEXT));
+        var unknown = assertThrows(NotFoundException.class, () -> f.engine.recall(recall("x").zone("never-used-zone").build(), COST));
         assertTrue(unknown.getMessage().startsWith("zone 'never-used-zone' is unknown; known zones: default"), unknown.getMessage());
         var missingQuery = assertThrows(InvalidArgumentException.class, () -> EngineFixture.query(" "));
         assertTrue(missingQuery.getMessage().startsWith("query is required"), missingQuery.getMessage());
@@ -224,8 +224,8 @@ class RecallTest {
                 null, null, null, null, null, null, false, null, null));
         f.remember("flow", "I prefer feature branches", MemoryType.PREFERENCE, List.of("git"));
         assertEquals("I prefer feature branches",
-                f.engine.recall(EngineFixture.query("branches development"), TEXT).results().get(0).memory().content());
-        List<RecalledMemory> team = f.engine.recall(recall("branches development").zone("team").build(), TEXT).results();
+                f.engine.recall(EngineFixture.query("branches development"), COST).results().get(0).memory().content());
+        List<RecalledMemory> team = f.engine.recall(recall("branches development").zone("team").build(), COST).results();
         assertEquals(1, team.size());
         assertEquals("team", team.get(0).memory().zone());
     }

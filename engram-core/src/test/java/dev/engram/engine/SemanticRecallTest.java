@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import dev.engram.spi.Embedder;
 import dev.engram.testing.ConceptEmbedder;
 import dev.engram.testing.InMemoryMemoryStore;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** The semantic layer, cascade, fusion, graph expansion and vectors on write, with a deterministic embedder. */
 class SemanticRecallTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     private final MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
     private final InMemoryMemoryStore store = new InMemoryMemoryStore();
@@ -56,10 +56,10 @@ class SemanticRecallTest {
     void semanticLayerFindsAParaphraseThatSharesNoWord() {
         remember("pg", "Postgres is sluggish under load");
         remember("pets", "The puppy needs a walk");
-        RecallResult lexicalOnly = engine(RecallSettings.defaults().withLayers(true, false, false, false))
-                .recall(EngineFixture.query("database latency"), TEXT);
+        RecallResult lexicalOnly = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL))
+                .recall(EngineFixture.query("database latency"), COST);
         assertTrue(lexicalOnly.results().isEmpty(), "no shared word: " + keys(lexicalOnly));
-        RecallResult r = engine.recall(RecallQuery.builder("database latency").explain(true).build(), TEXT);
+        RecallResult r = engine.recall(RecallQuery.builder("database latency").explain(true).build(), COST);
         assertEquals("pg", keys(r).get(0));
         assertTrue(r.results().get(0).reason().contains("semantic 1.00"), r.results().get(0).reason());
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ")), r.layers().toString());
@@ -69,12 +69,12 @@ class SemanticRecallTest {
     void cascadeSkipsTheSemanticLayerWhenTheTopLexicalHitHoldsEveryQueryWord() {
         remember("a", "Release checklist: run the tests then tag");
         remember("b", "Release notes go in the changelog");
-        RecallResult strong = engine.recall(RecallQuery.builder("release checklist").limit(2).build(), TEXT);
+        RecallResult strong = engine.recall(RecallQuery.builder("release checklist").limit(2).build(), COST);
         assertTrue(strong.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/2 query words,"
                 + " 100% of their idf")), strong.layers().toString());
-        RecallResult weak = engine.recall(RecallQuery.builder("release puppy").limit(2).build(), TEXT);
+        RecallResult weak = engine.recall(RecallQuery.builder("release puppy").limit(2).build(), COST);
         assertTrue(weak.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), weak.layers().toString());
-        RecallResult forced = engine.recall(RecallQuery.builder("release checklist").limit(2).mode(RecallMode.HYBRID).build(), TEXT);
+        RecallResult forced = engine.recall(RecallQuery.builder("release checklist").limit(2).mode(RecallMode.HYBRID).build(), COST);
         assertTrue(forced.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
                 "mode hybrid forces every layer: " + forced.layers());
     }
@@ -82,7 +82,7 @@ class SemanticRecallTest {
     @Test
     void tooFewLexicalHitsDoNotStopALongerQuery() {
         remember("a", "Release checklist: run the tests then tag");
-        RecallResult r = engine.recall(RecallQuery.builder("release checklist tests").limit(5).build(), TEXT);
+        RecallResult r = engine.recall(RecallQuery.builder("release checklist tests").limit(5).build(), COST);
         assertFalse(r.layers().stream().anyMatch(l -> l.contains("skipped")), r.layers().toString());
     }
 
@@ -90,7 +90,7 @@ class SemanticRecallTest {
     void aShortQueryHeldEntirelyByTheTopHitStopsEvenWithOneHit() {
         remember("a", "Release checklist: run the tests then tag");
         remember("pets", "The puppy needs a walk");
-        RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build(), TEXT);
+        RecallResult r = engine.recall(RecallQuery.builder("release checklist").limit(5).build(), COST);
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/2 query words")),
                 r.layers().toString());
         assertEquals(List.of("a"), keys(r), "no semantic neighbours of an exact short query");
@@ -110,7 +110,7 @@ class SemanticRecallTest {
     void cascadeStopsWhenTheTopHitLacksOnlyAWordMostMemoriesHold() {
         deployNotesAndAChecklist();
         // by word count the top hit holds only 2 of 3; by idf it holds 94% and lacks 0.07 of an unseen word
-        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist deploy").limit(3).build(), TEXT);
+        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist deploy").limit(3).build(), COST);
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/3 query words,"
                 + " 94% of their idf; the rest weigh 0.07 of an unseen word; it ")), r.layers().toString());
         assertEquals("a", keys(r).get(0));
@@ -120,10 +120,10 @@ class SemanticRecallTest {
     void cascadeRunsTheSemanticLayerWhenTheTopHitLacksAWordNoMemoryHolds() {
         deployNotesAndAChecklist();
         // 55% of the idf is held, over the 50% share, but "puppy" weighs a whole unseen word: likely a paraphrase
-        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist puppy").limit(1).build(), TEXT);
+        RecallResult r = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder("release checklist puppy").limit(1).build(), COST);
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
         RecallResult lenient = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMissing(1.0)))
-                .recall(RecallQuery.builder("release checklist puppy").limit(1).build(), TEXT);
+                .recall(RecallQuery.builder("release checklist puppy").limit(1).build(), COST);
         assertTrue(lenient.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped")), lenient.layers().toString());
     }
 
@@ -133,11 +133,11 @@ class SemanticRecallTest {
         remember("b", "Release notes go in the changelog");
         // "puppy" weighs a whole unseen word, so the idf rule runs L3; the checklist outscores the release notes
         String query = "release checklist puppy";
-        RecallResult byIdf = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder(query).limit(2).build(), TEXT);
+        RecallResult byIdf = engine(STOP_HALF_IDF_MISSING_0_9).recall(RecallQuery.builder(query).limit(2).build(), COST);
         assertTrue(byIdf.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
                 byIdf.layers().toString());
         RecallResult byMargin = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(1.5).withMarginMissing(2)))
-                .recall(RecallQuery.builder(query).limit(2).build(), TEXT);
+                .recall(RecallQuery.builder(query).limit(2).build(), COST);
         String skipped = byMargin.layers().stream().filter(l -> l.startsWith("L3 semantic: skipped")).findFirst()
                 .orElseThrow(() -> new AssertionError(byMargin.layers().toString()));
         StopSignal signal = byMargin.stop();
@@ -147,16 +147,16 @@ class SemanticRecallTest {
         assertTrue(margin >= 1.5, skipped);
         assertTrue(skipped.endsWith(String.format(java.util.Locale.ROOT, "it scores %.2f× the next", margin)), skipped);
         RecallResult exactly = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(margin).withMarginMissing(2)))
-                .recall(RecallQuery.builder(query).limit(2).build(), TEXT);
+                .recall(RecallQuery.builder(query).limit(2).build(), COST);
         assertTrue(exactly.layers().stream().anyMatch(l -> l.contains("skipped")), "at least: " + exactly.layers());
         RecallResult stricter = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(Math.nextUp(margin))
-                .withMarginMissing(2))).recall(RecallQuery.builder(query).limit(2).build(), TEXT);
+                .withMarginMissing(2))).recall(RecallQuery.builder(query).limit(2).build(), COST);
         assertTrue(stricter.layers().stream().noneMatch(l -> l.contains("skipped")), "not above: " + stricter.layers());
         assertEquals(signal, stricter.stop(), "the signal is read whether or not the rule stops");
-        assertNull(engine.recall(RecallQuery.builder(query).mode(RecallMode.HYBRID).build(), TEXT).stop(),
+        assertNull(engine.recall(RecallQuery.builder(query).mode(RecallMode.HYBRID).build(), COST).stop(),
                 "mode hybrid runs every layer: no stop rule, no signal");
         RecallResult capped = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withMargin(1.5).withMarginMissing(0.5)))
-                .recall(RecallQuery.builder(query).limit(2).build(), TEXT);
+                .recall(RecallQuery.builder(query).limit(2).build(), COST);
         assertTrue(capped.layers().stream().noneMatch(l -> l.contains("skipped")),
                 "a decisive hit that lacks more than the cap (one unseen word) runs L3: " + capped.layers());
     }
@@ -165,7 +165,7 @@ class SemanticRecallTest {
     void cascadeRunsTheSemanticLayerWhenTheTopHitHoldsTooSmallAShareOfTheIdf() {
         deployNotesAndAChecklist();
         RecallResult r = engine(RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9.withCoverage(0.95)))
-                .recall(RecallQuery.builder("release checklist deploy").limit(3).build(), TEXT);
+                .recall(RecallQuery.builder("release checklist deploy").limit(3).build(), COST);
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")), r.layers().toString());
     }
 
@@ -177,7 +177,7 @@ class SemanticRecallTest {
             remember("dep" + i, "Billing job " + i + " runs nightly");
             engine.link(new LinkCommand("dep" + i, "hub", EdgeType.DEPENDS_ON, null, false));
         }
-        RecallResult r = engine.recall(RecallQuery.builder("auth service login").explain(true).build(), TEXT);
+        RecallResult r = engine.recall(RecallQuery.builder("auth service login").explain(true).build(), COST);
         RecalledMemory hub = r.results().stream().filter(x -> x.memory().key().equals("hub")).findFirst().orElseThrow();
         RecalledMemory leaf = r.results().stream().filter(x -> x.memory().key().equals("leaf")).findFirst().orElseThrow();
         double expected = RecallSettings.defaults().centralityWeight() * Math.log(4) / Math.log(17);
@@ -186,8 +186,8 @@ class SemanticRecallTest {
         assertTrue(leaf.contributions().stream().noneMatch(c -> c.name().equals("centrality")), "no links, no centrality");
         assertEquals(List.of("hub", "leaf"), keys(r).subList(0, 2), "equal matches: the hub ranks first");
 
-        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
-                .recall(RecallQuery.builder("auth service login").build(), TEXT);
+        RecallResult noGraph = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL, RecallStep.SEMANTIC))
+                .recall(RecallQuery.builder("auth service login").build(), COST);
         assertTrue(noGraph.results().stream().flatMap(x -> x.contributions().stream()).noneMatch(c -> c.name().equals("centrality")),
                 "centrality belongs to the graph layer");
     }
@@ -197,7 +197,7 @@ class SemanticRecallTest {
         embedder.setReady(false);
         RememberResult r = remember("pg", "Postgres is sluggish under load");
         assertTrue(store.embedding(r.memory().id()).isEmpty(), "no vector while loading");
-        RecallResult recall = engine.recall(RecallQuery.builder("postgres database timeouts").explain(true).build(), TEXT);
+        RecallResult recall = engine.recall(RecallQuery.builder("postgres database timeouts").explain(true).build(), COST);
         assertEquals(List.of("pg"), keys(recall));
         assertEquals(List.of("semantic layer not ready (embedding model still loading): lexical results only"), recall.notes());
 
@@ -211,7 +211,7 @@ class SemanticRecallTest {
     void exactKeyIsLayerOneAndLeads() {
         remember("deploy-steps", "Ship with the release script");
         remember("other", "deploy steps are documented in the wiki");
-        RecallResult r = engine.recall(RecallQuery.builder("deploy-steps").explain(true).build(), TEXT);
+        RecallResult r = engine.recall(RecallQuery.builder("deploy-steps").explain(true).build(), COST);
         assertEquals("deploy-steps", keys(r).get(0));
         assertTrue(r.layers().get(0).startsWith("L1 exact: 'deploy-steps' is a key or id"), r.layers().toString());
         assertTrue(r.results().get(0).reason().contains("exact key/id"), r.results().get(0).reason());
@@ -222,15 +222,15 @@ class SemanticRecallTest {
         remember("symptom", "Checkout page times out");
         remember("cause", "Connection pool exhausted by a leaked transaction");
         engine.link(new LinkCommand("symptom", "cause", EdgeType.CAUSED_BY, null, false));
-        RecallResult withGraph = engine.recall(RecallQuery.builder("checkout page times out").explain(true).build(), TEXT);
+        RecallResult withGraph = engine.recall(RecallQuery.builder("checkout page times out").explain(true).build(), COST);
         assertEquals(List.of("symptom", "cause"), keys(withGraph));
         RecalledMemory cause = withGraph.results().get(1);
         double graph = cause.contributions().stream().filter(c -> c.name().equals("graph")).findFirst().orElseThrow().value();
         double seed = withGraph.results().get(0).relevance();
         assertEquals(seed * 0.5 * RecallSettings.defaults().graphWeight(), graph, 1e-9, "seed × 0.5^1 × graph weight");
         assertTrue(cause.reason().contains("linked: caused_by from"), cause.reason());
-        RecallResult noGraph = engine(RecallSettings.defaults().withLayers(true, true, false, false))
-                .recall(EngineFixture.query("checkout page times out"), TEXT);
+        RecallResult noGraph = engine(RecallSettings.defaults().withSteps(RecallStep.LEXICAL, RecallStep.SEMANTIC))
+                .recall(EngineFixture.query("checkout page times out"), COST);
         assertFalse(keys(noGraph).contains("cause") && noGraph.results().get(keys(noGraph).indexOf("cause")).relevance() > 0.5);
     }
 
@@ -252,7 +252,7 @@ class SemanticRecallTest {
     }
 
     private RecalledMemory recalled(String key) {
-        return engine.recall(RecallQuery.builder("checkout page times out").explain(true).build(), TEXT).results().stream()
+        return engine.recall(RecallQuery.builder("checkout page times out").explain(true).build(), COST).results().stream()
                 .filter(m -> m.memory().key().equals(key)).findFirst().orElseThrow();
     }
 
@@ -287,12 +287,12 @@ class SemanticRecallTest {
         Embedder other = new RenamedEmbedder(embedder, "concepts-v2");
         Engine next = new Engine(store, index, clock, TagVocabulary.builtInOnly(), other, RecallSettings.defaults());
         assertEquals(2, store.missingEmbeddings("concepts-v2", 10).size(), "vectors of v1 do not count for v2");
-        RecallResult before = next.recall(RecallQuery.builder("database latency").build(), TEXT);
+        RecallResult before = next.recall(RecallQuery.builder("database latency").build(), COST);
         assertTrue(before.results().isEmpty(), "v2 finds no v2 vector, and never compares with v1: " + keys(before));
         assertEquals(2, next.embedMissing(1) + next.embedMissing(10));
         assertEquals(0, next.embedMissing(10));
         assertEquals("concepts-v2", store.embedding(store.getByKey("default", "pg").orElseThrow().id()).orElseThrow().modelId());
-        assertEquals(List.of("pg"), keys(next.recall(RecallQuery.builder("database latency").limit(1).build(), TEXT)));
+        assertEquals(List.of("pg"), keys(next.recall(RecallQuery.builder("database latency").limit(1).build(), COST)));
         assertTrue(index.searchVector(new dev.engram.spi.VectorQuery(embedder.embed("database latency"), "concepts-v1",
                 null, null, null, null, null, null, 5)).isEmpty(), "no vector of the old model is left in the index");
     }
@@ -332,7 +332,7 @@ class SemanticRecallTest {
         Engine e = new Engine(store, index, clock, TagVocabulary.builtInOnly(), recording, RecallSettings.defaults());
         e.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null, null,
                 null, null, null, null, null, false, null, null));
-        RecallResult r = e.recall(RecallQuery.builder("database latency").mode(RecallMode.HYBRID).build(), TEXT);
+        RecallResult r = e.recall(RecallQuery.builder("database latency").mode(RecallMode.HYBRID).build(), COST);
         assertEquals(List.of("pg"), keys(r));
         assertEquals(List.of("database latency"), queries);
     }

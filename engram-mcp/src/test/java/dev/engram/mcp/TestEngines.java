@@ -5,7 +5,6 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
-import dev.engram.render.Renderers;
 import dev.engram.spi.MemoryStore;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
@@ -22,12 +21,12 @@ public final class TestEngines {
     }
 
     public static ToolProfile nativeProfile(Clock clock) {
-        return NativeProfile.create(ProfileContext.of(inMemory(clock), Renderers.standard(), "default"),
+        return NativeProfile.create(ProfileContext.of(inMemory(clock), "default"),
                 JsonText.standard());
     }
 
     public static ToolProfile serverMemoryProfile(Clock clock) {
         return dev.engram.mcp.profile.servermemory.ServerMemoryProfile.create(
-                ProfileContext.of(inMemory(clock), Renderers.standard(), "default"), JsonText.standard());
+                ProfileContext.of(inMemory(clock), "default"), JsonText.standard());
     }
 }

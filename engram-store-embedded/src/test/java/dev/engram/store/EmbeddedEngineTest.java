@@ -11,7 +11,7 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryType;
-import dev.engram.render.TextRenderer;
+import dev.engram.testing.PlainCost;
 import dev.engram.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The engine on the real SQLite record and Lucene index: the paths the in-memory fakes cannot cover. */
 class EmbeddedEngineTest {
-    private static final TextRenderer TEXT = new TextRenderer();
+    private static final PlainCost COST = PlainCost.INSTANCE;
 
     @TempDir
     Path dir;
@@ -43,7 +43,7 @@ class EmbeddedEngineTest {
     }
 
     private List<String> keys(String query) {
-        return engine.recall(RecallQuery.of(query), TEXT).results().stream().map(r -> r.memory().key()).toList();
+        return engine.recall(RecallQuery.of(query), COST).results().stream().map(r -> r.memory().key()).toList();
     }
 
     private void remember(String key, String content) {
@@ -85,7 +85,7 @@ class EmbeddedEngineTest {
         }
         embedded.close();
         open();
-        RecallResult r = engine.recall(RecallQuery.of("uniq37"), TEXT);
+        RecallResult r = engine.recall(RecallQuery.of("uniq37"), COST);
         assertEquals("note-37", r.results().get(0).memory().key());
         assertEquals(50, embedded.check().recordCount());
         assertTrue(embedded.check().consistent());

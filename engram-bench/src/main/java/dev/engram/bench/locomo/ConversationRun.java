@@ -8,6 +8,7 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallSettings;
+import dev.engram.engine.RecallStep;
 import dev.engram.engine.StopSignal;
 import dev.engram.engine.StopRule;
 import dev.engram.memory.EdgeType;
@@ -17,7 +18,7 @@ import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.memory.MemoryRules;
 import dev.engram.engine.RecalledMemory;
-import dev.engram.render.TextRenderer;
+import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
@@ -90,9 +91,9 @@ final class ConversationRun {
 
         private static List<EngineMode> five(RecallSettings base) {
             return List.of(
-                    new EngineMode("engine bm25", base.withLayers(true, false, false, false), RecallMode.RANKED),
-                    new EngineMode("engine vector", base.withLayers(false, true, false, false), RecallMode.RANKED),
-                    new EngineMode("engine hybrid", base.withLayers(true, true, false, false), RecallMode.RANKED),
+                    new EngineMode("engine bm25", base.withSteps(RecallStep.LEXICAL), RecallMode.RANKED),
+                    new EngineMode("engine vector", base.withSteps(RecallStep.SEMANTIC), RecallMode.RANKED),
+                    new EngineMode("engine hybrid", base.withSteps(RecallStep.LEXICAL, RecallStep.SEMANTIC), RecallMode.RANKED),
                     new EngineMode("engine cascade (default)", base, RecallMode.RANKED),
                     new EngineMode("engine hybrid+graph (mode hybrid)", base, RecallMode.HYBRID));
         }

@@ -250,12 +250,18 @@ public final class LocomoBench {
      */
     static List<LocomoConversation.Ingest> ingests(String[] args) {
         String v = option(args, "--ingest", "plain");
-        return switch (v.toLowerCase(Locale.ROOT)) {
-            case "plain" -> List.of(LocomoConversation.Ingest.PLAIN);
-            case "enriched" -> List.of(LocomoConversation.Ingest.ENRICHED);
-            case "both" -> List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.ENRICHED);
-            default -> throw new IllegalArgumentException("--ingest must be one of [plain, enriched, both], got '" + v + "'");
-        };
+        if (v.equalsIgnoreCase("both")) return List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.ENRICHED);
+        List<LocomoConversation.Ingest> out = new ArrayList<>();
+        for (String one : v.split(",")) {
+            out.add(switch (one.strip().toLowerCase(Locale.ROOT)) {
+                case "plain" -> LocomoConversation.Ingest.PLAIN;
+                case "enriched" -> LocomoConversation.Ingest.ENRICHED;
+                case "sessionless" -> LocomoConversation.Ingest.SESSIONLESS;
+                default -> throw new IllegalArgumentException("--ingest must be one or more (comma-separated) of"
+                        + " [plain, enriched, sessionless], or both, got '" + v + "'");
+            });
+        }
+        return List.copyOf(out);
     }
 
     /**

@@ -49,10 +49,14 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
      * appended to the content and each turn linked ({@code related}) to the one before it in its session.
      */
     enum Ingest {
-        PLAIN, ENRICHED;
+        PLAIN, ENRICHED, SESSIONLESS;
 
         String label() {
-            return this == PLAIN ? "plain (client-like)" : "enriched (date in content, turns linked)";
+            return switch (this) {
+                case PLAIN -> "plain (client-like)";
+                case ENRICHED -> "enriched (date in content, turns linked)";
+                case SESSIONLESS -> "plain, no client session (no inferred episodes)";
+            };
         }
     }
 

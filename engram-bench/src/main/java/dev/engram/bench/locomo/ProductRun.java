@@ -13,11 +13,11 @@ import dev.engram.engine.RecallSettings;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
+import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.memory.MemoryRules;
-import dev.engram.render.Renderers;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -95,7 +95,11 @@ final class ProductRun {
             Map<String, String> diaIdByKey = new HashMap<>();
             Map<String, Integer> tokensByDiaId = new HashMap<>();
             long ingestStart = System.nanoTime();
-            try (Session s = open(ingested, project)) {
+            // one client session writes the whole conversation, as an agent's MCP connection would;
+            // SESSIONLESS measures the same ingestion without one (no inferred episodes)
+            Caller writer = ingest == LocomoConversation.Ingest.SESSIONLESS ? Caller.NONE
+                    : new Caller("locomo-bench/" + conversation.sampleId(), null);
+            try (Session s = open(ingested, project, writer)) {
                 remember(conversation, s, diaIdByKey, tokensByDiaId);
             }
             long ingestNanos = System.nanoTime() - ingestStart;
@@ -107,7 +111,7 @@ final class ProductRun {
                 ClientMode mode = MODES.get(m);
                 Path copy = root.resolve("mode-" + m);
                 copyRecursively(ingested, copy);
-                try (Session s = open(copy, project)) {
+                try (Session s = open(copy, project, Caller.NONE)) {
                     for (int i = 0; i < conversation.questions().size(); i++) {
                         Question q = conversation.questions().get(i);
                         Map<String, Object> args = new LinkedHashMap<>();
@@ -178,9 +182,12 @@ final class ProductRun {
         void close();
     }
 
-    private Session open(Path store, Path project) {
+    private Session open(Path store, Path project, Caller caller) {
+        if (via == Via.MCP && ingest == LocomoConversation.Ingest.SESSIONLESS) {
+            throw new IllegalArgumentException("--ingest sessionless needs --via tools: over MCP every write has a session");
+        }
         return switch (via) {
-            case TOOLS -> new InProcess(store, project, embedder);
+            case TOOLS -> new InProcess(store, project, embedder, caller);
             case MCP -> new OverStdio(store, project, jar);
         };
     }
@@ -189,8 +196,10 @@ final class ProductRun {
     private static final class InProcess implements Session {
         private final EmbeddedStore store;
         private final Map<String, ToolHandler> tools = new HashMap<>();
+        private final Caller caller;
 
-        InProcess(Path dir, Path project, Embedder embedder) {
+        InProcess(Path dir, Path project, Embedder embedder, Caller caller) {
+            this.caller = caller;
             try {
                 Files.createDirectories(dir);
             } catch (IOException e) {
@@ -200,7 +209,7 @@ final class ProductRun {
             store = EmbeddedStore.open(dir, clock);
             Engine engine = new Engine(store.store(), store.index(), clock,
                     TagVocabulary.withProject(ProjectVocabulary.scan(project)), embedder, RecallSettings.defaults());
-            ProfileContext context = ProfileContext.of(engine, Renderers.standard(), MemoryRules.DEFAULT_ZONE);
+            ProfileContext context = ProfileContext.of(engine, MemoryRules.DEFAULT_ZONE);
             for (ToolHandler h : NativeProfile.create(context, JsonText.standard()).tools()) tools.put(h.definition().name(), h);
         }
 
@@ -208,7 +217,7 @@ final class ProductRun {
         @SuppressWarnings("unchecked")
         public Reply call(String tool, Map<String, Object> arguments) {
             long t0 = System.nanoTime();
-            CallToolResult r = ToolAdapter.call(tools.get(tool), arguments);
+            CallToolResult r = ToolAdapter.call(tools.get(tool), arguments, caller);
             long nanos = System.nanoTime() - t0;
             if (Boolean.TRUE.equals(r.isError())) {
                 throw new IllegalStateException(tool + " " + arguments + " failed: " + McpSession.text(r));

@@ -18,7 +18,7 @@ import dev.engram.proxy.pipeline.CompressStage;
 import dev.engram.proxy.pipeline.Pipeline;
 import dev.engram.proxy.pipeline.PipelineText;
 import dev.engram.proxy.pipeline.ProxiedCall;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -8,10 +8,10 @@ import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.render.StructuredRenderer;
+import dev.engram.mcp.profile.TypeAliases;
+import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ public final class ExportCodec {
         }
         Memory memory = Memory.builder()
                 .id(text(m, "id")).key(text(m, "key")).name(optText(m, "name")).zone(text(m, "zone"))
-                .type(MemoryType.parse("type", text(m, "type"))).entityType(optText(m, "entity_type"))
+                .type(TypeAliases.TOON_MEMORY.parse("type", text(m, "type"))).entityType(optText(m, "entity_type"))
                 .content(text(m, "content"))
                 .tags(strings(m, "tags")).file(optText(m, "file")).pathScope(optText(m, "path_scope"))
                 .importance(optText(m, "importance") == null ? null : Importance.parse("importance", optText(m, "importance")))

@@ -1,5 +1,8 @@
 package dev.engram.mcp.tool;
 
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.Implementation;
+
 import dev.engram.error.EngramUserException;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -19,16 +22,33 @@ public final class ToolAdapter {
     private ToolAdapter() {
     }
 
+    /** The project whose branch calls record: the directory the server was started in. */
+    private static final ProjectBranch PROJECT = ProjectBranch.workingDirectory();
+
     public static SyncToolSpecification spec(ToolHandler handler) {
         return SyncToolSpecification.builder().tool(handler.definition())
-                .callHandler((exchange, request) -> call(handler, request.arguments())).build();
+                .callHandler((exchange, request) -> call(handler, request.arguments(), caller(exchange))).build();
     }
 
     /** Runs one call; public so tests and other transports reach the exact same behaviour. */
     public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments) {
+        return call(handler, arguments, Caller.NONE);
+    }
+
+    private static Caller caller(McpSyncServerExchange exchange) {
+        try {
+            Implementation client = exchange.getClientInfo();
+            return new Caller(Caller.session(client == null ? null : client.name(), exchange.sessionId()), PROJECT.current());
+        } catch (RuntimeException e) {
+            log.debug("no caller details for a tool call: {}", e.toString());
+            return Caller.NONE; // provenance is a nicety: never a reason to fail the call
+        }
+    }
+
+    public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments, Caller caller) {
         String name = handler.definition().name();
         try {
-            ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments));
+            ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments, caller));
             return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
                     .isError(false).build();
         } catch (EngramUserException e) {

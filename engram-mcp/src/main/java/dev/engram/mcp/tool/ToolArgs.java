@@ -23,16 +23,23 @@ public final class ToolArgs {
     private final String tool;
     private final Map<String, Object> raw;
     private final Map<String, Object> properties;
+    private final Caller caller;
 
-    private ToolArgs(String tool, Map<String, Object> raw, Map<String, Object> properties) {
+    private ToolArgs(String tool, Map<String, Object> raw, Map<String, Object> properties, Caller caller) {
         this.tool = tool;
         this.raw = raw;
         this.properties = properties;
+        this.caller = caller;
     }
 
     /** Reads {@code arguments} against {@code tool}'s input schema; unknown names are rejected. */
-    @SuppressWarnings("unchecked")
     public static ToolArgs of(McpSchema.Tool tool, Map<String, Object> arguments) {
+        return of(tool, arguments, Caller.NONE);
+    }
+
+    /** As {@link #of(McpSchema.Tool, Map)}, for a call made by {@code caller}. */
+    @SuppressWarnings("unchecked")
+    public static ToolArgs of(McpSchema.Tool tool, Map<String, Object> arguments, Caller caller) {
         Object props = tool.inputSchema() == null ? null : tool.inputSchema().get("properties");
         Map<String, Object> properties = props instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         Map<String, Object> raw = arguments == null ? Map.of() : arguments;
@@ -45,11 +52,16 @@ public final class ToolArgs {
                     "is not an argument of " + tool.name()
                     + (hint == null ? "" : " (did you mean '" + hint + "'?)") + "; it accepts: " + accepted);
         }
-        return new ToolArgs(tool.name(), raw, properties);
+        return new ToolArgs(tool.name(), raw, properties, java.util.Objects.requireNonNull(caller, "caller"));
     }
 
     public String tool() {
         return tool;
+    }
+
+    /** Who made the call: recorded on the memories it writes. */
+    public Caller caller() {
+        return caller;
     }
 
     /** A required string; blank counts as missing. */

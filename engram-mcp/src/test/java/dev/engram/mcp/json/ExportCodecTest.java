@@ -14,7 +14,7 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
-import dev.engram.render.StructuredRenderer;
+import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -59,6 +59,15 @@ class ExportCodecTest {
         String old = codec.write(minimal()).replace("\"verify_count\":0,", "").replace("\"relevance\":1.0,", "\"tier\":\"hot\",");
         assertTrue(old.contains("\"tier\":\"hot\"") && !old.contains("relevance"), old);
         assertEquals(minimal(), codec.read(old), "no verify count or relevance: the defaults; the stored tier is ignored");
+    }
+
+    @Test
+    void aHandWrittenLineMayUseTheNativeTypeAliases() {
+        // the aliases left MemoryType (issue 15); JSONL import keeps accepting them through TypeAliases
+        String line = codec.write(minimal());
+        assertEquals(MemoryType.ERROR, codec.read(line.replace("\"type\":\"fact\"", "\"type\":\"bug\"")).memory().type());
+        assertEquals(MemoryType.PATTERN, codec.read(line.replace("\"type\":\"fact\"", "\"type\":\"convention\""))
+                .memory().type());
     }
 
     @Test

@@ -10,7 +10,6 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** The profile kit from the outside: a profile built only from it, over the in-memory engine. */
 class ProfileKitTest {
     private final Engine engine = TestEngines.inMemory(Clock.systemUTC());
-    private final ToolProfile probe = ProbeProfile.create(ProfileContext.of(engine, Renderers.standard(), "default"),
+    private final ToolProfile probe = ProbeProfile.create(ProfileContext.of(engine, "default"),
             JsonText.standard());
 
     private CallToolResult call(String tool, Map<String, Object> arguments) {
@@ -93,7 +92,7 @@ class ProfileKitTest {
         Supplier<Engine> broken = () -> {
             throw new IllegalStateException("the store did not open");
         };
-        ToolProfile failing = NativeProfile.create(new ProfileContext(broken, Renderers.standard(), "default"),
+        ToolProfile failing = NativeProfile.create(new ProfileContext(broken, "default"),
                 JsonText.standard());
         assertTrue(read(failing, "engram://primer").startsWith("engram://primer is unavailable right now (ref "));
         assertTrue(read(failing, "engram://stats").startsWith("engram://stats is unavailable right now (ref "));
@@ -107,7 +106,7 @@ class ProfileKitTest {
         factories.put("native", NativeProfile::create);
         factories.put("probe", ProbeProfile::create);
         ProfileRegistry registry = new ProfileRegistry(factories);
-        ToolProfile built = registry.create("probe", ProfileContext.of(engine, Renderers.standard(), "default"),
+        ToolProfile built = registry.create("probe", ProfileContext.of(engine, "default"),
                 JsonText.standard());
         assertEquals("probe", built.name());
         assertEquals(2, built.tools().size());

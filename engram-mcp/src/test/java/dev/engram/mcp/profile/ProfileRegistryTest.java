@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
-import dev.engram.render.Renderers;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class ProfileRegistryTest {
     private final ProfileContext context = ProfileContext.of(TestEngines.inMemory(Clock.systemUTC()),
-            Renderers.standard(), "default");
+            "default");
 
     @Test
     void standardListsOnlyWhatIsBuilt() {

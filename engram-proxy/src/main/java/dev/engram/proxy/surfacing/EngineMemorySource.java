@@ -1,17 +1,32 @@
 package dev.engram.proxy.surfacing;
 
 import dev.engram.engine.Engine;
+import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.ResultCost;
+import dev.engram.mcp.render.TokenEstimate;
 import dev.engram.memory.Memory;
-import dev.engram.render.TextRenderer;
 import java.util.List;
 import java.util.function.Supplier;
 
 /** Recall over the Engram store. The engine is a supplier: it may still be opening at the first call. */
 public final class EngineMemorySource implements MemorySource {
-    /** No budget is set here, so the cost only fills the unread {@code tokens}; surfacing prices its own block. */
-    private static final TextRenderer UNBUDGETED = new TextRenderer();
+    /**
+     * No budget is set here, so the cost only fills the unread {@code tokens}; surfacing prices its own
+     * block. It prices the content surfacing shows, not any profile's format: the proxy wears no profile.
+     */
+    private static final ResultCost UNBUDGETED = new ResultCost() {
+        @Override
+        public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+            return TokenEstimate.of(result.memory().content());
+        }
+
+        @Override
+        public int briefingLine(Memory memory) {
+            return TokenEstimate.of(memory.content());
+        }
+    };
 
     private final Supplier<Engine> engine;
     private final String zone;

@@ -21,7 +21,7 @@ import dev.engram.proxy.stats.ProxyStats;
 import dev.engram.proxy.surfacing.MemoryHit;
 import dev.engram.proxy.surfacing.Surfacer;
 import dev.engram.proxy.surfacing.ThresholdTuner;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

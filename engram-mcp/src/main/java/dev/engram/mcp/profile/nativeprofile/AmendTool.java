@@ -30,9 +30,11 @@ final class AmendTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    AmendTool(ProfileContext context) {
+    AmendTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -45,6 +47,6 @@ final class AmendTool implements ToolHandler {
         var request = new AmendCommand(args.text("key"), context.zone(args),
                 args.textOr("content"), args.list("tags"), args.choice("importance", Importance::parse));
         AmendResult result = context.engine().amend(request);
-        return new ToolReply(context.renderers().text().amend(result), context.renderers().structured().amend(result));
+        return new ToolReply(renderers.text().amend(result), renderers.structured().amend(result));
     }
 }

@@ -28,9 +28,11 @@ final class ContextTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    ContextTool(ProfileContext context) {
+    ContextTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -43,8 +45,8 @@ final class ContextTool implements ToolHandler {
         var request = new ContextQuery(context.zone(args),
                 args.intOr("budget_tokens", ContextQuery.DEFAULT_BUDGET_TOKENS, 50, 20_000), args.textOr("task"));
         // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
-        ContextResult result = context.engine().context(request, context.renderers().text());
-        return new ToolReply(context.renderers().text().context(result),
-                context.renderers().structured().context(result));
+        ContextResult result = context.engine().context(request, renderers.text());
+        return new ToolReply(renderers.text().context(result),
+                renderers.structured().context(result));
     }
 }

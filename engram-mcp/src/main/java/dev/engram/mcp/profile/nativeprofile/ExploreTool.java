@@ -30,9 +30,11 @@ final class ExploreTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    ExploreTool(ProfileContext context) {
+    ExploreTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -44,7 +46,7 @@ final class ExploreTool implements ToolHandler {
     public ToolReply call(ToolArgs args) {
         var request = new ExploreQuery(args.text("key"), context.zone(args), args.intOr("hops", 1, 1, 2));
         ExploreResult result = context.engine().explore(request);
-        Map<String, Object> structured = context.renderers().structured().explore(result);
-        return new ToolReply(context.renderers().text().explore(result), structured);
+        Map<String, Object> structured = renderers.structured().explore(result);
+        return new ToolReply(renderers.text().explore(result), structured);
     }
 }

@@ -36,9 +36,11 @@ final class ForgetTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    ForgetTool(ProfileContext context) {
+    ForgetTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -56,6 +58,6 @@ final class ForgetTool implements ToolHandler {
         }
         var request = new ForgetCommand(args.text("key"), context.zone(args), action);
         ForgetResult result = context.engine().forget(request);
-        return new ToolReply(context.renderers().text().forget(result), context.renderers().structured().forget(result));
+        return new ToolReply(renderers.text().forget(result), renderers.structured().forget(result));
     }
 }

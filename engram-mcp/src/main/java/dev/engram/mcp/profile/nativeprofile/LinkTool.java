@@ -32,9 +32,11 @@ final class LinkTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    LinkTool(ProfileContext context) {
+    LinkTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -47,7 +49,7 @@ final class LinkTool implements ToolHandler {
         var request = new LinkCommand(args.text("from"), args.text("to"),
                 args.choice("type", EdgeType::parse), context.zone(args), unlink(args.textOr("action")));
         LinkResult result = context.engine().link(request);
-        return new ToolReply(context.renderers().text().link(result), context.renderers().structured().link(result));
+        return new ToolReply(renderers.text().link(result), renderers.structured().link(result));
     }
 
     private static boolean unlink(String action) {

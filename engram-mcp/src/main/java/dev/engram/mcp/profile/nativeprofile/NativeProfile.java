@@ -23,25 +23,29 @@ public final class NativeProfile {
     private NativeProfile() {
     }
 
+    /** Builds the nine tools over one {@link NativeRenderers}: the profile owns its presentation and its cost. */
     public static ToolProfile create(ProfileContext context, JsonText json) {
-        List<ToolHandler> tools = List.of(new RememberTool(context), new RecallTool(context),
-                new ForgetTool(context), new AmendTool(context), new LinkTool(context), new ExploreTool(context),
-                new PinTool(context), new StatsTool(context), new ContextTool(context));
+        NativeRenderers renderers = NativeRenderers.standard();
+        List<ToolHandler> tools = List.of(new RememberTool(context, renderers), new RecallTool(context, renderers),
+                new ForgetTool(context, renderers), new AmendTool(context, renderers), new LinkTool(context, renderers),
+                new ExploreTool(context, renderers), new PinTool(context, renderers), new StatsTool(context, renderers),
+                new ContextTool(context, renderers));
         SyncResourceSpecification primer = Guarded.resource(
                 Resource.builder("engram://primer", "primer").title("Engram briefing")
                         .description("Session-start briefing for the default zone").mimeType("text/markdown").build(),
-                () -> context.renderers().text().context(context.engine().context(
+                () -> renderers.text().context(context.engine().context(
                         new ContextQuery(context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, null),
-                        context.renderers().text())));
+                        renderers.text())));
         SyncResourceSpecification stats = Guarded.resource(
                 Resource.builder("engram://stats", "stats").title("Engram stats")
                         .description("Store statistics as JSON").mimeType("application/json").build(),
-                () -> json.write(context.renderers().structured().stats(context.engine().stats(null))));
-        return new ToolProfile("native", INSTRUCTIONS, tools, List.of(primer, stats), List.of(briefingPrompt(context)));
+                () -> json.write(renderers.structured().stats(context.engine().stats(null))));
+        return new ToolProfile("native", INSTRUCTIONS, tools, List.of(primer, stats),
+                List.of(briefingPrompt(context, renderers)));
     }
 
     /** The primer as a prompt, for clients that offer prompts as slash commands; {@code task} focuses it. */
-    private static SyncPromptSpecification briefingPrompt(ProfileContext context) {
+    private static SyncPromptSpecification briefingPrompt(ProfileContext context, NativeRenderers renderers) {
         Prompt prompt = Prompt.builder("briefing").title("Engram briefing")
                 .description("What Engram remembers for this project: pinned, warnings, important, recent"
                         + " and, given a task, relevant memories")
@@ -50,9 +54,9 @@ public final class NativeProfile {
                 .build();
         return Guarded.prompt(prompt, arguments -> {
             Object task = arguments.get("task");
-            return context.renderers().text().context(context.engine().context(new ContextQuery(
+            return renderers.text().context(context.engine().context(new ContextQuery(
                     context.defaultZone(), ContextQuery.DEFAULT_BUDGET_TOKENS, task == null ? null : task.toString()),
-                    context.renderers().text()));
+                    renderers.text()));
         });
     }
 }

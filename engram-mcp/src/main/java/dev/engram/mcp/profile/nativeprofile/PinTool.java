@@ -31,9 +31,11 @@ final class PinTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    PinTool(ProfileContext context) {
+    PinTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -47,7 +49,7 @@ final class PinTool implements ToolHandler {
         var request = new PinCommand(args.text("key"), context.zone(args),
                 unpin(args.textOr("action")) ? 0 : priority);
         Memory pinned = context.engine().pin(request);
-        return new ToolReply(context.renderers().text().pin(pinned), context.renderers().structured().pin(pinned));
+        return new ToolReply(renderers.text().pin(pinned), renderers.structured().pin(pinned));
     }
 
     private static boolean unpin(String action) {

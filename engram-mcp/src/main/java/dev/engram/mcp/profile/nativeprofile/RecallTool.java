@@ -5,6 +5,7 @@ import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
@@ -52,9 +53,11 @@ final class RecallTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    RecallTool(ProfileContext context) {
+    RecallTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -71,15 +74,15 @@ final class RecallTool implements ToolHandler {
                 types(args.list("types")), args.list("tags"), args.textOr("from"), args.textOr("to"),
                 args.textOr("path"), args.textOr("as_of"));
         // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
-        RecallResult result = context.engine().recall(request, context.renderers().text());
-        Map<String, Object> structured = context.renderers().structured().recall(result);
-        return new ToolReply(context.renderers().text().recall(result), structured);
+        RecallResult result = context.engine().recall(request, renderers.text());
+        Map<String, Object> structured = renderers.structured().recall(result);
+        return new ToolReply(renderers.text().recall(result), structured);
     }
 
     static Set<MemoryType> types(List<String> names) {
         if (names == null) return null;
         Set<MemoryType> out = new LinkedHashSet<>();
-        names.forEach(n -> out.add(MemoryType.parse("types", n)));
+        names.forEach(n -> out.add(TypeAliases.TOON_MEMORY.parse("types", n)));
         return out;
     }
 }

@@ -4,13 +4,13 @@ import dev.engram.engine.LinkSpec;
 import dev.engram.engine.RememberCommand;
 import dev.engram.engine.RememberResult;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
 import dev.engram.mcp.tool.ToolReply;
 import dev.engram.memory.Importance;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.List;
@@ -45,9 +45,11 @@ final class RememberTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    RememberTool(ProfileContext context) {
+    RememberTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -59,13 +61,13 @@ final class RememberTool implements ToolHandler {
     public ToolReply call(ToolArgs args) {
         List<String> links = args.list("links");
         var request = new RememberCommand(
-                args.text("content"), args.textOr("key"), args.choice("type", MemoryType::parse), args.list("tags"),
+                args.text("content"), args.textOr("key"), args.choice("type", TypeAliases.TOON_MEMORY::parse), args.list("tags"),
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
-                args.bool("replace"), null, null, args.bool("merge_duplicate"));
+                args.bool("replace"), args.caller().session(), args.caller().branch(), args.bool("merge_duplicate"));
         RememberResult result = context.engine().remember(request);
-        return new ToolReply(context.renderers().text().remember(result),
-                context.renderers().structured().remember(result));
+        return new ToolReply(renderers.text().remember(result),
+                renderers.structured().remember(result));
     }
 }

@@ -23,9 +23,11 @@ final class StatsTool implements ToolHandler {
             .build();
 
     private final ProfileContext context;
+    private final NativeRenderers renderers;
 
-    StatsTool(ProfileContext context) {
+    StatsTool(ProfileContext context, NativeRenderers renderers) {
         this.context = context;
+        this.renderers = renderers;
     }
 
     @Override
@@ -40,6 +42,6 @@ final class StatsTool implements ToolHandler {
         // "all" is what the output calls the whole store, so it is read that way, and no zone may bear the name
         boolean whole = zone == null || zone.isBlank() || zone.strip().equals("all");
         StatsResult result = context.engine().stats(whole ? null : MemoryRules.zone("zone", zone.strip()));
-        return new ToolReply(context.renderers().text().stats(result), context.renderers().structured().stats(result));
+        return new ToolReply(renderers.text().stats(result), renderers.structured().stats(result));
     }
 }

@@ -3,13 +3,15 @@ package dev.engram.mcp.profile.nativeprofile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.TokenEstimate;
+import dev.engram.mcp.render.TokenEstimate;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -69,6 +71,21 @@ class EngineBackedToolsTest {
         assertEquals(sum, structured(r).get("tokens"), printed);
         assertTrue(sum <= 150, printed);
         assertTrue(printed.contains("~" + sum + " tokens"), printed);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRememberRecordsTheCallersSessionAndBranch() {
+        ToolHandler remember = profile.tools().stream().filter(t -> t.definition().name().equals("remember")).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(remember, Map.of("content", "Sessions are recorded on writes", "key", "provenance"),
+                new Caller("claude-code/s-1", "feature/x"));
+        assertFalse(r.isError(), text(r));
+        Map<String, Object> center = (Map<String, Object>) structured(call("explore", Map.of("key", "provenance"))).get("center");
+        assertEquals("claude-code/s-1", center.get("session"));
+        assertEquals("feature/x", center.get("branch"));
+        call("remember", Map.of("content", "A call without a session records none", "key", "anonymous"));
+        center = (Map<String, Object>) structured(call("explore", Map.of("key", "anonymous"))).get("center");
+        assertNull(center.get("session"));
     }
 
     @Test

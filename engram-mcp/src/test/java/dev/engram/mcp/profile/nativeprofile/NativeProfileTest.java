@@ -11,7 +11,6 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -31,7 +30,7 @@ class NativeProfileTest {
     };
 
     private final ToolProfile profile = NativeProfile.create(
-            new ProfileContext(UNREACHABLE, Renderers.standard(), "default"), JsonText.standard());
+            new ProfileContext(UNREACHABLE, "default"), JsonText.standard());
 
     private Tool tool(String name) {
         return profile.tools().stream().map(ToolHandler::definition).filter(t -> t.name().equals(name)).findFirst()
@@ -101,7 +100,7 @@ class NativeProfileTest {
         "forget|{\"key\":\"Bad Key\"}|key 'Bad Key' is neither a memory id (m_ followed by 10 letters a-z or digits 2-7) nor a key (lowercase letters, digits, '-', '_', '.')",
         "amend|{\"key\":\"k\"}|content tags or importance: send at least one of them to amend",
         "link|{\"from\":\"a\"}|to is required: Memory id (m_...) or key (e.g. \"to\": \"redis-timeout\")",
-        "link|{\"from\":\"a\",\"to\":\"b\",\"type\":\"likes\"}|type 'likes' is not an edge type; send one of related, caused_by, resolved_by, depends_on, supersedes, contradicts, observation_of, implements, blocks, references, applies_to, mentions",
+        "link|{\"from\":\"a\",\"to\":\"b\",\"type\":\"likes\"}|type 'likes' is not an edge type; send one of related, caused_by, resolved_by, depends_on, supersedes, contradicts, observation_of, implements, blocks, references, applies_to, mentions, follows",
         "explore|{\"key\":\"k\",\"hops\":3}|hops must be 1..2, got 3",
         "pin|{\"key\":\"k\",\"priority\":9}|priority must be 1..5, got 9",
         "pin|{\"key\":\"k\",\"action\":\"stick\"}|action 'stick' is not an action; send pin or unpin",

@@ -13,7 +13,6 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import dev.engram.spi.MemoryStore;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
@@ -62,7 +61,7 @@ class ToolFuzzTest {
         engine.remember(RememberCommand.builder("Redis in prod needs AUTH; the password is in the vault").key("key-1")
                 .tags(List.of("redis")).build());
         engine.remember(RememberCommand.of("Deploys go out on Tuesdays after the freeze"));
-        ToolProfile profile = NativeProfile.create(ProfileContext.of(engine, Renderers.standard(), "default"),
+        ToolProfile profile = NativeProfile.create(ProfileContext.of(engine, "default"),
                 JsonText.standard());
         int refused = 0;
         int accepted = 0;

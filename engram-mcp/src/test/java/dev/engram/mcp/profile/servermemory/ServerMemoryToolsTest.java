@@ -11,7 +11,6 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.render.Renderers;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.time.Clock;
@@ -29,7 +28,7 @@ class ServerMemoryToolsTest {
     private final ToolProfile profile = profile(Map.of());
 
     private ToolProfile profile(Map<String, String> settings) {
-        return ServerMemoryProfile.create(ProfileContext.of(engine, Renderers.standard(), "default").withSettings(settings),
+        return ServerMemoryProfile.create(ProfileContext.of(engine, "default").withSettings(settings),
                 JsonText.standard());
     }
 

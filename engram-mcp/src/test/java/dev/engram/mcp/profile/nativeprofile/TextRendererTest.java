@@ -1,4 +1,4 @@
-package dev.engram.render;
+package dev.engram.mcp.profile.nativeprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.engram.render;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.AmendResult;
 import dev.engram.engine.ContextResult;

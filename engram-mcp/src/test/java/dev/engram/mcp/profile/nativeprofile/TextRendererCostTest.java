@@ -1,4 +1,4 @@
-package dev.engram.render;
+package dev.engram.mcp.profile.nativeprofile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,7 @@ import dev.engram.engine.ContextResult;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
+import dev.engram.mcp.render.TokenEstimate;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.engram.render;
+package dev.engram.mcp.profile.nativeprofile;
 
 import dev.engram.engine.AmendResult;
 import dev.engram.engine.ContextResult;
@@ -13,6 +13,7 @@ import dev.engram.engine.RecalledMemory;
 import dev.engram.engine.ResultCost;
 import dev.engram.engine.RememberResult;
 import dev.engram.engine.StatsResult;
+import dev.engram.mcp.render.TokenEstimate;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryVersion;

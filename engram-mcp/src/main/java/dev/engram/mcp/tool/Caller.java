@@ -1,0 +1,18 @@
+package dev.engram.mcp.tool;
+
+/**
+ * Who made a tool call, as recorded on what it writes: the MCP client's name and session ({@code
+ * claude-code/3f2a…}) and the git branch checked out in the project directory. Any part may be null:
+ * calls from tests, benches and the CLI have no session.
+ */
+public record Caller(String session, String branch) {
+    public static final Caller NONE = new Caller(null, null);
+
+    /** The session as stored: the client's name and the transport's session id, either of which may be missing. */
+    public static String session(String clientName, String sessionId) {
+        String client = clientName == null || clientName.isBlank() ? null : clientName.strip();
+        String id = sessionId == null || sessionId.isBlank() ? null : sessionId.strip();
+        if (client == null) return id;
+        return id == null ? client : client + "/" + id;
+    }
+}
