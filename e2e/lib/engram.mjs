@@ -89,14 +89,15 @@ export function assertIsJvm(pid) {
 export const clientInfo = (name) => ({ name: `engram-e2e-${name}`, version: "1.0.0" });
 
 /**
- * Starts `engram --store STORE mcp` through the SDK's stdio transport and connects a client.
- * Returns { client, transport, pid, stderr (Tail), close() }.
+ * Starts `engram --store STORE mcp [mcpArgs]` through the SDK's stdio transport and connects a client;
+ * `env` adds variables to the server's environment. Returns { client, transport, pid, stderr (Tail), close() }.
  */
-export async function connectStdio(store, name = "stdio") {
+export async function connectStdio(store, name = "stdio", { mcpArgs = [], env } = {}) {
   const transport = new StdioClientTransport({
     command: JAVA,
-    args: jvmArgs(store, "mcp"),
+    args: jvmArgs(store, "mcp", ...mcpArgs),
     stderr: "pipe",
+    ...(env ? { env } : {}), // added to the SDK's default environment (PATH, HOME, ...)
   });
   const stderr = new Tail();
   transport.stderr.on("data", (d) => stderr.push(d));

@@ -3,7 +3,9 @@ package dev.engram.cli;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.http.HttpServerSettings;
 import dev.engram.mcp.http.TokenSet;
+import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
+import dev.engram.mcp.profile.servermemory.SearchBound;
 import dev.engram.store.sqlite.DatabaseIdentity;
 import dev.engram.store.sqlite.DatabaseInspector;
 import java.io.IOException;
@@ -24,6 +26,8 @@ final class ConfigLoader {
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
     static final String ENGRAM_PROFILE = "ENGRAM_PROFILE";
+    /** server-memory's own variable: its JSONL file, imported once by the server-memory profile. */
+    static final String MEMORY_FILE_PATH = "MEMORY_FILE_PATH";
     /** Help of {@code --profile}, shared by the two commands that serve. */
     static final String PROFILE_HELP = "Tool profile to serve (default native, or $ENGRAM_PROFILE); `engram profiles` lists them";
     /** A per-project store's name at the git root; distinct from {@link #LEGACY_STORE_DIR}, which another tool uses too. */
@@ -151,7 +155,32 @@ final class ConfigLoader {
             source = "flag";
         }
         if (registry.find(name).isEmpty()) throw new ConfigException(key, source, registry.unknown(name));
+        profileSettings(); // a bad profile setting also stops start-up here, before stdout is the protocol's
         return name;
+    }
+
+    /**
+     * The profiles' settings, by the dotted names the profiles read ({@link ProfileContext#settings()}),
+     * each checked here so a bad value stops start-up naming its variable.
+     */
+    Map<String, String> profileSettings() {
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        String search = env.get(SearchBound.ENVIRONMENT);
+        if (search != null && !search.isBlank()) {
+            try {
+                settings.put(SearchBound.SETTING, SearchBound.parse(search).toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(SearchBound.ENVIRONMENT, "environment", e.getMessage());
+            }
+        }
+        return settings;
+    }
+
+    /** server-memory's MEMORY_FILE_PATH, resolved against the working directory, if set. */
+    java.util.Optional<Path> memoryFile() {
+        String v = env.get(MEMORY_FILE_PATH);
+        if (v == null || v.isBlank()) return java.util.Optional.empty();
+        return java.util.Optional.of(path(MEMORY_FILE_PATH, "environment", v.strip()));
     }
 
     HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,

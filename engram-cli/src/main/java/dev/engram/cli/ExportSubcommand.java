@@ -1,6 +1,9 @@
 package dev.engram.cli;
 
+import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.ExportCodec;
+import dev.engram.mcp.profile.servermemory.ServerMemoryData;
+import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -15,17 +18,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "export", mixinStandardHelpOptions = true, description = "Write every memory with its edges and versions as JSON lines.")
+@Command(name = "export", mixinStandardHelpOptions = true, description = {"Write every memory with its edges and versions as JSON lines.",
+        "--format server-memory writes the zone's entity graph (--zone, else default) as @modelcontextprotocol/server-memory's memory.jsonl."})
 final class ExportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout") Path outFile;
+    @Option(names = "--format", paramLabel = "FORMAT", description = "engram (default) or server-memory") String format;
 
     @Override
     public Integer call() throws IOException {
         EngramConfig config = root.config();
         Main main = root.main();
+        if (format != null && format.strip().equals(ServerMemoryProfile.NAME)) return exportServerMemory(config, main);
+        if (format != null && !format.strip().equals("engram")) {
+            throw new EngramUserException("export --format: '" + format + "' is not a format; send engram or " + ServerMemoryProfile.NAME);
+        }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         AtomicLong count = new AtomicLong();
         try (Main.OpenEngine opened = main.openEngine(config);
@@ -44,6 +53,22 @@ final class ExportSubcommand implements Callable<Integer> {
             w.flush();
         }
         if (outFile != null) main.err().println("exported " + count.get() + " memories to " + outFile);
+        return 0;
+    }
+
+    /** The zone's graph, byte for byte as server-memory writes its file (no newline after the last line). */
+    private Integer exportServerMemory(EngramConfig config, Main main) throws IOException {
+        String text;
+        try (Main.OpenEngine opened = main.openEngine(config)) {
+            text = new ServerMemoryData(main.json()).export(opened.engine().entities(), config.defaultZone());
+        }
+        if (outFile == null) {
+            main.out().write(text.getBytes(StandardCharsets.UTF_8));
+            main.out().flush();
+        } else {
+            Files.writeString(outFile, text, StandardCharsets.UTF_8);
+            main.err().println("exported zone '" + config.defaultZone() + "' as server-memory's memory.jsonl to " + outFile);
+        }
         return 0;
     }
 }

@@ -5,8 +5,12 @@ import dev.engram.engine.ImportCommand;
 import dev.engram.engine.ImportOutcome;
 import dev.engram.engine.ImportPolicy;
 import dev.engram.engine.ImportResult;
+import dev.engram.engine.graph.EntityGraph;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.ExportCodec;
+import dev.engram.mcp.profile.servermemory.KnowledgeGraph;
+import dev.engram.mcp.profile.servermemory.ServerMemoryData;
+import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +27,8 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Read JSON lines written by export, all or nothing.",
         "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
+        "--from server-memory reads a memory.jsonl of @modelcontextprotocol/server-memory into the zone (--zone, else default):",
+        "an entity the zone holds already keeps its type and gains the file's new observations.",
         "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
 final class ImportSubcommand implements Callable<Integer> {
     @ParentCommand
@@ -34,11 +40,17 @@ final class ImportSubcommand implements Callable<Integer> {
     @Option(names = "--replace", description = "The file wins even over newer stored memories"
             + " (their content is kept as a version)")
     boolean replace;
+    @Option(names = "--from", paramLabel = "FORMAT", description = "engram (default: what export writes) or server-memory")
+    String from;
 
     @Override
     public Integer call() throws IOException {
         EngramConfig config = root.config();
         Main main = root.main();
+        if (from != null && from.strip().equals(ServerMemoryProfile.NAME)) return importServerMemory(config, main);
+        if (from != null && !from.strip().equals("engram")) {
+            throw new EngramUserException("import --from: '" + from + "' is not a format; send engram or " + ServerMemoryProfile.NAME);
+        }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         List<ExportRecord> records = new ArrayList<>();
         int lineNumber = 0;
@@ -71,5 +83,30 @@ final class ImportSubcommand implements Callable<Integer> {
                 + main.renderers().text().importSummary(result));
         // a dry run fails as the import would, so `import --dry-run FILE && import FILE` is safe to script
         return result.count(ImportOutcome.CONFLICT) > 0 ? ErrorReporter.USER_ERROR : 0;
+    }
+
+    /** A server-memory memory.jsonl into the zone, in one write: a bad line or a refused entity imports nothing. */
+    private Integer importServerMemory(EngramConfig config, Main main) throws IOException {
+        if (replace) {
+            throw new EngramUserException("import --from server-memory: --replace does not apply; an entity the store holds"
+                    + " keeps its type and gains the file's new observations");
+        }
+        ServerMemoryData data = new ServerMemoryData(main.json());
+        KnowledgeGraph graph;
+        try {
+            graph = data.codec().read(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            throw new EngramUserException("import: no such file " + file);
+        } catch (EngramUserException e) {
+            throw new EngramUserException(file + " " + e.getMessage() + "; nothing was imported");
+        }
+        EntityGraph.ImportSummary summary;
+        try (Main.OpenEngine opened = main.openEngine(config)) {
+            summary = data.importGraph(opened.engine().entities(), config.defaultZone(), graph, dryRun);
+        } catch (EngramUserException e) {
+            throw new EngramUserException(file + ": " + e.getMessage() + "; nothing was imported");
+        }
+        main.err().println(ServerMemoryData.summary(summary, dryRun) + " from " + file + " into zone '" + config.defaultZone() + "'");
+        return 0;
     }
 }

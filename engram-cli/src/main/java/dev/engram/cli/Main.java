@@ -11,6 +11,8 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeRenderers;
+import dev.engram.mcp.profile.servermemory.ServerMemoryData;
+import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
@@ -183,7 +185,14 @@ public final class Main {
 
     /** The named profile over the engine; the name comes from {@link ConfigLoader#profile}, so it exists. */
     ToolProfile profile(String name, EngramConfig config, Supplier<Engine> engine) {
-        return profiles.create(name, new ProfileContext(engine, config.defaultZone()), json());
+        Supplier<Engine> engines = engine;
+        java.util.Optional<java.nio.file.Path> memoryFile = configLoader.memoryFile();
+        if (name.equals(ServerMemoryProfile.NAME) && memoryFile.isPresent()) {
+            // a server-memory user switching keeps MEMORY_FILE_PATH set: their graph comes along, once
+            engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
+        }
+        return profiles.create(name, new ProfileContext(engines, config.defaultZone())
+                .withSettings(configLoader.profileSettings()), json());
     }
 
     /**

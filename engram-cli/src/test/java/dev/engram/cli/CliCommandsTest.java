@@ -94,7 +94,8 @@ class CliCommandsTest {
         assertTrue(r.out().startsWith("native (default): 9 tools, 2 resources, 1 prompt\n"), r.out());
         assertTrue(r.out().contains("  tools: remember, recall, forget,"), r.out());
         assertTrue(r.out().contains("  resources: engram://primer, engram://stats\n"), r.out());
-        assertTrue(r.out().contains("planned, not built yet: server-memory, brain, toon, memento"), r.out());
+        assertTrue(r.out().contains("server-memory: 9 tools, 1 resource, 0 prompts\n"), r.out());
+        assertTrue(r.out().contains("planned, not built yet: brain, toon, memento"), r.out());
         CliRunner.Run json = failingStore().run("profiles", "--json");
         assertEquals(0, json.exitCode(), json.err());
         assertTrue(json.out().contains("\"name\":\"native\"") && json.out().contains("\"tool_count\":9"), json.out());
@@ -104,7 +105,7 @@ class CliCommandsTest {
     void unknownProfileStopsStartUpBeforeServing() {
         CliRunner.Run r = failingStore().run("mcp", "--profile", "nope");
         assertEquals(2, r.exitCode());
-        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native\n", r.err());
+        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native, server-memory\n", r.err());
         assertEquals("", r.out(), "nothing was served");
         CliRunner.Run serve = failingStore().run("serve", "--no-auth", "--profile", "brain");
         assertEquals(2, serve.exitCode());

@@ -82,12 +82,29 @@ class ConfigLoaderTest {
     @Test
     void unknownProfileFailsNamingTheSettingItsSourceAndTheNames() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native",
+        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "nope"), dir, dir, "Linux")
                         .profile(null, registry)).getMessage());
-        assertEquals("--profile (flag) 'brain' is planned but not built yet; choose one of: native",
+        assertEquals("--profile (flag) 'brain' is planned but not built yet; choose one of: native, server-memory",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "native"), dir, dir, "Linux")
                         .profile("brain", registry)).getMessage());
+    }
+
+    @Test
+    void serverMemorySettingsAreCheckedAndPassedByName() {
+        assertEquals(Map.of(), new ConfigLoader(Map.of(), dir, dir, "Linux").profileSettings());
+        assertEquals(Map.of("server-memory.search", "unbounded"),
+                new ConfigLoader(Map.of("ENGRAM_SERVER_MEMORY_SEARCH", " Unbounded "), dir, dir, "Linux").profileSettings());
+        assertEquals(Map.of("server-memory.search", "50"),
+                new ConfigLoader(Map.of("ENGRAM_SERVER_MEMORY_SEARCH", "50"), dir, dir, "Linux").profileSettings());
+        for (String bad : List.of("0", "101", "all", "-3")) {
+            ConfigException e = assertThrows(ConfigException.class,
+                    () -> new ConfigLoader(Map.of("ENGRAM_SERVER_MEMORY_SEARCH", bad), dir, dir, "Linux").profileSettings());
+            assertTrue(e.getMessage().startsWith("ENGRAM_SERVER_MEMORY_SEARCH (environment) must be"), e.getMessage());
+        }
+        assertTrue(new ConfigLoader(Map.of(), dir, dir, "Linux").memoryFile().isEmpty());
+        assertEquals(dir.resolve("graph/memory.jsonl"),
+                new ConfigLoader(Map.of("MEMORY_FILE_PATH", "graph/memory.jsonl"), dir, dir, "Linux").memoryFile().orElseThrow());
     }
 
     @Test

@@ -36,6 +36,7 @@ public final class Engine {
     private final GraphOperation graph;
     private final BriefingOperation briefing;
     private final EmbeddingBackfill backfill;
+    private final dev.engram.engine.graph.EntityGraph entities;
     private final Clock clock;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
@@ -61,6 +62,27 @@ public final class Engine {
         this.backfill = new EmbeddingBackfill(store, index, embedder);
         this.graph = new GraphOperation(store, index, clock);
         this.briefing = new BriefingOperation(store, clock, zones, recall);
+        RecallOperation ranked = this.recall;
+        this.entities = new dev.engram.engine.graph.EntityGraph(store, index, clock,
+                q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
+    }
+
+    /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */
+    private static final ResultCost ENTITY_HIT_COST = new ResultCost() {
+        @Override
+        public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+            return 1;
+        }
+
+        @Override
+        public int briefingLine(Memory memory) {
+            return 1;
+        }
+    };
+
+    /** Named entities, observations and labelled relations: what the graph profiles (server-memory, brain) stand on. */
+    public dev.engram.engine.graph.EntityGraph entities() {
+        return entities;
     }
 
     public RememberResult remember(RememberCommand command) {

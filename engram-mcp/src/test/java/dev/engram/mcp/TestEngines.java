@@ -24,4 +24,9 @@ public final class TestEngines {
         return NativeProfile.create(ProfileContext.of(inMemory(clock), "default"),
                 JsonText.standard());
     }
+
+    public static ToolProfile serverMemoryProfile(Clock clock) {
+        return dev.engram.mcp.profile.servermemory.ServerMemoryProfile.create(
+                ProfileContext.of(inMemory(clock), "default"), JsonText.standard());
+    }
 }

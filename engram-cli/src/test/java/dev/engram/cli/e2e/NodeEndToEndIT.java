@@ -36,7 +36,8 @@ class NodeEndToEndIT {
         jar = Path.of(System.getProperty("engram.jar", "target/engram.jar")).toAbsolutePath().normalize();
         assertTrue(Files.isRegularFile(jar), "runnable jar not found at " + jar + ": run the package phase first");
         if (!Files.isDirectory(e2eDir.resolve("node_modules/@modelcontextprotocol/sdk"))
-                || !Files.isDirectory(e2eDir.resolve("node_modules/@modelcontextprotocol/conformance"))) {
+                || !Files.isDirectory(e2eDir.resolve("node_modules/@modelcontextprotocol/conformance"))
+                || !Files.isDirectory(e2eDir.resolve("node_modules/@modelcontextprotocol/server-memory"))) {
             fail("e2e/node_modules is missing or incomplete: run 'npm ci --prefix e2e' first (in " + e2eDir.getParent() + ")");
         }
     }
@@ -74,6 +75,11 @@ class NodeEndToEndIT {
     @Test
     void proxy() throws Exception {
         nodeTest("proxy.test.mjs");
+    }
+
+    @Test
+    void serverMemory() throws Exception {
+        nodeTest("server-memory.test.mjs");
     }
 
     @Test

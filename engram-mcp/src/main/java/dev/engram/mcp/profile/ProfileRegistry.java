@@ -2,6 +2,7 @@ package dev.engram.mcp.profile;
 
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
+import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class ProfileRegistry {
 
     public static final String DEFAULT = "native";
     /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("server-memory", "brain", "toon", "memento");
+    public static final List<String> PLANNED = List.of("brain", "toon", "memento");
 
     private final Map<String, Factory> factories;
 
@@ -35,6 +36,7 @@ public final class ProfileRegistry {
     public static ProfileRegistry standard() {
         Map<String, Factory> all = new LinkedHashMap<>();
         all.put(DEFAULT, NativeProfile::create);
+        all.put(ServerMemoryProfile.NAME, ServerMemoryProfile::create);
         return new ProfileRegistry(all);
     }
 

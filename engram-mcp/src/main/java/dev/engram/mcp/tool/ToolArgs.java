@@ -151,6 +151,32 @@ public final class ToolArgs {
     }
 
     /**
+     * An optional array of strings exactly as sent, or null: no splitting, no trimming, blank items kept
+     * (the caller decides about them). For names and texts that must come back byte for byte, such as
+     * server-memory's entity names, which may hold commas and spaces.
+     */
+    public List<String> exactStrings(String name) {
+        Object v = value(name);
+        if (v == null) return null;
+        if (!(v instanceof List<?> items)) throw wrongType(name, "an array of strings", v);
+        return strings(name, items);
+    }
+
+    /** The items of an array of strings as they are; {@code field} names the array in messages (e.g. "entities[0].observations"). */
+    public List<String> strings(String field, List<?> items) {
+        List<String> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            if (!(items.get(i) instanceof String s)) {
+                throw new InvalidArgumentException(field, "must be an array of strings, but item " + i + " is "
+                        + describe(items.get(i)) + example(field, "array"));
+            }
+            MemoryRules.requireWellFormed(field + "[" + i + "]", s);
+            out.add(s);
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
      * Like {@link #list}, for values that never contain spaces (ids, keys): a single string may also
      * separate them with spaces, as in {@code "m_abc key-2; key-3"}.
      */

@@ -20,7 +20,7 @@ class ProfileRegistryTest {
     @Test
     void standardListsOnlyWhatIsBuilt() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals(List.of("native"), registry.names());
+        assertEquals(List.of("native", "server-memory"), registry.names());
         for (String planned : ProfileRegistry.PLANNED) {
             assertTrue(registry.find(planned).isEmpty(), planned + " is planned, not registered");
         }
@@ -34,10 +34,20 @@ class ProfileRegistryTest {
     }
 
     @Test
+    void serverMemoryBuildsItsNineToolsAndTheGraphResource() {
+        ToolProfile p = ProfileRegistry.standard().create("server-memory", context, JsonText.standard());
+        assertEquals("server-memory", p.name());
+        assertEquals(List.of("create_entities", "create_relations", "add_observations", "delete_entities",
+                "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"),
+                p.tools().stream().map(t -> t.definition().name()).toList());
+        assertEquals("memory://knowledge-graph", p.resources().get(0).resource().uri());
+    }
+
+    @Test
     void unknownNamesAreExplainedWithTheAvailableOnes() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("'nope' is not a profile; choose one of: native", registry.unknown("nope"));
-        assertEquals("'brain' is planned but not built yet; choose one of: native", registry.unknown("brain"));
+        assertEquals("'nope' is not a profile; choose one of: native, server-memory", registry.unknown("nope"));
+        assertEquals("'brain' is planned but not built yet; choose one of: native, server-memory", registry.unknown("brain"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> registry.create("nope", context, JsonText.standard()));
         assertEquals(registry.unknown("nope"), e.getMessage());

@@ -25,7 +25,8 @@ class ToolsReferenceTest {
 
     @Test
     void docsToolsMdMatchesTheRegisteredTools() throws Exception {
-        String expected = render(TestEngines.nativeProfile(Clock.systemUTC()));
+        String expected = render(TestEngines.nativeProfile(Clock.systemUTC()))
+                + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()));
         if (Boolean.getBoolean("engram.docs.update")) {
             Files.createDirectories(DOC.getParent());
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
@@ -34,11 +35,15 @@ class ToolsReferenceTest {
         assertEquals(expected, actual, "docs/tools.md is out of date; regenerate it (see this test's javadoc)");
     }
 
-    @SuppressWarnings("unchecked")
     static String render(ToolProfile profile) {
-        StringBuilder sb = new StringBuilder("# Tools\n\n")
-                .append("Generated from the registered tool specs by `ToolsReferenceTest`; do not edit by hand.\n\n")
-                .append("## Native profile\n\nServer instructions:\n\n");
+        return "# Tools\n\n" + "Generated from the registered tool specs by `ToolsReferenceTest`; do not edit by hand.\n\n"
+                + section("Native profile", profile).substring(1);
+    }
+
+    /** One profile's section: instructions, resources, prompts, then each tool with its arguments. */
+    @SuppressWarnings("unchecked")
+    static String section(String title, ToolProfile profile) {
+        StringBuilder sb = new StringBuilder("\n## ").append(title).append("\n\nServer instructions:\n\n");
         profile.instructions().lines().forEach(l -> sb.append("> ").append(l).append('\n'));
         sb.append("\nResources: ");
         sb.append(String.join(", ", profile.resources().stream()
@@ -59,7 +64,11 @@ class ToolsReferenceTest {
                 String type = String.valueOf(p.get("type"));
                 if (p.get("enum") instanceof List<?> values) type = String.join(" \\| ", values.stream().map(String::valueOf).toList());
                 if (p.get("minimum") != null) type += " " + p.get("minimum") + ".." + p.get("maximum");
-                if ("array".equals(p.get("type"))) type = "string[]";
+                if ("array".equals(p.get("type"))) {
+                    Map<String, Object> items = (Map<String, Object>) p.get("items");
+                    type = "object".equals(items.get("type"))
+                            ? "{" + String.join(", ", (List<String>) items.get("required")) + "}[]" : "string[]";
+                }
                 sb.append("| `").append(name).append("` | ").append(type).append(" | ")
                         .append(required.contains(name) ? "yes" : "").append(" | ")
                         .append(String.valueOf(p.get("description")).replace("|", "\\|")).append(" |\n");

@@ -1,0 +1,102 @@
+package dev.engram.mcp.profile.servermemory;
+
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.json.JsonText;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * server-memory's {@code memory.jsonl}: one JSON object per line, {@code {"type":"entity","name",
+ * "entityType","observations"}} or {@code {"type":"relation","from","to","relationType"}}, entities
+ * first, lines joined by a newline with none after the last (as server-memory writes it). Pure: text
+ * in, graph out, and back.
+ * <p>Reading is stricter than server-memory's own loader, which keeps whatever a line holds: a line
+ * that is not JSON, has another {@code type}, or lacks a field is refused with its line number, so an
+ * import never stores half an entity. Fields server-memory does not write are ignored, as it does.
+ */
+public final class MemoryJsonl {
+    private final JsonText json;
+
+    public MemoryJsonl(JsonText json) {
+        this.json = json;
+    }
+
+    /** The whole file's text; blank lines are skipped, as server-memory skips them. */
+    public KnowledgeGraph read(String text) {
+        List<KnowledgeGraph.Entity> entities = new ArrayList<>();
+        List<KnowledgeGraph.Relation> relations = new ArrayList<>();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            if (i == 0 && line.startsWith("\uFEFF")) line = line.substring(1);
+            if (line.isBlank()) continue;
+            int number = i + 1;
+            Map<String, Object> item;
+            try {
+                item = json.readObject(line);
+            } catch (IllegalArgumentException e) {
+                throw bad(number, e.getMessage());
+            }
+            Object type = item.get("type");
+            if ("entity".equals(type)) {
+                entities.add(new KnowledgeGraph.Entity(string(item, "name", number, "entity"),
+                        string(item, "entityType", number, "entity"), strings(item, number)));
+            } else if ("relation".equals(type)) {
+                relations.add(new KnowledgeGraph.Relation(string(item, "from", number, "relation"),
+                        string(item, "to", number, "relation"), string(item, "relationType", number, "relation")));
+            } else {
+                throw bad(number, "\"type\" must be \"entity\" or \"relation\", got " + (type == null ? "none"
+                        : JsJson.compact(type instanceof String s ? s : String.valueOf(type))));
+            }
+        }
+        return new KnowledgeGraph(entities, relations);
+    }
+
+    /** The file's text, exactly as server-memory's saveGraph writes it. */
+    public String write(KnowledgeGraph graph) {
+        List<String> lines = new ArrayList<>();
+        for (KnowledgeGraph.Entity e : graph.entities()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", "entity");
+            m.putAll(e.toMap());
+            lines.add(JsJson.compact(m));
+        }
+        for (KnowledgeGraph.Relation r : graph.relations()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", "relation");
+            m.putAll(r.toMap());
+            lines.add(JsJson.compact(m));
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String string(Map<String, Object> item, String field, int line, String kind) {
+        if (item.get(field) instanceof String s) return s;
+        throw bad(line, "an " + kind + " needs \"" + field + "\" as a string"
+                + (item.containsKey(field) ? "" : " and has none") + shape(kind));
+    }
+
+    private static List<String> strings(Map<String, Object> item, int line) {
+        if (item.get("observations") instanceof List<?> list) {
+            List<String> out = new ArrayList<>(list.size());
+            for (Object o : list) {
+                if (!(o instanceof String s)) throw bad(line, "\"observations\" must hold only strings" + shape("entity"));
+                out.add(s);
+            }
+            return out;
+        }
+        throw bad(line, "an entity needs \"observations\" as an array of strings" + shape("entity"));
+    }
+
+    private static String shape(String kind) {
+        return kind.equals("entity")
+                ? " ({\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"likes tea\"]})"
+                : " ({\"type\":\"relation\",\"from\":\"Alice\",\"to\":\"Bob\",\"relationType\":\"knows\"})";
+    }
+
+    private static EngramUserException bad(int line, String problem) {
+        return new EngramUserException("line " + line + ": " + problem);
+    }
+}
