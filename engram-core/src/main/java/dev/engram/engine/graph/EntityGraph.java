@@ -1,5 +1,7 @@
 package dev.engram.engine.graph;
 
+import dev.engram.engine.HardDeletion;
+
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
@@ -253,7 +255,10 @@ public final class EntityGraph {
                 Set<String> texts = new HashSet<>(d.texts());
                 int here = 0;
                 for (Memory o : observationsOf(View.of(tx), entity.get().id())) {
-                    if (texts.contains(o.content()) && tx.delete(o.id())) here++;
+                    if (texts.contains(o.content())) {
+                        HardDeletion.delete(tx, o, clock.instant());
+                        here++;
+                    }
                 }
                 if (here > 0) tx.update(tx.get(entity.get().id()).orElseThrow().toBuilder().updatedAt(clock.instant()).build());
                 n += here;
@@ -282,8 +287,10 @@ public final class EntityGraph {
                     throw new InvalidArgumentException("cascadeRelations", "is false and entity " + MemoryRules.shown(name)
                             + " has " + relations + " relation(s); delete them first, or cascade");
                 }
-                for (Memory o : observationsOf(View.of(tx), id)) tx.delete(o.id());
-                tx.delete(id);
+                // tombstones, as a native hard forget: restorable for HardDeletion.RESTORE_WINDOW
+                Instant now = clock.instant();
+                for (Memory o : observationsOf(View.of(tx), id)) HardDeletion.delete(tx, o, now);
+                HardDeletion.delete(tx, entity.get(), now);
                 out.add(name);
             }
             return out;
