@@ -3,6 +3,7 @@ package dev.engram.engine;
 import dev.engram.analysis.StopWords;
 import dev.engram.analysis.Words;
 import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.rank.ScoreFusion;
@@ -189,7 +190,10 @@ final class CandidateSearch {
      * memory it reaches (its strongest path only), and a memory reached from several seeds adds up what they
      * pass: a turn linked to two hits is likelier to belong with them than one linked to a single hit (dev
      * R@10 0.719 → 0.730 against taking the strongest seed alone, docs/benchmarks.md §6). The explanation
-     * names the seed that passed the most.
+     * names the seed that passed the most. Inferred episode edges ({@code follows}) only lift memories
+     * that are candidates already: on LoCoMo dev that kept hybrid's R@5 / R@10 (0.599 / 0.712 against
+     * 0.590 / 0.718 when they could add any neighbour) and keeps unrelated memories that were merely
+     * written next to a hit out of the results (docs/benchmarks.md §6).
      */
     private int expand(Map<String, Candidates.Signals> out, int hops) {
         List<Map.Entry<String, Candidates.Signals>> seeds = out.entrySet().stream()
@@ -207,6 +211,9 @@ final class CandidateSearch {
                 for (String id : frontier) {
                     for (Edge e : store.edges(id)) {
                         String other = e.other(id);
+                        // an episode neighbour must have come up on its own (lexically or semantically): the
+                        // episode lifts it, but a memory that merely was written next to a hit stays out
+                        if (e.type() == EdgeType.FOLLOWS && !out.containsKey(other)) continue;
                         if (other.equals(seed.getKey()) || reached.containsKey(other)) continue; // nearer hops weigh more
                         reached.put(other, new Share(w, e.type().wireName() + " from " + seed.getKey()));
                         next.add(other);

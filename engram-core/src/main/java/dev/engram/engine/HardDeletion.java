@@ -19,7 +19,7 @@ import java.util.Optional;
  * {@link #RESTORE_WINDOW} has passed. Tombstones older than that are purged at the next hard forget;
  * until then they are already treated as gone.
  */
-final class HardDeletion {
+public final class HardDeletion {
     /**
      * Long enough to notice a mistaken delete after a weekend, short enough that a deletion really
      * ends: after it, nothing of the memory is left in the store.
@@ -29,8 +29,11 @@ final class HardDeletion {
     private HardDeletion() {
     }
 
-    /** Deletes {@code m} into a tombstone; returns until when it can be restored. */
-    static Instant delete(StoreTransaction tx, Memory m, Instant now) {
+    /**
+     * Deletes {@code m} into a tombstone; returns until when it can be restored. Public for the entity
+     * graph, whose deletes are as undoable as a native hard forget.
+     */
+    public static Instant delete(StoreTransaction tx, Memory m, Instant now) {
         Tombstone t = new Tombstone(m, tx.edges(m.id()), tx.versions(m.id()), tx.embedding(m.id()).orElse(null), now);
         tx.delete(m.id());
         tx.purgeTombstones(now.minus(RESTORE_WINDOW));

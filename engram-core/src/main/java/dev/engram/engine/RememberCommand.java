@@ -12,12 +12,13 @@ import java.util.List;
  * {@code file}, {@code pathScope}, {@code origin} (agent), {@code session}, {@code branch}.
  * {@code replace} lets new content overwrite the content stored under an existing key.
  * {@code mergeDuplicate} merges into a near-duplicate found by remember (when no key is given)
- * instead of creating a new memory next to it.
+ * instead of creating a new memory next to it. {@code occurredAt} is when the remembered thing
+ * happened (an ISO date or instant, or an age such as {@code 3d}), null when the caller did not say.
  */
 public record RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
                               Importance importance, String ttl, List<LinkSpec> links, String file,
                               String pathScope, Origin origin, boolean replace, String session, String branch,
-                              boolean mergeDuplicate) {
+                              boolean mergeDuplicate, String occurredAt) {
     public RememberCommand {
         content = MemoryRules.content("content", content);
         key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
@@ -33,6 +34,18 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         pathScope = MemoryRules.path("path_scope", pathScope);
         session = blankToNull(session);
         branch = blankToNull(branch);
+        occurredAt = blankToNull(occurredAt);
+        // the form is checked here, so a bad value is refused before anything runs; the engine reads it
+        // against its own clock (an age such as 3d is relative to the write)
+        if (occurredAt != null) MemoryRules.pointInTime("occurred_at", occurredAt, java.time.Instant.EPOCH);
+    }
+
+    public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
+                           Importance importance, String ttl, List<LinkSpec> links, String file,
+                           String pathScope, Origin origin, boolean replace, String session, String branch,
+                           boolean mergeDuplicate) {
+        this(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin, replace, session, branch,
+                mergeDuplicate, null);
     }
 
     public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
@@ -53,7 +66,7 @@ public record RememberCommand(String content, String key, MemoryType type, List<
     /** Named-argument construction, so a new field touches this record and its callers that use it; {@link #build()} validates. */
     public static final class Builder {
         private final String content;
-        private String key, zone, ttl, file, pathScope, session, branch;
+        private String key, zone, ttl, file, pathScope, session, branch, occurredAt;
         private MemoryType type;
         private List<String> tags;
         private Importance importance;
@@ -79,10 +92,11 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         public Builder session(String v) { session = v; return this; }
         public Builder branch(String v) { branch = v; return this; }
         public Builder mergeDuplicate(boolean v) { mergeDuplicate = v; return this; }
+        public Builder occurredAt(String v) { occurredAt = v; return this; }
 
         public RememberCommand build() {
             return new RememberCommand(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin,
-                    replace, session, branch, mergeDuplicate);
+                    replace, session, branch, mergeDuplicate, occurredAt);
         }
     }
 

@@ -60,6 +60,7 @@ final class RememberOperation {
     RememberResult remember(RememberCommand cmd) {
         Instant now = clock.instant();
         Instant expiresAt = cmd.ttl() == null ? null : MemoryRules.ttl("ttl", cmd.ttl(), now);
+        Instant occurredAt = cmd.occurredAt() == null ? null : MemoryRules.pointInTime("occurred_at", cmd.occurredAt(), now);
         MemoryType type = cmd.type() != null ? cmd.type() : MemoryType.FACT;
         List<String> inferred = cmd.tags().isEmpty()
                 ? vocabulary.infer(cmd.content() + " " + (cmd.file() == null ? "" : cmd.file())) : List.of();
@@ -86,7 +87,7 @@ final class RememberOperation {
                 saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(type).content(cmd.content())
                         .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
                         .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
-                        .expiresAt(expiresAt)
+                        .expiresAt(expiresAt).occurredAt(occurredAt)
                         .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
                         .session(cmd.session()).branch(cmd.branch()).build();
                 tx.insert(saved);
@@ -106,6 +107,7 @@ final class RememberOperation {
                         .pathScope(cmd.pathScope() != null ? cmd.pathScope() : old.pathScope())
                         .origin(cmd.origin() != null ? Origin.higher(old.origin(), cmd.origin()) : old.origin())
                         .expiresAt(expiresAt != null ? expiresAt : old.expiresAt())
+                        .occurredAt(occurredAt != null ? occurredAt : old.occurredAt())
                         .status(old.status() == MemoryStatus.ARCHIVED ? MemoryStatus.ACTIVE : old.status())
                         .confidence(Math.max(old.confidence(), 1.0))
                         .updatedAt(now).build();

@@ -6,13 +6,15 @@ import java.util.Objects;
 
 /**
  * One self-contained piece of knowledge (GUIDE §4). Immutable; change it with {@link #toBuilder()}.
- * Optional values are {@code null} when absent: {@code name}, {@code entityType}, {@code file},
+ * Optional values are {@code null} when absent: {@code name}, {@code entityType}, {@code occurredAt}, {@code file},
  * {@code pathScope}, {@code importance} (automatic), {@code lastAccessedAt}, {@code expiresAt},
  * {@code lastVerifiedAt}, {@code session}, {@code branch}, {@code supersededAt}, {@code supersededBy}.
  * <p>{@code key} is the slug a memory is addressed by natively; {@code name} is a display name kept
  * exactly as a graph profile's caller wrote it ("John Smith", Korean text), unique in its zone when set.
  * {@code relevance} is a caller-set weight (brain-tools' relevanceScore) in [0.01, 25], 1 by default.
- * {@code accessCount} and {@code lastAccessedAt} are the read count and last read. The tier is not a
+ * {@code occurredAt} is when the thing a memory tells of happened, as the caller said (bi-temporal:
+ * {@code createdAt} is when it was recorded). {@code accessCount} and {@code lastAccessedAt} are the
+ * read count and last read. The tier is not a
  * field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
  */
 public record Memory(
@@ -35,6 +37,7 @@ public record Memory(
         Instant lastAccessedAt,
         long accessCount,
         Instant expiresAt,
+        Instant occurredAt,
         int reviewIntervalDays,
         Instant lastVerifiedAt,
         int verifyCount,
@@ -98,7 +101,7 @@ public record Memory(
         private Importance importance;
         private double quality, confidence = 1.0;
         private MemoryStatus status = MemoryStatus.ACTIVE;
-        private Instant createdAt, updatedAt, lastAccessedAt, expiresAt, lastVerifiedAt, supersededAt;
+        private Instant createdAt, updatedAt, lastAccessedAt, expiresAt, occurredAt, lastVerifiedAt, supersededAt;
         private long accessCount;
         private int reviewIntervalDays = DEFAULT_REVIEW_INTERVAL_DAYS, pinPriority, verifyCount;
         private double relevance = 1.0;
@@ -113,6 +116,7 @@ public record Memory(
             file = m.file; pathScope = m.pathScope; importance = m.importance; quality = m.quality;
             confidence = m.confidence; status = m.status; createdAt = m.createdAt; updatedAt = m.updatedAt;
             lastAccessedAt = m.lastAccessedAt; accessCount = m.accessCount; expiresAt = m.expiresAt;
+            occurredAt = m.occurredAt;
             reviewIntervalDays = m.reviewIntervalDays; lastVerifiedAt = m.lastVerifiedAt;
             verifyCount = m.verifyCount; relevance = m.relevance;
             origin = m.origin; session = m.session; branch = m.branch; pinPriority = m.pinPriority;
@@ -138,6 +142,7 @@ public record Memory(
         public Builder lastAccessedAt(Instant v) { lastAccessedAt = v; return this; }
         public Builder accessCount(long v) { accessCount = v; return this; }
         public Builder expiresAt(Instant v) { expiresAt = v; return this; }
+        public Builder occurredAt(Instant v) { occurredAt = v; return this; }
         public Builder reviewIntervalDays(int v) { reviewIntervalDays = v; return this; }
         public Builder lastVerifiedAt(Instant v) { lastVerifiedAt = v; return this; }
         public Builder verifyCount(int v) { verifyCount = v; return this; }
@@ -152,7 +157,7 @@ public record Memory(
         public Memory build() {
             return new Memory(id, key, name, zone, type, entityType, content, tags, file, pathScope, importance,
                     quality, confidence, status, createdAt, updatedAt, lastAccessedAt, accessCount, expiresAt,
-                    reviewIntervalDays, lastVerifiedAt, verifyCount, relevance, origin, session, branch,
+                    occurredAt, reviewIntervalDays, lastVerifiedAt, verifyCount, relevance, origin, session, branch,
                     pinPriority, supersededAt, supersededBy);
         }
     }

@@ -39,23 +39,29 @@ class EpisodesTest {
         return f.engine.recall(EngineFixture.query(query), FLAT).results().stream().map(r -> r.memory().key()).toList();
     }
 
+    /** The answer turn shares one word with the question; a stronger distractor from elsewhere shares it twice. */
+    private List<String> askAfterWriting(String session) {
+        write("other", "distractor", "Holiday holiday photos from Spain are on the shared drive.");
+        write(session, "trip-question", "Melanie: Where did you go on your holiday in Portugal?");
+        write(session, "trip-answer", "Caroline: The holiday was hiking the coast near Lagos, we loved it.");
+        write(session, "unrelated", "Caroline: My cat knocked the plant off the shelf again.");
+        return recalledKeys("holiday Portugal");
+    }
+
     @Test
     void consecutiveMemoriesOfOneSessionAnswerAQuestionTogether() {
-        write("claude-code/s1", "trip-question", "Melanie: Where did you go on your holiday in Portugal?");
-        write("claude-code/s1", "trip-answer", "Caroline: We spent two weeks hiking the coast near Lagos and loved it.");
-        write("claude-code/s1", "unrelated", "Caroline: My cat knocked the plant off the shelf again.");
-        // the question's words are in the turn that asked, the answer is the next turn
-        List<String> keys = recalledKeys("holiday Portugal");
+        List<String> keys = askAfterWriting("claude-code/s1");
         assertEquals("trip-question", keys.get(0), keys.toString());
-        assertTrue(keys.contains("trip-answer"), "the answer comes in through its episode: " + keys);
+        assertTrue(keys.indexOf("trip-answer") < keys.indexOf("distractor"),
+                "the answer is lifted by its episode above the distractor: " + keys);
+        assertFalse(keys.contains("unrelated"), "a neighbour with nothing of the query stays out: " + keys);
     }
 
     @Test
     void withoutASessionNothingIsInferred() {
-        write(null, "trip-question", "Melanie: Where did you go on your holiday in Portugal?");
-        String answer = write(null, "trip-answer", "Caroline: We spent two weeks hiking the coast near Lagos and loved it.");
-        assertEquals(List.of(), follows(answer));
-        assertFalse(recalledKeys("holiday Portugal").contains("trip-answer"));
+        List<String> keys = askAfterWriting(null);
+        assertEquals(List.of(), follows(f.store.getByKey("default", "trip-answer").orElseThrow().id()));
+        assertTrue(keys.indexOf("distractor") < keys.indexOf("trip-answer"), "no episode: the distractor wins: " + keys);
     }
 
     @Test

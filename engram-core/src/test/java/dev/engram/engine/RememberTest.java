@@ -12,6 +12,7 @@ import dev.engram.error.NotFoundException;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.MemoryRules;
+import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import java.time.Duration;
@@ -87,6 +88,25 @@ class RememberTest {
         RememberResult explicit = f.remember("k1", "Redis is used for sessions", MemoryType.FACT, List.of("infra"));
         assertEquals(List.of("infra"), explicit.memory().tags());
         assertTrue(explicit.inferredTags().isEmpty());
+    }
+
+    @Test
+    void anEventTimeIsKeptBesideTheRecordingTimeAndABadOneWritesNothing() {
+        Instant now = f.clock.instant();
+        Memory dated = f.engine.remember(RememberCommand.builder("We moved the office to Busan").key("move")
+                .occurredAt("2023-05-08").build()).memory();
+        assertEquals(Instant.parse("2023-05-08T00:00:00Z"), dated.occurredAt());
+        assertEquals(now, dated.createdAt(), "recorded now, happened then");
+        assertEquals(now.minus(Duration.ofDays(3)), f.engine.remember(RememberCommand.builder("Three days ago the build broke")
+                .key("broke").occurredAt("3d").build()).memory().occurredAt());
+        assertEquals(Instant.parse("2023-05-08T00:00:00Z"), f.engine.remember(RememberCommand.builder("We moved the office to Busan")
+                .key("move").build()).memory().occurredAt(), "a merge without one keeps the event time");
+        assertEquals(null, f.engine.remember(RememberCommand.of("No time given")).memory().occurredAt());
+        long before = f.store.count();
+        var bad = assertThrows(InvalidArgumentException.class,
+                () -> f.engine.remember(RememberCommand.builder("x").key("bad-time").occurredAt("last tuesday").build()));
+        assertTrue(bad.getMessage().startsWith("occurred_at 'last tuesday' is not a date"), bad.getMessage());
+        assertEquals(before, f.store.count(), "nothing written");
     }
 
     @Test

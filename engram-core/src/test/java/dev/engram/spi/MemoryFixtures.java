@@ -43,7 +43,7 @@ public final class MemoryFixtures {
                 .tags(List.of("db", "sqlite", "tag\"with'quote")).file("src/main/Store.java").pathScope("src/main/")
                 .importance(Importance.HIGH).quality(0.75).confidence(0.5).status(MemoryStatus.DRAFT)
                 .createdAt(now.minusSeconds(3600)).updatedAt(now).lastAccessedAt(now.minusSeconds(60))
-                .accessCount(7).expiresAt(now.plusSeconds(86_400)).reviewIntervalDays(14)
+                .accessCount(7).expiresAt(now.plusSeconds(86_400)).occurredAt(now.minusSeconds(86_400 * 400)).reviewIntervalDays(14)
                 .lastVerifiedAt(now.minusSeconds(120)).verifyCount(2).relevance(2.5).origin(Origin.HUMAN)
                 .session("sess-1").branch("feature/x").pinPriority(3)
                 .supersededAt(now.minusSeconds(10)).supersededBy(id(n + 1_000_000)).build();

@@ -257,8 +257,9 @@ public final class LocomoBench {
                 case "plain" -> LocomoConversation.Ingest.PLAIN;
                 case "enriched" -> LocomoConversation.Ingest.ENRICHED;
                 case "sessionless" -> LocomoConversation.Ingest.SESSIONLESS;
+                case "timed" -> LocomoConversation.Ingest.TIMED;
                 default -> throw new IllegalArgumentException("--ingest must be one or more (comma-separated) of"
-                        + " [plain, enriched, sessionless], or both, got '" + v + "'");
+                        + " [plain, enriched, sessionless, timed], or both, got '" + v + "'");
             });
         }
         return List.copyOf(out);

@@ -29,6 +29,16 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
             return ingest == Ingest.ENRICHED ? said + " (" + sessionDate + ")" : said;
         }
 
+        /**
+         * The session date as an ISO instant for remember's {@code occurred_at} (LoCoMo writes
+         * "1:56 pm on 8 May, 2023"), read as UTC.
+         */
+        String occurredAt() {
+            java.time.format.DateTimeFormatter f = new java.time.format.DateTimeFormatterBuilder().parseCaseInsensitive()
+                    .appendPattern("h:mm a 'on' d MMMM, yyyy").toFormatter(Locale.ENGLISH);
+            return java.time.LocalDateTime.parse(sessionDate.strip(), f).toInstant(java.time.ZoneOffset.UTC).toString();
+        }
+
         /** The memory key: {@code D1:3} becomes {@code d1-3}. */
         String key() {
             return keyOf(diaId);
@@ -49,13 +59,14 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
      * appended to the content and each turn linked ({@code related}) to the one before it in its session.
      */
     enum Ingest {
-        PLAIN, ENRICHED, SESSIONLESS;
+        PLAIN, ENRICHED, SESSIONLESS, TIMED;
 
         String label() {
             return switch (this) {
                 case PLAIN -> "plain (client-like)";
                 case ENRICHED -> "enriched (date in content, turns linked)";
                 case SESSIONLESS -> "plain, no client session (no inferred episodes)";
+                case TIMED -> "plain + occurred_at (the session date)";
             };
         }
     }

@@ -141,6 +141,7 @@ final class ProductRun {
             args.put("key", t.key());
             args.put("type", "fact");
             args.put("content", t.content(ingest));
+            if (ingest == LocomoConversation.Ingest.TIMED) args.put("occurred_at", t.occurredAt()); // a documented parameter
             if (ingest == LocomoConversation.Ingest.ENRICHED && previous != null
                     && previous.sessionDate().equals(t.sessionDate())) {
                 args.put("links", List.of("related:" + previous.key())); // remember's documented links parameter

@@ -1,5 +1,7 @@
 package dev.engram.engine.graph;
 
+import dev.engram.engine.HardDeletion;
+
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
@@ -67,7 +69,9 @@ public final class EntityGraph {
     private final Clock clock;
     private final Function<RecallQuery, RecallResult> recall;
     private final Supplier<String> ids;
-    private final AtomicReference<Instant> lastStamp = new AtomicReference<>(Instant.EPOCH);
+    private final AtomicReference<Instant> lastStamp;
+    /** Recorded on the memories this graph writes: who wrote them ({@link #by}); null when unknown. */
+    private final String session, branch;
 
     /**
      * @param recall Engram's ranked recall (the engine's, with the caller's cost function), for {@link #search}
@@ -75,11 +79,27 @@ public final class EntityGraph {
      */
     public EntityGraph(MemoryStore store, SearchIndex index, Clock clock, Function<RecallQuery, RecallResult> recall,
                        Supplier<String> ids) {
+        this(store, index, clock, recall, ids, new AtomicReference<>(Instant.EPOCH), null, null);
+    }
+
+    private EntityGraph(MemoryStore store, SearchIndex index, Clock clock, Function<RecallQuery, RecallResult> recall,
+                        Supplier<String> ids, AtomicReference<Instant> lastStamp, String session, String branch) {
         this.store = store;
         this.index = index;
         this.clock = clock;
         this.recall = recall;
         this.ids = ids;
+        this.lastStamp = lastStamp;
+        this.session = session;
+        this.branch = branch;
+    }
+
+    /**
+     * The same graph, recording {@code session} and {@code branch} on every memory it creates (a profile
+     * passes the MCP caller's). The creation-time stamp stays shared, so order holds across writers.
+     */
+    public EntityGraph by(String session, String branch) {
+        return new EntityGraph(store, index, clock, recall, ids, lastStamp, session, branch);
     }
 
     // ---------------------------------------------------------------- writes
@@ -235,7 +255,10 @@ public final class EntityGraph {
                 Set<String> texts = new HashSet<>(d.texts());
                 int here = 0;
                 for (Memory o : observationsOf(View.of(tx), entity.get().id())) {
-                    if (texts.contains(o.content()) && tx.delete(o.id())) here++;
+                    if (texts.contains(o.content())) {
+                        HardDeletion.delete(tx, o, clock.instant());
+                        here++;
+                    }
                 }
                 if (here > 0) tx.update(tx.get(entity.get().id()).orElseThrow().toBuilder().updatedAt(clock.instant()).build());
                 n += here;
@@ -264,8 +287,10 @@ public final class EntityGraph {
                     throw new InvalidArgumentException("cascadeRelations", "is false and entity " + MemoryRules.shown(name)
                             + " has " + relations + " relation(s); delete them first, or cascade");
                 }
-                for (Memory o : observationsOf(View.of(tx), id)) tx.delete(o.id());
-                tx.delete(id);
+                // tombstones, as a native hard forget: restorable for HardDeletion.RESTORE_WINDOW
+                Instant now = clock.instant();
+                for (Memory o : observationsOf(View.of(tx), id)) HardDeletion.delete(tx, o, now);
+                HardDeletion.delete(tx, entity.get(), now);
                 out.add(name);
             }
             return out;
@@ -518,7 +543,7 @@ public final class EntityGraph {
         Instant t = stamp();
         Memory.Builder b = Memory.builder().id(ids.get()).key(freeKey(tx, zone, name)).zone(zone).type(MemoryType.ENTITY)
                 .content(entityContent(name, type)).name(name).entityType(type).quality(0.5)
-                .origin(Origin.AGENT).createdAt(t).updatedAt(t);
+                .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t);
         if (interval != null) b.reviewIntervalDays(interval);
         Memory m = b.build();
         tx.insert(m);
@@ -538,7 +563,7 @@ public final class EntityGraph {
             Instant t = stamp();
             Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), name)).zone(entity.zone())
                     .type(MemoryType.FACT).content(text).name(name).entityType(OBSERVATION_TYPE).quality(0.5)
-                    .origin(Origin.AGENT).createdAt(t).updatedAt(t).build();
+                    .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t).build();
             tx.insert(o);
             tx.addEdge(new Edge(o.id(), entity.id(), EdgeType.OBSERVATION_OF, null, t));
             added.add(text);

@@ -310,4 +310,25 @@ class EntityGraphTest {
         assertTrue(e.getMessage().contains("taken"), e.getMessage());
         assertFalse(graph.find("default", "A: b").isPresent());
     }
+
+    @Test
+    void deletedEntitiesAndObservationsAreRestorableLikeAHardForget() {
+        people();
+        graph.relate("default", List.of(new RelationDraft(null, "Alice", null, "Acme Corp", "works_at")), MissingEndpoint.FAIL);
+        graph.deleteObservations("default", "Bob", List.of("works at TechCo"));
+        assertEquals(List.of("Alice"), graph.delete("default", List.of("Alice"), true));
+        assertTrue(graph.find("default", "Alice").isEmpty());
+        // the native forget restores by key; entity first, then its observations, which re-attach to it
+        Memory aliceTomb = store.write(tx -> tx.tombstoneByKey("default", "alice")).orElseThrow().memory();
+        engine.forget(new dev.engram.engine.ForgetCommand(aliceTomb.id(), "default", dev.engram.engine.ForgetAction.RESTORE));
+        for (String key : List.of("alice-works-at-acme-corp", "alice-likes-programming")) {
+            String id = store.write(tx -> tx.tombstoneByKey("default", key)).orElseThrow().memory().id();
+            engine.forget(new dev.engram.engine.ForgetCommand(id, "default", dev.engram.engine.ForgetAction.RESTORE));
+        }
+        Entity alice = graph.find("default", "Alice").orElseThrow();
+        assertEquals(List.of("works at Acme Corp", "likes programming"), alice.observationTexts());
+        assertEquals(1, graph.relationsTouching(List.of(alice)).size(), "the relation came back with its entity");
+        assertTrue(store.write(tx -> tx.tombstoneByKey("default", "bob-works-at-techco")).isPresent(),
+                "a deleted observation is kept as a tombstone too");
+    }
 }

@@ -66,7 +66,7 @@ public final class ExportCodec {
                 .status(MemoryStatus.parse("status", text(m, "status")))
                 .createdAt(instant(m, "created_at")).updatedAt(instant(m, "updated_at"))
                 .lastAccessedAt(optInstant(m, "last_accessed_at")).accessCount((long) number(m, "access_count"))
-                .expiresAt(optInstant(m, "expires_at")).reviewIntervalDays((int) number(m, "review_interval_days"))
+                .expiresAt(optInstant(m, "expires_at")).occurredAt(optInstant(m, "occurred_at")).reviewIntervalDays((int) number(m, "review_interval_days"))
                 .lastVerifiedAt(optInstant(m, "last_verified_at"))
                 // lines written before the widened model have no verify_count or relevance, and a "tier"
                 // that is now computed on read: it is ignored

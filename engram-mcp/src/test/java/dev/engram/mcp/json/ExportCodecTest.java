@@ -29,7 +29,7 @@ class ExportCodecTest {
                 .content("Use zod for validation.\nNot joi: \"slow\".").tags(List.of("api", "validation"))
                 .file("src/a.ts").pathScope("src/**").importance(Importance.HIGH).quality(0.73333333333)
                 .confidence(0.9).status(MemoryStatus.ACTIVE).createdAt(t).updatedAt(t.plusSeconds(5))
-                .lastAccessedAt(t.plusSeconds(9)).accessCount(12).expiresAt(t.plusSeconds(86_400))
+                .lastAccessedAt(t.plusSeconds(9)).accessCount(12).expiresAt(t.plusSeconds(86_400)).occurredAt(t.minusSeconds(86_400))
                 .reviewIntervalDays(4).lastVerifiedAt(t).verifyCount(3).relevance(10).origin(Origin.HUMAN).session("s1")
                 .branch("main").pinPriority(2).supersededAt(t).supersededBy("m_bbbbbbbbbb").build();
         return new ExportRecord(m,

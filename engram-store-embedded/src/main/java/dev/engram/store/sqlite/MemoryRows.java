@@ -41,6 +41,7 @@ final class MemoryRows {
         setInstant(ps, i++, m.lastAccessedAt());
         ps.setLong(i++, m.accessCount());
         setInstant(ps, i++, m.expiresAt());
+        setInstant(ps, i++, m.occurredAt());
         ps.setInt(i++, m.reviewIntervalDays());
         setInstant(ps, i++, m.lastVerifiedAt());
         ps.setInt(i++, m.verifyCount());
@@ -76,6 +77,7 @@ final class MemoryRows {
                 .lastAccessedAt(instant(rs, "last_accessed_at"))
                 .accessCount(rs.getLong("access_count"))
                 .expiresAt(instant(rs, "expires_at"))
+                .occurredAt(instant(rs, "occurred_at"))
                 .reviewIntervalDays(rs.getInt("review_interval_days"))
                 .lastVerifiedAt(instant(rs, "last_verified_at"))
                 .verifyCount(rs.getInt("verify_count"))

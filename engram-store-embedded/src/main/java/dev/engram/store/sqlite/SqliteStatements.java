@@ -187,15 +187,15 @@ final class SqliteStatements {
 
     /**
      * The memory columns in bind order (see {@link MemoryRows#bindFields}). V5 added name, entity_type,
-     * verify_count and relevance and dropped tier, which is computed on read.
+     * occurred_at, verify_count and relevance and dropped tier, which is computed on read.
      */
     private static final List<String> COLUMNS = List.of("id", "zone", "key", "name", "type", "entity_type", "content",
             "tags", "file", "path_scope", "importance", "quality", "confidence", "status", "created_at", "updated_at",
-            "last_accessed_at", "access_count", "expires_at", "review_interval_days", "last_verified_at",
+            "last_accessed_at", "access_count", "expires_at", "occurred_at", "review_interval_days", "last_verified_at",
             "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by");
     /**
      * V5, the widened model (issue 15): a display name (unique in its zone when set: a partial index,
-     * because native memories have none), a free-text entity type, the verification count and a
+     * because native memories have none), a free-text entity type, when the remembered event happened, the verification count and a
      * relevance weight; a free-text label on edges, part of an edge's identity; zone descriptions.
      * The stored tier goes: it was written once at creation and disagreed with what stats computed,
      * so the tier is now computed on read only. The review interval's old default of 1 day was never
@@ -207,6 +207,7 @@ final class SqliteStatements {
     static final List<String> SCHEMA_V5 = List.of(
             "ALTER TABLE memories ADD COLUMN name TEXT",
             "ALTER TABLE memories ADD COLUMN entity_type TEXT",
+            "ALTER TABLE memories ADD COLUMN occurred_at INTEGER",
             "ALTER TABLE memories ADD COLUMN verify_count INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE memories ADD COLUMN relevance REAL NOT NULL DEFAULT 1.0",
             "ALTER TABLE memories DROP COLUMN tier",
@@ -214,6 +215,7 @@ final class SqliteStatements {
             "CREATE UNIQUE INDEX memories_zone_name ON memories (zone, name) WHERE name IS NOT NULL",
             "ALTER TABLE tombstones ADD COLUMN name TEXT",
             "ALTER TABLE tombstones ADD COLUMN entity_type TEXT",
+            "ALTER TABLE tombstones ADD COLUMN occurred_at INTEGER",
             "ALTER TABLE tombstones ADD COLUMN verify_count INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE tombstones ADD COLUMN relevance REAL NOT NULL DEFAULT 1.0",
             "ALTER TABLE tombstones DROP COLUMN tier",

@@ -25,6 +25,7 @@ final class RememberTool implements ToolHandler {
                     .string("zone", Fields.ZONE, "my-project")
                     .choice("importance", "Default: automatic", Fields.IMPORTANCE)
                     .string("ttl", "Expiry: 90m, 24h, 7d, 2w or a date", "7d")
+                    .string("occurred_at", "When it happened, if not now: a date, an instant or an age such as 3d", "2026-11-28")
                     .strings("links", "Links to other memories, \"type:key\" or \"key\"", List.of("caused_by:redis-timeout"))
                     .string("file", "File the memory is about", "src/api/server.ts")
                     .string("path_scope", "Glob where it applies", "src/api/**")
@@ -38,7 +39,7 @@ final class RememberTool implements ToolHandler {
             .outputSchema(JsonSchema.output()
                     .of("id", "string").of("key", "string").of("zone", "string").of("type", "string")
                     .of("outcome", "string").of("inferred_tags", "array").of("near_duplicate", "object")
-                    .of("quality", "number").of("quality_parts", "object").of("expires_at", "string")
+                    .of("quality", "number").of("quality_parts", "object").of("expires_at", "string").of("occurred_at", "string")
                     .of("linked", "array")
                     .required("id", "key", "zone", "type", "outcome", "quality").build())
             .annotations(ToolHints.writes(false))
@@ -65,7 +66,8 @@ final class RememberTool implements ToolHandler {
                 context.zone(args), args.choice("importance", Importance::parse), args.textOr("ttl"),
                 links == null ? null : links.stream().map(LinkSpec::parse).toList(),
                 args.textOr("file"), args.textOr("path_scope"), args.choice("origin", Origin::parse),
-                args.bool("replace"), args.caller().session(), args.caller().branch(), args.bool("merge_duplicate"));
+                args.bool("replace"), args.caller().session(), args.caller().branch(), args.bool("merge_duplicate"),
+                args.textOr("occurred_at"));
         RememberResult result = context.engine().remember(request);
         return new ToolReply(renderers.text().remember(result),
                 renderers.structured().remember(result));

@@ -46,7 +46,7 @@ public final class StructuredRenderer {
                     .put("recency", round(q.recency())).put("usage", round(q.usage()))
                     .put("origin", round(q.origin())).map());
         }
-        return f.put("expires_at", m.expiresAt()).put("linked", r.linked()).map();
+        return f.put("expires_at", m.expiresAt()).put("occurred_at", m.occurredAt()).put("linked", r.linked()).map();
     }
 
     public Map<String, Object> recall(RecallResult r) {
@@ -140,7 +140,7 @@ public final class StructuredRenderer {
                 .put("quality", m.quality()).put("confidence", m.confidence()).put("status", m.status().wireName())
                 .put("created_at", m.createdAt()).put("updated_at", m.updatedAt())
                 .put("last_accessed_at", m.lastAccessedAt()).put("access_count", m.accessCount())
-                .put("expires_at", m.expiresAt()).put("review_interval_days", m.reviewIntervalDays())
+                .put("expires_at", m.expiresAt()).put("occurred_at", m.occurredAt()).put("review_interval_days", m.reviewIntervalDays())
                 .put("last_verified_at", m.lastVerifiedAt()).put("verify_count", m.verifyCount())
                 .put("relevance", m.relevance())
                 .put("origin", m.origin().wireName()).put("session", m.session()).put("branch", m.branch())

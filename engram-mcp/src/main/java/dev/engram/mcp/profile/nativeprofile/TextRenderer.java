@@ -51,6 +51,7 @@ public final class TextRenderer implements ResultCost {
         if (!r.inferredTags().isEmpty()) sb.append("\ninferred tags: ").append(String.join(", ", r.inferredTags()));
         if (!r.linked().isEmpty()) sb.append("\nlinked: ").append(String.join(", ", r.linked()));
         if (m.expiresAt() != null) sb.append("\nexpires: ").append(date(m.expiresAt()));
+        if (m.occurredAt() != null) sb.append("\nhappened: ").append(date(m.occurredAt()));
         if (r.nearDuplicate() != null) {
             sb.append("\nnear-duplicate of ").append(r.nearDuplicate().key()).append(" (").append(r.nearDuplicate().id())
                     .append(") · ").append(percent(r.nearDuplicate().similarity()))
@@ -92,6 +93,7 @@ public final class TextRenderer implements ResultCost {
                 .append(m.type().wireName()).append('/').append(m.key()).append(" (").append(m.id()).append(") · ")
                 .append(percent(rm.relevance()));
         if (m.pinned()) sb.append(" · pinned");
+        if (m.occurredAt() != null) sb.append(" · happened ").append(date(m.occurredAt()));
         sb.append('\n').append(m.content());
         if (!m.tags().isEmpty()) sb.append("\ntags: ").append(String.join(", ", m.tags()));
         if (rm.reason() != null && !rm.reason().isBlank()) sb.append("\nwhy: ").append(rm.reason());

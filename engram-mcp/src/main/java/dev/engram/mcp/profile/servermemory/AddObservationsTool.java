@@ -51,7 +51,7 @@ final class AddObservationsTool extends GraphTool {
                     Items.strings(args, item, at + "contents", "observation texts", "[\"Likes tea\"]")));
         }
         try {
-            return GraphRenderer.added(graph().addObservations(zone(), drafts));
+            return GraphRenderer.added(writer(args).addObservations(zone(), drafts));
         } catch (NotFoundException e) {
             throw new NotFoundException(e.getMessage() + "; nothing was added. Create it with create_entities,"
                     + " or check the name with search_nodes");

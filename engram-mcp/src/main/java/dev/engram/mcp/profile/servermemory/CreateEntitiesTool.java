@@ -47,6 +47,6 @@ final class CreateEntitiesTool extends GraphTool {
                     Items.strings(args, item, at + "observations", "observation texts (send [] for none)",
                             "[\"Speaks fluent Spanish\"]")));
         }
-        return GraphRenderer.entities(graph().create(zone(), drafts, ExistingEntity.SKIP));
+        return GraphRenderer.entities(writer(args).create(zone(), drafts, ExistingEntity.SKIP));
     }
 }

@@ -42,7 +42,7 @@ final class CreateRelationsTool extends GraphTool {
     public ToolReply call(ToolArgs args) {
         List<RelationDraft> drafts = relations(args);
         try {
-            return GraphRenderer.relations(graph().relate(zone(), drafts, MissingEndpoint.FAIL));
+            return GraphRenderer.relations(writer(args).relate(zone(), drafts, MissingEndpoint.FAIL));
         } catch (NotFoundException e) {
             throw new NotFoundException(e.getMessage() + "; create it first with create_entities, then relate it");
         }

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.servermemory;
 
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 
 /**
@@ -18,6 +19,11 @@ abstract class GraphTool implements ToolHandler {
 
     protected EntityGraph graph() {
         return context.engine().entities();
+    }
+
+    /** The graph for a call that creates memories: they record who made the call. */
+    protected EntityGraph writer(ToolArgs args) {
+        return graph().by(args.caller().session(), args.caller().branch());
     }
 
     protected String zone() {

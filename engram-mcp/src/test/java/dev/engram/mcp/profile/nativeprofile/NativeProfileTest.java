@@ -90,6 +90,7 @@ class NativeProfileTest {
     @CsvSource(delimiter = '|', value = {
         "remember|{}|content is required: One self-contained fact, decision or fix, 1-3 sentences (e.g. \"content\": \"Use zod for request validation; joi was dropped\")",
         "remember|{\"content\":\"x\",\"type\":\"idea\"}|type 'idea' is not a known type; send one of decision, pattern, error, warning, preference, procedure, fact, relation, entity",
+        "remember|{\"content\":\"x\",\"occurred_at\":\"yesterday\"}|occurred_at 'yesterday' is not a date; send 2026-11-29, 2026-11-29T10:00:00Z or a relative age such as 7d or 24h",
         "remember|{\"content\":\"x\",\"tags\":7}|tags must be an array of strings, got number 7 (e.g. \"tags\": [\"validation\", \"api\"])",
         "recall|{\"query\":\"x\",\"limit\":\"ten\"}|limit must be an integer, got string \"ten\" (e.g. \"limit\": 5)",
         "recall|{\"query\":\"x\",\"limit\":500}|limit must be 1..100, got 500",

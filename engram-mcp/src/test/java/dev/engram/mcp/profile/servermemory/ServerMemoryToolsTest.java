@@ -254,4 +254,16 @@ class ServerMemoryToolsTest {
         assertEquals("{\n  \"entities\": [\n    {\n      \"name\": \"Alice\",\n      \"entityType\": \"person\",\n"
                 + "      \"observations\": [\n        \"x\"\n      ]\n    }\n  ],\n  \"relations\": []\n}", body);
     }
+
+    @Test
+    void entitiesAndObservationsRecordTheCallersSessionAndBranch() {
+        ToolHandler create = profile.tools().stream().filter(t -> t.definition().name().equals("create_entities")).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(create, Map.of("entities", List.of(entity("Jane Roe", "Person", "Likes tea"))),
+                new dev.engram.mcp.tool.Caller("claude-code/s-9", "feature/graph"));
+        assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+        var jane = engine.entities().find("default", "Jane Roe").orElseThrow();
+        assertEquals("claude-code/s-9", jane.memory().session());
+        assertEquals("feature/graph", jane.memory().branch());
+        assertEquals("claude-code/s-9", jane.observations().get(0).session());
+    }
 }
