@@ -50,6 +50,11 @@ final class BrainContext {
         return profile.engine().entities();
     }
 
+    /** The graph writing as this call's caller: its MCP session and the project's branch are recorded on writes. */
+    EntityGraph graph(ToolArgs args) {
+        return graph().by(args.caller().session(), args.caller().branch());
+    }
+
     ZoneOperation zones() {
         return profile.engine().zoneAdmin();
     }

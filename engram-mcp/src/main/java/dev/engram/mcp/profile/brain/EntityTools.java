@@ -67,7 +67,7 @@ final class EntityTools {
             List<String> conflicts = new ArrayList<>();
             List<Map<String, Object>> existing = new ArrayList<>();
             for (EntityDraft d : drafts) {
-                Optional<Entity> e = c.graph().find(zone, d.name());
+                Optional<Entity> e = c.graph(args).find(zone, d.name());
                 if (e.isPresent() && !conflicts.contains(d.name())) {
                     conflicts.add(d.name());
                     existing.add(c.document(e.get()));
@@ -83,7 +83,7 @@ final class EntityTools {
                         + "entities with different names. Use update_entities to modify existing entities.");
                 throw new BrainFailure(body);
             }
-            List<Entity> created = c.graph().create(zone, drafts, ExistingEntity.MERGE);
+            List<Entity> created = c.graph(args).create(zone, drafts, ExistingEntity.MERGE);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("entities", created.stream().map(e -> nameAndType(e)).toList());
@@ -138,16 +138,16 @@ final class EntityTools {
                 Map<String, Object> item = items.get(i);
                 Items.onlyKnown(item, "entities", i, List.of("name", "entityType", "observations", "isImportant"));
                 String name = Items.text(item, "entities", i, "name", true, "iaptic-server");
-                Entity e = c.graph().find(zone, name).orElseThrow(() -> BrainFailure.of("Entity \"" + name + "\" not found"
+                Entity e = c.graph(args).find(zone, name).orElseThrow(() -> BrainFailure.of("Entity \"" + name + "\" not found"
                         + BrainContext.inZone(zone), "Create it with create_entities first, or check the name with search_nodes."));
                 String type = Items.text(item, "entities", i, "entityType", false, "Project");
                 drafts.add(new EntityDraft(name, type == null || type.isBlank() ? e.entityType() : type,
                         Items.strings(item, "entities", i, "observations"), null));
                 important.add(Items.bool(item, "entities", i, "isImportant"));
             }
-            List<Entity> updated = new ArrayList<>(c.graph().create(zone, drafts, ExistingEntity.MERGE));
+            List<Entity> updated = new ArrayList<>(c.graph(args).create(zone, drafts, ExistingEntity.MERGE));
             for (int i = 0; i < drafts.size(); i++) {
-                if (important.get(i) != null) c.graph().markImportant(zone, drafts.get(i).name(), important.get(i));
+                if (important.get(i) != null) c.graph(args).markImportant(zone, drafts.get(i).name(), important.get(i));
             }
             return Map.of("entities", updated.stream().map(EntityTools::nameAndType).toList());
         });
@@ -177,7 +177,7 @@ final class EntityTools {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("name", name);
                 try {
-                    r.put("deleted", !c.graph().delete(zone, List.of(name), cascade).isEmpty());
+                    r.put("deleted", !c.graph(args).delete(zone, List.of(name), cascade).isEmpty());
                 } catch (EngramUserException e) {
                     r.put("deleted", false);
                     r.put("error", e.getMessage());
@@ -220,11 +220,11 @@ final class EntityTools {
             if (texts.isEmpty()) throw new InvalidArgumentException("observations", "is empty; send at least one observation text");
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
-            if (c.graph().find(zone, name).isEmpty()) {
+            if (c.graph(args).find(zone, name).isEmpty()) {
                 throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
                         "Please create the entity before adding observations.");
             }
-            List<Added> added = c.graph().addObservations(zone, name, texts);
+            List<Added> added = c.graph(args).addObservations(zone, name, texts);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("parent", name);
@@ -251,15 +251,15 @@ final class EntityTools {
             boolean autoCreate = Boolean.TRUE.equals(optionalBool(args, "auto_create"));
             String zone = c.zone(args);
             boolean created = false;
-            if (c.graph().find(zone, name).isEmpty()) {
+            if (c.graph(args).find(zone, name).isEmpty()) {
                 if (!autoCreate) {
                     throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
                             "Please create the entity before marking it as important, or set auto_create to true.");
                 }
-                c.graph().create(zone, List.of(new EntityDraft(name, EntityGraph.UNKNOWN_TYPE, List.of())), ExistingEntity.SKIP);
+                c.graph(args).create(zone, List.of(new EntityDraft(name, EntityGraph.UNKNOWN_TYPE, List.of())), ExistingEntity.SKIP);
                 created = true;
             }
-            Entity e = c.graph().markImportant(zone, name, important);
+            Entity e = c.graph(args).markImportant(zone, name, important);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("entity", c.document(e));
@@ -279,7 +279,7 @@ final class EntityTools {
             boolean withObs = Boolean.TRUE.equals(optionalBool(args, "includeObservations"));
             int limit = args.intOr("limit", withObs ? 5 : 20, 1, 1000);
             String zone = c.zone(args);
-            List<Entity> recent = c.graph().recent(zone, limit);
+            List<Entity> recent = c.graph(args).recent(zone, limit);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("entities", recent.stream().map(e -> c.view(e, withObs)).toList());
             out.put("total", recent.size());
@@ -298,10 +298,10 @@ final class EntityTools {
             if (names == null) args.text("names");
             if (names.isEmpty()) throw new InvalidArgumentException("names", "is empty; send at least one entity name, e.g. [\"iaptic-server\"]");
             String zone = c.zone(args);
-            List<Entity> found = c.graph().open(zone, names);
+            List<Entity> found = c.graph(args).open(zone, names);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("entities", found.stream().map(e -> c.view(e, true)).toList());
-            out.put("relations", c.graph().relationsTouching(found).stream().map(BrainContext::relation).toList());
+            out.put("relations", c.graph(args).relationsTouching(found).stream().map(BrainContext::relation).toList());
             return out;
         });
     }
@@ -323,11 +323,11 @@ final class EntityTools {
             String name = BrainContext.name(args, "name");
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
-            if (c.graph().find(zone, name).isEmpty()) {
+            if (c.graph(args).find(zone, name).isEmpty()) {
                 throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
                         "Check the name with search_nodes; verify_entity only refreshes entities that exist.");
             }
-            Entity e = c.graph().verify(zone, name, interval);
+            Entity e = c.graph(args).verify(zone, name, interval);
             Freshness f = Freshness.of(e.memory(), c.now());
             Map<String, Object> entity = new LinkedHashMap<>();
             entity.put("name", e.name());

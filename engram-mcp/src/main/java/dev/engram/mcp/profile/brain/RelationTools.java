@@ -65,7 +65,7 @@ final class RelationTools {
                 try {
                     String fromZone = endZone(item, i, "fromZone", zone);
                     String toZone = endZone(item, i, "toZone", zone);
-                    c.graph().relate(zone, List.of(new RelationDraft(fromZone, from, toZone, to, type)), missing);
+                    c.graph(args).relate(zone, List.of(new RelationDraft(fromZone, from, toZone, to, type)), missing);
                     Map<String, Object> r = new LinkedHashMap<>();
                     r.put("from", from);
                     r.put("to", to);
@@ -128,7 +128,7 @@ final class RelationTools {
                 r.put("from", from);
                 r.put("to", to);
                 r.put("type", type);
-                r.put("deleted", c.graph().unrelate(zone, List.of(RelationDraft.of(from, to, type))) > 0);
+                r.put("deleted", c.graph(args).unrelate(zone, List.of(RelationDraft.of(from, to, type))) > 0);
                 results.add(r);
             }
             Map<String, Object> out = new LinkedHashMap<>();

@@ -328,4 +328,15 @@ class BrainToolsTest {
         assertTrue(shown.contains("5-8") && shown.contains("7\tkubectl apply -f gke.yaml"), shown);
         assertTrue(shown.contains("no such file or directory"), shown);
     }
+
+    @Test
+    void writesRecordTheCallersSessionAndBranch() {
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals("create_entities")).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(h, args("entities", List.of(entity("traced", "t", "an observation")), "memory_zone", "default"),
+                new dev.engram.mcp.tool.Caller("claude-code abc", "feature/x"));
+        assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+        var e = engine.entities().find("default", "traced").orElseThrow();
+        assertEquals("claude-code abc", e.memory().session());
+        assertEquals("feature/x", e.observations().get(0).branch());
+    }
 }
