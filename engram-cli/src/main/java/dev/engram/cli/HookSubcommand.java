@@ -79,7 +79,10 @@ final class HookSubcommand implements Runnable {
                 }
                 var input = dev.engram.cli.hook.HookInputs.read(stdin, settings, main.json());
                 try (Main.OpenEngine opened = main.openEngine(config)) {
-                    StopHook.Outcome o = new StopHook(new EntityGraphHookMemory(opened.engine().entities(), Clock.systemUTC()),
+                    // what the hook saves is recorded as written by this Claude Code session
+                    var graph = opened.engine().entities().by(dev.engram.mcp.tool.Caller.session("engram-hook",
+                            input.text("session_id")), null);
+                    StopHook.Outcome o = new StopHook(new EntityGraphHookMemory(graph, Clock.systemUTC()),
                             model, settings, main.json(), main.err()::println).run(input);
                     main.err().println(o.skipped() != null ? "engram hook stop: nothing saved: " + o.skipped()
                             : "engram hook stop: saved " + o.saved() + ", verified " + o.verified());

@@ -155,7 +155,7 @@ class HookCommandsTest {
         Map<String, String> model = model(body -> "{\"save\":[{\"name\":\"shop: payments need idempotency keys\","
                 + "\"entityType\":\"Decision\",\"observations\":[\"retries without a key charged twice\"],\"reviewInterval\":30}],"
                 + "\"verify\":[\"iaptic-server\",\"no such entity\"]}");
-        CliRunner.Run r = hook("stop", "{\"transcript_path\":\"" + transcript + "\",\"cwd\":\"/work/shop\"}", model);
+        CliRunner.Run r = hook("stop", "{\"session_id\":\"s-42\",\"transcript_path\":\"" + transcript + "\",\"cwd\":\"/work/shop\"}", model);
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.err().contains("saved [shop: payments need idempotency keys], verified [iaptic-server]"), r.err());
         assertTrue(requests.get(0).contains("Project: shop"), "the project is the cwd's last part");
@@ -166,6 +166,7 @@ class HookCommandsTest {
             assertEquals("Decision", saved.entityType());
             assertEquals(List.of("retries without a key charged twice"), saved.observationTexts());
             assertEquals(30, saved.memory().reviewIntervalDays());
+            assertTrue(saved.memory().session().contains("s-42"), saved.memory().session());
             var verified = opened.engine().entities().find("default", "iaptic-server").orElseThrow();
             assertEquals(1, verified.memory().verifyCount());
             assertEquals(14, verified.memory().reviewIntervalDays());
