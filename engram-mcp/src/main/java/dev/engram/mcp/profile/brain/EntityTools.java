@@ -224,13 +224,12 @@ final class EntityTools {
                 throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
                         "Please create the entity before adding observations.");
             }
-            List<Added> added = c.graph(args).addObservations(zone, name, texts);
+            List<Added> added = c.graph(args).addObservations(zone, name, texts, interval);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("parent", name);
             out.put("observations_created", added.stream().flatMap(a -> a.added().stream())
                     .map(t -> name + BrainContext.OBSERVATION_SEPARATOR + t).toList());
-            if (interval != null) out.put("reviewInterval", interval);
             return out;
         });
     }

@@ -130,8 +130,18 @@ class BrainToolsTest {
         assertEquals(List.of(Map.of("name", "test-obs-parent: uses TypeScript", "confidence", "fresh"),
                 Map.of("name", "test-obs-parent: build is broken", "confidence", "fresh")), e.get("observations"));
         Map<String, Object> added = ok("add_observations", "name", "test-obs-parent", "observations", List.of("server is down"),
-                "memory_zone", "default");
+                "memory_zone", "default", "reviewInterval", 1);
         assertEquals(List.of("test-obs-parent: server is down"), added.get("observations_created"));
+        var parent = engine.entities().find("default", "test-obs-parent").orElseThrow();
+        assertEquals(1, parent.observations().get(2).reviewIntervalDays(), "the observation's own interval");
+        assertEquals(7, parent.observations().get(0).reviewIntervalDays());
+        create("default", args("name", "volatile", "entityType", "t", "observations", List.of("build is red"), "reviewInterval", 2));
+        assertEquals(2, engine.entities().find("default", "volatile").orElseThrow().observations().get(0).reviewIntervalDays(),
+                "create_entities gives observations the entity's interval");
+        clock.advance(Duration.ofDays(3));
+        Map<String, Object> later = entities(ok("open_nodes", "names", List.of("test-obs-parent"), "memory_zone", "default")).get(0);
+        assertEquals(Map.of("name", "test-obs-parent: server is down", "confidence", "stale", "needsReview", true),
+                ((List<?>) later.get("observations")).get(2), "1 - 3/1 = -2: stale, with its own clock");
     }
 
     @Test
