@@ -403,6 +403,35 @@ public final class EntityGraph {
         return load(View.of(store), updated);
     }
 
+    /**
+     * Sets the carried-over stamps of these entities of {@code zone} in one write (brain-tools' import:
+     * a stale entity stays stale, an important one important). Unknown names are skipped; relevance is
+     * clamped to {@value #MIN_RELEVANCE}..{@value #MAX_RELEVANCE}, a negative count reads as 0. Returns how many were set.
+     */
+    public int restore(String zone, List<Restored> items) {
+        String z = zone(zone);
+        int n = store.write(tx -> {
+            int set = 0;
+            for (Restored r : items) {
+                Optional<Memory> found = entityNamed(tx, z, r.name());
+                if (found.isEmpty()) continue;
+                Memory.Builder b = found.get().toBuilder();
+                if (r.relevance() != null && !r.relevance().isNaN()) {
+                    b.relevance(Math.max(MIN_RELEVANCE, Math.min(MAX_RELEVANCE, r.relevance())));
+                }
+                if (r.verifyCount() != null) b.verifyCount(Math.max(0, r.verifyCount()));
+                if (r.lastVerifiedAt() != null) b.lastVerifiedAt(r.lastVerifiedAt());
+                if (r.readCount() != null) b.accessCount(Math.max(0, r.readCount()));
+                if (r.lastReadAt() != null) b.lastAccessedAt(r.lastReadAt());
+                tx.update(b.build());
+                set++;
+            }
+            return set;
+        });
+        index.catchUpSoon();
+        return n;
+    }
+
     /** Relevance ×10 (at most {@value #MAX_RELEVANCE}) when important, else ÷10 (at least {@value #MIN_RELEVANCE}). */
     public Entity markImportant(String zone, String name, boolean important) {
         String z = zone(zone);

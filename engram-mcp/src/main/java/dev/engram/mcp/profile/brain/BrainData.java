@@ -4,11 +4,13 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.graph.EntityDraft;
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.engine.graph.RelationDraft;
+import dev.engram.engine.graph.Restored;
 import dev.engram.error.ConflictException;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.memory.MemoryRules;
 import dev.engram.rank.Freshness;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,13 +25,14 @@ import java.util.Set;
  * "zones":[…]}}). Observation entities (entityType observation, any case, named {@code "<parent>: <text>"}
  * with an {@code is_observation_of} relation) become the parent's observations; an entity's deprecated
  * {@code observations} array is read too. Zone names are lower-cased, as brain-tools' index names were.
- * Kept: names, types, observation order, review intervals, relations (across zones), zone descriptions.
- * Not kept: relevance, read counts and verification times (imported entities start fresh).
+ * Kept: names, types, observation order, review intervals, relations (across zones), zone descriptions,
+ * and each entity's relevance, read count and time, verification count and time (so a stale entity stays
+ * stale). Observations start their own clocks at the import.
  */
 public final class BrainData {
     /** What a file holds, by zone. */
     public record Parsed(Map<String, List<EntityDraft>> entities, List<RelationDraft> relations,
-                         Map<String, String[]> zones) {
+                         Map<String, String[]> zones, Map<String, List<Restored>> stamps) {
     }
 
     /** What {@link #importInto} did. */
@@ -123,6 +126,7 @@ public final class BrainData {
         // parents first, in file order; observation entities attach to them afterwards, in file order
         Map<Key, EntityDraft> drafts = new LinkedHashMap<>();
         Map<Key, List<String>> observations = new LinkedHashMap<>();
+        Map<String, List<Restored>> stamps = new LinkedHashMap<>();
         List<Map<String, Object>> observationItems = new ArrayList<>();
         for (int i = 0; i < entities.size(); i++) {
             Map<String, Object> e = entities.get(i);
@@ -140,6 +144,13 @@ public final class BrainData {
             List<String> obs = observations.computeIfAbsent(key, k -> new ArrayList<>());
             if (e.get("observations") instanceof List<?> l) for (Object o : l) if (o instanceof String s && !s.isBlank()) obs.add(s);
             drafts.putIfAbsent(key, new EntityDraft(name, type, List.of(), interval));
+            Restored r = new Restored(name, number(e.get("relevanceScore")), integer(e.get("verifyCount")),
+                    instant(e.get("verifiedAt")), e.get("readCount") instanceof Number c ? c.longValue() : null,
+                    instant(e.get("lastRead")));
+            if (r.relevance() != null || r.verifyCount() != null || r.lastVerifiedAt() != null || r.readCount() != null
+                    || r.lastReadAt() != null) {
+                stamps.computeIfAbsent(zone, z -> new ArrayList<>()).add(r);
+            }
         }
         for (Map<String, Object> e : observationItems) {
             String name = (String) e.get("name");
@@ -166,7 +177,25 @@ public final class BrainData {
             zones.put(name, new String[] {z.get("shortDescription") instanceof String s ? s : null,
                     z.get("description") instanceof String d ? d : null});
         }
-        return new Parsed(byZone, kept, zones);
+        return new Parsed(byZone, kept, zones, stamps);
+    }
+
+    private static Double number(Object v) {
+        return v instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static Integer integer(Object v) {
+        return v instanceof Number n ? (int) Math.max(0, Math.min(Integer.MAX_VALUE, n.longValue())) : null;
+    }
+
+    /** An ISO-8601 time as brain-tools wrote them (Date.toISOString), or null when absent or unreadable. */
+    private static Instant instant(Object v) {
+        if (!(v instanceof String s) || s.isBlank()) return null;
+        try {
+            return Instant.parse(s.strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**
@@ -199,6 +228,7 @@ public final class BrainData {
             existing += s.entitiesExisting();
             observations += s.observationsAdded();
         }
+        if (!dryRun) data.stamps().forEach((zone, items) -> engine.entities().restore(zone, items));
         Map<String, List<RelationDraft>> byZone = new LinkedHashMap<>();
         for (RelationDraft r : data.relations()) byZone.computeIfAbsent(r.fromZone(), z -> new ArrayList<>()).add(r);
         for (Map.Entry<String, List<RelationDraft>> e : byZone.entrySet()) {

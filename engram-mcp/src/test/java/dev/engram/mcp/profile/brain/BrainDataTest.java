@@ -19,7 +19,7 @@ class BrainDataTest {
     private final JsonText json = JsonText.standard();
 
     private static final String JSONL = String.join("\n",
-            "{\"type\":\"entity\",\"name\":\"John Smith\",\"entityType\":\"Person\",\"observations\":[],\"zone\":\"ProjectA\",\"reviewInterval\":30,\"relevanceScore\":1}",
+            "{\"type\":\"entity\",\"name\":\"John Smith\",\"entityType\":\"Person\",\"observations\":[],\"zone\":\"ProjectA\",\"reviewInterval\":30,\"relevanceScore\":10,\"verifyCount\":2,\"verifiedAt\":\"2025-01-01T00:00:00.000Z\",\"readCount\":5,\"lastRead\":\"2025-02-01T00:00:00.000Z\"}",
             "{\"type\":\"entity\",\"name\":\"John Smith: prefers tabs\",\"entityType\":\"observation\",\"zone\":\"ProjectA\"}",
             "{\"type\":\"entity\",\"name\":\"John Smith: works remotely\",\"entityType\":\"Observation\",\"zone\":\"ProjectA\"}",
             "{\"type\":\"relation\",\"from\":\"John Smith: prefers tabs\",\"fromZone\":\"ProjectA\",\"to\":\"John Smith\",\"toZone\":\"ProjectA\",\"relationType\":\"is_observation_of\"}",
@@ -41,6 +41,12 @@ class BrainDataTest {
         assertEquals("Person", john.entityType());
         assertEquals(List.of("prefers tabs", "works remotely"), john.observationTexts());
         assertEquals(30, john.memory().reviewIntervalDays());
+        assertEquals(10, john.memory().relevance(), 1e-9);
+        assertEquals(2, john.memory().verifyCount());
+        assertEquals(java.time.Instant.parse("2025-01-01T00:00:00Z"), john.memory().lastVerifiedAt(), "a stale entity stays stale");
+        assertEquals(5, john.memory().accessCount());
+        assertEquals(dev.engram.rank.FreshnessLabel.ARCHIVAL,
+                dev.engram.rank.Freshness.of(john.memory(), java.time.Instant.now()).label());
         assertEquals(List.of("legacy array observation"), engine.entities().find("default", "한국어 주제").orElseThrow().observationTexts());
         assertTrue(engine.entities().read("projecta").relations()
                 .contains(new Relation("projecta", "John Smith", "projectb", "iaptic-server", "works_on")));
