@@ -139,4 +139,16 @@ class ConfigLoaderTest {
                 .http(null, null, dir.resolve("missing"), false, List.of(), List.of())).getMessage();
         assertTrue(m.startsWith("--tokens-file (flag) cannot be read"), m);
     }
+
+    @Test
+    void theChatModelIsCheckedAndPassedToTheProfilesOrAbsent() {
+        assertTrue(new ConfigLoader(Map.of(), dir, dir, "Linux").profileSettings().keySet().stream().noneMatch(k -> k.startsWith("llm.")));
+        Map<String, String> s = new ConfigLoader(Map.of("AI_API_BASE", "http://127.0.0.1:11434/v1", "AI_MODEL", "llama3"), dir, dir, "Linux")
+                .profileSettings();
+        assertEquals("http://127.0.0.1:11434/v1", s.get("llm.url"));
+        assertEquals("llama3", s.get("llm.model"));
+        assertEquals("ENGRAM_LLM_URL (environment) must be an http(s) URL, got 'ftp://x'; e.g. http://127.0.0.1:11434/v1",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_LLM_URL", "ftp://x"), dir, dir, "Linux")
+                        .profileSettings()).getMessage());
+    }
 }

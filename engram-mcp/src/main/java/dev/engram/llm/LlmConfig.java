@@ -68,6 +68,29 @@ public record LlmConfig(URI baseUrl, String model, String apiKey, Duration timeo
         return Optional.of(new LlmConfig(base, model == null ? DEFAULT_MODEL : model, key, timeout));
     }
 
+    /** The profile-setting names ({@code ProfileContext#settings}) the command line passes a checked model under. */
+    public static final String SETTING_URL = "llm.url", SETTING_MODEL = "llm.model", SETTING_KEY = "llm.key",
+            SETTING_TIMEOUT_MS = "llm.timeout-ms";
+
+    /** This configuration as profile settings (read back by {@link #fromSettings}). */
+    public Map<String, String> toSettings() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        out.put(SETTING_URL, baseUrl.toString());
+        out.put(SETTING_MODEL, model);
+        if (apiKey != null) out.put(SETTING_KEY, apiKey);
+        out.put(SETTING_TIMEOUT_MS, Long.toString(timeout.toMillis()));
+        return out;
+    }
+
+    /** The model in these profile settings, or empty when they name none. */
+    public static Optional<LlmConfig> fromSettings(Map<String, String> settings) {
+        String url = settings.get(SETTING_URL);
+        if (url == null) return Optional.empty();
+        String ms = settings.get(SETTING_TIMEOUT_MS);
+        return Optional.of(new LlmConfig(URI.create(url), settings.get(SETTING_MODEL), settings.get(SETTING_KEY),
+                ms == null ? null : Duration.ofMillis(Long.parseLong(ms))));
+    }
+
     /** {@code {base}/chat/completions}, one slash between. */
     public URI chatUri() {
         String b = baseUrl.toString();

@@ -1,7 +1,8 @@
 package dev.engram.mcp.profile.brain;
 
 import dev.engram.llm.ChatModel;
-import dev.engram.llm.ChatModels;
+import dev.engram.llm.LlmConfig;
+import dev.engram.llm.OpenAiChatClient;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
@@ -30,8 +31,10 @@ public final class BrainProfile {
     private BrainProfile() {
     }
 
+    /** The profile with the chat model the command line checked and passed in the context's settings, if any. */
     public static ToolProfile create(ProfileContext context, JsonText json) {
-        return create(context, json, ChatModels.fromEnvironment(System.getenv(), json), Clock.systemUTC());
+        Optional<ChatModel> model = LlmConfig.fromSettings(context.settings()).map(c -> new OpenAiChatClient(c, json));
+        return create(context, json, model, Clock.systemUTC());
     }
 
     public static ToolProfile create(ProfileContext context, JsonText json, Optional<ChatModel> model, Clock clock) {

@@ -349,4 +349,18 @@ class BrainToolsTest {
         assertEquals("claude-code abc", e.memory().session());
         assertEquals("feature/x", e.observations().get(0).branch());
     }
+
+    @Test
+    void theModelComesFromTheSettingsTheCommandLinePassed() throws Exception {
+        create("default", entity("iaptic-server", "Project", "deploys to GKE"));
+        try (var fake = dev.engram.llm.FakeChatEndpoint.answering(body -> "{\"relevant\": [\"iaptic-server\"], "
+                + "\"tentativeAnswer\": \"It runs on GKE.\"}")) {
+            var settings = new dev.engram.llm.LlmConfig(java.net.URI.create(fake.baseUrl()), "fake", null, null).toSettings();
+            ToolProfile withModel = BrainProfile.create(ProfileContext.of(engine, "default").withSettings(settings), JsonText.standard());
+            CallToolResult r = call(withModel, "inspect_knowledge_graph", args("information_needed", "where does it run",
+                    "keywords", List.of("GKE")));
+            assertTrue(text(r).contains("It runs on GKE."), text(r));
+            assertTrue(fake.bodies.get(0).contains("\"model\":\"fake\""), fake.bodies.get(0));
+        }
+    }
 }
