@@ -8,12 +8,15 @@ import dev.engram.engine.graph.Graph;
 import dev.engram.engine.graph.MissingEndpoint;
 import dev.engram.engine.graph.Relation;
 import dev.engram.engine.graph.RelationDraft;
+import dev.engram.engine.graph.Restored;
 import dev.engram.error.ConflictException;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.NotFoundException;
+import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.ZoneInfo;
+import dev.engram.rank.Freshness;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.SearchIndex;
 import java.time.Clock;
@@ -144,7 +147,7 @@ public final class ZoneOperation {
     }
 
     /**
-     * Copies the named entities (type, review interval, observations in order) from {@code source} to
+     * Copies the named entities (type, review interval, relevance, verification, observations in order) from {@code source} to
      * {@code target}. A name missing from the source is skipped with the reason; a name the target holds
      * follows {@code conflicts}. With {@code copyRelations}, every relation touching a copied entity is
      * written again in the target: an end that was copied (or renamed) points at its copy, the other end
@@ -183,6 +186,9 @@ public final class ZoneOperation {
             }
             graph.create(to, List.of(new EntityDraft(as, original.entityType(), original.observationTexts(),
                     original.memory().reviewIntervalDays())), ExistingEntity.MERGE);
+            // the copy is the same knowledge: as important, and as fresh or stale, as the original
+            Memory m = original.memory();
+            graph.restore(to, List.of(new Restored(as, m.relevance(), m.verifyCount(), Freshness.verifiedAt(m), null, null)));
             renamed.put(name, as);
             originals.add(original);
             copied.add(as);

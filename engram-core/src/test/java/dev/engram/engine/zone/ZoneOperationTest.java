@@ -100,6 +100,13 @@ class ZoneOperationTest {
         assertTrue(rels.contains(new Relation("test-zone-b", "TestEntityA1", "test-zone-a", "TestEntityA2", "knows")),
                 "the end left behind is pointed at across zones: " + rels);
         assertTrue(graph.find("test-zone-a", "TestEntityA1").isPresent(), "a copy leaves the source");
+        graph.markImportant("test-zone-a", "TestEntityA2", true);
+        clock.advance(java.time.Duration.ofDays(20));
+        zones.copy(List.of("TestEntityA2"), "test-zone-a", "test-zone-b", false, false);
+        var copied = graph.find("test-zone-b", "TestEntityA2").orElseThrow().memory();
+        assertEquals(10, copied.relevance(), 1e-9, "as important as the original");
+        assertEquals(dev.engram.rank.FreshnessLabel.STALE, dev.engram.rank.Freshness.of(copied, clock.instant()).label(),
+                "as stale as the original (20 days on a 7-day interval), not fresh because it was just copied");
     }
 
     @Test
