@@ -1,5 +1,7 @@
 package dev.engram.engine.zone;
 
+import dev.engram.engine.HardDeletion;
+
 import dev.engram.engine.graph.Entity;
 import dev.engram.engine.graph.EntityDraft;
 import dev.engram.engine.graph.EntityGraph;
@@ -117,7 +119,7 @@ public final class ZoneOperation {
     /**
      * Deletes the zone and everything in it (entities, observations, native memories, relations touching
      * them, also from other zones). {@code confirm} must be true; the default zone cannot be deleted.
-     * Returns how many memories went.
+     * Each memory becomes a tombstone, restorable for a week like any hard forget. Returns how many went.
      */
     public int delete(String name, boolean confirm) {
         String z = MemoryRules.zone("name", name);
@@ -133,7 +135,15 @@ public final class ZoneOperation {
         store.forEach(z, m -> ids.add(m.id()));
         int deleted = store.write(tx -> {
             int n = 0;
-            for (String id : ids) if (tx.delete(id)) n++;
+            // tombstones, as a native hard forget: each memory restorable for HardDeletion.RESTORE_WINDOW
+            java.time.Instant now = clock.instant();
+            for (String id : ids) {
+                java.util.Optional<dev.engram.memory.Memory> m = tx.get(id);
+                if (m.isPresent()) {
+                    HardDeletion.delete(tx, m.get(), now);
+                    n++;
+                }
+            }
             tx.removeZone(z);
             return n;
         });

@@ -83,6 +83,8 @@ class ZoneOperationTest {
         assertEquals(List.of("knows"), graph.read("test-zone-a").relations().stream().map(Relation::type).toList(),
                 "the cross-zone relation went with its end");
         assertThrows(NotFoundException.class, () -> zones.delete("test-zone-b", true));
+        assertTrue(store.write(tx -> tx.tombstoneByKey("test-zone-b", "testentityb1")).isPresent(),
+                "a deleted zone's memories are tombstones, restorable like any hard forget");
     }
 
     @Test
