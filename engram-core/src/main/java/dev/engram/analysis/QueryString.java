@@ -317,9 +317,16 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
 
     // ---- parsing: OR binds loosest, then AND (explicit or side by side), then NOT / + / - ----
 
+    /**
+     * Parentheses nest at most this deep; deeper ones are read as if absent. The parser recurses per
+     * level, and a query of thousands of '(' must not exhaust the stack of a server thread.
+     */
+    static final int MAX_NESTING = 32;
+
     private static final class Parser {
         private final List<Token> tokens;
         private int at;
+        private int depth;
         boolean syntax;
 
         Parser(List<Token> tokens) {
@@ -366,21 +373,30 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
         private QueryNode unary() {
             Token t = tokens.get(at++);
             switch (t.type()) {
-                case NOT, MUST_NOT -> {
+                case NOT, MUST_NOT, MUST -> {
                     syntax = true;
+                    // a run of prefixes ("!!!-x", "NOT NOT x") is read in a loop, not by recursion: only
+                    // whether an odd number of them negate matters
+                    boolean negate = t.type() != Type.MUST;
+                    while (at < tokens.size() && (peek(Type.NOT) || peek(Type.MUST_NOT) || peek(Type.MUST))) {
+                        if (!peek(Type.MUST)) negate = !negate;
+                        at++;
+                    }
                     if (at >= tokens.size() || peek(Type.OR) || peek(Type.RPAREN) || peek(Type.AND)) return null;
                     QueryNode operand = unary();
-                    return operand == null ? null : new Not(operand);
-                }
-                case MUST -> {
-                    syntax = true;
-                    return at >= tokens.size() || peek(Type.OR) || peek(Type.RPAREN) || peek(Type.AND) ? null : unary();
+                    return operand == null ? null : negate ? new Not(operand) : operand;
                 }
                 case LPAREN -> {
                     syntax = true;
-                    QueryNode inner = or();
-                    if (peek(Type.RPAREN)) at++;
-                    return inner;
+                    if (depth >= MAX_NESTING) return null; // read on as if this '(' were not there
+                    depth++;
+                    try {
+                        QueryNode inner = or();
+                        if (peek(Type.RPAREN)) at++;
+                        return inner;
+                    } finally {
+                        depth--;
+                    }
                 }
                 case PHRASE -> {
                     syntax = true;

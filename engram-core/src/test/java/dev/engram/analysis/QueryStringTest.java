@@ -141,6 +141,14 @@ class QueryStringTest {
                 parsed.rankingText();
             }, q);
         }
+        // thousands of '(' or prefixes once exhausted the stack of the server thread (and hung the session)
+        for (String q : List.of("(".repeat(8000) + "a", "!".repeat(20000) + "a", "-".repeat(20000) + "a",
+                "NOT ".repeat(5000) + "a", "(a OR ".repeat(3000) + "b", "((((((((x))))))))".repeat(500))) {
+            assertDoesNotThrow(() -> QueryString.parse(q).matches("a b x"), q.substring(0, 12));
+        }
+        assertTrue(QueryString.parse("(".repeat(8000) + "a").matches("a"), "the words behind the parentheses still count");
+        assertFalse(QueryString.parse("!!a").matches("b"), "two negations cancel: !!a means a");
+        assertTrue(QueryString.parse("!!!a").matches("b"), "three negate");
         assertEquals("a b", QueryString.parse("(a OR b").rankingText());
         assertTrue(QueryString.parse("\"unclosed phrase").matches("an unclosed phrase here"));
         assertTrue(QueryString.parse("NOT").matches("anything"), "a dangling operator is dropped");
