@@ -61,8 +61,15 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // held only until the new child exists, so upstreams still initialize in parallel
             synchronized (spawnLock) {
                 Set<Long> before = childPids();
-                McpClientTransport transport = stdioTransport(config.name(), stdio);
-                starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+                StderrTail tail = new StderrTail();
+                McpClientTransport transport = stdioTransport(config.name(), stdio, tail);
+                starting = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return initialized(config, transport);
+                    } catch (UpstreamException e) {
+                        throw tail.appendTo(e);
+                    }
+                }, calls);
                 child = awaitNewChild(before, starting);
             }
             McpSyncClient client;
@@ -97,13 +104,16 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         }
     }
 
-    private McpClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio) {
+    private McpClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio, StderrTail tail) {
         Map<String, String> env = CleanEnvironment.of(parentEnv, stdio.passEnv());
         List<String> command = new ArrayList<>();
         command.add("env");
         command.addAll(CleanEnvironment.wrap(env, stdio.command(), stdio.args()));
         return new GuardedStdioClientTransport(name, command, mapper,
-                line -> log.debug("[upstream {} stderr] {}", name, line), GuardedStdioClientTransport.MAX_LINE_BYTES);
+                line -> {
+                    tail.add(line);
+                    log.debug("[upstream {} stderr] {}", name, line);
+                }, GuardedStdioClientTransport.MAX_LINE_BYTES);
     }
 
     private HttpClientStreamableHttpTransport httpTransport(UpstreamTransport.Http http) {
@@ -139,11 +149,52 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         return pids;
     }
 
+    /** The deepest cause's message; its class name when it has none (a refused connection often has none). */
     private static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage();
-        return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+        if (m == null || m.isBlank()) return root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
+        return " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+    }
+
+    /**
+     * The last lines a starting child wrote to stderr: a server that dies at start usually says why
+     * there ("env: 'x': No such file or directory", a missing token), so a failed start carries them.
+     */
+    private static final class StderrTail {
+        private static final int LINES = 5;
+        private static final int LINE_CHARS = 200;
+        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
+
+        synchronized void add(String line) {
+            String l = line.strip();
+            if (l.isEmpty()) return;
+            // the message reaches the agent too (a call to a server that is down): no tokens in it
+            if (CredentialPatterns.find(l).isPresent()) l = "[a line that looks like it holds a credential, not shown]";
+            if (lines.size() == LINES) lines.removeFirst();
+            lines.addLast(l.length() > LINE_CHARS ? l.substring(0, LINE_CHARS) + "…" : l);
+        }
+
+        UpstreamException appendTo(UpstreamException e) {
+            // the stderr reader may still be draining the dead child's last lines
+            for (int i = 0; i < 20 && isEmpty(); i++) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            synchronized (this) {
+                if (lines.isEmpty()) return e;
+                return new UpstreamException(e.getMessage() + "; its stderr ended with: " + String.join(" | ", lines), e);
+            }
+        }
+
+        private synchronized boolean isEmpty() {
+            return lines.isEmpty();
+        }
     }
 
     @Override
