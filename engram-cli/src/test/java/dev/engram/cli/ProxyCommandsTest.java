@@ -93,4 +93,35 @@ class ProxyCommandsTest {
             assertFalse(r.err().matches("(?s).*(java\\.|ClassCast|Exception).*"), r.err());
         }
     }
+
+    @Test
+    void surfacingOnOffIsKeptInProxyJsonForTheProxyAndPerUpstream() throws Exception {
+        String store = dir.resolve("store").toString();
+        cli().run("--store", store, "proxy", "add", "fs", "--command", "npx", "--prefix", "fs");
+        cli().run("--store", store, "proxy", "add", "gh", "--command", "npx", "--prefix", "gh");
+        CliRunner.Run off = cli().run("--store", store, "proxy", "surfacing", "off", "--server", "fs");
+        assertEquals(0, off.exitCode(), off.err());
+        assertTrue(off.out().startsWith("Surfacing off for upstream 'fs' (saved in "), off.out());
+        assertTrue(off.out().contains("  fs: off\n  gh: on"), off.out());
+        assertTrue(Files.readString(Path.of(store, "proxy.json")).contains("\"surfacing_enabled\":false"));
+        assertTrue(cli().run("--store", store, "proxy", "list").out().contains("cache 3600 s, surfacing off"));
+
+        CliRunner.Run all = cli().run("--store", store, "proxy", "surfacing", "off");
+        assertTrue(all.out().contains("proxy: off\n  fs: off\n  gh: on (in effect: off)"), all.out());
+        assertTrue(cli().run("--store", store, "proxy", "config", "show").out().contains("enabled false, environment_enabled true, file_enabled false"));
+        CliRunner.Run on = cli().run("--store", store, "proxy", "surfacing", "on");
+        assertTrue(on.out().contains("proxy: on\n  fs: off\n  gh: on"), on.out());
+        assertEquals(0, cli().run("--store", store, "proxy", "surfacing", "on", "--server", "fs").exitCode());
+        assertFalse(Files.readString(Path.of(store, "proxy.json")).contains("surfacing_enabled"), "on is the default, not written");
+
+        CliRunner.Run bad = cli().run("--store", store, "proxy", "surfacing", "maybe");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("must be on or off"), bad.err());
+        CliRunner.Run unknown = cli().run("--store", store, "proxy", "surfacing", "off", "--server", "nope");
+        assertTrue(unknown.err().contains("is not an upstream"), unknown.err());
+        CliRunner.Run envOff = new CliRunner(dir, java.util.Map.of("ENGRAM_PROXY_SURFACING__ENABLED", "false"), (c, e) -> {
+            throw new IllegalStateException();
+        }).run("--store", store, "proxy", "surfacing");
+        assertTrue(envOff.out().contains("ENGRAM_PROXY_SURFACING__ENABLED=false in this environment keeps surfacing off"), envOff.out());
+    }
 }

@@ -59,8 +59,9 @@ public final class EffectiveConfig {
             row.put("compression", u.compression().id());
             row.put("max_result_chars", u.maxResultChars());
             row.put("cache_ttl_seconds", u.cacheTtlSeconds());
+            row.put("surfacing_enabled", u.surfacing());
             sb.append("      compression ").append(u.compression().id()).append(", max_result_chars ").append(u.maxResultChars())
-                    .append(", cache_ttl_seconds ").append(u.cacheTtlSeconds()).append('\n');
+                    .append(", cache_ttl_seconds ").append(u.cacheTtlSeconds()).append(u.surfacing() ? "" : ", surfacing off").append('\n');
             Map<String, Object> tools = new TreeMap<>();
             u.tools().forEach((tool, o) -> {
                 Map<String, Object> t = new LinkedHashMap<>();
@@ -90,7 +91,10 @@ public final class EffectiveConfig {
         proxy.put("max_result_share", settings.resultBudget().maxShare());
         SurfacingSettings s = settings.surfacing();
         Map<String, Object> surfacing = new LinkedHashMap<>();
-        surfacing.put("enabled", s.enabled());
+        boolean effective = s.enabled() && config.surfacingEnabled();
+        surfacing.put("enabled", effective);
+        surfacing.put("environment_enabled", s.enabled());
+        surfacing.put("file_enabled", config.surfacingEnabled());
         surfacing.put("max_results", s.maxResults());
         surfacing.put("max_injection_chars", s.maxInjectionChars());
         surfacing.put("min_response_chars", s.minResponseChars());

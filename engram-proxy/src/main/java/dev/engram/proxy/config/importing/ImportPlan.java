@@ -54,7 +54,7 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
             List<String> notes = new ArrayList<>(c.notes());
             if (!prefix.equals(u.prefix())) {
                 notes.add("prefix '" + u.prefix() + "' is taken; tools appear as " + prefix + "__<tool>");
-                u = new UpstreamConfig(u.name(), prefix, u.transport(), u.compression(), u.maxResultChars(), u.cacheTtlSeconds(), u.tools());
+                u = u.withPrefix(prefix);
             }
             prefixes.add(prefix);
             add.add(new ImportCandidate(u, c.source(), c.projectLocal(), notes));

@@ -33,7 +33,7 @@ public final class MemtomemConfig {
     /** STM's estimate for a token budget; a max_result_tokens becomes this many characters per token. */
     static final int CHARS_PER_TOKEN = 4;
     private static final Set<String> SERVER_KEYS = Set.of("transport", "command", "args", "env", "url", "headers", "prefix",
-            "compression", "max_result_chars", "max_result_tokens", "cache_ttl_seconds", "tool_overrides");
+            "compression", "max_result_chars", "max_result_tokens", "cache_ttl_seconds", "tool_overrides", "surfacing_enabled");
     private static final Set<String> TOOL_KEYS = Set.of("compression", "max_result_chars", "cache_ttl_seconds", "hidden");
     private static final Set<String> GLOBAL_KEYS = Set.of("upstream_servers", "default_compression", "cache", "enabled");
     /** Global settings that Engram reads from the environment instead of a file. */
@@ -146,7 +146,7 @@ public final class MemtomemConfig {
         }
         List<String> unknown = ServerEntries.unknownKeys(m, SERVER_KEYS);
         if (!unknown.isEmpty()) notes.add("not carried over (no counterpart): " + String.join(", ", unknown));
-        return new UpstreamConfig(name, prefix, transport, compression, maxChars, ttl, tools);
+        return new UpstreamConfig(name, prefix, transport, compression, maxChars, ttl, tools, !Boolean.FALSE.equals(m.get("surfacing_enabled")));
     }
 
     /** STM's strategy names onto Engram's; one Engram lacks (skeleton, llm_summary …) becomes auto, noted. */

@@ -72,6 +72,8 @@ class ImportTest {
         assertEquals(CompressionMode.AUTO, fs.compressionFor("read_file")); // skeleton: none here yet, noted
         UpstreamConfig gh = byName.get("github");
         assertEquals(CompressionMode.HYBRID, gh.compression()); // default_compression
+        assertFalse(gh.surfacing());
+        assertTrue(fs.surfacing());
         assertEquals(new UpstreamTransport.Stdio("npx", List.of("-y", "@modelcontextprotocol/server-github"), List.of("GITHUB_TOKEN")),
                 gh.transport());
         UpstreamConfig docs = byName.get("docs");
