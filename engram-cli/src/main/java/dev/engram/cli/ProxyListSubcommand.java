@@ -37,10 +37,10 @@ final class ProxyListSubcommand implements Callable<Integer> {
                 row.put("args", s.args());
                 row.put("env", s.passEnv());
             } else {
-                UpstreamTransport.Http h = (UpstreamTransport.Http) u.transport();
+                UpstreamTransport.Remote h = (UpstreamTransport.Remote) u.transport();
                 // header values can be bearer tokens: names only
-                where = "http: " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
-                row.put("transport", "streamable_http");
+                where = h.label() + ": " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
+                row.put("transport", h.id());
                 row.put("url", h.url());
                 row.put("headers", List.copyOf(h.headers().keySet()));
             }

@@ -82,7 +82,8 @@ class ProxyCommandsTest {
         for (String[] bad : new String[][] {
                 {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": 5}]}", "upstreams[0] ('a'): command must be a string"},
                 {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"args\": [1]}]}", "args must be an array of strings"},
-                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"transport\": \"sse\", \"url\": \"http://h\"}]}", "'sse' is not a transport"},
+                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"transport\": \"websocket\", \"url\": \"http://h\"}]}",
+                        "'websocket' is not a transport; use stdio, streamable_http or sse"},
                 {"{\"upstreams\": [\"x\"]}", "upstreams[0] must be an object"},
                 {"{\"upstreams\": {}}", "\"upstreams\" must be an array"},
                 {"[1]", "is not a JSON object"}}) {
@@ -123,5 +124,23 @@ class ProxyCommandsTest {
             throw new IllegalStateException();
         }).run("--store", store, "proxy", "surfacing");
         assertTrue(envOff.out().contains("ENGRAM_PROXY_SURFACING__ENABLED=false in this environment keeps surfacing off"), envOff.out());
+    }
+
+    @Test
+    void anSseUpstreamIsAddedWithTransportSseAndListedAsSuch() throws Exception {
+        String store = dir.resolve("store").toString();
+        CliRunner.Run add = cli().run("--store", store, "proxy", "add", "old", "--transport", "sse", "--url", "https://mcp.example.com/sse",
+                "--header", "Authorization=Bearer t0k3n", "--prefix", "old");
+        assertEquals(0, add.exitCode(), add.err());
+        assertTrue(Files.readString(Path.of(store, "proxy.json")).contains("\"transport\":\"sse\",\"url\":\"https://mcp.example.com/sse\""));
+        CliRunner.Run list = cli().run("--store", store, "proxy", "list");
+        assertTrue(list.out().contains("old [old__*] sse: https://mcp.example.com/sse (headers: Authorization)"), list.out());
+        assertFalse(list.out().contains("t0k3n"));
+        assertTrue(cli().run("--store", store, "--json", "proxy", "list").out().contains("\"transport\":\"sse\""));
+        CliRunner.Run stdioUrl = cli().run("--store", store, "proxy", "add", "x", "--transport", "sse", "--command", "npx", "--prefix", "x");
+        assertEquals(2, stdioUrl.exitCode());
+        assertTrue(stdioUrl.err().contains("needs --url, not --command"), stdioUrl.err());
+        CliRunner.Run bad = cli().run("--store", store, "proxy", "add", "y", "--transport", "ws", "--url", "http://h/", "--prefix", "y");
+        assertTrue(bad.err().contains("must be stdio, streamable_http or sse"), bad.err());
     }
 }

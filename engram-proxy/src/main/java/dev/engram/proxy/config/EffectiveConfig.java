@@ -44,13 +44,13 @@ public final class EffectiveConfig {
                 vars.forEach((k, v) -> sb.append(", ").append(k).append(" (").append(v).append(')'));
                 sb.append('\n');
             } else {
-                UpstreamTransport.Http h = (UpstreamTransport.Http) u.transport();
-                row.put("transport", "streamable_http");
+                UpstreamTransport.Remote h = (UpstreamTransport.Remote) u.transport();
+                row.put("transport", h.id());
                 row.put("url", maskUrl(h.url()));
                 Map<String, Object> headers = new TreeMap<>();
                 h.headers().keySet().forEach(k -> headers.put(k, HIDDEN));
                 row.put("headers", headers);
-                sb.append("http: ").append(maskUrl(h.url())).append('\n');
+                sb.append(h.label()).append(": ").append(maskUrl(h.url())).append('\n');
                 if (!headers.isEmpty()) {
                     sb.append("      headers: ");
                     sb.append(String.join(", ", headers.keySet().stream().map(k -> k + ": " + HIDDEN).toList())).append('\n');

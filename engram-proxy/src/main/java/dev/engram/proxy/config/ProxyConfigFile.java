@@ -104,14 +104,14 @@ public final class ProxyConfigFile {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", u.name());
         m.put("prefix", u.prefix());
-        // Java 17: no pattern switch yet; the sealed interface keeps these two branches exhaustive
+        // Java 17: no pattern switch yet; the sealed interface keeps these two branches exhaustive (Remote: http and sse)
         if (u.transport() instanceof UpstreamTransport.Stdio s) {
             m.put("transport", "stdio");
             m.put("command", s.command());
             m.put("args", s.args());
             m.put("env", s.passEnv());
-        } else if (u.transport() instanceof UpstreamTransport.Http h) {
-            m.put("transport", "streamable_http");
+        } else if (u.transport() instanceof UpstreamTransport.Remote h) {
+            m.put("transport", h.id());
             m.put("url", h.url());
             m.put("headers", h.headers());
         }
@@ -142,7 +142,8 @@ public final class ProxyConfigFile {
             case "stdio" -> new UpstreamTransport.Stdio(text(m, "command"), strings(m, "args"),
                     strings(m, "env"));
             case "streamable_http", "http" -> new UpstreamTransport.Http(text(m, "url"), headers(m));
-            default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio or streamable_http");
+            case "sse" -> new UpstreamTransport.Sse(text(m, "url"), headers(m));
+            default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio, streamable_http or sse");
         };
         String compression = text(m, "compression");
         return new UpstreamConfig(text(m, "name"), text(m, "prefix"), t,

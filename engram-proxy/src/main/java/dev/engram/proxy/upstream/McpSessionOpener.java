@@ -4,6 +4,7 @@ import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Opens real upstream sessions with the SDK client: stdio children in a clean environment, or
- * Streamable HTTP with the configured headers. Upstream stderr goes to our stderr, prefixed.
+ * Streamable HTTP or HTTP+SSE with the configured headers. Upstream stderr goes to our stderr, prefixed.
  */
 public final class McpSessionOpener implements UpstreamSession.Opener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpSessionOpener.class);
@@ -81,8 +82,51 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             }
             return new McpUpstreamSession(config.name(), client, child, calls);
         }
+        if (config.transport() instanceof UpstreamTransport.Sse sse) {
+            SseStreamWatch watch = new SseStreamWatch();
+            HttpClientSseClientTransport transport = sseTransport(sse, watch);
+            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+            // a refused or rejected event stream ends the start at once; the SDK alone would wait out the connect timeout
+            try {
+                CompletableFuture.anyOf(starting, watch.ended()).join();
+            } catch (CompletionException e) {
+                // starting failed: reported below
+            }
+            if (!starting.isDone() || (starting.isCompletedExceptionally() && watch.ended().isDone())) {
+                // the stream's end came first (or explains the failure better: "HTTP 401 (check its headers …)")
+                starting.whenComplete((c, e) -> {
+                    if (c != null) c.close(); // it gives up on its own at the connect timeout; closed then
+                });
+                throw new UpstreamException("upstream '" + config.name() + "' did not start: " + watch.ended().join());
+            }
+            McpSyncClient client;
+            try {
+                client = starting.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) throw cause;
+                throw e;
+            }
+            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls);
+        }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
         return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http)), null, calls);
+    }
+
+    /**
+     * The SDK's HTTP+SSE client on the configured URL: its path is the event stream (the SDK's
+     * default {@code /sse} when the URL has none), the server names the message endpoint in its first
+     * event. The HTTP client reports the stream's end to {@code watch}.
+     */
+    private HttpClientSseClientTransport sseTransport(UpstreamTransport.Sse sse, SseStreamWatch watch) {
+        URI uri = URI.create(sse.url());
+        String base = uri.getScheme() + "://" + uri.getRawAuthority();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/sse" : uri.getRawPath();
+        if (uri.getRawQuery() != null) path += "?" + uri.getRawQuery();
+        return HttpClientSseClientTransport.builder(base).sseEndpoint(path).jsonMapper(mapper)
+                .clientBuilder(watch.clientBuilder())
+                .connectTimeout(connectTimeout)
+                .httpRequestCustomizer((builder, method, u, body, ctx) -> sse.headers().forEach(builder::header))
+                .build();
     }
 
     private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport) {

@@ -56,6 +56,8 @@ public final class UpstreamConnection implements AutoCloseable {
     /** Connects if not connected and the backoff allows; returns whether a live session exists. */
     public synchronized boolean connect() {
         if (session != null && session.alive()) return true;
+        // a session that ended on its own (process exited, event stream closed) is replaced: a reconnect too
+        boolean replacing = session != null;
         dropSession();
         Instant now = clock.instant();
         if (now.isBefore(nextAttempt)) return false;
@@ -73,7 +75,7 @@ public final class UpstreamConnection implements AutoCloseable {
             session = s;
             failedStep = null;
             connectMillis = (System.nanoTime() - started) / 1_000_000;
-            if (failedAttempts > 0 || lastError != null) reconnects++;
+            if (replacing || failedAttempts > 0 || lastError != null) reconnects++;
             failedAttempts = 0;
             nextAttempt = Instant.MIN;
             lastError = null;

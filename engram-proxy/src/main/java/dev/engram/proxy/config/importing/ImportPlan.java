@@ -122,7 +122,7 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
             return "stdio: " + s.command() + (s.args().isEmpty() ? "" : " " + String.join(" ", s.args()))
                     + (s.passEnv().isEmpty() ? "" : " (env: " + String.join(", ", s.passEnv()) + ")");
         }
-        UpstreamTransport.Http h = (UpstreamTransport.Http) t;
-        return "http: " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
+        UpstreamTransport.Remote h = (UpstreamTransport.Remote) t;
+        return h.label() + ": " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
     }
 }

@@ -69,8 +69,10 @@ final class ServerEntries {
             case "http", "streamable_http", "streamablehttp" -> {
                 return new UpstreamTransport.Http(url(raw), headers(raw.get(headersField), headersField, notes));
             }
-            case "sse" -> throw new Skip("it uses the SSE transport, which the proxy does not speak yet");
-            default -> throw new Skip("its transport '" + type + "' is not one the proxy speaks (stdio, streamable_http)");
+            case "sse" -> {
+                return new UpstreamTransport.Sse(url(raw), headers(raw.get(headersField), headersField, notes));
+            }
+            default -> throw new Skip("its transport '" + type + "' is not one the proxy speaks (stdio, streamable_http, sse)");
         }
     }
 

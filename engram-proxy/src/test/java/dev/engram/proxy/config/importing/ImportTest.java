@@ -59,7 +59,8 @@ class ImportTest {
 
         Map<String, UpstreamConfig> byName = new java.util.HashMap<>();
         plan.add().forEach(c -> byName.put(c.upstream().name(), c.upstream()));
-        assertEquals(List.of("filesystem", "github", "docs"), plan.add().stream().map(c -> c.upstream().name()).toList());
+        assertEquals(List.of("filesystem", "github", "docs", "legacy"), plan.add().stream().map(c -> c.upstream().name()).toList());
+        assertEquals(new UpstreamTransport.Sse("https://old.example.com/sse", Map.of()), plan.add().get(3).upstream().transport());
         UpstreamConfig fs = byName.get("filesystem");
         assertEquals("fs", fs.prefix());
         assertEquals(CompressionMode.AUTO, fs.compression()); // its own "auto" wins over default_compression
@@ -90,10 +91,11 @@ class ImportTest {
         Found found = new AgentConfigs(McpJsonDefaults.getMapper(), home, cwd()).claude(null);
         ImportPlan plan = ImportPlan.of(ProxyConfig.empty(), found);
         golden("claude.plan.txt", plan);
-        assertEquals(List.of("filesystem", "sentry", "db", "repo-tool"), plan.add().stream().map(c -> c.upstream().name()).toList());
+        assertEquals(List.of("filesystem", "sentry", "events", "db", "repo-tool"), plan.add().stream().map(c -> c.upstream().name()).toList());
+        assertEquals(new UpstreamTransport.Sse("https://events.example.com/sse", Map.of()), plan.add().get(2).upstream().transport());
         assertEquals(List.of("repo-tool"), plan.projectLocal().stream().map(c -> c.upstream().name()).toList());
-        assertEquals(new UpstreamTransport.Stdio("db-mcp", List.of("--ro"), List.of("DB_URL")), plan.add().get(2).upstream().transport());
-        assertTrue(plan.add().get(2).notes().stream().noneMatch(n -> n.contains("values not copied")), "${DB_URL} passes by name");
+        assertEquals(new UpstreamTransport.Stdio("db-mcp", List.of("--ro"), List.of("DB_URL")), plan.add().get(3).upstream().transport());
+        assertTrue(plan.add().get(3).notes().stream().noneMatch(n -> n.contains("values not copied")), "${DB_URL} passes by name");
         assertTrue(found.notes().stream().anyMatch(n -> n.startsWith("engram [") && n.contains("Engram itself")), found.notes().toString());
     }
 
@@ -105,6 +107,9 @@ class ImportTest {
         golden("cursor.plan.txt", plan);
         assertEquals("web-search", plan.add().get(0).upstream().name());
         assertEquals("web-search", plan.add().get(0).upstream().prefix());
+        assertEquals(new UpstreamTransport.Http("https://mcp.linear.app/mcp", Map.of("Authorization", "Bearer lin")), plan.add().get(1).upstream().transport());
+        assertEquals(new UpstreamTransport.Sse("https://legacy.example.com/sse", Map.of()), plan.add().get(2).upstream().transport(),
+                "a bare url ending in /sse is the older transport");
         assertFalse(plan.text().contains("k-123"));
     }
 
@@ -131,14 +136,14 @@ class ImportTest {
                 .with(UpstreamConfig.of("docs", "x", new UpstreamTransport.Http("https://docs.example.com/mcp", Map.of("Authorization", "Bearer s3cret"))))
                 .with(UpstreamConfig.of("mine", "fs", new UpstreamTransport.Stdio("mine", List.of(), List.of())));
         ImportPlan plan = ImportPlan.of(existing, new MemtomemConfig(McpJsonDefaults.getMapper()).read(file));
-        assertEquals(List.of("filesystem"), plan.add().stream().map(c -> c.upstream().name()).toList());
+        assertEquals(List.of("filesystem", "legacy"), plan.add().stream().map(c -> c.upstream().name()).toList());
         assertEquals("fs2", plan.add().get(0).upstream().prefix());
         assertTrue(plan.conflicts().get(0).startsWith("github [stm.json]: an upstream named 'github' exists and differs; kept as it is"),
                 plan.conflicts().toString());
         assertEquals(List.of("docs [stm.json]: already in proxy.json"), plan.unchanged());
         ProxyConfig after = plan.applyTo(existing);
         assertEquals("other", ((UpstreamTransport.Stdio) after.find("github").orElseThrow().transport()).command());
-        assertEquals(4, after.upstreams().size());
+        assertEquals(5, after.upstreams().size());
         new ProxyConfigFile(home, McpJsonDefaults.getMapper()).save(after); // the result is a valid proxy.json
         assertEquals(after, new ProxyConfigFile(home, McpJsonDefaults.getMapper()).load());
     }
