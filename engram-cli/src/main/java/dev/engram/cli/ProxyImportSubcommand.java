@@ -91,8 +91,22 @@ final class ProxyImportSubcommand implements Callable<Integer> {
         data.put("written", true);
         data.put("file", target.path().toString());
         printer.print(plan.text() + "Added " + plan.add().size() + " upstream(s) to " + target.path()
-                + ". Check them with: engram proxy doctor", data);
+                + ". Check them with: engram proxy doctor" + nextStep(), data);
         return 0;
+    }
+
+    /** After fronting an agent's servers: the agent should talk to the proxy instead, or it sees every tool twice. */
+    private String nextStep() {
+        String agent = from.toLowerCase(Locale.ROOT);
+        String how = switch (agent) {
+            case "claude", "claude-code" -> "claude mcp add engram-proxy -- engram proxy";
+            case "codex" -> "codex mcp add engram-proxy -- engram proxy";
+            case "cursor" -> "an \"engram-proxy\" entry with \"command\": \"engram\", \"args\": [\"proxy\"] in ~/.cursor/mcp.json";
+            default -> null;
+        };
+        if (how == null) return "";
+        return "\nNext: point " + agent + " at the proxy (" + how + ") and remove the imported servers from its own config,"
+                + " or it sees each of their tools twice.";
     }
 
     /** Asks on the terminal when there is one; without a terminal (a script, a test) the answer is no. */

@@ -90,6 +90,7 @@ class ProxyImportCommandTest {
         assertFalse(Files.exists(Path.of(store, "proxy.json")));
         CliRunner.Run allowed = cli(Map.of()).run("--store", store, "proxy", "import", "--from", "claude", "--yes", "--allow-project-configs");
         assertEquals(0, allowed.exitCode(), allowed.err());
+        assertTrue(allowed.out().contains("Next: point claude at the proxy (claude mcp add engram-proxy -- engram proxy)"), allowed.out());
         assertTrue(Files.readString(Path.of(store, "proxy.json")).contains("./run.sh"));
     }
 
