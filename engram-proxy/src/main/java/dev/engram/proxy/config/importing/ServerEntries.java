@@ -137,6 +137,14 @@ final class ServerEntries {
         }
         Map<String, String> out = new LinkedHashMap<>();
         map.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+        // the agent expanded ${VAR} in a header; the proxy sends header values exactly as written
+        List<String> referencing = out.entrySet().stream().filter(e -> e.getValue().contains("${")).map(Map.Entry::getKey).toList();
+        if (!referencing.isEmpty()) {
+            notes.add(field + " " + String.join(", ", referencing) + " refer" + (referencing.size() == 1 ? "s" : "")
+                    + " to an environment variable (${…}), which the proxy does not expand: " + (referencing.size() == 1 ? "it is" : "they are")
+                    + " sent as written;"
+                    + " put the value in proxy.json (engram proxy remove, then add with --header)");
+        }
         return out;
     }
 

@@ -92,7 +92,9 @@ class ImportTest {
         ImportPlan plan = ImportPlan.of(ProxyConfig.empty(), found);
         golden("claude.plan.txt", plan);
         assertEquals(List.of("filesystem", "sentry", "events", "db", "repo-tool"), plan.add().stream().map(c -> c.upstream().name()).toList());
-        assertEquals(new UpstreamTransport.Sse("https://events.example.com/sse", Map.of()), plan.add().get(2).upstream().transport());
+        assertEquals(new UpstreamTransport.Sse("https://events.example.com/sse", Map.of("X-Api-Key", "${EVENTS_KEY}")),
+                plan.add().get(2).upstream().transport());
+        assertTrue(plan.add().get(2).notes().get(0).startsWith("headers X-Api-Key refers to an environment variable"), plan.add().get(2).notes().toString());
         assertEquals(List.of("repo-tool"), plan.projectLocal().stream().map(c -> c.upstream().name()).toList());
         assertEquals(new UpstreamTransport.Stdio("db-mcp", List.of("--ro"), List.of("DB_URL")), plan.add().get(3).upstream().transport());
         assertTrue(plan.add().get(3).notes().stream().noneMatch(n -> n.contains("values not copied")), "${DB_URL} passes by name");
