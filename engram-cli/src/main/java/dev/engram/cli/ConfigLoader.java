@@ -183,6 +183,15 @@ final class ConfigLoader {
                 throw new ConfigException(SearchBound.ENVIRONMENT, "environment", e.getMessage());
             }
         }
+        // the brain profile's chat model (ENGRAM_LLM_*, else brain-tools' AI_* / GROQ_API_KEY); none is fine
+        try {
+            dev.engram.llm.LlmConfig.fromEnvironment(env).ifPresent(c -> settings.putAll(c.toSettings()));
+        } catch (IllegalArgumentException e) {
+            // LlmConfig's message starts with the variable's name; the exception names it once, with its source
+            String message = e.getMessage();
+            int space = message.indexOf(' ');
+            throw new ConfigException(message.substring(0, space), "environment", message.substring(space + 1));
+        }
         return settings;
     }
 

@@ -192,12 +192,12 @@ public final class EntityGraph {
                     m = b.updatedAt(clock.instant()).build();
                     tx.update(m);
                 }
-                counts[1] += addObservations(tx, m, d.observations()).size();
+                counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(m.id(), m);
             } else {
                 Memory created = insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
                 counts[0]++;
-                counts[1] += addObservations(tx, created, d.observations()).size();
+                counts[1] += addObservations(tx, created, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(created.id(), created);
             }
         }
@@ -210,10 +210,23 @@ public final class EntityGraph {
     }
 
     /**
+     * For one entity, the new observations getting their own review interval ({@code null}: the model's
+     * default), as brain-tools' add_observations does: each observation has its own freshness.
+     */
+    public List<Added> addObservations(String zone, String name, List<String> texts, Integer reviewIntervalDays) {
+        if (reviewIntervalDays != null) requireInterval("reviewInterval", reviewIntervalDays);
+        return addObservations(zone, List.of(new ObservationDraft(name, texts)), reviewIntervalDays);
+    }
+
+    /**
      * Adds each text the entity does not hold yet, after its others; all or nothing: an unknown entity
      * anywhere in the batch is a {@link NotFoundException} naming it, and nothing is added.
      */
     public List<Added> addObservations(String zone, List<ObservationDraft> drafts) {
+        return addObservations(zone, drafts, null);
+    }
+
+    private List<Added> addObservations(String zone, List<ObservationDraft> drafts, Integer reviewIntervalDays) {
         String z = zone(zone);
         for (int i = 0; i < drafts.size(); i++) {
             ObservationDraft d = drafts.get(i);
@@ -224,7 +237,7 @@ public final class EntityGraph {
             List<Added> out = new ArrayList<>();
             for (ObservationDraft d : drafts) {
                 Memory entity = entityNamed(tx, z, d.entityName()).orElseThrow(() -> notFound(d.entityName(), z));
-                out.add(new Added(d.entityName(), addObservations(tx, entity, d.texts())));
+                out.add(new Added(d.entityName(), addObservations(tx, entity, d.texts(), reviewIntervalDays)));
             }
             return out;
         });
@@ -390,6 +403,35 @@ public final class EntityGraph {
         return load(View.of(store), updated);
     }
 
+    /**
+     * Sets the carried-over stamps of these entities of {@code zone} in one write (brain-tools' import:
+     * a stale entity stays stale, an important one important). Unknown names are skipped; relevance is
+     * clamped to {@value #MIN_RELEVANCE}..{@value #MAX_RELEVANCE}, a negative count reads as 0. Returns how many were set.
+     */
+    public int restore(String zone, List<Restored> items) {
+        String z = zone(zone);
+        int n = store.write(tx -> {
+            int set = 0;
+            for (Restored r : items) {
+                Optional<Memory> found = entityNamed(tx, z, r.name());
+                if (found.isEmpty()) continue;
+                Memory.Builder b = found.get().toBuilder();
+                if (r.relevance() != null && !r.relevance().isNaN()) {
+                    b.relevance(Math.max(MIN_RELEVANCE, Math.min(MAX_RELEVANCE, r.relevance())));
+                }
+                if (r.verifyCount() != null) b.verifyCount(Math.max(0, r.verifyCount()));
+                if (r.lastVerifiedAt() != null) b.lastVerifiedAt(r.lastVerifiedAt());
+                if (r.readCount() != null) b.accessCount(Math.max(0, r.readCount()));
+                if (r.lastReadAt() != null) b.lastAccessedAt(r.lastReadAt());
+                tx.update(b.build());
+                set++;
+            }
+            return set;
+        });
+        index.catchUpSoon();
+        return n;
+    }
+
     /** Relevance ×10 (at most {@value #MAX_RELEVANCE}) when important, else ÷10 (at least {@value #MIN_RELEVANCE}). */
     public Entity markImportant(String zone, String name, boolean important) {
         String z = zone(zone);
@@ -550,8 +592,8 @@ public final class EntityGraph {
         return m;
     }
 
-    /** Adds the texts {@code entity} lacks (each once), in order; returns them. */
-    private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts) {
+    /** Adds the texts {@code entity} lacks (each once), in order, with this review interval (null: default); returns them. */
+    private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts, Integer reviewIntervalDays) {
         Set<String> held = new HashSet<>();
         observationsOf(View.of(tx), entity.id()).forEach(o -> held.add(o.content()));
         List<String> added = new ArrayList<>();
@@ -563,7 +605,8 @@ public final class EntityGraph {
             Instant t = stamp();
             Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), name)).zone(entity.zone())
                     .type(MemoryType.FACT).content(text).name(name).entityType(OBSERVATION_TYPE).quality(0.5)
-                    .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t).build();
+                    .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t)
+                    .reviewIntervalDays(reviewIntervalDays != null ? reviewIntervalDays : Memory.DEFAULT_REVIEW_INTERVAL_DAYS).build();
             tx.insert(o);
             tx.addEdge(new Edge(o.id(), entity.id(), EdgeType.OBSERVATION_OF, null, t));
             added.add(text);

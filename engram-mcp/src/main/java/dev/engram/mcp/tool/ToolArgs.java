@@ -123,6 +123,24 @@ public final class ToolArgs {
         throw wrongType(name, "a boolean", v);
     }
 
+    /** An optional boolean, or null when absent: for flags whose default is true or depends on other arguments. */
+    public Boolean boolOr(String name) {
+        return value(name) == null ? null : bool(name);
+    }
+
+    /**
+     * Like {@link #list} for a JSON array, but blank items are kept (unstripped), so a tool can refuse an
+     * empty name rather than silently skip it; null when absent.
+     */
+    public List<String> listWithBlanks(String name) {
+        Object v = value(name);
+        if (!(v instanceof List<?> items)) return list(name);
+        list(name); // the same type checks and messages
+        List<String> out = new ArrayList<>(items.size());
+        for (Object item : items) out.add((String) item);
+        return Collections.unmodifiableList(out);
+    }
+
     /**
      * An optional list of strings, or null: a JSON array of strings, or one string whose items are
      * separated by commas or semicolons (agents often send {@code "a, b"}).
