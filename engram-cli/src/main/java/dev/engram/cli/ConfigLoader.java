@@ -50,6 +50,16 @@ final class ConfigLoader {
         return Map.copyOf(env);
     }
 
+    /** The user's home: where agents keep their MCP configs (~/.claude.json, ~/.cursor, ~/.codex, ~/.memtomem). */
+    Path home() {
+        return home;
+    }
+
+    /** The directory the command runs in: project-local MCP configs (.mcp.json, .cursor/mcp.json) are read here. */
+    Path cwd() {
+        return cwd;
+    }
+
     /** {@code osName} as in the {@code os.name} property: it picks the platform's default store directory. */
     ConfigLoader(Map<String, String> env, Path cwd, Path home, String osName) {
         this.env = env;

@@ -42,7 +42,10 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy stats", List.of("proxy", "stats")),
             Map.entry("proxy health", List.of("proxy", "health")),
             Map.entry("proxy tune", List.of("proxy", "tune")),
-            Map.entry("proxy proposals", List.of("proxy", "proposals")));
+            Map.entry("proxy proposals", List.of("proxy", "proposals")),
+            Map.entry("proxy doctor", List.of("proxy", "doctor")),
+            Map.entry("proxy import", List.of("proxy", "import", "--from", "memtomem", "IMPORT_FILE", "--yes")),
+            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
     private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */

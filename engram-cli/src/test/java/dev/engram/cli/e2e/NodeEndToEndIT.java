@@ -78,6 +78,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void proxySse() throws Exception {
+        nodeTest("proxy-sse.test.mjs");
+    }
+
+    @Test
     void serverMemory() throws Exception {
         nodeTest("server-memory.test.mjs");
     }
