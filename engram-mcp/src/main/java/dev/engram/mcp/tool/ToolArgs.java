@@ -268,7 +268,7 @@ public final class ToolArgs {
         Object ex = property(name).get("examples") instanceof List<?> l && !l.isEmpty() ? l.get(0) : null;
         String shown;
         if (ex != null) {
-            shown = ex instanceof String s ? quote(s) : ex instanceof List<?> list ? listLiteral(list) : ex.toString();
+            shown = ex instanceof String s ? quote(s) : ex instanceof List<?> list ? listLiteral(list) : JSON.write(ex);
         } else if (expected.contains("integer")) {
             shown = "5";
         } else if (expected.contains("boolean")) {
@@ -281,9 +281,12 @@ public final class ToolArgs {
         return " (e.g. \"" + name + "\": " + shown + ")";
     }
 
+    /** Strings as the other examples quote them; objects (a graph profile's entities) as the JSON to send. */
     private static String listLiteral(List<?> list) {
-        return "[" + String.join(", ", list.stream().map(o -> quote(String.valueOf(o))).toList()) + "]";
+        return "[" + String.join(", ", list.stream().map(o -> o instanceof String str ? quote(str) : JSON.write(o)).toList()) + "]";
     }
+
+    private static final dev.engram.mcp.json.JsonText JSON = dev.engram.mcp.json.JsonText.standard();
 
     private static String describe(Object v) {
         if (v instanceof String s) return "string " + quote(s.length() > 40 ? s.substring(0, 40) + "…" : s);

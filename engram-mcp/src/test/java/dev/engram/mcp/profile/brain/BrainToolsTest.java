@@ -363,4 +363,10 @@ class BrainToolsTest {
             assertTrue(fake.bodies.get(0).contains("\"model\":\"fake\""), fake.bodies.get(0));
         }
     }
+
+    @Test
+    void aWrongShapeIsAnsweredWithTheJsonToSendNotJavasMapSyntax() {
+        String message = error("create_entities", "entities", "x", "memory_zone", "default");
+        assertTrue(message.contains("{\"name\":") && !message.contains("{name="), message);
+    }
 }
