@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
 public record Freshness(double value, FreshnessLabel label, boolean needsReview, long daysSinceVerified,
                         Instant nextReviewAt) {
     /** The review interval a new memory gets (brain-tools' default). */
-    public static final int DEFAULT_REVIEW_INTERVAL_DAYS = 7;
+    public static final int DEFAULT_REVIEW_INTERVAL_DAYS = Memory.DEFAULT_REVIEW_INTERVAL_DAYS;
     /** Verification doubles the interval up to this: 7, 14, 28, 56, 112, 224, 365. */
     public static final int MAX_REVIEW_INTERVAL_DAYS = 365;
     /**

@@ -1,6 +1,7 @@
 package dev.engram.engine.graph;
 
 import dev.engram.engine.HardDeletion;
+import dev.engram.rank.Freshness;
 
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
@@ -57,7 +58,7 @@ import java.util.function.Supplier;
 public final class EntityGraph {
     public static final String OBSERVATION_TYPE = "observation";
     public static final String UNKNOWN_TYPE = "unknown";
-    public static final int MAX_INTERVAL_DAYS = 365;
+    public static final int MAX_INTERVAL_DAYS = Freshness.MAX_REVIEW_INTERVAL_DAYS;
     public static final double MIN_RELEVANCE = Memory.MIN_RELEVANCE;
     public static final double MAX_RELEVANCE = Memory.MAX_RELEVANCE;
     /** Separates an observation's entity name from its text in the observation's own name (brain-tools' form). */
@@ -395,7 +396,7 @@ public final class EntityGraph {
         if (intervalDays != null) requireInterval("intervalDays", intervalDays);
         Memory updated = store.write(tx -> {
             Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
-            int interval = intervalDays != null ? intervalDays : Math.min(m.reviewIntervalDays() * 2, MAX_INTERVAL_DAYS);
+            int interval = intervalDays != null ? intervalDays : Freshness.nextInterval(m.reviewIntervalDays());
             Memory v = m.toBuilder().lastVerifiedAt(clock.instant()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
             tx.update(v);
             return v;
@@ -723,10 +724,9 @@ public final class EntityGraph {
     }
 
     private static void requireInterval(String field, int days) {
-        if (days < 1 || days > MAX_INTERVAL_DAYS) {
-            throw new InvalidArgumentException(field, "must be 1.." + MAX_INTERVAL_DAYS + " days, got " + days);
-        }
+        Freshness.checkedInterval(field, days);
     }
+
 
     private static NotFoundException notFound(String name, String zone) {
         return new NotFoundException("Entity with name " + name + " not found in zone '" + zone + "'");
