@@ -62,7 +62,7 @@ public final class EntityGraph {
     public static final double MIN_RELEVANCE = Memory.MIN_RELEVANCE;
     public static final double MAX_RELEVANCE = Memory.MAX_RELEVANCE;
     /** Separates an observation's entity name from its text in the observation's own name (brain-tools' form). */
-    static final String OBSERVATION_NAME_SEPARATOR = ": ";
+    public static final String OBSERVATION_NAME_SEPARATOR = ": ";
     private static final int MAX_KEY_CHARS = 80;
 
     private final MemoryStore store;
@@ -600,12 +600,12 @@ public final class EntityGraph {
         List<String> added = new ArrayList<>();
         for (String text : texts) {
             if (!held.add(text)) continue;
-            String name = entity.name() + OBSERVATION_NAME_SEPARATOR + text;
-            Optional<Memory> taken = tx.getByName(entity.zone(), name);
-            if (taken.isPresent()) throw nameTaken(name, entity.zone(), taken.get());
+            // no display name: an observation is found through its observation_of edge, and its brain-tools
+            // name ("<entity>: <text>") is derived when shown, so an entity may be called "A: b" beside A's "b"
+            String keyText = entity.name() + OBSERVATION_NAME_SEPARATOR + text;
             Instant t = stamp();
-            Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), name)).zone(entity.zone())
-                    .type(MemoryType.FACT).content(text).name(name).entityType(OBSERVATION_TYPE).quality(0.5)
+            Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), keyText)).zone(entity.zone())
+                    .type(MemoryType.FACT).content(text).entityType(OBSERVATION_TYPE).quality(0.5)
                     .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t)
                     .reviewIntervalDays(reviewIntervalDays != null ? reviewIntervalDays : Memory.DEFAULT_REVIEW_INTERVAL_DAYS).build();
             tx.insert(o);
@@ -659,7 +659,7 @@ public final class EntityGraph {
     }
 
     static boolean isObservation(Memory m) {
-        return m.name() != null && OBSERVATION_TYPE.equals(m.entityType()) && m.type() != MemoryType.ENTITY;
+        return OBSERVATION_TYPE.equals(m.entityType()) && m.type() != MemoryType.ENTITY;
     }
 
     private static boolean isRelation(Edge e) {

@@ -96,7 +96,7 @@ final class BrainContext {
             List<Map<String, Object>> obs = new ArrayList<>();
             for (Memory o : e.observations()) {
                 Map<String, Object> v = new LinkedHashMap<>();
-                v.put("name", o.name());
+                v.put("name", e.name() + EntityGraph.OBSERVATION_NAME_SEPARATOR + o.content());
                 Freshness f = Freshness.of(o, now());
                 v.put("confidence", f.label().word());
                 if (f.needsReview()) v.put("needsReview", true);
