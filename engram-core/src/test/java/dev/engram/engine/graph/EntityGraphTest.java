@@ -331,4 +331,18 @@ class EntityGraphTest {
         assertTrue(store.write(tx -> tx.tombstoneByKey("default", "bob-works-at-techco")).isPresent(),
                 "a deleted observation is kept as a tombstone too");
     }
+
+    @Test
+    void creatingAnEntityANativeForgetArchivedBringsItBack() {
+        graph.create("default", List.of(draft("Carol", "person", "plays chess")), ExistingEntity.SKIP);
+        Entity carol = graph.find("default", "Carol").orElseThrow();
+        engine.forget(new dev.engram.engine.ForgetCommand(carol.memory().key(), "default", dev.engram.engine.ForgetAction.SOFT));
+        assertTrue(graph.find("default", "Carol").isEmpty(), "archived: the graph profiles no longer see it");
+        List<Entity> created = graph.create("default", List.of(draft("Carol", "engineer", "writes Rust")), ExistingEntity.SKIP);
+        assertEquals(List.of("Carol"), names(created));
+        Entity back = graph.find("default", "Carol").orElseThrow();
+        assertEquals(carol.id(), back.id(), "the same memory, revived");
+        assertEquals("engineer", back.entityType());
+        assertEquals(List.of("plays chess", "writes Rust"), back.observationTexts());
+    }
 }
