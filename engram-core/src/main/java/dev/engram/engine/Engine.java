@@ -92,6 +92,18 @@ public final class Engine {
         return zoneOperation;
     }
 
+    /** A one-time job's mark ({@link MemoryStore#mark}). */
+    public java.util.Optional<String> mark(String name) {
+        return store.mark(name);
+    }
+
+    public void setMark(String name, String value) {
+        store.write(tx -> {
+            tx.putMark(name, value);
+            return null;
+        });
+    }
+
     public RememberResult remember(RememberCommand command) {
         return remember.remember(command);
     }
