@@ -90,6 +90,19 @@ class ServerMemoryImportExportTest {
     }
 
     @Test
+    void aRelationFromAnEntityToItselfIsSkippedAndSaidNotARefusalOfTheFile() throws Exception {
+        Engine engine = engine();
+        Path file = write("self.jsonl", "{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[]}\n"
+                + "{\"type\":\"entity\",\"name\":\"B\",\"entityType\":\"t\",\"observations\":[]}\n"
+                + "{\"type\":\"relation\",\"from\":\"A\",\"to\":\"A\",\"relationType\":\"reflects\"}\n"
+                + "{\"type\":\"relation\",\"from\":\"A\",\"to\":\"B\",\"relationType\":\"knows\"}");
+        CliRunner.Run imported = cli(engine).run("import", "--from", "server-memory", file.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        assertTrue(imported.err().contains("skipped 1 relation(s) from an entity to itself"), imported.err());
+        assertEquals(1, engine.entities().read("default").relations().size(), "the other relation is kept");
+    }
+
+    @Test
     void exportNamesRelationsThatCrossZones() throws Exception {
         Engine engine = engine();
         engine.entities().create("a", List.of(new EntityDraft("Alice", "person", List.of())), ExistingEntity.SKIP);

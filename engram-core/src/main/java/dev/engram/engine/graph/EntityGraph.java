@@ -127,21 +127,25 @@ public final class EntityGraph {
      * A whole graph into {@code zone} in one write, as importers need it: new entities are created,
      * an existing one keeps its type and gains the observations it lacks ({@link ExistingEntity#ADD_OBSERVATIONS}),
      * relations are added with {@link MissingEndpoint#CREATE_UNKNOWN} so a relation to an entity the
-     * graph lacks is kept, not dropped. Nothing is written when any part is refused; a dry run checks
-     * and counts the same and writes nothing.
+     * graph lacks is kept, not dropped. A relation from an entity to itself, which server-memory and
+     * brain-tools store but Engram's edges cannot hold, is skipped and counted rather than refusing the
+     * file. Nothing is written when any part is refused; a dry run checks and counts the same and writes nothing.
      */
     public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations, boolean dryRun) {
         String z = zone(zone);
         validate(entities);
-        validateRelations(relations);
+        List<RelationDraft> kept = relations.stream().filter(d -> !selfRelation(d, z)).toList();
+        int selfSkipped = relations.size() - kept.size();
+        validateRelations(kept);
         ImportSummary summary;
         try {
             summary = store.write(tx -> {
                 int[] counts = new int[2];
                 List<String> touched = createIn(tx, z, entities, ExistingEntity.ADD_OBSERVATIONS, counts);
                 int[] placeholders = new int[1];
-                int related = relateIn(tx, z, relations, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
-                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0], counts[1], related, placeholders[0]);
+                int related = relateIn(tx, z, kept, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
+                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0], counts[1], related, placeholders[0],
+                        selfSkipped);
                 if (dryRun) throw new DryRun(s);
                 return s;
             });
@@ -154,7 +158,14 @@ public final class EntityGraph {
 
     /** What {@link #importGraph} did (or, in a dry run, would do). */
     public record ImportSummary(int entitiesCreated, int entitiesExisting, int observationsAdded, int relationsCreated,
-                                int placeholders) {
+                                int placeholders, int selfRelationsSkipped) {
+    }
+
+    private static boolean selfRelation(RelationDraft d, String zone) {
+        if (d.from() == null || !d.from().equals(d.to())) return false;
+        String fz = d.fromZone() == null ? zone : d.fromZone();
+        String tz = d.toZone() == null ? zone : d.toZone();
+        return fz.equals(tz);
     }
 
     /** Carries a dry run's counts out of the write it aborts. */

@@ -291,14 +291,14 @@ class EntityGraphTest {
         List<RelationDraft> relations = List.of(RelationDraft.of("Eve", "Alice", "knows"), RelationDraft.of("Eve", "Mallory", "distrusts"));
         long before = store.count();
         EntityGraph.ImportSummary dry = graph.importGraph("default", file, relations, true);
-        assertEquals(new EntityGraph.ImportSummary(1, 1, 1, 2, 1), dry);
+        assertEquals(new EntityGraph.ImportSummary(1, 1, 1, 2, 1, 0), dry);
         assertEquals(before, store.count());
         assertEquals(dry, graph.importGraph("default", file, relations, false));
         Entity alice = graph.find("default", "Alice").orElseThrow();
         assertEquals("person", alice.entityType(), "an import keeps the stored type");
         assertEquals(List.of("works at Acme Corp", "likes programming", "from the file"), alice.observationTexts());
         assertEquals(EntityGraph.UNKNOWN_TYPE, graph.find("default", "Mallory").orElseThrow().entityType());
-        assertEquals(new EntityGraph.ImportSummary(0, 2, 0, 0, 0), graph.importGraph("default", file, relations, false),
+        assertEquals(new EntityGraph.ImportSummary(0, 2, 0, 0, 0, 0), graph.importGraph("default", file, relations, false),
                 "a second import changes nothing");
     }
 

@@ -50,7 +50,9 @@ public final class ServerMemoryData {
         return verb + " " + s.entitiesCreated() + " entities (" + s.entitiesExisting() + " already there), "
                 + s.observationsAdded() + " observations, " + s.relationsCreated() + " relations"
                 + (s.placeholders() > 0 ? ", and created " + s.placeholders()
-                + " entities of type 'unknown' that relations named but the file did not hold" : "");
+                + " entities of type 'unknown' that relations named but the file did not hold" : "")
+                + (s.selfRelationsSkipped() > 0 ? "; skipped " + s.selfRelationsSkipped()
+                + " relation(s) from an entity to itself (Engram's relations join two different entities)" : "");
     }
 
     /**
