@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.brain;
 
+import dev.engram.mcp.json.JsStringify;
 import dev.engram.error.EngramUserException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.Map;
  */
 final class BrainFailure extends EngramUserException {
     BrainFailure(Map<String, Object> body) {
-        super(BrainJson.pretty(body));
+        super(JsStringify.pretty(body));
     }
 
     static BrainFailure of(String error, String message) {

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.brain;
 
+import dev.engram.mcp.json.JsStringify;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolReply;
@@ -18,7 +19,7 @@ record BrainTool(Tool definition, Function<ToolArgs, Map<String, Object>> body) 
     @Override
     public ToolReply call(ToolArgs args) {
         Map<String, Object> data = body.apply(args);
-        return new ToolReply(BrainJson.pretty(data), data);
+        return new ToolReply(JsStringify.pretty(data), data);
     }
 
     static Tool tool(String name, String title, String description, Map<String, Object> schema, ToolAnnotations hints) {

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.servermemory;
 
+import dev.engram.mcp.json.JsStringify;
 import dev.engram.engine.graph.Added;
 import dev.engram.engine.graph.Entity;
 import dev.engram.engine.graph.Graph;
@@ -37,13 +38,13 @@ final class GraphRenderer {
     /** create_entities: the entities created. */
     static ToolReply entities(List<Entity> created) {
         List<Map<String, Object>> list = created.stream().map(e -> entity(e).toMap()).toList();
-        return new ToolReply(JsJson.pretty(list), Map.of("entities", list));
+        return new ToolReply(JsStringify.pretty(list), Map.of("entities", list));
     }
 
     /** create_relations: the relations created. */
     static ToolReply relations(List<Relation> created) {
         List<Map<String, Object>> list = created.stream().map(r -> relation(r).toMap()).toList();
-        return new ToolReply(JsJson.pretty(list), Map.of("relations", list));
+        return new ToolReply(JsStringify.pretty(list), Map.of("relations", list));
     }
 
     /** add_observations: per entity asked, the texts added. */
@@ -54,7 +55,7 @@ final class GraphRenderer {
             m.put("addedObservations", a.added());
             return m;
         }).toList();
-        return new ToolReply(JsJson.pretty(list), Map.of("results", list));
+        return new ToolReply(JsStringify.pretty(list), Map.of("results", list));
     }
 
     /** The three deletes: one fixed sentence, as server-memory says it. */
@@ -68,11 +69,11 @@ final class GraphRenderer {
     /** read_graph, search_nodes, open_nodes. */
     static ToolReply graphReply(KnowledgeGraph g) {
         Map<String, Object> m = g.toMap();
-        return new ToolReply(JsJson.pretty(m), m);
+        return new ToolReply(JsStringify.pretty(m), m);
     }
 
     /** The memory://knowledge-graph resource's text. */
     static String graphText(KnowledgeGraph g) {
-        return JsJson.pretty(g.toMap());
+        return JsStringify.pretty(g.toMap());
     }
 }

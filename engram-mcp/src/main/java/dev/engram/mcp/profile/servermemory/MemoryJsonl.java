@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.servermemory;
 
+import dev.engram.mcp.json.JsStringify;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.JsonText;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class MemoryJsonl {
                         string(item, "to", number, "relation"), string(item, "relationType", number, "relation")));
             } else {
                 throw bad(number, "\"type\" must be \"entity\" or \"relation\", got " + (type == null ? "none"
-                        : JsJson.compact(type instanceof String s ? s : String.valueOf(type))));
+                        : JsStringify.compact(type instanceof String s ? s : String.valueOf(type))));
             }
         }
         return new KnowledgeGraph(entities, relations);
@@ -61,13 +62,13 @@ public final class MemoryJsonl {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", "entity");
             m.putAll(e.toMap());
-            lines.add(JsJson.compact(m));
+            lines.add(JsStringify.compact(m));
         }
         for (KnowledgeGraph.Relation r : graph.relations()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", "relation");
             m.putAll(r.toMap());
-            lines.add(JsJson.compact(m));
+            lines.add(JsStringify.compact(m));
         }
         return String.join("\n", lines);
     }

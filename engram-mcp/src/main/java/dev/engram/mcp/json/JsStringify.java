@@ -1,4 +1,4 @@
-package dev.engram.mcp.profile.servermemory;
+package dev.engram.mcp.json;
 
 import java.util.Iterator;
 import java.util.List;
@@ -6,25 +6,26 @@ import java.util.Map;
 
 /**
  * JSON text byte for byte as JavaScript's {@code JSON.stringify(value, null, indent)} writes it, for
- * the shapes server-memory prints (objects, arrays, strings, booleans, integers). Agents and scripts
- * written against server-memory see the same text, so we cannot use Jackson's pretty printer: it puts
- * a space before each colon and writes an empty array as {@code [ ]}.
+ * the profiles whose upstream is a Node server (server-memory, brain-tools): agents and scripts written
+ * against them see the same text, so we cannot use Jackson's pretty printer, which puts a space before
+ * each colon and writes an empty array as {@code [ ]}. Maps, lists, strings, booleans, numbers (as
+ * JavaScript prints them) and null; anything else is written as its string, as a Date would be.
  */
-final class JsJson {
-    private JsJson() {
+public final class JsStringify {
+    private JsStringify() {
     }
 
     /** Compact, as {@code JSON.stringify(value)}: the JSONL line format. */
-    static String compact(Object value) {
+    public static String compact(Object value) {
         return stringify(value, 0);
     }
 
     /** Indented by two spaces, as {@code JSON.stringify(value, null, 2)}: the tools' text. */
-    static String pretty(Object value) {
+    public static String pretty(Object value) {
         return stringify(value, 2);
     }
 
-    static String stringify(Object value, int indent) {
+    public static String stringify(Object value, int indent) {
         StringBuilder out = new StringBuilder();
         write(out, value, indent, 0);
         return out.toString();
@@ -37,6 +38,8 @@ final class JsJson {
             quote(out, s);
         } else if (value instanceof Boolean || value instanceof Integer || value instanceof Long) {
             out.append(value);
+        } else if (value instanceof Number n) {
+            out.append(number(n.doubleValue()));
         } else if (value instanceof Map<?, ?> map) {
             if (map.isEmpty()) {
                 out.append("{}");
@@ -68,9 +71,17 @@ final class JsJson {
             newline(out, indent, depth);
             out.append(']');
         } else {
-            throw new IllegalArgumentException("JsJson writes maps, lists, strings, booleans and integers, not "
-                    + value.getClass().getSimpleName());
+            quote(out, value.toString());
         }
+    }
+
+    /** A double as JavaScript prints it: integral values without a fraction, no trailing zeros; NaN and infinities as null. */
+    public static String number(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) return "null";
+        if (d == Math.rint(d) && Math.abs(d) < 1e21) return Long.toString((long) d);
+        if (Math.abs(d) >= 1e-6) return new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().toPlainString();
+        String e = Double.toString(d).replace(".0E", "E").replace("E", "e");
+        return e.contains("e-") ? e : e.replace("e", "e+");
     }
 
     private static void newline(StringBuilder out, int indent, int depth) {
@@ -80,7 +91,7 @@ final class JsJson {
     }
 
     /** JSON.stringify's string quoting (ES2019 well-formed): short escapes, other controls and lone surrogates as lowercase u-escapes. */
-    static void quote(StringBuilder out, String s) {
+    public static void quote(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
