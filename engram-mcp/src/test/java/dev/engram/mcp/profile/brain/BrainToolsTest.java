@@ -304,6 +304,8 @@ class BrainToolsTest {
         Map<String, Object> merged = ok("merge_zones", "source_zones", List.of("billing"), "target_zone", "archive",
                 "delete_source_zones", true, "overwrite_conflicts", "rename");
         assertEquals(List.of("billing"), merged.get("merged_zones"));
+        assertEquals(List.of("billing"), merged.get("deleted_zones"), "everything in billing was merged, so it went");
+        assertEquals(List.of(), merged.get("kept_zones"));
         ok("delete_zone", "name", "archive", "confirm", true);
         assertTrue(error("zone_stats", "zone", "archive").contains("does not exist"));
     }
