@@ -137,17 +137,22 @@ final class InspectFilesTool {
         String outside = dev.engram.memory.MemoryRules.shown(p) + " is outside the server's working directory " + root
                 + "; inspect_files reads only files under it: send a path relative to it (e.g. \"src/deploy.sh\") with no '..'"
                 + " leading out of it";
-        if (!resolved.startsWith(root) && !resolved.startsWith(realRoot)) throw new InvalidArgumentException(field, outside);
-        if (Files.exists(resolved)) {
-            try {
-                if (!resolved.toRealPath().startsWith(realRoot)) {
-                    throw new InvalidArgumentException(field, outside + " (it is a symbolic link to a place outside)");
-                }
-            } catch (IOException e) {
-                throw new InvalidArgumentException(field, dev.engram.memory.MemoryRules.shown(p) + " cannot be read: " + plain(e));
-            }
+        boolean lexicallyInside = resolved.startsWith(root) || resolved.startsWith(realRoot);
+        if (!Files.exists(resolved)) {
+            if (!lexicallyInside) throw new InvalidArgumentException(field, outside);
+            return resolved; // reported as missing
         }
-        return resolved;
+        Path real;
+        try {
+            real = resolved.toRealPath();
+        } catch (IOException e) {
+            throw new InvalidArgumentException(field, dev.engram.memory.MemoryRules.shown(p) + " cannot be read: " + plain(e));
+        }
+        // the real path decides: a '..' is gone after normalize(), a link is followed here
+        if (!real.startsWith(realRoot)) {
+            throw new InvalidArgumentException(field, outside + (lexicallyInside ? " (it is a symbolic link to a place outside)" : ""));
+        }
+        return real.startsWith(root) ? real : root.resolve(realRoot.relativize(real));
     }
 
     /** The path as shown back: relative to the working directory. */
