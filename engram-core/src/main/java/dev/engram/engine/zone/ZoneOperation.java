@@ -351,16 +351,19 @@ public final class ZoneOperation {
             }
             Set<String> skippedNames = new HashSet<>();
             r.skipped().forEach(k -> skippedNames.add(k.name()));
-            int carried = 0;
+            int carried = 0, skippedMemories = 0;
             for (Entity e : entities) {
-                if (!skippedNames.contains(e.name())) carried += 1 + e.observations().size();
+                if (skippedNames.contains(e.name())) skippedMemories += 1 + e.observations().size();
+                else carried += 1 + e.observations().size();
             }
             int left = memoriesIn(s) - carried;
             if (left > 0) {
+                int others = Math.max(0, left - skippedMemories);
                 kept.add(new MergeResult.Kept(s, left, left + " memor" + (left == 1 ? "y" : "ies") + " of zone '" + s
-                        + "' were not merged (" + r.skipped().size() + " entit" + (r.skipped().size() == 1 ? "y" : "ies")
-                        + " skipped on a name conflict, the rest native memories that are not entities); the zone was kept."
-                        + " Merge with overwrite_conflicts 'rename' or 'overwrite', move what is left, or delete_zone it"));
+                        + "' were not merged: " + r.skipped().size() + " entit" + (r.skipped().size() == 1 ? "y" : "ies")
+                        + " skipped on a name conflict (with " + (skippedMemories - r.skipped().size()) + " observations) and "
+                        + others + " native memor" + (others == 1 ? "y" : "ies") + " that are not entities; the zone was kept."
+                        + " Merge again with overwrite_conflicts 'rename' or 'overwrite', move what is left, or delete_zone it"));
             } else {
                 delete(s, true);
                 deleted.add(s);

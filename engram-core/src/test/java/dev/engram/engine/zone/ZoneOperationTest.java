@@ -199,7 +199,8 @@ class ZoneOperationTest {
         assertEquals(List.of(), r.deletedZones());
         assertEquals(1, r.keptZones().size());
         assertEquals(3, r.keptZones().get(0).memoriesLeft(), "Shared, its observation and the native note");
-        assertTrue(r.keptZones().get(0).reason().contains("kept"), r.keptZones().get(0).reason());
+        assertTrue(r.keptZones().get(0).reason().contains("1 entity skipped on a name conflict (with 1 observations) and 1 native memory")
+                && r.keptZones().get(0).reason().contains("the zone was kept"), r.keptZones().get(0).reason());
         assertTrue(zones.exists("old"));
         assertEquals(List.of("old fact"), graph.find("old", "Shared").orElseThrow().observationTexts());
         assertEquals(5, zones.stats("old").memoryCount(), "nothing was deleted from the kept zone");
