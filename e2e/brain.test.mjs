@@ -5,7 +5,7 @@
 // to send. No chat model is configured: inspect_* and the filters take their deterministic paths.
 // Last, `engram hook prompt` and `engram hook stop` read a Claude Code event on stdin from the same store.
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { connectStdio, runCli, tempDir, tempStore } from "./lib/engram.mjs";
@@ -20,11 +20,12 @@ const SEARCH = { informationNeeded: "what we know", reason: "e2e", ...Z };
 
 describe("brain profile over stdio", () => {
   const store = tempStore();
+  const work = tempDir(); // the server's working directory: inspect_files reads only under it
   let server;
   let client;
 
   before(async () => {
-    server = await connectStdio(store, "brain-e2e", { mcpArgs: ["--profile", "brain"] });
+    server = await connectStdio(store, "brain-e2e", { mcpArgs: ["--profile", "brain"], cwd: work });
     client = server.client;
   });
   after(async () => { await server?.close(); });
@@ -116,11 +117,22 @@ describe("brain profile over stdio", () => {
     const kg = await ok("inspect_knowledge_graph", { information_needed: "how is it deployed", keywords: ["kubectl", "GKE"] });
     assert.deepEqual(kg.entities, [{ name: "iaptic-server", entityType: "Project" }]);
     assert.match(kg.tentativeAnswer, /No model is configured/);
-    const dir = tempDir();
+    const dir = join(work, "scripts");
+    mkdirSync(dir);
     writeFileSync(join(dir, "deploy.sh"), "#!/bin/sh\nset -e\necho build\nkubectl apply -f gke.yaml\n");
-    const files = await ok("inspect_files", { file_paths: [dir], information_needed: "deploy target", include_lines: true,
+    const files = await ok("inspect_files", { file_paths: ["scripts"], information_needed: "deploy target", include_lines: true,
       keywords: ["kubectl"] });
+    assert.equal(files.results[0].filePath, join("scripts", "deploy.sh"));
     assert.deepEqual(files.results[0].lines, ["2\tset -e", "3\techo build", "4\tkubectl apply -f gke.yaml"]);
+    const same = await ok("inspect_files", { file_paths: [dir], information_needed: "deploy target", include_lines: false,
+      keywords: ["kubectl"] });
+    assert.deepEqual(same.results[0].lineRanges, ["2-4"], "an absolute path inside the working directory is fine");
+    const outside = tempDir();
+    writeFileSync(join(outside, "secret.txt"), "kubectl token\n");
+    for (const p of [join(outside, "secret.txt"), "../" + outside.split("/").pop() + "/secret.txt"]) {
+      await callErr(client, "inspect_files", { file_paths: [p], information_needed: "x", include_lines: true, keywords: ["kubectl"] },
+        [/outside the server's working directory/, /relative to it/]);
+    }
   });
 
   it("manages zones: list, copy, move, merge, stats, delete", async () => {

@@ -28,6 +28,7 @@ final class BrainImport {
         } catch (EngramUserException e) {
             throw new EngramUserException(file + " " + e.getMessage() + "; nothing was imported");
         }
+        parsed.warnings().forEach(w -> main.err().println("warning: " + file + " " + w));
         BrainData.Summary summary;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             summary = BrainData.importInto(opened.engine(), parsed, dryRun);

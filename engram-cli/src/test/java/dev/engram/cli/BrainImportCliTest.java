@@ -48,4 +48,21 @@ class BrainImportCliTest {
         assertEquals(ErrorReporter.USER_ERROR, bad.exitCode());
         assertTrue(bad.err().contains("line 2") && bad.err().contains("nothing was imported"), bad.err());
     }
+
+    @Test
+    void aSelfRelationIsAWarningAndTheDryRunCountsAsTheRealRun() throws Exception {
+        Path file = dir.resolve("b2.jsonl");
+        Files.writeString(file, String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\"}",
+                "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Q\",\"relationType\":\"uses\"}",
+                "{\"type\":\"relation\",\"from\":\"Q\",\"to\":\"Q\",\"relationType\":\"loops\"}"));
+        CliRunner.Run dry = cli().run("import", "--from", "brain", "--dry-run", file.toString());
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertTrue(dry.err().contains("warning: " + file + " relation 2 skipped"), dry.err());
+        assertTrue(dry.err().contains("would import: 2 new entities, 0 existing, 0 observations, 1 relations from"), dry.err());
+        CliRunner.Run run = cli().run("import", "--from", "brain", file.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("imported: 2 new entities, 0 existing, 0 observations, 1 relations from"), run.err());
+    }
 }

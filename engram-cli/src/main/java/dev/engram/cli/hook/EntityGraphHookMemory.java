@@ -34,12 +34,16 @@ public final class EntityGraphHookMemory implements HookMemory {
         return graph.search(zone, text, max).stream().map(Entity::name).toList();
     }
 
+    /**
+     * A name the zone holds already only gains the new observations: the model saw a transcript, not
+     * the entity, so its guess at a type or interval must not replace what the user set.
+     */
     @Override
     public int save(String zone, List<SaveItem> items) {
         List<EntityDraft> drafts = items.stream()
                 .map(i -> new EntityDraft(i.name(), i.entityType(), i.observations(), i.reviewIntervalDays())).toList();
         int before = items.stream().mapToInt(i -> graph.find(zone, i.name()).map(e -> e.observations().size()).orElse(0)).sum();
-        int after = graph.create(zone, drafts, ExistingEntity.MERGE).stream().mapToInt(e -> e.observations().size()).sum();
+        int after = graph.create(zone, drafts, ExistingEntity.ADD_OBSERVATIONS).stream().mapToInt(e -> e.observations().size()).sum();
         return Math.max(0, after - before);
     }
 

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -162,24 +163,48 @@ public final class ZoneOperation {
      * follows {@code conflicts}. With {@code copyRelations}, every relation touching a copied entity is
      * written again in the target: an end that was copied (or renamed) points at its copy, the other end
      * at the entity of that name in the target when there is one, else at the original in its own zone.
+     * A relation that would then join an entity to itself (the original's relation to the namesake it
+     * overwrites) is left out and reported in {@link CopyResult#relationsSkipped()}.
+     *
+     * <p>Everything is planned and checked before the first write, so a copy that cannot be done is
+     * refused with nothing changed (the graph offers no one write spanning these steps).
      */
     public CopyResult copy(List<String> names, String source, String target, boolean copyRelations, ConflictPolicy conflicts) {
+        Plan plan = plan(names, source, target, copyRelations, conflicts);
+        return write(plan);
+    }
+
+    /** One entity to copy: the original, its name in the target, and the target's entity of that name it overwrites. */
+    private record Planned(Entity original, String as, Entity overwritten) {
+    }
+
+    /** A copy worked out and checked, not written yet. */
+    private record Plan(String from, String to, List<Planned> entities, List<CopyResult.Skipped> skipped,
+                        List<RelationDraft> relations, List<String> relationsSkipped) {
+    }
+
+    private Plan plan(List<String> names, String source, String target, boolean copyRelations, ConflictPolicy conflicts) {
         String from = require("source_zone", source);
         String to = MemoryRules.newZone("target_zone", target);
         if (from.equals(to)) throw new InvalidArgumentException("target_zone", "is the source zone; send a different zone");
         if (names == null || names.isEmpty()) throw new InvalidArgumentException("names", "is required: the names of the entities to copy");
-        List<String> copied = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i) == null || names.get(i).isBlank()) {
+                throw new InvalidArgumentException("names[" + i + "]", "is blank; send the name of an entity of zone '" + from + "'");
+            }
+        }
+        List<Planned> planned = new ArrayList<>();
         List<CopyResult.Skipped> skipped = new ArrayList<>();
         Map<String, String> renamed = new LinkedHashMap<>();
-        List<Entity> originals = new ArrayList<>();
+        Set<String> taken = new HashSet<>();
         for (String name : new LinkedHashSet<>(names)) {
             Optional<Entity> e = graph.find(from, name);
             if (e.isEmpty()) {
                 skipped.add(new CopyResult.Skipped(name, "not found in source zone '" + from + "'"));
                 continue;
             }
-            Entity original = e.get();
             String as = name;
+            Entity overwritten = null;
             Optional<Entity> existing = graph.find(to, name);
             if (existing.isPresent()) {
                 if (conflicts == ConflictPolicy.SKIP) {
@@ -187,33 +212,69 @@ public final class ZoneOperation {
                     continue;
                 }
                 if (conflicts == ConflictPolicy.RENAME) {
-                    as = freeName(to, name + "_from_" + from);
+                    as = freeName(to, name + "_from_" + from, taken);
                 } else {
-                    List<String> stale = new ArrayList<>(existing.get().observationTexts());
-                    stale.removeAll(original.observationTexts());
-                    if (!stale.isEmpty()) graph.deleteObservations(to, name, stale);
+                    overwritten = existing.get();
                 }
             }
-            graph.create(to, List.of(new EntityDraft(as, original.entityType(), original.observationTexts(),
+            taken.add(as);
+            renamed.put(name, as);
+            planned.add(new Planned(e.get(), as, overwritten));
+        }
+        List<RelationDraft> drafts = new ArrayList<>();
+        List<String> relationsSkipped = new ArrayList<>();
+        if (copyRelations && !planned.isEmpty()) {
+            Set<List<String>> seen = new HashSet<>();
+            for (Relation r : graph.relationsTouching(planned.stream().map(Planned::original).toList())) {
+                String fz = endZone(r.fromZone(), r.from(), from, to, renamed);
+                String fn = endName(r.fromZone(), r.from(), from, renamed);
+                String tz = endZone(r.toZone(), r.to(), from, to, renamed);
+                String tn = endName(r.toZone(), r.to(), from, renamed);
+                if (fz.equals(tz) && fn.equals(tn)) {
+                    relationsSkipped.add(describe(r) + ": would join " + MemoryRules.shown(fn) + " to itself in zone '" + fz
+                            + "' after the copy; Engram keeps relations between two different entities");
+                    continue;
+                }
+                if (!seen.add(List.of(fz, fn, tz, tn, r.type()))) continue;
+                requireEnd(fz, fn, to, taken, r);
+                requireEnd(tz, tn, to, taken, r);
+                drafts.add(new RelationDraft(fz, fn, tz, tn, r.type()));
+            }
+        }
+        return new Plan(from, to, planned, skipped, drafts, relationsSkipped);
+    }
+
+    /** An end of a relation to write must exist now or be one of the copies; otherwise the copy is refused unwritten. */
+    private void requireEnd(String zone, String name, String to, Set<String> copies, Relation r) {
+        if (zone.equals(to) && copies.contains(name)) return;
+        if (graph.find(zone, name).isEmpty()) {
+            throw new ConflictException("cannot copy relation " + describe(r) + ": its end " + MemoryRules.shown(name)
+                    + " in zone '" + zone + "' does not exist; nothing was copied. Copy without relations, or create it first");
+        }
+    }
+
+    private static String describe(Relation r) {
+        return r.fromZone() + ":" + r.from() + " -" + r.type() + "-> " + r.toZone() + ":" + r.to();
+    }
+
+    private CopyResult write(Plan plan) {
+        List<String> copied = new ArrayList<>();
+        for (Planned p : plan.entities()) {
+            Entity original = p.original();
+            if (p.overwritten() != null) {
+                List<String> stale = new ArrayList<>(p.overwritten().observationTexts());
+                stale.removeAll(original.observationTexts());
+                if (!stale.isEmpty()) graph.deleteObservations(plan.to(), p.as(), stale);
+            }
+            graph.create(plan.to(), List.of(new EntityDraft(p.as(), original.entityType(), original.observationTexts(),
                     original.memory().reviewIntervalDays())), ExistingEntity.MERGE);
             // the copy is the same knowledge: as important, and as fresh or stale, as the original
             Memory m = original.memory();
-            graph.restore(to, List.of(new Restored(as, m.relevance(), m.verifyCount(), Freshness.verifiedAt(m), null, null)));
-            renamed.put(name, as);
-            originals.add(original);
-            copied.add(as);
+            graph.restore(plan.to(), List.of(new Restored(p.as(), m.relevance(), m.verifyCount(), Freshness.verifiedAt(m), null, null)));
+            copied.add(p.as());
         }
-        int relations = 0;
-        if (copyRelations && !originals.isEmpty()) {
-            List<RelationDraft> drafts = new ArrayList<>();
-            for (Relation r : graph.relationsTouching(originals)) {
-                drafts.add(new RelationDraft(endZone(r.fromZone(), r.from(), from, to, renamed),
-                        endName(r.fromZone(), r.from(), from, renamed), endZone(r.toZone(), r.to(), from, to, renamed),
-                        endName(r.toZone(), r.to(), from, renamed), r.type()));
-            }
-            relations = graph.relate(to, drafts, MissingEndpoint.FAIL).size();
-        }
-        return new CopyResult(copied, skipped, relations);
+        int relations = plan.relations().isEmpty() ? 0 : graph.relate(plan.to(), plan.relations(), MissingEndpoint.FAIL).size();
+        return new CopyResult(copied, plan.skipped(), relations, plan.relationsSkipped());
     }
 
     private String endZone(String zone, String name, String from, String to, Map<String, String> renamed) {
@@ -226,30 +287,34 @@ public final class ZoneOperation {
         return zone.equals(from) ? renamed.getOrDefault(name, name) : name;
     }
 
-    private String freeName(String zone, String base) {
+    private String freeName(String zone, String base, Set<String> taken) {
         String name = base;
-        for (int i = 2; graph.find(zone, name).isPresent() || store.getByName(zone, name).isPresent(); i++) name = base + "_" + i;
+        for (int i = 2; taken.contains(name) || graph.find(zone, name).isPresent()
+                || store.getByName(zone, name).isPresent(); i++) {
+            name = base + "_" + i;
+        }
         return name;
     }
 
     /**
      * Copies, then deletes the copied entities from the source. With {@code moveRelations} their relations
-     * are written again first (so they survive the move, crossing zones where the other end stays).
+     * are written again first (so they survive the move, crossing zones where the other end stays). The
+     * whole move is planned and checked before anything is written.
      */
     public CopyResult move(List<String> names, String source, String target, boolean moveRelations, boolean overwrite) {
-        CopyResult copy = copy(names, source, target, moveRelations, overwrite);
-        List<String> originals = new ArrayList<>();
-        for (String n : new LinkedHashSet<>(names)) {
-            if (copy.skipped().stream().noneMatch(s -> s.name().equals(n))) originals.add(n);
-        }
-        if (!originals.isEmpty()) graph.delete(MemoryRules.zone("source_zone", source), originals, true);
+        Plan plan = plan(names, source, target, moveRelations, overwrite ? ConflictPolicy.OVERWRITE : ConflictPolicy.SKIP);
+        CopyResult copy = write(plan);
+        List<String> originals = plan.entities().stream().map(p -> p.original().name()).toList();
+        if (!originals.isEmpty()) graph.delete(plan.from(), originals, true);
         return copy;
     }
 
     /**
      * Copies every entity of each source zone into {@code target} under {@code conflicts}, relations
      * included; a source zone that does not exist or holds no entity is reported as failed. With
-     * {@code deleteSources}, each merged source zone is deleted afterwards.
+     * {@code deleteSources}, a merged source zone is deleted afterwards only when everything in it was
+     * carried over; one that keeps memories the merge did not copy (entities skipped on a name
+     * conflict, native memories that are not entities) is kept and reported with the count.
      */
     public MergeResult merge(List<String> sources, String target, boolean deleteSources, ConflictPolicy conflicts) {
         if (sources == null || sources.isEmpty()) throw new InvalidArgumentException("source_zones", "is required: at least one zone to merge");
@@ -259,26 +324,58 @@ public final class ZoneOperation {
         }
         List<String> merged = new ArrayList<>();
         List<MergeResult.Failed> failed = new ArrayList<>();
-        int copied = 0, skipped = 0, relations = 0;
+        List<String> deleted = new ArrayList<>();
+        List<MergeResult.Kept> kept = new ArrayList<>();
+        int copied = 0, skipped = 0, relations = 0, relationsSkipped = 0;
         for (String source : new LinkedHashSet<>(sources)) {
             String s = MemoryRules.zone("source_zones", source);
             if (!exists(s)) {
                 failed.add(new MergeResult.Failed(s, "zone does not exist"));
                 continue;
             }
-            List<String> names = graph.read(s).entities().stream().map(Entity::name).toList();
-            if (names.isEmpty()) {
+            List<Entity> entities = graph.read(s).entities();
+            if (entities.isEmpty()) {
                 failed.add(new MergeResult.Failed(s, "zone has no entities"));
                 continue;
             }
-            CopyResult r = copy(names, s, to, true, conflicts);
+            CopyResult r = copy(entities.stream().map(Entity::name).toList(), s, to, true, conflicts);
             copied += r.copied().size();
             skipped += r.skipped().size();
             relations += r.relationsCopied();
+            relationsSkipped += r.relationsSkipped().size();
             merged.add(s);
-            if (deleteSources && !s.equals(MemoryRules.DEFAULT_ZONE)) delete(s, true);
+            if (!deleteSources) continue;
+            if (s.equals(MemoryRules.DEFAULT_ZONE)) {
+                kept.add(new MergeResult.Kept(s, memoriesIn(s), "the default zone is never deleted"));
+                continue;
+            }
+            Set<String> skippedNames = new HashSet<>();
+            r.skipped().forEach(k -> skippedNames.add(k.name()));
+            int carried = 0, skippedMemories = 0;
+            for (Entity e : entities) {
+                if (skippedNames.contains(e.name())) skippedMemories += 1 + e.observations().size();
+                else carried += 1 + e.observations().size();
+            }
+            int left = memoriesIn(s) - carried;
+            if (left > 0) {
+                int others = Math.max(0, left - skippedMemories);
+                kept.add(new MergeResult.Kept(s, left, left + " memor" + (left == 1 ? "y" : "ies") + " of zone '" + s
+                        + "' were not merged: " + r.skipped().size() + " entit" + (r.skipped().size() == 1 ? "y" : "ies")
+                        + " skipped on a name conflict (with " + (skippedMemories - r.skipped().size()) + " observations) and "
+                        + others + " native memor" + (others == 1 ? "y" : "ies") + " that are not entities; the zone was kept."
+                        + " Merge again with overwrite_conflicts 'rename' or 'overwrite', move what is left, or delete_zone it"));
+            } else {
+                delete(s, true);
+                deleted.add(s);
+            }
         }
-        return new MergeResult(merged, failed, copied, skipped, relations);
+        return new MergeResult(merged, failed, copied, skipped, relations, relationsSkipped, deleted, kept);
+    }
+
+    private int memoriesIn(String zone) {
+        int[] n = new int[1];
+        store.forEach(zone, m -> n[0]++);
+        return n[0];
     }
 
     /** Counts of the zone's entities by type and of the relations touching them by label. */

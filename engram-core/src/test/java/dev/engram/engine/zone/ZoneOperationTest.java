@@ -154,4 +154,55 @@ class ZoneOperationTest {
         assertEquals(ConflictPolicy.OVERWRITE, ConflictPolicy.parse("f", "Overwrite"));
         assertThrows(InvalidArgumentException.class, () -> ConflictPolicy.parse("overwrite_conflicts", "replace"));
     }
+
+    /** p14: an entity related to its namesake in the target, moved there with overwrite. */
+    @Test
+    void moveWithOverwriteSkipsARelationThatWouldJoinTheEntityToItself() {
+        zones.create("a", null, null);
+        zones.create("b", null, null);
+        graph.create("a", List.of(new EntityDraft("X", "t", List.of("in a")), new EntityDraft("Y", "t", List.of())), ExistingEntity.MERGE);
+        graph.create("b", List.of(new EntityDraft("X", "t", List.of("in b"))), ExistingEntity.MERGE);
+        graph.relate("a", List.of(new RelationDraft("a", "X", "b", "X", "mirrors"), RelationDraft.of("X", "Y", "knows")), MissingEndpoint.FAIL);
+        CopyResult r = zones.move(List.of("Y", "X"), "a", "b", true, true);
+        assertEquals(List.of("Y", "X"), r.copied());
+        assertEquals(1, r.relationsCopied());
+        assertEquals(1, r.relationsSkipped().size());
+        assertTrue(r.relationsSkipped().get(0).contains("mirrors") && r.relationsSkipped().get(0).contains("to itself"),
+                r.relationsSkipped().get(0));
+        assertTrue(graph.find("a", "X").isEmpty() && graph.find("a", "Y").isEmpty(), "the move deleted the source");
+        assertEquals(List.of("in a"), graph.find("b", "X").orElseThrow().observationTexts());
+        assertEquals(List.of(new Relation("b", "X", "b", "Y", "knows")), graph.read("b").relations());
+    }
+
+    @Test
+    void aCopyThatCannotBeDoneIsRefusedBeforeAnyWrite() {
+        zones.create("a", null, null);
+        graph.create("a", List.of(new EntityDraft("X", "t", List.of("in a"))), ExistingEntity.MERGE);
+        var e = assertThrows(InvalidArgumentException.class, () -> zones.move(List.of("X", " "), "a", "test-zone-b", true, true));
+        assertTrue(e.getMessage().contains("names[1]"), e.getMessage());
+        assertTrue(graph.find("test-zone-b", "X").isEmpty(), "nothing copied");
+        assertTrue(graph.find("a", "X").isPresent(), "nothing deleted");
+    }
+
+    /** p9: a source zone holding memories the merge did not carry over is kept. */
+    @Test
+    void mergeKeepsASourceZoneThatHoldsWhatWasNotMerged() {
+        zones.create("old", null, null);
+        zones.create("new", null, null);
+        graph.create("old", List.of(new EntityDraft("A", "t", List.of("a1")), new EntityDraft("Shared", "t", List.of("old fact"))),
+                ExistingEntity.MERGE);
+        graph.create("new", List.of(new EntityDraft("Shared", "t", List.of("new fact"))), ExistingEntity.MERGE);
+        engine.remember(dev.engram.engine.RememberCommand.builder("native note: the deploy key rotates monthly").zone("old").build());
+        MergeResult r = zones.merge(List.of("old"), "new", true, ConflictPolicy.SKIP);
+        assertEquals(1, r.entitiesCopied());
+        assertEquals(1, r.entitiesSkipped());
+        assertEquals(List.of(), r.deletedZones());
+        assertEquals(1, r.keptZones().size());
+        assertEquals(3, r.keptZones().get(0).memoriesLeft(), "Shared, its observation and the native note");
+        assertTrue(r.keptZones().get(0).reason().contains("1 entity skipped on a name conflict (with 1 observations) and 1 native memory")
+                && r.keptZones().get(0).reason().contains("the zone was kept"), r.keptZones().get(0).reason());
+        assertTrue(zones.exists("old"));
+        assertEquals(List.of("old fact"), graph.find("old", "Shared").orElseThrow().observationTexts());
+        assertEquals(5, zones.stats("old").memoryCount(), "nothing was deleted from the kept zone");
+    }
 }

@@ -7,6 +7,7 @@ import dev.engram.engine.graph.RelationDraft;
 import dev.engram.engine.graph.Restored;
 import dev.engram.error.ConflictException;
 import dev.engram.error.EngramUserException;
+import dev.engram.error.StoreException;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.memory.MemoryRules;
 import dev.engram.rank.Freshness;
@@ -32,7 +33,10 @@ import java.util.Set;
 public final class BrainData {
     /** What a file holds, by zone. */
     public record Parsed(Map<String, List<EntityDraft>> entities, List<RelationDraft> relations,
-                         Map<String, String[]> zones, Map<String, List<Restored>> stamps) {
+                         Map<String, String[]> zones, Map<String, List<Restored>> stamps, List<String> warnings) {
+        public Parsed {
+            warnings = List.copyOf(warnings);
+        }
     }
 
     /** What {@link #importInto} did. */
@@ -115,13 +119,18 @@ public final class BrainData {
         }
         Map<Key, String> observationOf = new LinkedHashMap<>();
         List<RelationDraft> kept = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (int i = 0; i < relations.size(); i++) {
             Map<String, Object> r = relations.get(i);
             String where = "relation " + (i + 1);
             String from = text(r, "from", where), to = text(r, "to", where), type = text(r, "relationType", where);
             String fromZone = zoneOf(r.get("fromZone"), defaultZone), toZone = zoneOf(r.get("toZone"), defaultZone);
             if (type.equals("is_observation_of")) observationOf.put(new Key(fromZone, from), to);
-            else kept.add(new RelationDraft(fromZone, from, toZone, to, type));
+            else if (from.equals(to) && fromZone.equals(toZone)) {
+                // Engram's edges join two different memories; one odd line must not stop the import
+                warnings.add(where + " skipped: " + MemoryRules.shown(from) + " -" + type + "-> itself; Engram keeps relations"
+                        + " between two different entities (record it as an observation instead)");
+            } else kept.add(new RelationDraft(fromZone, from, toZone, to, type));
         }
         // parents first, in file order; observation entities attach to them afterwards, in file order
         Map<Key, EntityDraft> drafts = new LinkedHashMap<>();
@@ -177,7 +186,7 @@ public final class BrainData {
             zones.put(name, new String[] {z.get("shortDescription") instanceof String s ? s : null,
                     z.get("description") instanceof String d ? d : null});
         }
-        return new Parsed(byZone, kept, zones, stamps);
+        return new Parsed(byZone, kept, zones, stamps, warnings);
     }
 
     private static Double number(Object v) {
@@ -201,41 +210,107 @@ public final class BrainData {
     /**
      * Writes a parsed file: zones first (a zone the store describes already keeps its descriptions),
      * then each zone's entities in one write, then the relations (so an end in a zone imported later is
-     * found, not created as a placeholder). Each zone is all or nothing; a dry run writes nothing.
+     * found, not created as a placeholder). The whole file is checked (as a dry run) before the first write;
+     * each zone is all or nothing; a dry run writes nothing and
+     * counts what the real run would. Carried-over stamps (relevance, verification, reads) are set only
+     * on the entities this import creates: an entity the store held already keeps its own. The steps
+     * are several writes, so a failure part-way says what was imported before it.
      */
     public static Summary importInto(Engine engine, Parsed data, boolean dryRun) {
-        int zonesCreated = 0;
+        if (!dryRun) {
+            // the whole file checked first, so an item the graph refuses stops the import before any write
+            try {
+                importInto(engine, data, true);
+            } catch (EngramUserException e) {
+                throw new EngramUserException(e.getMessage() + "; nothing was imported");
+            }
+        }
+        EntityGraph graph = engine.entities();
+        Progress done = new Progress();
         Set<String> described = new HashSet<>();
         engine.zoneAdmin().list().stream().filter(z -> z.createdAt() != null).forEach(z -> described.add(z.name()));
         Set<String> wanted = new java.util.LinkedHashSet<>(data.zones().keySet());
         wanted.addAll(data.entities().keySet());
-        for (String z : wanted) {
-            if (z.equals(MemoryRules.DEFAULT_ZONE) || described.contains(z)) continue;
-            String[] d = data.zones().getOrDefault(z, new String[2]);
-            if (!dryRun) {
-                try {
-                    engine.zoneAdmin().create(z, d[0], d[1]);
-                } catch (ConflictException e) {
-                    continue; // described meanwhile by another writer: its descriptions stay
+        // what the store holds before this import: the stamps go only to the entities created now
+        Map<String, Set<String>> before = new LinkedHashMap<>();
+        data.stamps().forEach((zone, items) -> {
+            Set<String> there = new HashSet<>();
+            for (Restored r : items) if (graph.find(zone, r.name()).isPresent()) there.add(r.name());
+            before.put(zone, there);
+        });
+        int placeholders = dryRun ? placeholders(graph, data) : 0;
+        try {
+            for (String z : wanted) {
+                if (z.equals(MemoryRules.DEFAULT_ZONE) || described.contains(z)) continue;
+                String[] d = data.zones().getOrDefault(z, new String[2]);
+                if (!dryRun) {
+                    try {
+                        engine.zoneAdmin().create(z, d[0], d[1]);
+                    } catch (ConflictException e) {
+                        continue; // described meanwhile by another writer: its descriptions stay
+                    }
                 }
+                done.zones++;
             }
-            zonesCreated++;
+            for (Map.Entry<String, List<EntityDraft>> e : data.entities().entrySet()) {
+                EntityGraph.ImportSummary s = graph.importGraph(e.getKey(), e.getValue(), List.of(), dryRun);
+                done.created += s.entitiesCreated();
+                done.existing += s.entitiesExisting();
+                done.observations += s.observationsAdded();
+                if (!dryRun) done.entityZones.add(e.getKey());
+            }
+            if (!dryRun) {
+                data.stamps().forEach((zone, items) -> {
+                    Set<String> there = before.getOrDefault(zone, Set.of());
+                    List<Restored> fresh = items.stream().filter(r -> !there.contains(r.name())).toList();
+                    if (!fresh.isEmpty()) graph.restore(zone, fresh);
+                });
+            }
+            Map<String, List<RelationDraft>> byZone = new LinkedHashMap<>();
+            for (RelationDraft r : data.relations()) byZone.computeIfAbsent(r.fromZone(), z -> new ArrayList<>()).add(r);
+            for (Map.Entry<String, List<RelationDraft>> e : byZone.entrySet()) {
+                EntityGraph.ImportSummary s = graph.importGraph(e.getKey(), List.of(), e.getValue(), dryRun);
+                done.relations += s.relationsCreated();
+                if (!dryRun) placeholders += s.placeholders();
+            }
+        } catch (RuntimeException e) {
+            if (dryRun || done.nothingWritten()) throw e;
+            String message = "import stopped part-way: " + e.getMessage() + ". Already written: " + done.describe()
+                    + "; importing the same file again adds only what is missing";
+            if (e instanceof EngramUserException) throw new EngramUserException(message);
+            throw new StoreException(message, e);
         }
-        int created = 0, existing = 0, observations = 0, relations = 0, placeholders = 0;
-        for (Map.Entry<String, List<EntityDraft>> e : data.entities().entrySet()) {
-            EntityGraph.ImportSummary s = engine.entities().importGraph(e.getKey(), e.getValue(), List.of(), dryRun);
-            created += s.entitiesCreated();
-            existing += s.entitiesExisting();
-            observations += s.observationsAdded();
+        return new Summary(done.zones, done.created, done.existing, done.observations, done.relations, placeholders);
+    }
+
+    /** What an import wrote so far, for the message of one that fails part-way. */
+    private static final class Progress {
+        int zones, created, existing, observations, relations;
+        final List<String> entityZones = new ArrayList<>();
+
+        boolean nothingWritten() {
+            return zones == 0 && entityZones.isEmpty();
         }
-        if (!dryRun) data.stamps().forEach((zone, items) -> engine.entities().restore(zone, items));
-        Map<String, List<RelationDraft>> byZone = new LinkedHashMap<>();
-        for (RelationDraft r : data.relations()) byZone.computeIfAbsent(r.fromZone(), z -> new ArrayList<>()).add(r);
-        for (Map.Entry<String, List<RelationDraft>> e : byZone.entrySet()) {
-            EntityGraph.ImportSummary s = engine.entities().importGraph(e.getKey(), List.of(), e.getValue(), dryRun);
-            relations += s.relationsCreated();
-            placeholders += s.placeholders();
+
+        String describe() {
+            return zones + " zones created, " + created + " new entities and " + observations + " observations"
+                    + (entityZones.isEmpty() ? "" : " in zones " + String.join(", ", entityZones)) + ", " + relations + " relations";
         }
-        return new Summary(zonesCreated, created, existing, observations, relations, placeholders);
+    }
+
+    /**
+     * The missing ends the real run would create as placeholders: ends named neither in the file nor in
+     * the store, each once (a dry run writes no entity, so its relation step cannot see the file's own).
+     */
+    private static int placeholders(EntityGraph graph, Parsed data) {
+        Set<List<String>> inFile = new HashSet<>();
+        data.entities().forEach((zone, drafts) -> drafts.forEach(d -> inFile.add(List.of(zone, d.name()))));
+        Set<List<String>> missing = new java.util.LinkedHashSet<>();
+        for (RelationDraft r : data.relations()) {
+            for (List<String> end : List.of(List.of(r.fromZone(), r.from()), List.of(r.toZone(), r.to()))) {
+                if (!inFile.contains(end) && !missing.contains(end) && graph.find(end.get(0), end.get(1)).isEmpty()) missing.add(end);
+            }
+        }
+        return missing.size();
     }
 }

@@ -31,24 +31,46 @@ import java.util.stream.Stream;
 /**
  * inspect_files, brain-tools' "agentic grep": for each file (directories are walked) the lines that
  * bear on the need. Without a model: the lines containing a keyword, with two lines of context, as
- * line ranges; with one, the model picks the lines and writes a tentative answer. Relative paths are
- * read from the server's working directory; binary and very large files are skipped with a reason.
+ * line ranges; with one, the model picks the lines and writes a tentative answer. Paths must lie in
+ * the server's working directory (relative paths start there; an absolute path, a '..' or a symbolic
+ * link leading out of it is refused), so an agent cannot read the rest of the machine through it.
+ * Directory walks are bounded in depth and entries before anything is sorted; binary and very large
+ * files are skipped with a reason.
  */
 final class InspectFilesTool {
     static final long MAX_FILE_BYTES = 1_000_000;
     static final int MAX_FILES = 200;
     static final int CONTEXT = 2;
+    /** How deep a directory is walked, and how many entries a walk visits at most, before sorting. */
+    static final int MAX_DEPTH = 12;
+    static final int MAX_VISITED = 10_000;
     private final BrainContext c;
+    private final Path root;
+    private final Path realRoot;
 
     InspectFilesTool(BrainContext c) {
+        this(c, Path.of(""));
+    }
+
+    /** Reads only under {@code root} (the server's working directory in production). */
+    InspectFilesTool(BrainContext c, Path root) {
         this.c = c;
+        this.root = root.toAbsolutePath().normalize();
+        Path real;
+        try {
+            real = this.root.toRealPath();
+        } catch (IOException e) {
+            real = this.root;
+        }
+        this.realRoot = real;
     }
 
     ToolHandler tool() {
         var def = BrainTool.tool("inspect_files", "Inspect files",
                 "Agent driven file inspection that uses AI to retrieve relevant content from multiple files. Without a "
-                        + "configured model (ENGRAM_LLM_URL) it returns the line ranges that contain a keyword.",
-                schema(props("file_paths", strings("Paths to the files (or directories) to inspect", List.of("src/deploy.sh")),
+                        + "configured model (ENGRAM_LLM_URL) it returns the line ranges that contain a keyword. Paths must lie "
+                        + "inside the server's working directory (relative paths start there).",
+                schema(props("file_paths", strings("Paths to the files (or directories) to inspect, inside the server's working directory", List.of("src/deploy.sh")),
                         "information_needed", string("Full description of what information is needed from the files. Be specific.",
                                 "where the deploy target is set"),
                         "reason", string("Explain why this information is needed.", "moving to a new cluster"),
@@ -67,10 +89,12 @@ final class InspectFilesTool {
             Boolean includeLines = args.boolOr("include_lines");
             if (includeLines == null) throw new InvalidArgumentException("include_lines", "is required: true to get the lines' text, false for ranges only");
             List<String> keywords = SearchTools.keywords(args);
+            List<Path> checked = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) checked.add(inside(i, paths.get(i)));
             List<Map<String, Object>> results = new ArrayList<>();
-            for (Path file : files(paths, results)) {
+            for (Path file : files(paths, checked, results)) {
                 Map<String, Object> r = new LinkedHashMap<>();
-                r.put("filePath", file.toString());
+                r.put("filePath", shown(file));
                 try {
                     List<String> lines = read(file);
                     Pick pick = c.model.isPresent() ? modelPick(file, lines, needed, reason, keywords) : grep(lines, keywords);
@@ -78,8 +102,10 @@ final class InspectFilesTool {
                     r.put("lines", includeLines ? pick.lines().stream().map(n -> n + "\t" + lines.get(n - 1)).toList() : List.of());
                     r.put("lineRanges", ranges(pick.lines()));
                     r.put("tentativeAnswer", pick.answer());
-                } catch (IOException | RuntimeException e) {
-                    r.put("error", e.getMessage());
+                } catch (IOException e) {
+                    r.put("error", plain(e));
+                } catch (RuntimeException e) {
+                    r.put("error", e.getCause() instanceof IOException io ? plain(io) : String.valueOf(e.getMessage()));
                 }
                 results.add(r);
             }
@@ -93,27 +119,114 @@ final class InspectFilesTool {
     private record Pick(List<Integer> lines, String answer) {
     }
 
-    /** The regular files named or found under the named directories, at most {@link #MAX_FILES}; problems reported. */
-    private static List<Path> files(List<String> paths, List<Map<String, Object>> problems) {
+    /**
+     * The path, resolved against the working directory, when it lies inside it (also once symbolic
+     * links are followed); otherwise the whole call is refused, saying what to send.
+     */
+    private Path inside(int i, String p) {
+        String field = "file_paths[" + i + "]";
+        if (p == null || p.isBlank()) throw new InvalidArgumentException(field, "is blank; send a path inside " + root);
+        Path given;
+        try {
+            given = Path.of(p.strip());
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new InvalidArgumentException(field, dev.engram.memory.MemoryRules.shown(p) + " is not a valid path; send a path"
+                    + " relative to the server's working directory " + root + ", e.g. \"src/deploy.sh\"");
+        }
+        Path resolved = root.resolve(given).normalize();
+        String outside = dev.engram.memory.MemoryRules.shown(p) + " is outside the server's working directory " + root
+                + "; inspect_files reads only files under it: send a path relative to it (e.g. \"src/deploy.sh\") with no '..'"
+                + " leading out of it";
+        boolean lexicallyInside = resolved.startsWith(root) || resolved.startsWith(realRoot);
+        if (!Files.exists(resolved)) {
+            if (!lexicallyInside) throw new InvalidArgumentException(field, outside);
+            return resolved; // reported as missing
+        }
+        Path real;
+        try {
+            real = resolved.toRealPath();
+        } catch (IOException e) {
+            throw new InvalidArgumentException(field, dev.engram.memory.MemoryRules.shown(p) + " cannot be read: " + plain(e));
+        }
+        // the real path decides: a '..' is gone after normalize(), a link is followed here
+        if (!real.startsWith(realRoot)) {
+            throw new InvalidArgumentException(field, outside + (lexicallyInside ? " (it is a symbolic link to a place outside)" : ""));
+        }
+        return real.startsWith(root) ? real : root.resolve(realRoot.relativize(real));
+    }
+
+    /** The path as shown back: relative to the working directory. */
+    private String shown(Path file) {
+        Path rel = file.startsWith(root) ? root.relativize(file) : file;
+        return rel.toString().isEmpty() ? "." : rel.toString();
+    }
+
+    /**
+     * The regular files named or found under the named directories, at most {@link #MAX_FILES}; problems
+     * reported. A walk stops at {@link #MAX_DEPTH} levels and {@link #MAX_VISITED} entries, and only then
+     * are the files found sorted, so a huge tree costs a bounded walk, not a sort of all of it.
+     */
+    private List<Path> files(List<String> paths, List<Path> checked, List<Map<String, Object>> problems) {
         List<Path> out = new ArrayList<>();
-        for (String p : paths) {
-            Path path = Path.of(p);
+        for (int i = 0; i < paths.size() && out.size() < MAX_FILES; i++) {
+            String p = paths.get(i);
+            Path path = checked.get(i);
             if (Files.isDirectory(path)) {
-                try (Stream<Path> walk = Files.walk(path)) {
-                    walk.filter(Files::isRegularFile).filter(f -> f.getFileName() != null && !f.toString().contains("/.git/"))
-                            .sorted().limit(MAX_FILES - out.size()).forEach(out::add);
-                } catch (IOException | RuntimeException e) {
-                    problems.add(Map.of("filePath", p, "error", "cannot list the directory: " + e.getMessage()));
+                List<Path> found = new ArrayList<>();
+                int[] visited = new int[1];
+                boolean[] cut = new boolean[1];
+                try (Stream<Path> walk = Files.walk(path, MAX_DEPTH)) {
+                    var it = walk.iterator();
+                    while (it.hasNext()) {
+                        Path f = it.next();
+                        if (++visited[0] > MAX_VISITED || found.size() >= MAX_FILES - out.size()) {
+                            cut[0] = true;
+                            break;
+                        }
+                        if (f.toString().contains("/.git/") || !Files.isRegularFile(f)) continue;
+                        if (!insideReally(f)) continue; // a link leading out of the working directory is not followed
+                        found.add(f);
+                    }
+                } catch (IOException e) {
+                    problems.add(Map.of("filePath", p, "error", "cannot list the directory: " + plain(e)));
+                } catch (java.io.UncheckedIOException e) {
+                    problems.add(Map.of("filePath", p, "error", "cannot list all of the directory: " + plain(e.getCause())));
+                }
+                found.sort(null);
+                out.addAll(found);
+                if (cut[0]) {
+                    problems.add(Map.of("filePath", p, "error", "the directory holds more than inspect_files reads in one call ("
+                            + MAX_FILES + " files, " + MAX_VISITED + " entries, " + MAX_DEPTH + " levels deep); only the first "
+                            + found.size() + " files found were read: send a narrower directory or the files themselves"));
                 }
             } else if (Files.isRegularFile(path)) {
                 out.add(path);
             } else {
                 problems.add(Map.of("filePath", p, "error", "no such file or directory (relative paths start at the server's "
-                        + "working directory, " + Path.of("").toAbsolutePath() + ")"));
+                        + "working directory, " + root + ")"));
             }
-            if (out.size() >= MAX_FILES) break;
         }
         return out;
+    }
+
+    private boolean insideReally(Path f) {
+        try {
+            return f.toRealPath().startsWith(realRoot);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** An I/O failure in words: no java.nio class names. */
+    static String plain(IOException e) {
+        String file = e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null ? fs.getFile() + ": " : "";
+        if (e instanceof java.nio.file.NoSuchFileException) return file + "no such file or directory";
+        if (e instanceof java.nio.file.AccessDeniedException) return file + "permission denied";
+        if (e instanceof java.nio.file.NotDirectoryException) return file + "not a directory";
+        if (e instanceof java.nio.file.FileSystemLoopException) return file + "a symbolic link loops back on itself";
+        if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) return file + fs.getReason();
+        String m = e.getMessage();
+        return m == null || m.isBlank() || m.contains("java.") ? "the file could not be read" : m;
     }
 
     private static List<String> read(Path file) throws IOException {

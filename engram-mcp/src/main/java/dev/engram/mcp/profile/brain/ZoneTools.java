@@ -174,6 +174,7 @@ final class ZoneTools {
             out.put("entities_copied", r.copied());
             out.put("entities_skipped", skipped(r));
             out.put("relations_copied", r.relationsCopied());
+            if (!r.relationsSkipped().isEmpty()) out.put("relations_skipped", r.relationsSkipped());
             if (r.copied().isEmpty()) throw new BrainFailure(out);
             return out;
         });
@@ -197,6 +198,7 @@ final class ZoneTools {
             out.put("entities_moved", r.copied());
             out.put("entities_skipped", skipped(r));
             out.put("relations_moved", r.relationsCopied());
+            if (!r.relationsSkipped().isEmpty()) out.put("relations_skipped", r.relationsSkipped());
             if (r.copied().isEmpty()) throw new BrainFailure(out);
             return out;
         });
@@ -230,6 +232,17 @@ final class ZoneTools {
             out.put("entities_copied", r.entitiesCopied());
             out.put("entities_skipped", r.entitiesSkipped());
             out.put("relations_copied", r.relationsCopied());
+            if (r.relationsSkipped() > 0) out.put("relations_skipped", r.relationsSkipped());
+            if (Boolean.TRUE.equals(args.boolOr("delete_source_zones"))) {
+                out.put("deleted_zones", r.deletedZones());
+                out.put("kept_zones", r.keptZones().stream().map(k -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("zone", k.zone());
+                    m.put("memories_left", k.memoriesLeft());
+                    m.put("reason", k.reason());
+                    return m;
+                }).toList());
+            }
             if (r.mergedZones().isEmpty()) throw new BrainFailure(out);
             return out;
         });

@@ -1,6 +1,7 @@
 package dev.engram.mcp.profile.brain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,5 +86,63 @@ class BrainDataTest {
         assertTrue(t.getMessage().contains("\"type\" must be"), t.getMessage());
         var n = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"type\":\"entity\",\"name\":\"  \"}\n", "default", json));
         assertTrue(n.getMessage().contains("\"name\" must be a non-empty string"), n.getMessage());
+    }
+
+    @Test
+    void aSecondImportKeepsTheStampsOfEntitiesThatExistAlready() {
+        BrainData.importInto(engine, BrainData.parse(JSONL, "default", json), false);
+        engine.entities().verify("projecta", "John Smith", null);
+        engine.entities().markImportant("projecta", "John Smith", false);
+        var before = engine.entities().find("projecta", "John Smith").orElseThrow().memory();
+        BrainData.importInto(engine, BrainData.parse(JSONL, "default", json), false);
+        var after = engine.entities().find("projecta", "John Smith").orElseThrow().memory();
+        assertEquals(3, after.verifyCount(), "not reset to the file's 2");
+        assertEquals(before.lastVerifiedAt(), after.lastVerifiedAt());
+        assertEquals(before.relevance(), after.relevance(), 1e-9);
+        assertEquals(before.accessCount(), after.accessCount());
+    }
+
+    @Test
+    void aDryRunCountsThePlaceholdersTheRealRunCreates() {
+        String file = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\"}",
+                "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Q\",\"relationType\":\"uses\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Ghost\",\"relationType\":\"uses\"}",
+                "{\"type\":\"relation\",\"from\":\"Q\",\"to\":\"Ghost\",\"toZone\":\"default\",\"relationType\":\"uses\"}");
+        BrainData.Summary dry = BrainData.importInto(engine, BrainData.parse(file, "default", json), true);
+        BrainData.Summary real = BrainData.importInto(engine, BrainData.parse(file, "default", json), false);
+        assertEquals(1, real.placeholders(), real.describe(false));
+        assertEquals(real.placeholders(), dry.placeholders(), dry.describe(true));
+        assertEquals(real.relationsCreated(), dry.relationsCreated());
+        assertEquals(real.describe(false).replace("imported", ""), dry.describe(true).replace("would import", ""));
+    }
+
+    @Test
+    void aSelfRelationIsSkippedWithAWarning() {
+        String file = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\"}",
+                "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"P\",\"relationType\":\"extends\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Q\",\"relationType\":\"uses\"}");
+        BrainData.Parsed parsed = BrainData.parse(file, "default", json);
+        assertEquals(1, parsed.warnings().size());
+        assertTrue(parsed.warnings().get(0).contains("relation 1 skipped") && parsed.warnings().get(0).contains("itself"),
+                parsed.warnings().get(0));
+        BrainData.Summary s = BrainData.importInto(engine, parsed, false);
+        assertEquals(2, s.entitiesCreated());
+        assertEquals(1, s.relationsCreated());
+    }
+
+    @Test
+    void anItemTheGraphRefusesStopsTheImportBeforeAnyWrite() {
+        String file = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\",\"zone\":\"first\"}",
+                "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\",\"zone\":\"second\",\"observations\":[\""
+                        + "x".repeat(9000) + "\"]}");
+        var e = assertThrows(EngramUserException.class, () -> BrainData.importInto(engine, BrainData.parse(file, "default", json), false));
+        assertTrue(e.getMessage().contains("nothing was imported"), e.getMessage());
+        assertTrue(engine.entities().find("first", "P").isEmpty());
+        assertFalse(engine.zoneAdmin().exists("first"), "not even the zones were created");
     }
 }

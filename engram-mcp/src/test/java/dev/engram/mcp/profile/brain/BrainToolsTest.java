@@ -304,6 +304,8 @@ class BrainToolsTest {
         Map<String, Object> merged = ok("merge_zones", "source_zones", List.of("billing"), "target_zone", "archive",
                 "delete_source_zones", true, "overwrite_conflicts", "rename");
         assertEquals(List.of("billing"), merged.get("merged_zones"));
+        assertEquals(List.of("billing"), merged.get("deleted_zones"), "everything in billing was merged, so it went");
+        assertEquals(List.of(), merged.get("kept_zones"));
         ok("delete_zone", "name", "archive", "confirm", true);
         assertTrue(error("zone_stats", "zone", "archive").contains("does not exist"));
     }
@@ -330,9 +332,11 @@ class BrainToolsTest {
         assertTrue(text(r).contains("\"tentativeAnswer\": \"On GKE.\""), text(r));
         assertTrue(prompts.get(0).contains("deploys to GKE"), "the model reads the observations");
 
-        Path file = dir.resolve("deploy.sh");
+        // inspect_files reads only under the server's working directory (here the module's): a directory in target/
+        Path work = Files.createDirectories(Path.of("target", "inspect-files-test"));
+        Path file = work.resolve("deploy.sh");
         Files.writeString(file, "#!/bin/sh\nset -e\n\n\n\necho build\nkubectl apply -f gke.yaml\necho done\n");
-        Map<String, Object> files = ok("inspect_files", "file_paths", List.of(dir.toString(), "/no/such/file"),
+        Map<String, Object> files = ok("inspect_files", "file_paths", List.of(work.toString(), "target/no/such/file"),
                 "information_needed", "deploy target", "include_lines", true, "keywords", List.of("kubectl"));
         String shown = files.toString();
         assertTrue(shown.contains("5-8") && shown.contains("7\tkubectl apply -f gke.yaml"), shown);
