@@ -50,6 +50,16 @@ final class ConfigLoader {
         return Map.copyOf(env);
     }
 
+    /** The user's home: where agents keep their MCP configs (~/.claude.json, ~/.cursor, ~/.codex, ~/.memtomem). */
+    Path home() {
+        return home;
+    }
+
+    /** The directory the command runs in: project-local MCP configs (.mcp.json, .cursor/mcp.json) are read here. */
+    Path cwd() {
+        return cwd;
+    }
+
     /** {@code osName} as in the {@code os.name} property: it picks the platform's default store directory. */
     ConfigLoader(Map<String, String> env, Path cwd, Path home, String osName) {
         this.env = env;
@@ -172,6 +182,15 @@ final class ConfigLoader {
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(SearchBound.ENVIRONMENT, "environment", e.getMessage());
             }
+        }
+        // the brain profile's chat model (ENGRAM_LLM_*, else brain-tools' AI_* / GROQ_API_KEY); none is fine
+        try {
+            dev.engram.llm.LlmConfig.fromEnvironment(env).ifPresent(c -> settings.putAll(c.toSettings()));
+        } catch (IllegalArgumentException e) {
+            // LlmConfig's message starts with the variable's name; the exception names it once, with its source
+            String message = e.getMessage();
+            int space = message.indexOf(' ');
+            throw new ConfigException(message.substring(0, space), "environment", message.substring(space + 1));
         }
         return settings;
     }

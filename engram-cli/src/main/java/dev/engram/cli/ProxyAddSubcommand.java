@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "add", mixinStandardHelpOptions = true, description = {"Add an upstream MCP server to <store>/proxy.json.",
         "stdio: --command npx --args \"-y @modelcontextprotocol/server-filesystem /tmp\" --prefix fs [--env TOKEN]",
-        "HTTP:  --url http://127.0.0.1:8931/mcp --header \"Authorization=Bearer …\" --prefix web"})
+        "HTTP:  --url http://127.0.0.1:8931/mcp --header \"Authorization=Bearer …\" --prefix web",
+        "SSE:   --transport sse --url https://host/sse --prefix old"})
 final class ProxyAddSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;
@@ -38,8 +39,12 @@ final class ProxyAddSubcommand implements Callable<Integer> {
             + " only PATH and HOME pass otherwise")
     List<String> env = new ArrayList<>();
 
-    @Option(names = "--url", description = "Streamable HTTP endpoint (instead of --command)")
+    @Option(names = "--url", description = "Streamable HTTP endpoint, or with --transport sse the SSE stream (instead of --command)")
     String url;
+
+    @Option(names = "--transport", paramLabel = "T", description = "stdio (with --command), streamable_http (default with --url)"
+            + " or sse (the older HTTP+SSE transport, e.g. --url https://host/sse)")
+    String transport;
 
     @Option(names = "--header", paramLabel = "K=V", description = "HTTP header to send (repeatable)")
     Map<String, String> headers = new LinkedHashMap<>();
@@ -63,9 +68,20 @@ final class ProxyAddSubcommand implements Callable<Integer> {
         if ((command == null) == (url == null)) {
             throw new ConfigException("proxy add", name, "needs exactly one of --command (stdio) or --url (HTTP)");
         }
-        UpstreamTransport transport = command != null
-                ? new UpstreamTransport.Stdio(command, ShellWords.split(args == null ? "" : args), env)
-                : new UpstreamTransport.Http(url, headers);
+        String kind = transport == null ? (command != null ? "stdio" : "streamable_http")
+                : transport.strip().toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+        if (kind.equals("http")) kind = "streamable_http";
+        if (!List.of("stdio", "streamable_http", "sse").contains(kind)) {
+            throw new ConfigException("--transport", transport, "must be stdio, streamable_http or sse");
+        }
+        if (kind.equals("stdio") != (command != null)) {
+            throw new ConfigException("--transport", kind, kind.equals("stdio") ? "needs --command, not --url" : "needs --url, not --command");
+        }
+        UpstreamTransport t = switch (kind) {
+            case "stdio" -> new UpstreamTransport.Stdio(command, ShellWords.split(args == null ? "" : args), env);
+            case "sse" -> new UpstreamTransport.Sse(url, headers);
+            default -> new UpstreamTransport.Http(url, headers);
+        };
         Map<String, ToolOverride> tools = new LinkedHashMap<>();
         for (String o : overrides) {
             int colon = o.lastIndexOf(':', o.indexOf('=') < 0 ? o.length() : o.indexOf('='));
@@ -76,7 +92,7 @@ final class ProxyAddSubcommand implements Callable<Integer> {
             String tool = o.substring(0, colon);
             tools.put(tool, tools.getOrDefault(tool, ToolOverride.NONE).with(o.substring(colon + 1, eq), o.substring(eq + 1)));
         }
-        UpstreamConfig upstream = new UpstreamConfig(name, prefix, transport,
+        UpstreamConfig upstream = new UpstreamConfig(name, prefix, t,
                 compression == null ? CompressionMode.AUTO : CompressionMode.parse("compression", compression), maxChars, cacheTtl,
                 tools);
         Main main = proxy.root.main();

@@ -3,12 +3,9 @@ package dev.engram.cli;
 import dev.engram.error.EngramUserException;
 import dev.engram.proxy.config.ProxyConfig;
 import dev.engram.proxy.config.ProxyConfigFile;
-import dev.engram.proxy.config.UpstreamConfig;
-import dev.engram.proxy.config.UpstreamTransport;
-import java.io.File;
+import dev.engram.proxy.config.EffectiveConfig;
+import dev.engram.proxy.stats.Report;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,15 +13,15 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "config", mixinStandardHelpOptions = true, description = "Check proxy.json without starting anything.",
-        subcommands = {ProxyConfigSubcommand.Validate.class})
+@Command(name = "config", mixinStandardHelpOptions = true, description = "Check or show proxy.json without starting anything.",
+        subcommands = {ProxyConfigSubcommand.Validate.class, ProxyConfigSubcommand.Show.class})
 final class ProxyConfigSubcommand implements Callable<Integer> {
     @ParentCommand
     ProxySubcommand proxy;
 
     @Override
     public Integer call() {
-        throw new EngramUserException("proxy config: say what to do: engram proxy config validate"
+        throw new EngramUserException("proxy config: say what to do: engram proxy config validate, or engram proxy config show"
                 + " (to see the upstreams: engram proxy list)");
     }
 
@@ -44,34 +41,41 @@ final class ProxyConfigSubcommand implements Callable<Integer> {
             EngramConfig cfg = config.proxy.root.config();
             ProxyConfigFile file = new ProxyConfigFile(cfg.storeDir(), main.json().mapper());
             ProxyConfig pc = file.load(); // a malformed file stops here with the field and the way out
-            List<String> problems = new ArrayList<>();
-            for (UpstreamConfig u : pc.upstreams()) {
-                if (u.transport() instanceof UpstreamTransport.Stdio s && !onPath(s.command())) {
-                    problems.add("upstream '" + u.name() + "': command '" + s.command() + "' is not found"
-                            + (s.command().contains("/") ? "" : " on PATH") + "; install it or give its full path");
-                }
-            }
+            ProxyConfigChecks checks = ProxyConfigChecks.of(pc, main.configLoader().environment());
+            List<String> problems = checks.problems();
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("file", file.path().toString());
             json.put("exists", Files.exists(file.path()));
             json.put("upstreams", pc.upstreams().size());
             json.put("problems", problems);
-            String text = problems.isEmpty()
+            json.put("warnings", checks.warnings());
+            String warnings = checks.warnings().isEmpty() ? "" : "\n" + String.join("\n", checks.warnings().stream().map(w -> "warning: " + w).toList());
+            String text = (problems.isEmpty()
                     ? file.path() + ": " + (Files.exists(file.path()) ? "valid, " + pc.upstreams().size() + " upstream(s)"
                     : "no file yet (no upstreams); add one with engram proxy add")
-                    : file.path() + ": " + problems.size() + " problem(s)\n" + String.join("\n", problems);
+                    : file.path() + ": " + problems.size() + " problem(s)\n" + String.join("\n", problems)) + warnings;
             main.printer(cfg).print(text, json);
             return problems.isEmpty() ? 0 : 2;
         }
+    }
 
-        private static boolean onPath(String command) {
-            if (command.contains("/")) return Files.isExecutable(Path.of(command));
-            String path = System.getenv("PATH");
-            if (path == null) return false;
-            for (String dir : path.split(File.pathSeparator)) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) return true;
-            }
-            return false;
+    /** The configuration a proxy started now would use, defaults filled in, secrets hidden. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Print the effective configuration: proxy.json with its defaults, and the ENGRAM_PROXY_* settings; header values and URL credentials hidden.")
+    static final class Show implements Callable<Integer> {
+        @ParentCommand
+        ProxyConfigSubcommand config;
+
+        @Override
+        public Integer call() {
+            Main main = config.proxy.root.main();
+            EngramConfig cfg = config.proxy.root.config();
+            ProxyConfigFile file = new ProxyConfigFile(cfg.storeDir(), main.json().mapper());
+            ConfigLoader loader = main.configLoader();
+            Report r = EffectiveConfig.of(file.path(), Files.exists(file.path()), file.load(), loader.proxySettings(),
+                    loader.environment());
+            main.printer(cfg).print(r.text().stripTrailing(), r.data());
+            return 0;
         }
     }
 }

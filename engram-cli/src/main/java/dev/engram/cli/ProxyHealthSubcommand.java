@@ -21,8 +21,7 @@ final class ProxyHealthSubcommand implements Callable<Integer> {
             runtime.connectAll();
             Report r = runtime.health();
             main.printer(config).print(r.text().stripTrailing(), r.data());
-            boolean allUp = runtime.exposure().servers().values().stream().allMatch(s -> s.connected());
-            return allUp ? 0 : 1;
+            return runtime.allConnected() ? 0 : 1;
         }
     }
 }

@@ -37,10 +37,10 @@ final class ProxyListSubcommand implements Callable<Integer> {
                 row.put("args", s.args());
                 row.put("env", s.passEnv());
             } else {
-                UpstreamTransport.Http h = (UpstreamTransport.Http) u.transport();
+                UpstreamTransport.Remote h = (UpstreamTransport.Remote) u.transport();
                 // header values can be bearer tokens: names only
-                where = "http: " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
-                row.put("transport", "streamable_http");
+                where = h.label() + ": " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
+                row.put("transport", h.id());
                 row.put("url", h.url());
                 row.put("headers", List.copyOf(h.headers().keySet()));
             }
@@ -48,10 +48,11 @@ final class ProxyListSubcommand implements Callable<Integer> {
             row.put("max_result_chars", u.maxResultChars());
             row.put("cache_ttl_seconds", u.cacheTtlSeconds());
             row.put("tool_overrides", u.tools().keySet().stream().sorted().toList());
+            row.put("surfacing_enabled", u.surfacing());
             rows.add(row);
             sb.append(u.name()).append(" [").append(u.prefix()).append("__*] ").append(where).append(" | compression ")
                     .append(u.compression().id()).append(", max ").append(u.maxResultChars()).append(" chars, cache ")
-                    .append(u.cacheTtlSeconds()).append(" s")
+                    .append(u.cacheTtlSeconds()).append(" s").append(u.surfacing() ? "" : ", surfacing off")
                     .append(u.tools().isEmpty() ? "" : " | overrides: " + String.join(", ", u.tools().keySet().stream().sorted().toList()))
                     .append('\n');
         }

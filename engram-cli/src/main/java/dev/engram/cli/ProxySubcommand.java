@@ -18,7 +18,8 @@ import picocli.CommandLine.ParentCommand;
         + " results cleaned, compressed and followed by relevant memories.", "Configure upstreams with the subcommands."},
         subcommands = {ProxyAddSubcommand.class, ProxyListSubcommand.class, ProxyRemoveSubcommand.class,
                 ProxyStatsSubcommand.class, ProxyHealthSubcommand.class, ProxyTuneSubcommand.class,
-                ProxyProposalsSubcommand.class, ProxyConfigSubcommand.class})
+                ProxyProposalsSubcommand.class, ProxyConfigSubcommand.class, ProxyImportSubcommand.class, ProxyDoctorSubcommand.class,
+                ProxySurfacingSubcommand.class})
 final class ProxySubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;

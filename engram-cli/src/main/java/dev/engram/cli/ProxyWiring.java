@@ -19,6 +19,7 @@ import dev.engram.proxy.stats.ProposalQueue;
 import dev.engram.proxy.stats.ProxyStats;
 import dev.engram.proxy.surfacing.EngineMemorySource;
 import dev.engram.proxy.surfacing.Surfacer;
+import dev.engram.proxy.surfacing.SurfacingSwitch;
 import dev.engram.proxy.surfacing.ThresholdTuner;
 import dev.engram.proxy.upstream.ExposureGate;
 import dev.engram.proxy.upstream.McpSessionOpener;
@@ -45,7 +46,8 @@ final class ProxyWiring {
         } catch (IOException e) {
             throw new ConfigException("store", config.storeDir().toString(), "cannot be created: " + e.getMessage());
         }
-        ProxyConfig proxyConfig = new ProxyConfigFile(config.storeDir(), json.mapper()).load();
+        ProxyConfigFile configFile = new ProxyConfigFile(config.storeDir(), json.mapper());
+        ProxyConfig proxyConfig = configFile.load();
         ProgressRelay progress = new ProgressRelay();
         McpSessionOpener opener = new McpSessionOpener(json.mapper(), env, version, settings.connectTimeout(),
                 settings.callTimeout(), progress);
@@ -65,7 +67,8 @@ final class ProxyWiring {
         String zone = settings.surfacing().zone() != null ? settings.surfacing().zone() : config.defaultZone();
         Surfacer surfacer = new Surfacer(settings.surfacing(), new EngineMemorySource(engine, zone), clock,
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);
-        Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer)));
+        Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer,
+                new SurfacingSwitch(configFile.path(), configFile::load, proxyConfig, clock))));
         return new ProxyRuntime(upstreams, new ExposureGate(json.mapper(), settings.maxDescriptionChars()), pipeline, originals, cache, stats, surfacer,
                 settings, json, new ProposalQueue(config.storeDir(), clock, ids), progress);
     }

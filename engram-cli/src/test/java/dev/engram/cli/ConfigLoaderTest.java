@@ -82,12 +82,12 @@ class ConfigLoaderTest {
     @Test
     void unknownProfileFailsNamingTheSettingItsSourceAndTheNames() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory",
+        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory, brain",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "nope"), dir, dir, "Linux")
                         .profile(null, registry)).getMessage());
-        assertEquals("--profile (flag) 'brain' is planned but not built yet; choose one of: native, server-memory",
+        assertEquals("--profile (flag) 'toon' is planned but not built yet; choose one of: native, server-memory, brain",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "native"), dir, dir, "Linux")
-                        .profile("brain", registry)).getMessage());
+                        .profile("toon", registry)).getMessage());
     }
 
     @Test
@@ -138,5 +138,17 @@ class ConfigLoaderTest {
         String m = assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
                 .http(null, null, dir.resolve("missing"), false, List.of(), List.of())).getMessage();
         assertTrue(m.startsWith("--tokens-file (flag) cannot be read"), m);
+    }
+
+    @Test
+    void theChatModelIsCheckedAndPassedToTheProfilesOrAbsent() {
+        assertTrue(new ConfigLoader(Map.of(), dir, dir, "Linux").profileSettings().keySet().stream().noneMatch(k -> k.startsWith("llm.")));
+        Map<String, String> s = new ConfigLoader(Map.of("AI_API_BASE", "http://127.0.0.1:11434/v1", "AI_MODEL", "llama3"), dir, dir, "Linux")
+                .profileSettings();
+        assertEquals("http://127.0.0.1:11434/v1", s.get("llm.url"));
+        assertEquals("llama3", s.get("llm.model"));
+        assertEquals("ENGRAM_LLM_URL (environment) must be an http(s) URL, got 'ftp://x'; e.g. http://127.0.0.1:11434/v1",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_LLM_URL", "ftp://x"), dir, dir, "Linux")
+                        .profileSettings()).getMessage());
     }
 }

@@ -42,9 +42,14 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy stats", List.of("proxy", "stats")),
             Map.entry("proxy health", List.of("proxy", "health")),
             Map.entry("proxy tune", List.of("proxy", "tune")),
-            Map.entry("proxy proposals", List.of("proxy", "proposals")));
+            Map.entry("proxy proposals", List.of("proxy", "proposals")),
+            Map.entry("proxy doctor", List.of("proxy", "doctor")),
+            Map.entry("proxy import", List.of("proxy", "import", "--from", "memtomem", "IMPORT_FILE", "--yes")),
+            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
     private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
+    /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
+    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop");
 
     private List<String> listing(Path d) throws IOException {
         try (Stream<Path> files = Files.list(d)) {
@@ -84,6 +89,28 @@ class ForeignStoreRefusalTest {
             sub.getSubcommands().keySet().forEach(child -> all.add(name + " " + child));
         });
         all.removeAll(NOT_HERE);
+        HOOKS.forEach(all::remove);
         assertEquals(all, new TreeSet<>(COMMANDS.keySet()), "a new command needs an entry here");
+    }
+
+    @Test
+    void hooksReportTheRefusalAndExitZero() throws Exception {
+        Path store = dir.resolve("shared");
+        Path db = ForeignDatabases.writeOtherEngram(store);
+        String before = ForeignDatabases.sha256(db);
+        List<String> filesBefore = listing(store);
+        CliRunner cli = new CliRunner(dir, (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null));
+        HookSubcommand.stdin = new java.io.ByteArrayInputStream(
+                "{\"prompt\":\"how do we deploy the billing service again\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CliRunner.Run r = cli.run("--store", store.toString(), "hook", "prompt");
+            assertEquals(0, r.exitCode(), r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().contains(db + " is not an Engram database"), r.err());
+        } finally {
+            HookSubcommand.stdin = System.in;
+        }
+        assertEquals(before, ForeignDatabases.sha256(db));
+        assertEquals(filesBefore, listing(store));
     }
 }

@@ -82,7 +82,8 @@ class ProxyCommandsTest {
         for (String[] bad : new String[][] {
                 {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": 5}]}", "upstreams[0] ('a'): command must be a string"},
                 {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"args\": [1]}]}", "args must be an array of strings"},
-                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"transport\": \"sse\", \"url\": \"http://h\"}]}", "'sse' is not a transport"},
+                {"{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"transport\": \"websocket\", \"url\": \"http://h\"}]}",
+                        "'websocket' is not a transport; use stdio, streamable_http or sse"},
                 {"{\"upstreams\": [\"x\"]}", "upstreams[0] must be an object"},
                 {"{\"upstreams\": {}}", "\"upstreams\" must be an array"},
                 {"[1]", "is not a JSON object"}}) {
@@ -92,5 +93,54 @@ class ProxyCommandsTest {
             assertTrue(r.err().contains(bad[1]), bad[0] + " -> " + r.err());
             assertFalse(r.err().matches("(?s).*(java\\.|ClassCast|Exception).*"), r.err());
         }
+    }
+
+    @Test
+    void surfacingOnOffIsKeptInProxyJsonForTheProxyAndPerUpstream() throws Exception {
+        String store = dir.resolve("store").toString();
+        cli().run("--store", store, "proxy", "add", "fs", "--command", "npx", "--prefix", "fs");
+        cli().run("--store", store, "proxy", "add", "gh", "--command", "npx", "--prefix", "gh");
+        CliRunner.Run off = cli().run("--store", store, "proxy", "surfacing", "off", "--server", "fs");
+        assertEquals(0, off.exitCode(), off.err());
+        assertTrue(off.out().startsWith("Surfacing off for upstream 'fs' (saved in "), off.out());
+        assertTrue(off.out().contains("  fs: off\n  gh: on"), off.out());
+        assertTrue(Files.readString(Path.of(store, "proxy.json")).contains("\"surfacing_enabled\":false"));
+        assertTrue(cli().run("--store", store, "proxy", "list").out().contains("cache 3600 s, surfacing off"));
+
+        CliRunner.Run all = cli().run("--store", store, "proxy", "surfacing", "off");
+        assertTrue(all.out().contains("proxy: off\n  fs: off\n  gh: on (in effect: off)"), all.out());
+        assertTrue(cli().run("--store", store, "proxy", "config", "show").out().contains("enabled false, environment_enabled true, file_enabled false"));
+        CliRunner.Run on = cli().run("--store", store, "proxy", "surfacing", "on");
+        assertTrue(on.out().contains("proxy: on\n  fs: off\n  gh: on"), on.out());
+        assertEquals(0, cli().run("--store", store, "proxy", "surfacing", "on", "--server", "fs").exitCode());
+        assertFalse(Files.readString(Path.of(store, "proxy.json")).contains("surfacing_enabled"), "on is the default, not written");
+
+        CliRunner.Run bad = cli().run("--store", store, "proxy", "surfacing", "maybe");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("must be on or off"), bad.err());
+        CliRunner.Run unknown = cli().run("--store", store, "proxy", "surfacing", "off", "--server", "nope");
+        assertTrue(unknown.err().contains("is not an upstream"), unknown.err());
+        CliRunner.Run envOff = new CliRunner(dir, java.util.Map.of("ENGRAM_PROXY_SURFACING__ENABLED", "false"), (c, e) -> {
+            throw new IllegalStateException();
+        }).run("--store", store, "proxy", "surfacing");
+        assertTrue(envOff.out().contains("ENGRAM_PROXY_SURFACING__ENABLED=false in this environment keeps surfacing off"), envOff.out());
+    }
+
+    @Test
+    void anSseUpstreamIsAddedWithTransportSseAndListedAsSuch() throws Exception {
+        String store = dir.resolve("store").toString();
+        CliRunner.Run add = cli().run("--store", store, "proxy", "add", "old", "--transport", "sse", "--url", "https://mcp.example.com/sse",
+                "--header", "Authorization=Bearer t0k3n", "--prefix", "old");
+        assertEquals(0, add.exitCode(), add.err());
+        assertTrue(Files.readString(Path.of(store, "proxy.json")).contains("\"transport\":\"sse\",\"url\":\"https://mcp.example.com/sse\""));
+        CliRunner.Run list = cli().run("--store", store, "proxy", "list");
+        assertTrue(list.out().contains("old [old__*] sse: https://mcp.example.com/sse (headers: Authorization)"), list.out());
+        assertFalse(list.out().contains("t0k3n"));
+        assertTrue(cli().run("--store", store, "--json", "proxy", "list").out().contains("\"transport\":\"sse\""));
+        CliRunner.Run stdioUrl = cli().run("--store", store, "proxy", "add", "x", "--transport", "sse", "--command", "npx", "--prefix", "x");
+        assertEquals(2, stdioUrl.exitCode());
+        assertTrue(stdioUrl.err().contains("needs --url, not --command"), stdioUrl.err());
+        CliRunner.Run bad = cli().run("--store", store, "proxy", "add", "y", "--transport", "ws", "--url", "http://h/", "--prefix", "y");
+        assertTrue(bad.err().contains("must be stdio, streamable_http or sse"), bad.err());
     }
 }

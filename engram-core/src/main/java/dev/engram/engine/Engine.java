@@ -38,6 +38,7 @@ public final class Engine {
     private final EmbeddingBackfill backfill;
     private final dev.engram.engine.graph.EntityGraph entities;
     private final Clock clock;
+    private final dev.engram.engine.zone.ZoneOperation zoneOperation;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -65,6 +66,7 @@ public final class Engine {
         RecallOperation ranked = this.recall;
         this.entities = new dev.engram.engine.graph.EntityGraph(store, index, clock,
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
+        this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
     }
 
     /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */
@@ -83,6 +85,23 @@ public final class Engine {
     /** Named entities, observations and labelled relations: what the graph profiles (server-memory, brain) stand on. */
     public dev.engram.engine.graph.EntityGraph entities() {
         return entities;
+    }
+
+    /** Zones as things one manages: create, list, delete, copy and move entities, merge, stats (brain profile). */
+    public dev.engram.engine.zone.ZoneOperation zoneAdmin() {
+        return zoneOperation;
+    }
+
+    /** A one-time job's mark ({@link MemoryStore#mark}). */
+    public java.util.Optional<String> mark(String name) {
+        return store.mark(name);
+    }
+
+    public void setMark(String name, String value) {
+        store.write(tx -> {
+            tx.putMark(name, value);
+            return null;
+        });
     }
 
     public RememberResult remember(RememberCommand command) {

@@ -37,9 +37,21 @@ final class Episodes {
         return Optional.of(last.id());
     }
 
+    /** Past this many sessions, those idle for longer than {@link #GAP} are dropped (a long-running serve sees many). */
+    static final int PRUNE_ABOVE = 1024;
+
     /** Called once the memory is committed. */
     void wrote(String zone, String session, String id, Instant at) {
-        if (session != null) lastBySession.put(slot(zone, session), new Last(id, at));
+        if (session == null) return;
+        lastBySession.put(slot(zone, session), new Last(id, at));
+        if (lastBySession.size() > PRUNE_ABOVE) {
+            Instant cutoff = at.minus(GAP);
+            lastBySession.values().removeIf(last -> last.at().isBefore(cutoff));
+        }
+    }
+
+    int sessionsTracked() {
+        return lastBySession.size();
     }
 
     private static String slot(String zone, String session) {

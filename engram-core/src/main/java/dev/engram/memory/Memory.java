@@ -6,16 +6,17 @@ import java.util.Objects;
 
 /**
  * One self-contained piece of knowledge (GUIDE §4). Immutable; change it with {@link #toBuilder()}.
- * Optional values are {@code null} when absent: {@code name}, {@code entityType}, {@code occurredAt}, {@code file},
- * {@code pathScope}, {@code importance} (automatic), {@code lastAccessedAt}, {@code expiresAt},
- * {@code lastVerifiedAt}, {@code session}, {@code branch}, {@code supersededAt}, {@code supersededBy}.
+ * Optional values are {@code null} when absent: {@code name}, {@code entityType}, {@code file},
+ * {@code pathScope}, {@code importance} (automatic), and within the groups {@code occurredAt},
+ * {@code expiresAt}, {@code lastAccessedAt}, {@code lastVerifiedAt}, {@code session}, {@code branch} and
+ * the supersession.
  * <p>{@code key} is the slug a memory is addressed by natively; {@code name} is a display name kept
  * exactly as a graph profile's caller wrote it ("John Smith", Korean text), unique in its zone when set.
  * {@code relevance} is a caller-set weight (brain-tools' relevanceScore) in [0.01, 25], 1 by default.
- * {@code occurredAt} is when the thing a memory tells of happened, as the caller said (bi-temporal:
- * {@code createdAt} is when it was recorded). {@code accessCount} and {@code lastAccessedAt} are the
- * read count and last read. The tier is not a
- * field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
+ * The fields that change together are grouped ({@link Times}, {@link Usage}, {@link Review},
+ * {@link Provenance}, {@link Supersession}), so a new field of one concern touches its group; the flat
+ * accessors ({@code createdAt()}, {@code accessCount()}, …) and the flat {@link Builder} stay for callers.
+ * The tier is not a field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
  */
 public record Memory(
         String id,
@@ -31,23 +32,48 @@ public record Memory(
         Importance importance,
         double quality,
         double confidence,
-        MemoryStatus status,
-        Instant createdAt,
-        Instant updatedAt,
-        Instant lastAccessedAt,
-        long accessCount,
-        Instant expiresAt,
-        Instant occurredAt,
-        int reviewIntervalDays,
-        Instant lastVerifiedAt,
-        int verifyCount,
         double relevance,
-        Origin origin,
-        String session,
-        String branch,
+        MemoryStatus status,
         int pinPriority,
-        Instant supersededAt,
-        String supersededBy) {
+        Times times,
+        Usage usage,
+        Review review,
+        Provenance provenance,
+        Supersession supersession) {
+
+    /**
+     * When: recorded ({@code createdAt}), last changed, when the remembered thing happened as the caller
+     * said ({@code occurredAt}, bi-temporal), and when it expires.
+     */
+    public record Times(Instant createdAt, Instant updatedAt, Instant occurredAt, Instant expiresAt) {
+        public Times {
+            Objects.requireNonNull(createdAt, "createdAt");
+            Objects.requireNonNull(updatedAt, "updatedAt");
+        }
+    }
+
+    /** Reads: how often recall returned the memory, and when last (brain-tools' readCount and lastRead). */
+    public record Usage(long accessCount, Instant lastAccessedAt) {
+    }
+
+    /** Spaced repetition: days between reviews, the last verification and how many there were. */
+    public record Review(int intervalDays, Instant lastVerifiedAt, int verifyCount) {
+        public Review {
+            if (intervalDays < 1) throw new IllegalArgumentException("reviewIntervalDays must be >= 1, got " + intervalDays);
+            if (verifyCount < 0) throw new IllegalArgumentException("verifyCount must be >= 0, got " + verifyCount);
+        }
+    }
+
+    /** Who asserted it, and in which client session and git branch it was written. */
+    public record Provenance(Origin origin, String session, String branch) {
+        public Provenance {
+            Objects.requireNonNull(origin, "origin");
+        }
+    }
+
+    /** Set when another memory replaced this one: when, and by which (both null otherwise). */
+    public record Supersession(Instant at, String by) {
+    }
 
     public Memory {
         Objects.requireNonNull(id, "id");
@@ -57,14 +83,14 @@ public record Memory(
         Objects.requireNonNull(content, "content");
         tags = List.copyOf(tags);
         Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(updatedAt, "updatedAt");
-        Objects.requireNonNull(origin, "origin");
+        Objects.requireNonNull(times, "times");
+        Objects.requireNonNull(usage, "usage");
+        Objects.requireNonNull(review, "review");
+        Objects.requireNonNull(provenance, "provenance");
+        Objects.requireNonNull(supersession, "supersession");
         if (quality < 0 || quality > 1) throw new IllegalArgumentException("quality must be 0..1, got " + quality);
         if (confidence < 0 || confidence > 1) throw new IllegalArgumentException("confidence must be 0..1, got " + confidence);
         if (pinPriority < 0 || pinPriority > 5) throw new IllegalArgumentException("pinPriority must be 0..5, got " + pinPriority);
-        if (reviewIntervalDays < 1) throw new IllegalArgumentException("reviewIntervalDays must be >= 1, got " + reviewIntervalDays);
-        if (verifyCount < 0) throw new IllegalArgumentException("verifyCount must be >= 0, got " + verifyCount);
         // written as !(valid) so that NaN is refused too
         if (!(relevance >= MIN_RELEVANCE && relevance <= MAX_RELEVANCE)) {
             throw new IllegalArgumentException("relevance must be " + MIN_RELEVANCE + ".." + MAX_RELEVANCE + ", got " + relevance);
@@ -77,12 +103,27 @@ public record Memory(
     /** A new memory is due for review after a week (brain-tools' default interval). */
     public static final int DEFAULT_REVIEW_INTERVAL_DAYS = 7;
 
+    public Instant createdAt() { return times.createdAt(); }
+    public Instant updatedAt() { return times.updatedAt(); }
+    public Instant occurredAt() { return times.occurredAt(); }
+    public Instant expiresAt() { return times.expiresAt(); }
+    public long accessCount() { return usage.accessCount(); }
+    public Instant lastAccessedAt() { return usage.lastAccessedAt(); }
+    public int reviewIntervalDays() { return review.intervalDays(); }
+    public Instant lastVerifiedAt() { return review.lastVerifiedAt(); }
+    public int verifyCount() { return review.verifyCount(); }
+    public Origin origin() { return provenance.origin(); }
+    public String session() { return provenance.session(); }
+    public String branch() { return provenance.branch(); }
+    public Instant supersededAt() { return supersession.at(); }
+    public String supersededBy() { return supersession.by(); }
+
     public boolean pinned() {
         return pinPriority > 0;
     }
 
     public boolean expiredAt(Instant t) {
-        return expiresAt != null && !expiresAt.isAfter(t);
+        return expiresAt() != null && !expiresAt().isAfter(t);
     }
 
     public Builder toBuilder() {
@@ -113,14 +154,13 @@ public record Memory(
         private Builder(Memory m) {
             id = m.id; key = m.key; name = m.name; zone = m.zone; type = m.type; entityType = m.entityType;
             content = m.content; tags = m.tags;
+            createdAt = m.createdAt(); updatedAt = m.updatedAt(); occurredAt = m.occurredAt(); expiresAt = m.expiresAt();
+            accessCount = m.accessCount(); lastAccessedAt = m.lastAccessedAt();
+            reviewIntervalDays = m.reviewIntervalDays(); lastVerifiedAt = m.lastVerifiedAt(); verifyCount = m.verifyCount();
+            origin = m.origin(); session = m.session(); branch = m.branch();
+            supersededAt = m.supersededAt(); supersededBy = m.supersededBy();
             file = m.file; pathScope = m.pathScope; importance = m.importance; quality = m.quality;
-            confidence = m.confidence; status = m.status; createdAt = m.createdAt; updatedAt = m.updatedAt;
-            lastAccessedAt = m.lastAccessedAt; accessCount = m.accessCount; expiresAt = m.expiresAt;
-            occurredAt = m.occurredAt;
-            reviewIntervalDays = m.reviewIntervalDays; lastVerifiedAt = m.lastVerifiedAt;
-            verifyCount = m.verifyCount; relevance = m.relevance;
-            origin = m.origin; session = m.session; branch = m.branch; pinPriority = m.pinPriority;
-            supersededAt = m.supersededAt; supersededBy = m.supersededBy;
+            confidence = m.confidence; relevance = m.relevance; status = m.status; pinPriority = m.pinPriority;
         }
 
         public Builder id(String v) { id = v; return this; }
@@ -156,9 +196,10 @@ public record Memory(
 
         public Memory build() {
             return new Memory(id, key, name, zone, type, entityType, content, tags, file, pathScope, importance,
-                    quality, confidence, status, createdAt, updatedAt, lastAccessedAt, accessCount, expiresAt,
-                    occurredAt, reviewIntervalDays, lastVerifiedAt, verifyCount, relevance, origin, session, branch,
-                    pinPriority, supersededAt, supersededBy);
+                    quality, confidence, relevance, status, pinPriority,
+                    new Times(createdAt, updatedAt, occurredAt, expiresAt), new Usage(accessCount, lastAccessedAt),
+                    new Review(reviewIntervalDays, lastVerifiedAt, verifyCount), new Provenance(origin, session, branch),
+                    new Supersession(supersededAt, supersededBy));
         }
     }
 }

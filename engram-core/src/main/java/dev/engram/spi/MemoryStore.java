@@ -80,6 +80,12 @@ public interface MemoryStore extends AutoCloseable {
     /** Every recorded zone description, sorted by name. */
     List<ZoneInfo> zoneInfos();
 
+    /**
+     * A store-wide mark set once by a one-time job (an import at first start), so the job is not
+     * repeated when what it wrote has since been deleted. Not part of the change feed.
+     */
+    Optional<String> mark(String name);
+
     /** Edges whose source memory is in {@code zone} (every edge when {@code zone} is null). */
     long edgeCount(String zone);
 

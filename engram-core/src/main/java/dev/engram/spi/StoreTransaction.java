@@ -54,6 +54,12 @@ public interface StoreTransaction {
 
     Optional<ZoneInfo> zoneInfo(String name);
 
+    /** As {@link MemoryStore#mark}, seeing this transaction's writes. */
+    Optional<String> mark(String name);
+
+    /** Sets (or replaces) a mark. */
+    void putMark(String name, String value);
+
     /** Records a past version of an existing memory ({@link dev.engram.error.NotFoundException} if none). */
     void addVersion(MemoryVersion version);
 

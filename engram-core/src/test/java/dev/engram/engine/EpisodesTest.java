@@ -100,4 +100,15 @@ class EpisodesTest {
         assertEquals(1, follows(second.memory().id()).size());
         assertEquals(alone.quality().links(), second.quality().links());
     }
+
+    @Test
+    void sessionsIdleForLongerThanTheGapAreForgottenOnceThereAreMany() {
+        Episodes episodes = new Episodes();
+        java.time.Instant t = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        for (int i = 0; i < Episodes.PRUNE_ABOVE; i++) episodes.wrote("z", "old-" + i, "m" + i, t);
+        java.time.Instant later = t.plus(Episodes.GAP).plusSeconds(1);
+        episodes.wrote("z", "fresh", "m-new", later);
+        assertEquals(1, episodes.sessionsTracked(), "only the session still within the gap is kept");
+        assertEquals(java.util.Optional.of("m-new"), episodes.previous("z", "fresh", later));
+    }
 }

@@ -269,6 +269,23 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void marksAreSetOnceReadAndReplaced() {
+        assertEquals(Optional.empty(), store.mark("import/default"));
+        store.write(tx -> {
+            tx.putMark("import/default", "2026-12-01T10:00:00Z");
+            assertEquals(Optional.of("2026-12-01T10:00:00Z"), tx.mark("import/default"));
+            return null;
+        });
+        assertEquals(Optional.of("2026-12-01T10:00:00Z"), store.mark("import/default"));
+        store.write(tx -> {
+            tx.putMark("import/default", "again");
+            return null;
+        });
+        assertEquals(Optional.of("again"), store.mark("import/default"));
+        assertEquals(Optional.empty(), store.mark("import/other"));
+    }
+
+    @Test
     void zoneDescriptionsAreStoredReplacedAndRemoved() {
         Instant t = clock.instant();
         ZoneInfo projects = new ZoneInfo("projects", "Project facts", "Everything about our projects", t, t);

@@ -101,6 +101,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Optional<String> mark(String name) {
+        return Optional.ofNullable(state().marks.get(name));
+    }
+
+    @Override
     public List<ZoneInfo> zoneInfos() {
         return List.copyOf(state().zoneInfos.values());
     }

@@ -27,6 +27,7 @@ final class InMemoryState {
     final Map<String, StoredEmbedding> embeddings = new HashMap<>();
     final Map<String, Tombstone> tombstones = new LinkedHashMap<>(); // immutable values, shared safely
     final Map<String, ZoneInfo> zoneInfos = new TreeMap<>();
+    final Map<String, String> marks = new HashMap<>();
     long seq;
 
     InMemoryState copy() {
@@ -38,6 +39,7 @@ final class InMemoryState {
         s.embeddings.putAll(embeddings);
         s.tombstones.putAll(tombstones);
         s.zoneInfos.putAll(zoneInfos);
+        s.marks.putAll(marks);
         s.seq = seq;
         return s;
     }

@@ -133,6 +133,16 @@ final class InMemoryTransaction implements StoreTransaction {
     }
 
     @Override
+    public Optional<String> mark(String name) {
+        return Optional.ofNullable(s().marks.get(name));
+    }
+
+    @Override
+    public void putMark(String name, String value) {
+        s().marks.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    }
+
+    @Override
     public List<Edge> edges(String id) {
         return s().edgesOf(id);
     }

@@ -29,4 +29,9 @@ public final class TestEngines {
         return dev.engram.mcp.profile.servermemory.ServerMemoryProfile.create(
                 ProfileContext.of(inMemory(clock), "default"), JsonText.standard());
     }
+
+    public static ToolProfile brainProfile(Clock clock) {
+        return dev.engram.mcp.profile.brain.BrainProfile.create(ProfileContext.of(inMemory(clock), "default"),
+                JsonText.standard(), java.util.Optional.empty(), clock);
+    }
 }

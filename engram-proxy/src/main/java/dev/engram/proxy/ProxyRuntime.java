@@ -151,6 +151,20 @@ public final class ProxyRuntime implements AutoCloseable {
                 cache.size(), originals.size());
     }
 
+    /**
+     * {@link #health()} for the operator at a terminal: per upstream PASS or FAIL, the step a
+     * failure stopped at and its full message, the time connecting took, each hidden tool and why.
+     */
+    public Report doctor() {
+        return HealthReport.of(upstreams, exposure, surfacer.breakerState().name().toLowerCase(java.util.Locale.ROOT),
+                cache.size(), originals.size(), true, settings.connectTimeout().toSeconds());
+    }
+
+    /** Whether every upstream is connected (exit status of health and doctor). */
+    public boolean allConnected() {
+        return upstreams.stream().allMatch(UpstreamConnection::connected);
+    }
+
     private static String str(Map<String, Object> p, String k) {
         Object v = p.get(k);
         return v == null || v.toString().isBlank() ? null : v.toString();

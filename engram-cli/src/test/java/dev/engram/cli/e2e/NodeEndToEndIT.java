@@ -78,8 +78,18 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void proxySse() throws Exception {
+        nodeTest("proxy-sse.test.mjs");
+    }
+
+    @Test
     void serverMemory() throws Exception {
         nodeTest("server-memory.test.mjs");
+    }
+
+    @Test
+    void brain() throws Exception {
+        nodeTest("brain.test.mjs");
     }
 
     @Test

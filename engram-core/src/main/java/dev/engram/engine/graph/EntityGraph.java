@@ -1,6 +1,7 @@
 package dev.engram.engine.graph;
 
 import dev.engram.engine.HardDeletion;
+import dev.engram.rank.Freshness;
 
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
@@ -57,11 +58,11 @@ import java.util.function.Supplier;
 public final class EntityGraph {
     public static final String OBSERVATION_TYPE = "observation";
     public static final String UNKNOWN_TYPE = "unknown";
-    public static final int MAX_INTERVAL_DAYS = 365;
+    public static final int MAX_INTERVAL_DAYS = Freshness.MAX_REVIEW_INTERVAL_DAYS;
     public static final double MIN_RELEVANCE = Memory.MIN_RELEVANCE;
     public static final double MAX_RELEVANCE = Memory.MAX_RELEVANCE;
     /** Separates an observation's entity name from its text in the observation's own name (brain-tools' form). */
-    static final String OBSERVATION_NAME_SEPARATOR = ": ";
+    public static final String OBSERVATION_NAME_SEPARATOR = ": ";
     private static final int MAX_KEY_CHARS = 80;
 
     private final MemoryStore store;
@@ -192,12 +193,22 @@ public final class EntityGraph {
                     m = b.updatedAt(clock.instant()).build();
                     tx.update(m);
                 }
-                counts[1] += addObservations(tx, m, d.observations()).size();
+                counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
+                touched.put(m.id(), m);
+            } else if (archivedEntity(tx, z, d.name()).isPresent()) {
+                // an entity a native forget archived: the graph profiles cannot see it, so creating it again
+                // brings it back (with the draft's type and its old observations) rather than refusing the name
+                Memory m = archivedEntity(tx, z, d.name()).get().toBuilder().status(MemoryStatus.ACTIVE)
+                        .entityType(d.entityType()).content(entityContent(d.name(), d.entityType()))
+                        .updatedAt(clock.instant()).build();
+                tx.update(m);
+                counts[0]++;
+                counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(m.id(), m);
             } else {
                 Memory created = insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
                 counts[0]++;
-                counts[1] += addObservations(tx, created, d.observations()).size();
+                counts[1] += addObservations(tx, created, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(created.id(), created);
             }
         }
@@ -210,10 +221,23 @@ public final class EntityGraph {
     }
 
     /**
+     * For one entity, the new observations getting their own review interval ({@code null}: the model's
+     * default), as brain-tools' add_observations does: each observation has its own freshness.
+     */
+    public List<Added> addObservations(String zone, String name, List<String> texts, Integer reviewIntervalDays) {
+        if (reviewIntervalDays != null) requireInterval("reviewInterval", reviewIntervalDays);
+        return addObservations(zone, List.of(new ObservationDraft(name, texts)), reviewIntervalDays);
+    }
+
+    /**
      * Adds each text the entity does not hold yet, after its others; all or nothing: an unknown entity
      * anywhere in the batch is a {@link NotFoundException} naming it, and nothing is added.
      */
     public List<Added> addObservations(String zone, List<ObservationDraft> drafts) {
+        return addObservations(zone, drafts, null);
+    }
+
+    private List<Added> addObservations(String zone, List<ObservationDraft> drafts, Integer reviewIntervalDays) {
         String z = zone(zone);
         for (int i = 0; i < drafts.size(); i++) {
             ObservationDraft d = drafts.get(i);
@@ -224,7 +248,7 @@ public final class EntityGraph {
             List<Added> out = new ArrayList<>();
             for (ObservationDraft d : drafts) {
                 Memory entity = entityNamed(tx, z, d.entityName()).orElseThrow(() -> notFound(d.entityName(), z));
-                out.add(new Added(d.entityName(), addObservations(tx, entity, d.texts())));
+                out.add(new Added(d.entityName(), addObservations(tx, entity, d.texts(), reviewIntervalDays)));
             }
             return out;
         });
@@ -382,12 +406,41 @@ public final class EntityGraph {
         if (intervalDays != null) requireInterval("intervalDays", intervalDays);
         Memory updated = store.write(tx -> {
             Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
-            int interval = intervalDays != null ? intervalDays : Math.min(m.reviewIntervalDays() * 2, MAX_INTERVAL_DAYS);
+            int interval = intervalDays != null ? intervalDays : Freshness.nextInterval(m.reviewIntervalDays());
             Memory v = m.toBuilder().lastVerifiedAt(clock.instant()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
             tx.update(v);
             return v;
         });
         return load(View.of(store), updated);
+    }
+
+    /**
+     * Sets the carried-over stamps of these entities of {@code zone} in one write (brain-tools' import:
+     * a stale entity stays stale, an important one important). Unknown names are skipped; relevance is
+     * clamped to {@value #MIN_RELEVANCE}..{@value #MAX_RELEVANCE}, a negative count reads as 0. Returns how many were set.
+     */
+    public int restore(String zone, List<Restored> items) {
+        String z = zone(zone);
+        int n = store.write(tx -> {
+            int set = 0;
+            for (Restored r : items) {
+                Optional<Memory> found = entityNamed(tx, z, r.name());
+                if (found.isEmpty()) continue;
+                Memory.Builder b = found.get().toBuilder();
+                if (r.relevance() != null && !r.relevance().isNaN()) {
+                    b.relevance(Math.max(MIN_RELEVANCE, Math.min(MAX_RELEVANCE, r.relevance())));
+                }
+                if (r.verifyCount() != null) b.verifyCount(Math.max(0, r.verifyCount()));
+                if (r.lastVerifiedAt() != null) b.lastVerifiedAt(r.lastVerifiedAt());
+                if (r.readCount() != null) b.accessCount(Math.max(0, r.readCount()));
+                if (r.lastReadAt() != null) b.lastAccessedAt(r.lastReadAt());
+                tx.update(b.build());
+                set++;
+            }
+            return set;
+        });
+        index.catchUpSoon();
+        return n;
     }
 
     /** Relevance ×10 (at most {@value #MAX_RELEVANCE}) when important, else ÷10 (at least {@value #MIN_RELEVANCE}). */
@@ -537,6 +590,10 @@ public final class EntityGraph {
         if (!entities.isEmpty()) store.recordAccess(entities.stream().map(Entity::id).toList(), clock.instant());
     }
 
+    private static Optional<Memory> archivedEntity(StoreTransaction tx, String zone, String name) {
+        return tx.getByName(zone, name).filter(m -> m.type() == MemoryType.ENTITY && m.status() != MemoryStatus.ACTIVE);
+    }
+
     private Memory insertEntity(StoreTransaction tx, String zone, String name, String type, Integer interval) {
         Optional<Memory> taken = tx.getByName(zone, name);
         if (taken.isPresent()) throw nameTaken(name, zone, taken.get());
@@ -550,20 +607,21 @@ public final class EntityGraph {
         return m;
     }
 
-    /** Adds the texts {@code entity} lacks (each once), in order; returns them. */
-    private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts) {
+    /** Adds the texts {@code entity} lacks (each once), in order, with this review interval (null: default); returns them. */
+    private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts, Integer reviewIntervalDays) {
         Set<String> held = new HashSet<>();
         observationsOf(View.of(tx), entity.id()).forEach(o -> held.add(o.content()));
         List<String> added = new ArrayList<>();
         for (String text : texts) {
             if (!held.add(text)) continue;
-            String name = entity.name() + OBSERVATION_NAME_SEPARATOR + text;
-            Optional<Memory> taken = tx.getByName(entity.zone(), name);
-            if (taken.isPresent()) throw nameTaken(name, entity.zone(), taken.get());
+            // no display name: an observation is found through its observation_of edge, and its brain-tools
+            // name ("<entity>: <text>") is derived when shown, so an entity may be called "A: b" beside A's "b"
+            String keyText = entity.name() + OBSERVATION_NAME_SEPARATOR + text;
             Instant t = stamp();
-            Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), name)).zone(entity.zone())
-                    .type(MemoryType.FACT).content(text).name(name).entityType(OBSERVATION_TYPE).quality(0.5)
-                    .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t).build();
+            Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), keyText)).zone(entity.zone())
+                    .type(MemoryType.FACT).content(text).entityType(OBSERVATION_TYPE).quality(0.5)
+                    .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t)
+                    .reviewIntervalDays(reviewIntervalDays != null ? reviewIntervalDays : Memory.DEFAULT_REVIEW_INTERVAL_DAYS).build();
             tx.insert(o);
             tx.addEdge(new Edge(o.id(), entity.id(), EdgeType.OBSERVATION_OF, null, t));
             added.add(text);
@@ -615,7 +673,7 @@ public final class EntityGraph {
     }
 
     static boolean isObservation(Memory m) {
-        return m.name() != null && OBSERVATION_TYPE.equals(m.entityType()) && m.type() != MemoryType.ENTITY;
+        return OBSERVATION_TYPE.equals(m.entityType()) && m.type() != MemoryType.ENTITY;
     }
 
     private static boolean isRelation(Edge e) {
@@ -680,10 +738,9 @@ public final class EntityGraph {
     }
 
     private static void requireInterval(String field, int days) {
-        if (days < 1 || days > MAX_INTERVAL_DAYS) {
-            throw new InvalidArgumentException(field, "must be 1.." + MAX_INTERVAL_DAYS + " days, got " + days);
-        }
+        Freshness.checkedInterval(field, days);
     }
+
 
     private static NotFoundException notFound(String name, String zone) {
         return new NotFoundException("Entity with name " + name + " not found in zone '" + zone + "'");

@@ -54,7 +54,7 @@ class EntityGraphTest {
         Memory first = john.observations().get(0);
         assertEquals(MemoryType.FACT, first.type());
         assertEquals(EntityGraph.OBSERVATION_TYPE, first.entityType());
-        assertEquals("John Smith:   speaks Spanish  ", first.name());
+        assertEquals(null, first.name(), "found through its observation_of edge; its brain-tools name is derived when shown");
         assertEquals("  speaks Spanish  ", first.content());
         assertTrue(store.edges(first.id()).contains(new Edge(first.id(), john.id(), EdgeType.OBSERVATION_OF, null,
                 store.edges(first.id()).get(0).createdAt())));
@@ -303,12 +303,12 @@ class EntityGraphTest {
     }
 
     @Test
-    void anObservationNameTakenByAnotherMemoryIsRefused() {
+    void anEntityMayBeNamedLikeAnotherEntitysObservation() {
+        // server-memory and brain-tools both allow it; observations have no display name of their own
         graph.create("default", List.of(draft("A", "t", "b: c")), ExistingEntity.SKIP);
-        var e = assertThrows(InvalidArgumentException.class,
-                () -> graph.create("default", List.of(draft("A: b", "t", "c")), ExistingEntity.SKIP));
-        assertTrue(e.getMessage().contains("taken"), e.getMessage());
-        assertFalse(graph.find("default", "A: b").isPresent());
+        graph.create("default", List.of(draft("A: b", "t", "c")), ExistingEntity.SKIP);
+        assertEquals(List.of("b: c"), graph.find("default", "A").orElseThrow().observationTexts());
+        assertEquals(List.of("c"), graph.find("default", "A: b").orElseThrow().observationTexts());
     }
 
     @Test
@@ -330,5 +330,19 @@ class EntityGraphTest {
         assertEquals(1, graph.relationsTouching(List.of(alice)).size(), "the relation came back with its entity");
         assertTrue(store.write(tx -> tx.tombstoneByKey("default", "bob-works-at-techco")).isPresent(),
                 "a deleted observation is kept as a tombstone too");
+    }
+
+    @Test
+    void creatingAnEntityANativeForgetArchivedBringsItBack() {
+        graph.create("default", List.of(draft("Carol", "person", "plays chess")), ExistingEntity.SKIP);
+        Entity carol = graph.find("default", "Carol").orElseThrow();
+        engine.forget(new dev.engram.engine.ForgetCommand(carol.memory().key(), "default", dev.engram.engine.ForgetAction.SOFT));
+        assertTrue(graph.find("default", "Carol").isEmpty(), "archived: the graph profiles no longer see it");
+        List<Entity> created = graph.create("default", List.of(draft("Carol", "engineer", "writes Rust")), ExistingEntity.SKIP);
+        assertEquals(List.of("Carol"), names(created));
+        Entity back = graph.find("default", "Carol").orElseThrow();
+        assertEquals(carol.id(), back.id(), "the same memory, revived");
+        assertEquals("engineer", back.entityType());
+        assertEquals(List.of("plays chess", "writes Rust"), back.observationTexts());
     }
 }

@@ -1,6 +1,7 @@
 package dev.engram.mcp.profile;
 
 import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.brain.BrainProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import java.util.LinkedHashMap;
@@ -22,7 +23,7 @@ public final class ProfileRegistry {
 
     public static final String DEFAULT = "native";
     /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("brain", "toon", "memento");
+    public static final List<String> PLANNED = List.of("toon", "memento");
 
     private final Map<String, Factory> factories;
 
@@ -37,6 +38,7 @@ public final class ProfileRegistry {
         Map<String, Factory> all = new LinkedHashMap<>();
         all.put(DEFAULT, NativeProfile::create);
         all.put(ServerMemoryProfile.NAME, ServerMemoryProfile::create);
+        all.put(BrainProfile.NAME, BrainProfile::create);
         return new ProfileRegistry(all);
     }
 

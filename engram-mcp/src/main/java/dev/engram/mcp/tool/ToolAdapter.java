@@ -68,7 +68,9 @@ public final class ToolAdapter {
         } catch (EngramUserException e) {
             log.debug("tool {} rejected a call: {}", name, e.getMessage());
             return error(e.getMessage());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // a StackOverflowError unwinds this call's stack only: the thread and the session live on, and an
+            // uncaught one would leave the call unanswered and the transport's worker dead
             String ref = newRef();
             log.error("tool {} failed, ref={}", name, ref, e);
             return error(name + " failed inside the server (ref " + ref + ")");

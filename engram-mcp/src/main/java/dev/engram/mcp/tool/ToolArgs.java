@@ -123,6 +123,24 @@ public final class ToolArgs {
         throw wrongType(name, "a boolean", v);
     }
 
+    /** An optional boolean, or null when absent: for flags whose default is true or depends on other arguments. */
+    public Boolean boolOr(String name) {
+        return value(name) == null ? null : bool(name);
+    }
+
+    /**
+     * Like {@link #list} for a JSON array, but blank items are kept (unstripped), so a tool can refuse an
+     * empty name rather than silently skip it; null when absent.
+     */
+    public List<String> listWithBlanks(String name) {
+        Object v = value(name);
+        if (!(v instanceof List<?> items)) return list(name);
+        list(name); // the same type checks and messages
+        List<String> out = new ArrayList<>(items.size());
+        for (Object item : items) out.add((String) item);
+        return Collections.unmodifiableList(out);
+    }
+
     /**
      * An optional list of strings, or null: a JSON array of strings, or one string whose items are
      * separated by commas or semicolons (agents often send {@code "a, b"}).
@@ -250,7 +268,7 @@ public final class ToolArgs {
         Object ex = property(name).get("examples") instanceof List<?> l && !l.isEmpty() ? l.get(0) : null;
         String shown;
         if (ex != null) {
-            shown = ex instanceof String s ? quote(s) : ex instanceof List<?> list ? listLiteral(list) : ex.toString();
+            shown = ex instanceof String s ? quote(s) : ex instanceof List<?> list ? listLiteral(list) : JSON.write(ex);
         } else if (expected.contains("integer")) {
             shown = "5";
         } else if (expected.contains("boolean")) {
@@ -263,9 +281,12 @@ public final class ToolArgs {
         return " (e.g. \"" + name + "\": " + shown + ")";
     }
 
+    /** Strings as the other examples quote them; objects (a graph profile's entities) as the JSON to send. */
     private static String listLiteral(List<?> list) {
-        return "[" + String.join(", ", list.stream().map(o -> quote(String.valueOf(o))).toList()) + "]";
+        return "[" + String.join(", ", list.stream().map(o -> o instanceof String str ? quote(str) : JSON.write(o)).toList()) + "]";
     }
+
+    private static final dev.engram.mcp.json.JsonText JSON = dev.engram.mcp.json.JsonText.standard();
 
     private static String describe(Object v) {
         if (v instanceof String s) return "string " + quote(s.length() > 40 ? s.substring(0, 40) + "…" : s);

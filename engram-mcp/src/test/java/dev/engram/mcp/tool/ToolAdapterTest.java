@@ -104,6 +104,18 @@ class ToolAdapterTest {
         assertFalse(next.isError());
     }
 
+    /** A runaway recursion must cost one call, not the session: the SDK leaves an uncaught Error unanswered. */
+    @Test
+    void aStackOverflowIsAnsweredLikeAnyInternalFailure() {
+        CallToolResult r = ToolAdapter.call(handler(a -> new ToolReply(String.valueOf(depth(0)), Map.of())), Map.of());
+        assertTrue(r.isError());
+        assertTrue(text(r).matches("probe failed inside the server \\(ref [0-9a-z]{6}\\)"), text(r));
+    }
+
+    private static int depth(int n) {
+        return depth(n + 1) + 1;
+    }
+
     @Test
     void refsDiffer() {
         assertFalse(ToolAdapter.newRef().equals(ToolAdapter.newRef()) && ToolAdapter.newRef().equals(ToolAdapter.newRef()));

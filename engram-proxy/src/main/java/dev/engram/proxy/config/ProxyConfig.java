@@ -11,8 +11,15 @@ import java.util.Set;
 /**
  * The upstream servers the proxy fronts. Names and prefixes are unique: a duplicate is refused
  * when it is added, not discovered at the next start (memtomem-stm pain point #654).
+ * {@code surfacingEnabled} is the file's switch for memories under results ({@code engram proxy
+ * surfacing on|off}); each upstream has its own as well, and surfacing happens only where both
+ * (and {@code ENGRAM_PROXY_SURFACING__ENABLED}) are on.
  */
-public record ProxyConfig(List<UpstreamConfig> upstreams) {
+public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled) {
+    public ProxyConfig(List<UpstreamConfig> upstreams) {
+        this(upstreams, true);
+    }
+
     public ProxyConfig {
         upstreams = List.copyOf(upstreams);
         Set<String> names = new HashSet<>();
@@ -39,13 +46,25 @@ public record ProxyConfig(List<UpstreamConfig> upstreams) {
         }
         List<UpstreamConfig> all = new ArrayList<>(upstreams);
         all.add(upstream);
-        return new ProxyConfig(all);
+        return new ProxyConfig(all, surfacingEnabled);
     }
 
     public ProxyConfig without(String name) {
         if (find(name).isEmpty()) {
             throw new NotFoundException("no upstream named '" + name + "'; `engram proxy list` shows them");
         }
-        return new ProxyConfig(upstreams.stream().filter(u -> !u.name().equals(name)).toList());
+        return new ProxyConfig(upstreams.stream().filter(u -> !u.name().equals(name)).toList(), surfacingEnabled);
+    }
+
+    /** This config with the named upstream replaced by {@code changed} (same name), in place. */
+    public ProxyConfig replacing(UpstreamConfig changed) {
+        if (find(changed.name()).isEmpty()) {
+            throw new NotFoundException("no upstream named '" + changed.name() + "'; `engram proxy list` shows them");
+        }
+        return new ProxyConfig(upstreams.stream().map(u -> u.name().equals(changed.name()) ? changed : u).toList(), surfacingEnabled);
+    }
+
+    public ProxyConfig withSurfacing(boolean enabled) {
+        return new ProxyConfig(upstreams, enabled);
     }
 }

@@ -58,8 +58,10 @@ public final class ProxyConfigFile {
                 throw invalid(where + (m.get("name") instanceof String n ? " ('" + n + "')" : "") + ": " + firstLine(e.getMessage()));
             }
         }
+        Object surfacing = root.get("surfacing_enabled");
+        if (surfacing != null && !(surfacing instanceof Boolean)) throw invalid("\"surfacing_enabled\" must be true or false");
         try {
-            return new ProxyConfig(upstreams);
+            return new ProxyConfig(upstreams, !Boolean.FALSE.equals(surfacing));
         } catch (RuntimeException e) {
             throw invalid(firstLine(e.getMessage()));
         }
@@ -77,6 +79,7 @@ public final class ProxyConfigFile {
 
     public void save(ProxyConfig config) {
         Map<String, Object> root = new LinkedHashMap<>();
+        if (!config.surfacingEnabled()) root.put("surfacing_enabled", false);
         root.put("upstreams", config.upstreams().stream().map(ProxyConfigFile::toMap).toList());
         try {
             Files.createDirectories(path.getParent());
@@ -101,20 +104,21 @@ public final class ProxyConfigFile {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", u.name());
         m.put("prefix", u.prefix());
-        // Java 17: no pattern switch yet; the sealed interface keeps these two branches exhaustive
+        // Java 17: no pattern switch yet; the sealed interface keeps these two branches exhaustive (Remote: http and sse)
         if (u.transport() instanceof UpstreamTransport.Stdio s) {
             m.put("transport", "stdio");
             m.put("command", s.command());
             m.put("args", s.args());
             m.put("env", s.passEnv());
-        } else if (u.transport() instanceof UpstreamTransport.Http h) {
-            m.put("transport", "streamable_http");
+        } else if (u.transport() instanceof UpstreamTransport.Remote h) {
+            m.put("transport", h.id());
             m.put("url", h.url());
             m.put("headers", h.headers());
         }
         m.put("compression", u.compression().id());
         m.put("max_result_chars", u.maxResultChars());
         m.put("cache_ttl_seconds", u.cacheTtlSeconds());
+        if (!u.surfacing()) m.put("surfacing_enabled", false);
         if (!u.tools().isEmpty()) {
             Map<String, Object> tools = new java.util.TreeMap<>();
             u.tools().forEach((tool, o) -> {
@@ -138,13 +142,15 @@ public final class ProxyConfigFile {
             case "stdio" -> new UpstreamTransport.Stdio(text(m, "command"), strings(m, "args"),
                     strings(m, "env"));
             case "streamable_http", "http" -> new UpstreamTransport.Http(text(m, "url"), headers(m));
-            default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio or streamable_http");
+            case "sse" -> new UpstreamTransport.Sse(text(m, "url"), headers(m));
+            default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio, streamable_http or sse");
         };
         String compression = text(m, "compression");
         return new UpstreamConfig(text(m, "name"), text(m, "prefix"), t,
                 compression == null ? null : CompressionMode.parse("compression", compression),
                 intOr(m, "max_result_chars", UpstreamConfig.DEFAULT_MAX_RESULT_CHARS),
-                intOr(m, "cache_ttl_seconds", UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")));
+                intOr(m, "cache_ttl_seconds", UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")),
+                boolOr(m, "surfacing_enabled", true));
     }
 
     private static String text(Map<?, ?> m, String field) {
@@ -185,6 +191,13 @@ public final class ProxyConfigFile {
             });
         }
         return out;
+    }
+
+    private static boolean boolOr(Map<?, ?> m, String field, boolean fallback) {
+        Object v = m.get(field);
+        if (v == null) return fallback;
+        if (v instanceof Boolean b) return b;
+        throw new InvalidArgumentException(field, "must be true or false");
     }
 
     private static int intOr(Map<?, ?> m, String field, int fallback) {

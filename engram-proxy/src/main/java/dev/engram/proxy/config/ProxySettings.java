@@ -59,6 +59,11 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
                         e.decimal("MAX_RESULT_SHARE", d.resultBudget().maxShare())));
     }
 
+    public ProxySettings withSurfacing(SurfacingSettings s) {
+        return new ProxySettings(advertiseAdmin, formation, retentionFloor, connectTimeout, callTimeout, s, maxDescriptionChars,
+                resultBudget);
+    }
+
     /** Looks a suffix up under ENGRAM_PROXY_ first, then MEMTOMEM_STM_. */
     private record Env(Map<String, String> env) {
         String text(String suffix, String fallback) {

@@ -53,4 +53,11 @@ public record SurfacingSettings(boolean enabled, int maxResults, int maxInjectio
         return new SurfacingSettings(true, 3, MAX_INJECTION_CHARS, MIN_RESPONSE_CHARS, 3, 15, Duration.ofSeconds(5), Duration.ofDays(7),
                 Duration.ofSeconds(3), 0.3, 3, Duration.ofSeconds(60), true, 20, 0.02, 0.05, 1.5, null);
     }
+
+    /** These settings with surfacing switched on or off (proxy.json's switch over the environment's). */
+    public SurfacingSettings withEnabled(boolean on) {
+        return new SurfacingSettings(on, maxResults, maxInjectionChars, minResponseChars, minQueryTokens, maxPerMinute, cooldown,
+                dedupWindow, timeout, minScore, circuitMaxFailures, circuitReset, autoTune, autoTuneMinSamples, scoreIncrement,
+                scoreFloor, scoreCeiling, zone);
+    }
 }

@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
 /**
  * One upstream server as kept in {@code proxy.json}. {@code prefix} namespaces its tools
  * ({@code prefix__tool}); {@code maxResultChars} is the size a proxied result is compressed to;
- * {@code tools} overrides settings per upstream tool name (tool over server).
+ * {@code tools} overrides settings per upstream tool name (tool over server); {@code surfacing} false
+ * keeps memories from this server's results (memtomem-stm's {@code surfacing_enabled}).
  */
 public record UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
-                             int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools) {
+                             int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools, boolean surfacing) {
     /** Per-server result budget, memtomem-stm's default: about 2,300 tokens per call. */
     public static final int DEFAULT_MAX_RESULT_CHARS = 8000;
     /** One hour, memtomem-stm's default: long enough to help, short enough for files that change. */
@@ -42,8 +43,21 @@ public record UpstreamConfig(String name, String prefix, UpstreamTransport trans
     }
 
     public UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
+                          int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools) {
+        this(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, true);
+    }
+
+    public UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
                           int maxResultChars, int cacheTtlSeconds) {
         this(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, Map.of());
+    }
+
+    public UpstreamConfig withSurfacing(boolean enabled) {
+        return new UpstreamConfig(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, enabled);
+    }
+
+    public UpstreamConfig withPrefix(String newPrefix) {
+        return new UpstreamConfig(name, newPrefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, surfacing);
     }
 
     public ToolOverride overrideFor(String tool) {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** How the proxy reaches one upstream MCP server: a child process over stdio, or Streamable HTTP. */
+/** How the proxy reaches one upstream MCP server: a child process over stdio, Streamable HTTP, or the older HTTP+SSE. */
 public sealed interface UpstreamTransport {
     /** Environment variable names: letters, digits and underscores, not starting with a digit. */
     Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -30,13 +30,62 @@ public sealed interface UpstreamTransport {
         }
     }
 
-    /** A Streamable HTTP endpoint with fixed request headers (e.g. Authorization). */
-    record Http(String url, Map<String, String> headers) implements UpstreamTransport {
+    /** A server reached over HTTP at {@code url}, with fixed request headers (e.g. Authorization). */
+    sealed interface Remote extends UpstreamTransport {
+        String url();
+
+        Map<String, String> headers();
+
+        /** As proxy.json and {@code list} name it: {@code streamable_http} or {@code sse}. */
+        String id();
+
+        /** As {@code list} shows it: {@code http} or {@code sse}. */
+        String label();
+    }
+
+    /** A Streamable HTTP endpoint. */
+    record Http(String url, Map<String, String> headers) implements Remote {
         public Http {
-            if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
-                throw new InvalidArgumentException("url", "must be an http:// or https:// URL, got '" + url + "'");
-            }
+            url = checkUrl(url);
             headers = headers == null ? Map.of() : Map.copyOf(headers);
         }
+
+        @Override
+        public String id() {
+            return "streamable_http";
+        }
+
+        @Override
+        public String label() {
+            return "http";
+        }
+    }
+
+    /**
+     * The HTTP+SSE transport of MCP 2024-11-05, which many hosted servers still speak: {@code url} is
+     * the event stream (GET), and the server names the endpoint to POST messages to in its first event.
+     */
+    record Sse(String url, Map<String, String> headers) implements Remote {
+        public Sse {
+            url = checkUrl(url);
+            headers = headers == null ? Map.of() : Map.copyOf(headers);
+        }
+
+        @Override
+        public String id() {
+            return "sse";
+        }
+
+        @Override
+        public String label() {
+            return "sse";
+        }
+    }
+
+    private static String checkUrl(String url) {
+        if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
+            throw new InvalidArgumentException("url", "must be an http:// or https:// URL, got '" + url + "'");
+        }
+        return url;
     }
 }

@@ -123,6 +123,11 @@ public final class Surfacer implements AutoCloseable {
         return out;
     }
 
+    /** Counts a call the pipeline did not surface for, for a reason outside this class (a switch in proxy.json). */
+    public void countSkip(String reason) {
+        skip(reason);
+    }
+
     private Optional<Surfacing> skip(String reason) {
         skipped.computeIfAbsent(reason, k -> new AtomicLong()).incrementAndGet();
         return Optional.empty();

@@ -4,6 +4,7 @@ import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Opens real upstream sessions with the SDK client: stdio children in a clean environment, or
- * Streamable HTTP with the configured headers. Upstream stderr goes to our stderr, prefixed.
+ * Streamable HTTP or HTTP+SSE with the configured headers. Upstream stderr goes to our stderr, prefixed.
  */
 public final class McpSessionOpener implements UpstreamSession.Opener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpSessionOpener.class);
@@ -61,8 +62,15 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // held only until the new child exists, so upstreams still initialize in parallel
             synchronized (spawnLock) {
                 Set<Long> before = childPids();
-                McpClientTransport transport = stdioTransport(config.name(), stdio);
-                starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+                StderrTail tail = new StderrTail();
+                McpClientTransport transport = stdioTransport(config.name(), stdio, tail);
+                starting = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return initialized(config, transport);
+                    } catch (UpstreamException e) {
+                        throw tail.appendTo(e);
+                    }
+                }, calls);
                 child = awaitNewChild(before, starting);
             }
             McpSyncClient client;
@@ -74,8 +82,51 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             }
             return new McpUpstreamSession(config.name(), client, child, calls);
         }
+        if (config.transport() instanceof UpstreamTransport.Sse sse) {
+            SseStreamWatch watch = new SseStreamWatch();
+            HttpClientSseClientTransport transport = sseTransport(sse, watch);
+            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+            // a refused or rejected event stream ends the start at once; the SDK alone would wait out the connect timeout
+            try {
+                CompletableFuture.anyOf(starting, watch.ended()).join();
+            } catch (CompletionException e) {
+                // starting failed: reported below
+            }
+            if (!starting.isDone() || (starting.isCompletedExceptionally() && watch.ended().isDone())) {
+                // the stream's end came first (or explains the failure better: "HTTP 401 (check its headers …)")
+                starting.whenComplete((c, e) -> {
+                    if (c != null) c.close(); // it gives up on its own at the connect timeout; closed then
+                });
+                throw new UpstreamException("upstream '" + config.name() + "' did not start: " + watch.ended().join());
+            }
+            McpSyncClient client;
+            try {
+                client = starting.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) throw cause;
+                throw e;
+            }
+            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls);
+        }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
         return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http)), null, calls);
+    }
+
+    /**
+     * The SDK's HTTP+SSE client on the configured URL: its path is the event stream (the SDK's
+     * default {@code /sse} when the URL has none), the server names the message endpoint in its first
+     * event. The HTTP client reports the stream's end to {@code watch}.
+     */
+    private HttpClientSseClientTransport sseTransport(UpstreamTransport.Sse sse, SseStreamWatch watch) {
+        URI uri = URI.create(sse.url());
+        String base = uri.getScheme() + "://" + uri.getRawAuthority();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/sse" : uri.getRawPath();
+        if (uri.getRawQuery() != null) path += "?" + uri.getRawQuery();
+        return HttpClientSseClientTransport.builder(base).sseEndpoint(path).jsonMapper(mapper)
+                .clientBuilder(watch.clientBuilder())
+                .connectTimeout(connectTimeout)
+                .httpRequestCustomizer((builder, method, u, body, ctx) -> sse.headers().forEach(builder::header))
+                .build();
     }
 
     private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport) {
@@ -97,13 +148,16 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         }
     }
 
-    private McpClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio) {
+    private McpClientTransport stdioTransport(String name, UpstreamTransport.Stdio stdio, StderrTail tail) {
         Map<String, String> env = CleanEnvironment.of(parentEnv, stdio.passEnv());
         List<String> command = new ArrayList<>();
         command.add("env");
         command.addAll(CleanEnvironment.wrap(env, stdio.command(), stdio.args()));
         return new GuardedStdioClientTransport(name, command, mapper,
-                line -> log.debug("[upstream {} stderr] {}", name, line), GuardedStdioClientTransport.MAX_LINE_BYTES);
+                line -> {
+                    tail.add(line);
+                    log.debug("[upstream {} stderr] {}", name, line);
+                }, GuardedStdioClientTransport.MAX_LINE_BYTES);
     }
 
     private HttpClientStreamableHttpTransport httpTransport(UpstreamTransport.Http http) {
@@ -139,11 +193,52 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         return pids;
     }
 
+    /** The deepest cause's message; its class name when it has none (a refused connection often has none). */
     private static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage();
-        return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+        if (m == null || m.isBlank()) return root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
+        return " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+    }
+
+    /**
+     * The last lines a starting child wrote to stderr: a server that dies at start usually says why
+     * there ("env: 'x': No such file or directory", a missing token), so a failed start carries them.
+     */
+    private static final class StderrTail {
+        private static final int LINES = 5;
+        private static final int LINE_CHARS = 200;
+        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
+
+        synchronized void add(String line) {
+            String l = line.strip();
+            if (l.isEmpty()) return;
+            // the message reaches the agent too (a call to a server that is down): no tokens in it
+            if (CredentialPatterns.find(l).isPresent()) l = "[a line that looks like it holds a credential, not shown]";
+            if (lines.size() == LINES) lines.removeFirst();
+            lines.addLast(l.length() > LINE_CHARS ? l.substring(0, LINE_CHARS) + "…" : l);
+        }
+
+        UpstreamException appendTo(UpstreamException e) {
+            // the stderr reader may still be draining the dead child's last lines
+            for (int i = 0; i < 20 && isEmpty(); i++) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            synchronized (this) {
+                if (lines.isEmpty()) return e;
+                return new UpstreamException(e.getMessage() + "; its stderr ended with: " + String.join(" | ", lines), e);
+            }
+        }
+
+        private synchronized boolean isEmpty() {
+            return lines.isEmpty();
+        }
     }
 
     @Override

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A session on the SDK's sync client. A call races the upstream process's exit: when a stdio
- * upstream dies mid-call the SDK would only notice at the request timeout, so the caller would wait
- * a minute for an error that is already certain.
+ * A session on the SDK's sync client. A call races the upstream process's exit (stdio) or the end of
+ * its event stream (SSE): when an upstream dies mid-call the SDK would only notice at the request
+ * timeout, so the caller would wait a minute for an error that is already certain.
  */
 final class McpUpstreamSession implements UpstreamSession {
     /** How long an answer written just before the upstream exited may still take to arrive. */
@@ -26,12 +26,20 @@ final class McpUpstreamSession implements UpstreamSession {
     private final String server;
     private final McpSyncClient client;
     private final ProcessHandle process; // null for HTTP upstreams
+    // SSE upstreams: completes with the reason when the event stream ends (null for stdio and Streamable HTTP)
+    private final CompletableFuture<String> streamEnded;
     private final ExecutorService calls;
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, ExecutorService calls) {
+        this(server, client, process, null, calls);
+    }
+
+    McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, CompletableFuture<String> streamEnded,
+                       ExecutorService calls) {
         this.server = server;
         this.client = client;
         this.process = process;
+        this.streamEnded = streamEnded;
         this.calls = calls;
     }
 
@@ -50,8 +58,8 @@ final class McpUpstreamSession implements UpstreamSession {
     @Override
     public CallToolResult call(CallToolRequest request, Duration timeout) {
         CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> client.callTool(request), calls);
-        CompletableFuture<Object> first = process == null ? call.thenApply(r -> r)
-                : CompletableFuture.anyOf(call, process.onExit());
+        CompletableFuture<?> end = process != null ? process.onExit() : streamEnded;
+        CompletableFuture<Object> first = end == null ? call.thenApply(r -> r) : CompletableFuture.anyOf(call, end);
         try {
             Object r = first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (r instanceof CallToolResult result) return result;
@@ -63,6 +71,10 @@ final class McpUpstreamSession implements UpstreamSession {
                 // no answer came: it did exit during the call
             }
             call.cancel(true);
+            if (process == null) {
+                throw new UpstreamException("upstream '" + server + "' dropped the connection during the call: "
+                        + streamEnded.getNow("its event stream ended"));
+            }
             throw new UpstreamException("upstream '" + server + "' exited during the call (process "
                     + process.pid() + ")");
         } catch (TimeoutException e) {
@@ -93,13 +105,13 @@ final class McpUpstreamSession implements UpstreamSession {
 
     @Override
     public boolean alive() {
-        return process == null || process.isAlive();
+        return (process == null || process.isAlive()) && (streamEnded == null || !streamEnded.isDone());
     }
 
     @Override
     public void close() {
         try {
-            if (process != null && !process.isAlive()) {
+            if ((process != null && !process.isAlive()) || (streamEnded != null && streamEnded.isDone())) {
                 client.close(); // nothing to talk to: skip the graceful handshake
             } else {
                 client.closeGracefully();

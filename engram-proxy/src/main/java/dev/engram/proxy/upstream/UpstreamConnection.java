@@ -23,6 +23,9 @@ public final class UpstreamConnection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(UpstreamConnection.class);
     public static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
     public static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** The steps of a connect, as {@link Status#failedStep} names them. */
+    public static final String STEP_START = "start and initialize";
+    public static final String STEP_LIST = "tools/list";
 
     private final UpstreamConfig config;
     private final UpstreamSession.Opener opener;
@@ -34,6 +37,9 @@ public final class UpstreamConnection implements AutoCloseable {
     private int failedAttempts;
     private Instant nextAttempt = Instant.MIN;
     private String lastError;
+    // which step the last failed connect stopped at, and how long the last connect took: for doctor
+    private String failedStep;
+    private long connectMillis = -1;
     private long reconnects;
 
     public UpstreamConnection(UpstreamConfig config, UpstreamSession.Opener opener, Clock clock, Duration callTimeout) {
@@ -50,14 +56,26 @@ public final class UpstreamConnection implements AutoCloseable {
     /** Connects if not connected and the backoff allows; returns whether a live session exists. */
     public synchronized boolean connect() {
         if (session != null && session.alive()) return true;
+        // a session that ended on its own (process exited, event stream closed) is replaced: a reconnect too
+        boolean replacing = session != null;
         dropSession();
         Instant now = clock.instant();
         if (now.isBefore(nextAttempt)) return false;
+        long started = System.nanoTime();
+        String step = STEP_START;
         try {
             UpstreamSession s = opener.open(config);
-            tools = List.copyOf(s.listTools());
+            step = STEP_LIST;
+            try {
+                tools = List.copyOf(s.listTools());
+            } catch (RuntimeException e) {
+                s.close();
+                throw e;
+            }
             session = s;
-            if (failedAttempts > 0 || lastError != null) reconnects++;
+            failedStep = null;
+            connectMillis = (System.nanoTime() - started) / 1_000_000;
+            if (replacing || failedAttempts > 0 || lastError != null) reconnects++;
             failedAttempts = 0;
             nextAttempt = Instant.MIN;
             lastError = null;
@@ -69,6 +87,8 @@ public final class UpstreamConnection implements AutoCloseable {
             if (wait.compareTo(MAX_BACKOFF) > 0) wait = MAX_BACKOFF;
             nextAttempt = now.plus(wait);
             lastError = e.getMessage();
+            failedStep = step;
+            connectMillis = (System.nanoTime() - started) / 1_000_000;
             log.warn("upstream={} connect failed (attempt {}), next try in {} s: {}", config.name(), failedAttempts,
                     wait.toSeconds(), e.getMessage());
             return false;
@@ -85,7 +105,7 @@ public final class UpstreamConnection implements AutoCloseable {
     }
 
     public synchronized Status status() {
-        return new Status(config.name(), connected(), tools.size(), failedAttempts, reconnects, lastError);
+        return new Status(config.name(), connected(), tools.size(), failedAttempts, reconnects, lastError, failedStep, connectMillis);
     }
 
     /** Calls {@code tool} upstream; throws {@link UpstreamException} with an agent-readable reason. */
@@ -135,8 +155,12 @@ public final class UpstreamConnection implements AutoCloseable {
         }
     }
 
-    /** What {@code proxy_health} shows for one server. */
+    /**
+     * What {@code proxy_health} shows for one server. {@code failedStep} is where the last failed
+     * connect stopped ({@link #STEP_START} or {@link #STEP_LIST}), null after a success;
+     * {@code connectMillis} is how long the last connect took, -1 before the first.
+     */
     public record Status(String server, boolean connected, int discoveredTools, int failedAttempts, long reconnects,
-                         String lastError) {
+                         String lastError, String failedStep, long connectMillis) {
     }
 }

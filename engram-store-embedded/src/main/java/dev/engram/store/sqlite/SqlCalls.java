@@ -108,4 +108,11 @@ final class SqlCalls {
             return out;
         }
     }
+
+    /** The first column of the first row as text, if there is a row. */
+    static java.util.Optional<String> text(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? java.util.Optional.ofNullable(rs.getString(1)) : java.util.Optional.empty();
+        }
+    }
 }

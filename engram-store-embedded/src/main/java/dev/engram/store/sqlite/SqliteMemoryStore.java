@@ -270,6 +270,11 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Optional<String> mark(String name) {
+        return read("mark " + name, () -> SqlCalls.text(reader, SqliteStatements.MARK, name));
+    }
+
+    @Override
     public List<ZoneInfo> zoneInfos() {
         return read("zones", () -> SqlCalls.zoneInfos(reader, SqliteStatements.ZONE_INFOS));
     }

@@ -26,7 +26,7 @@ final class SqliteStatements {
      * checks the set against what the migrations make).
      */
     static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings",
-            "tombstones", "tombstone_edges", "tombstone_versions", "zones");
+            "tombstones", "tombstone_edges", "tombstone_versions", "zones", "marks");
 
     static String setApplicationId(int id) {
         return "PRAGMA application_id = " + id;
@@ -196,8 +196,8 @@ final class SqliteStatements {
     /**
      * V5, the widened model (issue 15): a display name (unique in its zone when set: a partial index,
      * because native memories have none), a free-text entity type, when the remembered event happened, the verification count and a
-     * relevance weight; a free-text label on edges, part of an edge's identity; zone descriptions.
-     * The stored tier goes: it was written once at creation and disagreed with what stats computed,
+     * relevance weight; a free-text label on edges, part of an edge's identity; zone descriptions;
+     * marks of one-time jobs. The stored tier goes: it was written once at creation and disagreed with what stats computed,
      * so the tier is now computed on read only. The review interval's old default of 1 day was never
      * set by any caller and becomes the new default of 7.
      * <p>edges is rebuilt to change its UNIQUE constraint (SQLite cannot alter one); rows are copied in
@@ -234,6 +234,7 @@ final class SqliteStatements {
             "ALTER TABLE edges_v5 RENAME TO edges",
             "CREATE INDEX edges_to ON edges (to_id)",
             "ALTER TABLE tombstone_edges ADD COLUMN label TEXT NOT NULL DEFAULT ''",
+            "CREATE TABLE marks (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
             """
             CREATE TABLE zones (
               name TEXT PRIMARY KEY NOT NULL,
@@ -313,6 +314,9 @@ final class SqliteStatements {
             + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET short_description = excluded.short_description,"
             + " description = excluded.description, created_at = excluded.created_at, updated_at = excluded.updated_at";
     static final String DELETE_ZONE = "DELETE FROM zones WHERE name = ?";
+    static final String MARK = "SELECT value FROM marks WHERE name = ?";
+    static final String PUT_MARK = "INSERT INTO marks (name, value) VALUES (?, ?)"
+            + " ON CONFLICT (name) DO UPDATE SET value = excluded.value";
 
     static final String INSERT_VERSION = "INSERT INTO versions (memory_id, version, content, tags, importance,"
             + " replaced_at) VALUES (?, ?, ?, ?, ?, ?)";

@@ -141,6 +141,16 @@ final class SqliteTransaction implements StoreTransaction {
     }
 
     @Override
+    public Optional<String> mark(String name) {
+        return SqlCalls.run("mark " + name, () -> SqlCalls.text(c(), SqliteStatements.MARK, name));
+    }
+
+    @Override
+    public void putMark(String name, String value) {
+        SqlCalls.run("set mark " + name, () -> SqlCalls.update(c(), SqliteStatements.PUT_MARK, name, value));
+    }
+
+    @Override
     public Optional<ZoneInfo> zoneInfo(String name) {
         return SqlCalls.run("zone " + name, () -> SqlCalls.zoneInfos(c(), ZONE_INFO, name).stream().findFirst());
     }

@@ -81,7 +81,10 @@ public final class ServerMemoryData {
 
     void importAtStart(Engine engine, String zone, Path file, PrintStream log) {
         EntityGraph graph = engine.entities();
-        if (!graph.recent(zone, 1).isEmpty()) return; // the store has this graph already: never import twice
+        // once per zone and file: after it ran, deleting everything it brought must not bring it back
+        String mark = "server-memory-import/" + zone + "/" + file.toAbsolutePath().normalize();
+        if (engine.mark(mark).isPresent()) return;
+        if (!graph.recent(zone, 1).isEmpty()) return; // the zone has a graph already: it is the record now
         if (!Files.isRegularFile(file)) {
             log.println("engram: MEMORY_FILE_PATH " + file + " does not exist; nothing to import");
             return;
@@ -90,6 +93,7 @@ public final class ServerMemoryData {
             KnowledgeGraph g = codec.read(Files.readString(file, StandardCharsets.UTF_8));
             log.println("engram: " + summary(importGraph(graph, zone, g, false), false) + " from " + file
                     + " into zone '" + zone + "' (the file is not changed; Engram's store is used from now on)");
+            engine.setMark(mark, java.time.Instant.now().toString());
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import MEMORY_FILE_PATH " + file + ": " + e.getMessage()
                     + "; nothing was imported (fix the file, then run: engram import --from server-memory " + file + ")");

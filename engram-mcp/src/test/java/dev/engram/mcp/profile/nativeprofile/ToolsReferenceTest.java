@@ -26,7 +26,8 @@ class ToolsReferenceTest {
     @Test
     void docsToolsMdMatchesTheRegisteredTools() throws Exception {
         String expected = render(TestEngines.nativeProfile(Clock.systemUTC()))
-                + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()));
+                + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()))
+                + section("brain profile (`--profile brain`, mcp-brain-tools)", TestEngines.brainProfile(Clock.systemUTC()));
         if (Boolean.getBoolean("engram.docs.update")) {
             Files.createDirectories(DOC.getParent());
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);

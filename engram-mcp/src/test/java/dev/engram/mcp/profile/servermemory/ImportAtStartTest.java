@@ -50,6 +50,20 @@ class ImportAtStartTest {
     }
 
     @Test
+    void aRestartAfterDeletingEverythingDoesNotBringTheFileBack() throws Exception {
+        Path file = dir.resolve("memory.jsonl");
+        Files.writeString(file, "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"x\"]}");
+        importing(file).get();
+        engine.entities().delete("default", List.of("Alice"), true);
+        importing(file).get(); // a new server process on the same store
+        assertTrue(engine.entities().read("default").entities().isEmpty(), "the store remembers the import ran: " + log());
+        Path other = dir.resolve("other.jsonl");
+        Files.writeString(other, "{\"type\":\"entity\",\"name\":\"Bob\",\"entityType\":\"person\",\"observations\":[]}");
+        importing(other).get();
+        assertTrue(engine.entities().find("default", "Bob").isPresent(), "another file is another import");
+    }
+
+    @Test
     void aZoneThatHoldsEntitiesIsLeftAlone() throws Exception {
         engine.entities().create("default", List.of(new EntityDraft("Bob", "person", List.of())), ExistingEntity.SKIP);
         Path file = dir.resolve("memory.jsonl");

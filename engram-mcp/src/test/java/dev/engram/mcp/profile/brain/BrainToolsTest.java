@@ -1,0 +1,372 @@
+package dev.engram.mcp.profile.brain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.llm.ChatModel;
+import dev.engram.llm.ChatPrompt;
+import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.ToolAdapter;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.testing.InMemoryMemoryStore;
+import dev.engram.testing.InMemorySearchIndex;
+import dev.engram.testing.MutableClock;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The brain profile's tools, with the behaviours brain-tools' own tests check (freshness, cross-zone
+ * relations, empty names, relations to missing entities, entity-type filtering, boolean and fuzzy
+ * search) transcribed to tool calls, plus the refusals of bad input.
+ */
+class BrainToolsTest {
+    private final MutableClock clock = MutableClock.at("2026-12-01T10:00:00Z");
+    private final InMemoryMemoryStore store = new InMemoryMemoryStore();
+    private final Engine engine = new Engine(store, new InMemorySearchIndex(store), clock);
+    private final List<String> prompts = new ArrayList<>();
+    private final ToolProfile profile = profile(Optional.empty());
+
+    @TempDir
+    Path dir;
+
+    private ToolProfile profile(Optional<ChatModel> model) {
+        return BrainProfile.create(ProfileContext.of(engine, "default"), JsonText.standard(), model, clock);
+    }
+
+    private static CallToolResult call(ToolProfile p, String tool, Map<String, Object> args) {
+        ToolHandler h = p.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        return ToolAdapter.call(h, args);
+    }
+
+    private static String text(CallToolResult r) {
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> ok(String tool, Object... kv) {
+        CallToolResult r = call(profile, tool, args(kv));
+        assertFalse(Boolean.TRUE.equals(r.isError()), tool + " failed: " + text(r));
+        return (Map<String, Object>) r.structuredContent();
+    }
+
+    private String error(String tool, Object... kv) {
+        CallToolResult r = call(profile, tool, args(kv));
+        assertTrue(Boolean.TRUE.equals(r.isError()), tool + " should fail, got " + text(r));
+        assertFalse(text(r).contains("Exception") || text(r).contains(".java"), text(r));
+        return text(r);
+    }
+
+    private static Map<String, Object> args(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    private static Map<String, Object> entity(String name, String type, String... observations) {
+        return args("name", name, "entityType", type, "observations", List.of(observations));
+    }
+
+    private void create(String zone, Map<String, Object>... entities) {
+        ok("create_entities", "entities", List.of(entities), "memory_zone", zone);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> entities(Map<String, Object> result) {
+        return (List<Map<String, Object>>) result.get("entities");
+    }
+
+    private static List<Object> names(Map<String, Object> result) {
+        return entities(result).stream().map(e -> e.get("name")).toList();
+    }
+
+    private Map<String, Object> search(String query, Object... more) {
+        List<Object> kv = new ArrayList<>(List.of("query", query, "informationNeeded", "test", "reason", "test", "memory_zone", "default"));
+        kv.addAll(List.of(more));
+        return ok("search_nodes", kv.toArray());
+    }
+
+    @Test
+    void theProfileHasBrainToolsTwentyOneToolsInItsOrder() {
+        assertEquals(List.of("inspect_files", "inspect_knowledge_graph", "create_entities", "update_entities", "delete_entities",
+                "create_relations", "delete_relations", "search_nodes", "open_nodes", "add_observations", "mark_important",
+                "get_recent", "list_zones", "create_zone", "delete_zone", "copy_entities", "move_entities", "merge_zones",
+                "zone_stats", "verify_entity", "get_time_utc"), profile.tools().stream().map(t -> t.definition().name()).toList());
+        assertTrue(profile.resources().isEmpty() && profile.prompts().isEmpty());
+        Map<String, Object> schema = profile.tools().get(7).definition().inputSchema();
+        assertEquals(List.of("query", "memory_zone", "informationNeeded", "reason"), schema.get("required"));
+    }
+
+    @Test
+    void textIsJsonStringifyWithTwoSpaces() {
+        CallToolResult r = call(profile, "create_entities", args("entities", List.of(entity("iaptic-server", "Project")),
+                "memory_zone", "default"));
+        assertEquals("{\n  \"success\": true,\n  \"entities\": [\n    {\n      \"name\": \"iaptic-server\",\n"
+                + "      \"entityType\": \"Project\"\n    }\n  ]\n}", text(r));
+        assertEquals("{\n  \"utc_time\": \"2026-12-01 10:00:00\"\n}", text(call(profile, "get_time_utc", Map.of())));
+    }
+
+    @Test
+    void observationsAreTheirOwnEntitiesWithTheirOwnFreshness() {
+        create("default", entity("test-obs-parent", "project", "uses TypeScript", "build is broken"));
+        Map<String, Object> opened = ok("open_nodes", "names", List.of("test-obs-parent"), "memory_zone", "default");
+        Map<String, Object> e = entities(opened).get(0);
+        assertEquals("fresh", e.get("confidence"));
+        assertFalse(e.containsKey("needsReview"), "needsReview is left out, not false");
+        assertEquals(0L, ((Number) e.get("daysSinceLastWrite")).longValue());
+        assertEquals(List.of(Map.of("name", "test-obs-parent: uses TypeScript", "confidence", "fresh"),
+                Map.of("name", "test-obs-parent: build is broken", "confidence", "fresh")), e.get("observations"));
+        Map<String, Object> added = ok("add_observations", "name", "test-obs-parent", "observations", List.of("server is down"),
+                "memory_zone", "default", "reviewInterval", 1);
+        assertEquals(List.of("test-obs-parent: server is down"), added.get("observations_created"));
+        var parent = engine.entities().find("default", "test-obs-parent").orElseThrow();
+        assertEquals(1, parent.observations().get(2).reviewIntervalDays(), "the observation's own interval");
+        assertEquals(7, parent.observations().get(0).reviewIntervalDays());
+        create("default", args("name", "volatile", "entityType", "t", "observations", List.of("build is red"), "reviewInterval", 2));
+        assertEquals(2, engine.entities().find("default", "volatile").orElseThrow().observations().get(0).reviewIntervalDays(),
+                "create_entities gives observations the entity's interval");
+        clock.advance(Duration.ofDays(3));
+        Map<String, Object> later = entities(ok("open_nodes", "names", List.of("test-obs-parent"), "memory_zone", "default")).get(0);
+        assertEquals(Map.of("name", "test-obs-parent: server is down", "confidence", "stale", "needsReview", true),
+                ((List<?>) later.get("observations")).get(2), "1 - 3/1 = -2: stale, with its own clock");
+    }
+
+    @Test
+    void theSpacedRepetitionLifecycle() {
+        create("default", args("name", "test-lifecycle", "entityType", "test", "reviewInterval", 1));
+        clock.advance(Duration.ofDays(2));
+        Map<String, Object> found = entities(search("test-lifecycle")).get(0);
+        assertEquals(true, found.get("needsReview"));
+        assertEquals("aging", found.get("confidence"), "1 - 2/1 = -1");
+        Map<String, Object> verified = ok("verify_entity", "name", "test-lifecycle", "memory_zone", "default");
+        @SuppressWarnings("unchecked") Map<String, Object> v = (Map<String, Object>) verified.get("entity");
+        assertEquals(2, v.get("reviewInterval"), "doubled from 1");
+        assertEquals(1, v.get("verifyCount"));
+        assertEquals("fresh", v.get("confidence"));
+        assertEquals("2026-12-05T10:00:00.000Z", v.get("nextReviewAt"));
+        Map<String, Object> again = entities(search("test-lifecycle")).get(0);
+        assertEquals("fresh", again.get("confidence"));
+        assertFalse(again.containsKey("needsReview"));
+        Map<String, Object> capped = ok("verify_entity", "name", "test-lifecycle", "memory_zone", "default", "reviewInterval", 365);
+        assertEquals(365, ((Map<?, ?>) capped.get("entity")).get("reviewInterval"));
+        assertTrue(error("verify_entity", "name", "nonexistent-entity", "memory_zone", "default").contains("not found"));
+    }
+
+    @Test
+    void progressiveWideningFindsStaleEntitiesOnlyWhenNothingFresherMatches() {
+        create("default", args("name", "outdatedknowledge", "entityType", "concept", "reviewInterval", 1));
+        clock.advance(Duration.ofDays(30));
+        create("default", entity("recentconcept", "concept"));
+        Map<String, Object> stale = entities(search("outdatedknowledge")).get(0);
+        assertEquals("archival", stale.get("confidence"));
+        assertEquals(true, stale.get("needsReview"));
+        assertEquals(List.of("recentconcept"), names(search("concept")), "a fresh hit hides the archival one");
+    }
+
+    @Test
+    void booleanAndFuzzyQueriesFilterTheRankedHits() {
+        create("default", entity("BooleanTest1", "test", "contains apple and banana"),
+                entity("BooleanTest2", "test", "contains an apple only"),
+                entity("BooleanTest3", "test", "contains a banana only"),
+                entity("BooleanTest4", "test", "contains neither fruit"));
+        assertEquals(List.of("BooleanTest1"), names(search("apple AND banana")));
+        assertEquals(List.of("BooleanTest2"), names(search("apple NOT banana")));
+        assertEquals(List.of("BooleanTest1", "BooleanTest2", "BooleanTest3"),
+                names(search("apple OR banana")).stream().sorted().toList());
+        assertEquals(List.of("BooleanTest2", "BooleanTest3"),
+                names(search("(apple OR banana) AND NOT (apple AND banana)")).stream().sorted().toList());
+        assertEquals(List.of("BooleanTest3"), names(search("bananna~1 -apple")), "fuzzy terms scan the zone");
+        assertEquals(4, names(search("BooleanTest*")).size(), "wildcards scan the zone");
+        assertEquals(4, names(search("*")).size(), "a bare * lists the zone");
+        for (String q : List.of("\"unclosed", "(a OR", "AND", "???", "name:", "a^^2")) search(q);
+    }
+
+    @Test
+    void entityTypeFilterIsCaseInsensitiveAndMatchesPartOfTheType() {
+        create("default", entity("TypeFilterTest1", "person", "a test entity"), entity("TypeFilterTest2", "concept", "a test entity"),
+                entity("TypeFilterTest3", "person", "another test entity"), entity("TypeFilterTest4", "location", "a test entity"));
+        assertEquals(List.of("TypeFilterTest1", "TypeFilterTest3"), names(search("entity", "entityTypes", List.of("person"))).stream().sorted().toList());
+        assertEquals(3, names(search("entity", "entityTypes", List.of("person", "location"))).size());
+        assertEquals(2, names(search("entity", "entityTypes", List.of("PERSON"))).size());
+        assertEquals(2, names(search("entity", "entityTypes", List.of("pers"))).size());
+    }
+
+    @Test
+    void relationsCrossZonesAndMissingEndsAreCreatedUnlessAutoCreateIsOff() {
+        ok("create_zone", "name", "test-zone-b", "shortDescription", "B");
+        create("default", entity("ExistingEntity", "test"));
+        Map<String, Object> r = ok("create_relations", "relations", List.of(args("from", "ExistingEntity", "to", "NonExistentEntity",
+                "type", "test_relation"), args("from", "ExistingEntity", "to", "NonExistentEntityInZoneB", "toZone", "test-zone-b",
+                "type", "test_relation")), "memory_zone", "default");
+        assertEquals(List.of(Map.of("from", "ExistingEntity", "to", "NonExistentEntity", "type", "test_relation", "fromZone", "default",
+                "toZone", "default"), Map.of("from", "ExistingEntity", "to", "NonExistentEntityInZoneB", "type", "test_relation",
+                "fromZone", "default", "toZone", "test-zone-b")), r.get("relations"));
+        Map<String, Object> created = entities(ok("open_nodes", "names", List.of("NonExistentEntityInZoneB"), "memory_zone", "test-zone-b")).get(0);
+        assertEquals("unknown", created.get("entityType"));
+        String refused = error("create_relations", "relations", List.of(args("from", "ExistingEntity", "to", "Nobody", "type", "x")),
+                "memory_zone", "default", "auto_create_missing_entities", false);
+        assertTrue(refused.contains("Nobody") && refused.contains("failedRelations"), refused);
+        Map<String, Object> opened = ok("open_nodes", "names", List.of("ExistingEntity"), "memory_zone", "default");
+        assertEquals(2, ((List<?>) opened.get("relations")).size(), "relations carry both zones: " + opened);
+        Map<String, Object> deleted = ok("delete_relations", "relations", List.of(args("from", "ExistingEntity", "to", "NonExistentEntity",
+                "type", "test_relation")), "memory_zone", "default");
+        assertEquals(true, ((Map<?, ?>) ((List<?>) deleted.get("results")).get(0)).get("deleted"));
+    }
+
+    @Test
+    void emptyNamesAreRefusedEverywhere() {
+        assertTrue(error("create_entities", "entities", List.of(entity("", "test")), "memory_zone", "default").contains("entities[0].name"));
+        assertTrue(error("create_entities", "entities", List.of(entity("   ", "test")), "memory_zone", "default").contains("cannot be empty"));
+        assertTrue(error("delete_entities", "names", List.of(""), "memory_zone", "default").contains("[empty]"));
+        assertTrue(error("delete_entities", "names", List.of("ok", "  "), "memory_zone", "default").contains("Entity names cannot be empty"));
+        create("default", entity("ValidEntity", "test"));
+        assertTrue(error("create_relations", "relations", List.of(args("from", "", "to", "ValidEntity", "type", "t")),
+                "memory_zone", "default").contains("relations[0].from"));
+        assertTrue(error("add_observations", "name", " ", "observations", List.of("x"), "memory_zone", "default").contains("cannot be empty"));
+    }
+
+    @Test
+    void badInputSaysWhatToSend() {
+        assertTrue(error("create_entities", "entities", List.of(entity("a", "t"))).contains("memory_zone is required"));
+        assertTrue(error("create_entities", "entities", List.of(args("name", "a")), "memory_zone", "default").contains("entities[0].entityType"));
+        assertTrue(error("create_entities", "entities", "not an array", "memory_zone", "default").contains("entities"));
+        assertTrue(error("search_nodes", "query", "x", "memory_zone", "default", "reason", "r").contains("informationNeeded"));
+        String zone = error("open_nodes", "names", List.of("a"), "memory_zone", "nowhere");
+        assertTrue(zone.contains("zone 'nowhere' does not exist") && zone.contains("create_zone"), zone);
+        assertTrue(error("add_observations", "name", "ghost", "observations", List.of("x"), "memory_zone", "default")
+                .contains("Please create the entity before adding observations."));
+        assertTrue(error("mark_important", "name", "ghost", "important", true, "memory_zone", "default").contains("auto_create"));
+        assertTrue(error("update_entities", "entities", List.of(args("name", "ghost")), "memory_zone", "default").contains("not found"));
+        assertTrue(error("inspect_knowledge_graph", "information_needed", "x", "keywords", List.of()).contains("keywords"));
+        assertTrue(error("delete_zone", "name", "x", "confirm", false).contains("Confirmation required"));
+        assertTrue(error("verify_entity", "name", "a", "memory_zone", "default", "reviewInterval", 0).contains("1..365"));
+        assertTrue(error("search_nodes", "query", "x", "informationNeeded", "i", "reason", "r", "memory_zone", "default",
+                "sortBy", "size").contains("relevance, recency or importance"));
+        assertTrue(error("create_entities", "entities", List.of(entity("a", "t")), "memory_zone", "default", "colour", "red")
+                .contains("colour"));
+        create("default", entity("dup", "t"));
+        String dup = error("create_entities", "entities", List.of(entity("dup", "t")), "memory_zone", "default");
+        assertTrue(dup.contains("\"conflicts\": [\n    \"dup\"\n  ]") && dup.contains("update_entities"), dup);
+    }
+
+    @Test
+    void markImportantMultipliesWithinBounds() {
+        create("default", entity("vip", "Person"));
+        double r = 1;
+        for (int i = 0; i < 3; i++) {
+            Map<?, ?> e = (Map<?, ?>) ok("mark_important", "name", "vip", "important", true, "memory_zone", "default").get("entity");
+            r = Math.min(25, r * 10);
+            assertEquals(r, ((Number) e.get("relevanceScore")).doubleValue(), 1e-9);
+        }
+        Map<String, Object> auto = ok("mark_important", "name", "newbie", "important", false, "memory_zone", "default", "auto_create", true);
+        assertEquals(true, auto.get("auto_created"));
+        assertEquals(0.1, ((Number) ((Map<?, ?>) auto.get("entity")).get("relevanceScore")).doubleValue(), 1e-9);
+        assertEquals(List.of("vip", "newbie"), names(search("vip OR newbie", "sortBy", "importance")));
+    }
+
+    @Test
+    void recentIsByLastRead() {
+        create("default", entity("first", "t"), entity("second", "t"));
+        clock.advance(Duration.ofMinutes(1));
+        ok("open_nodes", "names", List.of("first"), "memory_zone", "default");
+        Map<String, Object> recent = ok("get_recent", "memory_zone", "default");
+        assertEquals("first", names(recent).get(0));
+        assertEquals(2, recent.get("total"));
+    }
+
+    @Test
+    void zonesThroughTheTools() {
+        ok("create_zone", "name", "Billing", "description", "the billing service");
+        create("billing", entity("invoice-job", "Project", "runs nightly"));
+        Map<String, Object> listed = ok("list_zones");
+        assertTrue(listed.toString().contains("name=billing") && listed.toString().contains("very useful"), listed.toString());
+        Map<String, Object> copied = ok("copy_entities", "names", List.of("invoice-job"), "source_zone", "billing", "target_zone", "default");
+        assertEquals(List.of("invoice-job"), copied.get("entities_copied"));
+        Map<String, Object> stats = ok("zone_stats", "zone", "default");
+        assertEquals(1, stats.get("entity_count"));
+        assertEquals(Map.of("Project", 1), stats.get("entity_types"));
+        assertTrue(error("move_entities", "names", List.of("ghost"), "source_zone", "billing", "target_zone", "default")
+                .contains("not found in source zone"));
+        ok("create_zone", "name", "archive");
+        Map<String, Object> merged = ok("merge_zones", "source_zones", List.of("billing"), "target_zone", "archive",
+                "delete_source_zones", true, "overwrite_conflicts", "rename");
+        assertEquals(List.of("billing"), merged.get("merged_zones"));
+        ok("delete_zone", "name", "archive", "confirm", true);
+        assertTrue(error("zone_stats", "zone", "archive").contains("does not exist"));
+    }
+
+    @Test
+    void inspectWithoutAModelRanksAndWithOneAnswers() throws Exception {
+        create("default", entity("iaptic-server", "Project", "deploys to GKE"), entity("unrelated", "Thing", "nothing"));
+        Map<String, Object> plain = ok("inspect_knowledge_graph", "information_needed", "where is it deployed",
+                "keywords", List.of("deploys", "GKE"));
+        assertEquals(List.of(Map.of("name", "iaptic-server", "entityType", "Project")), plain.get("entities"));
+        assertTrue(((String) plain.get("tentativeAnswer")).contains("No model is configured"));
+        ChatModel model = new ChatModel() {
+            public String complete(ChatPrompt p) {
+                prompts.add(p.user());
+                return "{\"relevant\": [\"iaptic-server\"], \"tentativeAnswer\": \"On GKE.\"}";
+            }
+            public String describe() {
+                return "fake";
+            }
+        };
+        CallToolResult r = call(profile(Optional.of(model)), "inspect_knowledge_graph", args("information_needed", "where",
+                "keywords", List.of("GKE"), "include_entities", true));
+        assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+        assertTrue(text(r).contains("\"tentativeAnswer\": \"On GKE.\""), text(r));
+        assertTrue(prompts.get(0).contains("deploys to GKE"), "the model reads the observations");
+
+        Path file = dir.resolve("deploy.sh");
+        Files.writeString(file, "#!/bin/sh\nset -e\n\n\n\necho build\nkubectl apply -f gke.yaml\necho done\n");
+        Map<String, Object> files = ok("inspect_files", "file_paths", List.of(dir.toString(), "/no/such/file"),
+                "information_needed", "deploy target", "include_lines", true, "keywords", List.of("kubectl"));
+        String shown = files.toString();
+        assertTrue(shown.contains("5-8") && shown.contains("7\tkubectl apply -f gke.yaml"), shown);
+        assertTrue(shown.contains("no such file or directory"), shown);
+    }
+
+    @Test
+    void writesRecordTheCallersSessionAndBranch() {
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals("create_entities")).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(h, args("entities", List.of(entity("traced", "t", "an observation")), "memory_zone", "default"),
+                new dev.engram.mcp.tool.Caller("claude-code abc", "feature/x"));
+        assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+        var e = engine.entities().find("default", "traced").orElseThrow();
+        assertEquals("claude-code abc", e.memory().session());
+        assertEquals("feature/x", e.observations().get(0).branch());
+    }
+
+    @Test
+    void theModelComesFromTheSettingsTheCommandLinePassed() throws Exception {
+        create("default", entity("iaptic-server", "Project", "deploys to GKE"));
+        try (var fake = dev.engram.llm.FakeChatEndpoint.answering(body -> "{\"relevant\": [\"iaptic-server\"], "
+                + "\"tentativeAnswer\": \"It runs on GKE.\"}")) {
+            var settings = new dev.engram.llm.LlmConfig(java.net.URI.create(fake.baseUrl()), "fake", null, null).toSettings();
+            ToolProfile withModel = BrainProfile.create(ProfileContext.of(engine, "default").withSettings(settings), JsonText.standard());
+            CallToolResult r = call(withModel, "inspect_knowledge_graph", args("information_needed", "where does it run",
+                    "keywords", List.of("GKE")));
+            assertTrue(text(r).contains("It runs on GKE."), text(r));
+            assertTrue(fake.bodies.get(0).contains("\"model\":\"fake\""), fake.bodies.get(0));
+        }
+    }
+
+    @Test
+    void aWrongShapeIsAnsweredWithTheJsonToSendNotJavasMapSyntax() {
+        String message = error("create_entities", "entities", "x", "memory_zone", "default");
+        assertTrue(message.contains("\"name\":\"iaptic-server\"") && !message.contains("name="), message);
+    }
+}

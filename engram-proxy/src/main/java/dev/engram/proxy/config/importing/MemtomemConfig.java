@@ -1,0 +1,165 @@
+package dev.engram.proxy.config.importing;
+
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.error.StoreException;
+import dev.engram.proxy.config.CompressionMode;
+import dev.engram.proxy.config.ResultBudget;
+import dev.engram.proxy.config.ToolOverride;
+import dev.engram.proxy.config.UpstreamConfig;
+import dev.engram.proxy.config.UpstreamTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * memtomem-stm's {@code stm_proxy.json}: {@code upstream_servers} (transport, command/args/env or
+ * url/headers, prefix, compression, max_result_chars or max_result_tokens, cache_ttl_seconds,
+ * tool_overrides) onto Engram upstreams. The global {@code default_compression} and
+ * {@code cache.default_ttl_seconds} fill servers that leave those out, as they do in STM. Every
+ * other setting is named in a note: most are process-wide here (environment variables) or have
+ * no counterpart.
+ */
+public final class MemtomemConfig {
+    private static final TypeRef<Map<String, Object>> MAP = new TypeRef<>() {
+    };
+    /** STM's estimate for a token budget; a max_result_tokens becomes this many characters per token. */
+    static final int CHARS_PER_TOKEN = 4;
+    private static final Set<String> SERVER_KEYS = Set.of("transport", "command", "args", "env", "url", "headers", "prefix",
+            "compression", "max_result_chars", "max_result_tokens", "cache_ttl_seconds", "tool_overrides", "surfacing_enabled");
+    private static final Set<String> TOOL_KEYS = Set.of("compression", "max_result_chars", "cache_ttl_seconds", "hidden");
+    private static final Set<String> GLOBAL_KEYS = Set.of("upstream_servers", "default_compression", "cache", "enabled");
+    /** Global settings that Engram reads from the environment instead of a file. */
+    private static final Map<String, String> AS_ENV = Map.of(
+            "min_result_retention", "ENGRAM_PROXY_MIN_RESULT_RETENTION",
+            "max_description_chars", "ENGRAM_PROXY_MAX_DESCRIPTION_CHARS");
+
+    private final McpJsonMapper mapper;
+
+    public MemtomemConfig(McpJsonMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    public Found read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new InvalidArgumentException("memtomem config", file + " does not exist; give the file: engram proxy import --from memtomem FILE");
+        }
+        Map<String, Object> root;
+        try {
+            root = mapper.readValue(Files.readString(file), MAP);
+        } catch (IOException e) {
+            throw new StoreException("read " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new InvalidArgumentException("memtomem config", file + " is not a JSON object (" + AgentConfigs.firstLine(e) + ")");
+        }
+        List<String> notes = new ArrayList<>();
+        CompressionMode defaultCompression = null;
+        if (root.get("default_compression") instanceof String dc) {
+            defaultCompression = compression(dc, "default_compression", notes);
+        }
+        Integer defaultTtl = null;
+        if (root.get("cache") instanceof Map<?, ?> cache) {
+            if (cache.get("default_ttl_seconds") instanceof Number n) defaultTtl = n.intValue();
+            if (Boolean.FALSE.equals(cache.get("enabled"))) defaultTtl = 0;
+            List<String> other = ServerEntries.unknownKeys(cache, Set.of("default_ttl_seconds", "enabled"));
+            if (!other.isEmpty()) notes.add("cache." + String.join(", cache.", other) + ": not carried over (Engram keeps its cache in <store>/proxy-cache.db)");
+        }
+        for (String key : ServerEntries.unknownKeys(root, GLOBAL_KEYS)) {
+            String env = AS_ENV.get(key);
+            notes.add(key + (env != null ? ": set " + env + "=" + root.get(key) + " where the proxy runs (a process-wide setting here)"
+                    : ": not carried over (no counterpart in Engram's proxy.json)"));
+        }
+        List<ImportCandidate> candidates = new ArrayList<>();
+        Object servers = root.get("upstream_servers");
+        if (servers != null && !(servers instanceof Map<?, ?>)) {
+            throw new InvalidArgumentException("memtomem config", file + ": upstream_servers must be an object of name: server");
+        }
+        String source = file.getFileName().toString();
+        if (servers instanceof Map<?, ?> byName) {
+            for (Map.Entry<?, ?> e : byName.entrySet()) {
+                String raw = String.valueOf(e.getKey());
+                if (!(e.getValue() instanceof Map<?, ?> entry)) {
+                    notes.add(raw + ": skipped: its entry is not an object");
+                    continue;
+                }
+                List<String> entryNotes = new ArrayList<>();
+                String name = ImportNames.name(raw);
+                if (!name.equals(raw)) entryNotes.add("renamed from '" + raw + "' (names are A-Z a-z 0-9 _ . -)");
+                try {
+                    candidates.add(new ImportCandidate(server(name, entry, defaultCompression, defaultTtl, entryNotes), source, false,
+                            entryNotes));
+                } catch (ServerEntries.Skip | InvalidArgumentException ex) {
+                    notes.add(raw + ": skipped: " + ex.getMessage());
+                }
+            }
+        }
+        return new Found(candidates, List.of(file.toString()), notes);
+    }
+
+    private UpstreamConfig server(String name, Map<?, ?> m, CompressionMode defaultCompression, Integer defaultTtl,
+                                  List<String> notes) {
+        UpstreamTransport transport = ServerEntries.transport(m.get("transport") instanceof String t ? t : null, m, "headers", notes);
+        String wanted = m.get("prefix") instanceof String p && !p.isBlank() ? p : name;
+        String prefix = ImportNames.prefix(wanted, Set.of());
+        if (!prefix.equals(wanted)) notes.add("prefix '" + wanted + "' became '" + prefix + "' (lower case, no '__', ≤ 32 chars)");
+        CompressionMode compression = m.get("compression") instanceof String c ? compression(c, "compression", notes) : defaultCompression;
+        int maxChars = UpstreamConfig.DEFAULT_MAX_RESULT_CHARS;
+        if (m.get("max_result_chars") instanceof Number n) {
+            maxChars = budget(n.intValue(), "max_result_chars", notes);
+        } else if (m.get("max_result_tokens") instanceof Number n) {
+            maxChars = budget(n.intValue() * CHARS_PER_TOKEN, "max_result_tokens", notes);
+            notes.add("max_result_tokens " + n + " became max_result_chars " + maxChars + " (" + CHARS_PER_TOKEN + " chars a token)");
+        }
+        int ttl = m.get("cache_ttl_seconds") instanceof Number n ? n.intValue() : defaultTtl != null ? defaultTtl : UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS;
+        ttl = Math.max(0, Math.min(ttl, 30 * 86_400));
+        Map<String, ToolOverride> tools = new LinkedHashMap<>();
+        if (m.get("tool_overrides") instanceof Map<?, ?> overrides) {
+            overrides.forEach((tool, v) -> {
+                if (!(v instanceof Map<?, ?> kv)) {
+                    notes.add("tool_overrides." + tool + ": not an object; not carried over");
+                    return;
+                }
+                ToolOverride o = ToolOverride.NONE;
+                for (Map.Entry<?, ?> e : kv.entrySet()) {
+                    String key = String.valueOf(e.getKey());
+                    if (!TOOL_KEYS.contains(key)) continue;
+                    if (key.equals("compression")) {
+                        CompressionMode cm = compression(String.valueOf(e.getValue()), "tool_overrides." + tool + ".compression", notes);
+                        if (cm != null) o = o.with(key, cm.id());
+                    } else if (key.equals("max_result_chars") && e.getValue() instanceof Number n) {
+                        o = o.with(key, String.valueOf(budget(n.intValue(), "tool_overrides." + tool + ".max_result_chars", notes)));
+                    } else {
+                        o = o.with(key, String.valueOf(e.getValue()));
+                    }
+                }
+                List<String> unknown = ServerEntries.unknownKeys(kv, TOOL_KEYS);
+                if (!unknown.isEmpty()) notes.add("tool_overrides." + tool + ": not carried over: " + String.join(", ", unknown));
+                if (!o.equals(ToolOverride.NONE)) tools.put(String.valueOf(tool), o);
+            });
+        }
+        List<String> unknown = ServerEntries.unknownKeys(m, SERVER_KEYS);
+        if (!unknown.isEmpty()) notes.add("not carried over (no counterpart): " + String.join(", ", unknown));
+        return new UpstreamConfig(name, prefix, transport, compression, maxChars, ttl, tools, !Boolean.FALSE.equals(m.get("surfacing_enabled")));
+    }
+
+    /** STM's strategy names onto Engram's; one Engram lacks (skeleton, llm_summary …) becomes auto, noted. */
+    private static CompressionMode compression(String value, String field, List<String> notes) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        for (CompressionMode mode : CompressionMode.values()) if (mode.id().equals(v)) return mode;
+        notes.add(field + " '" + value + "' has no counterpart here; auto is used");
+        return CompressionMode.AUTO;
+    }
+
+    private static int budget(int chars, String field, List<String> notes) {
+        int clamped = Math.max(ResultBudget.MIN_CHARS, Math.min(chars, ResultBudget.MAX_CHARS));
+        if (clamped != chars) notes.add(field + " " + chars + " is outside " + ResultBudget.MIN_CHARS + ".." + ResultBudget.MAX_CHARS + "; " + clamped + " is used");
+        return clamped;
+    }
+}
