@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -201,14 +202,21 @@ final class CandidateSearch {
                 .limit(GRAPH_SEEDS).toList();
         Map<String, Double> total = new HashMap<>();
         Map<String, Share> strongest = new HashMap<>();
+        // Most memories have no edge. One batched link count (cached by the store, and the same counts
+        // the ranking's centrality reads next, so it asks for every candidate when that weight is on) says
+        // which seeds have any; asking each seed for its edges cost a statement per seed and recall.
+        Set<String> linked = new HashSet<>(store.degrees(settings.centralityWeight() > 0 ? out.keySet()
+                : seeds.stream().map(Map.Entry::getKey).toList()).keySet());
         for (Map.Entry<String, Candidates.Signals> seed : seeds) {
             double base = seed.getValue().relevance();
             Map<String, Share> reached = new HashMap<>(); // this seed's strongest path to each memory
             List<String> frontier = List.of(seed.getKey());
-            for (int hop = 1; hop <= hops && base > 0; hop++) {
+            for (int hop = 1; hop <= hops && base > 0 && !frontier.isEmpty(); hop++) {
+                if (hop > 1) linked.addAll(store.degrees(frontier).keySet());
                 List<String> next = new ArrayList<>();
                 double w = base * Math.pow(GraphOperation.HOP_DECAY, hop) * settings.graphWeight();
                 for (String id : frontier) {
+                    if (!linked.contains(id)) continue; // no edge at all: store.edges(id) would be empty
                     for (Edge e : store.edges(id)) {
                         String other = e.other(id);
                         // an episode neighbour must have come up on its own (lexically or semantically): the

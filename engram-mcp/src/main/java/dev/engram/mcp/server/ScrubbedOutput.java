@@ -7,6 +7,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -60,8 +61,10 @@ final class ScrubbedOutput extends FilterOutputStream {
         line = bytes.length > 1 << 20 ? new ByteArrayOutputStream(8192) : line;
         line.reset();
         byte[] scrubbed = contains(bytes, ERROR_KEY) ? scrub(bytes) : bytes;
-        out.write(scrubbed);
-        out.write('\n');
+        // the line and its newline in one write: stdout is unbuffered, so two writes were two system calls
+        byte[] whole = Arrays.copyOf(scrubbed, scrubbed.length + 1);
+        whole[scrubbed.length] = '\n';
+        out.write(whole);
         listener.written(scrubbed, scrubbed.length);
     }
 

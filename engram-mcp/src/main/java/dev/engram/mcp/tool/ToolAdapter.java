@@ -27,7 +27,7 @@ public final class ToolAdapter {
 
     public static SyncToolSpecification spec(ToolHandler handler) {
         return SyncToolSpecification.builder().tool(handler.definition())
-                .callHandler((exchange, request) -> call(handler, request.arguments(), caller(exchange))).build();
+                .callHandler((exchange, request) -> call(handler, request.arguments(), caller(exchange, handler))).build();
     }
 
     /** Runs one call; public so tests and other transports reach the exact same behaviour. */
@@ -35,14 +35,28 @@ public final class ToolAdapter {
         return call(handler, arguments, Caller.NONE);
     }
 
-    private static Caller caller(McpSyncServerExchange exchange) {
+    private static Caller caller(McpSyncServerExchange exchange, ToolHandler handler) {
         try {
             Implementation client = exchange.getClientInfo();
-            return new Caller(Caller.session(client == null ? null : client.name(), exchange.sessionId()), PROJECT.current());
+            return caller(client == null ? null : client.name(), exchange.sessionId(), handler, PROJECT);
         } catch (RuntimeException e) {
             log.debug("no caller details for a tool call: {}", e.toString());
             return Caller.NONE; // provenance is a nicety: never a reason to fail the call
         }
+    }
+
+    /**
+     * A read-only tool records nothing, so it gets no branch: reading {@code .git/HEAD} (a walk up the
+     * directories and two small file reads on every call) showed up in a profile of recall at 10k
+     * memories (docs/benchmarks.md §000).
+     */
+    static Caller caller(String clientName, String sessionId, ToolHandler handler, ProjectBranch project) {
+        return new Caller(Caller.session(clientName, sessionId), readOnly(handler) ? null : project.current());
+    }
+
+    private static boolean readOnly(ToolHandler handler) {
+        var hints = handler.definition().annotations();
+        return hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
     }
 
     public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments, Caller caller) {

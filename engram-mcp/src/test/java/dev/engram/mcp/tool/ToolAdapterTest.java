@@ -29,6 +29,37 @@ class ToolAdapterTest {
         };
     }
 
+    private static ToolHandler hinted(io.modelcontextprotocol.spec.McpSchema.ToolAnnotations hints) {
+        Tool tool = Tool.builder("probe", JsonSchema.input().string("key", "Key", "k").build()).description("d")
+                .annotations(hints).build();
+        return new ToolHandler() {
+            @Override
+            public Tool definition() {
+                return tool;
+            }
+
+            @Override
+            public ToolReply call(ToolArgs args) {
+                return new ToolReply("ok", Map.of());
+            }
+        };
+    }
+
+    @Test
+    void onlyToolsThatWriteReadTheBranchAndEveryToolGetsTheSession(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir.resolve(".git"));
+        java.nio.file.Files.writeString(dir.resolve(".git/HEAD"), "ref: refs/heads/feature/speed\n");
+        ProjectBranch project = new ProjectBranch(dir);
+
+        Caller writer = ToolAdapter.caller("claude-code", "s1", hinted(ToolHints.writes(false)), project);
+        assertEquals(new Caller("claude-code/s1", "feature/speed"), writer);
+        Caller unhinted = ToolAdapter.caller("claude-code", "s1", handler(a -> null), project);
+        assertEquals("feature/speed", unhinted.branch()); // no hints: it may write, so it records the branch
+        Caller reader = ToolAdapter.caller("claude-code", "s1", hinted(ToolHints.readOnly()), project);
+        assertEquals(new Caller("claude-code/s1", null), reader);
+    }
+
     private static String text(CallToolResult r) {
         return ((TextContent) r.content().get(0)).text();
     }
