@@ -1,5 +1,7 @@
 package dev.engram.cli;
 
+import dev.engram.mcp.profile.toon.ToonData;
+import dev.engram.mcp.profile.toon.ToonProfile;
 import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
@@ -191,8 +193,15 @@ public final class Main {
             // a server-memory user switching keeps MEMORY_FILE_PATH set: their graph comes along, once
             engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
         }
+        java.util.Map<String, String> settings = configLoader.profileSettings();
+        if (name.equals(ToonProfile.NAME)) {
+            // a toon-memory user switching keeps their .toon-memory folder's memories: imported once, into an empty store
+            engines = ToonData.importingOnce(engines, config.defaultZone(), config.projectRoot(), err);
+            settings = new java.util.HashMap<>(settings);
+            settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
+        }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
-                .withSettings(configLoader.profileSettings()), json());
+                .withSettings(settings), json());
     }
 
     /**
