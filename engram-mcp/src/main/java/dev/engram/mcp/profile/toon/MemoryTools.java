@@ -130,7 +130,7 @@ final class MemoryTools {
         return JsonSchema.input()
                 .string("query", "What you are looking for", "validation")
                 .string("to_date", "Entries dated on or before (YYYY-MM-DD)", "2026-07-31")
-                .integer("hops", "Graph hops (1-2)", 0, 100, 1)
+                .integer("hops", "Graph hops (1-2)", 1, 2, 1)
                 .integer("limit", "How many entries (default 6; 15 in index mode)", 1, 100, 6)
                 .bool("compact", "Shorter entries (the normal layout)")
                 .choice("budget", "Layout: tiny, normal or deep (default deep; overrides compact)", List.of("deep", "normal", "tiny"))
@@ -145,6 +145,10 @@ final class MemoryTools {
     private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
         String query = args.textOr("query") == null ? "" : args.textOr("query").strip();
         String mode = args.textOr("mode");
+        // checked so a bad value is named; Engram's own ranking stands in for toon's hops, bias and rrf
+        args.intOr("hops", 1, 2);
+        args.bool("rrf");
+        bias(args);
         List<String> ids = hasIds ? args.words("ids") : null;
         String category = args.textOr("category");
         Set<MemoryType> types = category == null || category.isBlank() ? null : Set.of(category(category));
@@ -178,6 +182,13 @@ final class MemoryTools {
         return ToonText.render(found, layout);
     }
 
+    private static void bias(ToolArgs args) {
+        String bias = args.textOr("bias");
+        if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
+            throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
+        }
+    }
+
     private static ToonText.Layout layout(ToolArgs args) {
         String budget = args.textOr("budget");
         if (budget != null && !budget.isBlank()) {
@@ -205,6 +216,8 @@ final class MemoryTools {
                 + "entries in the compact layout.", schema, ToonTool.hints(true, false, true)), args -> {
             String category = args.textOr("category");
             Integer tokens = args.intOr("budget_tokens", 0, 100_000);
+            args.bool("rrf");
+            bias(args);
             RecallQuery q = RecallQuery.builder(args.text("intent")).zone(c.zone()).limit(args.intOr("limit", 8, 1, 100))
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
@@ -290,11 +303,11 @@ final class MemoryTools {
     ToonTool pin() {
         var schema = JsonSchema.input()
                 .string("key", "Key or id of the entry", "use-zod")
-                .integer("priority", "1-5 (default 1); pinned entries lead every recall", -1000, 1000, 1)
+                .integer("priority", "1-5 (default 1); pinned entries lead every recall", 1, 5, 1)
                 .required("key");
         return new ToonTool(ToonTool.define("memory_pin", "Pin an entry: it leads every recall.", schema,
                 ToonTool.hints(false, false, true)), args -> {
-            int priority = Math.max(1, Math.min(5, args.intOr("priority", 1, -1000, 1000)));
+            int priority = args.intOr("priority", 1, 1, 5);
             Memory m = c.engine().pin(new PinCommand(args.text("key").strip(), c.zone(), priority));
             return "📌 Pinned: " + m.key() + " (" + m.id() + ") priority " + priority;
         });

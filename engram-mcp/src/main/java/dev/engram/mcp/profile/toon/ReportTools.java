@@ -182,10 +182,10 @@ final class ReportTools {
     ToonTool reflect() {
         var schema = JsonSchema.input()
                 .string("category", "Only this category", "decision")
-                .integer("limit", "Items per section (1-20, default 5)", -1000, 1000, 5);
+                .integer("limit", "Items per section (default 5)", 1, 20, 5);
         return new ToonTool(ToonTool.define("memory_reflect", "Deterministic audit: hubs, orphans, themes, near-duplicates, "
                 + "contradiction candidates, stale entries, drafts.", schema, ToonTool.hints(true, false, true)), args -> {
-            int limit = Math.max(1, Math.min(20, args.intOr("limit", 5, -1000, 1000)));
+            int limit = args.intOr("limit", 5, 1, 20);
             String category = args.textOr("category");
             MemoryType only = category == null || category.isBlank() ? null : MemoryTools.category(category);
             return reflectText(only, limit);
@@ -240,11 +240,11 @@ final class ReportTools {
     ToonTool compress() {
         var schema = JsonSchema.input()
                 .string("query", "Entries about this (empty: the least important ones)", "redis cache")
-                .integer("count", "How many entries to merge (2-10, default 3)", -1000, 1000, 3)
+                .integer("count", "How many entries to merge (default 3)", 2, 10, 3)
                 .string("category", "Only this category", "knowledge");
         return new ToonTool(ToonTool.define("memory_compress", "Prepare a merge: lists entries and asks you to write one "
                 + "merged entry with memory_remember, then supersede the originals.", schema, ToonTool.hints(true, false, true)), args -> {
-            int count = Math.max(2, Math.min(10, args.intOr("count", 3, -1000, 1000)));
+            int count = args.intOr("count", 3, 2, 10);
             String query = args.textOr("query");
             String category = args.textOr("category");
             MemoryType only = category == null || category.isBlank() ? null : MemoryTools.category(category);
