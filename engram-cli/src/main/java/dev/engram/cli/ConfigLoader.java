@@ -204,6 +204,16 @@ final class ConfigLoader {
         return settings;
     }
 
+    /**
+     * The toon profile's user-wide file (memory_export_global / memory_import_global): toon's
+     * TOON_MEMORY_GLOBAL_FILE, else ~/.toon-memory/memory/global.toon as toon-memory has it.
+     */
+    Path toonGlobalFile() {
+        String v = env.get("TOON_MEMORY_GLOBAL_FILE");
+        if (v != null && !v.isBlank()) return path("TOON_MEMORY_GLOBAL_FILE", "environment", v);
+        return home.resolve(".toon-memory").resolve("memory").resolve("global.toon");
+    }
+
     /** server-memory's MEMORY_FILE_PATH, resolved against the working directory, if set. */
     java.util.Optional<Path> memoryFile() {
         String v = env.get(MEMORY_FILE_PATH);

@@ -199,6 +199,7 @@ public final class Main {
             engines = ToonData.importingOnce(engines, config.defaultZone(), config.projectRoot(), err);
             settings = new java.util.HashMap<>(settings);
             settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
+            settings.put(ToonProfile.GLOBAL_FILE_SETTING, configLoader.toonGlobalFile().toString());
         }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());

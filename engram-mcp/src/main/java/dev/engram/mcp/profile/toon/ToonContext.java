@@ -21,12 +21,19 @@ import java.util.Optional;
 final class ToonContext {
     private final ProfileContext context;
     private final Path project;
+    private final Path globalFile;
     private final Clock clock;
 
-    ToonContext(ProfileContext context, Path project, Clock clock) {
+    ToonContext(ProfileContext context, Path project, Path globalFile, Clock clock) {
         this.context = context;
         this.project = project;
+        this.globalFile = globalFile;
         this.clock = clock;
+    }
+
+    /** toon's user-wide file, or null when the command line named none (then the tools need a path argument). */
+    Path globalFile() {
+        return globalFile;
     }
 
     Engine engine() {

@@ -25,6 +25,8 @@ public final class ToonProfile {
     public static final String NAME = "toon";
     /** The project directory (git root, else the working directory), set by the command line; else the working directory. */
     public static final String PROJECT_SETTING = "toon.project";
+    /** The user-wide file of memory_export_global / memory_import_global, set by the command line. */
+    public static final String GLOBAL_FILE_SETTING = "toon.global-file";
     static final String INSTRUCTIONS = """
             Project memory (toon-memory compatible). At the start of a task call context_brief (or memory_recall with a
             few words); fetch full entries with memory_recall ids. Save decisions, patterns, bugs, knowledge and warnings
@@ -36,12 +38,20 @@ public final class ToonProfile {
 
     public static ToolProfile create(ProfileContext context, JsonText json) {
         String project = context.setting(PROJECT_SETTING);
-        return create(context, project == null ? Path.of("").toAbsolutePath() : Path.of(project), Clock.systemUTC());
+        String global = context.setting(GLOBAL_FILE_SETTING);
+        return create(context, project == null ? Path.of("").toAbsolutePath() : Path.of(project),
+                global == null ? null : Path.of(global), Clock.systemUTC());
     }
 
     /** The profile for the project at {@code project} (where toon's file references are checked). */
     public static ToolProfile create(ProfileContext context, Path project, Clock clock) {
-        ToonContext c = new ToonContext(context, project, clock);
+        return create(context, project, null, clock);
+    }
+
+    /** As above, with toon's user-wide file for memory_export_global / memory_import_global (null: none). */
+    public static ToolProfile create(ProfileContext context, Path project, Path globalFile, Clock clock) {
+        ToonContext c = new ToonContext(context, project, globalFile, clock);
+        GlobalTools global = new GlobalTools(c);
         MemoryTools memory = new MemoryTools(c);
         ReportTools reports = new ReportTools(c);
         ContextTools ctx = new ContextTools(c, reports);
@@ -90,12 +100,8 @@ public final class ToonProfile {
                         .string("gist_id", "Gist id or URL", "aa5a315d61ae9438b18d").bool("merge", "Merge by key (default true)")
                         .required("gist_id"), false, true, false,
                 "Gist sync (issue 16 item 6); nothing was imported"));
-        tools.add(notBuilt("memory_export_global", "Write the project memory to the user-wide global file.", JsonSchema.input()
-                        .string("target", "Global file path", "~/.toon-memory/memory/global.toon"), false, false, false,
-                "the user-wide store (issue 16 item 6); use `engram export --format toon` meanwhile"));
-        tools.add(notBuilt("memory_import_global", "Merge the user-wide global file into this project.", JsonSchema.input()
-                        .bool("merge", "Merge by key (default true)").string("source", "Global file path", "~/.toon-memory/memory/global.toon"),
-                false, true, false, "the user-wide store (issue 16 item 6); use `engram import --from toon DIR` meanwhile"));
+        tools.add(global.exportGlobal());
+        tools.add(global.importGlobal());
         tools.add(notBuilt("memory_merge_sessions", "Report (and optionally promote) what recent sessions did.", JsonSchema.input()
                         .string("since", "Time span (default 24h)", "24h").bool("promote", "Turn observations into entries"),
                 false, false, false, "cross-process sessions and capture (issue 16 items 4 and 9)"));
