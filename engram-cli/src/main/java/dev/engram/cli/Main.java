@@ -1,13 +1,9 @@
 package dev.engram.cli;
 
-import dev.engram.mcp.profile.toon.ToonData;
-import dev.engram.mcp.profile.toon.ToonProfile;
 import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
 import dev.engram.engine.RecallSettings;
-import dev.engram.memory.MemoryRules;
-import dev.engram.spi.Embedder;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
@@ -15,6 +11,10 @@ import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeRenderers;
 import dev.engram.mcp.profile.servermemory.ServerMemoryData;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
+import dev.engram.mcp.profile.toon.ToonData;
+import dev.engram.mcp.profile.toon.ToonProfile;
+import dev.engram.memory.MemoryRules;
+import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
