@@ -5,8 +5,6 @@ import dev.engram.engine.ExportRecord;
 import dev.engram.engine.ImportCommand;
 import dev.engram.engine.ImportPolicy;
 import dev.engram.engine.ImportResult;
-import dev.engram.engine.RecallMode;
-import dev.engram.engine.RecallQuery;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.memory.Edge;
@@ -297,9 +295,8 @@ public final class ToonData {
     static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
         Path data = project.resolve(FOLDER).resolve("memory").resolve("data.toon");
         if (!Files.isRegularFile(data)) return;
-        boolean empty = engine.recall(RecallQuery.builder("").mode(RecallMode.INDEX).limit(1).zone(zone).build(),
-                ToonText.COST).results().isEmpty();
-        if (!empty) return; // the store has memories already: never import twice
+        // any memory of the zone, whatever its status, means the folder was imported (or Engram used) already
+        if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) return;
         try {
             Loaded loaded = read(project, zone, Instant.now());
             ImportResult result = importInto(engine, loaded, false);
