@@ -90,13 +90,14 @@ export const clientInfo = (name) => ({ name: `engram-e2e-${name}`, version: "1.0
 
 /**
  * Starts `engram --store STORE mcp [mcpArgs]` through the SDK's stdio transport and connects a client;
- * `env` adds variables to the server's environment. Returns { client, transport, pid, stderr (Tail), close() }.
+ * `env` adds variables to the server's environment, `cwd` is its working directory. Returns { client, transport, pid, stderr (Tail), close() }.
  */
 export async function connectStdio(store, name = "stdio", { mcpArgs = [], env, cwd } = {}) {
   const transport = new StdioClientTransport({
     command: JAVA,
     args: jvmArgs(store, "mcp", ...mcpArgs),
     stderr: "pipe",
+    ...(cwd ? { cwd } : {}), // the project directory a profile reads (the toon profile's .toon-memory)
     ...(env ? { env } : {}), // added to the SDK's default environment (PATH, HOME, ...)
     ...(cwd ? { cwd } : {}), // the server's working directory (inspect_files reads only under it)
   });

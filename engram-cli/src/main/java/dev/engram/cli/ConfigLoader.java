@@ -82,6 +82,25 @@ final class ConfigLoader {
         return new EngramConfig(store, flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
     }
 
+    /**
+     * toon-memory keeps a project's memory in the project, and its users expect that: with the toon
+     * profile, when neither --store, --project nor ENGRAM_HOME names a store, the store is the one in
+     * .engram-store at the git root (else the working directory). A named store always wins.
+     */
+    EngramConfig perProject(EngramConfig config) {
+        StoreLocation.Source source = config.store().source();
+        if (source != StoreLocation.Source.DEFAULT && source != StoreLocation.Source.LEGACY) return config;
+        Path root = findGitRoot().orElse(cwd.toAbsolutePath());
+        StoreLocation store = new StoreLocation(root.resolve(PROJECT_STORE_DIR), StoreLocation.Source.PROJECT,
+                "the toon profile's per-project store at " + root + " (as toon-memory keeps memory in the project;"
+                        + " --store DIR or ENGRAM_HOME=DIR choose another)");
+        if (DatabaseInspector.inspect(store.database()) instanceof DatabaseIdentity.Foreign foreign) {
+            throw new EngramUserException(store.database() + " is not an Engram database: " + foreign.explanation()
+                    + ". Engram left it untouched; choose a store with --store DIR or ENGRAM_HOME=DIR.");
+        }
+        return new EngramConfig(store, config.zone(), config.json(), config.debug(), config.projectRoot());
+    }
+
     private StoreLocation storeLocation(GlobalOptions flags) {
         if (flags.store != null && flags.project) {
             throw new ConfigException("--store", "flag", "and --project both name a store; pass only one");
@@ -193,6 +212,16 @@ final class ConfigLoader {
             throw new ConfigException(message.substring(0, space), "environment", message.substring(space + 1));
         }
         return settings;
+    }
+
+    /**
+     * The toon profile's user-wide file (memory_export_global / memory_import_global): toon's
+     * TOON_MEMORY_GLOBAL_FILE, else ~/.toon-memory/memory/global.toon as toon-memory has it.
+     */
+    Path toonGlobalFile() {
+        String v = env.get("TOON_MEMORY_GLOBAL_FILE");
+        if (v != null && !v.isBlank()) return path("TOON_MEMORY_GLOBAL_FILE", "environment", v);
+        return home.resolve(".toon-memory").resolve("memory").resolve("global.toon");
     }
 
     /** server-memory's MEMORY_FILE_PATH, resolved against the working directory, if set. */

@@ -19,21 +19,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "export", mixinStandardHelpOptions = true, description = {"Write every memory with its edges and versions as JSON lines.",
-        "--format server-memory writes the zone's entity graph (--zone, else default) as @modelcontextprotocol/server-memory's memory.jsonl."})
+        "--format server-memory writes the zone's entity graph (--zone, else default) as @modelcontextprotocol/server-memory's memory.jsonl.",
+        "--format toon writes the zone (--zone, else default) as toon-memory's data.toon."})
 final class ExportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout") Path outFile;
-    @Option(names = "--format", paramLabel = "FORMAT", description = "engram (default) or server-memory") String format;
+    @Option(names = "--format", paramLabel = "FORMAT", description = "engram (default), server-memory or toon") String format;
 
     @Override
     public Integer call() throws IOException {
         EngramConfig config = root.config();
         Main main = root.main();
         if (format != null && format.strip().equals(ServerMemoryProfile.NAME)) return exportServerMemory(config, main);
+        if (format != null && format.strip().equals(ToonImport.FORMAT)) return ToonImport.export(outFile, config, main);
         if (format != null && !format.strip().equals("engram")) {
-            throw new EngramUserException("export --format: '" + format + "' is not a format; send engram or " + ServerMemoryProfile.NAME);
+            throw new EngramUserException("export --format: '" + format + "' is not a format; send engram, " + ServerMemoryProfile.NAME
+                    + " or " + ToonImport.FORMAT);
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         AtomicLong count = new AtomicLong();

@@ -28,6 +28,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Read JSON lines written by export, all or nothing.",
         "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
         "--from brain reads mcp-brain-tools' JSONL export or backup JSON (zones as in the file, else --zone).",
+        "--from toon reads toon-memory's data.toon and archive.toon from FILE, a project (its .toon-memory/memory) or that folder.",
         "--from server-memory reads a memory.jsonl of @modelcontextprotocol/server-memory into the zone (--zone, else default):",
         "an entity the zone holds already keeps its type and gains the file's new observations.",
         "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
@@ -41,7 +42,7 @@ final class ImportSubcommand implements Callable<Integer> {
     @Option(names = "--replace", description = "The file wins even over newer stored memories"
             + " (their content is kept as a version)")
     boolean replace;
-    @Option(names = "--from", paramLabel = "FORMAT", description = "engram (default: what export writes), server-memory or brain")
+    @Option(names = "--from", paramLabel = "FORMAT", description = "engram (default: what export writes), server-memory, brain or toon")
     String from;
 
     @Override
@@ -50,9 +51,10 @@ final class ImportSubcommand implements Callable<Integer> {
         Main main = root.main();
         if (from != null && from.strip().equals(ServerMemoryProfile.NAME)) return importServerMemory(config, main);
         if (from != null && from.strip().equals(BrainImport.FORMAT)) return BrainImport.run(file, dryRun, replace, config, main);
+        if (from != null && from.strip().equals(ToonImport.FORMAT)) return ToonImport.run(file, dryRun, replace, config, main);
         if (from != null && !from.strip().equals("engram")) {
             throw new EngramUserException("import --from: '" + from + "' is not a format; send engram, " + ServerMemoryProfile.NAME
-                    + " or " + BrainImport.FORMAT);
+                    + ", " + BrainImport.FORMAT + " or " + ToonImport.FORMAT);
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         List<ExportRecord> records = new ArrayList<>();

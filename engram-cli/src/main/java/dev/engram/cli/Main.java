@@ -4,8 +4,6 @@ import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.engine.Engine;
 import dev.engram.engine.RecallSettings;
-import dev.engram.memory.MemoryRules;
-import dev.engram.spi.Embedder;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ProfileRegistry;
@@ -13,6 +11,10 @@ import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeRenderers;
 import dev.engram.mcp.profile.servermemory.ServerMemoryData;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
+import dev.engram.mcp.profile.toon.ToonData;
+import dev.engram.mcp.profile.toon.ToonProfile;
+import dev.engram.memory.MemoryRules;
+import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
@@ -191,8 +193,16 @@ public final class Main {
             // a server-memory user switching keeps MEMORY_FILE_PATH set: their graph comes along, once
             engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
         }
+        java.util.Map<String, String> settings = configLoader.profileSettings();
+        if (name.equals(ToonProfile.NAME)) {
+            // a toon-memory user switching keeps their .toon-memory folder's memories: imported once, into an empty store
+            engines = ToonData.importingOnce(engines, config.defaultZone(), config.projectRoot(), err);
+            settings = new java.util.HashMap<>(settings);
+            settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
+            settings.put(ToonProfile.GLOBAL_FILE_SETTING, configLoader.toonGlobalFile().toString());
+        }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
-                .withSettings(configLoader.profileSettings()), json());
+                .withSettings(settings), json());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.mcp.profile.toon.ToonProfile;
 import dev.engram.mcp.server.StdioServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import java.io.OutputStream;
@@ -25,6 +26,7 @@ final class McpSubcommand implements Callable<Integer> {
         // from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
+        if (profileName.equals(ToonProfile.NAME)) config = main.configLoader().perProject(config);
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
         McpSyncServer server = StdioServer.start(main.profile(profileName, config, Main.engineWhenOpen(opening)),
                 Main.version(), main.json().mapper(), System.in, protocol);

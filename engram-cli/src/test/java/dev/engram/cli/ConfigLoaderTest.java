@@ -82,12 +82,12 @@ class ConfigLoaderTest {
     @Test
     void unknownProfileFailsNamingTheSettingItsSourceAndTheNames() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory, brain",
+        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory, brain, toon",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "nope"), dir, dir, "Linux")
                         .profile(null, registry)).getMessage());
-        assertEquals("--profile (flag) 'toon' is planned but not built yet; choose one of: native, server-memory, brain",
+        assertEquals("--profile (flag) 'memento' is planned but not built yet; choose one of: native, server-memory, brain, toon",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "native"), dir, dir, "Linux")
-                        .profile("toon", registry)).getMessage());
+                        .profile("memento", registry)).getMessage());
     }
 
     @Test

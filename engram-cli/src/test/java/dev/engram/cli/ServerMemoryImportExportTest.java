@@ -144,9 +144,9 @@ class ServerMemoryImportExportTest {
         CliRunner cli = cli(engine());
         CliRunner.Run i = cli.run("import", "--from", "mem0", file.toString());
         assertEquals(ErrorReporter.USER_ERROR, i.exitCode());
-        assertTrue(i.err().contains("send engram, server-memory or brain"), i.err());
+        assertTrue(i.err().contains("send engram, server-memory, brain or toon"), i.err());
         CliRunner.Run e = cli.run("export", "--format", "csv");
-        assertTrue(e.err().contains("send engram or server-memory"), e.err());
+        assertTrue(e.err().contains("send engram, server-memory or toon"), e.err());
         CliRunner.Run replace = cli.run("import", "--from", "server-memory", "--replace", file.toString());
         assertTrue(replace.err().contains("--replace does not apply"), replace.err());
     }

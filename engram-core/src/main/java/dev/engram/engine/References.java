@@ -13,13 +13,19 @@ final class References {
     private References() {
     }
 
-    /** The one rule, for memories and tombstones alike: an id-shaped reference is tried as an id first. */
+    /**
+     * The one rule, for memories and tombstones alike: an id-shaped reference is tried as an id first.
+     * Any other reference is a key, and failing that the id a memory kept from an import (toon-memory's
+     * 8-hex ids stay the memories' ids, so an agent's old notes still name them).
+     */
     static <T> Optional<T> resolve(String ref, Function<String, Optional<T>> byId, Function<String, Optional<T>> byKey) {
         if (MemoryRules.isId(ref)) {
             Optional<T> found = byId.apply(ref);
             if (found.isPresent()) return found;
+            return byKey.apply(ref);
         }
-        return byKey.apply(ref);
+        Optional<T> byName = byKey.apply(ref);
+        return byName.isPresent() ? byName : byId.apply(ref);
     }
 
     static Optional<Memory> find(StoreTransaction tx, String ref, String zone) {

@@ -34,4 +34,9 @@ public final class TestEngines {
         return dev.engram.mcp.profile.brain.BrainProfile.create(ProfileContext.of(inMemory(clock), "default"),
                 JsonText.standard(), java.util.Optional.empty(), clock);
     }
+
+    public static ToolProfile toonProfile(Clock clock) {
+        return dev.engram.mcp.profile.toon.ToonProfile.create(ProfileContext.of(inMemory(clock), "default"),
+                java.nio.file.Path.of("").toAbsolutePath(), clock);
+    }
 }

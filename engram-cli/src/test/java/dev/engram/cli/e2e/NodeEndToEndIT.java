@@ -93,6 +93,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void toon() throws Exception {
+        nodeTest("toon.test.mjs");
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }

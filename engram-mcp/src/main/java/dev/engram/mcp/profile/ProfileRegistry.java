@@ -4,6 +4,7 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.brain.BrainProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
+import dev.engram.mcp.profile.toon.ToonProfile;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ public final class ProfileRegistry {
 
     public static final String DEFAULT = "native";
     /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("toon", "memento");
+    public static final List<String> PLANNED = List.of("memento");
 
     private final Map<String, Factory> factories;
 
@@ -39,6 +40,7 @@ public final class ProfileRegistry {
         all.put(DEFAULT, NativeProfile::create);
         all.put(ServerMemoryProfile.NAME, ServerMemoryProfile::create);
         all.put(BrainProfile.NAME, BrainProfile::create);
+        all.put(ToonProfile.NAME, ToonProfile::create);
         return new ProfileRegistry(all);
     }
 

@@ -112,6 +112,24 @@ public final class ToolArgs {
         return v == null ? fallback : v;
     }
 
+    /** An optional number within {@code min..max}, or null; a numeric string is accepted as for integers. */
+    public Double numberOr(String name, double min, double max) {
+        Object v = value(name);
+        if (v == null) return null;
+        double d;
+        if (v instanceof Number n) {
+            d = n.doubleValue();
+        } else if (v instanceof String s && s.strip().matches("-?\\d{1,9}(\\.\\d{1,9})?")) {
+            d = Double.parseDouble(s.strip());
+        } else {
+            throw wrongType(name, "a number", v);
+        }
+        if (!(d >= min && d <= max)) { // written so that NaN is refused too
+            throw new InvalidArgumentException(name, "must be " + min + ".." + max + ", got " + d);
+        }
+        return d;
+    }
+
     /** An optional boolean, false when absent. */
     public boolean bool(String name) {
         Object v = value(name);

@@ -20,7 +20,7 @@ class ProfileRegistryTest {
     @Test
     void standardListsOnlyWhatIsBuilt() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals(List.of("native", "server-memory", "brain"), registry.names());
+        assertEquals(List.of("native", "server-memory", "brain", "toon"), registry.names());
         for (String planned : ProfileRegistry.PLANNED) {
             assertTrue(registry.find(planned).isEmpty(), planned + " is planned, not registered");
         }
@@ -46,8 +46,8 @@ class ProfileRegistryTest {
     @Test
     void unknownNamesAreExplainedWithTheAvailableOnes() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("'nope' is not a profile; choose one of: native, server-memory, brain", registry.unknown("nope"));
-        assertEquals("'toon' is planned but not built yet; choose one of: native, server-memory, brain", registry.unknown("toon"));
+        assertEquals("'nope' is not a profile; choose one of: native, server-memory, brain, toon", registry.unknown("nope"));
+        assertEquals("'memento' is planned but not built yet; choose one of: native, server-memory, brain, toon", registry.unknown("memento"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> registry.create("nope", context, JsonText.standard()));
         assertEquals(registry.unknown("nope"), e.getMessage());

@@ -1,0 +1,160 @@
+// The toon-memory profile end to end: `engram mcp --profile toon` driven over stdio by the TypeScript
+// SDK client. All 38 of toon's tools are listed with toon's hints; every tool is called: the built ones
+// with valid arguments (toon's text checked: the Saved block, index lines, layouts, Total entries,
+// Memory Health /100, the System Primer), the ones of later issue items answer isError saying what is
+// not built; bad input comes back isError naming the argument, and nothing is half-written. Last, a
+// server started in a project with a .toon-memory folder imports it at first start (escaped | and
+// newlines, ids kept) and serves the three toon://memory resources.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { connectStdio, tempDir, tempStore } from "./lib/engram.mjs";
+import { callErr, textOf } from "./lib/tools.mjs";
+
+const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stats", "memory_diff", "memory_suggest",
+  "memory_smart_recall", "memory_summary", "memory_archive", "memory_encrypt", "memory_decrypt", "memory_secret",
+  "memory_captured", "memory_consolidate", "memory_sessions", "context_brief", "context_generate", "context_diff",
+  "context_focus", "context_health", "context_export", "memory_backup", "memory_primer", "memory_compress",
+  "memory_export_gist", "memory_import_gist", "memory_export_global", "memory_import_global", "memory_merge_sessions",
+  "memory_graph_path", "memory_checkpoint", "memory_pin", "memory_unpin", "memory_search", "memory_tag",
+  "memory_reflect", "memory_promote", "memory_visualize"];
+const NOT_BUILT = { memory_summary: { action: "get", file: "a.ts" }, memory_encrypt: {}, memory_decrypt: { key: "ab" },
+  memory_secret: { action: "list" }, memory_captured: {}, memory_backup: {}, memory_export_gist: {},
+  memory_import_gist: { gist_id: "abc" }, memory_merge_sessions: {}, memory_promote: {}, memory_visualize: {} };
+
+describe("toon profile over stdio", () => {
+  const project = tempDir("engram-toon-");
+  let server;
+  let client;
+
+  before(async () => {
+    server = await connectStdio(tempStore(), "toon-e2e", { mcpArgs: ["--profile", "toon"], cwd: project });
+    client = server.client;
+  });
+  after(async () => { await server?.close(); });
+
+  async function ok(name, args = {}) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
+    return textOf(r);
+  }
+
+  it("lists toon's 38 tools in toon's order with toon's hints", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), TOOLS);
+    const by = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const n of ["memory_forget", "memory_archive", "memory_encrypt", "memory_decrypt", "memory_import_gist", "memory_consolidate"]) {
+      assert.equal(by[n].annotations.destructiveHint, true, n);
+    }
+    for (const n of ["memory_stats", "memory_primer", "context_brief", "context_health", "memory_reflect", "memory_compress"]) {
+      assert.equal(by[n].annotations.readOnlyHint, true, n);
+    }
+    assert.deepEqual(by.memory_remember.inputSchema.required, ["category", "key", "content"]);
+    assert.equal(by.memory_remember.inputSchema.properties.tags.type, "string", "tags are toon's ';' string");
+  });
+
+  it("remembers, recalls in every layout, fetches by ids in order and forgets", async () => {
+    writeFileSync(join(project, "types.ts"), "export {}\n");
+    const saved = await ok("memory_remember", { category: "decision", key: "use-zod", content: "Use Zod for validation",
+      file: "types.ts", tags: "validation;api", links: "" });
+    assert.match(saved, /^🧠 Saved: decision\/use-zod \(m_[a-z2-7]{10}\)\nUse Zod for validation\n/);
+    assert.match(saved, /🔎 Evidence: verified/);
+    await ok("memory_remember", { category: "bug", key: "zod-date-bug", content: "Zod coerces empty dates to epoch; validate first",
+      links: "related:use-zod" });
+    const index = await ok("memory_recall", { query: "zod", mode: "index" });
+    assert.match(index, /\[1\] [a-z-]+ \(m_[a-z2-7]{10}\) · (decision|bug) · \d{4}-\d\d-\d\d · \d+%/);
+    assert.ok(!index.includes("coerces empty dates"), index);
+    const ids = await ok("memory_recall", { ids: "zod-date-bug, nope-key;use-zod" });
+    assert.ok(ids.indexOf("zod-date-bug") < ids.indexOf("use-zod"), ids);
+    assert.ok(!ids.includes("nope-key"), ids);
+    assert.match(await ok("memory_recall", { query: "zod", budget: "tiny" }), /^\[1\] (decision|bug)\//);
+    assert.match(await ok("memory_recall", { query: "zod", compact: true }), /^\[1\] (decision|bug)\/.+\n  /);
+    assert.match(await ok("memory_search", { query: "zod", tags: "api" }), /^\[decision\] use-zod/);
+    assert.ok((await ok("memory_smart_recall", { intent: "validate dates with zod" })).includes("zod-date-bug"));
+    assert.ok((await ok("memory_suggest", { context: "zod validation" })).includes("use-zod"));
+    assert.match(await ok("memory_forget", { key: "zod-date-bug" }), /marked obsolete/);
+    assert.ok(!(await ok("memory_recall", { query: "coerces dates" })).includes("zod-date-bug"));
+    assert.match(await ok("memory_forget", { key: "zod-date-bug", action: "restore" }), /restored/);
+    assert.match(await ok("memory_tag", { action: "add", tags: "dates", ids: "zod-date-bug" }), /zod-date-bug: dates/);
+    assert.match(await ok("memory_pin", { key: "use-zod", priority: 3 }), /priority 3/);
+    assert.match(await ok("memory_recall", { ids: "use-zod" }), /use-zod 📌3/);
+    assert.match(await ok("memory_unpin", { key: "use-zod" }), /Unpinned: use-zod/);
+    assert.match(await ok("memory_graph_path", { from: "zod-date-bug", to: "use-zod" }), /\[bug\] zod-date-bug → \[decision\] use-zod/);
+  });
+
+  it("answers the reports and briefings in toon's words", async () => {
+    assert.match(await ok("memory_stats"), /Total entries: 2/);
+    assert.match(await ok("memory_diff", { since: "24h" }), /Changes since 24h \(2\)/);
+    assert.match(await ok("memory_primer"), /^=== System Primer ===/);
+    assert.match(await ok("context_health"), /Memory Health: \d+\/100/);
+    const brief = await ok("context_brief");
+    for (const s of ["## Memory", "## Top memories", "## Sessions"]) assert.ok(brief.includes(s), brief);
+    assert.match(await ok("context_generate", { task: "validation" }), /## Project[\s\S]*## Memory/);
+    assert.match(await ok("context_diff"), /Changes since 24h/);
+    assert.match(await ok("context_focus", { task: "zod validation" }), /## Focus[\s\S]*types\.ts/);
+    assert.match(await ok("context_export", { format: "compact" }), /toon-memory export/);
+    assert.match(await ok("memory_sessions"), /Active sessions \(1\)/);
+    assert.match(await ok("memory_reflect", { category: "decision", limit: 3 }), /Memory reflect — 1 entries/);
+    assert.match(await ok("memory_compress", { count: 2 }), /Compress these 2 entries/);
+    assert.match(await ok("memory_consolidate", { mode: "low-quality", dryRun: true, minQuality: 1 }), /Compression candidates/);
+    assert.match(await ok("memory_archive"), /Nothing to archive/);
+    assert.match(await ok("memory_checkpoint", { note: "e2e" }), /Checkpoint saved: checkpoint-/);
+    const global = join(project, "global.toon");
+    assert.match(await ok("memory_export_global", { target: global }), /Exported 3 entries/);
+    assert.match(await ok("memory_import_global", { source: global }), /Added: 0 · Updated: 0 · Unchanged: 3/);
+  });
+
+  it("says which tools are not built yet, and refuses bad input by name with nothing written", async () => {
+    for (const [name, args] of Object.entries(NOT_BUILT)) {
+      await callErr(client, name, args, [/is not built yet/]);
+    }
+    await callErr(client, "memory_remember", { category: "idea", key: "k", content: "c" }, [/category/]);
+    await callErr(client, "memory_remember", { category: "decision", content: "no key" }, [/key/]);
+    await callErr(client, "memory_remember", { category: "decision", key: "Bad Key!", content: "c" }, [/key/]);
+    await callErr(client, "memory_recall", { query: "x", budget: "huge" }, [/budget/]);
+    await callErr(client, "memory_recall", { query: "x", hops: 5 }, [/hops/]);
+    await callErr(client, "memory_forget", { key: "no-such-entry" }, [/no-such-entry/]);
+    await callErr(client, "memory_forget", { key: "use-zod", action: "supersede", new_key: "missing-one" }, [/new_key/]);
+    await callErr(client, "memory_tag", { action: "flip", tags: "a", ids: "use-zod" }, [/action/]);
+    await callErr(client, "memory_diff", { since: "last week" }, [/since/]);
+    await callErr(client, "memory_import_global", { merge: false, source: "x" }, [/merge/]);
+    assert.match(await ok("memory_stats"), /Total entries: 3/, "the refused calls wrote nothing");
+    assert.ok(!(await ok("memory_recall", { ids: "use-zod" })).includes("Superseded"), "a refused supersede left the entry as it was");
+  });
+});
+
+describe("toon profile: a .toon-memory folder imported at first start", () => {
+  const project = tempDir("engram-toon-import-");
+  let server;
+
+  before(async () => {
+    mkdirSync(join(project, ".toon-memory", "memory"), { recursive: true });
+    writeFileSync(join(project, ".toon-memory", "memory", "data.toon"), [
+      "version: 1",
+      "entries[2|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence|lastAccessed|priority|path_scope|origin|status|supersededOn|importance|evidence}:",
+      "  abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|src/types.ts|types;validation|2026-07-25||7|zod-schemas|0.70|1.0||1||human|active||high|",
+      "  def67890|pattern|zod-schemas|Shared schemas live in src/schemas||validation;private|2026-07-20||0||0.60|1.0||0||agent|active|||",
+      "", ].join("\n"));
+    server = await connectStdio(tempStore(), "toon-import", { mcpArgs: ["--profile", "toon"], cwd: project });
+  });
+  after(async () => { await server?.close(); });
+
+  it("keeps ids, content with | and newlines, pins and links, and serves the resources", async () => {
+    const r = await server.client.callTool({ name: "memory_recall", arguments: { ids: "abc12345" } });
+    const text = textOf(r);
+    assert.ok(!r.isError, text);
+    assert.match(text, /^\[decision\] use-zod 📌1 \(abc12345\)\n  Use Zod \| not Joi\n  for validation\n/);
+    const { resources } = await server.client.listResources();
+    assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries"]);
+    const entries = (await server.client.readResource({ uri: "toon://memory/entries" })).contents[0].text;
+    assert.match(entries, /^version: 1\nentries\[2\|\]\{id\|category\|key\|/);
+    assert.ok(entries.includes("abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|"), entries);
+    assert.ok(entries.includes("|zod-schemas|"), entries);
+    assert.match((await server.client.readResource({ uri: "toon://memory/stats" })).contents[0].text, /Total entries: 2/);
+    const primer = (await server.client.readResource({ uri: "toon://memory/summaries" })).contents[0].text;
+    assert.match(primer, /=== System Primer ===/);
+    assert.ok(!primer.includes("zod-schemas"), "private-tagged entries stay out of the primer: " + primer);
+    assert.match(server.stderr.toString(), /imported 2 toon-memory entries/);
+  });
+});

@@ -1,0 +1,60 @@
+package dev.engram.cli;
+
+import dev.engram.engine.ImportOutcome;
+import dev.engram.engine.ImportResult;
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.profile.toon.ToonData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * {@code engram import --from toon DIR} (a project, its .toon-memory folder or the memory folder) and
+ * {@code engram export --format toon}: toon-memory's data.toon and archive.toon, see {@link ToonData}.
+ */
+final class ToonImport {
+    static final String FORMAT = "toon";
+
+    private ToonImport() {
+    }
+
+    static int run(Path dir, boolean dryRun, boolean replace, EngramConfig config, Main main) throws IOException {
+        if (replace) {
+            throw new EngramUserException("import --from toon: --replace does not apply; a memory the store holds under the"
+                    + " same id keeps its newer state, the file's becomes a version");
+        }
+        ToonData.Loaded loaded = ToonData.read(dir, config.defaultZone(), Instant.now());
+        ImportResult result;
+        try (Main.OpenEngine opened = main.openEngine(config)) {
+            result = ToonData.importInto(opened.engine(), loaded, dryRun);
+        }
+        if (dryRun) {
+            main.printer(config).print(main.renderers().text().importChanges(result),
+                    main.renderers().structured().importResult(result));
+        }
+        loaded.problems().forEach(p -> main.err().println("note: " + p));
+        main.err().println((dryRun ? "" : "imported " + loaded.records().size() + " toon-memory entries from " + dir
+                + " into zone '" + config.defaultZone() + "': ") + main.renderers().text().importSummary(result)
+                + (loaded.summaries().isEmpty() ? "" : "; " + loaded.summaries().size()
+                + " file summaries were not imported (file summaries are not built yet)"));
+        return result.count(ImportOutcome.CONFLICT) > 0 ? ErrorReporter.USER_ERROR : 0;
+    }
+
+    static int export(Path outFile, EngramConfig config, Main main) throws IOException {
+        String text;
+        try (Main.OpenEngine opened = main.openEngine(config)) {
+            text = ToonData.export(opened.engine(), config.defaultZone(), Map.of());
+        }
+        if (outFile == null) {
+            main.out().write(text.getBytes(StandardCharsets.UTF_8));
+            main.out().flush();
+        } else {
+            Files.writeString(outFile, text, StandardCharsets.UTF_8);
+            main.err().println("exported zone '" + config.defaultZone() + "' as toon-memory's data.toon to " + outFile);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,378 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.AmendCommand;
+import dev.engram.engine.Budget;
+import dev.engram.engine.ForgetAction;
+import dev.engram.engine.ForgetCommand;
+import dev.engram.engine.ForgetResult;
+import dev.engram.engine.LinkCommand;
+import dev.engram.engine.LinkSpec;
+import dev.engram.engine.PinCommand;
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecallQuery;
+import dev.engram.engine.RecallResult;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.RememberCommand;
+import dev.engram.engine.RememberResult;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.error.NotFoundException;
+import dev.engram.mcp.profile.TypeAliases;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** toon's core memory tools: remember, recall, search, smart recall, suggest, forget, pin, unpin, tag, checkpoint. */
+final class MemoryTools {
+    static final List<String> CATEGORIES = List.of("decision", "pattern", "bug", "knowledge", "warning");
+    private static final List<String> IMPORTANCE = List.of("critical", "high", "medium", "low");
+    private final ToonContext c;
+
+    MemoryTools(ToonContext c) {
+        this.c = c;
+    }
+
+    ToonTool remember() {
+        var schema = JsonSchema.input()
+                .choice("category", "Kind of memory", CATEGORIES)
+                .string("key", "Unique kebab-case key; the same key updates the entry (id kept)", "use-zod")
+                .string("content", "What to remember, self-contained", "Use Zod for request validation")
+                .string("file", "Related file path", "src/types.ts")
+                .string("tags", "Tags separated by ';' (inferred from the content when empty)", "validation;api")
+                .string("ttl", "Expiry: 7d or YYYY-MM-DD", "7d")
+                .string("links", "Links to other keys, space or ';' separated, optionally type:key", "depends_on:zod-schemas")
+                .string("path_scope", "Glob where this applies", "src/api/**")
+                .choice("origin", "Who asserted it (default agent)", List.of("agent", "human", "inferred"))
+                .choice("importance", "Explicit importance (omit for automatic)", IMPORTANCE)
+                .required("category", "key", "content");
+        return new ToonTool(ToonTool.define("memory_remember", "Save a decision, pattern, bug, knowledge or warning; "
+                + "the same key updates the existing entry.", schema, ToonTool.hints(false, false, true)), this::remember);
+    }
+
+    private String remember(ToolArgs args) {
+        MemoryType type = args.choice("category", (f, v) -> category(v));
+        List<String> notes = new ArrayList<>();
+        List<LinkSpec> links = new ArrayList<>();
+        List<String> linkWords = args.words("links");
+        for (String word : linkWords == null ? List.<String>of() : linkWords) {
+            LinkSpec spec = link(word);
+            if (c.find(spec.target()).isPresent()) links.add(spec);
+            else notes.add("🔗 Not linked: no entry '" + spec.target() + "' (link again once it exists)");
+        }
+        String file = args.textOr("file");
+        RememberCommand cmd = new RememberCommand(args.text("content"), args.text("key").strip(), type, args.list("tags"),
+                c.zone(), args.choice("importance", Importance::parse), blank(args.textOr("ttl")), links,
+                blank(file), blank(args.textOr("path_scope")), args.choice("origin", Origin::parse),
+                true, args.caller().session(), args.caller().branch(), false, null);
+        RememberResult r = c.engine().remember(cmd);
+        Memory m = r.memory();
+        StringBuilder out = new StringBuilder(r.outcome() == RememberResult.Outcome.CREATED ? "🧠 Saved: " : "🧠 Updated: ")
+                .append(ToonText.category(m.type())).append('/').append(m.key()).append(" (").append(m.id()).append(")\n")
+                .append(m.content());
+        if (m.expiresAt() != null) out.append("\n⏰ TTL: ").append(ToonText.date(m.expiresAt()));
+        if (!r.inferredTags().isEmpty()) out.append("\n🏷️ Inferred tags: ").append(String.join(", ", r.inferredTags()));
+        if (r.outcome() != RememberResult.Outcome.CREATED) out.append("\n🔀 Merged into the existing entry (id kept)");
+        String evidence = c.evidence(file);
+        if (!evidence.isEmpty()) out.append("\n🔎 Evidence: ").append(evidence);
+        if (r.nearDuplicate() != null) {
+            out.append("\n♊ Near-duplicate of ").append(r.nearDuplicate().key()).append(" (")
+                    .append(Math.round(r.nearDuplicate().similarity() * 100)).append("% similar)");
+        }
+        notes.forEach(n -> out.append('\n').append(n));
+        return out.toString();
+    }
+
+    static MemoryType category(String value) {
+        return TypeAliases.TOON_MEMORY.parse("category", value.strip());
+    }
+
+    static LinkSpec link(String word) {
+        int colon = word.indexOf(':');
+        if (colon > 0) {
+            String type = word.substring(0, colon);
+            String target = word.substring(colon + 1);
+            if (type.equals("related")) return new LinkSpec(EdgeType.RELATED, target);
+            return new LinkSpec(EdgeType.parse("links", type), target);
+        }
+        return new LinkSpec(EdgeType.RELATED, word);
+    }
+
+    ToonTool recall() {
+        JsonSchema schema = recallSchema(false)
+                .choice("mode", "flat (ranked), graph (ranked with linked entries) or index (one line per entry)", List.of("flat", "graph", "index"))
+                .string("ids", "Fetch these ids or keys in this order (comma, space or ';' separated); overrides mode", "use-zod,a1b2c3d4")
+                .string("category", "Only this category", "decision")
+                .string("from_date", "Entries dated on or after (YYYY-MM-DD)", "2026-07-01");
+        return new ToonTool(ToonTool.define("memory_recall", "Recall memories for a query: ranked entries (deep layout by "
+                + "default), an index of one line each, or the entries named by ids.", schema,
+                ToonTool.hints(false, false, true)), args -> recall(args, null, true));
+    }
+
+    ToonTool search() {
+        JsonSchema schema = recallSchema(true)
+                .choice("mode", "flat or graph", List.of("flat", "graph"))
+                .string("category", "Only this category", "decision")
+                .string("tags", "Entries carrying all these tags (';' separated)", "api;validation")
+                .string("from_date", "Entries dated on or after: YYYY-MM-DD or relative such as 7d", "7d")
+                .required("query");
+        return new ToonTool(ToonTool.define("memory_search", "Search memories with filters: category, tags (all must "
+                + "match), dates, path scope.", schema, ToonTool.hints(false, false, true)), args -> recall(args, args.list("tags"), false));
+    }
+
+    private static JsonSchema recallSchema(boolean search) {
+        return JsonSchema.input()
+                .string("query", "What you are looking for", "validation")
+                .string("to_date", "Entries dated on or before (YYYY-MM-DD)", "2026-07-31")
+                .integer("hops", "Graph hops (1-2)", 1, 2, 1)
+                .integer("limit", "How many entries (default 6; 15 in index mode)", 1, 100, 6)
+                .bool("compact", "Shorter entries (the normal layout)")
+                .choice("budget", "Layout: tiny, normal or deep (default deep; overrides compact)", List.of("deep", "normal", "tiny"))
+                .integer("budget_tokens", "Stop adding entries past this many tokens (0 = no limit)", 0, 100_000, 0)
+                .bool("explain", "Say why each entry was chosen")
+                .choice("bias", "session: prefer entries about files this session touched", List.of("none", "session"))
+                .string("path_scope", "Only entries whose file or scope match this glob", "src/**")
+                .bool("rrf", "Reciprocal-rank fusion instead of the linear score")
+                .string("as_of", "Recall as memory stood on this date (superseded entries included)", "2026-07-05");
+    }
+
+    private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
+        String query = args.textOr("query") == null ? "" : args.textOr("query").strip();
+        String mode = args.textOr("mode");
+        // checked so a bad value is named; Engram's own ranking stands in for toon's hops, bias and rrf
+        args.intOr("hops", 1, 2);
+        args.bool("rrf");
+        bias(args);
+        List<String> ids = hasIds ? args.words("ids") : null;
+        String category = args.textOr("category");
+        Set<MemoryType> types = category == null || category.isBlank() ? null : Set.of(category(category));
+        ToonText.Layout layout = layout(args);
+        boolean index = "index".equals(mode) && (ids == null || ids.isEmpty());
+        Integer limitArg = args.intOr("limit", 1, 100);
+        int limit = limitArg != null ? limitArg : index ? 15 : 6;
+        Integer tokens = args.intOr("budget_tokens", 0, 100_000);
+        if (tokens != null && tokens > 0 && tokens < 20) tokens = 20;
+        RecallQuery.Builder q = RecallQuery.builder(query).zone(c.zone()).types(types).tags(tags)
+                .from(args.textOr("from_date")).to(args.textOr("to_date")).path(blank(args.textOr("path_scope")))
+                .asOf(blank(args.textOr("as_of"))).explain(args.bool("explain"))
+                .budgetTokens(tokens == null || tokens == 0 ? null : tokens).budget(Budget.DEEP);
+        if (ids != null && !ids.isEmpty()) {
+            q.mode(RecallMode.IDS).ids(ids);
+        } else if (index || query.isEmpty()) {
+            // toon lists the top entries when the query is empty; Engram's index mode does the listing
+            q.mode(RecallMode.INDEX).limit(limit);
+        } else {
+            q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit);
+        }
+        RecallResult result = c.engine().recall(q.build(), ToonText.COST);
+        List<RecalledMemory> found = result.results();
+        if (found.isEmpty()) return "No matching memories.";
+        if (index) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < found.size(); i++) b.append(ToonText.index(found.get(i), i + 1)).append('\n');
+            b.append("\nFetch full entries with memory_recall ids: \"<id>,<id>\"");
+            return b.toString();
+        }
+        return ToonText.render(found, layout);
+    }
+
+    private static void bias(ToolArgs args) {
+        String bias = args.textOr("bias");
+        if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
+            throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
+        }
+    }
+
+    private static ToonText.Layout layout(ToolArgs args) {
+        String budget = args.textOr("budget");
+        if (budget != null && !budget.isBlank()) {
+            return switch (budget.strip()) {
+                case "tiny" -> ToonText.Layout.TINY;
+                case "normal" -> ToonText.Layout.NORMAL;
+                case "deep" -> ToonText.Layout.DEEP;
+                default -> throw new InvalidArgumentException("budget", "must be tiny, normal or deep, got '" + budget + "'");
+            };
+        }
+        return args.bool("compact") ? ToonText.Layout.NORMAL : ToonText.Layout.DEEP;
+    }
+
+    ToonTool smartRecall() {
+        var schema = JsonSchema.input()
+                .string("intent", "What you are about to do", "add validation to the signup endpoint")
+                .integer("limit", "How many entries (default 8)", 1, 100, 8)
+                .string("category", "Only this category", "decision")
+                .choice("bias", "session: prefer entries about files this session touched", List.of("none", "session"))
+                .bool("rrf", "Reciprocal-rank fusion instead of the linear score")
+                .integer("budget_tokens", "Stop adding entries past this many tokens (0 = no limit)", 0, 100_000, 0)
+                .bool("explain", "Say why each entry was chosen")
+                .required("intent");
+        return new ToonTool(ToonTool.define("memory_smart_recall", "One-call recall for an intent: the most useful "
+                + "entries in the compact layout.", schema, ToonTool.hints(true, false, true)), args -> {
+            String category = args.textOr("category");
+            Integer tokens = args.intOr("budget_tokens", 0, 100_000);
+            args.bool("rrf");
+            bias(args);
+            RecallQuery q = RecallQuery.builder(args.text("intent")).zone(c.zone()).limit(args.intOr("limit", 8, 1, 100))
+                    .types(category == null || category.isBlank() ? null : Set.of(category(category)))
+                    .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
+                    .mode(RecallMode.RANKED).build();
+            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
+            return found.isEmpty() ? "No matching memories." : ToonText.render(found, ToonText.Layout.NORMAL);
+        });
+    }
+
+    ToonTool suggest() {
+        var schema = JsonSchema.input()
+                .string("context", "What you are working on", "validation types")
+                .integer("limit", "How many suggestions (default 5)", 1, 100, 5)
+                .required("context");
+        return new ToonTool(ToonTool.define("memory_suggest", "Cheap related-entry finder for a piece of context.",
+                schema, ToonTool.hints(true, false, true)), args -> {
+            RecallQuery q = RecallQuery.builder(args.text("context")).zone(c.zone()).limit(args.intOr("limit", 5, 1, 100))
+                    .mode(RecallMode.RANKED).build();
+            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
+            if (found.isEmpty()) return "💡 No related entries.";
+            StringBuilder b = new StringBuilder("💡 Related entries (" + found.size() + "):");
+            for (RecalledMemory r : found) b.append("\n  ").append(ToonText.line(r.memory()));
+            return b.toString();
+        });
+    }
+
+    ToonTool forget() {
+        var schema = JsonSchema.input()
+                .string("key", "Key or id of the entry", "use-joi")
+                .choice("action", "soft (obsolete, default), hard (delete), restore, supersede", List.of("soft", "hard", "restore", "supersede"))
+                .string("new_key", "supersede: the entry that replaces this one", "use-zod")
+                .string("reason", "supersede: why", "Zod is better")
+                .required("key");
+        return new ToonTool(ToonTool.define("memory_forget", "Forget an entry: soft (obsolete, reversible), hard "
+                + "(delete), restore, or supersede by new_key.", schema, ToonTool.hints(false, true, false)), this::forget);
+    }
+
+    private String forget(ToolArgs args) {
+        String ref = args.text("key").strip();
+        String action = args.textOr("action") == null || args.textOr("action").isBlank() ? "soft" : args.textOr("action").strip();
+        return switch (action) {
+            case "soft" -> {
+                ForgetResult r = c.engine().forget(new ForgetCommand(ref, c.zone(), ForgetAction.SOFT));
+                yield "🗑️ " + describe(r, ref) + " marked obsolete (hidden from recall; action 'restore' brings it back)";
+            }
+            case "hard" -> {
+                ForgetResult r = c.engine().forget(new ForgetCommand(ref, c.zone(), ForgetAction.HARD));
+                yield "🗑️ Deleted: " + describe(r, ref) + " (Engram keeps it restorable for 7 days with action 'restore')";
+            }
+            case "restore" -> {
+                ForgetResult r = c.engine().forget(new ForgetCommand(ref, c.zone(), ForgetAction.RESTORE));
+                yield "♻️ " + describe(r, ref) + " restored (active)";
+            }
+            case "supersede" -> supersede(ref, args.textOr("new_key"), args.textOr("reason"));
+            default -> throw new InvalidArgumentException("action", "must be soft, hard, restore or supersede, got '" + action + "'");
+        };
+    }
+
+    private static String describe(ForgetResult r, String ref) {
+        Memory m = r.memory();
+        return m == null ? ref : m.key() + " (" + m.id() + ")";
+    }
+
+    private String supersede(String ref, String newKey, String reason) {
+        Memory old = c.find(ref).orElseThrow(() -> NotFoundException.memory(ref, c.zone()));
+        String date = ToonText.date(c.now());
+        if (reason != null && !reason.isBlank()) {
+            c.engine().amend(new AmendCommand(old.id(), c.zone(), old.content() + "\n⏳ Superseded (" + date + "): " + reason.strip(), null, null));
+        }
+        if (newKey != null && !newKey.isBlank()) {
+            Memory replacement = c.find(newKey).orElseThrow(() -> new NotFoundException("new_key '" + newKey.strip()
+                    + "' names no entry; remember the replacement first, then supersede"));
+            c.engine().link(new LinkCommand(replacement.id(), old.id(), EdgeType.SUPERSEDES, c.zone(), false));
+            return "⏳ " + old.key() + " superseded by " + replacement.key() + " (" + date + "); recall with as_of before today still finds it";
+        }
+        Set<String> tags = new LinkedHashSet<>(old.tags());
+        tags.add("superseded");
+        c.engine().amend(new AmendCommand(old.id(), c.zone(), null, List.copyOf(tags), null));
+        c.engine().forget(new ForgetCommand(old.id(), c.zone(), ForgetAction.SOFT));
+        return "⏳ " + old.key() + " superseded (" + date + "): obsolete and tagged superseded; action 'restore' brings it back";
+    }
+
+    ToonTool pin() {
+        var schema = JsonSchema.input()
+                .string("key", "Key or id of the entry", "use-zod")
+                .integer("priority", "1-5 (default 1); pinned entries lead every recall", 1, 5, 1)
+                .required("key");
+        return new ToonTool(ToonTool.define("memory_pin", "Pin an entry: it leads every recall.", schema,
+                ToonTool.hints(false, false, true)), args -> {
+            int priority = args.intOr("priority", 1, 1, 5);
+            Memory m = c.engine().pin(new PinCommand(args.text("key").strip(), c.zone(), priority));
+            return "📌 Pinned: " + m.key() + " (" + m.id() + ") priority " + priority;
+        });
+    }
+
+    ToonTool unpin() {
+        var schema = JsonSchema.input().string("key", "Key or id of the entry", "use-zod").required("key");
+        return new ToonTool(ToonTool.define("memory_unpin", "Unpin an entry.", schema, ToonTool.hints(false, false, true)), args -> {
+            Memory m = c.engine().pin(new PinCommand(args.text("key").strip(), c.zone(), 0));
+            return "📍 Unpinned: " + m.key() + " (" + m.id() + ")";
+        });
+    }
+
+    ToonTool tag() {
+        var schema = JsonSchema.input()
+                .choice("action", "add, remove or set", List.of("add", "remove", "set"))
+                .string("tags", "Tags separated by ';'", "api;validation")
+                .string("ids", "Keys or ids, comma, space or ';' separated", "use-zod,zod-schemas")
+                .required("action", "tags", "ids");
+        return new ToonTool(ToonTool.define("memory_tag", "Add, remove or set tags on several entries at once.", schema,
+                ToonTool.hints(false, false, true)), args -> {
+            String action = args.text("action").strip();
+            if (!List.of("add", "remove", "set").contains(action)) {
+                throw new InvalidArgumentException("action", "must be add, remove or set, got '" + action + "'");
+            }
+            List<String> tags = args.list("tags");
+            List<Memory> targets = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
+            for (String ref : args.words("ids")) c.find(ref).ifPresentOrElse(targets::add, () -> missing.add(ref));
+            if (targets.isEmpty()) throw new NotFoundException("none of ids names an entry: " + String.join(", ", missing));
+            StringBuilder b = new StringBuilder();
+            for (Memory m : targets) {
+                Set<String> next = new LinkedHashSet<>(action.equals("set") ? List.of() : m.tags());
+                if (action.equals("remove")) tags.forEach(next::remove);
+                else next.addAll(tags);
+                c.engine().amend(new AmendCommand(m.id(), c.zone(), null, List.copyOf(next), null));
+                b.append("\n  ").append(m.key()).append(": ").append(next.isEmpty() ? "(no tags)" : String.join(";", next));
+            }
+            String head = "🏷️ Tags " + (action.equals("add") ? "added to" : action.equals("remove") ? "removed from" : "set on")
+                    + " " + targets.size() + " entr" + (targets.size() == 1 ? "y" : "ies") + ":";
+            return head + b + (missing.isEmpty() ? "" : "\n  not found: " + String.join(", ", missing));
+        });
+    }
+
+    ToonTool checkpoint() {
+        var schema = JsonSchema.input().string("note", "What you were doing", "halfway through the auth refactor");
+        return new ToonTool(ToonTool.define("memory_checkpoint", "Save a checkpoint of this session (7-day TTL): date, "
+                + "note and branch.", schema, ToonTool.hints(false, false, true)), args -> {
+            String session = args.caller().session();
+            String suffix = session == null ? Long.toString(ProcessHandle.current().pid(), 36)
+                    : Integer.toHexString(session.hashCode());
+            String key = "checkpoint-" + (suffix.length() > 8 ? suffix.substring(0, 8) : suffix);
+            String note = args.textOr("note");
+            String branch = args.caller().branch();
+            String content = "Checkpoint " + c.now().toString().substring(0, 16).replace('T', ' ') + " UTC"
+                    + (note == null || note.isBlank() ? "" : ": " + note.strip())
+                    + (branch == null ? "" : "\nBranch: " + branch);
+            RememberResult r = c.engine().remember(new RememberCommand(content, key, MemoryType.FACT, List.of("checkpoint"),
+                    c.zone(), null, "7d", null, null, null, null, true, session, branch, false, null));
+            return "📍 Checkpoint saved: " + r.memory().key() + " (" + r.memory().id() + "), expires "
+                    + ToonText.date(r.memory().expiresAt()) + "\n" + content;
+        });
+    }
+
+    private static String blank(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}

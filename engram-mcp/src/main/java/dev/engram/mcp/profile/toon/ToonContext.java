@@ -1,0 +1,89 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the toon tools share: the engine, the zone (toon has no zone argument: one project, one zone),
+ * the project directory (toon's evidence and file checks are relative to it) and the clock.
+ */
+final class ToonContext {
+    private final ProfileContext context;
+    private final Path project;
+    private final Path globalFile;
+    private final Clock clock;
+
+    ToonContext(ProfileContext context, Path project, Path globalFile, Clock clock) {
+        this.context = context;
+        this.project = project;
+        this.globalFile = globalFile;
+        this.clock = clock;
+    }
+
+    /** toon's user-wide file, or null when the command line named none (then the tools need a path argument). */
+    Path globalFile() {
+        return globalFile;
+    }
+
+    Engine engine() {
+        return context.engine();
+    }
+
+    String zone() {
+        return context.defaultZone();
+    }
+
+    Path project() {
+        return project;
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    /** Every memory of the zone with its outgoing edges, whatever its status (toon's whole file). */
+    List<ExportRecord> records() {
+        List<ExportRecord> out = new ArrayList<>();
+        engine().export(zone(), out::add);
+        return out;
+    }
+
+    List<Memory> all() {
+        return records().stream().map(ExportRecord::memory).toList();
+    }
+
+    /** The memories toon would recall: active and not expired. */
+    List<Memory> active() {
+        Instant now = now();
+        return all().stream().filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now)).toList();
+    }
+
+    /** A memory by key or id, without counting it as recalled (toon's lookups do not bump access). */
+    Optional<Memory> find(String ref) {
+        String r = ref.strip();
+        List<Memory> all = all();
+        return all.stream().filter(m -> m.key().equals(r)).findFirst()
+                .or(() -> all.stream().filter(m -> m.id().equals(r)).findFirst());
+    }
+
+    /** toon's evidence for a file reference: verified when it exists in the project, else unverified. */
+    String evidence(String file) {
+        if (file == null || file.isBlank()) return "";
+        try {
+            return Files.exists(project.resolve(file.strip())) ? "verified" : "unverified";
+        } catch (InvalidPathException e) {
+            return "unverified";
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.engine.ImportCommand;
+import dev.engram.engine.ImportPolicy;
+import dev.engram.engine.ImportResult;
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.profile.TypeAliases;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * toon-memory's {@code .toon-memory/memory} folder to Engram's records and back. Kept on import: id,
+ * category, key, content, file, tags, date (created), ttl, access count, last access, links (as typed
+ * edges; {@code superseded_by:k} as k's supersedes edge), quality, confidence, priority (pin), path
+ * scope, origin, status, supersededOn and importance. toon's evidence level is derived, not stored by
+ * Engram: the toon profile recomputes it from the file on disk. Statuses: active and draft as they are;
+ * obsolete becomes superseded when toon recorded a supersession, else archived (Engram's soft forget);
+ * resolved becomes archived; entries of archive.toon are archived.
+ */
+public final class ToonData {
+    public static final String FOLDER = ".toon-memory";
+    private static final Map<String, EdgeType> EDGE_TYPES = Map.of("related", EdgeType.RELATED,
+            "supersedes", EdgeType.SUPERSEDES, "implements", EdgeType.IMPLEMENTS, "blocks", EdgeType.BLOCKS,
+            "depends_on", EdgeType.DEPENDS_ON, "references", EdgeType.REFERENCES, "applies_to", EdgeType.APPLIES_TO);
+
+    private ToonData() {
+    }
+
+    /** What {@link #read} found: the records to import, plus what could not be carried over. */
+    public record Loaded(List<ExportRecord> records, Map<String, String> summaries, List<String> problems) {
+        public Loaded {
+            records = List.copyOf(records);
+            summaries = Map.copyOf(summaries);
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** The memory folder of a project ({@code DIR/.toon-memory/memory}), or DIR itself when it holds data.toon. */
+    public static Path memoryDir(Path dir) {
+        if (Files.isRegularFile(dir.resolve("data.toon"))) return dir;
+        if (Files.isRegularFile(dir.resolve("memory").resolve("data.toon"))) return dir.resolve("memory");
+        return dir.resolve(FOLDER).resolve("memory");
+    }
+
+    /** Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder). */
+    public static Loaded read(Path dir, String zone, Instant now) throws IOException {
+        Path memory = memoryDir(dir);
+        Path data = memory.resolve("data.toon");
+        if (!Files.isRegularFile(data)) {
+            throw new EngramUserException("no toon-memory data in " + dir + ": expected " + data);
+        }
+        String text = Files.readString(data, StandardCharsets.UTF_8);
+        if (looksEncrypted(text)) {
+            throw new EngramUserException(data + " is encrypted (toon's memory_encrypt); decrypt it with toon-memory"
+                    + " (memory_decrypt) first: importing encrypted stores is not built yet");
+        }
+        List<ToonFormat.Entry> entries = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        ToonFormat.Parsed main = ToonFormat.parse(text);
+        entries.addAll(main.entries());
+        main.malformed().forEach(m -> problems.add("data.toon " + m));
+        Path archive = memory.resolve("archive.toon");
+        if (Files.isRegularFile(archive)) {
+            ToonFormat.Parsed archived = ToonFormat.parse(Files.readString(archive, StandardCharsets.UTF_8));
+            for (ToonFormat.Entry e : archived.entries()) entries.add(new ToonFormat.Entry(e.fields(), true));
+            archived.malformed().forEach(m -> problems.add("archive.toon " + m));
+        }
+        return new Loaded(records(entries, zone, now, problems), main.summaries(), problems);
+    }
+
+    static boolean looksEncrypted(String text) {
+        String t = text.strip();
+        return t.matches("[0-9a-fA-F]+:[0-9a-fA-F]+:[0-9a-fA-F]+");
+    }
+
+    /** Entries to records; a later entry with the same key is the newer state of that key, as toon merges. */
+    static List<ExportRecord> records(List<ToonFormat.Entry> entries, String zone, Instant now, List<String> problems) {
+        Map<String, Memory> byKey = new LinkedHashMap<>();
+        Map<String, ToonFormat.Entry> sourceOf = new HashMap<>();
+        Set<String> ids = new java.util.HashSet<>();
+        for (ToonFormat.Entry e : entries) {
+            Memory m = memory(e, zone, now, ids);
+            Memory previous = byKey.get(m.key());
+            if (previous != null) {
+                problems.add("key '" + m.key() + "' appears twice; the later entry (" + m.id() + ") is kept and "
+                        + previous.id() + " dropped, as toon-memory merges by key");
+                ids.remove(previous.id());
+            }
+            ids.add(m.id());
+            byKey.put(m.key(), m);
+            sourceOf.put(m.key(), e);
+        }
+        Map<String, String> idOf = new HashMap<>();
+        for (Memory m : byKey.values()) {
+            idOf.put(m.key(), m.id());
+            idOf.put(m.id(), m.id());
+        }
+        Map<String, List<Edge>> edges = new LinkedHashMap<>();
+        Map<String, String> supersededBy = new HashMap<>();
+        for (Memory m : byKey.values()) {
+            for (String link : splitList(sourceOf.get(m.key()).get("links"), "[;\\s]+")) {
+                int colon = link.indexOf(':');
+                String type = colon > 0 ? link.substring(0, colon) : "related";
+                String target = colon > 0 ? link.substring(colon + 1) : link;
+                String targetId = idOf.get(target);
+                if (targetId == null) targetId = idOf.get(slug(target));
+                if (targetId == null || targetId.equals(m.id())) {
+                    problems.add(m.key() + ": link '" + link + "' names no entry of the file; dropped");
+                    continue;
+                }
+                String from = m.id(), to = targetId;
+                EdgeType edgeType = EDGE_TYPES.get(type);
+                String label = null;
+                if (type.equals("superseded_by")) {
+                    from = targetId;
+                    to = m.id();
+                    edgeType = EdgeType.SUPERSEDES;
+                    supersededBy.put(m.id(), targetId);
+                } else if (edgeType == null) {
+                    edgeType = EdgeType.RELATED;
+                    label = type; // toon accepts any word as a link type; the word is kept as the edge's label
+                }
+                Edge edge = new Edge(from, to, edgeType, label, m.createdAt());
+                List<Edge> list = edges.computeIfAbsent(from, k -> new ArrayList<>());
+                if (list.stream().noneMatch(x -> x.toId().equals(edge.toId()) && x.type() == edge.type())) list.add(edge);
+            }
+        }
+        List<ExportRecord> out = new ArrayList<>();
+        for (Memory m : byKey.values()) {
+            Memory kept = m;
+            if (kept.status() == MemoryStatus.SUPERSEDED && supersededBy.containsKey(kept.id())) {
+                kept = kept.toBuilder().supersededBy(supersededBy.get(kept.id())).build();
+            }
+            out.add(new ExportRecord(kept, edges.getOrDefault(kept.id(), List.of()), List.of()));
+        }
+        return out;
+    }
+
+    static Memory memory(ToonFormat.Entry e, String zone, Instant now, Set<String> taken) {
+        String id = e.get("id").strip();
+        if (id.isEmpty() || taken.contains(id)) id = newId(taken);
+        String key = slug(e.get("key"));
+        MemoryType type;
+        try {
+            type = TypeAliases.TOON_MEMORY.parse("category", e.get("category").strip().toLowerCase(Locale.ROOT));
+        } catch (RuntimeException ex) {
+            type = MemoryType.FACT;
+        }
+        Instant created = instant(e.get("date"), now);
+        List<String> tags = splitList(e.get("tags"), "[;,]+").stream().map(t -> t.toLowerCase(Locale.ROOT)).distinct().toList();
+        Instant supersededOn = instant(e.get("supersededOn"), null);
+        String status = e.get("status").strip();
+        MemoryStatus st = switch (status) {
+            case "draft" -> MemoryStatus.DRAFT;
+            case "obsolete" -> supersededOn != null || tags.contains("superseded") ? MemoryStatus.SUPERSEDED : MemoryStatus.ARCHIVED;
+            case "resolved" -> MemoryStatus.ARCHIVED;
+            default -> MemoryStatus.ACTIVE;
+        };
+        if (e.archived() && st == MemoryStatus.ACTIVE) st = MemoryStatus.ARCHIVED;
+        Importance importance = null;
+        try {
+            if (!e.get("importance").isBlank()) importance = Importance.parse("importance", e.get("importance").strip());
+        } catch (RuntimeException ex) {
+            importance = null;
+        }
+        Origin origin;
+        try {
+            origin = e.get("origin").isBlank() ? Origin.AGENT : Origin.parse("origin", e.get("origin").strip());
+        } catch (RuntimeException ex) {
+            origin = Origin.AGENT;
+        }
+        String content = e.get("content").isBlank() ? e.get("key") : e.get("content");
+        return Memory.builder().id(id).key(key).zone(zone).type(type).content(content).tags(tags)
+                .file(blankToNull(e.get("file"))).pathScope(blankToNull(e.get("path_scope")))
+                .importance(importance).quality(number(e.get("quality"), 0.5)).confidence(number(e.get("confidence"), 1.0))
+                .status(st).createdAt(created).updatedAt(created).occurredAt(null)
+                .expiresAt(instant(e.get("ttl"), null)).accessCount(Math.max(0, (long) number(e.get("accessed"), 0, Long.MAX_VALUE)))
+                .lastAccessedAt(instant(e.get("lastAccessed"), null))
+                .pinPriority((int) number(e.get("priority"), 0, 5)).origin(origin)
+                .supersededAt(st == MemoryStatus.SUPERSEDED ? (supersededOn != null ? supersededOn : created) : null)
+                .build();
+    }
+
+    private static String newId(Set<String> taken) {
+        String id;
+        do {
+            id = String.format("%08x", ThreadLocalRandom.current().nextInt());
+        } while (taken.contains(id));
+        return id;
+    }
+
+    /** A toon key as an Engram key: toon asks for kebab-case but never enforced it. */
+    static String slug(String key) {
+        String s = key.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
+        if (s.length() > 80) s = s.substring(0, 80);
+        if (s.isEmpty()) s = "entry";
+        if (MemoryRules.isId(s)) s = s.replace('_', '-');
+        return s;
+    }
+
+    static List<String> splitList(String s, String separators) {
+        if (s == null || s.isBlank()) return List.of();
+        return Arrays.stream(s.strip().split(separators)).map(String::strip).filter(x -> !x.isEmpty()).toList();
+    }
+
+    private static double number(String s, double fallback) {
+        return number(s, fallback, 0, 1);
+    }
+
+    private static double number(String s, double min, double max) {
+        return number(s, min, min, max);
+    }
+
+    private static double number(String s, double fallback, double min, double max) {
+        try {
+            double v = Double.parseDouble(s.strip());
+            return Double.isNaN(v) ? fallback : Math.max(min, Math.min(max, v));
+        } catch (NumberFormatException ex) {
+            return fallback;
+        }
+    }
+
+    static Instant instant(String s, Instant fallback) {
+        if (s == null || s.isBlank()) return fallback;
+        String v = s.strip();
+        try {
+            return v.length() == 10 ? LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant() : Instant.parse(v);
+        } catch (DateTimeParseException ex) {
+            return fallback;
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    /** Imports the folder's records into the engine (the safe policy: newer stored memories are kept). */
+    public static ImportResult importInto(Engine engine, Loaded loaded, boolean dryRun) {
+        return engine.importAll(new ImportCommand(loaded.records(), ImportPolicy.KEEP_NEWER, dryRun));
+    }
+
+    /**
+     * The engine, after importing {@code project}'s .toon-memory folder once when the zone is empty: a
+     * toon-memory user switching to {@code engram mcp --profile toon} keeps their memories. The folder is
+     * read, never changed.
+     */
+    public static Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, Path project, PrintStream log) {
+        return new Supplier<>() {
+            private volatile boolean done;
+
+            @Override
+            public Engine get() {
+                Engine engine = engines.get();
+                if (!done) {
+                    synchronized (this) {
+                        if (!done) {
+                            importAtStart(engine, zone, project, log);
+                            done = true;
+                        }
+                    }
+                }
+                return engine;
+            }
+        };
+    }
+
+    static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
+        Path data = project.resolve(FOLDER).resolve("memory").resolve("data.toon");
+        if (!Files.isRegularFile(data)) return;
+        // any memory of the zone, whatever its status, means the folder was imported (or Engram used) already
+        if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) return;
+        try {
+            Loaded loaded = read(project, zone, Instant.now());
+            ImportResult result = importInto(engine, loaded, false);
+            log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
+                    + " into zone '" + zone + "' (" + result.edgesAdded() + " links" + (loaded.problems().isEmpty() ? ""
+                    : "; " + loaded.problems().size() + " notes: " + String.join("; ", loaded.problems())) + ")"
+                    + "; the folder is not changed, Engram's store is used from now on");
+        } catch (IOException | RuntimeException e) {
+            log.println("engram: could not import " + data + ": " + e.getMessage()
+                    + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
+        }
+    }
+
+    /** The zone as toon's data.toon (every status; archived ones as obsolete) with the given file summaries. */
+    public static String export(Engine engine, String zone, Map<String, String> summaries) {
+        List<ExportRecord> records = new ArrayList<>();
+        engine.export(zone, records::add);
+        Map<String, String> keyOf = new HashMap<>();
+        for (ExportRecord r : records) keyOf.put(r.memory().id(), r.memory().key());
+        List<ToonFormat.Entry> entries = new ArrayList<>();
+        for (ExportRecord r : records) {
+            Memory m = r.memory();
+            Set<String> links = new LinkedHashSet<>();
+            for (Edge e : r.edges()) {
+                String target = keyOf.get(e.toId());
+                if (target == null || e.type() == EdgeType.FOLLOWS) continue;
+                String type = e.label() != null && e.type() == EdgeType.RELATED ? e.label() : e.type().wireName();
+                links.add(type.equals("related") ? target : type + ":" + target);
+            }
+            if (m.supersededBy() != null && keyOf.containsKey(m.supersededBy())) links.add("superseded_by:" + keyOf.get(m.supersededBy()));
+            Map<String, String> f = new LinkedHashMap<>();
+            f.put("id", m.id());
+            f.put("category", ToonText.category(m.type()));
+            f.put("key", m.key());
+            f.put("content", m.content());
+            f.put("file", m.file() == null ? "" : m.file());
+            f.put("tags", String.join(";", m.tags()));
+            f.put("date", ToonText.date(m.updatedAt()));
+            f.put("ttl", m.expiresAt() == null ? "" : ToonText.date(m.expiresAt()));
+            f.put("accessed", Long.toString(m.accessCount()));
+            f.put("links", String.join(" ", links));
+            f.put("quality", String.format(Locale.ROOT, "%.2f", m.quality()));
+            f.put("confidence", String.format(Locale.ROOT, "%.2f", m.confidence()));
+            f.put("lastAccessed", m.lastAccessedAt() == null ? "" : m.lastAccessedAt().toString());
+            f.put("priority", Integer.toString(m.pinPriority()));
+            f.put("path_scope", m.pathScope() == null ? "" : m.pathScope());
+            f.put("origin", m.origin().name().toLowerCase(Locale.ROOT));
+            f.put("status", switch (m.status()) {
+                case ACTIVE -> "active";
+                case DRAFT -> "draft";
+                default -> "obsolete";
+            });
+            f.put("supersededOn", m.supersededAt() == null ? "" : ToonText.date(m.supersededAt()));
+            f.put("importance", m.importance() == null ? "" : m.importance().name().toLowerCase(Locale.ROOT));
+            f.put("evidence", "");
+            entries.add(new ToonFormat.Entry(f, false));
+        }
+        return ToonFormat.write("entries", entries, summaries);
+    }
+}

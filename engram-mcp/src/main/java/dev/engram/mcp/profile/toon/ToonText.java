@@ -1,0 +1,149 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.ResultCost;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+
+/** toon-memory's text conventions (seed-systems §1.8): the layouts of recall and the names toon prints. */
+final class ToonText {
+    /** toon prices output as ceil(chars / 4) + words; the budgets cut by the same measure. */
+    static final ResultCost COST = new ResultCost() {
+        @Override
+        public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+            String text = mode == RecallMode.INDEX ? index(result, rank) : normal(result.memory(), rank);
+            return tokens(text);
+        }
+
+        @Override
+        public int briefingLine(Memory memory) {
+            return tokens(line(memory));
+        }
+    };
+
+    /** The three layouts of ranked recall ({@code budget}); deep is toon's default. */
+    enum Layout { TINY, NORMAL, DEEP }
+
+    private ToonText() {
+    }
+
+    static int tokens(String text) {
+        String t = text.strip();
+        return (int) Math.ceil(text.length() / 4.0) + (t.isEmpty() ? 0 : t.split("\\s+").length);
+    }
+
+    /** toon's category for an Engram type: its own five, and {@code knowledge} for the kinds toon lacks. */
+    static String category(MemoryType type) {
+        return switch (type) {
+            case DECISION -> "decision";
+            case PATTERN -> "pattern";
+            case WARNING -> "warning";
+            case ERROR -> "bug";
+            default -> "knowledge";
+        };
+    }
+
+    static String date(Instant t) {
+        return t == null ? "" : t.atZone(ZoneOffset.UTC).toLocalDate().toString();
+    }
+
+    static String status(Memory m) {
+        return switch (m.status()) {
+            case ACTIVE -> "active";
+            case DRAFT -> "draft";
+            default -> "obsolete";
+        };
+    }
+
+    static String pin(Memory m) {
+        return m.pinPriority() > 0 ? " 📌" + m.pinPriority() : "";
+    }
+
+    /** {@code [decision] key 📌2 (id)}, content, the facts line and (with a reason) the ↳ line. */
+    static String deep(RecalledMemory r) {
+        Memory m = r.memory();
+        StringBuilder b = new StringBuilder("[").append(category(m.type())).append("] ").append(m.key()).append(pin(m))
+                .append(" (").append(m.id()).append(")\n");
+        b.append(indent(m.content())).append('\n');
+        StringBuilder facts = new StringBuilder();
+        if (m.file() != null) facts.append("File: ").append(m.file()).append(" | ");
+        if (!m.tags().isEmpty()) facts.append("Tags: ").append(String.join(";", m.tags())).append(" | ");
+        facts.append("Date: ").append(date(m.updatedAt())).append(" | origin: ").append(m.origin().name().toLowerCase(Locale.ROOT));
+        if (m.pathScope() != null) facts.append(" | scope: ").append(m.pathScope());
+        if (m.status() != MemoryStatus.ACTIVE) facts.append(" | status: ").append(status(m));
+        if (m.importance() != null) facts.append(" | importance: ").append(m.importance().name().toLowerCase(Locale.ROOT));
+        if (m.expiresAt() != null) facts.append(" | ttl: ").append(date(m.expiresAt()));
+        b.append("  ").append(facts).append('\n');
+        b.append("  ↳ ").append(reason(r)).append('\n');
+        return b.toString();
+    }
+
+    /** The ↳ line: relevance, use and recency, as toon's explain prints them. */
+    static String reason(RecalledMemory r) {
+        Memory m = r.memory();
+        StringBuilder b = new StringBuilder().append(Math.round(r.relevance() * 100)).append("% relevance");
+        b.append(" · used ").append(m.accessCount()).append("×");
+        b.append(" · ").append(lastUse(m));
+        if (m.importance() != null) b.append(" · explicit ").append(m.importance().name().toLowerCase(Locale.ROOT));
+        return b.toString();
+    }
+
+    private static String lastUse(Memory m) {
+        if (m.lastAccessedAt() == null) return "never used";
+        long days = java.time.Duration.between(m.lastAccessedAt(), Instant.now()).toDays();
+        return days <= 0 ? "used today" : days == 1 ? "used yesterday" : "used " + days + "d ago";
+    }
+
+    /** {@code [1] decision/key}, the content, and the tags line. */
+    static String normal(Memory m, int rank) {
+        StringBuilder b = new StringBuilder("[").append(rank).append("] ").append(category(m.type())).append('/').append(m.key())
+                .append(pin(m)).append('\n').append(indent(m.content())).append('\n');
+        if (!m.tags().isEmpty()) b.append("  tags: ").append(String.join(";", m.tags())).append('\n');
+        return b.toString();
+    }
+
+    /** {@code [1] decision/key} and the first line, cut at 80 characters. */
+    static String tiny(Memory m, int rank) {
+        String first = m.content().lines().findFirst().orElse("");
+        if (first.length() > 80) first = first.substring(0, 80) + "…";
+        return "[" + rank + "] " + category(m.type()) + "/" + m.key() + "\n  " + first + "\n";
+    }
+
+    /** {@code [1] use-zod (a1b2c3d4) 📌 · decision · 2026-07-10 · 100%}. */
+    static String index(RecalledMemory r, int rank) {
+        Memory m = r.memory();
+        return "[" + rank + "] " + m.key() + " (" + m.id() + ")" + (m.pinPriority() > 0 ? " 📌" : "") + " · "
+                + category(m.type()) + " · " + date(m.updatedAt()) + " · " + Math.round(r.relevance() * 100) + "%";
+    }
+
+    /** One line per memory, for briefings and lists: {@code [decision] key — first line}. */
+    static String line(Memory m) {
+        String first = m.content().lines().findFirst().orElse("");
+        if (first.length() > 100) first = first.substring(0, 100) + "…";
+        return "[" + category(m.type()) + "] " + m.key() + pin(m) + " — " + first;
+    }
+
+    static String render(List<RecalledMemory> results, Layout layout) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < results.size(); i++) {
+            RecalledMemory r = results.get(i);
+            b.append(switch (layout) {
+                case DEEP -> deep(r);
+                case NORMAL -> normal(r.memory(), i + 1);
+                case TINY -> tiny(r.memory(), i + 1);
+            });
+            if (i < results.size() - 1) b.append('\n');
+        }
+        return b.toString().stripTrailing();
+    }
+
+    static String indent(String text) {
+        return "  " + text.replace("\n", "\n  ");
+    }
+}

@@ -1,0 +1,161 @@
+package dev.engram.mcp.profile.toon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.TestEngines;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Importance;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** toon's data.toon and archive.toon in, and back out with export: nothing the brief lists is lost. */
+class ToonDataTest {
+    private static final String DATA = String.join("\n",
+            "version: 1",
+            "entries[4|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence|lastAccessed|priority|path_scope|origin|status|supersededOn|importance|evidence}:",
+            "  a1b2c3d4|decision|use-zod|Use Zod \\| not Joi\\nfor validation|src/types.ts|validation;api|2026-07-10|2027-01-01|14|depends_on:zod-schemas|0.80|0.90|2026-07-20T10:00:00.000Z|2|src/api/**|human|active||critical|verified",
+            "  b2c3d4e5|pattern|zod-schemas|Shared Zod schemas live in src/schemas|src/schemas/index.ts|validation|2026-07-01||3||0.60|1.0||0||agent|active|||",
+            "  c3d4e5f6|decision|use-joi|Use Joi|t.ts|validation;superseded|2026-06-01||1|superseded_by:use-zod|0.50|1.0||0||agent|obsolete|2026-07-10|low|",
+            "  d4e5f6a7|bug|draft-note|Maybe a race in the cache||cache|2026-07-15||0||0.40|0.6||0||inferred|draft|||",
+            "summaries:",
+            "  src/big.ts: Router and three handlers",
+            "");
+    private static final String ARCHIVE = "version: 1\narchived[1|]{id|category|key|content}:\n  e5f6a7b8|knowledge|old-fact|An old fact|||2026-01-01||0||0.5|1.0\n";
+
+    @TempDir
+    Path dir;
+    private final Engine engine = TestEngines.inMemory(Clock.systemUTC());
+
+    private Map<String, Memory> imported() throws Exception {
+        Path memory = Files.createDirectories(dir.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(memory.resolve("data.toon"), DATA);
+        Files.writeString(memory.resolve("archive.toon"), ARCHIVE);
+        ToonData.Loaded loaded = ToonData.read(dir, "default", Instant.now());
+        assertEquals(Map.of("src/big.ts", "Router and three handlers"), loaded.summaries());
+        ToonData.importInto(engine, loaded, false);
+        Map<String, Memory> byKey = new java.util.HashMap<>();
+        engine.export("default", r -> byKey.put(r.memory().key(), r.memory()));
+        return byKey;
+    }
+
+    @Test
+    void everyFieldSurvivesTheImport() throws Exception {
+        Map<String, Memory> m = imported();
+        assertEquals(5, m.size(), m.keySet().toString());
+        Memory zod = m.get("use-zod");
+        assertEquals("a1b2c3d4", zod.id(), "toon's id is kept");
+        assertEquals("Use Zod | not Joi\nfor validation", zod.content(), "escaped pipe and newline");
+        assertEquals(MemoryType.DECISION, zod.type());
+        assertEquals("src/types.ts", zod.file());
+        assertEquals(List.of("validation", "api"), zod.tags());
+        assertEquals(Instant.parse("2026-07-10T00:00:00Z"), zod.createdAt());
+        assertEquals(Instant.parse("2027-01-01T00:00:00Z"), zod.expiresAt());
+        assertEquals(14, zod.accessCount());
+        assertEquals(Instant.parse("2026-07-20T10:00:00Z"), zod.lastAccessedAt());
+        assertEquals(0.80, zod.quality(), 1e-9);
+        assertEquals(0.90, zod.confidence(), 1e-9);
+        assertEquals(2, zod.pinPriority());
+        assertEquals("src/api/**", zod.pathScope());
+        assertEquals(Origin.HUMAN, zod.origin());
+        assertEquals(Importance.CRITICAL, zod.importance());
+        assertEquals(MemoryType.ERROR, m.get("draft-note").type(), "bug is Engram's error");
+        assertEquals(MemoryStatus.DRAFT, m.get("draft-note").status());
+        Memory joi = m.get("use-joi");
+        assertEquals(MemoryStatus.SUPERSEDED, joi.status());
+        assertEquals(Instant.parse("2026-07-10T00:00:00Z"), joi.supersededAt());
+        assertEquals("a1b2c3d4", joi.supersededBy());
+        assertEquals(MemoryStatus.ARCHIVED, m.get("old-fact").status(), "archive.toon entries are archived");
+        List<ExportRecord> records = new ArrayList<>();
+        engine.export("default", records::add);
+        var zodEdges = records.stream().filter(r -> r.memory().key().equals("use-zod")).findFirst().orElseThrow().edges();
+        assertTrue(zodEdges.stream().anyMatch(e -> e.type() == EdgeType.DEPENDS_ON && e.toId().equals("b2c3d4e5")), zodEdges.toString());
+        assertTrue(zodEdges.stream().anyMatch(e -> e.type() == EdgeType.SUPERSEDES && e.toId().equals("c3d4e5f6")), zodEdges.toString());
+    }
+
+    @Test
+    void exportWritesToonsLinesBack() throws Exception {
+        imported();
+        String out = ToonData.export(engine, "default", Map.of());
+        ToonFormat.Parsed parsed = ToonFormat.parse(out);
+        assertEquals(5, parsed.entries().size(), out);
+        assertTrue(parsed.malformed().isEmpty(), parsed.malformed().toString());
+        ToonFormat.Entry zod = parsed.entries().stream().filter(e -> e.get("key").equals("use-zod")).findFirst().orElseThrow();
+        assertEquals("Use Zod | not Joi\nfor validation", zod.get("content"));
+        assertEquals("a1b2c3d4", zod.get("id"));
+        assertEquals("14", zod.get("accessed"));
+        assertEquals("2", zod.get("priority"));
+        assertEquals("critical", zod.get("importance"));
+        assertTrue(zod.get("links").contains("depends_on:zod-schemas"), zod.get("links"));
+        assertTrue(out.contains("Use Zod \\| not Joi\\nfor validation"), "escaped on the way out: " + out);
+        ToonFormat.Entry joi = parsed.entries().stream().filter(e -> e.get("key").equals("use-joi")).findFirst().orElseThrow();
+        assertEquals("obsolete", joi.get("status"));
+        assertEquals("superseded_by:use-zod", joi.get("links"));
+        assertEquals("2026-07-10", joi.get("supersededOn"));
+        // and the exported file imports again to the same memories
+        Engine other = TestEngines.inMemory(Clock.systemUTC());
+        Path again = Files.createDirectories(dir.resolve("again"));
+        Files.writeString(again.resolve("data.toon"), out);
+        ToonData.importInto(other, ToonData.read(again, "default", Instant.now()), false);
+        List<Memory> back = new ArrayList<>();
+        other.export("default", r -> back.add(r.memory()));
+        Memory zodBack = back.stream().filter(x -> x.key().equals("use-zod")).findFirst().orElseThrow();
+        assertEquals("a1b2c3d4", zodBack.id());
+        assertEquals(14, zodBack.accessCount());
+        assertEquals(MemoryStatus.SUPERSEDED, back.stream().filter(x -> x.key().equals("use-joi")).findFirst().orElseThrow().status());
+    }
+
+    @Test
+    void importAtFirstStartOnlyIntoAnEmptyStoreAndToonIdsResolve() throws Exception {
+        Path memory = Files.createDirectories(dir.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(memory.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  abc12345|decision|use-zod|Use Zod for validation|src/types.ts|types;validation|2026-07-25||0||0.70|1.0\n");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        var engines = ToonData.importingOnce(() -> engine, "default", dir, new PrintStream(log, true, StandardCharsets.UTF_8));
+        var profile = ToonProfile.create(new dev.engram.mcp.profile.ProfileContext(engines, "default"), dir, Clock.systemUTC());
+        var recall = profile.tools().stream().filter(t -> t.definition().name().equals("memory_recall")).findFirst().orElseThrow();
+        var result = dev.engram.mcp.tool.ToolAdapter.call(recall, Map.of("ids", "abc12345"));
+        String text = ((io.modelcontextprotocol.spec.McpSchema.TextContent) result.content().get(0)).text();
+        assertTrue(text.contains("[decision] use-zod (abc12345)"), text);
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("imported 1 toon-memory entries"), log.toString(StandardCharsets.UTF_8));
+        Files.writeString(memory.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  ffff0000|decision|other|Other\n");
+        ToonData.importAtStart(engine, "default", dir, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        List<String> keys = new ArrayList<>();
+        engine.export("default", r -> keys.add(r.memory().key()));
+        assertEquals(List.of("use-zod"), keys, "a store with memories is never imported into again");
+    }
+
+    @Test
+    void encryptedOrMissingDataIsRefusedClearly() throws Exception {
+        assertTrue(assertThrows(EngramUserException.class, () -> ToonData.read(dir, "default", Instant.now()))
+                .getMessage().contains("no toon-memory data"));
+        Files.writeString(dir.resolve("data.toon"), "0a1b:2c3d:4e5f6a");
+        assertTrue(assertThrows(EngramUserException.class, () -> ToonData.read(dir, "default", Instant.now()))
+                .getMessage().contains("is encrypted"));
+    }
+
+    @Test
+    void malformedLinesAreReportedNotShifted() {
+        ToonFormat.Parsed p = ToonFormat.parse("version: 1\nentries[2|]{id|category|key|content}:\n  x1|decision\n  x2|knowledge|ok-key|a \\\\ backslash\n");
+        assertEquals(1, p.entries().size());
+        assertEquals("a \\ backslash", p.entries().get(0).get("content"));
+        assertEquals(1, p.malformed().size());
+    }
+}

@@ -1,0 +1,166 @@
+package dev.engram.mcp.profile.toon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.ToolAdapter;
+import dev.engram.mcp.tool.ToolHandler;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The toon profile's tools through the same adapter the server uses: toon's names, hints, text and errors. */
+class ToonToolsTest {
+    @TempDir
+    Path project;
+    private final Engine engine = TestEngines.inMemory(Clock.systemUTC());
+    private ToolProfile profile;
+
+    private ToolProfile profile() {
+        if (profile == null) profile = ToonProfile.create(ProfileContext.of(engine, "default"), project, Clock.systemUTC());
+        return profile;
+    }
+
+    private CallToolResult raw(String tool, Map<String, Object> args) {
+        ToolHandler h = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        return ToolAdapter.call(h, args);
+    }
+
+    private String call(String tool, Map<String, Object> args) {
+        CallToolResult r = raw(tool, args);
+        String text = ((TextContent) r.content().get(0)).text();
+        assertFalse(r.isError(), tool + " failed: " + text);
+        return text;
+    }
+
+    private String error(String tool, Map<String, Object> args) {
+        CallToolResult r = raw(tool, args);
+        assertTrue(r.isError(), tool + " should have failed");
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    @Test
+    void hasToonsThirtyEightToolsWithItsHints() {
+        List<String> names = profile().tools().stream().map(t -> t.definition().name()).toList();
+        assertEquals(38, names.size(), names.toString());
+        assertEquals(38, names.stream().distinct().count());
+        for (String n : List.of("memory_forget", "memory_archive", "memory_encrypt", "memory_decrypt", "memory_import_gist", "memory_consolidate")) {
+            assertTrue(hint(n, "destructive"), n);
+        }
+        for (String n : List.of("memory_stats", "memory_diff", "memory_suggest", "memory_primer", "context_brief", "context_health",
+                "context_export", "context_diff", "context_focus", "context_generate", "memory_graph_path", "memory_sessions",
+                "memory_compress", "memory_reflect", "memory_visualize")) {
+            assertTrue(hint(n, "readOnly"), n);
+        }
+        assertEquals(List.of("toon://memory/entries", "toon://memory/stats", "toon://memory/summaries"),
+                profile().resources().stream().map(r -> r.resource().uri()).toList());
+    }
+
+    private boolean hint(String tool, String which) {
+        var a = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow().definition().annotations();
+        return which.equals("readOnly") ? a.readOnlyHint() : a.destructiveHint();
+    }
+
+    @Test
+    void rememberPrintsTheSavedBlockAndTheSameKeyUpdates() throws Exception {
+        Files.writeString(project.resolve("types.ts"), "export {}");
+        String saved = call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation",
+                "file", "types.ts", "tags", "validation;api", "ttl", "7d"));
+        assertTrue(saved.matches("(?s)🧠 Saved: decision/use-zod \\(m_[a-z2-7]{10}\\)\nUse Zod for validation\n⏰ TTL: \\d{4}-\\d\\d-\\d\\d.*"), saved);
+        assertTrue(saved.contains("🔎 Evidence: verified"), saved);
+        String again = call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod 4 for validation",
+                "file", "missing.ts"));
+        assertTrue(again.startsWith("🧠 Updated: decision/use-zod"), again);
+        assertTrue(again.contains("🔎 Evidence: unverified"), again);
+        String recalled = call("memory_recall", Map.of("query", "zod validation"));
+        assertTrue(recalled.startsWith("[decision] use-zod ("), recalled);
+        assertTrue(recalled.contains("Use Zod 4 for validation"), "new content wins, as toon merges: " + recalled);
+    }
+
+    @Test
+    void recallLayoutsIndexAndIdsInOrder() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "redis-pool", "content", "Redis pool size is 20 with a 5s timeout"));
+        call("memory_remember", Map.of("category", "bug", "key", "redis-timeout", "content", "Redis timeout fixed by raising the pool"));
+        String index = call("memory_recall", Map.of("query", "redis", "mode", "index"));
+        Matcher m = Pattern.compile("\\[1] (redis-[a-z]+) \\((m_[a-z2-7]{10})\\) · (knowledge|bug) · \\d{4}-\\d\\d-\\d\\d · \\d+%").matcher(index);
+        assertTrue(m.find(), index);
+        assertFalse(index.contains("pool size is 20"), "the index shows no content: " + index);
+        String byIds = call("memory_recall", Map.of("ids", "redis-timeout, no-such-key;" + m.group(2)));
+        assertTrue(byIds.indexOf("redis-timeout") < byIds.lastIndexOf(m.group(1)) || m.group(1).equals("redis-timeout"), byIds);
+        assertFalse(byIds.contains("no-such-key"), byIds);
+        String tiny = call("memory_recall", Map.of("query", "redis", "budget", "tiny"));
+        assertTrue(tiny.startsWith("[1] "), tiny);
+        assertTrue(tiny.contains("[2] "), tiny);
+        String normal = call("memory_recall", Map.of("query", "redis", "compact", true));
+        assertTrue(normal.matches("(?s)\\[1] (knowledge|bug)/redis-.*"), normal);
+        assertEquals("No matching memories.", call("memory_recall", Map.of("query", "kubernetes")));
+    }
+
+    @Test
+    void forgetSoftRestoreHardAndSupersede() {
+        call("memory_remember", Map.of("category", "decision", "key", "use-joi", "content", "Use Joi for validation"));
+        call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
+        assertTrue(call("memory_forget", Map.of("key", "use-joi")).contains("marked obsolete"));
+        assertFalse(call("memory_recall", Map.of("query", "joi")).contains("use-joi"));
+        assertTrue(call("memory_forget", Map.of("key", "use-joi", "action", "restore")).contains("restored"));
+        assertTrue(call("memory_recall", Map.of("query", "joi")).contains("use-joi"));
+        String superseded = call("memory_forget", Map.of("key", "use-joi", "action", "supersede", "new_key", "use-zod", "reason", "Zod is better"));
+        assertTrue(superseded.contains("superseded by use-zod"), superseded);
+        assertFalse(call("memory_recall", Map.of("query", "joi")).contains("Use Joi"));
+        assertTrue(call("memory_forget", Map.of("key", "use-zod", "action", "hard")).startsWith("🗑️ Deleted: use-zod"));
+        assertTrue(error("memory_forget", Map.of("key", "use-zod", "action", "explode")).contains("action"));
+    }
+
+    @Test
+    void badInputIsNamedAndNothingIsWritten() {
+        assertTrue(error("memory_remember", Map.of("category", "idea", "key", "k", "content", "c")).contains("category"));
+        assertTrue(error("memory_remember", Map.of("category", "decision", "content", "c")).contains("key"));
+        assertTrue(error("memory_pin", Map.of("key", "x", "priority", 9)).contains("priority"));
+        assertTrue(error("memory_diff", Map.of("since", "yesterday-ish")).contains("since"));
+        assertTrue(call("memory_stats", Map.of()).contains("Total entries: 0"));
+    }
+
+    @Test
+    void laterItemsSayTheyAreNotBuilt() {
+        for (String tool : List.of("memory_encrypt", "memory_backup", "memory_export_gist", "memory_visualize", "memory_captured")) {
+            assertTrue(error(tool, Map.of()).contains("is not built yet"), tool);
+        }
+    }
+
+    @Test
+    void statsHealthPrimerTagPinAndConsolidate() {
+        call("memory_remember", Map.of("category", "pattern", "key", "api-errors", "content", "API errors are returned as RFC 7807 problem details", "tags", "api;errors"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "secret-host", "content", "The staging host is behind the VPN", "tags", "private"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "dup-a", "content", "The Redis cache uses a fixed pool size with a 5s timeout"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "dup-b", "content", "The Redis cache uses a fixed pool size with a 5s timeout"));
+        assertTrue(call("memory_stats", Map.of()).contains("Total entries: 4"));
+        assertTrue(call("context_health", Map.of()).matches("(?s)🩺 Memory Health: \\d+/100 .*duplicate content.*"));
+        String primer = call("memory_primer", Map.of());
+        assertTrue(primer.startsWith("=== System Primer ==="), primer);
+        assertTrue(primer.contains("api-errors"), primer);
+        assertFalse(primer.contains("secret-host"), "private entries stay out of the primer: " + primer);
+        assertTrue(call("memory_tag", Map.of("action", "add", "tags", "http", "ids", "api-errors, nope")).contains("not found: nope"));
+        assertTrue(call("memory_recall", Map.of("ids", "api-errors")).contains("Tags: api;errors;http"));
+        assertTrue(call("memory_pin", Map.of("key", "api-errors", "priority", 2)).contains("priority 2"));
+        assertTrue(call("memory_recall", Map.of("ids", "api-errors")).contains("api-errors 📌2"));
+        String dry = call("memory_consolidate", Map.of("dryRun", true));
+        assertTrue(dry.contains("Merged: dup-"), dry);
+        assertTrue(call("memory_stats", Map.of()).contains("Active: 4"), "a dry run writes nothing");
+        assertTrue(call("memory_consolidate", Map.of()).contains("consolidated (identical): 1 entry merged"));
+        assertTrue(call("memory_stats", Map.of()).contains("Active: 3"));
+        assertTrue(call("memory_graph_path", Map.of("from", "api-errors", "to", "secret-host")).startsWith("No path"));
+    }
+}
