@@ -295,7 +295,10 @@ public final class ToonData {
     static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
         Path data = project.resolve(FOLDER).resolve("memory").resolve("data.toon");
         if (!Files.isRegularFile(data)) return;
-        // any memory of the zone, whatever its status, means the folder was imported (or Engram used) already
+        // once per zone and folder: deleting what it brought must not bring it back at the next start
+        String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
+        if (engine.mark(mark).isPresent()) return;
+        // any memory of the zone, whatever its status, means Engram is used there already
         if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) return;
         try {
             Loaded loaded = read(project, zone, Instant.now());
@@ -304,6 +307,7 @@ public final class ToonData {
                     + " into zone '" + zone + "' (" + result.edgesAdded() + " links" + (loaded.problems().isEmpty() ? ""
                     : "; " + loaded.problems().size() + " notes: " + String.join("; ", loaded.problems())) + ")"
                     + "; the folder is not changed, Engram's store is used from now on");
+            engine.setMark(mark, Instant.now().toString());
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import " + data + ": " + e.getMessage()
                     + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");

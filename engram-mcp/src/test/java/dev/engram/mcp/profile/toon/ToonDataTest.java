@@ -140,6 +140,10 @@ class ToonDataTest {
         List<String> keys = new ArrayList<>();
         engine.export("default", r -> keys.add(r.memory().key()));
         assertEquals(List.of("use-zod"), keys, "a store with memories is never imported into again");
+        engine.forget(new dev.engram.engine.ForgetCommand("use-zod", "default", dev.engram.engine.ForgetAction.HARD));
+        Files.writeString(memory.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  abc12345|decision|use-zod|Use Zod for validation|src/types.ts|types;validation|2026-07-25||0||0.70|1.0\n");
+        ToonData.importAtStart(engine, "default", dir, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, engine.stats("default").total(), "deleted after the import: a restart does not bring it back");
     }
 
     @Test
