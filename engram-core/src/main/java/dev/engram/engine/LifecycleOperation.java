@@ -86,7 +86,8 @@ final class LifecycleOperation {
             Memory next = m.toBuilder()
                     .content(cmd.content() != null ? cmd.content() : m.content())
                     .tags(cmd.tags() != null ? cmd.tags() : m.tags())
-                    .importance(importance).updatedAt(now).build();
+                    .importance(importance).relevance(cmd.relevance() != null ? cmd.relevance() : m.relevance())
+                    .updatedAt(now).build();
             int links = (int) tx.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).count();
             next = next.toBuilder().quality(QualityPolicy.score(next, links, now).total()).build();
             tx.update(next);

@@ -18,7 +18,7 @@ import java.util.List;
 public record RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
                               Importance importance, String ttl, List<LinkSpec> links, String file,
                               String pathScope, Origin origin, boolean replace, String session, String branch,
-                              boolean mergeDuplicate, String occurredAt) {
+                              boolean mergeDuplicate, String occurredAt, Double relevance) {
     public RememberCommand {
         content = MemoryRules.content("content", content);
         key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
@@ -38,6 +38,19 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         // the form is checked here, so a bad value is refused before anything runs; the engine reads it
         // against its own clock (an age such as 3d is relative to the write)
         if (occurredAt != null) MemoryRules.pointInTime("occurred_at", occurredAt, java.time.Instant.EPOCH);
+        if (relevance != null && !(relevance >= dev.engram.memory.Memory.MIN_RELEVANCE
+                && relevance <= dev.engram.memory.Memory.MAX_RELEVANCE)) {
+            throw new dev.engram.error.InvalidArgumentException("relevance", "must be " + dev.engram.memory.Memory.MIN_RELEVANCE
+                    + ".." + dev.engram.memory.Memory.MAX_RELEVANCE + ", got " + relevance);
+        }
+    }
+
+    public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
+                           Importance importance, String ttl, List<LinkSpec> links, String file,
+                           String pathScope, Origin origin, boolean replace, String session, String branch,
+                           boolean mergeDuplicate, String occurredAt) {
+        this(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin, replace, session, branch,
+                mergeDuplicate, occurredAt, null);
     }
 
     public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
@@ -73,6 +86,7 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         private List<LinkSpec> links;
         private Origin origin;
         private boolean replace, mergeDuplicate;
+        private Double relevance;
 
         public Builder(String content) {
             this.content = content;
@@ -93,10 +107,12 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         public Builder branch(String v) { branch = v; return this; }
         public Builder mergeDuplicate(boolean v) { mergeDuplicate = v; return this; }
         public Builder occurredAt(String v) { occurredAt = v; return this; }
+        /** The caller-set weight ({@link dev.engram.memory.Memory#relevance()}); null keeps the default (1) or the stored one. */
+        public Builder relevance(Double v) { relevance = v; return this; }
 
         public RememberCommand build() {
             return new RememberCommand(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin,
-                    replace, session, branch, mergeDuplicate, occurredAt);
+                    replace, session, branch, mergeDuplicate, occurredAt, relevance);
         }
     }
 

@@ -86,6 +86,7 @@ final class RememberOperation {
             if (existing.isEmpty()) {
                 saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(type).content(cmd.content())
                         .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
+                        .relevance(cmd.relevance() != null ? cmd.relevance() : 1.0)
                         .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
                         .expiresAt(expiresAt).occurredAt(occurredAt)
                         .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
@@ -103,6 +104,7 @@ final class RememberOperation {
                         .content(replace ? cmd.content() : old.content())
                         .tags(MemoryRules.union(old.tags(), cmd.tags().isEmpty() && !replace ? List.of() : tags))
                         .importance(Importance.higher(old.importance(), cmd.importance()))
+                        .relevance(cmd.relevance() != null ? Math.max(old.relevance(), cmd.relevance()) : old.relevance())
                         .file(cmd.file() != null ? cmd.file() : old.file())
                         .pathScope(cmd.pathScope() != null ? cmd.pathScope() : old.pathScope())
                         .origin(cmd.origin() != null ? Origin.higher(old.origin(), cmd.origin()) : old.origin())

@@ -1,0 +1,227 @@
+package dev.engram.mcp.profile.memento;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryStatus;
+import dev.engram.memory.MemoryType;
+import dev.engram.rank.NumericImportance;
+import dev.engram.rank.TypedDecay;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * How a Memento fragment lives in an Engram memory, one place for every tool:
+ * <ul>
+ *   <li>Memento's seven types map onto Engram's by name; {@code episode} is a fact tagged {@code episode}
+ *       (Engram has no episode type, and an episode fades like a fact);</li>
+ *   <li>the topic is the tag {@code topic:<slug>}, the keywords tags {@code kw:<slug>}. A topic or keyword
+ *       with letters outside ASCII (Korean) gets a hashed tag {@code topic:h-<hex>} and its own words are
+ *       kept in a store mark, so it reads back as written;</li>
+ *   <li>importance 0..1 is {@link NumericImportance} (relevance ×2 plus the level), faded on read by
+ *       {@link TypedDecay#MEMENTO}; an anchor is a pinned memory.</li>
+ * </ul>
+ */
+final class Fragments {
+    static final List<String> TYPES = List.of("fact", "decision", "error", "preference", "procedure", "relation", "episode");
+    static final int MAX_CHARS = 300, MAX_EPISODE_CHARS = 1000;
+    static final String TOPIC = "topic:", KEYWORD = "kw:", EPISODE = "episode", SESSION_SCOPE = "scope:session";
+    private static final String MARK = "memento.word.";
+    private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}_]+");
+    private static final Pattern ASCII_SLUG = Pattern.compile("[a-z0-9][a-z0-9._/+#-]{0,35}");
+    /** Words that say nothing about a fragment, in English and Korean (particles and fillers). */
+    static final Set<String> STOP_WORDS = Set.of("the", "a", "an", "and", "or", "but", "is", "are", "was", "were", "be",
+            "been", "to", "of", "in", "on", "at", "for", "with", "by", "from", "as", "it", "its", "this", "that", "these",
+            "those", "not", "no", "do", "does", "did", "has", "have", "had", "will", "would", "can", "could", "should",
+            "we", "you", "they", "he", "she", "i", "my", "our", "your", "their", "if", "then", "so", "than", "when",
+            "which", "who", "what", "use", "used", "using",
+            "이", "그", "저", "것", "수", "등", "및", "또는", "그리고", "하지만", "에서", "으로", "에게", "하다", "있다", "없다",
+            "된다", "한다", "했다", "위해", "때문에", "경우", "는", "은", "가", "을", "를", "에", "의", "도", "로");
+
+    private final java.util.function.Supplier<Engine> engines;
+
+    Fragments(java.util.function.Supplier<Engine> engines) {
+        this.engines = engines;
+    }
+
+    // --- type ---------------------------------------------------------------------------------------------
+
+    static String parseType(String value) {
+        return parseTypeAt("type", value);
+    }
+
+    static String parseTypeAt(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidArgumentException(field, "is required: one of " + String.join(", ", TYPES));
+        }
+        String t = value.strip().toLowerCase(Locale.ROOT);
+        if (!TYPES.contains(t)) {
+            throw new InvalidArgumentException(field, MemoryRules.shown(value) + " is not a fragment type; send one of "
+                    + String.join(", ", TYPES));
+        }
+        return t;
+    }
+
+    static MemoryType engineType(String type) {
+        return type.equals(EPISODE) ? MemoryType.FACT : MemoryType.parse("type", type);
+    }
+
+    static String typeOf(Memory m) {
+        if (m.tags().contains(EPISODE)) return EPISODE;
+        String t = m.type().wireName();
+        return TYPES.contains(t) ? t : "fact";
+    }
+
+    /** Memento's current per-type default importance (seed-systems §2.6). */
+    static double defaultImportance(String type) {
+        return switch (type) {
+            case "error" -> 0.9;
+            case "decision" -> 0.8;
+            case "procedure" -> 0.7;
+            case "preference" -> 0.95;
+            case "relation", "episode" -> 0.6;
+            default -> 0.5;
+        };
+    }
+
+    // --- content, topic and keywords ----------------------------------------------------------------------
+
+    static String content(String field, String value, String type) {
+        String v = MemoryRules.content(field, value);
+        int max = EPISODE.equals(type) ? MAX_EPISODE_CHARS : MAX_CHARS;
+        if (v.length() > max) {
+            throw new InvalidArgumentException(field, "is " + v.length() + " characters, over Memento's limit of " + max
+                    + (max == MAX_CHARS ? " (1000 for type episode)" : "")
+                    + "; split it into atomic fragments of 1-3 sentences and link them with linkedTo");
+        }
+        return v;
+    }
+
+    /** Up to five words of the content that are not stop words, in order of first use. */
+    static List<String> extractKeywords(String content) {
+        LinkedHashSet<String> out = new LinkedHashSet<>();
+        for (String w : WORD.split(content.toLowerCase(Locale.ROOT))) {
+            if (w.length() < 2 || w.length() > 36 || STOP_WORDS.contains(w) || w.chars().allMatch(Character::isDigit)) continue;
+            out.add(w);
+            if (out.size() == 5) break;
+        }
+        return List.copyOf(out);
+    }
+
+    /** The tag that stands for {@code word} under {@code prefix}; remembers a non-ASCII word's spelling. */
+    String tag(String prefix, String word) {
+        String w = word.strip().toLowerCase(Locale.ROOT);
+        if (ASCII_SLUG.matcher(w).matches()) return prefix + w;
+        String tag = prefix + "h-" + hash(w);
+        String mark = MARK + tag;
+        Engine e = engines.get();
+        if (e.mark(mark).isEmpty()) e.setMark(mark, word.strip());
+        return tag;
+    }
+
+    /** The tag {@code word} would have, without writing anything (for filters). */
+    static String tagFor(String prefix, String word) {
+        String w = word.strip().toLowerCase(Locale.ROOT);
+        return ASCII_SLUG.matcher(w).matches() ? prefix + w : prefix + "h-" + hash(w);
+    }
+
+    private String word(String tag, String prefix) {
+        String w = tag.substring(prefix.length());
+        if (!w.startsWith("h-")) return w;
+        return engines.get().mark(MARK + tag).orElse(w);
+    }
+
+    String topicOf(Memory m) {
+        return m.tags().stream().filter(t -> t.startsWith(TOPIC)).findFirst().map(t -> word(t, TOPIC)).orElse(null);
+    }
+
+    List<String> keywordsOf(Memory m) {
+        return m.tags().stream().filter(t -> t.startsWith(KEYWORD)).map(t -> word(t, KEYWORD)).toList();
+    }
+
+    private static String hash(String w) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(w.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // --- importance and tier ------------------------------------------------------------------------------
+
+    static double storedImportance(Memory m) {
+        return NumericImportance.of(m);
+    }
+
+    /** Memento's placement, read from use: permanent (preference, anchor, importance ≥ 0.8), else hot when
+     * read in the last 7 days or an error/procedure written in the last 7, warm for episodes and ≥ 0.5 unless
+     * idle 30 days, else cold. Recall returns a fragment to hot because it records the read. */
+    static String tier(Memory m, Instant now) {
+        if (m.tags().contains(SESSION_SCOPE)) return "short";
+        double stored = storedImportance(m);
+        if (m.type() == MemoryType.PREFERENCE || m.pinned() || stored >= 0.8) return "permanent";
+        Instant last = m.lastAccessedAt() != null && m.lastAccessedAt().isAfter(m.createdAt()) ? m.lastAccessedAt() : null;
+        if (last != null && Duration.between(last, now).toDays() < 7) return "hot";
+        Instant seen = last != null ? last : m.createdAt();
+        boolean idle = Duration.between(seen, now).toDays() >= 30;
+        if ((m.type() == MemoryType.ERROR || m.type() == MemoryType.PROCEDURE) && !idle) return "hot";
+        double faded = importance(m, now);
+        if ((m.tags().contains(EPISODE) || faded >= 0.5) && !idle && faded >= 0.3) return "warm";
+        return "cold";
+    }
+
+    /** The importance Memento's users see: the stored number faded by type unless exempt. */
+    static double importance(Memory m, Instant now) {
+        double stored = storedImportance(m);
+        boolean permanent = m.type() == MemoryType.PREFERENCE || m.pinned() || stored >= 0.8;
+        return TypedDecay.MEMENTO.effective(m, stored, now, permanent);
+    }
+
+    // --- reading ------------------------------------------------------------------------------------------
+
+    List<ExportRecord> records(String zone) {
+        List<ExportRecord> out = new ArrayList<>();
+        engines.get().export(zone, out::add);
+        return out;
+    }
+
+    static boolean live(Memory m, Instant now) {
+        return m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now);
+    }
+
+    Map<String, Object> render(Memory m, Clock clock) {
+        Instant now = clock.instant();
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("id", m.id());
+        f.put("content", m.content());
+        f.put("topic", topicOf(m));
+        f.put("type", typeOf(m));
+        f.put("keywords", keywordsOf(m));
+        f.put("importance", importance(m, now));
+        f.put("ttl_tier", tier(m, now));
+        f.put("is_anchor", m.pinned());
+        f.put("access_count", m.accessCount());
+        f.put("created_at", m.createdAt().toString());
+        return f;
+    }
+
+    static int tokens(String text) {
+        return (text.length() + 3) / 4;
+    }
+}

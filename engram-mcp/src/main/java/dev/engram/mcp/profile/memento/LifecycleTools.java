@@ -1,0 +1,168 @@
+package dev.engram.mcp.profile.memento;
+
+import static dev.engram.mcp.profile.memento.MementoTool.map;
+
+import dev.engram.engine.AmendCommand;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.rank.NumericImportance;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * tool_feedback, memory_consolidate, get_skill_guide, reconstruct_history, session_rotate: the lifecycle tools.
+ * tool_feedback does what the engine already can (feedback-adaptive importance of the fragments named);
+ * the others that need pieces Engram does not have yet answer isError saying so, never a pretended success.
+ */
+final class LifecycleTools {
+    /** Memento's feedback-adaptive importance steps (seed-systems §2.6), clamped to [0.05, 1]. */
+    static final double SUFFICIENT = 0.05, INSUFFICIENT = -0.025, IRRELEVANT = -0.05, MIN = 0.05, MAX = 1.0;
+    static final List<String> SECTIONS = List.of("overview", "lifecycle", "keywords", "search", "episode", "multiplatform",
+            "tools", "importance", "experiential", "triggers", "antipatterns");
+    private final MementoContext c;
+
+    LifecycleTools(MementoContext c) {
+        this.c = c;
+    }
+
+    MementoTool toolFeedback() {
+        Tool def = Tool.builder("tool_feedback", JsonSchema.input()
+                        .string("tool_name", "The tool the feedback is about, e.g. recall", "recall")
+                        .bool("relevant", "Were the results relevant?")
+                        .bool("sufficient", "Were they enough for the task?")
+                        .string("suggestion", "≤100 characters", "return error fragments first")
+                        .string("context", "≤50 characters", "debugging redis")
+                        .string("session_id", "Session id (accepted; the MCP session is used)", "s1")
+                        .choice("trigger_type", "Default voluntary", List.of("voluntary", "sampled"))
+                        .string("search_event_id", "Accepted; Engram does not log search events yet", "e1")
+                        .strings("fragment_ids", "The fragments the feedback is about: their importance adapts", List.of("m_abcdefghij"))
+                        .string("workspace", "Workspace (an Engram zone)", "my-project")
+                        .required("tool_name", "relevant", "sufficient").build())
+                .title("Tool feedback")
+                .description("Rate a tool's answer. The fragments named in fragment_ids adapt their importance: sufficient +5 %, "
+                        + "insufficient −2.5 %, irrelevant −5 % (within 0.05..1).")
+                .annotations(ToolHints.writes(false)).build();
+        return new MementoTool(def, this::toolFeedback);
+    }
+
+    private Map<String, Object> toolFeedback(ToolArgs a) {
+        String zone = c.zone(a);
+        a.text("tool_name");
+        if (a.boolOr("relevant") == null) throw new InvalidArgumentException("relevant", "is required: true or false");
+        if (a.boolOr("sufficient") == null) throw new InvalidArgumentException("sufficient", "is required: true or false");
+        boolean relevant = a.bool("relevant"), sufficient = a.bool("sufficient");
+        limit(a, "suggestion", 100);
+        limit(a, "context", 50);
+        String trigger = a.textOr("trigger_type");
+        if (trigger != null && !List.of("voluntary", "sampled").contains(trigger)) {
+            throw new InvalidArgumentException("trigger_type", MemoryRules.shown(trigger) + " is not a trigger; send voluntary or sampled");
+        }
+        List<String> ids = a.list("fragment_ids");
+        List<Memory> targets = new ArrayList<>();
+        if (ids != null) for (String id : ids) targets.add(c.require("fragment_ids", zone, id).memory());
+        double step = !relevant ? IRRELEVANT : sufficient ? SUFFICIENT : INSUFFICIENT;
+        List<Map<String, Object>> adjusted = new ArrayList<>();
+        for (Memory m : targets) {
+            double before = NumericImportance.of(m);
+            double after = Math.max(MIN, Math.min(MAX, before * (1 + step)));
+            after = Math.round(after * 1000) / 1000.0;
+            c.engine().amend(new AmendCommand(m.id(), zone, null, null, NumericImportance.level(after), NumericImportance.toRelevance(after)));
+            adjusted.add(map("id", m.id(), "importance_before", before, "importance", after));
+        }
+        return map("success", true, "adjusted", adjusted,
+                "note", targets.isEmpty() ? "no fragment_ids were sent, so no importance changed; the feedback itself is not stored yet" : "");
+    }
+
+    private static void limit(ToolArgs a, String name, int max) {
+        String v = a.textOr(name);
+        if (v != null && v.length() > max) throw new InvalidArgumentException(name, "is " + v.length() + " characters; send at most " + max);
+    }
+
+    MementoTool memoryConsolidate() {
+        Tool def = Tool.builder("memory_consolidate", JsonSchema.input()
+                        .string("workspace", "Workspace (an Engram zone)", "my-project").build())
+                .title("Consolidate memory")
+                .description("Memento's maintenance pipeline (merge duplicates, decay, garbage collection, contradictions). "
+                        + "Not built yet in Engram: answers an error. Importance decay needs no run: it is computed when read.")
+                .annotations(ToolHints.writes(true)).build();
+        return new MementoTool(def, a -> {
+            c.zone(a);
+            throw MementoContext.notBuilt("memory_consolidate", "merging, garbage collection and contradiction detection are "
+                    + "planned (issue 17). Typed decay already applies on every read; to remove a fragment now, call forget");
+        });
+    }
+
+    MementoTool reconstructHistory() {
+        Tool def = Tool.builder("reconstruct_history", JsonSchema.input()
+                        .string("caseId", "Case id", "case-1")
+                        .string("entity", "Entity", "redis")
+                        .string("query", "Query", "redis outage")
+                        .string("workspace", "Workspace (an Engram zone)", "my-project").build())
+                .title("Reconstruct history")
+                .description("Memento's case timelines. Not built yet in Engram (no case events): answers an error; "
+                        + "use search_traces or recall with timeRange.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, a -> {
+            throw MementoContext.notBuilt("reconstruct_history", "Engram keeps no case events; use search_traces for an exact "
+                    + "search or recall with timeRange for a period");
+        });
+    }
+
+    MementoTool sessionRotate() {
+        Tool def = Tool.builder("session_rotate", JsonSchema.input()
+                        .string("reason", "≤256 characters", "token leaked").build())
+                .title("Rotate session")
+                .description("Memento's session-id rotation. Not built yet in Engram: answers an error; "
+                        + "restart the client to get a new MCP session.")
+                .annotations(ToolHints.writes(false)).build();
+        return new MementoTool(def, a -> {
+            limit(a, "reason", 256);
+            throw MementoContext.notBuilt("session_rotate", "Engram's sessions are the transport's; reconnect the client for a new "
+                    + "session, and rotate the bearer token with engram token");
+        });
+    }
+
+    MementoTool skillGuide() {
+        Tool def = Tool.builder("get_skill_guide", JsonSchema.input()
+                        .choice("section", "One section; all when omitted", SECTIONS).build())
+                .title("Skill guide")
+                .description("How to use this memory well: when to remember, which type, keywords, search and the lifecycle.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, a -> {
+            String s = a.textOr("section");
+            if (s != null && !SECTIONS.contains(s)) {
+                throw new InvalidArgumentException("section", MemoryRules.shown(s) + " is not a section; send one of " + String.join(", ", SECTIONS));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (var e : guide().entrySet()) if (s == null || s.equals(e.getKey())) out.put(e.getKey(), e.getValue());
+            return map("success", true, "guide", out);
+        });
+    }
+
+    static Map<String, String> guide() {
+        Map<String, String> g = new LinkedHashMap<>();
+        g.put("overview", "Memory is a set of atomic fragments (1-3 sentences, at most 300 characters). Start with context, "
+                + "save with remember, search with recall, and clean up with forget and amend.");
+        g.put("lifecycle", "Importance fades by type (procedure 30 days half-life, fact 60, decision and relation 90; "
+                + "errors, preferences, anchors and permanent fragments never). A recalled fragment goes back to the hot tier.");
+        g.put("keywords", "Give 2-5 specific keywords (names, error codes, tools); without them five are taken from the content.");
+        g.put("search", "recall with keywords finds exact terms; add text for meaning; filter by topic or type; keep tokenBudget small.");
+        g.put("episode", "Use type episode (up to 1000 characters) for the story of a session; reflect writes one from narrative_summary.");
+        g.put("multiplatform", "Every client sharing this Engram store sees the same fragments; workspace separates projects.");
+        g.put("tools", "context, remember, batch_remember, recall, forget, link, amend, reflect, graph_explore, fragment_history, "
+                + "memory_stats, search_traces, tool_feedback, get_skill_guide.");
+        g.put("importance", "0..1. Defaults: preference 0.95, error 0.9, decision 0.8, procedure 0.7, relation and episode 0.6, fact 0.5. "
+                + "0.8 and above is permanent.");
+        g.put("experiential", "After solving an error: forget the error fragment (or link it resolved_by) and remember the procedure.");
+        g.put("triggers", "Remember after a decision, a fix, a learnt preference, a working procedure; reflect at the end of a session.");
+        g.put("antipatterns", "Do not store what the code or git history already says, long transcripts, or secrets.");
+        return g;
+    }
+}

@@ -1,0 +1,418 @@
+package dev.engram.mcp.profile.memento;
+
+import static dev.engram.mcp.profile.memento.MementoTool.integer;
+import static dev.engram.mcp.profile.memento.MementoTool.map;
+import static dev.engram.mcp.profile.memento.MementoTool.number;
+
+import dev.engram.engine.ExploreQuery;
+import dev.engram.engine.ExploreResult;
+import dev.engram.engine.ExportRecord;
+import dev.engram.engine.RecallMode;
+import dev.engram.engine.RecallQuery;
+import dev.engram.engine.RecallResult;
+import dev.engram.engine.RecalledMemory;
+import dev.engram.engine.ResultCost;
+import dev.engram.error.InvalidArgumentException;
+import dev.engram.mcp.tool.JsonSchema;
+import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
+import dev.engram.memory.MemoryType;
+import dev.engram.memory.MemoryVersion;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** recall, context, graph_explore, fragment_history, memory_stats, search_traces. */
+final class ReadTools {
+    static final int DEFAULT_RECALL_BUDGET = 1000, DEFAULT_CONTEXT_BUDGET = 2000, MAX_LINKED = 10;
+    /** Memento's context type slots (seed-systems §2.6). */
+    static final Map<String, Integer> SLOTS = Map.of("preference", 5, "error", 5, "procedure", 5, "decision", 3, "fact", 3,
+            "relation", 3, "episode", 3);
+    static final List<String> SEED_CONTEXT_TYPES = List.of("preference", "error", "procedure");
+    private static final Pattern LAYER = Pattern.compile("^(L1 exact|L2 bm25|L3 semantic|graph): (\\d+)");
+    private static final ResultCost COST = new ResultCost() {
+        @Override
+        public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+            return Fragments.tokens(result.memory().content());
+        }
+
+        @Override
+        public int briefingLine(Memory memory) {
+            return Fragments.tokens(memory.content());
+        }
+    };
+    private final MementoContext c;
+
+    ReadTools(MementoContext c) {
+        this.c = c;
+    }
+
+    // --- recall -------------------------------------------------------------------------------------------
+
+    MementoTool recall() {
+        Tool def = Tool.builder("recall", JsonSchema.input()
+                        .strings("keywords", "Keywords (the keyword layers)", List.of("redis", "noauth"))
+                        .string("text", "A sentence to search by meaning (the semantic layer)", "how did we fix the Redis auth error")
+                        .string("topic", "Only this topic", "redis")
+                        .choice("type", "Only this type", Fragments.TYPES)
+                        .property("tokenBudget", integer("Cut the answer at about this many tokens; default 1000", 20, 100_000))
+                        .bool("includeLinks", "Add up to 10 fragments linked 1 hop to the top hits (default true)")
+                        .property("threshold", number("Minimum similarity 0..1", 0, 1, 0.3))
+                        .bool("includeSuperseded", "Accepted; superseded fragments stay out of recall (see fragment_history)")
+                        .string("asOf", "Answer as of this date or instant", "2026-11-01")
+                        .property("timeRange", MementoTool.object("Only fragments written in this range: {from, to}, dates, instants or ages such as 7d",
+                                map("from", map("type", "string"), "to", map("type", "string"))))
+                        .bool("excludeSeen", "Skip fragments context already gave this session (accepted; Engram does not track them yet)")
+                        .property("pageSize", integer("At most this many fragments; default 20", 1, 50))
+                        .property("minImportance", number("Only fragments at least this important (after decay)", 0, 1, 0.5))
+                        .bool("isAnchor", "true: only anchors; false: no anchors")
+                        .string("workspace", "Workspace (an Engram zone)", "my-project")
+                        .string("agentId", "Agent id (accepted, not used)", "default").build())
+                .title("Recall fragments")
+                .description("Search memory: keywords first, text for meaning, topic/type filters. Returns {fragments, totalTokens, searchPath}; "
+                        + "ranked by 0.4·importance (decayed by type) + 0.3·recency + 0.3·match.")
+                .annotations(ToolHints.writes(true)).build();
+        return new MementoTool(def, this::recall);
+    }
+
+    private Map<String, Object> recall(ToolArgs a) {
+        String zone = c.zone(a);
+        List<String> keywords = a.list("keywords");
+        String text = a.textOr("text"), topic = a.textOr("topic");
+        String type = a.textOr("type") == null ? null : Fragments.parseType(a.textOr("type"));
+        int budget = a.intOr("tokenBudget", DEFAULT_RECALL_BUDGET, 20, 100_000);
+        int pageSize = a.intOr("pageSize", 20, 1, 50);
+        Boolean links = a.boolOr("includeLinks");
+        Double threshold = a.numberOr("threshold", 0, 1), minImportance = a.numberOr("minImportance", 0, 1);
+        Boolean anchor = a.boolOr("isAnchor");
+        a.bool("includeSuperseded");
+        a.bool("excludeSeen");
+        Map<String, Object> range = a.object("timeRange");
+        String from = rangeEnd(range, "from"), to = rangeEnd(range, "to");
+        String query = String.join(" ", keywords == null ? List.of() : keywords) + (text == null ? "" : " " + text);
+        query = query.strip();
+        boolean listing = query.isEmpty();
+        if (listing && topic == null && type == null) {
+            throw new InvalidArgumentException("keywords", "or text is required: keywords such as [\"redis\", \"auth\"], a text "
+                    + "sentence, or at least a topic or type to list");
+        }
+        RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(Math.min(RecallQuery.MAX_LIMIT, pageSize * 2))
+                .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(a.textOr("asOf")).from(from).to(to);
+        if (topic != null) q.tags(List.of(Fragments.tagFor(Fragments.TOPIC, topic)));
+        if (type != null) q.types(Set.of(Fragments.engineType(type)));
+        RecallResult r = c.engine().recall(q.build(), COST);
+        Instant now = c.now();
+        Instant anchorTime = a.textOr("asOf") == null ? now : MemoryRules.pointInTime("asOf", a.textOr("asOf"), now);
+        double best = r.results().stream().mapToDouble(RecalledMemory::score).max().orElse(1);
+        record Ranked(Memory m, double similarity, double rank) {
+        }
+        List<Ranked> ranked = new ArrayList<>();
+        for (RecalledMemory hit : r.results()) {
+            Memory m = hit.memory();
+            if (type != null && !Fragments.typeOf(m).equals(type)) continue;
+            if (m.supersededBy() != null) continue;
+            if (anchor != null && anchor != m.pinned()) continue;
+            // Engram puts pinned memories into every recall; a Memento anchor comes only when it matches
+            if (!listing && m.pinned() && hit.relevance() == 0 && hit.contributions().stream().noneMatch(x -> x.name().equals("graph"))) continue;
+            double similarity = round(listing ? 1.0 : hit.relevance() > 0 ? hit.relevance() : best > 0 ? Math.max(0, hit.score() / best) : 0);
+            if (threshold != null && !listing && similarity < threshold) continue;
+            double importance = Fragments.importance(m, now);
+            if (minImportance != null && importance < minImportance) continue;
+            double days = Math.abs(Duration.between(m.createdAt(), anchorTime).toMillis()) / 86_400_000.0;
+            double rank = 0.4 * importance + 0.3 * Math.pow(2, -days / 30) + 0.3 * similarity;
+            ranked.add(new Ranked(m, similarity, rank));
+        }
+        if (!listing) ranked.sort(Comparator.comparingDouble(Ranked::rank).reversed());
+        List<Map<String, Object>> fragments = new ArrayList<>();
+        Set<String> shown = new HashSet<>();
+        int tokens = 0;
+        for (Ranked x : ranked) {
+            if (fragments.size() == pageSize) break;
+            int cost = Fragments.tokens(x.m.content());
+            if (tokens + cost > budget && !fragments.isEmpty()) break;
+            Map<String, Object> f = c.fragments.render(x.m, c.clock);
+            f.put("similarity", x.similarity);
+            fragments.add(f);
+            shown.add(x.m.id());
+            tokens += cost;
+        }
+        List<String> path = searchPath(r.layers(), listing);
+        if (links == null || links) {
+            int linked = 0;
+            List<Map<String, Object>> extra = new ArrayList<>();
+            for (Map<String, Object> f : fragments.subList(0, Math.min(5, fragments.size()))) {
+                ExploreResult e = c.engine().explore(new ExploreQuery((String) f.get("id"), zone, 1));
+                List<ExploreResult.Neighbour> ns = new ArrayList<>(e.neighbours());
+                ns.sort(Comparator.comparingInt(n -> linkOrder(n.via())));
+                for (ExploreResult.Neighbour n : ns) {
+                    if (linked == MAX_LINKED) break;
+                    Memory m = n.memory();
+                    if (!Fragments.live(m, now) || m.supersededBy() != null || (type != null && !Fragments.typeOf(m).equals(type))
+                            || (topic != null && !m.tags().contains(Fragments.tagFor(Fragments.TOPIC, topic))) || !shown.add(m.id())) continue;
+                    int cost = Fragments.tokens(m.content());
+                    if (tokens + cost > budget) continue;
+                    Map<String, Object> lf = c.fragments.render(m, c.clock);
+                    lf.put("linked", map("from", f.get("id"), "relation", WriteTools.relation(n.via())));
+                    extra.add(lf);
+                    tokens += cost;
+                    linked++;
+                }
+            }
+            fragments.addAll(extra);
+            if (linked > 0) path.add("Graph:" + linked);
+        }
+        return map("success", true, "fragments", fragments, "totalTokens", tokens, "searchPath", path);
+    }
+
+    private static int linkOrder(EdgeType e) {
+        return switch (e) {
+            case CAUSED_BY, RESOLVED_BY -> 0;
+            case RELATED -> 1;
+            default -> 2;
+        };
+    }
+
+    private static String rangeEnd(Map<String, Object> range, String end) {
+        if (range == null) return null;
+        for (String k : range.keySet()) {
+            if (!k.equals("from") && !k.equals("to")) throw new InvalidArgumentException("timeRange." + k, "is not a field; send {from, to}");
+        }
+        Object v = range.get(end);
+        if (v == null) return null;
+        if (v instanceof String s) return s;
+        throw new InvalidArgumentException("timeRange." + end, "must be a date, an instant or an age such as 7d");
+    }
+
+    /** Memento's searchPath ("L1:3", "L2:2", "L3:5") from the layers Engram's cascade reports. */
+    static List<String> searchPath(List<String> layers, boolean listing) {
+        List<String> out = new ArrayList<>();
+        if (listing) {
+            out.add("Index");
+            return out;
+        }
+        for (String l : layers) {
+            Matcher m = LAYER.matcher(l);
+            if (m.find()) {
+                String name = switch (m.group(1)) {
+                    case "L1 exact" -> "L1";
+                    case "L2 bm25" -> "L2";
+                    case "L3 semantic" -> "L3";
+                    default -> "L2.5";
+                };
+                out.add(name + ":" + m.group(2));
+            } else if (l.startsWith("L1 exact: '")) {
+                out.add("L1:1");
+            }
+        }
+        return out;
+    }
+
+    // --- context ------------------------------------------------------------------------------------------
+
+    MementoTool context() {
+        Tool def = Tool.builder("context", JsonSchema.input()
+                        .property("tokenBudget", integer("Cut at about this many tokens; default 2000", 20, 100_000))
+                        .strings("types", "Types of the core memory; default preference, error, procedure", List.of("preference", "error", "procedure"))
+                        .bool("structured", "true: grouped by type; false (default): one flat list")
+                        .string("sessionId", "Session id (accepted; the MCP session is used)", "s1")
+                        .string("workspace", "Workspace (an Engram zone)", "my-project")
+                        .string("agentId", "Agent id (accepted, not used)", "default").build())
+                .title("Session context")
+                .description("Call at the start of a session: anchors, the most important preferences, errors and procedures "
+                        + "(per-type slots) and the session's working memory.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, this::context);
+    }
+
+    private Map<String, Object> context(ToolArgs a) {
+        String zone = c.zone(a);
+        int budget = a.intOr("tokenBudget", DEFAULT_CONTEXT_BUDGET, 20, 100_000);
+        List<String> types = a.list("types");
+        types = types == null || types.isEmpty() ? SEED_CONTEXT_TYPES : types.stream().map(Fragments::parseType).distinct().toList();
+        Instant now = c.now();
+        List<Memory> live = c.live(zone);
+        Comparator<Memory> byImportance = Comparator.comparingDouble((Memory m) -> Fragments.importance(m, now)).reversed()
+                .thenComparing(Memory::createdAt, Comparator.reverseOrder());
+        List<Memory> anchors = live.stream().filter(Memory::pinned).sorted(byImportance).toList();
+        List<Memory> working = live.stream().filter(m -> m.tags().contains(Fragments.SESSION_SCOPE) && !m.pinned())
+                .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(10).toList();
+        Map<String, List<Memory>> core = new LinkedHashMap<>();
+        for (String t : types) {
+            core.put(t, live.stream().filter(m -> !m.pinned() && !m.tags().contains(Fragments.SESSION_SCOPE) && Fragments.typeOf(m).equals(t))
+                    .sorted(byImportance).limit(SLOTS.getOrDefault(t, 3)).toList());
+        }
+        int[] tokens = {0};
+        List<Map<String, Object>> flat = new ArrayList<>();
+        Map<String, Object> tree = new LinkedHashMap<>();
+        java.util.function.BiConsumer<String, List<Memory>> add = (group, ms) -> {
+            List<Map<String, Object>> g = new ArrayList<>();
+            for (Memory m : ms) {
+                if (flat.size() >= 15 + 10 + anchors.size()) break;
+                int cost = Fragments.tokens(m.content());
+                if (tokens[0] + cost > budget) continue;
+                tokens[0] += cost;
+                Map<String, Object> f = c.fragments.render(m, c.clock);
+                flat.add(f);
+                g.add(f);
+            }
+            tree.put(group, g);
+        };
+        add.accept("anchors", anchors);
+        List<Memory> coreAll = core.values().stream().flatMap(List::stream).limit(15).toList();
+        if (a.bool("structured")) {
+            Map<String, Object> coreTree = new LinkedHashMap<>();
+            for (var e : core.entrySet()) {
+                add.accept(e.getKey(), e.getValue().stream().filter(coreAll::contains).toList());
+                coreTree.put(e.getKey(), tree.remove(e.getKey()));
+            }
+            tree.put("core", coreTree);
+        } else {
+            add.accept("core", coreAll);
+        }
+        add.accept("working", working);
+        Map<String, Object> out = map("success", true);
+        if (a.bool("structured")) out.put("context", tree);
+        else out.put("fragments", flat);
+        out.put("totalTokens", tokens[0]);
+        out.put("counts", map("anchors", ((List<?>) tree.get("anchors")).size(), "core", flat.size()
+                - ((List<?>) tree.get("anchors")).size() - ((List<?>) tree.get("working")).size(), "working", ((List<?>) tree.get("working")).size()));
+        return out;
+    }
+
+    // --- graph_explore, fragment_history -------------------------------------------------------------------
+
+    MementoTool graphExplore() {
+        Tool def = Tool.builder("graph_explore", JsonSchema.input()
+                        .string("startId", "Fragment id to start at, usually an error", "m_abcdefghij")
+                        .string("workspace", "Workspace (an Engram zone)", "my-project")
+                        .string("agentId", "Agent id (accepted, not used)", "default")
+                        .required("startId").build())
+                .title("Explore causes and fixes")
+                .description("Root-cause view: the caused_by and resolved_by links of a fragment, one hop each way, as a list and a tree.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, this::graphExplore);
+    }
+
+    private Map<String, Object> graphExplore(ToolArgs a) {
+        String zone = c.zone(a);
+        ExportRecord start = c.require("startId", zone, a.text("startId"));
+        Memory root = start.memory();
+        Instant now = c.now();
+        List<Map<String, Object>> edges = new ArrayList<>();
+        StringBuilder tree = new StringBuilder("[" + Fragments.typeOf(root) + "] " + root.content());
+        List<Edge> sorted = new ArrayList<>(start.edges());
+        sorted.sort(Comparator.comparingInt(e -> linkOrder(e.type())));
+        for (Edge e : sorted) {
+            if (e.type() != EdgeType.CAUSED_BY && e.type() != EdgeType.RESOLVED_BY && e.type() != EdgeType.RELATED) continue;
+            boolean out = e.fromId().equals(root.id());
+            String other = out ? e.toId() : e.fromId();
+            var m = c.record(zone, other).map(ExportRecord::memory).filter(x -> Fragments.live(x, now));
+            if (m.isEmpty()) continue;
+            String rel = WriteTools.relation(e.type());
+            edges.add(map("relation", rel, "direction", out ? "out" : "in", "fragment", c.fragments.render(m.get(), c.clock)));
+            tree.append("\n└─ ").append(out ? rel + " → " : "← " + rel + " ").append("[").append(Fragments.typeOf(m.get()))
+                    .append("] ").append(m.get().content());
+        }
+        return map("success", true, "root", c.fragments.render(root, c.clock), "edges", edges, "tree", tree.toString());
+    }
+
+    MementoTool fragmentHistory() {
+        Tool def = Tool.builder("fragment_history", JsonSchema.input()
+                        .string("id", "Fragment id", "m_abcdefghij")
+                        .string("workspace", "Workspace (an Engram zone)", "my-project").required("id").build())
+                .title("Fragment history")
+                .description("Earlier versions of a fragment (from amend) and the fragments it superseded or was superseded by.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, this::fragmentHistory);
+    }
+
+    private Map<String, Object> fragmentHistory(ToolArgs a) {
+        String zone = c.zone(a);
+        String id = a.text("id").strip();
+        ExportRecord r = c.record(zone, id).orElseThrow(() -> new dev.engram.error.NotFoundException("no fragment with id '"
+                + MemoryRules.shown(id).replace("'", "") + "' in workspace '" + zone + "'"));
+        List<Map<String, Object>> versions = new ArrayList<>();
+        for (MemoryVersion v : r.versions()) {
+            versions.add(map("version", v.version(), "content", v.content(), "replaced_at", v.replacedAt().toString()));
+        }
+        List<String> supersedes = r.edges().stream().filter(e -> e.type() == EdgeType.SUPERSEDES && e.fromId().equals(r.memory().id()))
+                .map(Edge::toId).toList();
+        return map("success", true, "fragment", c.fragments.render(r.memory(), c.clock), "versions", versions,
+                "superseded_by", r.memory().supersededBy(), "supersedes", supersedes);
+    }
+
+    // --- memory_stats, search_traces ----------------------------------------------------------------------
+
+    MementoTool memoryStats() {
+        Tool def = Tool.builder("memory_stats", JsonSchema.input()
+                        .string("workspace", "Workspace (an Engram zone)", "my-project").build())
+                .title("Memory statistics")
+                .description("Counts: total, by type, by tier, anchors, topics, and the average importance after decay.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, this::memoryStats);
+    }
+
+    private Map<String, Object> memoryStats(ToolArgs a) {
+        String zone = c.zone(a);
+        Instant now = c.now();
+        List<Memory> live = c.live(zone);
+        Map<String, Long> byType = new TreeMap<>(), byTier = new TreeMap<>(), topics = new TreeMap<>();
+        double sum = 0;
+        long anchors = 0;
+        for (Memory m : live) {
+            byType.merge(Fragments.typeOf(m), 1L, Long::sum);
+            byTier.merge(Fragments.tier(m, now), 1L, Long::sum);
+            String t = c.fragments.topicOf(m);
+            if (t != null) topics.merge(t, 1L, Long::sum);
+            sum += Fragments.importance(m, now);
+            if (m.pinned()) anchors++;
+        }
+        return map("total", (long) live.size(), "by_type", byType, "by_tier", byTier, "anchors", anchors, "topics", topics,
+                "avg_importance", live.isEmpty() ? 0.0 : round(sum / live.size()));
+    }
+
+    MementoTool searchTraces() {
+        Tool def = Tool.builder("search_traces", JsonSchema.input()
+                        .string("keyword", "Exact text to find (case-insensitive)", "NOAUTH")
+                        .string("session_id", "Only fragments this session wrote", "s1")
+                        .property("limit", integer("Default 20", 1, 100))
+                        .string("workspace", "Workspace (an Engram zone)", "my-project").required("keyword").build())
+                .title("Search traces")
+                .description("Exact, grep-like search of fragment contents, newest first.")
+                .annotations(ToolHints.readOnly()).build();
+        return new MementoTool(def, this::searchTraces);
+    }
+
+    private Map<String, Object> searchTraces(ToolArgs a) {
+        String zone = c.zone(a);
+        String needle = a.text("keyword").strip().toLowerCase(Locale.ROOT);
+        String session = a.textOr("session_id");
+        int limit = a.intOr("limit", 20, 1, 100);
+        List<Map<String, Object>> out = c.live(zone).stream()
+                .filter(m -> m.content().toLowerCase(Locale.ROOT).contains(needle))
+                .filter(m -> session == null || session.equals(m.session()))
+                .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(limit)
+                .map(m -> c.fragments.render(m, c.clock)).toList();
+        return map("success", true, "count", out.size(), "fragments", out);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+}

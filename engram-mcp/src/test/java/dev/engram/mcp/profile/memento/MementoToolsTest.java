@@ -1,0 +1,303 @@
+package dev.engram.mcp.profile.memento;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.ToolAdapter;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.testing.InMemoryMemoryStore;
+import dev.engram.testing.InMemorySearchIndex;
+import dev.engram.testing.MutableClock;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every Memento tool with Memento's argument names, its answers' shapes, and its refusals of bad input. */
+class MementoToolsTest {
+    private final MutableClock clock = MutableClock.at("2026-12-01T10:00:00Z");
+    private final InMemoryMemoryStore store = new InMemoryMemoryStore();
+    private final Engine engine = new Engine(store, new InMemorySearchIndex(store), clock);
+    private final ToolProfile profile = MementoProfile.create(ProfileContext.of(engine, "default"), clock);
+
+    private CallToolResult call(String tool, Map<String, Object> args) {
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        return ToolAdapter.call(h, args);
+    }
+
+    private static String text(CallToolResult r) {
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> ok(String tool, Object... kv) {
+        CallToolResult r = call(tool, args(kv));
+        assertFalse(Boolean.TRUE.equals(r.isError()), tool + " failed: " + text(r));
+        assertTrue(text(r).startsWith("{"), text(r));
+        return (Map<String, Object>) r.structuredContent();
+    }
+
+    private String error(String tool, Object... kv) {
+        CallToolResult r = call(tool, args(kv));
+        assertTrue(Boolean.TRUE.equals(r.isError()), tool + " should fail, got " + text(r));
+        assertFalse(text(r).contains("Exception") || text(r).contains(".java"), text(r));
+        return text(r);
+    }
+
+    private static Map<String, Object> args(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    private String remember(String content, String topic, String type, Object... more) {
+        Object[] kv = new Object[6 + more.length];
+        kv[0] = "content"; kv[1] = content; kv[2] = "topic"; kv[3] = topic; kv[4] = "type"; kv[5] = type;
+        System.arraycopy(more, 0, kv, 6, more.length);
+        return (String) ok("remember", kv).get("id");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> fragments(Map<String, Object> r) {
+        return (List<Map<String, Object>>) r.get("fragments");
+    }
+
+    private long live() {
+        return ((Number) ok("memory_stats").get("total")).longValue();
+    }
+
+    @Test
+    void listsMementosToolsWithItsArgumentNames() {
+        List<String> names = profile.tools().stream().map(t -> t.definition().name()).toList();
+        assertEquals(List.of("context", "remember", "batch_remember", "recall", "reflect", "forget", "link", "amend",
+                "graph_explore", "fragment_history", "memory_stats", "memory_consolidate", "tool_feedback", "get_skill_guide",
+                "reconstruct_history", "search_traces", "session_rotate"), names);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> props = (Map<String, Object>) profile.tools().get(1).definition().inputSchema().get("properties");
+        assertTrue(props.keySet().containsAll(List.of("content", "topic", "type", "keywords", "importance", "linkedTo",
+                "scope", "isAnchor", "supersedes", "idempotencyKey", "dryRun", "workspace")), props.keySet().toString());
+    }
+
+    @Test
+    void rememberAnswersMementosShapeWithTierAndKeywords() {
+        Map<String, Object> r = ok("remember", "content", "Redis NOAUTH error: set REDIS_PASSWORD in the .env file",
+                "topic", "redis", "type", "error");
+        assertEquals(true, r.get("success"));
+        assertTrue(((String) r.get("id")).startsWith("m_"));
+        assertEquals("permanent", r.get("ttl_tier"), "an error's default importance 0.9 is permanent");
+        assertEquals("permanent", r.get("scope"));
+        assertEquals(false, r.get("merged"));
+        assertEquals(List.of("redis", "noauth", "error", "set", "redis_password"), r.get("keywords"));
+        Map<String, Object> again = ok("remember", "content", "Redis NOAUTH error: set REDIS_PASSWORD in the .env file",
+                "topic", "redis", "type", "error");
+        assertEquals(r.get("id"), again.get("id"));
+        assertEquals(true, again.get("merged"));
+        Map<String, Object> fact = ok("remember", "content", "The staging cluster has three nodes", "topic", "infra",
+                "type", "fact", "importance", 0.3, "keywords", List.of("staging", "cluster"));
+        assertEquals("cold", fact.get("ttl_tier"));
+        assertEquals(List.of("staging", "cluster"), fact.get("keywords"));
+        assertEquals("hot", ok("remember", "content", "Deploy: run migrations, then restart the workers", "topic", "deploy",
+                "type", "procedure", "importance", 0.6).get("ttl_tier"));
+    }
+
+    @Test
+    void importanceRoundTripsAsANumberAndKoreanTopicReadsBack() {
+        String id = remember("배포 전에 마이그레이션을 실행한다", "배포", "decision", "importance", 0.73);
+        Map<String, Object> r = ok("recall", "topic", "배포");
+        Map<String, Object> f = fragments(r).get(0);
+        assertEquals(id, f.get("id"));
+        assertEquals(0.73, f.get("importance"));
+        assertEquals("배포", f.get("topic"));
+        assertEquals("decision", f.get("type"));
+        assertTrue(((List<?>) f.get("keywords")).contains("마이그레이션을"), f.toString());
+    }
+
+    @Test
+    void rememberRefusesBadInputAndWritesNothing() {
+        assertTrue(error("remember", "content", "x", "topic", "t").contains("type is required"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "note").contains("fact, decision, error"));
+        assertTrue(error("remember", "content", "x".repeat(301), "topic", "t", "type", "fact").contains("limit of 300"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "importance", 7).contains("importance must be 0.0..1.0"));
+        assertTrue(error("remember", "content", "x", "type", "fact").contains("topic is required"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "scope", "global").contains("permanent or session"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "linkedTo", List.of("m_aaaaaaaaaa"))
+                .contains("no fragment with linkedTo"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "importance", "high").contains("importance"));
+        assertEquals(0, live());
+        ok("remember", "content", "An episode may be long: " + "y".repeat(600), "topic", "t", "type", "episode");
+        assertEquals(1, live());
+    }
+
+    @Test
+    void dryRunIdempotencyAnchorsSessionScopeAndSupersedes() {
+        Map<String, Object> dry = ok("remember", "content", "Use pnpm, not npm", "topic", "tooling", "type", "preference", "dryRun", true);
+        assertEquals(true, dry.get("dryRun"));
+        assertEquals(0, live());
+        String first = (String) ok("remember", "content", "Deployed v1.2", "topic", "deploy", "type", "fact", "idempotencyKey", "dep-1").get("id");
+        Map<String, Object> again = ok("remember", "content", "Deployed v1.2 (retry)", "topic", "deploy", "type", "fact", "idempotencyKey", "dep-1");
+        assertEquals(Map.of("id", first, "idempotent", true), again);
+        assertEquals(1, live());
+        Map<String, Object> anchored = ok("remember", "content", "The API is REST, never GraphQL", "topic", "api", "type", "fact",
+                "importance", 0.4, "isAnchor", true);
+        assertEquals("permanent", anchored.get("ttl_tier"));
+        assertEquals("short", ok("remember", "content", "Working on the login form now", "topic", "ui", "type", "fact",
+                "scope", "session").get("ttl_tier"));
+        String newer = remember("Deployed v1.3", "deploy", "fact", "supersedes", List.of(first));
+        List<Map<String, Object>> hits = fragments(ok("recall", "keywords", List.of("deployed"), "includeLinks", false));
+        assertEquals(List.of(newer), hits.stream().map(f -> f.get("id")).toList(), "the superseded fragment leaves recall");
+        assertEquals(List.of(first), ok("fragment_history", "id", newer).get("supersedes"));
+        assertEquals(newer, ok("fragment_history", "id", first).get("superseded_by"));
+    }
+
+    @Test
+    void recallCascadeFiltersBudgetAndLinks() {
+        String error = remember("Redis NOAUTH on connect in staging", "redis", "error");
+        String fix = remember("Fix: export REDIS_PASSWORD before starting the workers", "redis", "procedure");
+        remember("Postgres vacuum runs nightly", "postgres", "fact");
+        ok("link", "fromId", error, "toId", fix, "relationType", "resolved_by");
+        Map<String, Object> r = ok("recall", "keywords", List.of("noauth"));
+        assertEquals(error, fragments(r).get(0).get("id"));
+        assertTrue(((List<?>) r.get("searchPath")).contains("L2:1"), r.get("searchPath").toString());
+        assertTrue(((List<?>) r.get("searchPath")).stream().anyMatch(p -> ((String) p).startsWith("L2.5:")), r.get("searchPath").toString());
+        assertEquals(fix, fragments(r).get(1).get("id"), "the fix comes with the error it resolves");
+        assertTrue(((Number) r.get("totalTokens")).intValue() > 0);
+        assertEquals(List.of("postgres"), fragments(ok("recall", "topic", "postgres")).stream().map(f -> f.get("topic")).toList());
+        assertEquals(List.of(fix), fragments(ok("recall", "type", "procedure")).stream().map(f -> f.get("id")).toList());
+        Map<String, Object> tiny = ok("recall", "keywords", List.of("redis"), "tokenBudget", 20);
+        assertEquals(1, fragments(tiny).size(), "a budget smaller than two fragments keeps the best one");
+        assertTrue(error("recall").contains("keywords or text is required"));
+        assertTrue(error("recall", "keywords", List.of("x"), "pageSize", 90).contains("pageSize must be 1..50"));
+        assertTrue(error("recall", "query", "x").contains("is not an argument of recall"));
+        assertTrue(error("recall", "keywords", List.of("x"), "timeRange", Map.of("start", "7d")).contains("timeRange.start"));
+    }
+
+    @Test
+    void decayLowersWhatUsersSeeButNotErrorsOrAnchors() {
+        String fact = remember("The office wifi is called corp-5g", "office", "fact", "importance", 0.6);
+        String error = remember("Build fails without JAVA_HOME", "build", "error", "importance", 0.6);
+        clock.advance(Duration.ofDays(60));
+        Map<String, Object> stats = ok("memory_stats");
+        List<Map<String, Object>> ctx = fragments(ok("context", "types", List.of("fact", "error")));
+        Map<String, Double> seen = new LinkedHashMap<>();
+        for (Map<String, Object> f : ctx) seen.put((String) f.get("id"), ((Number) f.get("importance")).doubleValue());
+        assertEquals(0.3, seen.get(fact), 1e-9, "a fact halves in 60 days");
+        assertEquals(0.6, seen.get(error), 1e-9, "errors never decay");
+        assertEquals(0.45, ((Number) stats.get("avg_importance")).doubleValue(), 1e-9);
+    }
+
+    @Test
+    void contextGivesAnchorsCoreAndWorkingMemory() {
+        remember("Prefer tabs", "style", "preference");
+        remember("Never force-push main", "git", "fact", "isAnchor", true);
+        remember("Now fixing the login bug", "ui", "fact", "scope", "session");
+        remember("Trivia nobody needs", "misc", "fact");
+        Map<String, Object> r = ok("context");
+        List<Object> contents = fragments(r).stream().map(f -> f.get("content")).toList();
+        assertEquals(List.of("Never force-push main", "Prefer tabs", "Now fixing the login bug"), contents);
+        assertEquals(Map.of("anchors", 1, "core", 1, "working", 1), r.get("counts"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tree = (Map<String, Object>) ok("context", "structured", true).get("context");
+        assertEquals(List.of("anchors", "core", "working"), List.copyOf(tree.keySet()));
+        assertTrue(error("context", "types", List.of("note")).contains("not a fragment type"));
+    }
+
+    @Test
+    void forgetByIdOrTopicWithForceForPermanent() {
+        String error = remember("Old error", "redis", "error");
+        String fact = remember("Redis runs on port 6380 here", "redis", "fact");
+        assertTrue(error("forget").contains("id or topic is required"));
+        assertTrue(error("forget", "id", error).contains("force: true"));
+        assertEquals(2, live());
+        assertEquals(List.of(fact), ok("forget", "id", fact, "dryRun", true).get("targets"));
+        assertEquals(2, live());
+        Map<String, Object> r = ok("forget", "topic", "redis", "force", true);
+        assertEquals(2, r.get("deleted"));
+        assertEquals(0, live());
+        assertTrue(error("forget", "id", "m_aaaaaaaaaa").contains("no fragment with id"));
+    }
+
+    @Test
+    void linkAmendHistoryAndGraphExplore() {
+        String error = remember("Build fails: missing JAVA_HOME", "build", "error");
+        String cause = remember("CI image lacks a JDK", "build", "fact");
+        String fix = remember("Install temurin-17 in the CI image", "build", "procedure");
+        assertEquals("caused_by", ok("link", "fromId", error, "toId", cause, "relationType", "caused_by").get("relationType"));
+        ok("link", "fromId", error, "toId", fix, "relationType", "resolved_by");
+        assertTrue(error("link", "fromId", error, "toId", fix, "relationType", "fixes").contains("caused_by, resolved_by"));
+        assertTrue(error("link", "fromId", error, "toId", "m_aaaaaaaaaa").contains("no fragment with toId"));
+        assertTrue(error("link", "fromId", error, "toId", error).contains("same fragment"));
+        Map<String, Object> g = ok("graph_explore", "startId", error);
+        assertEquals(2, ((List<?>) g.get("edges")).size());
+        assertTrue(((String) g.get("tree")).contains("└─ caused_by → [fact] CI image lacks a JDK"), (String) g.get("tree"));
+        assertTrue(error("graph_explore").contains("startId is required"));
+
+        Map<String, Object> amended = ok("amend", "id", fix, "content", "Install temurin-21 in the CI image", "importance", 0.95, "topic", "ci");
+        assertEquals(List.of("content", "topic", "importance"), amended.get("updated"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = (Map<String, Object>) amended.get("fragment");
+        assertEquals(0.95, f.get("importance"));
+        assertEquals("ci", f.get("topic"));
+        assertTrue(error("amend", "id", fix).contains("nothing to change"));
+        assertTrue(error("amend", "id", fix, "type", "fact").contains("supersedes"));
+        Map<String, Object> h = ok("fragment_history", "id", fix);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) h.get("versions");
+        assertEquals("Install temurin-17 in the CI image", versions.get(0).get("content"));
+    }
+
+    @Test
+    void reflectAndBatchWriteAllOrNothing() {
+        assertTrue(error("reflect").contains("summary"));
+        assertTrue(error("reflect", "decisions", List.of("ok"), "new_procedures", List.of("z".repeat(400))).contains("new_procedures[0].content"));
+        assertEquals(0, live());
+        Map<String, Object> r = ok("reflect", "summary", "Fixed the Redis auth, and the workers start again",
+                "decisions", List.of("Keep Redis 7"), "errors_resolved", List.of("Cause: no password → Resolution: set REDIS_PASSWORD"),
+                "open_questions", List.of("Why is the queue slow?"), "narrative_summary", "We debugged Redis for an hour.");
+        assertEquals(5, r.get("count"));
+        assertEquals(List.of("fact", "decision", "error", "fact", "episode"),
+                ((List<?>) r.get("fragments")).stream().map(x -> ((Map<?, ?>) x).get("type")).toList());
+        assertEquals(5, live());
+
+        assertTrue(error("batch_remember", "fragments", List.of(Map.of("content", "a ok", "topic", "t", "type", "fact"),
+                Map.of("content", "b", "topic", "t", "type", "note"))).contains("fragments[1].type"));
+        assertTrue(error("batch_remember", "fragments", List.of(Map.of("content", "a", "topic", "t", "type", "fact", "tags", List.of())))
+                .contains("fragments[0].tags"));
+        assertEquals(5, live());
+        Map<String, Object> b = ok("batch_remember", "fragments", List.of(Map.of("content", "One batch fact", "topic", "t", "type", "fact"),
+                Map.of("content", "Another batch fact", "topic", "t", "type", "decision", "importance", 0.2)));
+        assertEquals(2, b.get("inserted"));
+        assertEquals(7, live());
+    }
+
+    @Test
+    void feedbackAdaptsImportanceAndUnbuiltToolsSaySo() {
+        String id = remember("Recall pages are slow", "perf", "fact", "importance", 0.5);
+        Map<String, Object> r = ok("tool_feedback", "tool_name", "recall", "relevant", false, "sufficient", false, "fragment_ids", List.of(id));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> adj = ((List<Map<String, Object>>) r.get("adjusted")).get(0);
+        assertEquals(0.475, adj.get("importance"));
+        assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true).contains("sufficient is required"));
+        assertTrue(error("memory_consolidate").contains("not built yet"));
+        assertTrue(error("reconstruct_history", "caseId", "c1").contains("not built yet"));
+        assertTrue(error("session_rotate").contains("not built yet"));
+        assertTrue(((Map<?, ?>) ok("get_skill_guide", "section", "importance").get("guide")).containsKey("importance"));
+        assertTrue(error("get_skill_guide", "section", "nope").contains("overview"));
+        Map<String, Object> t = ok("search_traces", "keyword", "PAGES");
+        assertEquals(1, t.get("count"));
+        assertTrue(error("search_traces").contains("keyword is required"));
+    }
+
+    @Test
+    void workspaceIsTheZone() {
+        remember("Alpha only", "a", "fact", "workspace", "alpha");
+        assertEquals(0, live());
+        assertEquals(1L, ((Number) ok("memory_stats", "workspace", "alpha").get("total")).longValue());
+    }
+}
