@@ -41,7 +41,9 @@ final class ProfilesSubcommand implements Callable<Integer> {
             row.put("prompts", prompts);
             rows.add(row);
         }
-        text.append("planned, not built yet: ").append(String.join(", ", ProfileRegistry.PLANNED));
+        if (!ProfileRegistry.PLANNED.isEmpty()) {
+            text.append("planned, not built yet: ").append(String.join(", ", ProfileRegistry.PLANNED));
+        }
         Map<String, Object> structured = new LinkedHashMap<>();
         structured.put("profiles", rows);
         structured.put("planned", ProfileRegistry.PLANNED);

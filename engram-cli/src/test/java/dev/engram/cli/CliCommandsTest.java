@@ -97,7 +97,8 @@ class CliCommandsTest {
         assertTrue(r.out().contains("server-memory: 9 tools, 1 resource, 0 prompts\n"), r.out());
         assertTrue(r.out().contains("brain: 21 tools, 0 resources, 0 prompts\n"), r.out());
         assertTrue(r.out().contains("toon: 38 tools, 3 resources, 0 prompts\n"), r.out());
-        assertTrue(r.out().contains("planned, not built yet: memento"), r.out());
+        assertTrue(r.out().contains("memento: 17 tools, 0 resources, 0 prompts"), r.out());
+        assertFalse(r.out().contains("planned, not built yet"), "nothing is planned any more: " + r.out());
         CliRunner.Run json = failingStore().run("profiles", "--json");
         assertEquals(0, json.exitCode(), json.err());
         assertTrue(json.out().contains("\"name\":\"native\"") && json.out().contains("\"tool_count\":9"), json.out());
@@ -107,11 +108,11 @@ class CliCommandsTest {
     void unknownProfileStopsStartUpBeforeServing() {
         CliRunner.Run r = failingStore().run("mcp", "--profile", "nope");
         assertEquals(2, r.exitCode());
-        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native, server-memory, brain, toon\n", r.err());
+        assertEquals("engram: --profile (flag) 'nope' is not a profile; choose one of: native, server-memory, brain, toon, memento\n", r.err());
         assertEquals("", r.out(), "nothing was served");
-        CliRunner.Run serve = failingStore().run("serve", "--no-auth", "--profile", "memento");
+        CliRunner.Run serve = failingStore().run("serve", "--no-auth", "--profile", "mementos");
         assertEquals(2, serve.exitCode());
-        assertTrue(serve.err().startsWith("engram: --profile (flag) 'memento' is planned but not built yet"), serve.err());
+        assertTrue(serve.err().startsWith("engram: --profile (flag) 'mementos' is not a profile"), serve.err());
         CliRunner.Run env = new CliRunner(dir, Map.of("ENGRAM_PROFILE", "nope"), (config, embedding) -> {
             throw new AssertionError("no store is opened for an unknown profile");
         }).run("mcp");

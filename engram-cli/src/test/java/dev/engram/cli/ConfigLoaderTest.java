@@ -82,12 +82,12 @@ class ConfigLoaderTest {
     @Test
     void unknownProfileFailsNamingTheSettingItsSourceAndTheNames() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory, brain, toon",
+        assertEquals("ENGRAM_PROFILE (environment) 'nope' is not a profile; choose one of: native, server-memory, brain, toon, memento",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "nope"), dir, dir, "Linux")
                         .profile(null, registry)).getMessage());
-        assertEquals("--profile (flag) 'memento' is planned but not built yet; choose one of: native, server-memory, brain, toon",
+        assertEquals("--profile (flag) 'mem' is not a profile; choose one of: native, server-memory, brain, toon, memento",
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_PROFILE", "native"), dir, dir, "Linux")
-                        .profile("memento", registry)).getMessage());
+                        .profile("mem", registry)).getMessage());
     }
 
     @Test

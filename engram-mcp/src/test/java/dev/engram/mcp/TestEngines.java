@@ -35,6 +35,10 @@ public final class TestEngines {
                 JsonText.standard(), java.util.Optional.empty(), clock);
     }
 
+    public static ToolProfile mementoProfile(Clock clock) {
+        return dev.engram.mcp.profile.memento.MementoProfile.create(ProfileContext.of(inMemory(clock), "default"), clock);
+    }
+
     public static ToolProfile toonProfile(Clock clock) {
         return dev.engram.mcp.profile.toon.ToonProfile.create(ProfileContext.of(inMemory(clock), "default"),
                 java.nio.file.Path.of("").toAbsolutePath(), clock);

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile;
 
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.brain.BrainProfile;
+import dev.engram.mcp.profile.memento.MementoProfile;
 import dev.engram.mcp.profile.nativeprofile.NativeProfile;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
 import dev.engram.mcp.profile.toon.ToonProfile;
@@ -23,8 +24,8 @@ public final class ProfileRegistry {
     }
 
     public static final String DEFAULT = "native";
-    /** Named by issue 15; listed so a user asking for one learns it is coming rather than misspelt. */
-    public static final List<String> PLANNED = List.of("memento");
+    /** Profiles named by an issue but not built; listed so a user asking for one learns it is coming rather than misspelt. */
+    public static final List<String> PLANNED = List.of();
 
     private final Map<String, Factory> factories;
 
@@ -41,6 +42,7 @@ public final class ProfileRegistry {
         all.put(ServerMemoryProfile.NAME, ServerMemoryProfile::create);
         all.put(BrainProfile.NAME, BrainProfile::create);
         all.put(ToonProfile.NAME, ToonProfile::create);
+        all.put(MementoProfile.NAME, MementoProfile::create);
         return new ProfileRegistry(all);
     }
 

@@ -20,7 +20,7 @@ class ProfileRegistryTest {
     @Test
     void standardListsOnlyWhatIsBuilt() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals(List.of("native", "server-memory", "brain", "toon"), registry.names());
+        assertEquals(List.of("native", "server-memory", "brain", "toon", "memento"), registry.names());
         for (String planned : ProfileRegistry.PLANNED) {
             assertTrue(registry.find(planned).isEmpty(), planned + " is planned, not registered");
         }
@@ -44,10 +44,17 @@ class ProfileRegistryTest {
     }
 
     @Test
+    void mementoBuildsItsSeventeenTools() {
+        ToolProfile p = ProfileRegistry.standard().create("memento", context, JsonText.standard());
+        assertEquals("memento", p.name());
+        assertEquals(17, p.tools().size());
+        assertEquals("context", p.tools().get(0).definition().name());
+    }
+
+    @Test
     void unknownNamesAreExplainedWithTheAvailableOnes() {
         ProfileRegistry registry = ProfileRegistry.standard();
-        assertEquals("'nope' is not a profile; choose one of: native, server-memory, brain, toon", registry.unknown("nope"));
-        assertEquals("'memento' is planned but not built yet; choose one of: native, server-memory, brain, toon", registry.unknown("memento"));
+        assertEquals("'nope' is not a profile; choose one of: native, server-memory, brain, toon, memento", registry.unknown("nope"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> registry.create("nope", context, JsonText.standard()));
         assertEquals(registry.unknown("nope"), e.getMessage());

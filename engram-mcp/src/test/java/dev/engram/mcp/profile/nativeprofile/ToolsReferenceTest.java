@@ -28,7 +28,8 @@ class ToolsReferenceTest {
         String expected = render(TestEngines.nativeProfile(Clock.systemUTC()))
                 + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()))
                 + section("brain profile (`--profile brain`, mcp-brain-tools)", TestEngines.brainProfile(Clock.systemUTC()))
-                + section("toon profile (`--profile toon`, toon-memory)", TestEngines.toonProfile(Clock.systemUTC()));
+                + section("toon profile (`--profile toon`, toon-memory)", TestEngines.toonProfile(Clock.systemUTC()))
+                + section("memento profile (`--profile memento`, Memento MCP)", TestEngines.mementoProfile(Clock.systemUTC()));
         if (Boolean.getBoolean("engram.docs.update")) {
             Files.createDirectories(DOC.getParent());
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
