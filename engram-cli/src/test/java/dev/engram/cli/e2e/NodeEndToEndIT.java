@@ -98,6 +98,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void memento() throws Exception {
+        nodeTest("memento.test.mjs");
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }

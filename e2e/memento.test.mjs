@@ -1,0 +1,147 @@
+// The Memento MCP profile end to end: `engram mcp --profile memento` driven over stdio by the
+// TypeScript SDK client. The seed's recommended flow (context → remember → recall → forget the error +
+// remember the procedure → reflect) with Memento's own argument names (topic, keywords, importance as
+// a number, linkedTo, isAnchor, scope), every tool called once with valid arguments, answers in
+// Memento's JSON shapes (text is JSON.stringify(data, null, 2)), Korean content, and bad input coming
+// back as isError saying what to send, with nothing written.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { connectStdio, tempStore } from "./lib/engram.mjs";
+import { callErr, textOf } from "./lib/tools.mjs";
+
+const TOOLS = ["context", "remember", "batch_remember", "recall", "reflect", "forget", "link", "amend", "graph_explore",
+  "fragment_history", "memory_stats", "memory_consolidate", "tool_feedback", "get_skill_guide", "reconstruct_history",
+  "search_traces", "session_rotate"];
+
+describe("memento profile over stdio", () => {
+  const store = tempStore();
+  let server;
+  let client;
+
+  before(async () => {
+    server = await connectStdio(store, "memento-e2e", { mcpArgs: ["--profile", "memento"] });
+    client = server.client;
+  });
+  after(async () => { await server?.close(); });
+
+  async function ok(name, args = {}) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
+    const text = textOf(r);
+    const data = JSON.parse(text);
+    assert.equal(text, JSON.stringify(data, null, 2), `${name}: text is not JSON.stringify(data, null, 2)`);
+    assert.deepEqual(r.structuredContent, data, `${name}: structured content is the same data`);
+    return data;
+  }
+  const total = async () => (await ok("memory_stats")).total;
+
+  it("lists Memento's tools with its argument names", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), TOOLS);
+    const remember = tools.find((t) => t.name === "remember").inputSchema;
+    assert.deepEqual(remember.required, ["content", "topic", "type"]);
+    for (const p of ["keywords", "importance", "linkedTo", "isAnchor", "supersedes", "scope", "idempotencyKey", "dryRun"]) {
+      assert.ok(remember.properties[p], `remember has ${p}`);
+    }
+    assert.equal(remember.properties.importance.type, "number");
+  });
+
+  it("refuses bad input with what to send, and writes nothing", async () => {
+    await callErr(client, "remember", { content: "x", topic: "t" }, [/type is required/]);
+    await callErr(client, "remember", { content: "x", topic: "t", type: "note" }, [/fact, decision, error/]);
+    await callErr(client, "remember", { content: "x".repeat(301), topic: "t", type: "fact" }, [/limit of 300/, /split/]);
+    await callErr(client, "remember", { content: "x", topic: "t", type: "fact", importance: 1.5 }, [/importance must be 0.0..1.0/]);
+    await callErr(client, "remember", { content: "x", topic: "t", type: "fact", tags: ["a"] }, [/tags is not an argument of remember/]);
+    await callErr(client, "recall", {}, [/keywords or text is required/]);
+    await callErr(client, "forget", {}, [/id or topic is required/]);
+    await callErr(client, "link", { fromId: "m_aaaaaaaaaa", toId: "m_bbbbbbbbbb" }, [/no fragment with fromId/]);
+    await callErr(client, "reflect", { decisions: ["fine"], new_procedures: ["y".repeat(400)] }, [/new_procedures\[0\]\.content/]);
+    assert.equal(await total(), 0);
+  });
+
+  it("runs the seed's recommended flow", async () => {
+    const ctx0 = await ok("context");
+    assert.deepEqual(ctx0.fragments, []);
+    const pref = await ok("remember", { content: "Always answer in Korean", topic: "style", type: "preference" });
+    assert.equal(pref.ttl_tier, "permanent");
+    const err = await ok("remember", { content: "Redis NOAUTH 에러: REDIS_PASSWORD 가 비어 있다", topic: "redis", type: "error",
+      keywords: ["redis", "noauth"], importance: 0.9 });
+    assert.equal(err.success, true);
+    assert.match(err.id, /^m_[a-z2-7]{10}$/);
+    assert.deepEqual(err.keywords, ["redis", "noauth"]);
+    assert.equal(err.scope, "permanent");
+    assert.equal(err.merged, false);
+    const again = await ok("remember", { content: "Redis NOAUTH 에러: REDIS_PASSWORD 가 비어 있다", topic: "redis", type: "error" });
+    assert.equal(again.merged, true);
+    assert.equal(again.id, err.id);
+
+    const hit = await ok("recall", { keywords: ["noauth"] });
+    assert.equal(hit.success, true);
+    assert.equal(hit.fragments[0].id, err.id);
+    assert.equal(hit.fragments[0].type, "error");
+    assert.equal(hit.fragments[0].importance, 0.9);
+    assert.equal(hit.fragments[0].topic, "redis");
+    assert.ok(hit.totalTokens > 0);
+    assert.ok(hit.searchPath.some((p) => p.startsWith("L2:")), JSON.stringify(hit.searchPath));
+
+    const ctx = await ok("context");
+    assert.deepEqual(ctx.fragments.map((f) => f.id).sort(), [pref.id, err.id].sort());
+
+    // the error is solved: forget it (permanent needs force) and remember the procedure
+    await callErr(client, "forget", { id: err.id }, [/force: true/]);
+    const gone = await ok("forget", { id: err.id, force: true });
+    assert.deepEqual(gone, { success: true, deleted: 1, ids: [err.id] });
+    const proc = await ok("remember", { content: "Redis NOAUTH: set REDIS_PASSWORD in .env, then restart", topic: "redis",
+      type: "procedure", keywords: ["redis", "noauth"] });
+    assert.equal(proc.ttl_tier, "hot");
+    const after = await ok("recall", { keywords: ["noauth"], text: "how do we fix redis auth" });
+    assert.deepEqual(after.fragments.map((f) => f.id), [proc.id]);
+
+    const refl = await ok("reflect", { summary: "Redis auth works again", decisions: ["Keep Redis 7"],
+      errors_resolved: ["Cause: empty REDIS_PASSWORD → Resolution: set it in .env"], open_questions: ["Why was it empty?"],
+      narrative_summary: "We found the Redis auth error, fixed the password and wrote the procedure down." });
+    assert.equal(refl.count, 5);
+    assert.deepEqual(refl.fragments.map((f) => f.type), ["fact", "decision", "error", "fact", "episode"]);
+  });
+
+  it("calls every other tool with Memento's arguments", async () => {
+    const a = await ok("remember", { content: "Build fails: JAVA_HOME not set", topic: "build", type: "error" });
+    const b = await ok("remember", { content: "Install temurin-17 in the CI image", topic: "build", type: "procedure" });
+    const c = await ok("remember", { content: "The CI image ships without a JDK", topic: "build", type: "fact", linkedTo: [a.id] });
+    assert.deepEqual(await ok("link", { fromId: a.id, toId: b.id, relationType: "resolved_by" }),
+      { success: true, fromId: a.id, toId: b.id, relationType: "resolved_by" });
+    await ok("link", { fromId: a.id, toId: c.id, relationType: "caused_by" });
+    const g = await ok("graph_explore", { startId: a.id });
+    assert.match(g.tree, /└─ caused_by → \[fact\] The CI image ships without a JDK/);
+    assert.match(g.tree, /└─ resolved_by → \[procedure\] Install temurin-17/);
+
+    const am = await ok("amend", { id: b.id, content: "Install temurin-21 in the CI image", importance: 0.95 });
+    assert.deepEqual(am.updated, ["content", "importance"]);
+    assert.equal(am.fragment.importance, 0.95);
+    const h = await ok("fragment_history", { id: b.id });
+    assert.equal(h.versions[0].content, "Install temurin-17 in the CI image");
+
+    const batch = await ok("batch_remember", { fragments: [
+      { content: "서울 오피스의 와이파이는 corp-5g 이다", topic: "사무실", type: "fact" },
+      { content: "Staging has three nodes", topic: "infra", type: "fact", importance: 0.3 }] });
+    assert.equal(batch.inserted, 2);
+    const ko = await ok("recall", { topic: "사무실" });
+    assert.equal(ko.fragments[0].topic, "사무실");
+
+    const stats = await ok("memory_stats");
+    assert.equal(stats.total, await total());
+    assert.ok(stats.by_type.error >= 1 && stats.by_tier.permanent >= 1, JSON.stringify(stats));
+    assert.equal(stats.topics.build, 3);
+
+    const fb = await ok("tool_feedback", { tool_name: "recall", relevant: true, sufficient: true, fragment_ids: [c.id] });
+    assert.equal(fb.adjusted[0].importance, 0.525);
+    assert.equal((await ok("search_traces", { keyword: "JAVA_HOME" })).count, 1);
+    assert.ok((await ok("get_skill_guide", { section: "lifecycle" })).guide.lifecycle.includes("half-life"));
+    await callErr(client, "memory_consolidate", {}, [/not built yet/]);
+    await callErr(client, "reconstruct_history", { caseId: "c1" }, [/not built yet/]);
+    await callErr(client, "session_rotate", {}, [/not built yet/]);
+    const n = await total();
+    await ok("forget", { topic: "build", force: true });
+    assert.equal(await total(), n - 3);
+  });
+});
