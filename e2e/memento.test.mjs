@@ -33,7 +33,7 @@ describe("memento profile over stdio", () => {
     assert.deepEqual(r.structuredContent, data, `${name}: structured content is the same data`);
     return data;
   }
-  const total = async () => (await ok("memory_stats")).total;
+  const total = async () => (await ok("memory_stats")).stats.total;
 
   it("lists Memento's tools with its argument names", async () => {
     const { tools } = await client.listTools();
@@ -128,7 +128,7 @@ describe("memento profile over stdio", () => {
     const ko = await ok("recall", { topic: "사무실" });
     assert.equal(ko.fragments[0].topic, "사무실");
 
-    const stats = await ok("memory_stats");
+    const { stats } = await ok("memory_stats");
     assert.equal(stats.total, await total());
     assert.ok(stats.by_type.error >= 1 && stats.by_tier.permanent >= 1, JSON.stringify(stats));
     assert.equal(stats.topics.build, 3);

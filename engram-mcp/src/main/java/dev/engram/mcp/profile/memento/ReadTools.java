@@ -382,8 +382,9 @@ final class ReadTools {
             sum += Fragments.importance(m, now);
             if (m.pinned()) anchors++;
         }
-        return map("total", (long) live.size(), "by_type", byType, "by_tier", byTier, "anchors", anchors, "topics", topics,
-                "avg_importance", live.isEmpty() ? 0.0 : round(sum / live.size()));
+        // Memento wraps its numbers: {success, stats: {total, by_type, by_tier, …}}
+        return map("success", true, "stats", map("total", (long) live.size(), "by_type", byType, "by_tier", byTier,
+                "anchors", anchors, "topics", topics, "avg_importance", live.isEmpty() ? 0.0 : round(sum / live.size())));
     }
 
     MementoTool searchTraces() {

@@ -80,6 +80,8 @@ final class WriteTools {
                 a.numberOr("importance", 0, 1), a.textOr("scope"), a.bool("isAnchor"), a.list("linkedTo"),
                 a.list("supersedes"), a.textOr("idempotencyKey"), "");
         if (a.bool("dryRun")) {
+            for (String id : d.linkedTo) c.require("linkedTo", zone, id);
+            for (String id : d.supersedes) c.require("supersedes", zone, id);
             return map("dryRun", true, "simulated", map("fragment", map("content", d.content, "topic", d.topic,
                     "type", d.type, "keywords", d.keywords, "importance", d.importance,
                     "ttl_tier", initialTier(d), "scope", d.session ? "session" : "permanent"), "conflicts", List.of()));

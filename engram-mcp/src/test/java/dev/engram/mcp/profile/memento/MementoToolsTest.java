@@ -70,7 +70,14 @@ class MementoToolsTest {
     }
 
     private long live() {
-        return ((Number) ok("memory_stats").get("total")).longValue();
+        return ((Number) stats().get("total")).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> stats(Object... kv) {
+        Map<String, Object> r = ok("memory_stats", kv);
+        assertEquals(true, r.get("success"));
+        return (Map<String, Object>) r.get("stats");
     }
 
     @Test
@@ -183,7 +190,7 @@ class MementoToolsTest {
         String fact = remember("The office wifi is called corp-5g", "office", "fact", "importance", 0.6);
         String error = remember("Build fails without JAVA_HOME", "build", "error", "importance", 0.6);
         clock.advance(Duration.ofDays(60));
-        Map<String, Object> stats = ok("memory_stats");
+        Map<String, Object> stats = stats();
         List<Map<String, Object>> ctx = fragments(ok("context", "types", List.of("fact", "error")));
         Map<String, Double> seen = new LinkedHashMap<>();
         for (Map<String, Object> f : ctx) seen.put((String) f.get("id"), ((Number) f.get("importance")).doubleValue());
@@ -298,6 +305,6 @@ class MementoToolsTest {
     void workspaceIsTheZone() {
         remember("Alpha only", "a", "fact", "workspace", "alpha");
         assertEquals(0, live());
-        assertEquals(1L, ((Number) ok("memory_stats", "workspace", "alpha").get("total")).longValue());
+        assertEquals(1L, ((Number) stats("workspace", "alpha").get("total")).longValue());
     }
 }
