@@ -104,6 +104,10 @@ class ProxyDoctorCommandTest {
         assertTrue(r.out().contains("stdio: npx -y @modelcontextprotocol/server-postgres postgresql://<hidden>@db.internal/prod"), r.out());
         for (String out : new String[] {r.out(), json.out()}) assertFalse(out.contains("S3cretPW") || out.contains("admin:"), out);
         assertTrue(json.out().contains("postgresql://<hidden>@db.internal/prod"), json.out());
+        CliRunner.Run list = cli().run("--store", store(), "proxy", "list");
+        CliRunner.Run listJson = cli().run("--store", store(), "--json", "proxy", "list");
+        assertTrue(list.out().contains("postgresql://<hidden>@db.internal/prod"), list.out());
+        for (String out : new String[] {list.out(), listJson.out()}) assertFalse(out.contains("S3cretPW"), out);
     }
 
     @Test
