@@ -5,6 +5,7 @@ import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import java.io.File;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +36,21 @@ record ProxyConfigChecks(List<String> problems, List<String> warnings) {
     }
 
     private static boolean onPath(String command, String path) {
-        if (command.contains("/")) return Files.isExecutable(Path.of(command));
+        if (command.contains("/")) return executable(command);
         if (path == null) path = System.getenv("PATH");
         if (path == null) return false;
         for (String dir : path.split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) return true;
+            if (!dir.isEmpty() && executable(dir + File.separator + command)) return true;
         }
         return false;
+    }
+
+    /** A name that is no path at all (a NUL in it) is simply not found: the check must report, never crash. */
+    private static boolean executable(String file) {
+        try {
+            return Files.isExecutable(Path.of(file));
+        } catch (InvalidPathException e) {
+            return false;
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.proxy.config.ProxyConfig;
 import dev.engram.proxy.config.ProxyConfigFile;
+import dev.engram.proxy.config.EffectiveConfig;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import java.util.ArrayList;
@@ -30,18 +31,18 @@ final class ProxyListSubcommand implements Callable<Integer> {
             row.put("prefix", u.prefix());
             String where;
             if (u.transport() instanceof UpstreamTransport.Stdio s) {
-                where = "stdio: " + s.command() + " " + String.join(" ", s.args())
+                where = "stdio: " + s.command() + " " + String.join(" ", EffectiveConfig.maskArgs(s.args()))
                         + (s.passEnv().isEmpty() ? "" : " (env: " + String.join(", ", s.passEnv()) + ")");
                 row.put("transport", "stdio");
                 row.put("command", s.command());
-                row.put("args", s.args());
+                row.put("args", EffectiveConfig.maskArgs(s.args()));
                 row.put("env", s.passEnv());
             } else {
                 UpstreamTransport.Remote h = (UpstreamTransport.Remote) u.transport();
-                // header values can be bearer tokens: names only
-                where = h.label() + ": " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
+                // header values can be bearer tokens: names only; URL credentials and query values hidden as in config show
+                where = h.label() + ": " + EffectiveConfig.maskUrl(h.url()) + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
                 row.put("transport", h.id());
-                row.put("url", h.url());
+                row.put("url", EffectiveConfig.maskUrl(h.url()));
                 row.put("headers", List.copyOf(h.headers().keySet()));
             }
             row.put("compression", u.compression().id());

@@ -59,6 +59,25 @@ class ProxyCommandsTest {
     }
 
     @Test
+    void addRefusesAUrlOrHeaderThatCannotBeSentAndWritesNothing() {
+        String store = dir.resolve("store").toString();
+        String[][] cases = {
+                {"--url", "https://h.example/a b", "url is not a valid URL"},
+                {"--url", "https://h.example/mcp", "--header", "X Api=v", "headers name 'X Api' is not a header name"},
+                {"--url", "https://h.example/mcp", "--header", "Host=evil.example", "headers Host is set by the HTTP client itself"},
+        };
+        for (String[] c : cases) {
+            List<String> args = new java.util.ArrayList<>(List.of("--store", store, "proxy", "add", "w"));
+            args.addAll(List.of(c).subList(0, c.length - 1));
+            args.addAll(List.of("--prefix", "w"));
+            CliRunner.Run r = cli().run(args.toArray(String[]::new));
+            assertEquals(2, r.exitCode(), r.out() + r.err());
+            assertTrue(r.err().contains(c[c.length - 1]), r.err());
+            assertFalse(Files.exists(Path.of(store, "proxy.json")));
+        }
+    }
+
+    @Test
     void shellWordsGroupQuotesAndEscapes() {
         assertEquals(List.of("-y", "pkg", "/a b", "c\"d", "e f"), ShellWords.split("-y pkg '/a b' \"c\\\"d\" e\\ f"));
     }

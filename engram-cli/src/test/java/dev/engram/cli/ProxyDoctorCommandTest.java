@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,5 +91,36 @@ class ProxyDoctorCommandTest {
             assertFalse(out.contains("s3cret") || out.contains("pw@") || out.contains("abc"), out);
         }
         assertTrue(json.out().contains("\"Authorization\":\"<hidden>\""), json.out());
+    }
+
+    @Test
+    void configShowMasksCredentialsInArgs() {
+        assertEquals(0, cli().run("--store", store(), "proxy", "add", "pg", "--command", "npx", "--args",
+                "-y @modelcontextprotocol/server-postgres postgresql://admin:S3cretPW@db.internal/prod", "--prefix", "pg").exitCode());
+        CliRunner.Run r = cli().run("--store", store(), "proxy", "config", "show");
+        CliRunner.Run json = cli().run("--store", store(), "--json", "proxy", "config", "show");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals(0, json.exitCode(), json.err());
+        assertTrue(r.out().contains("stdio: npx -y @modelcontextprotocol/server-postgres postgresql://<hidden>@db.internal/prod"), r.out());
+        for (String out : new String[] {r.out(), json.out()}) assertFalse(out.contains("S3cretPW") || out.contains("admin:"), out);
+        assertTrue(json.out().contains("postgresql://<hidden>@db.internal/prod"), json.out());
+        CliRunner.Run list = cli().run("--store", store(), "proxy", "list");
+        CliRunner.Run listJson = cli().run("--store", store(), "--json", "proxy", "list");
+        assertTrue(list.out().contains("postgresql://<hidden>@db.internal/prod"), list.out());
+        for (String out : new String[] {list.out(), listJson.out()}) assertFalse(out.contains("S3cretPW"), out);
+    }
+
+    @Test
+    void aCommandThatIsNoPathIsAProblemNotACrash() throws Exception {
+        Files.createDirectories(dir.resolve("store"));
+        Files.writeString(dir.resolve("store/proxy.json"),
+                "{\"upstreams\":[{\"name\":\"bad\",\"prefix\":\"bad\",\"command\":\"/bin/x\\u0000y\"}]}");
+        for (String cmd : new String[] {"validate", "doctor"}) {
+            CliRunner.Run r = cmd.equals("validate") ? cli().run("--store", store(), "proxy", "config", "validate")
+                    : cli().run("--store", store(), "proxy", "doctor");
+            assertEquals(2, r.exitCode(), cmd + ": " + r.out() + r.err());
+            assertTrue(r.err().contains("upstreams[0] ('bad'): command "), cmd + ": " + r.err());
+            assertFalse(r.err().contains("InvalidPathException") || r.err().contains("\tat "), cmd + ": " + r.err());
+        }
     }
 }

@@ -103,4 +103,29 @@ class ProxyImportCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().contains("ctx [ctx__*] stdio: npx -y ctx  from ~/ch/config.toml (user)"), r.out());
     }
+
+    @Test
+    void credentialsInUrlsAndArgsAreMaskedInThePlanTextAndJsonAndBrokenEntriesAreSkipped() throws Exception {
+        Path file = Files.writeString(dir.resolve("claude-test.json"), """
+                {"mcpServers": {
+                  "pg": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-postgres", "postgresql://admin:S3cretPW@db.internal/prod"]},
+                  "web": {"type": "http", "url": "https://user:W3bPW@h.example/mcp?token=T0ken"},
+                  "nul": {"command": "np\\u0000x"}
+                }}""");
+        String store = dir.resolve("store").toString();
+        CliRunner.Run text = cli(Map.of()).run("--store", store, "proxy", "import", "--from", "claude", file.toString(), "--dry-run");
+        CliRunner.Run json = cli(Map.of()).run("--store", store, "--json", "proxy", "import", "--from", "claude", file.toString(), "--dry-run");
+        assertEquals(0, text.exitCode(), text.err());
+        assertEquals(0, json.exitCode(), json.err());
+        for (CliRunner.Run r : new CliRunner.Run[] {text, json}) {
+            for (String secret : new String[] {"S3cretPW", "W3bPW", "T0ken", "admin:"}) {
+                assertFalse(r.out().contains(secret) || r.err().contains(secret), secret + " in " + r.out() + r.err());
+            }
+        }
+        assertTrue(text.out().contains("postgresql://<hidden>@db.internal/prod"), text.out());
+        assertTrue(text.out().contains("http: https://<hidden>@h.example/mcp?token=<hidden>"), text.out());
+        assertTrue(text.out().contains("To add (2):"), text.out());
+        assertTrue(text.out().contains("nul ["), text.out());
+        assertTrue(json.out().contains("postgresql://<hidden>@db.internal/prod"), json.out());
+    }
 }

@@ -35,11 +35,11 @@ public final class EffectiveConfig {
             if (u.transport() instanceof UpstreamTransport.Stdio s) {
                 row.put("transport", "stdio");
                 row.put("command", s.command());
-                row.put("args", s.args());
+                row.put("args", s.args().stream().map(EffectiveConfig::maskArg).toList());
                 Map<String, Object> vars = new LinkedHashMap<>();
                 for (String name : s.passEnv()) vars.put(name, env.containsKey(name) ? "set" : "not set");
                 row.put("env", vars);
-                sb.append("stdio: ").append(s.command()).append(s.args().isEmpty() ? "" : " " + String.join(" ", s.args())).append('\n');
+                sb.append("stdio: ").append(s.command()).append(s.args().isEmpty() ? "" : " " + String.join(" ", maskArgs(s.args()))).append('\n');
                 sb.append("      env passed: PATH, HOME");
                 vars.forEach((k, v) -> sb.append(", ").append(k).append(" (").append(v).append(')'));
                 sb.append('\n');
@@ -127,8 +127,24 @@ public final class EffectiveConfig {
         sb.append(String.join(", ", parts)).append('\n');
     }
 
+    /** scheme://user:password@ anywhere in an argument, as in postgresql://admin:pw@db/prod or --db=mysql://root:pw@h/x. */
+    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\\s]+@");
+
+    /**
+     * An argument as it may be shown: a whole http(s) URL as {@link #maskUrl}, and the user info of any
+     * URL inside it hidden. Only shown text is masked; the server still gets the argument as written.
+     */
+    public static String maskArg(String arg) {
+        if (arg.startsWith("http://") || arg.startsWith("https://")) return maskUrl(arg);
+        return USER_INFO.matcher(arg).replaceAll("$1" + java.util.regex.Matcher.quoteReplacement(HIDDEN) + "@");
+    }
+
+    public static List<String> maskArgs(List<String> args) {
+        return args.stream().map(EffectiveConfig::maskArg).toList();
+    }
+
     /** The URL with its user info and every query value hidden: either can carry a token. */
-    static String maskUrl(String url) {
+    public static String maskUrl(String url) {
         try {
             URI u = new URI(url);
             String query = u.getRawQuery();

@@ -203,7 +203,10 @@ public final class ProxyConfigFile {
     private static int intOr(Map<?, ?> m, String field, int fallback) {
         Object v = m.get(field);
         if (v == null) return fallback;
-        if (v instanceof Integer || v instanceof Long) return ((Number) v).intValue();
+        if (v instanceof Integer i) return i;
+        // intValue() on a Long wraps (4294975296 would read as 8000): out of int range is out of every range here
+        if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) return l.intValue();
+        if (v instanceof Long || v instanceof java.math.BigInteger) throw new InvalidArgumentException(field, "is out of range, got " + v);
         throw new InvalidArgumentException(field, "must be an integer");
     }
 }

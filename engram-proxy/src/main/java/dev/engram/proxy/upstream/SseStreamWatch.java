@@ -1,6 +1,16 @@
 package dev.engram.proxy.upstream;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.Locale;
+import java.util.concurrent.CompletionException;
+import javax.net.ssl.SSLException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
 import java.net.ProxySelector;
@@ -54,11 +64,33 @@ final class SseStreamWatch {
     private <R> CompletableFuture<R> watchedOpen(CompletableFuture<R> response) {
         return response.whenComplete((r, e) -> {
             if (e == null) return;
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-            ended.complete("its event stream could not be opened (" + (root.getMessage() == null ? root.getClass().getSimpleName()
-                    : root.getMessage()) + ")");
+            ended.complete("its event stream could not be opened (" + reason(e) + ")");
         });
+    }
+
+    /**
+     * Why a connection failed, in words. Java's HTTP client often fails with exceptions that carry no
+     * message (UnresolvedAddressException, ClosedChannelException, a bare ConnectException), wrapped
+     * in CompletionException and IOException; a class name tells the user nothing, so the usual
+     * causes found anywhere in the chain are named, and otherwise the deepest message is given.
+     */
+    static String reason(Throwable e) {
+        String deepest = null;
+        Throwable last = e;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            last = t;
+            String m = t.getMessage();
+            if (t instanceof UnresolvedAddressException) return "unknown host";
+            if (t instanceof UnknownHostException) return m == null ? "unknown host" : "unknown host: " + m;
+            if (t instanceof ConnectException || (m != null && m.toLowerCase(Locale.ROOT).contains("connection refused"))) {
+                return "connection refused";
+            }
+            if (t instanceof SSLException) return m == null ? "TLS handshake failed" : "TLS handshake failed: " + m;
+            if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException) return "timed out";
+            if (t instanceof ClosedChannelException || t instanceof EOFException) return "the connection was closed";
+            if (m != null && !m.isBlank() && !(t instanceof CompletionException)) deepest = m;
+        }
+        return deepest != null ? deepest : last.getClass().getSimpleName();
     }
 
     private <T> HttpResponse.BodyHandler<T> watched(HttpResponse.BodyHandler<T> handler) {
@@ -87,8 +119,7 @@ final class SseStreamWatch {
 
                 @Override
                 public void onError(Throwable throwable) {
-                    ended.complete("its event stream failed (" + (throwable.getMessage() == null ? throwable.getClass().getSimpleName()
-                            : throwable.getMessage()) + ")");
+                    ended.complete("its event stream failed (" + reason(throwable) + ")");
                     inner.onError(throwable);
                 }
 

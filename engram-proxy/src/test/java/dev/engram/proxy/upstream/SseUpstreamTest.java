@@ -156,6 +156,7 @@ class SseUpstreamTest {
         e = assertThrows(UpstreamException.class, () -> opener.open(UpstreamConfig.of("old", "old",
                 new UpstreamTransport.Sse("http://127.0.0.1:" + port + "/sse", Map.of()))));
         assertTrue(e.getMessage().startsWith("upstream 'old' did not start: its event stream could not be opened ("), e.getMessage());
+        assertTrue(e.getMessage().contains("could not be opened (connection refused)"), e.getMessage());
         assertTrue((System.nanoTime() - t0) / 1_000_000 < 8_000, "not the connect timeout");
     }
 

@@ -1,5 +1,6 @@
 package dev.engram.proxy.config.importing;
 
+import dev.engram.proxy.config.EffectiveConfig;
 import dev.engram.proxy.config.ProxyConfig;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
@@ -116,13 +117,16 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
         return m;
     }
 
-    /** The transport as `list` shows it: header names, never their values. */
+    /**
+     * The transport as `list` shows it: header names, never their values; credentials and query
+     * values in the URL and user info in arguments hidden (the plan is printed and may be pasted).
+     */
     static String describe(UpstreamTransport t) {
         if (t instanceof UpstreamTransport.Stdio s) {
-            return "stdio: " + s.command() + (s.args().isEmpty() ? "" : " " + String.join(" ", s.args()))
+            return "stdio: " + s.command() + (s.args().isEmpty() ? "" : " " + String.join(" ", EffectiveConfig.maskArgs(s.args())))
                     + (s.passEnv().isEmpty() ? "" : " (env: " + String.join(", ", s.passEnv()) + ")");
         }
         UpstreamTransport.Remote h = (UpstreamTransport.Remote) t;
-        return h.label() + ": " + h.url() + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
+        return h.label() + ": " + EffectiveConfig.maskUrl(h.url()) + (h.headers().isEmpty() ? "" : " (headers: " + String.join(", ", h.headers().keySet()) + ")");
     }
 }

@@ -66,7 +66,7 @@ public final class MemtomemConfig {
         }
         Integer defaultTtl = null;
         if (root.get("cache") instanceof Map<?, ?> cache) {
-            if (cache.get("default_ttl_seconds") instanceof Number n) defaultTtl = n.intValue();
+            if (cache.get("default_ttl_seconds") instanceof Number n) defaultTtl = ttl(n);
             if (Boolean.FALSE.equals(cache.get("enabled"))) defaultTtl = 0;
             List<String> other = ServerEntries.unknownKeys(cache, Set.of("default_ttl_seconds", "enabled"));
             if (!other.isEmpty()) notes.add("cache." + String.join(", cache.", other) + ": not carried over (Engram keeps its cache in <store>/proxy-cache.db)");
@@ -112,12 +112,16 @@ public final class MemtomemConfig {
         CompressionMode compression = m.get("compression") instanceof String c ? compression(c, "compression", notes) : defaultCompression;
         int maxChars = UpstreamConfig.DEFAULT_MAX_RESULT_CHARS;
         if (m.get("max_result_chars") instanceof Number n) {
-            maxChars = budget(n.intValue(), "max_result_chars", notes);
+            maxChars = budget(whole(n), "max_result_chars", notes);
         } else if (m.get("max_result_tokens") instanceof Number n) {
-            maxChars = budget(n.intValue() * CHARS_PER_TOKEN, "max_result_tokens", notes);
+            long tokens = whole(n);
+            // saturating: 2^30 tokens times 4 must not wrap round to a tiny (or negative) budget
+            long chars = tokens > Long.MAX_VALUE / CHARS_PER_TOKEN ? Long.MAX_VALUE
+                    : tokens < Long.MIN_VALUE / CHARS_PER_TOKEN ? Long.MIN_VALUE : tokens * CHARS_PER_TOKEN;
+            maxChars = budget(chars, "max_result_tokens", notes);
             notes.add("max_result_tokens " + n + " became max_result_chars " + maxChars + " (" + CHARS_PER_TOKEN + " chars a token)");
         }
-        int ttl = m.get("cache_ttl_seconds") instanceof Number n ? n.intValue() : defaultTtl != null ? defaultTtl : UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS;
+        int ttl = m.get("cache_ttl_seconds") instanceof Number n ? ttl(n) : defaultTtl != null ? defaultTtl : UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS;
         ttl = Math.max(0, Math.min(ttl, 30 * 86_400));
         Map<String, ToolOverride> tools = new LinkedHashMap<>();
         if (m.get("tool_overrides") instanceof Map<?, ?> overrides) {
@@ -134,7 +138,7 @@ public final class MemtomemConfig {
                         CompressionMode cm = compression(String.valueOf(e.getValue()), "tool_overrides." + tool + ".compression", notes);
                         if (cm != null) o = o.with(key, cm.id());
                     } else if (key.equals("max_result_chars") && e.getValue() instanceof Number n) {
-                        o = o.with(key, String.valueOf(budget(n.intValue(), "tool_overrides." + tool + ".max_result_chars", notes)));
+                        o = o.with(key, String.valueOf(budget(whole(n), "tool_overrides." + tool + ".max_result_chars", notes)));
                     } else {
                         o = o.with(key, String.valueOf(e.getValue()));
                     }
@@ -157,8 +161,28 @@ public final class MemtomemConfig {
         return CompressionMode.AUTO;
     }
 
-    private static int budget(int chars, String field, List<String> notes) {
-        int clamped = Math.max(ResultBudget.MIN_CHARS, Math.min(chars, ResultBudget.MAX_CHARS));
+    /**
+     * A JSON number as a long, saturating: intValue() wraps (4294975296 became 8000), and a number
+     * past long's range arrives as a BigInteger whose longValue() wraps too.
+     */
+    static long whole(Number n) {
+        if (n instanceof java.math.BigInteger || n instanceof java.math.BigDecimal) {
+            java.math.BigDecimal d = new java.math.BigDecimal(n.toString());
+            if (d.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return Long.MAX_VALUE;
+            if (d.compareTo(java.math.BigDecimal.valueOf(Long.MIN_VALUE)) < 0) return Long.MIN_VALUE;
+            return d.longValue();
+        }
+        if (n instanceof Double || n instanceof Float) return (long) n.doubleValue(); // the cast saturates
+        return n.longValue();
+    }
+
+    /** A TTL clamped to what proxy.json accepts (0..30 days), never wrapped. */
+    private static int ttl(Number n) {
+        return (int) Math.max(0, Math.min(whole(n), 30L * 86_400));
+    }
+
+    private static int budget(long chars, String field, List<String> notes) {
+        int clamped = (int) Math.max(ResultBudget.MIN_CHARS, Math.min(chars, ResultBudget.MAX_CHARS));
         if (clamped != chars) notes.add(field + " " + chars + " is outside " + ResultBudget.MIN_CHARS + ".." + ResultBudget.MAX_CHARS + "; " + clamped + " is used");
         return clamped;
     }

@@ -136,9 +136,14 @@ final class ServerEntries {
             return Map.of();
         }
         Map<String, String> out = new LinkedHashMap<>();
-        map.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            Object v = e.getValue();
+            // a null stays null, so the transport refuses it by name instead of sending the text "null"
+            if (v instanceof Map<?, ?> || v instanceof List<?>) throw new Skip(field + " " + e.getKey() + " is not a text value");
+            out.put(String.valueOf(e.getKey()), v == null ? null : String.valueOf(v));
+        }
         // the agent expanded ${VAR} in a header; the proxy sends header values exactly as written
-        List<String> referencing = out.entrySet().stream().filter(e -> e.getValue().contains("${")).map(Map.Entry::getKey).toList();
+        List<String> referencing = out.entrySet().stream().filter(e -> e.getValue() != null && e.getValue().contains("${")).map(Map.Entry::getKey).toList();
         if (!referencing.isEmpty()) {
             notes.add(field + " " + String.join(", ", referencing) + " refer" + (referencing.size() == 1 ? "s" : "")
                     + " to an environment variable (${…}), which the proxy does not expand: " + (referencing.size() == 1 ? "it is" : "they are")
@@ -161,7 +166,11 @@ final class ServerEntries {
         if (v instanceof String s) return List.of(s);
         if (!(v instanceof List<?> list)) throw new Skip(field + " is not an array");
         List<String> out = new ArrayList<>();
-        for (Object o : list) out.add(String.valueOf(o));
+        for (int i = 0; i < list.size(); i++) {
+            // a number or null would be written as text the server never asked for ("5", "null")
+            if (!(list.get(i) instanceof String s)) throw new Skip(field + "[" + i + "] is not a string; write every item in quotes");
+            out.add(s);
+        }
         return out;
     }
 
