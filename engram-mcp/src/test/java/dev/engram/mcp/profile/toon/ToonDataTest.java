@@ -165,8 +165,8 @@ class ToonDataTest {
 
     @Test
     void dataToonWinsOverTheArchiveAndTheArchivesFirstEntryWins() throws Exception {
-        Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]\n  a0000001|decision|use-zod|Live: use Zod\n");
-        Files.writeString(dir.resolve("archive.toon"), "version: 1\narchived[3|]\n  a0000002|decision|use-zod|Archived Zod\n"
+        Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  a0000001|decision|use-zod|Live: use Zod\n");
+        Files.writeString(dir.resolve("archive.toon"), "version: 1\narchived[3|]{id|category|key|content}:\n  a0000002|decision|use-zod|Archived Zod\n"
                 + "  a0000003|decision|old-cache|Newest archived cache note\n  a0000004|decision|old-cache|Oldest archived cache note\n");
         ToonData.Loaded loaded = ToonData.read(dir, "default", Instant.now());
         Map<String, Memory> byKey = new java.util.HashMap<>();
@@ -211,7 +211,7 @@ class ToonDataTest {
     }
 
     @Test
-    void aBareZeroHeaderFileImportsNothingButSaysWhyForItsLines() throws Exception {
+    void aFileWithABareCountHeaderIsImported() throws Exception {
         Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]\n  a0000001|decision|use-zod|Use Zod\n");
         assertEquals(1, ToonData.read(dir, "default", Instant.now()).records().size());
     }

@@ -30,7 +30,7 @@ class ToonFormatTest {
 
     @Test
     void onlyNewlinePipeAndBackslashAreDecoded() {
-        ToonFormat.Parsed p = ToonFormat.parse("[1|]\n  a1|knowledge|paths|C:\\temp\\x \\r a\\|b\\\\c\\nd\n");
+        ToonFormat.Parsed p = ToonFormat.parse("[1|]{id|category|key|content}:\n  a1|knowledge|paths|C:\\temp\\x \\r a\\|b\\\\c\\nd\n");
         assertEquals("C:\\temp\\x \\r a|b\\c\nd", p.entries().get(0).get("content"));
     }
 
@@ -43,7 +43,7 @@ class ToonFormatTest {
     }
 
     @Test
-    void documentsAreTellFromOtherFiles() {
+    void documentsAreToldFromOtherFiles() {
         assertTrue(ToonFormat.isDocument(""));
         assertTrue(ToonFormat.isDocument("version: 1\n[0|]\n"));
         assertFalse(ToonFormat.isDocument("root:x:0:0:root:/root:/bin/bash\n"));
