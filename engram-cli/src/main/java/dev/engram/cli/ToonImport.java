@@ -59,12 +59,14 @@ final class ToonImport {
     }
 
     /**
-     * Writes like memory_export_global: never into a .toon-memory folder (toon's live data), never over a
+     * Writes like memory_export_global: never into a .toon-memory folder (toon's live data) but as global.toon, never over a
      * file that is not a TOON document, the previous file kept as .bak, the new one moved in whole.
      */
     static void write(Path outFile, String text) throws IOException {
         Path dest = outFile.toAbsolutePath().normalize();
-        for (Path p = dest.getParent(); p != null; p = p.getParent()) {
+        // global.toon is toon's user-wide export file (~/.toon-memory/memory/global.toon); the rest of the folder is toon's live data
+        boolean global = dest.getFileName().toString().equals("global.toon");
+        for (Path p = dest.getParent(); p != null && !global; p = p.getParent()) {
             if (p.getFileName() != null && p.getFileName().toString().equals(ToonData.FOLDER)) {
                 throw new EngramUserException(outFile + " is inside a " + ToonData.FOLDER + " folder (toon-memory's own data);"
                         + " Engram does not write there. Choose another --out file");

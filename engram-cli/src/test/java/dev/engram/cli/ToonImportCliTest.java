@@ -96,6 +96,9 @@ class ToonImportCliTest {
         assertEquals(0, cli().run("export", "--format", "toon", "--out", out.toString()).exitCode());
         assertTrue(Files.readString(out).startsWith("version: 1\nentries[0|]"));
         assertTrue(Files.exists(dir.resolve("out.toon.bak")), "the previous file is kept");
+        Path global = dir.resolve("p/.toon-memory/memory/global.toon");
+        assertEquals(0, cli().run("export", "--format", "toon", "--out", global.toString()).exitCode(), "toon's global file may be written");
+        assertTrue(Files.readString(global).startsWith("version: 1\n"));
     }
 
     @Test
