@@ -98,7 +98,20 @@ final class ConfigLoader {
             throw new EngramUserException(store.database() + " is not an Engram database: " + foreign.explanation()
                     + ". Engram left it untouched; choose a store with --store DIR or ENGRAM_HOME=DIR.");
         }
+        createIgnored(store.dir());
         return new EngramConfig(store, config.zone(), config.json(), config.debug(), config.projectRoot());
+    }
+
+    /** Creates the per-project store folder with a .gitignore of {@code *}: a store never belongs in the project's git. */
+    static void createIgnored(Path dir) {
+        if (Files.isDirectory(dir)) return;
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve(".gitignore"), "# Engram's per-project store: not for git\n*\n");
+        } catch (java.io.IOException e) {
+            throw new EngramUserException("could not create " + dir + ": " + e.getMessage()
+                    + "; choose a store with --store DIR or ENGRAM_HOME=DIR");
+        }
     }
 
     private StoreLocation storeLocation(GlobalOptions flags) {

@@ -196,7 +196,9 @@ public final class Main {
         java.util.Map<String, String> settings = configLoader.profileSettings();
         if (name.equals(ToonProfile.NAME)) {
             // a toon-memory user switching keeps their .toon-memory folder's memories: imported once, into an empty store
-            engines = ToonData.importingOnce(engines, config.defaultZone(), config.projectRoot(), err);
+            // toon keeps .toon-memory at its working directory: that first, then the git root
+            engines = ToonData.importingOnce(engines, config.defaultZone(),
+                    java.util.List.of(configLoader.cwd(), config.projectRoot()), err);
             settings = new java.util.HashMap<>(settings);
             settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
             settings.put(ToonProfile.GLOBAL_FILE_SETTING, configLoader.toonGlobalFile().toString());

@@ -52,9 +52,36 @@ final class ToonImport {
             main.out().write(text.getBytes(StandardCharsets.UTF_8));
             main.out().flush();
         } else {
-            Files.writeString(outFile, text, StandardCharsets.UTF_8);
+            write(outFile, text);
             main.err().println("exported zone '" + config.defaultZone() + "' as toon-memory's data.toon to " + outFile);
         }
         return 0;
+    }
+
+    /**
+     * Writes like memory_export_global: never into a .toon-memory folder (toon's live data) but as global.toon, never over a
+     * file that is not a TOON document, the previous file kept as .bak, the new one moved in whole.
+     */
+    static void write(Path outFile, String text) throws IOException {
+        Path dest = outFile.toAbsolutePath().normalize();
+        // global.toon is toon's user-wide export file (~/.toon-memory/memory/global.toon); the rest of the folder is toon's live data
+        boolean global = dest.getFileName().toString().equals("global.toon");
+        for (Path p = dest.getParent(); p != null && !global; p = p.getParent()) {
+            if (p.getFileName() != null && p.getFileName().toString().equals(ToonData.FOLDER)) {
+                throw new EngramUserException(outFile + " is inside a " + ToonData.FOLDER + " folder (toon-memory's own data);"
+                        + " Engram does not write there. Choose another --out file");
+            }
+        }
+        if (Files.exists(dest)) {
+            if (!Files.isRegularFile(dest) || !dev.engram.mcp.profile.toon.ToonFormat.isDocument(ToonData.readUtf8(dest))) {
+                throw new EngramUserException(outFile + " exists and is not a TOON memory document; Engram does not replace it."
+                        + " Choose another --out file");
+            }
+            Files.copy(dest, dest.resolveSibling(dest.getFileName() + ".bak"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        if (dest.getParent() != null) Files.createDirectories(dest.getParent());
+        Path tmp = dest.resolveSibling(dest.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, dest, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -64,4 +64,49 @@ class ToonImportCliTest {
         assertEquals(dir.resolve("g.toon"), new ConfigLoader(Map.of("TOON_MEMORY_GLOBAL_FILE", dir.resolve("g.toon").toString()),
                 project, dir.resolve("home"), "Linux").toonGlobalFile());
     }
+
+    @Test
+    void thePerProjectStoreIsGitIgnoredWhenCreated() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("proj"));
+        ConfigLoader loader = new ConfigLoader(Map.of(), project, dir.resolve("home"), "Linux");
+        EngramConfig config = loader.perProject(loader.load(new GlobalOptions()));
+        Path ignore = config.storeDir().resolve(".gitignore");
+        assertTrue(Files.readString(ignore).lines().anyMatch("*"::equals), Files.readString(ignore));
+        Files.writeString(ignore, "mine\n");
+        loader.perProject(loader.load(new GlobalOptions()));
+        assertEquals("mine\n", Files.readString(ignore), "an existing store folder is left as it is");
+    }
+
+    @Test
+    void exportToAFileNeverReplacesToonsDataOrAFileThatIsNotToon() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("p/.toon-memory/memory")).resolve("data.toon");
+        Files.writeString(data, "version: 1\n[0|]\n");
+        CliRunner.Run intoToon = cli().run("export", "--format", "toon", "--out", data.toString());
+        assertEquals(ErrorReporter.USER_ERROR, intoToon.exitCode(), intoToon.err());
+        assertTrue(intoToon.err().contains("inside a .toon-memory folder"), intoToon.err());
+        assertEquals("version: 1\n[0|]\n", Files.readString(data));
+        Path mine = dir.resolve("notes.txt");
+        Files.writeString(mine, "my notes\n");
+        CliRunner.Run over = cli().run("export", "--format", "toon", "--out", mine.toString());
+        assertEquals(ErrorReporter.USER_ERROR, over.exitCode(), over.err());
+        assertTrue(over.err().contains("not a TOON memory document"), over.err());
+        assertEquals("my notes\n", Files.readString(mine));
+        Path out = dir.resolve("out.toon");
+        assertEquals(0, cli().run("export", "--format", "toon", "--out", out.toString()).exitCode());
+        assertEquals(0, cli().run("export", "--format", "toon", "--out", out.toString()).exitCode());
+        assertTrue(Files.readString(out).startsWith("version: 1\nentries[0|]"));
+        assertTrue(Files.exists(dir.resolve("out.toon.bak")), "the previous file is kept");
+        Path global = dir.resolve("p/.toon-memory/memory/global.toon");
+        assertEquals(0, cli().run("export", "--format", "toon", "--out", global.toString()).exitCode(), "toon's global file may be written");
+        assertTrue(Files.readString(global).startsWith("version: 1\n"));
+    }
+
+    @Test
+    void importOfAFileThatIsNotUtf8SaysSo() throws Exception {
+        Path memory = Files.createDirectories(dir.resolve("latin"));
+        Files.write(memory.resolve("data.toon"), "version: 1\n[1|]\n  a1|decision|k|caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        CliRunner.Run run = cli().run("import", "--from", "toon", memory.toString());
+        assertEquals(ErrorReporter.USER_ERROR, run.exitCode(), run.err());
+        assertTrue(run.err().contains("data.toon is not UTF-8 (byte 35)") && !run.err().contains("MalformedInput"), run.err());
+    }
 }

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * restorable), never deleted, and its tags move to the entry kept; {@code dryRun} reports and writes nothing.
  */
 final class ConsolidateTool {
-    private static final Pattern VERSIONED = Pattern.compile("^(.*?)[-_.]?v?(\\d+)[.-](\\d+)(?:[.-](\\d+))?$");
+    private static final Pattern VERSIONED = Pattern.compile("^(.*?)[-_.]?v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?$");
     private final ToonContext c;
 
     ConsolidateTool(ToonContext c) {
@@ -58,6 +58,9 @@ final class ConsolidateTool {
     private String merge(boolean dry, String mode, java.util.function.BiPredicate<Memory, Memory> same) {
         List<Memory> active = new ArrayList<>(c.active());
         Set<String> gone = new HashSet<>();
+        // id -> tags as they are now: a kept entry gains tags across several merges, none is lost
+        Map<String, List<String>> tagsOf = new java.util.HashMap<>();
+        for (Memory m : active) tagsOf.put(m.id(), m.tags());
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < active.size(); i++) {
             Memory a = active.get(i);
@@ -72,10 +75,11 @@ final class ConsolidateTool {
                 lines.add("Merged: " + drop.key() + " → " + keep.key());
                 gone.add(drop.id());
                 if (!dry) {
-                    Set<String> tags = new LinkedHashSet<>(keep.tags());
-                    tags.addAll(drop.tags());
-                    if (!tags.equals(new LinkedHashSet<>(keep.tags()))) {
+                    Set<String> tags = new LinkedHashSet<>(tagsOf.get(keep.id()));
+                    tags.addAll(tagsOf.get(drop.id()));
+                    if (!tags.equals(new LinkedHashSet<>(tagsOf.get(keep.id())))) {
                         c.engine().amend(new AmendCommand(keep.id(), c.zone(), null, List.copyOf(tags), null));
+                        tagsOf.put(keep.id(), List.copyOf(tags));
                     }
                     c.engine().forget(new ForgetCommand(drop.id(), c.zone(), ForgetAction.SOFT));
                 }

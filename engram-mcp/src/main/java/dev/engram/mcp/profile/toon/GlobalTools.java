@@ -8,8 +8,8 @@ import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -44,6 +44,7 @@ final class GlobalTools {
             Path dest = file(args, "target");
             String text = ToonData.export(c.engine(), c.zone(), Map.of());
             try {
+                requireReplaceable(dest);
                 if (dest.getParent() != null) Files.createDirectories(dest.getParent());
                 if (Files.exists(dest)) {
                     Files.copy(dest, dest.resolveSibling(dest.getFileName() + ".bak"), StandardCopyOption.REPLACE_EXISTING);
@@ -80,16 +81,21 @@ final class GlobalTools {
         }
         ToonData.Loaded loaded;
         try {
+            String text = ToonData.readUtf8(src);
+            if (!ToonFormat.isDocument(text)) {
+                throw new EngramUserException(src + " is not a TOON memory document (no entries[N|] header, or lines that do not"
+                        + " parse); send the file memory_export_global wrote");
+            }
             Path dir = Files.createTempDirectory("engram-global");
             try {
-                Files.copy(src, dir.resolve("data.toon"));
+                Files.writeString(dir.resolve("data.toon"), text, StandardCharsets.UTF_8);
                 loaded = ToonData.read(dir, c.zone(), c.now());
             } finally {
                 Files.deleteIfExists(dir.resolve("data.toon"));
                 Files.deleteIfExists(dir);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new EngramUserException("could not read " + src + ": " + e.getMessage() + "; send another source");
         }
         Map<String, Memory> byKey = new HashMap<>();
         Set<String> ids = new HashSet<>();
@@ -97,13 +103,16 @@ final class GlobalTools {
             byKey.put(m.key(), m);
             ids.add(m.id());
         }
+        // the whole plan first, checked entry by entry, then the writes: a bad entry leaves the project as it was
         Map<String, String> renamed = new HashMap<>();
         List<ExportRecord> added = new ArrayList<>();
-        int updated = 0, unchanged = 0;
+        List<AmendCommand> amends = new ArrayList<>();
+        int unchanged = 0;
         for (ExportRecord r : loaded.records()) {
             Memory g = r.memory();
             Memory local = byKey.get(g.key());
             if (local == null) {
+                check(g.key(), g.content(), g.tags());
                 String id = g.id();
                 while (ids.contains(id)) id = String.format("%08x", ThreadLocalRandom.current().nextInt());
                 ids.add(id);
@@ -112,8 +121,8 @@ final class GlobalTools {
             } else if (g.updatedAt().isAfter(local.updatedAt()) && !(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))) {
                 Set<String> tags = new LinkedHashSet<>(local.tags());
                 tags.addAll(g.tags());
-                c.engine().amend(new AmendCommand(local.id(), c.zone(), g.content(), List.copyOf(tags), null));
-                updated++;
+                check(g.key(), g.content(), List.copyOf(tags));
+                amends.add(new AmendCommand(local.id(), c.zone(), g.content(), List.copyOf(tags), null));
             } else {
                 unchanged++;
             }
@@ -124,22 +133,62 @@ final class GlobalTools {
                 .map(e -> new Edge(renamed.getOrDefault(e.fromId(), e.fromId()), renamed.getOrDefault(e.toId(), e.toId()), e.type(), e.label(), e.createdAt()))
                 .filter(e -> present.contains(e.toId()) && !e.fromId().equals(e.toId())).toList(), List.of())).toList();
         if (!records.isEmpty()) ToonData.importInto(c.engine(), new ToonData.Loaded(records, Map.of(), List.of()), false);
+        amends.forEach(a -> c.engine().amend(a));
+        int updated = amends.size();
         return "📥 Merged global memory from " + src + "\n  Added: " + added.size() + " · Updated: " + updated + " · Unchanged: " + unchanged;
     }
 
+    /** An entry's content and tags against Engram's limits, naming the entry when one is over. */
+    private static void check(String key, String content, List<String> tags) {
+        try {
+            MemoryRules.content("content", content);
+            MemoryRules.tags("tags", tags);
+        } catch (InvalidArgumentException e) {
+            throw new EngramUserException("global entry '" + key + "' cannot be imported: " + e.getMessage()
+                    + "; nothing was imported (shorten it in the global file, or forget it there)");
+        }
+    }
+
+    /** An existing file is replaced only when it is a TOON document: anything else is the user's, not ours. */
+    private static void requireReplaceable(Path dest) throws IOException {
+        if (!Files.exists(dest)) return;
+        if (!Files.isRegularFile(dest) || !ToonFormat.isDocument(ToonData.readUtf8(dest))) {
+            throw new EngramUserException(dest + " exists and is not a TOON memory document; Engram does not replace it."
+                    + " Send another target (a .toon file)");
+        }
+    }
+
+    /**
+     * The global file the model names: the configured one, or a {@code .toon} file under ~/.toon-memory or the
+     * project, never one inside the project's own .toon-memory folder (toon's live data).
+     */
     private Path file(ToolArgs args, String name) {
         String given = args.textOr(name);
-        if (given != null && !given.isBlank()) {
-            try {
-                String v = given.strip();
-                return v.startsWith("~/") ? Path.of(System.getProperty("user.home"), v.substring(2)) : c.project().resolve(v);
-            } catch (InvalidPathException e) {
-                throw new InvalidArgumentException(name, "'" + given + "' is not a valid path");
+        if (given == null || given.isBlank()) {
+            if (c.globalFile() == null) {
+                throw new InvalidArgumentException(name, "is required here: no global file is configured (TOON_MEMORY_GLOBAL_FILE)");
             }
+            return c.globalFile();
         }
-        if (c.globalFile() == null) {
-            throw new InvalidArgumentException(name, "is required here: no global file is configured (TOON_MEMORY_GLOBAL_FILE)");
+        Path p;
+        String v = given.strip();
+        try {
+            p = (v.startsWith("~/") ? Path.of(System.getProperty("user.home"), v.substring(2)) : c.project().resolve(v))
+                    .toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new InvalidArgumentException(name, "'" + given + "' is not a valid path");
         }
-        return c.globalFile();
+        Path project = c.project().toAbsolutePath().normalize();
+        if (c.globalFile() != null && p.equals(c.globalFile().toAbsolutePath().normalize())) return p;
+        Path toonHome = Path.of(System.getProperty("user.home"), ToonData.FOLDER).toAbsolutePath().normalize();
+        if (p.startsWith(project.resolve(ToonData.FOLDER))) {
+            throw new InvalidArgumentException(name, "'" + given + "' is inside the project's " + ToonData.FOLDER
+                    + " folder (toon's own data); send the global file, e.g. " + DEFAULT);
+        }
+        if (!p.getFileName().toString().endsWith(".toon") || !(p.startsWith(toonHome) || p.startsWith(project))) {
+            throw new InvalidArgumentException(name, "'" + given + "' is not allowed: send the configured global file or a .toon"
+                    + " file under ~/" + ToonData.FOLDER + " or the project, e.g. " + DEFAULT);
+        }
+        return p;
     }
 }

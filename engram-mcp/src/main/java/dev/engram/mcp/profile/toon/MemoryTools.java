@@ -284,12 +284,13 @@ final class MemoryTools {
     private String supersede(String ref, String newKey, String reason) {
         Memory old = c.find(ref).orElseThrow(() -> NotFoundException.memory(ref, c.zone()));
         String date = ToonText.date(c.now());
+        // the replacement is looked up before anything is written: an unknown new_key leaves the entry as it was
+        Memory replacement = newKey == null || newKey.isBlank() ? null : c.find(newKey).orElseThrow(() -> new NotFoundException(
+                "new_key '" + newKey.strip() + "' names no entry; remember the replacement first, then supersede"));
         if (reason != null && !reason.isBlank()) {
             c.engine().amend(new AmendCommand(old.id(), c.zone(), old.content() + "\n⏳ Superseded (" + date + "): " + reason.strip(), null, null));
         }
-        if (newKey != null && !newKey.isBlank()) {
-            Memory replacement = c.find(newKey).orElseThrow(() -> new NotFoundException("new_key '" + newKey.strip()
-                    + "' names no entry; remember the replacement first, then supersede"));
+        if (replacement != null) {
             c.engine().link(new LinkCommand(replacement.id(), old.id(), EdgeType.SUPERSEDES, c.zone(), false));
             return "⏳ " + old.key() + " superseded by " + replacement.key() + " (" + date + "); recall with as_of before today still finds it";
         }

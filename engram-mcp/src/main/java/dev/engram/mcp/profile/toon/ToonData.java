@@ -77,7 +77,7 @@ public final class ToonData {
         if (!Files.isRegularFile(data)) {
             throw new EngramUserException("no toon-memory data in " + dir + ": expected " + data);
         }
-        String text = Files.readString(data, StandardCharsets.UTF_8);
+        String text = readUtf8(data);
         if (looksEncrypted(text)) {
             throw new EngramUserException(data + " is encrypted (toon's memory_encrypt); decrypt it with toon-memory"
                     + " (memory_decrypt) first: importing encrypted stores is not built yet");
@@ -89,11 +89,40 @@ public final class ToonData {
         main.malformed().forEach(m -> problems.add("data.toon " + m));
         Path archive = memory.resolve("archive.toon");
         if (Files.isRegularFile(archive)) {
-            ToonFormat.Parsed archived = ToonFormat.parse(Files.readString(archive, StandardCharsets.UTF_8));
-            for (ToonFormat.Entry e : archived.entries()) entries.add(new ToonFormat.Entry(e.fields(), true));
+            // data.toon is the live state: an archived entry never replaces a live one of the same key, and
+            // archive.toon lists newest first, so within it the first of a key is kept
+            Set<String> seen = new java.util.HashSet<>();
+            for (ToonFormat.Entry e : main.entries()) seen.add(slug(e.get("key")));
+            ToonFormat.Parsed archived = ToonFormat.parse(readUtf8(archive));
+            for (ToonFormat.Entry e : archived.entries()) {
+                String key = slug(e.get("key"));
+                if (!seen.add(key)) {
+                    problems.add("archive.toon entry '" + key + "' (" + e.get("id") + ") dropped: "
+                            + (main.entries().stream().anyMatch(x -> slug(x.get("key")).equals(key)) ? "data.toon has that key"
+                            : "a newer archived entry has that key"));
+                    continue;
+                }
+                entries.add(new ToonFormat.Entry(e.fields(), true));
+            }
             archived.malformed().forEach(m -> problems.add("archive.toon " + m));
         }
         return new Loaded(records(entries, zone, now, problems), main.summaries(), problems);
+    }
+
+    /** The file as UTF-8 text; any other encoding is the user's to fix, named with the first bad byte. */
+    public static String readUtf8(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length + 1);
+        java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+        if (r.isError()) {
+            throw new EngramUserException(file + " is not UTF-8 (byte " + in.position() + "); save it as UTF-8 and try again");
+        }
+        decoder.flush(out);
+        return out.flip().toString();
     }
 
     static boolean looksEncrypted(String text) {
@@ -273,6 +302,16 @@ public final class ToonData {
      * read, never changed.
      */
     public static Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, Path project, PrintStream log) {
+        return importingOnce(engines, zone, List.of(project), log);
+    }
+
+    /**
+     * As above over candidate folders in order (toon keeps .toon-memory at its working directory, so that
+     * comes before the git root): the first holding data.toon is imported; every other .toon-memory folder
+     * found gets a line saying it was not imported and how to import it.
+     */
+    public static Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, List<Path> candidates, PrintStream log) {
+        List<Path> dirs = candidates.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         return new Supplier<>() {
             private volatile boolean done;
 
@@ -282,7 +321,7 @@ public final class ToonData {
                 if (!done) {
                     synchronized (this) {
                         if (!done) {
-                            importAtStart(engine, zone, project, log);
+                            importAtStart(engine, zone, dirs, log);
                             done = true;
                         }
                     }
@@ -293,13 +332,41 @@ public final class ToonData {
     }
 
     static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
-        Path data = project.resolve(FOLDER).resolve("memory").resolve("data.toon");
-        if (!Files.isRegularFile(data)) return;
+        importAtStart(engine, zone, List.of(project), log);
+    }
+
+    static void importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
+        boolean handled = false;
+        for (Path project : candidates) {
+            Path folder = project.resolve(FOLDER);
+            if (!Files.isDirectory(folder)) continue;
+            Path data = folder.resolve("memory").resolve("data.toon");
+            if (handled) {
+                notImported(log, folder, "another .toon-memory folder was used", project);
+                continue;
+            }
+            if (!Files.isRegularFile(data)) {
+                notImported(log, folder, "it has no memory/data.toon", project);
+                continue;
+            }
+            handled = true;
+            importOne(engine, zone, project, data, log);
+        }
+    }
+
+    private static void notImported(PrintStream log, Path folder, String why, Path project) {
+        log.println("engram: " + folder + " was not imported (" + why + "); to import it: engram import --from toon " + project);
+    }
+
+    private static void importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
         // once per zone and folder: deleting what it brought must not bring it back at the next start
         String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
         if (engine.mark(mark).isPresent()) return;
         // any memory of the zone, whatever its status, means Engram is used there already
-        if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) return;
+        if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
+            notImported(log, project.resolve(FOLDER), "zone '" + zone + "' already holds memories", project);
+            return;
+        }
         try {
             Loaded loaded = read(project, zone, Instant.now());
             ImportResult result = importInto(engine, loaded, false);

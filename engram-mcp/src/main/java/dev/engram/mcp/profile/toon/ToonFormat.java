@@ -20,7 +20,7 @@ public final class ToonFormat {
     public static final List<String> FIELDS = List.of("id", "category", "key", "content", "file", "tags", "date", "ttl",
             "accessed", "links", "quality", "confidence", "lastAccessed", "priority", "path_scope", "origin", "status",
             "supersededOn", "importance", "evidence");
-    private static final Pattern HEADER = Pattern.compile("^\\s*([A-Za-z_]*)\\[(\\d+)\\|?]\\{[^}]*}:\\s*$");
+    private static final Pattern HEADER = Pattern.compile("^\\s*([A-Za-z_]*)\\[(\\d+)\\|?](?:\\{[^}]*})?:?\\s*$");
 
     private ToonFormat() {
     }
@@ -68,7 +68,11 @@ public final class ToonFormat {
                 if (colon > 0) summaries.put(unescape(line.substring(0, colon).strip()), unescape(line.substring(colon + 2)));
                 continue;
             }
-            if (section == null) continue;
+            if (section == null) {
+                // an entry line with no header above it: say so, never skip it silently
+                malformed.add("line " + (i + 1) + ": an indented line outside any entries[N|] section");
+                continue;
+            }
             List<String> values = split(line.strip());
             if (values.size() < 4 || values.get(2).isBlank()) {
                 malformed.add("line " + (i + 1) + ": " + values.size() + " fields, expected id|category|key|content at least");
@@ -79,6 +83,16 @@ public final class ToonFormat {
             entries.add(new Entry(fields, section.equals("archived")));
         }
         return new Parsed(entries, summaries, malformed);
+    }
+
+    /**
+     * Whether {@code text} is a TOON memory document Engram may replace: empty, or with an entries header
+     * and no line that fails to parse. /etc/passwd or a JSON file is not.
+     */
+    public static boolean isDocument(String text) {
+        if (text.isBlank()) return true;
+        boolean header = text.replace("\r\n", "\n").lines().anyMatch(l -> HEADER.matcher(l).matches());
+        return header && parse(text).malformed().isEmpty();
     }
 
     /** Splits on unescaped pipes and undoes the escapes of each field. */
@@ -93,12 +107,12 @@ public final class ToonFormat {
             char c = line.charAt(i);
             if (c == '\\' && i + 1 < line.length()) {
                 char n = line.charAt(++i);
-                cur.append(switch (n) {
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    case 't' -> '\t';
-                    default -> n; // \| \\ and anything else stand for the character itself
-                });
+                switch (n) {
+                    case 'n' -> cur.append('\n');
+                    case '|', '\\' -> cur.append(n);
+                    // any other pair is text (a Windows path, a regex): toon keeps both characters
+                    default -> cur.append(c).append(n);
+                }
             } else if (pipes && c == '|') {
                 out.add(cur.toString());
                 cur.setLength(0);
@@ -116,7 +130,8 @@ public final class ToonFormat {
 
     public static String escape(String s) {
         if (s == null) return "";
-        return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r", "\\r").replace("\n", "\\n");
+        // a CR (alone or before LF) is a line break, written as \n: \r would read back as two characters
+        return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n");
     }
 
     /** A whole file: entries (in {@code section}, "entries" or "archived") and summaries, as toon 4.x writes it. */

@@ -162,4 +162,57 @@ class ToonDataTest {
         assertEquals("a \\ backslash", p.entries().get(0).get("content"));
         assertEquals(1, p.malformed().size());
     }
+
+    @Test
+    void dataToonWinsOverTheArchiveAndTheArchivesFirstEntryWins() throws Exception {
+        Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  a0000001|decision|use-zod|Live: use Zod\n");
+        Files.writeString(dir.resolve("archive.toon"), "version: 1\narchived[3|]{id|category|key|content}:\n  a0000002|decision|use-zod|Archived Zod\n"
+                + "  a0000003|decision|old-cache|Newest archived cache note\n  a0000004|decision|old-cache|Oldest archived cache note\n");
+        ToonData.Loaded loaded = ToonData.read(dir, "default", Instant.now());
+        Map<String, Memory> byKey = new java.util.HashMap<>();
+        loaded.records().forEach(r -> byKey.put(r.memory().key(), r.memory()));
+        assertEquals(2, loaded.records().size());
+        assertEquals("Live: use Zod", byKey.get("use-zod").content());
+        assertEquals(MemoryStatus.ACTIVE, byKey.get("use-zod").status());
+        assertEquals("Newest archived cache note", byKey.get("old-cache").content());
+        assertEquals(2, loaded.problems().size(), loaded.problems().toString());
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsAUserErrorNamingTheByte() throws Exception {
+        byte[] bytes = "version: 1\n[1|]\n  a1|decision|k|caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(dir.resolve("data.toon"), bytes);
+        String message = assertThrows(EngramUserException.class, () -> ToonData.read(dir, "default", Instant.now())).getMessage();
+        assertTrue(message.contains("data.toon is not UTF-8 (byte " + (bytes.length - 2) + ")"), message);
+    }
+
+    @Test
+    void theFirstStartImportLooksAtTheWorkingDirectoryFirstAndSaysWhatItSkipped() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Path cwd = Files.createDirectories(root.resolve("packages").resolve("app"));
+        Files.createDirectories(cwd.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(cwd.resolve(".toon-memory/memory/data.toon"), "version: 1\n[1|]\n  a0000001|decision|from-cwd|Found at the working directory\n");
+        Files.createDirectories(root.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(root.resolve(".toon-memory/memory/data.toon"), "version: 1\n[1|]\n  a0000002|decision|from-root|Found at the git root\n");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        ToonData.importingOnce(() -> engine, "default", List.of(cwd, root), new PrintStream(log, true, StandardCharsets.UTF_8)).get();
+        List<String> keys = new ArrayList<>();
+        engine.export("default", r -> keys.add(r.memory().key()));
+        assertEquals(List.of("from-cwd"), keys);
+        String text = log.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains(root.resolve(".toon-memory") + " was not imported") && text.contains("engram import --from toon " + root), text);
+        // a zone already in use: the folder is not imported, and the log says how to import it
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.createDirectories(other.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(other.resolve(".toon-memory/memory/data.toon"), "version: 1\n[1|]\n  a0000003|decision|other|Other\n");
+        ByteArrayOutputStream log2 = new ByteArrayOutputStream();
+        ToonData.importAtStart(engine, "default", other, new PrintStream(log2, true, StandardCharsets.UTF_8));
+        assertTrue(log2.toString(StandardCharsets.UTF_8).contains("engram import --from toon " + other), log2.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFileWithABareCountHeaderIsImported() throws Exception {
+        Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]\n  a0000001|decision|use-zod|Use Zod\n");
+        assertEquals(1, ToonData.read(dir, "default", Instant.now()).records().size());
+    }
 }

@@ -163,4 +163,75 @@ class ToonToolsTest {
         assertTrue(call("memory_stats", Map.of()).contains("Active: 3"));
         assertTrue(call("memory_graph_path", Map.of("from", "api-errors", "to", "secret-host")).startsWith("No path"));
     }
+
+    @Test
+    void supersedeWithAnUnknownNewKeyWritesNothing() {
+        call("memory_remember", Map.of("category", "decision", "key", "use-joi", "content", "Use Joi for validation"));
+        for (int i = 0; i < 2; i++) {
+            assertTrue(error("memory_forget", Map.of("key", "use-joi", "action", "supersede", "new_key", "nope", "reason", "Zod")).contains("new_key 'nope'"));
+        }
+        String shown = call("memory_recall", Map.of("ids", "use-joi"));
+        assertTrue(shown.contains("Use Joi for validation") && !shown.contains("Superseded"), shown);
+    }
+
+    @Test
+    void similarMergesKeepEveryTag() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "a-long", "content", "The Redis cache uses a fixed pool size with a five second timeout always", "tags", "t1"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "b-mid", "content", "The Redis cache uses a fixed pool size with a five second timeout", "tags", "t2"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "c-short", "content", "The Redis cache uses a fixed pool size with a five second", "tags", "t3"));
+        String merged = call("memory_consolidate", Map.of("mode", "similar"));
+        assertTrue(merged.contains("2 entries merged"), merged);
+        String kept = call("memory_recall", Map.of("ids", "a-long"));
+        // the order of the merges depends on the store's order; the tags kept do not
+        Matcher tags = Pattern.compile("Tags: ([^ \\n]*)").matcher(kept);
+        assertTrue(tags.find(), kept);
+        assertEquals(java.util.Set.of("t1", "t2", "t3"), java.util.Set.of(tags.group(1).strip().split(";")), kept);
+    }
+
+    @Test
+    void versionsNeedDottedNumbersNotDates() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "standup-2026-11-30", "content", "Standup notes of Monday"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "standup-2026-12-01", "content", "Standup notes of Tuesday"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "node-18.2", "content", "Node 18.2 is required"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "node-20.1", "content", "Node 20.1 is required"));
+        String out = call("memory_consolidate", Map.of("mode", "versions"));
+        assertTrue(out.contains("1 older versions") && out.contains("Superseded: node-18.2 → node-20.1"), out);
+        assertFalse(out.contains("standup"), out);
+    }
+
+    @Test
+    void exportGlobalWritesOnlyTheGlobalFileOrToonFilesAndNeverOverOtherFiles() throws Exception {
+        call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
+        Path data = Files.createDirectories(project.resolve(".toon-memory/memory")).resolve("data.toon");
+        Files.writeString(data, "version: 1\n[0|]\n");
+        assertTrue(error("memory_export_global", Map.of("target", ".toon-memory/memory/data.toon")).contains("target"));
+        assertEquals("version: 1\n[0|]\n", Files.readString(data));
+        Path outside = project.getParent().resolve(project.getFileName() + "-outside.toon");
+        assertTrue(error("memory_export_global", Map.of("target", "../" + outside.getFileName())).contains("is not allowed"));
+        assertFalse(Files.exists(outside));
+        assertTrue(error("memory_export_global", Map.of("target", "notes.txt")).contains("is not allowed"));
+        Files.writeString(project.resolve("mine.toon"), "my own notes, not toon\n");
+        assertTrue(error("memory_export_global", Map.of("target", "mine.toon")).contains("not a TOON memory document"));
+        assertEquals("my own notes, not toon\n", Files.readString(project.resolve("mine.toon")));
+        assertFalse(Files.exists(project.resolve("mine.toon.bak")));
+        assertTrue(call("memory_export_global", Map.of("target", "global/g.toon")).contains("Exported 1 entries"));
+        assertTrue(call("memory_export_global", Map.of("target", "global/g.toon")).contains("Exported 1 entries"), "a TOON file is replaced");
+        assertTrue(Files.exists(project.resolve("global/g.toon.bak")));
+        assertTrue(error("memory_import_global", Map.of("source", "../" + outside.getFileName())).contains("is not allowed"));
+        Files.write(project.resolve("latin.toon"), "version: 1\n[1|]\n  a1|decision|k|caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        String bad = error("memory_import_global", Map.of("source", "latin.toon"));
+        assertTrue(bad.contains("latin.toon is not UTF-8 (byte "), bad);
+    }
+
+    @Test
+    void importGlobalIsAllOrNothingAndNamesTheBadEntry() throws Exception {
+        call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod"));
+        String tooLong = "x".repeat(dev.engram.memory.MemoryRules.MAX_CONTENT_CHARS + 1);
+        Files.writeString(project.resolve("g.toon"), "version: 1\n[3|]\n  a0000001|decision|use-zod|Use Zod v4 everywhere|||2999-01-01\n"
+                + "  a0000002|decision|new-one|A new entry|||2999-01-01\n  a0000003|decision|huge-entry|" + tooLong + "|||2999-01-01\n");
+        String e = error("memory_import_global", Map.of("source", "g.toon"));
+        assertTrue(e.contains("huge-entry") && e.contains("nothing was imported"), e);
+        assertTrue(call("memory_stats", Map.of()).contains("Total entries: 1"));
+        assertTrue(call("memory_recall", Map.of("ids", "use-zod")).contains("Use Zod") && !call("memory_recall", Map.of("ids", "use-zod")).contains("v4"));
+    }
 }
