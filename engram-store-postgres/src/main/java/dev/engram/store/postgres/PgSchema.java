@@ -160,6 +160,10 @@ final class PgSchema {
               replaced_at bigint NOT NULL)""",
             "CREATE INDEX tombstone_versions_of ON tombstone_versions (memory_id)",
             "CREATE TABLE marks (name text PRIMARY KEY, value text NOT NULL)",
+            // names this store for the replicas' local index directories: a schema dropped and created
+            // again is another store, so no replica searches an index derived from the old one
+            "CREATE TABLE store_identity (id text NOT NULL)",
+            "INSERT INTO store_identity (id) VALUES (gen_random_uuid()::text)",
             """
             CREATE TABLE zones (
               name text COLLATE "C" PRIMARY KEY,

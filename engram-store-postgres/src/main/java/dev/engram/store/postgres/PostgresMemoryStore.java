@@ -92,6 +92,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         return new PostgresMemoryStore(pool, location);
     }
 
+    /** The random id the schema got when it was created; the same for every replica. */
+    public String storeId() {
+        return read("store identity", c -> {
+            try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT id FROM store_identity")) {
+                if (!rs.next()) throw new StoreException("store " + location + " has no identity row");
+                return rs.getString(1);
+            }
+        });
+    }
+
     public PostgresLocation location() {
         return location;
     }
