@@ -41,6 +41,7 @@ final class PgTransaction implements StoreTransaction {
 
     private final Connection c;
     private boolean open = true;
+    private boolean changed;
 
     PgTransaction(Connection c) {
         this.c = c;
@@ -68,6 +69,12 @@ final class PgTransaction implements StoreTransaction {
 
     private void appendChange(String id) throws SQLException {
         update(APPEND_CHANGE, id);
+        changed = true;
+    }
+
+    /** Whether this transaction appended to the change feed (then the store notifies the replicas). */
+    boolean changed() {
+        return changed;
     }
 
     private boolean exists(String id) {

@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
  *       makes the change feed's max + 1 numbering gap-free and in commit order. A serialization failure
  *       or deadlock is retried; commits are durable ({@code synchronous_commit} as the server has it,
  *       {@code on} by default).
+ *   <li>A write that appended to the change feed also {@code NOTIFY}s the schema's channel, delivered
+ *       on commit, which wakes the other replicas' indexes ({@link ChangeListener}).
  *   <li>{@link #recordAccess} writes at once, under the same lock, with {@code synchronous_commit = off}
  *       for that transaction only: an access count is best effort (the SPI allows losing the last
  *       second of them), so it does not pay a WAL flush.
@@ -50,11 +52,13 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final HikariDataSource pool;
     private final PostgresLocation location;
     private final String lockSql;
+    private final String notifySql;
 
     private PostgresMemoryStore(HikariDataSource pool, PostgresLocation location) {
         this.pool = pool;
         this.location = location;
         this.lockSql = "SELECT pg_advisory_xact_lock(" + PgSchema.LOCK_CLASS + ", " + location.schema().hashCode() + ")";
+        this.notifySql = "SELECT pg_notify('" + ChangeListener.channel(location.schema()) + "', '')";
     }
 
     /**
@@ -129,6 +133,12 @@ public final class PostgresMemoryStore implements MemoryStore {
                         result = work.apply(tx);
                     } finally {
                         tx.end();
+                    }
+                    if (tx.changed()) {
+                        // delivered on commit only; listeners catch their index up (ChangeListener)
+                        try (Statement st = c.createStatement()) {
+                            st.execute(notifySql);
+                        }
                     }
                     c.commit();
                     return result;

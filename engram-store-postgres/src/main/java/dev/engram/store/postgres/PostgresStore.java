@@ -15,17 +15,20 @@ import java.util.Set;
  * replica derives for itself from the record's change feed, in a local directory. Searches catch the
  * index up first ({@link LuceneSearchIndex}), so a replica finds what any replica has committed. The
  * index directory is {@code <indexRoot>/<store id>}: a schema dropped and created again is another
- * store and gets a fresh index. Thread-safe.
+ * store and gets a fresh index. Between searches, a commit on any replica wakes the index through
+ * LISTEN/NOTIFY ({@link ChangeListener}), so it is usually caught up before the next search asks. Thread-safe.
  */
 public final class PostgresStore implements AutoCloseable {
     private final PostgresMemoryStore store;
     private final LuceneSearchIndex index;
     private final Path indexDir;
+    private final ChangeListener listener;
 
     private PostgresStore(PostgresMemoryStore store, LuceneSearchIndex index, Path indexDir) {
         this.store = store;
         this.index = index;
         this.indexDir = indexDir;
+        this.listener = ChangeListener.start(store.location(), index::catchUpSoon);
     }
 
     /** Connects and migrates the record, then opens (building it if needed) this replica's index under {@code indexRoot}. */
@@ -74,6 +77,7 @@ public final class PostgresStore implements AutoCloseable {
     @Override
     public void close() {
         try {
+            listener.close();
             index.close();
         } finally {
             store.close();

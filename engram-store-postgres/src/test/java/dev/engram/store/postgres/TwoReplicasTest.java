@@ -82,6 +82,20 @@ class TwoReplicasTest {
     }
 
     @Test
+    void aCommitOnOneReplicaWakesTheOthersIndexWithoutASearch() throws Exception {
+        PostgresLocation location = TestDatabase.freshSchema();
+        try (PostgresStore a = PostgresStore.open(location, hostA); PostgresStore b = PostgresStore.open(location, hostB)) {
+            long before = b.index().indexedSeq();
+            insert(a, minimal(clock, 1, "work", "the on-call rotation changes on Mondays").build());
+            long head = a.store().headSeq();
+            long deadline = System.nanoTime() + 3_000_000_000L;
+            while (b.index().indexedSeq() < head && System.nanoTime() < deadline) Thread.sleep(20);
+            assertTrue(head > before);
+            assertEquals(head, b.index().indexedSeq(), "B's index followed A's commit through LISTEN/NOTIFY within 3 s");
+        }
+    }
+
+    @Test
     void aReplicaStartedLaterBuildsItsIndexFromTheRecord() {
         PostgresLocation location = TestDatabase.freshSchema();
         try (PostgresStore a = PostgresStore.open(location, hostA)) {
