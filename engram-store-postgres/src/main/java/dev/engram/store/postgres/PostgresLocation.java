@@ -16,12 +16,14 @@ import java.util.regex.Pattern;
  */
 public record PostgresLocation(String jdbcUrl, String user, String password, String schema) {
     public static final String DEFAULT_SCHEMA = "engram";
-    private static final Pattern SCHEMA_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+    private static final Pattern SCHEMA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
+    // lowercase only: PostgreSQL folds unquoted names (search_path, LISTEN) to lowercase, so a
+    // mixed-case schema would be one name in CREATE SCHEMA and another in the pool's search_path
     public PostgresLocation {
         if (!SCHEMA_NAME.matcher(schema).matches()) {
             throw new IllegalArgumentException("schema '" + schema + "' is not a plain PostgreSQL name:"
-                    + " use letters, digits and _ (at most 63, not starting with a digit)");
+                    + " use lowercase letters, digits and _ (at most 63, not starting with a digit)");
         }
     }
 

@@ -34,6 +34,8 @@ class PostgresLocationTest {
                 .getMessage().contains("names no database"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PostgresLocation.parse("postgresql://h/d?schema=a;drop"))
                 .getMessage().contains("not a plain PostgreSQL name"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PostgresLocation.parse("postgresql://h/d?schema=Team"))
+                .getMessage().contains("lowercase"), "PostgreSQL would fold it in some places and not in others");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PostgresLocation.parse("mysql://h/d"))
                 .getMessage().contains("postgresql://user@host:5432/database"));
     }
