@@ -9,6 +9,7 @@ import dev.engram.mcp.profile.servermemory.SearchBound;
 import dev.engram.store.sqlite.DatabaseIdentity;
 import dev.engram.store.sqlite.DatabaseInspector;
 import java.io.IOException;
+import dev.engram.store.postgres.PostgresLocation;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -22,6 +23,10 @@ import java.util.Map;
  */
 final class ConfigLoader {
     static final String ENGRAM_HOME = "ENGRAM_HOME";
+    /** A PostgreSQL store's URL (the team mode); --store URL names one too. */
+    static final String ENGRAM_STORE = "ENGRAM_STORE";
+    /** Under the local store directory: where a PostgreSQL store's replica keeps its search index. */
+    static final String REPLICA_INDEX_DIR = "replica-index";
     static final String ENGRAM_TOKENS = "ENGRAM_TOKENS";
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
@@ -118,16 +123,45 @@ final class ConfigLoader {
         if (flags.store != null && flags.project) {
             throw new ConfigException("--store", "flag", "and --project both name a store; pass only one");
         }
+        if (flags.store != null && PostgresLocation.isUrl(flags.store)) {
+            return postgres("--store", "flag", flags.store, StoreLocation.Source.FLAG, "given by --store");
+        }
         if (flags.store != null) {
             return new StoreLocation(path("--store", "flag", flags.store), StoreLocation.Source.FLAG, "given by --store");
         }
         if (flags.project) return projectStore(gitRoot());
+        String url = env.get(ENGRAM_STORE);
+        if (url != null && !url.isBlank()) {
+            if (!PostgresLocation.isUrl(url)) {
+                throw new ConfigException(ENGRAM_STORE, "environment", "'" + url + "' is not a PostgreSQL URL; send"
+                        + " postgresql://user@host:5432/database (a store directory goes in ENGRAM_HOME)");
+            }
+            return postgres(ENGRAM_STORE, "environment", url, StoreLocation.Source.ENVIRONMENT,
+                    "given by the ENGRAM_STORE environment variable");
+        }
         String fromEnv = env.get(ENGRAM_HOME);
         if (fromEnv != null && !fromEnv.isBlank()) {
             return new StoreLocation(path(ENGRAM_HOME, "environment", fromEnv), StoreLocation.Source.ENVIRONMENT,
                     "given by the ENGRAM_HOME environment variable");
         }
         return userStore();
+    }
+
+    /**
+     * A PostgreSQL store: the URL is checked here, before anything connects, and this process's index
+     * goes under the local store directory (ENGRAM_HOME, else the platform default).
+     */
+    private StoreLocation postgres(String key, String source, String url, StoreLocation.Source origin, String why) {
+        PostgresLocation location;
+        try {
+            location = PostgresLocation.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key, source, e.getMessage());
+        }
+        String fromEnv = env.get(ENGRAM_HOME);
+        Path local = fromEnv != null && !fromEnv.isBlank() ? path(ENGRAM_HOME, "environment", fromEnv) : defaultStoreDir;
+        return new StoreLocation(local.resolve(REPLICA_INDEX_DIR), origin,
+                why + ": PostgreSQL " + location + ", this replica's index in " + local.resolve(REPLICA_INDEX_DIR), url);
     }
 
     /** The legacy location wins only while the new one holds no store and the legacy one holds ours. */

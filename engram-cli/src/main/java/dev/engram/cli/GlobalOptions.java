@@ -5,9 +5,10 @@ import picocli.CommandLine.ScopeType;
 
 /** Options every command accepts, before or after the command name. */
 final class GlobalOptions {
-    @Option(names = "--store", paramLabel = "DIR", scope = ScopeType.INHERIT,
+    @Option(names = "--store", paramLabel = "DIR|URL", scope = ScopeType.INHERIT,
             description = "Store directory (default: $ENGRAM_HOME, else the platform's data directory,"
-                    + " e.g. ~/.local/share/engram; `engram doctor` shows which and why)")
+                    + " e.g. ~/.local/share/engram; `engram doctor` shows which and why), or a"
+                    + " postgresql://user@host:5432/db[?schema=name] URL shared by several servers (also $ENGRAM_STORE)")
     String store;
 
     @Option(names = "--project", scope = ScopeType.INHERIT,

@@ -16,6 +16,8 @@ import dev.engram.mcp.profile.toon.ToonProfile;
 import dev.engram.memory.MemoryRules;
 import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
+import dev.engram.store.postgres.PostgresLocation;
+import dev.engram.store.postgres.PostgresStore;
 import dev.engram.store.IndexCheck;
 import java.io.IOException;
 import java.io.InputStream;
@@ -150,12 +152,29 @@ public final class Main {
 
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
     static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder) {
+        if (config.store().postgres()) return openPostgres(config, clock, embedder);
         try {
             Files.createDirectories(config.storeDir());
         } catch (IOException e) {
             throw new ConfigException("store", config.storeDir().toString(), "cannot be created: " + e.getMessage());
         }
         EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
+        try {
+            TagVocabulary vocabulary = TagVocabulary.withProject(ProjectVocabulary.scan(config.projectRoot()));
+            Engine engine = new Engine(store.store(), store.index(), clock, vocabulary, embedder, RecallSettings.defaults());
+            return new OpenEngine(engine, store::check, store, embedder);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The team mode: the record on PostgreSQL (shared by every replica), this process's own Lucene index
+     * under the local store directory, caught up from the record's change feed.
+     */
+    static OpenEngine openPostgres(EngramConfig config, Clock clock, Embedder embedder) {
+        PostgresStore store = PostgresStore.open(PostgresLocation.parse(config.store().url()), config.storeDir());
         try {
             TagVocabulary vocabulary = TagVocabulary.withProject(ProjectVocabulary.scan(config.projectRoot()));
             Engine engine = new Engine(store.store(), store.index(), clock, vocabulary, embedder, RecallSettings.defaults());

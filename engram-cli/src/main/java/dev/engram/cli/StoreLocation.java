@@ -8,7 +8,7 @@ import java.util.Objects;
  * The store directory a command uses and why that one: {@code engram doctor} prints both, so after the
  * default moved (issue 20) nobody has to guess which directory holds their memories.
  */
-public record StoreLocation(Path dir, Source source, String why) {
+public record StoreLocation(Path dir, Source source, String why, String url) {
     /** The file whose identity decides whether the directory is an Engram store. */
     static final String DATABASE = "engram.db";
 
@@ -30,10 +30,24 @@ public record StoreLocation(Path dir, Source source, String why) {
         }
     }
 
+    /** An embedded store in {@code dir}. */
+    public StoreLocation(Path dir, Source source, String why) {
+        this(dir, source, why, null);
+    }
+
+    /**
+     * {@code url} is a PostgreSQL store's {@code postgresql://} URL, or null for the embedded store; with
+     * one, {@code dir} is where this process keeps its own search index of that store.
+     */
     public StoreLocation {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(why, "why");
+    }
+
+    /** Whether the record is a PostgreSQL server rather than {@code engram.db} in {@link #dir}. */
+    public boolean postgres() {
+        return url != null;
     }
 
     public Path database() {

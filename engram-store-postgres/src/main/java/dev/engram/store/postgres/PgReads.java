@@ -1,0 +1,229 @@
+package dev.engram.store.postgres;
+
+import static dev.engram.store.postgres.PgRows.MEMORY_COLUMNS;
+
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
+import dev.engram.spi.Change;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every read, on a connection the caller holds: a pooled autocommit one for the store's reads (each
+ * statement sees everything committed before it, by any replica), the transaction's own inside a write.
+ */
+final class PgReads {
+    static final String BY_ID = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ?";
+    static final String BY_IDS = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ANY (?)";
+    static final String BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
+    static final String BY_NAME = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND name = ?";
+    static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
+            + " ORDER BY pin_priority DESC, created_at, id";
+    /** Keyset pages, oldest first: (created_at, id) after the last row of the previous page. */
+    static final String PAGE_OF_ZONE = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ?"
+            + " AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?";
+    static final String PAGE_OF_ALL = "SELECT " + MEMORY_COLUMNS + " FROM memories"
+            + " WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?";
+    static final int PAGE = 500;
+    /** ord breaks ties in creation time, so edges added in one instant keep their insertion order. */
+    static final String EDGES_OF = "SELECT from_id, to_id, type, label, created_at FROM edges"
+            + " WHERE from_id = ? OR to_id = ? ORDER BY created_at, ord";
+    static final String DEGREES = "SELECT id, count(DISTINCT other) FROM (SELECT from_id AS id, to_id AS other FROM edges"
+            + " WHERE from_id = ANY (?) UNION ALL SELECT to_id, from_id FROM edges WHERE to_id = ANY (?)) n GROUP BY id";
+    static final String VERSIONS_OF = "SELECT memory_id, version, content, tags, importance, replaced_at FROM versions"
+            + " WHERE memory_id = ? ORDER BY version";
+    static final String EMBEDDING_OF = "SELECT model_id, dims, vector FROM embeddings WHERE memory_id = ?";
+    static final String MISSING_EMBEDDINGS = "SELECT m.id FROM memories m LEFT JOIN embeddings e ON e.memory_id = m.id"
+            + " WHERE e.memory_id IS NULL OR e.model_id <> ? ORDER BY m.created_at, m.id LIMIT ?";
+    static final String ZONE_INFO = "SELECT name, short_description, description, created_at, updated_at FROM zones"
+            + " WHERE name = ?";
+    static final String ZONE_INFOS = "SELECT name, short_description, description, created_at, updated_at FROM zones";
+    static final String MARK = "SELECT value FROM marks WHERE name = ?";
+    static final String HEAD_SEQ = "SELECT COALESCE(max(seq), 0) FROM changes";
+    static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    static final String TOMBSTONE_BY_ID = "SELECT " + MEMORY_COLUMNS + ", deleted_at, embedding_model, embedding_dims,"
+            + " embedding_vector FROM tombstones WHERE id = ?";
+    /** ord breaks a tie in deletion time: the later put wins. */
+    static final String TOMBSTONE_ID_BY_KEY = "SELECT id FROM tombstones WHERE zone = ? AND key = ?"
+            + " ORDER BY deleted_at DESC, ord DESC LIMIT 1";
+    static final String TOMBSTONE_EDGES = "SELECT from_id, to_id, type, label, created_at FROM tombstone_edges"
+            + " WHERE memory_id = ? ORDER BY ord";
+    static final String TOMBSTONE_VERSIONS = "SELECT memory_id, version, content, tags, importance, replaced_at"
+            + " FROM tombstone_versions WHERE memory_id = ? ORDER BY ord";
+
+    private PgReads() {
+    }
+
+    static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        for (int i = 0; i < params.length; i++) ps.setObject(i + 1, params[i]);
+        return ps;
+    }
+
+    static List<Memory> memories(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            List<Memory> out = new ArrayList<>();
+            while (rs.next()) out.add(PgRows.memory(rs));
+            return out;
+        }
+    }
+
+    static Optional<Memory> get(Connection c, String id) throws SQLException {
+        return memories(c, BY_ID, id).stream().findFirst();
+    }
+
+    static Optional<Memory> getByKey(Connection c, String zone, String key) throws SQLException {
+        return memories(c, BY_KEY, zone, key).stream().findFirst();
+    }
+
+    static Optional<Memory> getByName(Connection c, String zone, String name) throws SQLException {
+        return memories(c, BY_NAME, zone, name).stream().findFirst();
+    }
+
+    static List<Memory> getAll(Connection c, List<String> ids) throws SQLException {
+        if (ids.isEmpty()) return List.of();
+        Map<String, Memory> found = new HashMap<>();
+        for (Memory m : memories(c, BY_IDS, PgRows.textArray(c, List.copyOf(new LinkedHashSet<>(ids))))) found.put(m.id(), m);
+        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
+    }
+
+    static List<Memory> pinned(Connection c, String zone) throws SQLException {
+        return memories(c, PINNED, zone);
+    }
+
+    /** One page of {@code forEach}; {@code zone} null for every zone. */
+    static List<Memory> page(Connection c, String zone, long afterCreated, String afterId) throws SQLException {
+        return zone == null ? memories(c, PAGE_OF_ALL, afterCreated, afterId, PAGE)
+                : memories(c, PAGE_OF_ZONE, zone, afterCreated, afterId, PAGE);
+    }
+
+    static List<Edge> edges(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = prepare(c, EDGES_OF, id, id); ResultSet rs = ps.executeQuery()) {
+            List<Edge> out = new ArrayList<>();
+            while (rs.next()) out.add(PgRows.edge(rs));
+            return out;
+        }
+    }
+
+    static Map<String, Integer> degrees(Connection c, Collection<String> ids) throws SQLException {
+        if (ids.isEmpty()) return Map.of();
+        java.sql.Array array = PgRows.textArray(c, List.copyOf(new LinkedHashSet<>(ids)));
+        try (PreparedStatement ps = prepare(c, DEGREES, array, array); ResultSet rs = ps.executeQuery()) {
+            Map<String, Integer> out = new HashMap<>();
+            while (rs.next()) out.put(rs.getString(1), rs.getInt(2));
+            return out;
+        }
+    }
+
+    static List<MemoryVersion> versions(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = prepare(c, VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
+            List<MemoryVersion> out = new ArrayList<>();
+            while (rs.next()) out.add(PgRows.version(rs));
+            return out;
+        }
+    }
+
+    static Optional<StoredEmbedding> embedding(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = prepare(c, EMBEDDING_OF, id); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) return Optional.empty();
+            return Optional.of(new StoredEmbedding(rs.getString(1), PgRows.decode(id, rs.getInt(2), rs.getBytes(3))));
+        }
+    }
+
+    static List<String> missingEmbeddings(Connection c, String modelId, int max) throws SQLException {
+        try (PreparedStatement ps = prepare(c, MISSING_EMBEDDINGS, modelId, max); ResultSet rs = ps.executeQuery()) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) out.add(rs.getString(1));
+            return out;
+        }
+    }
+
+    static Set<String> zones(Connection c) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT DISTINCT zone FROM memories"); ResultSet rs = ps.executeQuery()) {
+            Set<String> out = new TreeSet<>(); // Java's order, as every store sorts
+            while (rs.next()) out.add(rs.getString(1));
+            return out;
+        }
+    }
+
+    static long count(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static List<ZoneInfo> zoneInfos(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            List<ZoneInfo> out = new ArrayList<>();
+            while (rs.next()) out.add(PgRows.zone(rs));
+            out.sort(java.util.Comparator.comparing(ZoneInfo::name));
+            return out;
+        }
+    }
+
+    static Optional<String> mark(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = prepare(c, MARK, name); ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+        }
+    }
+
+    static List<Change> changesSince(Connection c, long afterSeq, int max) throws SQLException {
+        try (PreparedStatement ps = prepare(c, CHANGES_SINCE, afterSeq, max); ResultSet rs = ps.executeQuery()) {
+            List<Change> out = new ArrayList<>();
+            while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
+            return out;
+        }
+    }
+
+    static Optional<Tombstone> tombstone(Connection c, String id) throws SQLException {
+        Memory memory;
+        Instant deletedAt;
+        StoredEmbedding embedding = null;
+        try (PreparedStatement ps = prepare(c, TOMBSTONE_BY_ID, id); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) return Optional.empty();
+            memory = PgRows.memory(rs);
+            deletedAt = Instant.ofEpochMilli(rs.getLong("deleted_at"));
+            String model = rs.getString("embedding_model");
+            if (model != null) {
+                embedding = new StoredEmbedding(model,
+                        PgRows.decode(id, rs.getInt("embedding_dims"), rs.getBytes("embedding_vector")));
+            }
+        }
+        List<Edge> edges = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, TOMBSTONE_EDGES, id); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) edges.add(PgRows.edge(rs));
+        }
+        List<MemoryVersion> versions = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, TOMBSTONE_VERSIONS, id); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) versions.add(PgRows.version(rs));
+        }
+        return Optional.of(new Tombstone(memory, edges, versions, embedding, deletedAt));
+    }
+
+    static Optional<Tombstone> tombstoneByKey(Connection c, String zone, String key) throws SQLException {
+        String id;
+        try (PreparedStatement ps = prepare(c, TOMBSTONE_ID_BY_KEY, zone, key); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) return Optional.empty();
+            id = rs.getString(1);
+        }
+        return tombstone(c, id);
+    }
+}

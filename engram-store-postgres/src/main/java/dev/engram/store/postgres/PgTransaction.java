@@ -1,0 +1,348 @@
+package dev.engram.store.postgres;
+
+import static dev.engram.store.postgres.PgRows.MEMORY_COLUMNS;
+import static dev.engram.store.postgres.PgRows.placeholders;
+
+import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
+import dev.engram.spi.Tombstone;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One {@link PostgresMemoryStore#write}: a pooled connection inside a transaction that holds the
+ * schema's write lock. Not thread-safe; valid only during that call.
+ * <p>Conflicts and unknown ids are checked with reads before the statement that would fail: in
+ * PostgreSQL a failed statement aborts the whole transaction, and the engine may catch a
+ * {@link ConflictException} and go on writing in the same one. Under the write lock nothing can
+ * change between the check and the write.
+ */
+final class PgTransaction implements StoreTransaction {
+    static final String INSERT_MEMORY = "INSERT INTO memories (" + MEMORY_COLUMNS + ") VALUES ("
+            + placeholders(PgRows.COLUMNS.size()) + ")";
+    static final String UPDATE_MEMORY = "UPDATE memories SET "
+            + String.join(" = ?, ", PgRows.COLUMNS.subList(1, PgRows.COLUMNS.size())) + " = ? WHERE id = ?";
+    /** Gap-free: the write lock makes max + 1 safe, and a rolled-back transaction takes its numbers back. */
+    static final String APPEND_CHANGE = "INSERT INTO changes (seq, memory_id) SELECT COALESCE(max(seq), 0) + 1, ? FROM changes";
+    static final String INSERT_TOMBSTONE = "INSERT INTO tombstones (" + MEMORY_COLUMNS + ", deleted_at,"
+            + " embedding_model, embedding_dims, embedding_vector) VALUES (" + placeholders(PgRows.COLUMNS.size() + 4) + ")";
+
+    private final Connection c;
+    private boolean open = true;
+    private boolean changed;
+
+    PgTransaction(Connection c) {
+        this.c = c;
+    }
+
+    void end() {
+        open = false;
+    }
+
+    /** For the store's own statements inside its write lock (recordAccess). */
+    Connection connection() {
+        return c();
+    }
+
+    private Connection c() {
+        if (!open) throw new IllegalStateException("transaction used after its write() returned");
+        return c;
+    }
+
+    private int update(String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = PgReads.prepare(c(), sql, params)) {
+            return ps.executeUpdate();
+        }
+    }
+
+    private void appendChange(String id) throws SQLException {
+        update(APPEND_CHANGE, id);
+        changed = true;
+    }
+
+    /** Whether this transaction appended to the change feed (then the store notifies the replicas). */
+    boolean changed() {
+        return changed;
+    }
+
+    private boolean exists(String id) {
+        return PgCalls.run("get " + id, () -> PgReads.count(c(), "SELECT count(*) FROM memories WHERE id = ?", id) > 0);
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        return PgCalls.run("get " + id, () -> PgReads.get(c(), id));
+    }
+
+    @Override
+    public Optional<Memory> getByKey(String zone, String key) {
+        return PgCalls.run("get " + zone + "/" + key, () -> PgReads.getByKey(c(), zone, key));
+    }
+
+    @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return PgCalls.run("get " + zone + " name " + name, () -> PgReads.getByName(c(), zone, name));
+    }
+
+    @Override
+    public void insert(Memory memory) {
+        if (exists(memory.id())) throw new ConflictException("memory id " + memory.id() + " is already taken");
+        keyFree(memory);
+        PgCalls.run("put " + memory.id(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(INSERT_MEMORY)) {
+                ps.setString(1, memory.id());
+                PgRows.bindFields(c(), ps, 2, memory);
+                ps.executeUpdate();
+            }
+            appendChange(memory.id());
+            return null;
+        });
+    }
+
+    @Override
+    public void update(Memory memory) {
+        if (!exists(memory.id())) throw new NotFoundException("no memory with id " + memory.id() + " to update");
+        keyFree(memory);
+        PgCalls.run("update " + memory.id(), () -> {
+            try (PreparedStatement ps = c().prepareStatement(UPDATE_MEMORY)) {
+                int next = PgRows.bindFields(c(), ps, 1, memory);
+                ps.setString(next, memory.id());
+                ps.executeUpdate();
+            }
+            appendChange(memory.id());
+            return null;
+        });
+    }
+
+    private void keyFree(Memory memory) {
+        getByKey(memory.zone(), memory.key()).filter(holder -> !holder.id().equals(memory.id())).ifPresent(holder -> {
+            throw new ConflictException("key '" + memory.key() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + holder.id());
+        });
+        if (memory.name() == null) return;
+        getByName(memory.zone(), memory.name()).filter(holder -> !holder.id().equals(memory.id())).ifPresent(holder -> {
+            throw new ConflictException("name '" + memory.name() + "' in zone '" + memory.zone()
+                    + "' already belongs to " + holder.id());
+        });
+    }
+
+    @Override
+    public boolean delete(String id) {
+        // edges, versions and the vector go by ON DELETE CASCADE
+        return PgCalls.run("delete " + id, () -> {
+            int deleted = update("DELETE FROM memories WHERE id = ?", id);
+            if (deleted > 0) appendChange(id);
+            return deleted > 0;
+        });
+    }
+
+    @Override
+    public void addEdge(Edge edge) {
+        for (String end : List.of(edge.fromId(), edge.toId())) {
+            if (!exists(end)) throw new NotFoundException("no memory with id " + end + " to link");
+        }
+        PgCalls.run("link " + edge.fromId() + " -> " + edge.toId(), () -> {
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO edges (from_id, to_id, type, label, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (from_id, to_id, type, label) DO NOTHING")) {
+                ps.setString(1, edge.fromId());
+                ps.setString(2, edge.toId());
+                ps.setString(3, edge.type().name());
+                ps.setString(4, PgRows.label(edge.label()));
+                PgRows.setInstant(ps, 5, edge.createdAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean removeEdge(String fromId, String toId, EdgeType type, String label) {
+        return PgCalls.run("unlink " + fromId + " -> " + toId, () -> update(
+                "DELETE FROM edges WHERE from_id = ? AND to_id = ? AND type = ? AND label = ?",
+                fromId, toId, type.name(), PgRows.label(label)) > 0);
+    }
+
+    @Override
+    public List<Edge> edges(String id) {
+        return PgCalls.run("edges " + id, () -> PgReads.edges(c(), id));
+    }
+
+    @Override
+    public void putZone(ZoneInfo zone) {
+        PgCalls.run("describe zone " + zone.name(), () -> {
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO zones (name, short_description, description,"
+                    + " created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+                    + " short_description = excluded.short_description, description = excluded.description,"
+                    + " created_at = excluded.created_at, updated_at = excluded.updated_at")) {
+                ps.setString(1, zone.name());
+                ps.setString(2, zone.shortDescription());
+                ps.setString(3, zone.description());
+                PgRows.setInstant(ps, 4, zone.createdAt());
+                PgRows.setInstant(ps, 5, zone.updatedAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean removeZone(String name) {
+        return PgCalls.run("forget zone " + name, () -> update("DELETE FROM zones WHERE name = ?", name) > 0);
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return PgCalls.run("zone " + name, () -> PgReads.zoneInfos(c(), PgReads.ZONE_INFO, name).stream().findFirst());
+    }
+
+    @Override
+    public Optional<String> mark(String name) {
+        return PgCalls.run("mark " + name, () -> PgReads.mark(c(), name));
+    }
+
+    @Override
+    public void putMark(String name, String value) {
+        PgCalls.run("set mark " + name, () -> update("INSERT INTO marks (name, value) VALUES (?, ?)"
+                + " ON CONFLICT (name) DO UPDATE SET value = excluded.value", name, value));
+    }
+
+    @Override
+    public void addVersion(MemoryVersion v) {
+        if (!exists(v.memoryId())) throw new NotFoundException("no memory with id " + v.memoryId() + " to version");
+        PgCalls.run("version " + v.memoryId(), () -> {
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO versions (memory_id, version, content, tags,"
+                    + " importance, replaced_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                bindVersion(ps, v.memoryId(), v);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private void bindVersion(PreparedStatement ps, String memoryId, MemoryVersion v) throws SQLException {
+        ps.setString(1, memoryId);
+        ps.setInt(2, v.version());
+        ps.setString(3, v.content());
+        ps.setArray(4, PgRows.textArray(c(), v.tags()));
+        ps.setString(5, v.importance() == null ? null : v.importance().name());
+        PgRows.setInstant(ps, 6, v.replacedAt());
+    }
+
+    @Override
+    public void putEmbedding(String id, StoredEmbedding embedding) {
+        if (!exists(id)) throw new NotFoundException("no memory with id " + id + " to store a vector for");
+        PgCalls.run("put embedding " + id, () -> {
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO embeddings (memory_id, model_id, dims, vector)"
+                    + " VALUES (?, ?, ?, ?) ON CONFLICT (memory_id) DO UPDATE SET model_id = excluded.model_id,"
+                    + " dims = excluded.dims, vector = excluded.vector")) {
+                ps.setString(1, id);
+                ps.setString(2, embedding.modelId());
+                ps.setInt(3, embedding.dimensions());
+                ps.setBytes(4, PgRows.encode(embedding.vector()));
+                ps.executeUpdate();
+            }
+            appendChange(id); // the index keeps the vector in the memory's document, so it re-reads the memory
+            return null;
+        });
+    }
+
+    @Override
+    public void clearEmbedding(String id) {
+        PgCalls.run("clear embedding " + id, () -> {
+            if (update("DELETE FROM embeddings WHERE memory_id = ?", id) > 0) appendChange(id);
+            return null;
+        });
+    }
+
+    @Override
+    public int versionCount(String id) {
+        return PgCalls.run("versions " + id, () -> (int) PgReads.count(c(), "SELECT count(*) FROM versions WHERE memory_id = ?", id));
+    }
+
+    @Override
+    public List<MemoryVersion> versions(String id) {
+        return PgCalls.run("versions " + id, () -> PgReads.versions(c(), id));
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return PgCalls.run("embedding " + id, () -> PgReads.embedding(c(), id));
+    }
+
+    @Override
+    public void putTombstone(Tombstone t) {
+        Memory m = t.memory();
+        PgCalls.run("tombstone " + m.id(), () -> {
+            // replaces a tombstone of the same id whole: its edges and versions go by ON DELETE CASCADE
+            update("DELETE FROM tombstones WHERE id = ?", m.id());
+            try (PreparedStatement ps = c().prepareStatement(INSERT_TOMBSTONE)) {
+                ps.setString(1, m.id());
+                int i = PgRows.bindFields(c(), ps, 2, m);
+                PgRows.setInstant(ps, i++, t.deletedAt());
+                StoredEmbedding e = t.embedding();
+                if (e == null) {
+                    ps.setNull(i++, Types.VARCHAR);
+                    ps.setNull(i++, Types.INTEGER);
+                    ps.setNull(i, Types.BINARY);
+                } else {
+                    ps.setString(i++, e.modelId());
+                    ps.setInt(i++, e.dimensions());
+                    ps.setBytes(i, PgRows.encode(e.vector()));
+                }
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO tombstone_edges (memory_id, from_id, to_id,"
+                    + " type, label, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                for (Edge edge : t.edges()) {
+                    ps.setString(1, m.id());
+                    ps.setString(2, edge.fromId());
+                    ps.setString(3, edge.toId());
+                    ps.setString(4, edge.type().name());
+                    ps.setString(5, PgRows.label(edge.label()));
+                    PgRows.setInstant(ps, 6, edge.createdAt());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            try (PreparedStatement ps = c().prepareStatement("INSERT INTO tombstone_versions (memory_id, version, content,"
+                    + " tags, importance, replaced_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                for (MemoryVersion v : t.versions()) {
+                    bindVersion(ps, m.id(), v);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Tombstone> tombstone(String memoryId) {
+        return PgCalls.run("tombstone " + memoryId, () -> PgReads.tombstone(c(), memoryId));
+    }
+
+    @Override
+    public Optional<Tombstone> tombstoneByKey(String zone, String key) {
+        return PgCalls.run("tombstone " + zone + "/" + key, () -> PgReads.tombstoneByKey(c(), zone, key));
+    }
+
+    @Override
+    public boolean removeTombstone(String memoryId) {
+        return PgCalls.run("remove tombstone " + memoryId, () -> update("DELETE FROM tombstones WHERE id = ?", memoryId) > 0);
+    }
+
+    @Override
+    public int purgeTombstones(Instant deletedBefore) {
+        return PgCalls.run("purge tombstones", () -> update("DELETE FROM tombstones WHERE deleted_at < ?",
+                deletedBefore.toEpochMilli()));
+    }
+}

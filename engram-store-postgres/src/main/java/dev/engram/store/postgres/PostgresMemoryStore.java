@@ -1,0 +1,306 @@
+package dev.engram.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.error.StoreException;
+import dev.engram.memory.Edge;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryVersion;
+import dev.engram.memory.ZoneInfo;
+import dev.engram.spi.Change;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.StoreTransaction;
+import dev.engram.spi.StoredEmbedding;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The record on PostgreSQL, shared by every replica that opens the same database and schema.
+ * <ul>
+ *   <li>Reads take a pooled connection in autocommit mode: each sees every transaction committed
+ *       before it, by any replica. Nothing is cached, so there is nothing to invalidate across replicas.
+ *   <li>{@link #write} runs the work in one transaction that first takes a transaction-scoped advisory
+ *       lock on the schema: writers are serialized across replicas as the SPI asks, which is also what
+ *       makes the change feed's max + 1 numbering gap-free and in commit order. A serialization failure
+ *       or deadlock is retried; commits are durable ({@code synchronous_commit} as the server has it,
+ *       {@code on} by default).
+ *   <li>A write that appended to the change feed also {@code NOTIFY}s the schema's channel, delivered
+ *       on commit, which wakes the other replicas' indexes ({@link ChangeListener}).
+ *   <li>{@link #recordAccess} writes at once, under the same lock, with {@code synchronous_commit = off}
+ *       for that transaction only: an access count is best effort (the SPI allows losing the last
+ *       second of them), so it does not pay a WAL flush.
+ * </ul>
+ * Thread-safe.
+ */
+public final class PostgresMemoryStore implements MemoryStore {
+    private static final Logger log = LoggerFactory.getLogger(PostgresMemoryStore.class);
+    private static final int WRITE_ATTEMPTS = 5;
+
+    private final HikariDataSource pool;
+    private final PostgresLocation location;
+    private final String lockSql;
+    private final String notifySql;
+
+    private PostgresMemoryStore(HikariDataSource pool, PostgresLocation location) {
+        this.pool = pool;
+        this.location = location;
+        this.lockSql = "SELECT pg_advisory_xact_lock(" + PgSchema.LOCK_CLASS + ", " + location.schema().hashCode() + ")";
+        this.notifySql = "SELECT pg_notify('" + ChangeListener.channel(location.schema()) + "', '')";
+    }
+
+    /**
+     * Connects, creates the schema if missing and migrates it to the newest version.
+     *
+     * @throws StoreException naming the server when it cannot be reached or the schema is from a newer Engram
+     */
+    public static PostgresMemoryStore open(PostgresLocation location) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(location.jdbcUrl());
+        if (location.user() != null) config.setUsername(location.user());
+        if (location.password() != null) config.setPassword(location.password());
+        config.setSchema(location.schema()); // search_path of every pooled connection
+        config.setPoolName("engram-pg-" + location.schema());
+        config.setMaximumPoolSize(8);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(10_000);
+        config.setInitializationFailTimeout(10_000); // an unreachable server fails the open, with the driver's reason
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new StoreException("open store " + location + ": cannot connect: " + cause.getMessage(), e);
+        }
+        try (Connection c = pool.getConnection()) {
+            new PgSchema(PgSchema.STEPS).migrate(c, location.schema(), location.toString());
+        } catch (SQLException e) {
+            pool.close();
+            throw new StoreException("open store " + location + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return new PostgresMemoryStore(pool, location);
+    }
+
+    /** The random id the schema got when it was created; the same for every replica. */
+    public String storeId() {
+        return read("store identity", c -> {
+            try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT id FROM store_identity")) {
+                if (!rs.next()) throw new StoreException("store " + location + " has no identity row");
+                return rs.getString(1);
+            }
+        });
+    }
+
+    public PostgresLocation location() {
+        return location;
+    }
+
+    private <T> T read(String operation, PgCalls.SqlWork1<T> work) {
+        try (Connection c = pool.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new StoreException(operation + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public <T> T write(Function<StoreTransaction, T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = pool.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    try (Statement st = c.createStatement()) {
+                        st.execute(lockSql);
+                    }
+                    PgTransaction tx = new PgTransaction(c);
+                    T result;
+                    try {
+                        result = work.apply(tx);
+                    } finally {
+                        tx.end();
+                    }
+                    if (tx.changed()) {
+                        // delivered on commit only; listeners catch their index up (ChangeListener)
+                        try (Statement st = c.createStatement()) {
+                            st.execute(notifySql);
+                        }
+                    }
+                    c.commit();
+                    return result;
+                } catch (RuntimeException | SQLException e) {
+                    rollbackQuietly(c);
+                    if (attempt < WRITE_ATTEMPTS && PgCalls.retryable(e)) {
+                        log.debug("store {}: write attempt {} failed ({}); retrying", location, attempt, e.getMessage());
+                        continue;
+                    }
+                    if (e instanceof SQLException sql) throw new StoreException("write: " + sql.getMessage(), sql);
+                    throw (RuntimeException) e;
+                } finally {
+                    c.setAutoCommit(true);
+                }
+            } catch (SQLException e) {
+                throw new StoreException("write: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            log.debug("rollback: {}", e.getMessage()); // the failure that got us here is the one to report
+        }
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        return read("get " + id, c -> PgReads.get(c, id));
+    }
+
+    @Override
+    public Optional<Memory> getByKey(String zone, String key) {
+        return read("get " + zone + "/" + key, c -> PgReads.getByKey(c, zone, key));
+    }
+
+    @Override
+    public Optional<Memory> getByName(String zone, String name) {
+        return read("get " + zone + " name " + name, c -> PgReads.getByName(c, zone, name));
+    }
+
+    @Override
+    public List<Memory> getAll(List<String> ids) {
+        return read("get " + ids.size() + " memories", c -> PgReads.getAll(c, ids));
+    }
+
+    @Override
+    public List<Edge> edges(String id) {
+        return read("edges " + id, c -> PgReads.edges(c, id));
+    }
+
+    @Override
+    public Map<String, Integer> degrees(Collection<String> ids) {
+        return read("degrees of " + ids.size() + " memories", c -> PgReads.degrees(c, ids));
+    }
+
+    @Override
+    public Optional<StoredEmbedding> embedding(String id) {
+        return read("embedding " + id, c -> PgReads.embedding(c, id));
+    }
+
+    @Override
+    public List<String> missingEmbeddings(String modelId, int max) {
+        return read("missing embeddings", c -> PgReads.missingEmbeddings(c, modelId, max));
+    }
+
+    @Override
+    public List<MemoryVersion> versions(String id) {
+        return read("versions " + id, c -> PgReads.versions(c, id));
+    }
+
+    @Override
+    public List<Memory> pinned(String zone) {
+        return read("pinned " + zone, c -> PgReads.pinned(c, zone));
+    }
+
+    /** Page by page (keyset on creation time and id), so a large store is never held in memory at once. */
+    @Override
+    public void forEach(String zone, Consumer<Memory> action) {
+        long afterCreated = Long.MIN_VALUE;
+        String afterId = "";
+        while (true) {
+            long created = afterCreated;
+            String id = afterId;
+            List<Memory> page = read("list " + (zone == null ? "all zones" : zone), c -> PgReads.page(c, zone, created, id));
+            page.forEach(action);
+            if (page.size() < PgReads.PAGE) return;
+            Memory last = page.get(page.size() - 1);
+            afterCreated = last.createdAt().toEpochMilli();
+            afterId = last.id();
+        }
+    }
+
+    @Override
+    public Set<String> zones() {
+        return read("zones", PgReads::zones);
+    }
+
+    @Override
+    public long count() {
+        return read("count", c -> PgReads.count(c, "SELECT count(*) FROM memories"));
+    }
+
+    @Override
+    public Optional<ZoneInfo> zoneInfo(String name) {
+        return read("zone " + name, c -> PgReads.zoneInfos(c, PgReads.ZONE_INFO, name).stream().findFirst());
+    }
+
+    @Override
+    public List<ZoneInfo> zoneInfos() {
+        return read("zones", c -> PgReads.zoneInfos(c, PgReads.ZONE_INFOS));
+    }
+
+    @Override
+    public Optional<String> mark(String name) {
+        return read("mark " + name, c -> PgReads.mark(c, name));
+    }
+
+    @Override
+    public long edgeCount(String zone) {
+        return read("edge count", c -> zone == null ? PgReads.count(c, "SELECT count(*) FROM edges")
+                : PgReads.count(c, "SELECT count(*) FROM edges e JOIN memories m ON m.id = e.from_id WHERE m.zone = ?", zone));
+    }
+
+    @Override
+    public long headSeq() {
+        return read("head of the change feed", c -> PgReads.count(c, PgReads.HEAD_SEQ));
+    }
+
+    @Override
+    public List<Change> changesSince(long afterSeq, int max) {
+        return read("changes since " + afterSeq, c -> PgReads.changesSince(c, afterSeq, max));
+    }
+
+    @Override
+    public void recordAccess(Collection<String> ids, Instant at) {
+        if (ids.isEmpty()) return;
+        Map<String, Integer> bumps = new TreeMap<>(); // sorted: rows are locked in one order
+        for (String id : ids) bumps.merge(id, 1, Integer::sum);
+        write(tx -> PgCalls.run("record access", () -> {
+            Connection c = ((PgTransaction) tx).connection();
+            try (Statement st = c.createStatement()) {
+                st.execute("SET LOCAL synchronous_commit = off");
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?")) {
+                for (Map.Entry<String, Integer> e : bumps.entrySet()) {
+                    ps.setLong(1, e.getValue());
+                    ps.setLong(2, at.toEpochMilli());
+                    ps.setString(3, e.getKey());
+                    ps.addBatch();
+                }
+                return ps.executeBatch().length;
+            }
+        }));
+    }
+
+    /** Closes the pool; every write has committed already. */
+    @Override
+    public void close() {
+        pool.close();
+    }
+}
