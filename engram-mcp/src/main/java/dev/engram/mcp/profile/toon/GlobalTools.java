@@ -178,9 +178,11 @@ final class GlobalTools {
         } catch (InvalidPathException e) {
             throw new InvalidArgumentException(name, "'" + given + "' is not a valid path");
         }
-        Path project = c.project().toAbsolutePath().normalize();
         if (c.globalFile() != null && p.equals(c.globalFile().toAbsolutePath().normalize())) return p;
-        Path toonHome = Path.of(System.getProperty("user.home"), ToonData.FOLDER).toAbsolutePath().normalize();
+        // judged by real paths: a link inside the project must not lead the write outside it
+        p = real(p);
+        Path project = real(c.project().toAbsolutePath().normalize());
+        Path toonHome = real(Path.of(System.getProperty("user.home"), ToonData.FOLDER).toAbsolutePath().normalize());
         if (p.startsWith(project.resolve(ToonData.FOLDER))) {
             throw new InvalidArgumentException(name, "'" + given + "' is inside the project's " + ToonData.FOLDER
                     + " folder (toon's own data); send the global file, e.g. " + DEFAULT);
@@ -190,5 +192,17 @@ final class GlobalTools {
                     + " file under ~/" + ToonData.FOLDER + " or the project, e.g. " + DEFAULT);
         }
         return p;
+    }
+
+    /** The path with its deepest existing ancestor's links resolved (the rest does not exist yet). */
+    static Path real(Path p) {
+        Path existing = p;
+        while (existing != null && !java.nio.file.Files.exists(existing)) existing = existing.getParent();
+        if (existing == null) return p;
+        try {
+            return existing.toRealPath().resolve(existing.relativize(p)).normalize();
+        } catch (java.io.IOException e) {
+            return p;
+        }
     }
 }

@@ -200,6 +200,15 @@ class ToonToolsTest {
     }
 
     @Test
+    void exportGlobalDoesNotFollowALinkOutOfTheProject() throws Exception {
+        call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
+        Path outside = Files.createDirectories(project.getParent().resolve(project.getFileName() + "-elsewhere"));
+        Files.createSymbolicLink(project.resolve("out"), outside);
+        assertTrue(error("memory_export_global", Map.of("target", "out/g.toon")).contains("is not allowed"));
+        assertFalse(Files.exists(outside.resolve("g.toon")), "nothing written through the link");
+    }
+
+    @Test
     void exportGlobalWritesOnlyTheGlobalFileOrToonFilesAndNeverOverOtherFiles() throws Exception {
         call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
         Path data = Files.createDirectories(project.resolve(".toon-memory/memory")).resolve("data.toon");
