@@ -3,7 +3,10 @@ package dev.engram.proxy.compress;
 import dev.engram.proxy.config.CompressionMode;
 import java.util.Optional;
 
-/** Only a table of contents; the agent expands sections with {@code stm_proxy_select_chunks}. */
+/**
+ * Only a table of contents, as memtomem-stm's JSON ({@link JsonToc}); the agent expands sections with
+ * {@code stm_proxy_select_chunks} and the entries' keys.
+ */
 public final class SelectiveStrategy implements CompressionStrategy {
     @Override
     public CompressionMode mode() {
@@ -13,14 +16,9 @@ public final class SelectiveStrategy implements CompressionStrategy {
     @Override
     public Optional<Compressed> compress(CompressionInput in) {
         if (in.sections().size() < 2) return Optional.empty();
-        String head = "[selective: " + in.sections().size() + " sections, " + in.raw().length() + " chars | key="
-                + in.key() + "]\n";
-        String hint = "[-> stm_proxy_select_chunks(key=\"" + in.key() + "\", sections=[\"" + in.sections().get(0).id()
-                + "\", ...]) | whole text: stm_proxy_read_more(key=\"" + in.key() + "\", offset=0)]";
-        TableOfContents.Rendered toc = TableOfContents.render(in.raw(), in.sections(),
-                in.budget() - head.length() - hint.length());
-        if (toc.listed() == 0) return Optional.empty();
+        JsonToc.Rendered toc = JsonToc.render(in);
+        if (toc == null) return Optional.empty();
         double retention = toc.listed() == in.sections().size() ? 1.0 : (double) toc.listed() / in.sections().size();
-        return Optional.of(new Compressed(head + toc.text() + hint, mode(), retention));
+        return Optional.of(new Compressed(toc.text(), mode(), retention));
     }
 }
