@@ -75,10 +75,16 @@ describe("engram proxy", { timeout: 170_000 }, () => {
   it("selective: a table of contents whose sections, all selected, are the original exactly", async () => {
     const r = await read("guide.md", "fss");
     const t = textOf(r);
-    assert.match(t, /^\[selective: \d+ sections/);
-    const key = t.match(KEY)[1];
-    const ids = [...t.matchAll(/^- (s\d+) "/gm)].map((m) => m[1]);
+    const toc = JSON.parse(t); // memtomem-stm's shape: {"type": "toc", "selection_key", "entries": [{"key", ...}]}
+    assert.equal(toc.type, "toc");
+    assert.equal(toc.format, "markdown");
+    assert.equal(toc.total_chars, files["guide.md"].length);
+    const key = toc.selection_key;
+    assert.match(key, /^[0-9a-f]{12}$/);
+    const ids = toc.entries.map((e) => e.key);
     assert.ok(ids.length >= 12, `expected a section per heading, got ${ids.length}`);
+    assert.ok(toc.entries.some((e) => e.title.includes("Troubleshooting")), "entries name the headings");
+    assert.equal(toc.entries.reduce((n, e) => n + e.size, 0), files["guide.md"].length, "sizes add up to the original");
     const all = await client.callTool({ name: "stm_proxy_select_chunks", arguments: { key, sections: ids } });
     assert.ok(!all.isError, textOf(all));
     assert.equal(textOf(all), files["guide.md"]);
