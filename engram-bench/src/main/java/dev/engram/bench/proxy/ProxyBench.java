@@ -131,7 +131,8 @@ public final class ProxyBench {
         String chunk = ProgressiveChunks.chunk(stored, nextOffset(view), ProgressiveChunks.DEFAULT_CHUNK_CHARS);
         if (chunk.substring(0, chunk.indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN)).contains(needle)) return true;
         for (Section s : stored.sections()) {
-            boolean listed = view.contains("- " + s.id() + " \"");
+            // a text list's line, or an entry of selective's JSON table of contents
+            boolean listed = view.contains("- " + s.id() + " \"") || view.contains("{\"key\": \"" + s.id() + "\",");
             if (listed && stored.original().substring(s.start(), s.end()).contains(needle)) return true;
         }
         return false;

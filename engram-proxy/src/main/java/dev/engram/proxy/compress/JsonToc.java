@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The selective strategy's table of contents as memtomem-stm writes it, so scripts written for STM
- * read Engram's unchanged: {@code {"type": "toc", "selection_key", "format", "total_chars", "entries":
+ * read Engram's unchanged: {@code {"type": "toc", "selection_key", "format", "total_chars",
+ * "ttl_seconds_remaining", "entries":
  * [{"key", "type", "size", "preview", "inline"}], "hint"}}. An entry's {@code key} is what
  * {@code stm_proxy_select_chunks} takes in {@code sections}. Engram adds fields STM readers skip: an
  * entry's {@code title} (STM's key is the title; Engram's is a short id), and {@code omitted} when the
@@ -14,6 +15,12 @@ import java.util.List;
  * prefix of the entries is listed. Null when not even one entry fits.
  */
 final class JsonToc {
+    /**
+     * STM's {@code ttl_seconds_remaining}: how long the key lasts unused. The proxy's store keeps an
+     * original {@link OriginalStore#DEFAULT_TTL} after its last use, so a fresh TOC has all of it.
+     */
+    static final long TTL_SECONDS = OriginalStore.DEFAULT_TTL.toSeconds();
+
     private JsonToc() {
     }
 
@@ -24,7 +31,8 @@ final class JsonToc {
         List<Section> sections = in.sections();
         String format = format(in);
         String head = "{\"type\": \"toc\", \"selection_key\": " + quote(in.key()) + ", \"format\": " + quote(format)
-                + ", \"total_chars\": " + in.raw().length() + ", \"entries\": [";
+                + ", \"total_chars\": " + in.raw().length() + ", \"ttl_seconds_remaining\": " + TTL_SECONDS
+                + ", \"entries\": [";
         String tail = ", \"hint\": " + quote("Call stm_proxy_select_chunks(key='" + in.key() + "', sections=['"
                 + sections.get(0).id() + "', ...]) to retrieve; the whole text: stm_proxy_read_more(key='" + in.key()
                 + "', offset=0).") + "}";

@@ -37,6 +37,7 @@ class JsonTocTest {
         assertEquals("k00000000001", toc.get("selection_key"));
         assertEquals("markdown", toc.get("format"));
         assertEquals(md.length(), ((Number) toc.get("total_chars")).intValue());
+        assertEquals(1800, ((Number) toc.get("ttl_seconds_remaining")).intValue(), "the store keeps a key 30 min unused");
         assertNull(toc.get("omitted"), "every section fits");
         String hint = (String) toc.get("hint");
         assertTrue(hint.contains("stm_proxy_select_chunks(key='k00000000001'"), hint);
