@@ -9,10 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * The embedded default: a SQLite record ({@code <dir>/engram.db}) and a Lucene index derived from it
@@ -64,21 +60,7 @@ public final class EmbeddedStore implements AutoCloseable {
      * other. Exact when no write lands during the check; it retries a few times if one does.
      */
     public IndexCheck check() {
-        for (int attempt = 1; ; attempt++) {
-            long head = store.headSeq();
-            long indexedSeq = index.catchUp();
-            Set<String> indexed = index.indexedIds();
-            Set<String> recorded = new HashSet<>();
-            store.forEach(null, m -> recorded.add(m.id()));
-            if (store.headSeq() != head && attempt < 5) continue; // a concurrent write: compare again
-            List<String> missing = new ArrayList<>();
-            for (String id : recorded) if (!indexed.contains(id)) missing.add(id);
-            List<String> extra = new ArrayList<>();
-            for (String id : indexed) if (!recorded.contains(id)) extra.add(id);
-            missing.sort(null);
-            extra.sort(null);
-            return new IndexCheck(recorded.size(), indexed.size(), missing, extra, head, indexedSeq);
-        }
+        return IndexCheck.of(store, index);
     }
 
     /** Commits the index, then releases the index's and the record's files and locks. */

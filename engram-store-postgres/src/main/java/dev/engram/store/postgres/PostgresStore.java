@@ -5,10 +5,6 @@ import dev.engram.spi.SearchIndex;
 import dev.engram.store.IndexCheck;
 import dev.engram.store.lucene.LuceneSearchIndex;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * The team mode: the record in PostgreSQL, shared by every replica, and a Lucene index that each
@@ -57,21 +53,7 @@ public final class PostgresStore implements AutoCloseable {
 
     /** As {@code EmbeddedStore.check}: this replica's index against the shared record. */
     public IndexCheck check() {
-        for (int attempt = 1; ; attempt++) {
-            long head = store.headSeq();
-            long indexedSeq = index.catchUp();
-            Set<String> indexed = index.indexedIds();
-            Set<String> recorded = new HashSet<>();
-            store.forEach(null, m -> recorded.add(m.id()));
-            if (store.headSeq() != head && attempt < 5) continue; // another replica wrote: compare again
-            List<String> missing = new ArrayList<>();
-            for (String id : recorded) if (!indexed.contains(id)) missing.add(id);
-            List<String> extra = new ArrayList<>();
-            for (String id : indexed) if (!recorded.contains(id)) extra.add(id);
-            missing.sort(null);
-            extra.sort(null);
-            return new IndexCheck(recorded.size(), indexed.size(), missing, extra, head, indexedSeq);
-        }
+        return IndexCheck.of(store, index);
     }
 
     @Override
