@@ -206,18 +206,9 @@ public final class EntityGraph {
                 }
                 counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(m.id(), m);
-            } else if (archivedEntity(tx, z, d.name()).isPresent()) {
-                // an entity a native forget archived: the graph profiles cannot see it, so creating it again
-                // brings it back (with the draft's type and its old observations) rather than refusing the name
-                Memory m = archivedEntity(tx, z, d.name()).get().toBuilder().status(MemoryStatus.ACTIVE)
-                        .entityType(d.entityType()).content(entityContent(d.name(), d.entityType()))
-                        .updatedAt(clock.instant()).build();
-                tx.update(m);
-                counts[0]++;
-                counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
-                touched.put(m.id(), m);
             } else {
-                Memory created = insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
+                Memory revived = revived(tx, z, d);
+                Memory created = revived != null ? revived : insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
                 counts[0]++;
                 counts[1] += addObservations(tx, created, d.observations(), d.reviewIntervalDays()).size();
                 touched.put(created.id(), created);
@@ -601,8 +592,19 @@ public final class EntityGraph {
         if (!entities.isEmpty()) store.recordAccess(entities.stream().map(Entity::id).toList(), clock.instant());
     }
 
-    private static Optional<Memory> archivedEntity(StoreTransaction tx, String zone, String name) {
-        return tx.getByName(zone, name).filter(m -> m.type() == MemoryType.ENTITY && m.status() != MemoryStatus.ACTIVE);
+    /**
+     * An entity a native forget archived, brought back with the draft's type (and its old observations),
+     * or null when the name holds none: the graph profiles cannot see an archived entity, so creating it
+     * again revives it rather than refusing the name.
+     */
+    private Memory revived(StoreTransaction tx, String zone, EntityDraft d) {
+        Optional<Memory> archived = tx.getByName(zone, d.name())
+                .filter(m -> m.type() == MemoryType.ENTITY && m.status() != MemoryStatus.ACTIVE);
+        if (archived.isEmpty()) return null;
+        Memory m = archived.get().toBuilder().status(MemoryStatus.ACTIVE).entityType(d.entityType())
+                .content(entityContent(d.name(), d.entityType())).updatedAt(clock.instant()).build();
+        tx.update(m);
+        return m;
     }
 
     private Memory insertEntity(StoreTransaction tx, String zone, String name, String type, Integer interval) {
