@@ -8,6 +8,7 @@ import dev.engram.engine.ImportResult;
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.ExportCodec;
+import dev.engram.mcp.profile.memento.MementoData;
 import dev.engram.mcp.profile.servermemory.KnowledgeGraph;
 import dev.engram.mcp.profile.servermemory.ServerMemoryData;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
@@ -29,6 +30,8 @@ import picocli.CommandLine.ParentCommand;
         "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
         "--from brain reads mcp-brain-tools' JSONL export or backup JSON (zones as in the file, else --zone).",
         "--from toon reads toon-memory's data.toon and archive.toon from FILE, a project (its .toon-memory/memory) or that folder.",
+        "--from memento reads memento-mcp export's JSONL (or --json array) from FILE, or a Memento database with --jdbc URL:",
+        "fragments with their topics, keywords, importance, anchors, links and versions (vectors are re-embedded).",
         "--from server-memory reads a memory.jsonl of @modelcontextprotocol/server-memory into the zone (--zone, else default):",
         "an entity the zone holds already keeps its type and gains the file's new observations.",
         "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
@@ -36,25 +39,33 @@ final class ImportSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
 
-    @Parameters(paramLabel = "FILE") Path file;
+    @Parameters(paramLabel = "FILE", arity = "0..1") Path file;
+    @Option(names = "--jdbc", paramLabel = "URL", description = "With --from memento: read a Memento PostgreSQL database"
+            + " (postgresql://user@host:5432/memento; schema agent_memory unless ?schema=) instead of FILE")
+    String jdbc;
     @Option(names = "--dry-run", description = "Report what would change (per memory on stdout), write nothing")
     boolean dryRun;
     @Option(names = "--replace", description = "The file wins even over newer stored memories"
             + " (their content is kept as a version)")
     boolean replace;
-    @Option(names = "--from", paramLabel = "FORMAT", description = "engram (default: what export writes), server-memory, brain or toon")
+    @Option(names = "--from", paramLabel = "FORMAT", description = "engram (default: what export writes), server-memory, brain, toon or memento")
     String from;
 
     @Override
     public Integer call() throws IOException {
         EngramConfig config = root.config();
         Main main = root.main();
+        if (from != null && from.strip().equals(MementoData.FORMAT)) return MementoImport.run(file, jdbc, dryRun, replace, config, main);
+        if (jdbc != null) {
+            throw new EngramUserException("import: --jdbc reads a Memento database; send it with --from memento");
+        }
+        if (file == null) throw new EngramUserException("import: FILE is required (what to import)");
         if (from != null && from.strip().equals(ServerMemoryProfile.NAME)) return importServerMemory(config, main);
         if (from != null && from.strip().equals(BrainImport.FORMAT)) return BrainImport.run(file, dryRun, replace, config, main);
         if (from != null && from.strip().equals(ToonImport.FORMAT)) return ToonImport.run(file, dryRun, replace, config, main);
         if (from != null && !from.strip().equals("engram")) {
             throw new EngramUserException("import --from: '" + from + "' is not a format; send engram, " + ServerMemoryProfile.NAME
-                    + ", " + BrainImport.FORMAT + " or " + ToonImport.FORMAT);
+                    + ", " + BrainImport.FORMAT + ", " + ToonImport.FORMAT + " or " + MementoData.FORMAT);
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         List<ExportRecord> records = new ArrayList<>();

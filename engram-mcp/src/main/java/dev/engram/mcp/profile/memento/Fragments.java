@@ -41,7 +41,7 @@ final class Fragments {
     static final List<String> TYPES = List.of("fact", "decision", "error", "preference", "procedure", "relation", "episode");
     static final int MAX_CHARS = 300, MAX_EPISODE_CHARS = 1000;
     static final String TOPIC = "topic:", KEYWORD = "kw:", EPISODE = "episode", SESSION_SCOPE = "scope:session";
-    private static final String MARK = "memento.word.";
+    static final String MARK = "memento.word.";
     private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}_]+");
     private static final Pattern ASCII_SLUG = Pattern.compile("[a-z0-9][a-z0-9._/+#-]{0,35}");
     /** Words that say nothing about a fragment, in English and Korean (particles and fillers). */

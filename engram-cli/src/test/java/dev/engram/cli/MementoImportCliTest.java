@@ -1,0 +1,139 @@
+package dev.engram.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code engram import --from memento}: a {@code memento-mcp export} file, and a database built with Memento's own
+ * schema (its {@code agent_memory} tables without the pgvector column, which is not installed here).
+ */
+class MementoImportCliTest {
+    private static final String SERVER = System.getenv().getOrDefault("ENGRAM_TEST_POSTGRES",
+            "postgresql://postgres@127.0.0.1:5432/test");
+
+    @TempDir
+    Path dir;
+
+    private CliRunner cli() {
+        return new CliRunner(dir, Map.of("ENGRAM_HOME", dir.resolve("store").toString()),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null));
+    }
+
+    @Test
+    void importsAnExportFileWithKoreanContentOnceAndOnlyOnce() throws Exception {
+        Path file = dir.resolve("backup.jsonl");
+        Files.writeString(file, String.join("\n",
+                "{\"id\":\"frag_a1\",\"content\":\"Redis NOAUTH 에러는 REDIS_PASSWORD 누락 때문이다\",\"topic\":\"레디스\",\"type\":\"error\","
+                        + "\"keywords\":[\"redis\",\"비밀번호\"],\"importance\":0.9,\"created_at\":\"2026-10-02T08:00:00.000Z\"}",
+                "{\"id\":\"frag_a2\",\"content\":\"배포 전에 마이그레이션을 먼저 실행한다\",\"topic\":\"deploy\",\"type\":\"procedure\","
+                        + "\"is_anchor\":true}",
+                ""));
+        CliRunner.Run dry = cli().run("import", "--from", "memento", "--dry-run", file.toString());
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertTrue(dry.err().contains("would import 2 fragments"), dry.err());
+        assertEquals("", cli().run("export").out().strip(), "a dry run writes nothing");
+
+        CliRunner.Run run = cli().run("import", "--from", "memento", file.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("imported 2 fragments (2 in 'default'), 0 links, 0 versions, 1 anchors"), run.err());
+        CliRunner.Run found = cli().run("recall", "마이그레이션을");
+        assertTrue(found.out().contains("배포 전에 마이그레이션을 먼저 실행한다"), found.out() + found.err());
+        String exported = cli().run("export").out();
+        assertEquals(2, exported.lines().count(), exported);
+        assertTrue(exported.contains("\"key\":\"frag_a1\""), exported);
+
+        CliRunner.Run again = cli().run("import", "--from", "memento", file.toString());
+        assertEquals(0, again.exitCode(), again.err());
+        assertEquals(exported.lines().count(), cli().run("export").out().lines().count(), "a second import adds nothing");
+
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"id\":\"x\",\"content\":\"ok\",\"topic\":\"t\"}\nnot json\n");
+        CliRunner.Run refused = cli().run("import", "--from", "memento", bad.toString());
+        assertEquals(ErrorReporter.USER_ERROR, refused.exitCode());
+        assertTrue(refused.err().contains("line 2") && refused.err().contains("nothing was imported"), refused.err());
+        CliRunner.Run both = cli().run("import", "--from", "memento", "--jdbc", "postgresql://u@h/db", file.toString());
+        assertTrue(both.err().contains("either FILE") && both.err().contains("not both"), both.err());
+        assertTrue(cli().run("import", "--jdbc", "postgresql://u@h/db").err().contains("--from memento"));
+    }
+
+    @Test
+    void importsAMementoDatabaseWithLinksAndVersions() throws Exception {
+        Assumptions.assumeTrue(reachable(), "PostgreSQL not reachable at " + SERVER + "; set ENGRAM_TEST_POSTGRES or start it");
+        String schema = "memento_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + schema);
+            // Memento's tables as its schema file and migrations define them, the vector column left out
+            st.execute("CREATE TABLE " + schema + ".fragments (id TEXT PRIMARY KEY, content TEXT NOT NULL, topic TEXT NOT NULL,"
+                    + " keywords TEXT[] NOT NULL DEFAULT '{}', type TEXT NOT NULL, importance REAL NOT NULL DEFAULT 0.5,"
+                    + " content_hash TEXT NOT NULL, source TEXT, linked_to TEXT[] DEFAULT '{}', agent_id TEXT NOT NULL DEFAULT 'default',"
+                    + " access_count INTEGER DEFAULT 0, accessed_at TIMESTAMPTZ, created_at TIMESTAMPTZ DEFAULT NOW(),"
+                    + " ttl_tier TEXT DEFAULT 'warm', estimated_tokens INTEGER DEFAULT 0, utility_score REAL DEFAULT 1.0,"
+                    + " verified_at TIMESTAMPTZ DEFAULT NOW(), is_anchor BOOLEAN DEFAULT FALSE, valid_from TIMESTAMPTZ,"
+                    + " valid_to TIMESTAMPTZ, superseded_by TEXT, workspace TEXT, idempotency_key TEXT)");
+            st.execute("CREATE TABLE " + schema + ".fragment_links (id BIGSERIAL PRIMARY KEY, from_id TEXT NOT NULL REFERENCES "
+                    + schema + ".fragments(id) ON DELETE CASCADE, to_id TEXT NOT NULL REFERENCES " + schema + ".fragments(id)"
+                    + " ON DELETE CASCADE, relation_type TEXT DEFAULT 'related', created_at TIMESTAMPTZ DEFAULT NOW(), UNIQUE(from_id, to_id))");
+            st.execute("CREATE TABLE " + schema + ".fragment_versions (id BIGSERIAL PRIMARY KEY, fragment_id TEXT NOT NULL REFERENCES "
+                    + schema + ".fragments(id) ON DELETE CASCADE, content TEXT NOT NULL, topic TEXT, keywords TEXT[], type TEXT,"
+                    + " importance REAL, amended_at TIMESTAMPTZ DEFAULT NOW(), amended_by TEXT)");
+            st.execute("INSERT INTO " + schema + ".fragments (id, content, topic, keywords, type, importance, content_hash, access_count,"
+                    + " created_at, workspace) VALUES"
+                    + " ('e1', '배포가 JDK 누락으로 실패한다', '빌드', '{deploy,jdk}', 'error', 0.9, 'h1', 5, '2026-11-01T00:00:00Z', 'shop-api'),"
+                    + " ('p1', 'CI 이미지에 temurin-17 을 설치한다', '빌드', '{temurin}', 'procedure', 0.7, 'h2', 0, '2026-11-02T00:00:00Z', 'shop-api'),"
+                    + " ('f1', 'The API answers in JSON', 'api', '{}', 'fact', 0.5, 'h3', 0, '2026-11-03T00:00:00Z', NULL)");
+            st.execute("INSERT INTO " + schema + ".fragment_links (from_id, to_id, relation_type) VALUES ('e1', 'p1', 'resolved_by')");
+            st.execute("INSERT INTO " + schema + ".fragment_versions (fragment_id, content, amended_at) VALUES"
+                    + " ('p1', 'CI 이미지에 JDK 를 설치한다', '2026-11-02T12:00:00Z')");
+        }
+        try {
+            String url = SERVER + (SERVER.contains("?") ? "&" : "?") + "schema=" + schema;
+            CliRunner.Run run = cli().run("import", "--from", "memento", "--jdbc", url);
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(run.err().contains("imported 3 fragments (1 in 'default', 2 in 'shop-api'), 1 links, 1 versions"), run.err());
+            assertFalse(run.err().contains("Exception"), run.err());
+            String shop = cli().run("export", "--zone", "shop-api").out();
+            assertEquals(2, shop.lines().count(), shop);
+            assertTrue(shop.contains("resolved_by") && shop.contains("CI 이미지에 JDK 를 설치한다"), shop);
+
+            CliRunner.Run missing = cli().run("import", "--from", "memento", "--jdbc", SERVER + (SERVER.contains("?") ? "&" : "?")
+                    + "schema=no_such_schema");
+            assertEquals(ErrorReporter.USER_ERROR, missing.exitCode());
+            assertTrue(missing.err().contains("has no table no_such_schema.fragments"), missing.err());
+        } finally {
+            try (Connection c = connect(); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            }
+        }
+    }
+
+    private static boolean reachable() {
+        try (Connection c = connect()) {
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        dev.engram.store.postgres.PostgresLocation l = dev.engram.store.postgres.PostgresLocation.parse(SERVER);
+        java.util.Properties p = new java.util.Properties();
+        if (l.user() != null) p.setProperty("user", l.user());
+        if (l.password() != null) p.setProperty("password", l.password());
+        p.setProperty("connectTimeout", "3");
+        return DriverManager.getConnection(l.jdbcUrl(), p);
+    }
+}
