@@ -144,4 +144,33 @@ describe("memento profile over stdio", () => {
     await ok("forget", { topic: "build", force: true });
     assert.equal(await total(), n - 3);
   });
+  it("serves Memento's resources and prompts", async () => {
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri).sort(),
+      ["memory://active-session", "memory://config", "memory://stats", "memory://topics"]);
+    const read = async (uri) => {
+      const r = await client.readResource({ uri });
+      assert.equal(r.contents[0].mimeType, "application/json");
+      return JSON.parse(r.contents[0].text);
+    };
+    await ok("remember", { content: "배포는 금요일에 하지 않는다", topic: "배포", type: "decision" });
+    assert.ok((await read("memory://topics")).includes("배포"));
+    const stats = await read("memory://stats");
+    assert.equal(stats.total, await total());
+    const config = await read("memory://config");
+    assert.equal(config.decay.floor, 0.05);
+    assert.equal(config.decay.halfLifeDays.error, "never");
+    assert.equal(config.limits.contentChars, 300);
+    const active = await read("memory://active-session");
+    assert.ok(active.fragmentsWritten >= 1, JSON.stringify(active));
+    assert.ok(active.latest.some((f) => f.topic === "배포"), JSON.stringify(active));
+
+    const { prompts } = await client.listPrompts();
+    assert.deepEqual(prompts.map((p) => p.name), ["analyze-session", "retrieve-relevant-memory", "onboarding"]);
+    const p = await client.getPrompt({ name: "retrieve-relevant-memory", arguments: { topic: "redis" } });
+    assert.match(p.messages[0].content.text, /'redis'/);
+    assert.match(p.messages[0].content.text, /recall/);
+    const a = await client.getPrompt({ name: "analyze-session", arguments: { focus: "errors" } });
+    assert.match(a.messages[0].content.text, /Focus on errors/);
+  });
 });

@@ -28,6 +28,8 @@ final class ConfigLoader {
     /** Under the local store directory: where a PostgreSQL store's replica keeps its search index. */
     static final String REPLICA_INDEX_DIR = "replica-index";
     static final String ENGRAM_TOKENS = "ENGRAM_TOKENS";
+    /** Memento's bearer key: accepted as one more token, so a Memento client's configuration keeps working. */
+    static final String MEMENTO_ACCESS_KEY = "MEMENTO_ACCESS_KEY";
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
     static final String ENGRAM_PROFILE = "ENGRAM_PROFILE";
@@ -290,6 +292,8 @@ final class ConfigLoader {
         if (portFlag != null) port = port("--port", "flag", String.valueOf(portFlag));
 
         List<String> tokens = new ArrayList<>(TokenSet.parseList(env.get(ENGRAM_TOKENS)));
+        String mementoKey = env.get(MEMENTO_ACCESS_KEY);
+        if (mementoKey != null && !mementoKey.isBlank()) tokens.add(mementoKey.strip());
         if (tokensFile != null) {
             try {
                 tokens.addAll(TokenSet.readFile(tokensFile));

@@ -141,6 +141,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void mementosAccessKeyIsOneMoreBearerToken() {
+        HttpServerSettings s = new ConfigLoader(Map.of("MEMENTO_ACCESS_KEY", " mmcp_key ", "ENGRAM_TOKENS", "env-token"), dir, dir,
+                "Linux").http(null, null, null, false, List.of(), List.of());
+        assertEquals(2, s.tokens().size());
+        assertTrue(s.tokens().matches("mmcp_key") && s.tokens().matches("env-token"));
+        String none = assertThrows(dev.engram.error.EngramUserException.class, () -> new ConfigLoader(Map.of("MEMENTO_ACCESS_KEY", " "),
+                dir, dir, "Linux").http(null, null, null, false, List.of(), List.of())).getMessage();
+        assertTrue(none.contains("at least one bearer token"), "a blank key is no token: " + none);
+    }
+
+    @Test
     void theChatModelIsCheckedAndPassedToTheProfilesOrAbsent() {
         assertTrue(new ConfigLoader(Map.of(), dir, dir, "Linux").profileSettings().keySet().stream().noneMatch(k -> k.startsWith("llm.")));
         Map<String, String> s = new ConfigLoader(Map.of("AI_API_BASE", "http://127.0.0.1:11434/v1", "AI_MODEL", "llama3"), dir, dir, "Linux")

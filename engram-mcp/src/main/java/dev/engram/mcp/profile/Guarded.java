@@ -31,10 +31,16 @@ public final class Guarded {
 
     /** A text resource whose body is made on each read. */
     public static SyncResourceSpecification resource(Resource resource, Supplier<String> body) {
+        return resource(resource, exchange -> body.get());
+    }
+
+    /** A text resource whose body depends on who reads it (the session, the client): made on each read. */
+    public static SyncResourceSpecification resource(Resource resource,
+                                                     Function<io.modelcontextprotocol.server.McpSyncServerExchange, String> body) {
         return new SyncResourceSpecification(resource, (exchange, request) -> {
             String text;
             try {
-                text = body.get();
+                text = body.apply(exchange);
             } catch (RuntimeException e) {
                 String ref = ToolAdapter.newRef();
                 log.error("resource {} failed, ref={}", resource.uri(), ref, e);

@@ -37,6 +37,7 @@ public final class MementoProfile {
         List<ToolHandler> tools = List.of(r.context(), w.remember(), w.batchRemember(), r.recall(), w.reflect(), w.forget(),
                 w.link(), w.amend(), r.graphExplore(), r.fragmentHistory(), r.memoryStats(), l.memoryConsolidate(),
                 l.toolFeedback(), l.skillGuide(), l.reconstructHistory(), r.searchTraces(), l.sessionRotate());
-        return new ToolProfile(NAME, INSTRUCTIONS, tools, List.of(), List.of());
+        MementoExtras extras = new MementoExtras(c, r);
+        return new ToolProfile(NAME, INSTRUCTIONS, tools, extras.resources(), extras.prompts());
     }
 }

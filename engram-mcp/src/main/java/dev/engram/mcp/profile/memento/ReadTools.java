@@ -368,7 +368,11 @@ final class ReadTools {
     }
 
     private Map<String, Object> memoryStats(ToolArgs a) {
-        String zone = c.zone(a);
+        return stats(c.zone(a));
+    }
+
+    /** What memory_stats and the memory://stats resource answer for a zone. */
+    Map<String, Object> stats(String zone) {
         Instant now = c.now();
         List<Memory> live = c.live(zone);
         Map<String, Long> byType = new TreeMap<>(), byTier = new TreeMap<>(), topics = new TreeMap<>();
