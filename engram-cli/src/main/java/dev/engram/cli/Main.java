@@ -205,6 +205,14 @@ public final class Main {
     }
 
     /** The named profile over the engine; the name comes from {@link ConfigLoader#profile}, so it exists. */
+    /** The faces of a profile a request header picks over HTTP: Memento's mode presets; none for the others. */
+    static dev.engram.mcp.http.ProfileVariants variants(String name, ToolProfile profile) {
+        return name.equals(dev.engram.mcp.profile.memento.MementoProfile.NAME)
+                ? new dev.engram.mcp.http.ProfileVariants(dev.engram.mcp.profile.memento.MementoModes.HEADER,
+                        dev.engram.mcp.profile.memento.MementoModes.variants(profile))
+                : dev.engram.mcp.http.ProfileVariants.NONE;
+    }
+
     ToolProfile profile(String name, EngramConfig config, Supplier<Engine> engine) {
         Supplier<Engine> engines = engine;
         java.util.Optional<java.nio.file.Path> memoryFile = configLoader.memoryFile();

@@ -1,5 +1,9 @@
 package dev.engram.cli;
 
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.profile.memento.MementoModes;
+import dev.engram.mcp.profile.memento.MementoProfile;
 import dev.engram.mcp.profile.toon.ToonProfile;
 import dev.engram.mcp.server.StdioServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -18,18 +22,30 @@ final class McpSubcommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "NAME", description = ConfigLoader.PROFILE_HELP)
     String profile;
 
+    @Option(names = "--mode", paramLabel = "PRESET", description = "With --profile memento: serve only a mode preset's tools"
+            + " (recall-only, write-only, onboarding, audit), as Memento's X-Memento-Mode header does over HTTP")
+    String mode;
+
     @Override
     public Integer call() {
         Main main = root.main();
         // checked while stdout is still ours, so an unknown name is reported and nothing is served
         String profileName = main.configLoader().profile(profile, main.profiles());
+        if (mode != null && !profileName.equals(MementoProfile.NAME)) {
+            throw new EngramUserException("--mode picks one of Memento's mode presets; it needs --profile memento (the profile is "
+                    + profileName + ")");
+        }
+        if (mode != null && !MementoModes.names().contains(mode.strip().toLowerCase(java.util.Locale.ROOT))) {
+            throw new EngramUserException("--mode '" + mode + "' is not a mode preset; send one of " + String.join(", ", MementoModes.names()));
+        }
         // from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
         if (profileName.equals(ToonProfile.NAME)) config = main.configLoader().perProject(config);
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
-        McpSyncServer server = StdioServer.start(main.profile(profileName, config, Main.engineWhenOpen(opening)),
-                Main.version(), main.json().mapper(), System.in, protocol);
+        ToolProfile served = main.profile(profileName, config, Main.engineWhenOpen(opening));
+        if (mode != null) served = MementoModes.variant(served, mode);
+        McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();
             opening.thenAccept(Main.OpenEngine::close);

@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.mcp.http.HttpServerSettings;
 import dev.engram.mcp.http.McpHttpServer;
+import dev.engram.mcp.profile.ToolProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,8 +47,8 @@ final class ServeSubcommand implements Callable<Integer> {
         Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
         McpHttpServer server;
         try {
-            server = McpHttpServer.start(settings, main.profile(profileName, config, opened::engine), Main.version(),
-                    main.json().mapper());
+            ToolProfile served = main.profile(profileName, config, opened::engine);
+            server = McpHttpServer.start(settings, served, Main.variants(profileName, served), Main.version(), main.json().mapper());
         } catch (Exception e) {
             opened.close();
             throw e;

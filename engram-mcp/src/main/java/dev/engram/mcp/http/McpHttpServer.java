@@ -14,11 +14,14 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.ErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -38,23 +41,35 @@ public final class McpHttpServer implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
     private final Server jetty;
-    private final McpSyncServer mcp;
+    private final List<McpSyncServer> servers;
     private final URI endpoint;
 
-    private McpHttpServer(Server jetty, McpSyncServer mcp, URI endpoint) {
+    private McpHttpServer(Server jetty, List<McpSyncServer> servers, URI endpoint) {
         this.jetty = jetty;
-        this.mcp = mcp;
+        this.servers = List.copyOf(servers);
         this.endpoint = endpoint;
     }
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper) throws Exception {
-        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
-                .securityValidator(DefaultServerTransportSecurityValidator.builder()
-                        .allowedHosts(allowedHosts(settings)).allowedOrigins(allowedOrigins(settings)).build())
-                .build();
-        McpSyncServer mcp = EngramMcpServer.build(McpServer.sync(transport), profile, version);
+        return start(settings, profile, ProfileVariants.NONE, version, mapper);
+    }
+
+    /** Serves {@code profile}, and each of {@code variants} to the requests whose header names it. */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
+                                      McpJsonMapper mapper) throws Exception {
+        List<McpSyncServer> servers = new ArrayList<>();
+        Filter variantCheck = variants.profiles().isEmpty() ? null
+                : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());
+        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck);
+        Handler root = main;
+        if (!variants.profiles().isEmpty()) {
+            Map<String, Handler> byName = new LinkedHashMap<>();
+            for (var v : variants.profiles().entrySet()) {
+                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null));
+            }
+            root = new VariantRouter(variants.header(), main, byName);
+        }
 
         Server jetty = new Server();
         HttpConfiguration http = new HttpConfiguration();
@@ -68,6 +83,31 @@ public final class McpHttpServer implements AutoCloseable {
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
+        jetty.setHandler(root);
+        jetty.start();
+
+        int port = connector.getLocalPort();
+        String host = settings.host().contains(":") && !settings.host().startsWith("[")
+                ? "[" + settings.host() + "]" : settings.host();
+        URI endpoint = URI.create("http://" + host + ":" + port + settings.path());
+        log.info("serving MCP at {} ({}{})", endpoint,
+                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)",
+                variants.profiles().isEmpty() ? "" : "; " + variants.header() + ": " + String.join(", ", variants.profiles().keySet()));
+        return new McpHttpServer(jetty, servers, endpoint);
+    }
+
+    /**
+     * One MCP server for {@code profile} and the servlet context that serves it, with the whole filter chain: every
+     * variant is guarded exactly as the default face is.
+     */
+    private static ServletContextHandler context(HttpServerSettings settings, ToolProfile profile, String version,
+                                                 McpJsonMapper mapper, List<McpSyncServer> servers, Filter afterAuth) {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
+                .securityValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedHosts(allowedHosts(settings)).allowedOrigins(allowedOrigins(settings)).build())
+                .build();
+        servers.add(EngramMcpServer.build(McpServer.sync(transport), profile, version));
 
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
@@ -82,17 +122,9 @@ public final class McpHttpServer implements AutoCloseable {
         if (!settings.noAuth()) {
             addFilter(context, new BearerAuthFilter(settings.tokens()));
         }
+        if (afterAuth != null) addFilter(context, afterAuth);
         addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
-        jetty.setHandler(context);
-        jetty.start();
-
-        int port = connector.getLocalPort();
-        String host = settings.host().contains(":") && !settings.host().startsWith("[")
-                ? "[" + settings.host() + "]" : settings.host();
-        URI endpoint = URI.create("http://" + host + ":" + port + settings.path());
-        log.info("serving MCP at {} ({})", endpoint,
-                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)");
-        return new McpHttpServer(jetty, mcp, endpoint);
+        return context;
     }
 
     /** Every filter must support async, or the servlet's startAsync fails (gotcha 14). */
@@ -149,7 +181,7 @@ public final class McpHttpServer implements AutoCloseable {
     @Override
     public void close() {
         try {
-            mcp.closeGracefully();
+            servers.forEach(McpSyncServer::closeGracefully);
         } finally {
             try {
                 jetty.stop();
