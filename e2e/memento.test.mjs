@@ -6,7 +6,7 @@
 // back as isError saying what to send, with nothing written.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectStdio, tempStore } from "./lib/engram.mjs";
+import { connectHttp, connectStdio, startServe, tempStore } from "./lib/engram.mjs";
 import { callErr, textOf } from "./lib/tools.mjs";
 
 const TOOLS = ["context", "remember", "batch_remember", "recall", "reflect", "forget", "link", "amend", "graph_explore",
@@ -172,5 +172,52 @@ describe("memento profile over stdio", () => {
     assert.match(p.messages[0].content.text, /recall/);
     const a = await client.getPrompt({ name: "analyze-session", arguments: { focus: "errors" } });
     assert.match(a.messages[0].content.text, /Focus on errors/);
+  });
+});
+
+describe("memento profile over HTTP", () => {
+  const store = tempStore();
+  const KEY = "mmcp_e2e_access_key_0123456789";
+  let serve;
+
+  before(async () => {
+    process.env.MEMENTO_ACCESS_KEY = KEY; // Memento's own variable: the client keeps its configured key
+    try {
+      serve = await startServe(store, { extraArgs: ["--profile", "memento"] });
+    } finally {
+      delete process.env.MEMENTO_ACCESS_KEY;
+    }
+  });
+  after(async () => { await serve?.stop(); });
+
+  it("takes MEMENTO_ACCESS_KEY, runs the seed's flow, and narrows tools by X-Memento-Mode", async () => {
+    const full = await connectHttp(serve.url, KEY, "memento-http");
+    const reader = await connectHttp(serve.url, KEY, "memento-reader", { "X-Memento-Mode": "recall-only" });
+    try {
+      assert.equal((await full.client.listTools()).tools.length, TOOLS.length);
+      const ctx = await full.client.callTool({ name: "context", arguments: {} });
+      assert.ok(!ctx.isError, textOf(ctx));
+      const saved = await full.client.callTool({ name: "remember", arguments: {
+        content: "Redis NOAUTH 에러는 REDIS_PASSWORD 누락 때문이다", topic: "redis", type: "error", keywords: ["redis", "noauth"] } });
+      assert.ok(!saved.isError, textOf(saved));
+      const id = JSON.parse(textOf(saved)).id;
+
+      const names = (await reader.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes("recall") && !names.includes("remember") && !names.includes("forget"), names.join(","));
+      const found = JSON.parse(textOf(await reader.client.callTool({ name: "recall", arguments: { keywords: ["noauth"] } })));
+      assert.equal(found.fragments[0].id, id);
+      await assert.rejects(reader.client.callTool({ name: "forget", arguments: { id } }), /Unknown tool/);
+
+      const gone = await full.client.callTool({ name: "forget", arguments: { id, force: true } }); // an error is permanent-tier
+      assert.ok(!gone.isError, textOf(gone));
+      const proc = await full.client.callTool({ name: "remember", arguments: {
+        content: "Set REDIS_PASSWORD in .env, then restart", topic: "redis", type: "procedure" } });
+      assert.ok(!proc.isError, textOf(proc));
+      const refl = await full.client.callTool({ name: "reflect", arguments: { summary: "Fixed Redis auth" } });
+      assert.ok(!refl.isError, textOf(refl));
+    } finally {
+      await reader.close();
+      await full.close();
+    }
   });
 });

@@ -202,10 +202,11 @@ export async function startServe(store, { tokens, extraArgs = [], readyTimeoutMs
   };
 }
 
-/** Connects an SDK client over Streamable HTTP, with a bearer token when given. */
-export async function connectHttp(url, token, name = "http") {
+/** Connects an SDK client over Streamable HTTP, with a bearer token when given, and any other headers. */
+export async function connectHttp(url, token, name = "http", headers = {}) {
+  const all = { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
   const transport = new StreamableHTTPClientTransport(new URL(url),
-    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
+    Object.keys(all).length ? { requestInit: { headers: all } } : {});
   const client = new Client(clientInfo(name));
   await client.connect(transport);
   return { client, transport, async close() { await transport.terminateSession().catch(() => {}); await client.close().catch(() => {}); } };
