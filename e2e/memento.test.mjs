@@ -138,7 +138,10 @@ describe("memento profile over stdio", () => {
     assert.equal((await ok("search_traces", { keyword: "JAVA_HOME" })).count, 1);
     assert.ok((await ok("get_skill_guide", { section: "lifecycle" })).guide.lifecycle.includes("half-life"));
     await callErr(client, "memory_consolidate", {}, [/not built yet/]);
-    await callErr(client, "reconstruct_history", { caseId: "c1" }, [/not built yet/]);
+    const story = await ok("reconstruct_history", { entity: "build" });
+    assert.equal(story.ordered_timeline.length, 3);
+    assert.equal(story.causal_chains[0].root_id, a.id);
+    assert.equal(story.causal_chains[0].is_resolved, true);
     await callErr(client, "session_rotate", {}, [/not built yet/]);
     const n = await total();
     await ok("forget", { topic: "build", force: true });

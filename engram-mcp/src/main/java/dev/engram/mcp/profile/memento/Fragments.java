@@ -140,7 +140,7 @@ final class Fragments {
         return ASCII_SLUG.matcher(w).matches() ? prefix + w : prefix + "h-" + hash(w);
     }
 
-    private String word(String tag, String prefix) {
+    String word(String tag, String prefix) {
         String w = tag.substring(prefix.length());
         if (!w.startsWith("h-")) return w;
         return engines.get().mark(MARK + tag).orElse(w);

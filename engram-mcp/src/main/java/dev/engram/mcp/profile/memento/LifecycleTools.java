@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * tool_feedback, memory_consolidate, get_skill_guide, reconstruct_history, session_rotate: the lifecycle tools.
+ * tool_feedback, memory_consolidate, get_skill_guide, session_rotate: the lifecycle tools.
  * tool_feedback does what the engine already can (feedback-adaptive importance of the fragments named);
  * the others that need pieces Engram does not have yet answer isError saying so, never a pretended success.
  */
@@ -96,22 +96,6 @@ final class LifecycleTools {
             c.zone(a);
             throw MementoContext.notBuilt("memory_consolidate", "merging, garbage collection and contradiction detection are "
                     + "planned (issue 17). Typed decay already applies on every read; to remove a fragment now, call forget");
-        });
-    }
-
-    MementoTool reconstructHistory() {
-        Tool def = Tool.builder("reconstruct_history", JsonSchema.input()
-                        .string("caseId", "Case id", "case-1")
-                        .string("entity", "Entity", "redis")
-                        .string("query", "Query", "redis outage")
-                        .string("workspace", "Workspace (an Engram zone)", "my-project").build())
-                .title("Reconstruct history")
-                .description("Memento's case timelines. Not built yet in Engram (no case events): answers an error; "
-                        + "use search_traces or recall with timeRange.")
-                .annotations(ToolHints.readOnly()).build();
-        return new MementoTool(def, a -> {
-            throw MementoContext.notBuilt("reconstruct_history", "Engram keeps no case events; use search_traces for an exact "
-                    + "search or recall with timeRange for a period");
         });
     }
 

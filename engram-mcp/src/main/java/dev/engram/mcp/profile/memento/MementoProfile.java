@@ -36,7 +36,7 @@ public final class MementoProfile {
         LifecycleTools l = new LifecycleTools(c);
         List<ToolHandler> tools = List.of(r.context(), w.remember(), w.batchRemember(), r.recall(), w.reflect(), w.forget(),
                 w.link(), w.amend(), r.graphExplore(), r.fragmentHistory(), r.memoryStats(), l.memoryConsolidate(),
-                l.toolFeedback(), l.skillGuide(), l.reconstructHistory(), r.searchTraces(), l.sessionRotate());
+                l.toolFeedback(), l.skillGuide(), new HistoryTool(c).tool(), r.searchTraces(), l.sessionRotate());
         MementoExtras extras = new MementoExtras(c, r);
         return new ToolProfile(NAME, INSTRUCTIONS, tools, extras.resources(), extras.prompts());
     }

@@ -33,6 +33,8 @@ import java.util.Map;
 
 /** remember, batch_remember, amend, forget, link, reflect: Memento's writes, each validated whole before anything is written. */
 final class WriteTools {
+    static final List<String> RESOLUTIONS = List.of("open", "resolved", "abandoned");
+    static final String CASE = "case:", RESOLUTION = "resolution:";
     static final List<String> RELATIONS = List.of("related", "caused_by", "resolved_by", "part_of", "contradicts");
     static final int MAX_BATCH = 200;
     private final MementoContext c;
@@ -62,6 +64,8 @@ final class WriteTools {
                         .bool("isAnchor", "Anchor: never decays, never collected, leads recall")
                         .strings("supersedes", "Fragment ids this one replaces (they leave recall)", List.of("m_abcdefghij"))
                         .string("idempotencyKey", "≤128 characters; a repeat with the same key returns the first id", "deploy-2026-12-01")
+                        .string("caseId", "A case (task, incident) this fragment belongs to; reconstruct_history tells its story", "redis-outage-12")
+                        .choice("resolutionStatus", "Where the case stands with this fragment", RESOLUTIONS)
                         .bool("dryRun", "Validate and show what would be stored, write nothing")
                         .string("sessionId", "Session id (accepted; the MCP session is used)", "s1")
                         .string("workspace", "Workspace (an Engram zone); default the server's", "my-project")
@@ -79,6 +83,7 @@ final class WriteTools {
         Draft d = draft(a.text("content"), a.text("topic"), a.text("type"), a.list("keywords"),
                 a.numberOr("importance", 0, 1), a.textOr("scope"), a.bool("isAnchor"), a.list("linkedTo"),
                 a.list("supersedes"), a.textOr("idempotencyKey"), "");
+        caseTags(a, false); // checked before a dry run answers or anything is written
         if (a.bool("dryRun")) {
             for (String id : d.linkedTo) c.require("linkedTo", zone, id);
             for (String id : d.supersedes) c.require("supersedes", zone, id);
@@ -90,7 +95,7 @@ final class WriteTools {
             var seen = c.record(zone, idempotencyKey(d.idempotencyKey));
             if (seen.isPresent()) return map("id", seen.get().memory().id(), "idempotent", true);
         }
-        RememberResult r = write(zone, d, a);
+        RememberResult r = write(zone, d, a, caseTags(a, true));
         return map("success", true, "id", r.memory().id(), "keywords", d.keywords,
                 "ttl_tier", Fragments.tier(reread(zone, r.memory()), c.now()),
                 "scope", d.session ? "session" : "permanent", "merged", r.outcome() != RememberResult.Outcome.CREATED);
@@ -148,13 +153,41 @@ final class WriteTools {
     }
 
     /** Stores a checked draft: links and superseded ids must exist (the engine refuses before writing), then the anchor pin. */
+    /** The tags of remember's caseId and resolutionStatus; {@code write} false only checks them (no store mark). */
+    private List<String> caseTags(ToolArgs a, boolean write) {
+        List<String> tags = new ArrayList<>();
+        String caseId = a.textOr("caseId");
+        if (caseId != null && !caseId.isBlank()) {
+            MemoryRules.requireWellFormed("caseId", caseId);
+            if (caseId.strip().length() > 100) {
+                throw new InvalidArgumentException("caseId", "is " + caseId.strip().length() + " characters; send at most 100");
+            }
+            tags.add(write ? c.fragments.tag(CASE, caseId) : Fragments.tagFor(CASE, caseId));
+        }
+        String status = a.textOr("resolutionStatus");
+        if (status != null) {
+            String st = status.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!RESOLUTIONS.contains(st)) {
+                throw new InvalidArgumentException("resolutionStatus", MemoryRules.shown(status) + " is not a status; send "
+                        + String.join(", ", RESOLUTIONS));
+            }
+            tags.add(RESOLUTION + st);
+        }
+        return tags;
+    }
+
     RememberResult write(String zone, Draft d, ToolArgs a) {
+        return write(zone, d, a, List.of());
+    }
+
+    RememberResult write(String zone, Draft d, ToolArgs a, List<String> extraTags) {
         for (String id : d.linkedTo) c.require("linkedTo", zone, id);
         for (String id : d.supersedes) c.require("supersedes", zone, id);
         List<String> tags = new ArrayList<>();
         tags.add(c.fragments.tag(Fragments.TOPIC, d.topic));
         if (d.type.equals(Fragments.EPISODE)) tags.add(Fragments.EPISODE);
         if (d.session) tags.add(Fragments.SESSION_SCOPE);
+        tags.addAll(extraTags);
         for (String k : d.keywords) {
             if (tags.size() >= MemoryRules.MAX_TAGS) break;
             tags.add(c.fragments.tag(Fragments.KEYWORD, k));
