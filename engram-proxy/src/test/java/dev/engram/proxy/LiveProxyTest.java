@@ -341,7 +341,7 @@ class LiveProxyTest {
         }
         eventually(() -> runtime.catalog().resources().size() == 2 && runtime.catalog().prompts().size() == 2,
                 "both upstreams' resources and prompts were not listed: " + runtime.catalog());
-        assertEquals(List.of("up+live://notes/readme", "tw+live://notes/readme"),
+        assertEquals(List.of("tw+live://notes/readme", "up+live://notes/readme"),
                 runtime.catalog().resources().stream().map(r -> r.exposed().uri()).sorted().toList(), "one URI, two upstreams, no collision");
         assertEquals("[up] Readme", runtime.catalog().resources().stream().filter(r -> r.server().equals("up")).findFirst()
                 .orElseThrow().exposed().title());
