@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 final class ListChanges {
     // guarded by this
     private Consumer<ListKind> listener;
-    private final Set<ListKind> early = EnumSet.noneOf(ListKind.class);
+    private final EnumSet<ListKind> early = EnumSet.noneOf(ListKind.class);
 
     void changed(ListKind kind) {
         Consumer<ListKind> l;
@@ -30,7 +30,7 @@ final class ListChanges {
         Set<ListKind> missed;
         synchronized (this) {
             listener = l;
-            missed = EnumSet.copyOf(early.isEmpty() ? EnumSet.noneOf(ListKind.class) : early);
+            missed = EnumSet.copyOf(early);
             early.clear();
         }
         missed.forEach(l);
