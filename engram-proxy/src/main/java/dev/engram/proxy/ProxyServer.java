@@ -116,10 +116,18 @@ public final class ProxyServer {
             for (Map.Entry<String, Tool> e : wanted.entrySet()) {
                 Tool have = tools.get(e.getKey());
                 if (e.getValue().equals(have)) continue;
-                if (have != null) server.removeTool(e.getKey());
-                server.addTool(proxied(runtime, e.getValue()));
-                tools.put(e.getKey(), e.getValue());
-                changes++;
+                try {
+                    if (have != null) {
+                        server.removeTool(e.getKey());
+                        tools.remove(e.getKey());
+                    }
+                    server.addTool(proxied(runtime, e.getValue()));
+                    tools.put(e.getKey(), e.getValue());
+                    changes++;
+                } catch (RuntimeException ex) {
+                    // one tool the SDK refuses must not keep the others from the agent; the next change tries again
+                    log.warn("proxied tool {} could not be registered: {}", e.getKey(), ex.getMessage());
+                }
             }
             Catalog catalog = runtime.catalog();
             Map<String, Resource> wantedResources = new HashMap<>();
@@ -148,10 +156,17 @@ public final class ProxyServer {
             for (Map.Entry<String, T> e : wanted.entrySet()) {
                 T old = have.get(e.getKey());
                 if (e.getValue().equals(old)) continue;
-                if (old != null) remove.accept(e.getKey());
-                add.accept(e.getValue());
-                have.put(e.getKey(), e.getValue());
-                changes++;
+                try {
+                    if (old != null) {
+                        remove.accept(e.getKey());
+                        have.remove(e.getKey());
+                    }
+                    add.accept(e.getValue());
+                    have.put(e.getKey(), e.getValue());
+                    changes++;
+                } catch (RuntimeException ex) {
+                    log.warn("proxied entry {} could not be registered: {}", e.getKey(), ex.getMessage());
+                }
             }
             return changes;
         }
