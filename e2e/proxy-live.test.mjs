@@ -47,11 +47,15 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
       c.advertise_context_query = true;
       c.upstreams[0].exclude_tools = ["dangerous_*"];
     });
-    proxy = await connectProxy(store, { ENGRAM_PROXY_ADVERTISE_ADMIN: "true" });
+    // the first search opens the store (and loads the embedder) in the proxy: on a loaded machine that can
+    // take longer than the 3 s surfacing budget, which would skip surfacing instead of testing _context_query
+    proxy = await connectProxy(store, { ENGRAM_PROXY_ADVERTISE_ADMIN: "true", ENGRAM_PROXY_SURFACING__TIMEOUT_SECONDS: "60" });
     client = proxy.client;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { notified.tools++; });
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { notified.resources++; });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => { notified.prompts++; });
+    // on a loaded machine the upstream may finish connecting after the proxy's start: it is listed then
+    await waitForTools((names) => names.includes("lv__hello"), "the live upstream never connected");
   });
   after(async () => {
     await proxy?.close();
