@@ -60,7 +60,7 @@ final class ProxyAddSubcommand implements Callable<Integer> {
     int cacheTtl = UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS;
 
     @Option(names = "--override", paramLabel = "TOOL:KEY=VALUE", description = "Per-tool setting (repeatable): compression,"
-            + " max_result_chars, cache_ttl_seconds or hidden, e.g. read_text_file:compression=selective")
+            + " max_result_chars, cache_ttl_seconds, hidden or description_override, e.g. read_text_file:compression=selective")
     List<String> overrides = new ArrayList<>();
 
     @Override

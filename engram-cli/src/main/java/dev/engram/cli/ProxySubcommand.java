@@ -3,6 +3,8 @@ package dev.engram.cli;
 import dev.engram.mcp.server.StdioServer;
 import dev.engram.proxy.ProxyRuntime;
 import dev.engram.proxy.ProxyServer;
+import dev.engram.proxy.ProxyConfigWatcher;
+import dev.engram.proxy.config.ProxyConfigFile;
 import dev.engram.proxy.upstream.Exposure;
 import io.modelcontextprotocol.server.McpSyncServer;
 import java.io.FilterInputStream;
@@ -37,7 +39,12 @@ final class ProxySubcommand implements Callable<Integer> {
                 + exposure.servers().size() + " servers");
         McpSyncServer server = StdioServer.start(main.json().mapper(), exitOnEof(System.in, runtime), protocol,
                 spec -> ProxyServer.build(spec, runtime, Main.version()));
+        // from here on: upstream list changes and proxy.json edits reach the agent's tool list
+        ProxyServer.follow(server, runtime);
+        ProxyConfigWatcher watcher = ProxyConfigWatcher.start(new ProxyConfigFile(config.storeDir(), main.json().mapper()), runtime,
+                main.err()::println);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            watcher.close();
             server.closeGracefully();
             runtime.close();
             opening.thenAccept(Main.OpenEngine::close);

@@ -69,7 +69,8 @@ final class ProxyWiring {
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(compressor), new SurfaceStage(surfacer,
                 new SurfacingSwitch(configFile.path(), configFile::load, proxyConfig, clock))));
-        return new ProxyRuntime(upstreams, new ExposureGate(json.mapper(), settings.maxDescriptionChars()), pipeline, originals, cache, stats, surfacer,
+        return new ProxyRuntime(upstreams, proxyConfig, u -> new UpstreamConnection(u, opener, clock, settings.callTimeout()),
+                new ExposureGate(json.mapper(), settings.maxDescriptionChars()), pipeline, originals, cache, stats, surfacer,
                 settings, json, new ProposalQueue(config.storeDir(), clock, ids), progress);
     }
 }

@@ -26,7 +26,7 @@ import java.util.Optional;
  * Errors and non-text results pass through unprocessed. Thread-safe.
  */
 public final class ProxyGateway {
-    private final Map<String, UpstreamConnection> upstreams;
+    private final java.util.function.Function<String, UpstreamConnection> upstreams;
     private final Pipeline pipeline;
     private final ResponseCache cache;
     private final ProxyStats stats;
@@ -36,7 +36,13 @@ public final class ProxyGateway {
 
     public ProxyGateway(Map<String, UpstreamConnection> upstreams, Pipeline pipeline, ResponseCache cache, ProxyStats stats,
                         McpJsonMapper mapper, ResultBudget resultBudget) {
-        this.upstreams = Map.copyOf(upstreams);
+        this(Map.copyOf(upstreams)::get, pipeline, cache, stats, mapper, resultBudget);
+    }
+
+    /** {@code upstreams} finds an upstream's connection by name at call time (a reload may replace it; null: gone). */
+    public ProxyGateway(java.util.function.Function<String, UpstreamConnection> upstreams, Pipeline pipeline, ResponseCache cache,
+                        ProxyStats stats, McpJsonMapper mapper, ResultBudget resultBudget) {
+        this.upstreams = upstreams;
         this.pipeline = pipeline;
         this.cache = cache;
         this.stats = stats;
@@ -60,8 +66,26 @@ public final class ProxyGateway {
 
     private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
         long started = System.nanoTime();
-        UpstreamConnection upstream = upstreams.get(tool.server());
-        ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments, resultBudget);
+        UpstreamConnection upstream = upstreams.apply(tool.server());
+        if (upstream == null) {
+            return CallToolResult.builder().addTextContent("upstream '" + tool.server() + "' was removed from proxy.json; "
+                    + tool.name() + " is gone (list the tools again)").isError(true).build();
+        }
+        String contextQuery = null;
+        if (arguments != null && arguments.containsKey(ExposedTool.CONTEXT_QUERY) && !tool.upstreamDeclares(ExposedTool.CONTEXT_QUERY)) {
+            // the proxy's own argument: it never reaches the upstream, whose schema does not know it
+            Object q = arguments.get(ExposedTool.CONTEXT_QUERY);
+            if (q != null && !(q instanceof String)) {
+                return CallToolResult.builder().addTextContent(ExposedTool.CONTEXT_QUERY + " must be a string (what you are"
+                        + " looking for, in a few words), got " + q.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT))
+                        .isError(true).build();
+            }
+            contextQuery = q == null || ((String) q).isBlank() ? null : ((String) q).strip();
+            arguments = new java.util.LinkedHashMap<>(arguments);
+            arguments.remove(ExposedTool.CONTEXT_QUERY);
+        }
+        ProxiedCall call = new ProxiedCall(upstream.config(), tool.upstream().name(), tool.name(), arguments, resultBudget,
+                contextQuery);
         int ttl = upstream.config().cacheTtlSecondsFor(call.tool());
         boolean cacheable = tool.readOnly() && ttl > 0;
         CacheKey key = cacheable ? CacheKey.of(call.server(), call.tool(), call.arguments(), mapper) : null;

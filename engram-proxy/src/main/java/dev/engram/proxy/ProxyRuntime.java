@@ -4,7 +4,9 @@ import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.proxy.cache.ResponseCache;
 import dev.engram.proxy.compress.OriginalStore;
+import dev.engram.proxy.config.ProxyConfig;
 import dev.engram.proxy.config.ProxySettings;
+import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.pipeline.Pipeline;
 import dev.engram.proxy.stats.ProposalQueue;
 import dev.engram.proxy.stats.ProxyStats;
@@ -19,6 +21,7 @@ import dev.engram.proxy.tools.ProxyToolNames;
 import dev.engram.proxy.tools.ReadMoreTool;
 import dev.engram.proxy.tools.SelectChunksTool;
 import dev.engram.proxy.tools.SurfacingFeedbackTool;
+import dev.engram.proxy.upstream.Catalog;
 import dev.engram.proxy.upstream.Exposure;
 import dev.engram.proxy.upstream.ExposureGate;
 import dev.engram.proxy.upstream.ProgressRelay;
@@ -35,11 +38,22 @@ import java.util.stream.Stream;
 
 /**
  * A running proxy: its upstream connections, what the exposure gate let through, the gateway and
- * the proxy's own tools. The tool set is fixed once {@link #connectAll} has run: the stdio server
- * serves as soon as it is built, so tools added later would race the first tools/list (SDK gotcha 7).
+ * the proxy's own tools. The first exposure is computed by {@link #connectAll}, before the server is
+ * built (the stdio server serves as soon as it is built, SDK gotcha 7); after that it follows the
+ * upstreams (list_changed, reconnects) and proxy.json ({@link #apply}), and tells each
+ * {@link #onExposureChange listener} so the server can update its lists and notify the agent.
  */
 public final class ProxyRuntime implements AutoCloseable {
-    private final List<UpstreamConnection> upstreams;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProxyRuntime.class);
+    // replaced whole (copy on write) by apply; read without a lock
+    private volatile List<UpstreamConnection> upstreams;
+    private volatile ProxyConfig config;
+    private final Function<UpstreamConfig, UpstreamConnection> connections;
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Object exposureLock = new Object();
+    private final Object reloadLock = new Object();
+    private volatile Catalog catalog = Catalog.EMPTY;
+    private volatile Reload lastReload;
     private final ExposureGate gate;
     private final ProxyGateway gateway;
     private final OriginalStore originals;
@@ -50,13 +64,28 @@ public final class ProxyRuntime implements AutoCloseable {
     private final JsonText json;
     private final ProposalQueue proposals;
     private final ProgressRelay progress;
-    // set once by connectAll, before any server exists
+    // first set by connectAll, before any server exists; then replaced on every change
     private volatile Exposure exposure;
 
     public ProxyRuntime(List<UpstreamConnection> upstreams, ExposureGate gate, Pipeline pipeline, OriginalStore originals,
                         ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json,
                         ProposalQueue proposals, ProgressRelay progress) {
+        this(upstreams, new ProxyConfig(upstreams.stream().map(UpstreamConnection::config).toList()), c -> {
+            throw new IllegalStateException("this proxy was built without a way to start upstreams; it cannot reload");
+        }, gate, pipeline, originals, cache, stats, surfacer, settings, json, proposals, progress);
+    }
+
+    /**
+     * {@code config} is what {@code upstreams} were made from; {@code connections} makes the
+     * connection of an upstream that a reload adds or changes.
+     */
+    public ProxyRuntime(List<UpstreamConnection> upstreams, ProxyConfig config, Function<UpstreamConfig, UpstreamConnection> connections,
+                        ExposureGate gate, Pipeline pipeline, OriginalStore originals,
+                        ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json,
+                        ProposalQueue proposals, ProgressRelay progress) {
         this.upstreams = List.copyOf(upstreams);
+        this.config = config;
+        this.connections = connections;
         this.gate = gate;
         this.originals = originals;
         this.cache = cache;
@@ -66,14 +95,151 @@ public final class ProxyRuntime implements AutoCloseable {
         this.json = json;
         this.proposals = proposals;
         this.progress = progress;
-        Map<String, UpstreamConnection> byName = new LinkedHashMap<>();
-        for (UpstreamConnection u : upstreams) byName.put(u.config().name(), u);
-        this.gateway = new ProxyGateway(byName, pipeline, cache, stats, json.mapper(), settings.resultBudget());
+        this.gateway = new ProxyGateway(this::upstream, pipeline, cache, stats, json.mapper(), settings.resultBudget());
         this.exposure = gate.expose(List.of(), ProxyToolNames.ALL);
+    }
+
+    /** The connection of the upstream named {@code name} now, or null (never configured, or removed by a reload). */
+    public UpstreamConnection upstream(String name) {
+        for (UpstreamConnection u : upstreams) if (u.config().name().equals(name)) return u;
+        return null;
+    }
+
+    public List<UpstreamConnection> upstreams() {
+        return upstreams;
+    }
+
+    /** The proxy.json the proxy runs with now (the last valid one). */
+    public ProxyConfig config() {
+        return config;
+    }
+
+    /** Resources, templates and prompts of the connected upstreams, prefixed. */
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /** {@code listener} runs (on a background thread) after the exposure or the catalog may have changed. */
+    public void onExposureChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /** Applies the gate again to what every upstream lists now, then tells the listeners. */
+    public void refreshExposure() {
+        synchronized (exposureLock) {
+            List<UpstreamConnection> now = upstreams;
+            exposure = gate.expose(now, ProxyToolNames.ALL, config.advertiseContextQuery());
+            catalog = Catalog.of(now);
+        }
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                log.warn("a change of the proxied tools could not be passed on: {}", e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code next} (a valid proxy.json) from now on: an upstream that is new starts, one that
+     * is gone stops, one whose transport changed restarts; one whose other settings changed keeps
+     * its server and takes them. Upstreams that did not change are not touched. Returns what changed.
+     */
+    public Reload apply(ProxyConfig next) {
+        synchronized (reloadLock) {
+            List<UpstreamConnection> before = upstreams;
+            Map<String, UpstreamConnection> old = new LinkedHashMap<>();
+            for (UpstreamConnection u : before) old.put(u.config().name(), u);
+            List<UpstreamConnection> after = new ArrayList<>();
+            List<UpstreamConnection> starting = new ArrayList<>();
+            List<UpstreamConnection> stopping = new ArrayList<>();
+            List<String> added = new ArrayList<>();
+            List<String> restarted = new ArrayList<>();
+            List<String> reconfigured = new ArrayList<>();
+            for (UpstreamConfig u : next.upstreams()) {
+                UpstreamConnection have = old.remove(u.name());
+                if (have == null) {
+                    UpstreamConnection c = connections.apply(u);
+                    after.add(c);
+                    starting.add(c);
+                    added.add(u.name());
+                } else if (have.config().equals(u)) {
+                    after.add(have);
+                } else if (have.config().transport().equals(u.transport())) {
+                    have.reconfigure(u);
+                    after.add(have);
+                    reconfigured.add(u.name());
+                } else {
+                    UpstreamConnection c = connections.apply(u);
+                    after.add(c);
+                    starting.add(c);
+                    stopping.add(have);
+                    restarted.add(u.name());
+                }
+            }
+            List<String> removed = new ArrayList<>(old.keySet());
+            stopping.addAll(old.values());
+            boolean settingsChanged = next.advertiseContextQuery() != config.advertiseContextQuery()
+                    || next.surfacingEnabled() != config.surfacingEnabled();
+            config = next;
+            upstreams = List.copyOf(after);
+            for (UpstreamConnection c : stopping) {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    // it is being dropped anyway; the others must still be handled
+                }
+            }
+            for (UpstreamConnection c : starting) {
+                c.onChange(this::refreshExposure);
+                Thread t = new Thread(c::connect, "engram-proxy-connect-" + c.config().name());
+                t.setDaemon(true);
+                t.start();
+            }
+            Reload r = new Reload(java.time.Instant.now(), added, removed, restarted, reconfigured, settingsChanged, null);
+            lastReload = r;
+            refreshExposure();
+            return r;
+        }
+    }
+
+    /** Records that proxy.json changed but could not be used: the running config stays, health says why. */
+    public void refused(String why) {
+        lastReload = new Reload(java.time.Instant.now(), List.of(), List.of(), List.of(), List.of(), false, why);
+    }
+
+    /** The last reload of proxy.json, or null when it has not changed since the start. */
+    public Reload lastReload() {
+        return lastReload;
+    }
+
+    /**
+     * One reload of proxy.json: upstreams added, removed, restarted (transport changed) and
+     * reconfigured (other settings), whether proxy-wide settings changed, or the reason it was refused.
+     */
+    public record Reload(java.time.Instant at, List<String> added, List<String> removed, List<String> restarted,
+                         List<String> reconfigured, boolean settingsChanged, String refused) {
+        public boolean changedAnything() {
+            return !added.isEmpty() || !removed.isEmpty() || !restarted.isEmpty() || !reconfigured.isEmpty() || settingsChanged;
+        }
+
+        public String summary() {
+            if (refused != null) return "refused: " + refused;
+            if (!changedAnything()) return "no change to apply";
+            List<String> parts = new ArrayList<>();
+            if (!added.isEmpty()) parts.add("added " + String.join(", ", added));
+            if (!removed.isEmpty()) parts.add("removed " + String.join(", ", removed));
+            if (!restarted.isEmpty()) parts.add("restarted " + String.join(", ", restarted));
+            if (!reconfigured.isEmpty()) parts.add("settings of " + String.join(", ", reconfigured));
+            if (settingsChanged) parts.add("proxy-wide settings");
+            return "applied: " + String.join("; ", parts);
+        }
     }
 
     /** Connects every upstream in parallel, each within the connect timeout, then applies the gate. */
     public Exposure connectAll() {
+        List<UpstreamConnection> upstreams = this.upstreams;
+        for (UpstreamConnection u : upstreams) u.onChange(this::refreshExposure);
         // one thread per upstream: connecting blocks, and the common pool has a single thread on two cores
         java.util.concurrent.ExecutorService connecting = java.util.concurrent.Executors.newFixedThreadPool(
                 Math.max(1, upstreams.size()), r -> {
@@ -95,7 +261,7 @@ public final class ProxyRuntime implements AutoCloseable {
             }
         }
         connecting.shutdown();
-        exposure = gate.expose(upstreams, ProxyToolNames.ALL);
+        refreshExposure();
         return exposure;
     }
 
@@ -147,8 +313,22 @@ public final class ProxyRuntime implements AutoCloseable {
     }
 
     public Report health() {
-        return HealthReport.of(upstreams, exposure, surfacer.breakerState().name().toLowerCase(java.util.Locale.ROOT),
-                cache.size(), originals.size());
+        return withReload(HealthReport.of(upstreams, exposure, surfacer.breakerState().name().toLowerCase(java.util.Locale.ROOT),
+                cache.size(), originals.size()));
+    }
+
+    /** The report with a line on the last reload of proxy.json (a refused edit is what an operator must see). */
+    private Report withReload(Report r) {
+        Reload last = lastReload;
+        if (last == null) return r;
+        Map<String, Object> data = new LinkedHashMap<>(r.data());
+        Map<String, Object> reload = new LinkedHashMap<>();
+        reload.put("at", last.at().toString());
+        reload.put("ok", last.refused() == null);
+        reload.put("summary", last.summary());
+        data.put("config_reload", reload);
+        return new Report(r.text() + "Last proxy.json reload (" + last.at() + "): " + last.summary()
+                + (last.refused() == null ? "" : "; still running the previous configuration") + "\n", data);
     }
 
     /**
@@ -156,8 +336,8 @@ public final class ProxyRuntime implements AutoCloseable {
      * failure stopped at and its full message, the time connecting took, each hidden tool and why.
      */
     public Report doctor() {
-        return HealthReport.of(upstreams, exposure, surfacer.breakerState().name().toLowerCase(java.util.Locale.ROOT),
-                cache.size(), originals.size(), true, settings.connectTimeout().toSeconds());
+        return withReload(HealthReport.of(upstreams, exposure, surfacer.breakerState().name().toLowerCase(java.util.Locale.ROOT),
+                cache.size(), originals.size(), true, settings.connectTimeout().toSeconds()));
     }
 
     /** Whether every upstream is connected (exit status of health and doctor). */
@@ -172,6 +352,7 @@ public final class ProxyRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        listeners.clear();
         for (UpstreamConnection u : upstreams) {
             try {
                 u.close();

@@ -83,6 +83,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void proxyLive() throws Exception {
+        nodeTest("proxy-live.test.mjs");
+    }
+
+    @Test
     void serverMemory() throws Exception {
         nodeTest("server-memory.test.mjs");
     }

@@ -62,6 +62,8 @@ public final class EffectiveConfig {
             row.put("surfacing_enabled", u.surfacing());
             sb.append("      compression ").append(u.compression().id()).append(", max_result_chars ").append(u.maxResultChars())
                     .append(", cache_ttl_seconds ").append(u.cacheTtlSeconds()).append(u.surfacing() ? "" : ", surfacing off").append('\n');
+            row.put("exclude_tools", u.excludeTools());
+            if (!u.excludeTools().isEmpty()) sb.append("      exclude_tools: ").append(String.join(", ", u.excludeTools())).append('\n');
             Map<String, Object> tools = new TreeMap<>();
             u.tools().forEach((tool, o) -> {
                 Map<String, Object> t = new LinkedHashMap<>();
@@ -69,6 +71,7 @@ public final class EffectiveConfig {
                 t.put("max_result_chars", u.maxResultCharsFor(tool));
                 t.put("cache_ttl_seconds", u.cacheTtlSecondsFor(tool));
                 t.put("hidden", o.hidden());
+                t.put("description_override", o.descriptionOverride());
                 tools.put(tool, t);
             });
             row.put("tools", tools);
@@ -76,7 +79,8 @@ public final class EffectiveConfig {
                 Map<?, ?> m = (Map<?, ?>) t;
                 sb.append("      tool ").append(tool).append(": ").append(Boolean.TRUE.equals(m.get("hidden")) ? "hidden"
                         : "compression " + m.get("compression") + ", max_result_chars " + m.get("max_result_chars")
-                        + ", cache_ttl_seconds " + m.get("cache_ttl_seconds")).append('\n');
+                        + ", cache_ttl_seconds " + m.get("cache_ttl_seconds")
+                        + (m.get("description_override") == null ? "" : ", description overridden")).append('\n');
             });
             rows.add(row);
         }
@@ -108,6 +112,7 @@ public final class EffectiveConfig {
         surfacing.put("circuit_reset_seconds", s.circuitReset().toSeconds());
         surfacing.put("auto_tune_enabled", s.autoTune());
         surfacing.put("zone", s.zone() == null ? "(the default zone)" : s.zone());
+        if (config.advertiseContextQuery()) sb.append("advertise_context_query: true (proxied tools offer _context_query)\n");
         sb.append("Proxy settings (ENGRAM_PROXY_*): ");
         appendFlat(sb, proxy);
         sb.append("Surfacing (ENGRAM_PROXY_SURFACING__*): ");
@@ -116,6 +121,7 @@ public final class EffectiveConfig {
         data.put("file", file.toString());
         data.put("exists", exists);
         data.put("upstreams", rows);
+        data.put("advertise_context_query", config.advertiseContextQuery());
         data.put("settings", proxy);
         data.put("surfacing", surfacing);
         return new Report(sb.toString(), data);

@@ -13,11 +13,17 @@ import java.util.Set;
  * when it is added, not discovered at the next start (memtomem-stm pain point #654).
  * {@code surfacingEnabled} is the file's switch for memories under results ({@code engram proxy
  * surfacing on|off}); each upstream has its own as well, and surfacing happens only where both
- * (and {@code ENGRAM_PROXY_SURFACING__ENABLED}) are on.
+ * (and {@code ENGRAM_PROXY_SURFACING__ENABLED}) are on. {@code advertiseContextQuery} (memtomem-stm's
+ * {@code advertise_context_query}) adds an optional {@code _context_query} string to every proxied
+ * tool's input schema: the proxy strips it before the upstream call and searches memories with it.
  */
-public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled) {
+public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled, boolean advertiseContextQuery) {
     public ProxyConfig(List<UpstreamConfig> upstreams) {
         this(upstreams, true);
+    }
+
+    public ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled) {
+        this(upstreams, surfacingEnabled, false);
     }
 
     public ProxyConfig {
@@ -46,14 +52,15 @@ public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabl
         }
         List<UpstreamConfig> all = new ArrayList<>(upstreams);
         all.add(upstream);
-        return new ProxyConfig(all, surfacingEnabled);
+        return new ProxyConfig(all, surfacingEnabled, advertiseContextQuery);
     }
 
     public ProxyConfig without(String name) {
         if (find(name).isEmpty()) {
             throw new NotFoundException("no upstream named '" + name + "'; `engram proxy list` shows them");
         }
-        return new ProxyConfig(upstreams.stream().filter(u -> !u.name().equals(name)).toList(), surfacingEnabled);
+        return new ProxyConfig(upstreams.stream().filter(u -> !u.name().equals(name)).toList(), surfacingEnabled,
+                advertiseContextQuery);
     }
 
     /** This config with the named upstream replaced by {@code changed} (same name), in place. */
@@ -61,10 +68,15 @@ public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabl
         if (find(changed.name()).isEmpty()) {
             throw new NotFoundException("no upstream named '" + changed.name() + "'; `engram proxy list` shows them");
         }
-        return new ProxyConfig(upstreams.stream().map(u -> u.name().equals(changed.name()) ? changed : u).toList(), surfacingEnabled);
+        return new ProxyConfig(upstreams.stream().map(u -> u.name().equals(changed.name()) ? changed : u).toList(), surfacingEnabled,
+                advertiseContextQuery);
     }
 
     public ProxyConfig withSurfacing(boolean enabled) {
-        return new ProxyConfig(upstreams, enabled);
+        return new ProxyConfig(upstreams, enabled, advertiseContextQuery);
+    }
+
+    public ProxyConfig withContextQuery(boolean advertise) {
+        return new ProxyConfig(upstreams, surfacingEnabled, advertise);
     }
 }

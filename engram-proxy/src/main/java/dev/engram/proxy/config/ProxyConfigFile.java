@@ -39,12 +39,24 @@ public final class ProxyConfigFile {
 
     public ProxyConfig load() {
         if (!Files.exists(path)) return ProxyConfig.empty();
+        String text;
+        try {
+            text = Files.readString(path);
+        } catch (IOException e) {
+            throw invalid("it cannot be read (" + firstLine(e.getMessage()) + ")");
+        }
+        return parse(text);
+    }
+
+    /** {@code text} as the content of this file; the same checks (and messages) as {@link #load}. */
+    public ProxyConfig parse(String text) {
         Map<String, Object> root;
         try {
-            root = mapper.readValue(Files.readString(path), MAP);
+            root = mapper.readValue(text, MAP);
         } catch (IOException | RuntimeException e) {
             throw invalid("it is not a JSON object (" + firstLine(e.getMessage()) + ")");
         }
+        if (root == null) throw invalid("it is not a JSON object (null)");
         Object list = root.get("upstreams");
         if (list != null && !(list instanceof List<?>)) throw invalid("\"upstreams\" must be an array");
         List<UpstreamConfig> upstreams = new ArrayList<>();
@@ -60,8 +72,12 @@ public final class ProxyConfigFile {
         }
         Object surfacing = root.get("surfacing_enabled");
         if (surfacing != null && !(surfacing instanceof Boolean)) throw invalid("\"surfacing_enabled\" must be true or false");
+        Object contextQuery = root.get("advertise_context_query");
+        if (contextQuery != null && !(contextQuery instanceof Boolean)) {
+            throw invalid("\"advertise_context_query\" must be true or false");
+        }
         try {
-            return new ProxyConfig(upstreams, !Boolean.FALSE.equals(surfacing));
+            return new ProxyConfig(upstreams, !Boolean.FALSE.equals(surfacing), Boolean.TRUE.equals(contextQuery));
         } catch (RuntimeException e) {
             throw invalid(firstLine(e.getMessage()));
         }
@@ -80,6 +96,7 @@ public final class ProxyConfigFile {
     public void save(ProxyConfig config) {
         Map<String, Object> root = new LinkedHashMap<>();
         if (!config.surfacingEnabled()) root.put("surfacing_enabled", false);
+        if (config.advertiseContextQuery()) root.put("advertise_context_query", true);
         root.put("upstreams", config.upstreams().stream().map(ProxyConfigFile::toMap).toList());
         try {
             Files.createDirectories(path.getParent());
@@ -119,6 +136,7 @@ public final class ProxyConfigFile {
         m.put("max_result_chars", u.maxResultChars());
         m.put("cache_ttl_seconds", u.cacheTtlSeconds());
         if (!u.surfacing()) m.put("surfacing_enabled", false);
+        if (!u.excludeTools().isEmpty()) m.put("exclude_tools", u.excludeTools());
         if (!u.tools().isEmpty()) {
             Map<String, Object> tools = new java.util.TreeMap<>();
             u.tools().forEach((tool, o) -> {
@@ -127,6 +145,7 @@ public final class ProxyConfigFile {
                 if (o.maxResultChars() != null) t.put("max_result_chars", o.maxResultChars());
                 if (o.cacheTtlSeconds() != null) t.put("cache_ttl_seconds", o.cacheTtlSeconds());
                 if (o.hidden()) t.put("hidden", true);
+                if (o.descriptionOverride() != null) t.put("description_override", o.descriptionOverride());
                 tools.put(tool, t);
             });
             m.put("tools", tools);
@@ -146,11 +165,16 @@ public final class ProxyConfigFile {
             default -> throw new InvalidArgumentException("transport", "'" + transport + "' is not a transport; use stdio, streamable_http or sse");
         };
         String compression = text(m, "compression");
+        if (m.get("tools") != null && m.get("tool_overrides") != null) {
+            throw new InvalidArgumentException("tools", "and \"tool_overrides\" are the same setting; keep one of them");
+        }
+        // memtomem-stm's name for the per-tool settings is tool_overrides; both are read
+        Object tools = m.get("tools") != null ? m.get("tools") : m.get("tool_overrides");
         return new UpstreamConfig(text(m, "name"), text(m, "prefix"), t,
                 compression == null ? null : CompressionMode.parse("compression", compression),
                 intOr(m, "max_result_chars", UpstreamConfig.DEFAULT_MAX_RESULT_CHARS),
-                intOr(m, "cache_ttl_seconds", UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(m.get("tools")),
-                boolOr(m, "surfacing_enabled", true));
+                intOr(m, "cache_ttl_seconds", UpstreamConfig.DEFAULT_CACHE_TTL_SECONDS), overrides(tools),
+                boolOr(m, "surfacing_enabled", true), strings(m, "exclude_tools"));
     }
 
     private static String text(Map<?, ?> m, String field) {
@@ -181,11 +205,23 @@ public final class ProxyConfigFile {
 
     private static Map<String, ToolOverride> overrides(Object tools) {
         Map<String, ToolOverride> out = new LinkedHashMap<>();
+        if (tools != null && !(tools instanceof Map<?, ?>)) {
+            throw new InvalidArgumentException("tools", "must be an object of tool name to settings");
+        }
         if (tools instanceof Map<?, ?> byTool) {
             byTool.forEach((tool, settings) -> {
                 ToolOverride o = ToolOverride.NONE;
+                if (settings != null && !(settings instanceof Map<?, ?>)) {
+                    throw new InvalidArgumentException("tools." + tool, "must be an object of settings, e.g. {\"hidden\": true}");
+                }
                 if (settings instanceof Map<?, ?> kv) {
-                    for (Map.Entry<?, ?> e : kv.entrySet()) o = o.with(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
+                    for (Map.Entry<?, ?> e : kv.entrySet()) {
+                        String key = String.valueOf(e.getKey());
+                        if ((key.equals("description_override") || key.equals("description")) && !(e.getValue() instanceof String)) {
+                            throw new InvalidArgumentException("tools." + tool + "." + key, "must be a string");
+                        }
+                        o = o.with(key, String.valueOf(e.getValue()));
+                    }
                 }
                 out.put(String.valueOf(tool), o);
             });

@@ -1,6 +1,7 @@
 package dev.engram.proxy.config;
 
 import dev.engram.error.InvalidArgumentException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -9,10 +10,12 @@ import java.util.regex.Pattern;
  * One upstream server as kept in {@code proxy.json}. {@code prefix} namespaces its tools
  * ({@code prefix__tool}); {@code maxResultChars} is the size a proxied result is compressed to;
  * {@code tools} overrides settings per upstream tool name (tool over server); {@code surfacing} false
- * keeps memories from this server's results (memtomem-stm's {@code surfacing_enabled}).
+ * keeps memories from this server's results (memtomem-stm's {@code surfacing_enabled});
+ * {@code excludeTools} are glob patterns ({@link ToolGlob}) of tools the agent never sees.
  */
 public record UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
-                             int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools, boolean surfacing) {
+                             int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools, boolean surfacing,
+                             List<String> excludeTools) {
     /** Per-server result budget, memtomem-stm's default: about 2,300 tokens per call. */
     public static final int DEFAULT_MAX_RESULT_CHARS = 8000;
     /** One hour, memtomem-stm's default: long enough to help, short enough for files that change. */
@@ -40,6 +43,13 @@ public record UpstreamConfig(String name, String prefix, UpstreamTransport trans
                     + cacheTtlSeconds);
         }
         tools = tools == null ? Map.of() : Map.copyOf(tools);
+        excludeTools = excludeTools == null ? List.of() : List.copyOf(excludeTools);
+        for (String pattern : excludeTools) ToolGlob.validate("exclude_tools", pattern);
+    }
+
+    public UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
+                          int maxResultChars, int cacheTtlSeconds, Map<String, ToolOverride> tools, boolean surfacing) {
+        this(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, surfacing, List.of());
     }
 
     public UpstreamConfig(String name, String prefix, UpstreamTransport transport, CompressionMode compression,
@@ -53,11 +63,22 @@ public record UpstreamConfig(String name, String prefix, UpstreamTransport trans
     }
 
     public UpstreamConfig withSurfacing(boolean enabled) {
-        return new UpstreamConfig(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, enabled);
+        return new UpstreamConfig(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, enabled, excludeTools);
     }
 
     public UpstreamConfig withPrefix(String newPrefix) {
-        return new UpstreamConfig(name, newPrefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, surfacing);
+        return new UpstreamConfig(name, newPrefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, surfacing,
+                excludeTools);
+    }
+
+    public UpstreamConfig withExcludeTools(List<String> patterns) {
+        return new UpstreamConfig(name, prefix, transport, compression, maxResultChars, cacheTtlSeconds, tools, surfacing, patterns);
+    }
+
+    /** The first {@code exclude_tools} pattern matching {@code tool} (or {@code prefix__tool}), if any. */
+    public java.util.Optional<String> excludedBy(String tool) {
+        String prefixed = prefix + "__" + tool;
+        return excludeTools.stream().filter(p -> ToolGlob.matches(p, tool) || ToolGlob.matches(p, prefixed)).findFirst();
     }
 
     public ToolOverride overrideFor(String tool) {

@@ -33,7 +33,7 @@ public final class SurfaceStage implements PipelineStage {
             surfacer.countSkip(off); // counted like the other gates, so surfacing_stats shows the switch at work
             return in;
         }
-        Optional<Surfacing> s = surfacer.surface(call.server(), call.tool(), call.arguments(), in.raw().length());
+        Optional<Surfacing> s = surfacer.surface(call.server(), call.tool(), call.arguments(), in.raw().length(), call.contextQuery());
         return s.map(x -> in.surfaced(in.text() + x.block(), x.id())).orElse(in);
     }
 

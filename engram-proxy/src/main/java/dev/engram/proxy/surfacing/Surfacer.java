@@ -65,9 +65,20 @@ public final class Surfacer implements AutoCloseable {
     }
 
     public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars) {
+        return surface(server, tool, arguments, resultChars, null);
+    }
+
+    /**
+     * With {@code contextQuery} (the agent's {@code _context_query}) the search is for its words
+     * instead of words taken from the arguments, and a small result no longer stops it: the agent
+     * asked (memtomem-stm's gate order).
+     */
+    public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars,
+                                       String contextQuery) {
         if (!settings.enabled()) return skip("disabled");
-        if (resultChars < settings.minResponseChars()) return skip("small_result");
-        List<String> tokens = QueryExtractor.tokens(tool, arguments);
+        if (contextQuery == null && resultChars < settings.minResponseChars()) return skip("small_result");
+        List<String> tokens = contextQuery != null ? QueryExtractor.tokens(tool, Map.of("q", contextQuery))
+                : QueryExtractor.tokens(tool, arguments);
         if (tokens.size() < settings.minQueryTokens()) return skip("few_query_tokens");
         if (WRITE_TOOL.matcher(tool).matches()) return skip("write_tool");
         String refused = gate.claim(tokens);

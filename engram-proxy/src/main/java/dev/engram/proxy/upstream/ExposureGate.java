@@ -39,6 +39,15 @@ public final class ExposureGate {
     }
 
     public Exposure expose(List<UpstreamConnection> upstreams, Set<String> reservedNames) {
+        return expose(upstreams, reservedNames, false);
+    }
+
+    /**
+     * As {@link #expose(List, Set)}; with {@code contextQuery} every exposed tool's input schema also
+     * offers the optional {@link ExposedTool#CONTEXT_QUERY} string (never replacing an upstream
+     * property of that name).
+     */
+    public Exposure expose(List<UpstreamConnection> upstreams, Set<String> reservedNames, boolean contextQuery) {
         Map<String, List<ExposedTool>> byName = new LinkedHashMap<>();
         Map<String, Map<String, String>> hidden = new HashMap<>();
         for (UpstreamConnection u : upstreams) {
@@ -53,6 +62,11 @@ public final class ExposureGate {
                     serverHidden.put(t.name(), "hidden by proxy.json");
                     continue;
                 }
+                java.util.Optional<String> excluded = u.config().excludedBy(t.name());
+                if (excluded.isPresent()) {
+                    serverHidden.put(t.name(), "excluded by exclude_tools pattern '" + excluded.get() + "'");
+                    continue;
+                }
                 String name = ToolNames.exposed(u.config().prefix(), t.name());
                 String credential = CredentialPatterns.find(metadataText(t)).orElse(null);
                 if (credential != null) {
@@ -62,8 +76,10 @@ public final class ExposureGate {
                 } else if (!schemaValid(t)) {
                     serverHidden.put(t.name(), "input schema is not valid JSON Schema 2020-12");
                 } else {
-                    byName.computeIfAbsent(name, k -> new ArrayList<>()).add(
-                            new ExposedTool(name, server, t, exposedDefinition(name, server, t, maxDescriptionChars)));
+                    String override = u.config().overrideFor(t.name()).descriptionOverride();
+                    Tool listed = exposedDefinition(name, server, t, override, maxDescriptionChars);
+                    if (contextQuery) listed = withContextQuery(listed);
+                    byName.computeIfAbsent(name, k -> new ArrayList<>()).add(new ExposedTool(name, server, t, listed));
                 }
             }
         }
@@ -93,14 +109,43 @@ public final class ExposureGate {
      * output schema rejects a result without it).
      */
     static Tool exposedDefinition(String name, String server, Tool t, int maxDescriptionChars) {
+        return exposedDefinition(name, server, t, null, maxDescriptionChars);
+    }
+
+    /** {@code descriptionOverride}, when set, is listed instead of the upstream's text, under the same cap. */
+    static Tool exposedDefinition(String name, String server, Tool t, String descriptionOverride, int maxDescriptionChars) {
         String title = t.title() != null ? t.title()
                 : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : t.name();
         ToolAnnotations a = t.annotations();
         ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + title,
                 a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint(), a.returnDirect());
         return Tool.builder(name, t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema())
-                .title("[" + server + "] " + title).description(description(name, t.description(), maxDescriptionChars))
+                .title("[" + server + "] " + title)
+                .description(description(name, descriptionOverride != null ? descriptionOverride : t.description(), maxDescriptionChars))
                 .annotations(annotations).build();
+    }
+
+    /**
+     * {@code t} with the optional {@code _context_query} string in its input schema's properties,
+     * unless the schema is not an object schema or the upstream declares a property of that name.
+     */
+    static Tool withContextQuery(Tool t) {
+        Map<String, Object> schema = t.inputSchema();
+        if (schema == null) schema = Map.of("type", "object");
+        Object type = schema.get("type");
+        if (type != null && !"object".equals(type)) return t;
+        Object props = schema.get("properties");
+        if (props != null && !(props instanceof Map<?, ?>)) return t;
+        if (props instanceof Map<?, ?> p && p.containsKey(ExposedTool.CONTEXT_QUERY)) return t;
+        Map<String, Object> properties = new LinkedHashMap<>();
+        if (props instanceof Map<?, ?> p) p.forEach((k, v) -> properties.put(String.valueOf(k), v));
+        properties.put(ExposedTool.CONTEXT_QUERY, Map.of("type", "string", "description",
+                "Optional: what you are looking for, in a few words. The proxy finds relevant memories with it and does"
+                        + " not pass it to the tool."));
+        Map<String, Object> augmented = new LinkedHashMap<>(schema);
+        augmented.put("properties", properties);
+        return Tool.builder(t.name(), augmented).title(t.title()).description(t.description())
+                .annotations(t.annotations()).build();
     }
 
     /**

@@ -56,6 +56,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
 
     @Override
     public UpstreamSession open(UpstreamConfig config) {
+        ListChanges changes = new ListChanges();
         if (config.transport() instanceof UpstreamTransport.Stdio stdio) {
             CompletableFuture<McpSyncClient> starting;
             ProcessHandle child;
@@ -66,7 +67,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 McpClientTransport transport = stdioTransport(config.name(), stdio, tail);
                 starting = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return initialized(config, transport);
+                        return initialized(config, transport, changes);
                     } catch (UpstreamException e) {
                         throw tail.appendTo(e);
                     }
@@ -80,12 +81,12 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, child, calls);
+            return new McpUpstreamSession(config.name(), client, child, null, calls, changes);
         }
         if (config.transport() instanceof UpstreamTransport.Sse sse) {
             SseStreamWatch watch = new SseStreamWatch();
             HttpClientSseClientTransport transport = sseTransport(sse, watch);
-            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(() -> initialized(config, transport), calls);
+            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(() -> initialized(config, transport, changes), calls);
             // a refused or rejected event stream ends the start at once; the SDK alone would wait out the connect timeout
             try {
                 CompletableFuture.anyOf(starting, watch.ended()).join();
@@ -106,10 +107,10 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls);
+            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls, changes);
         }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
-        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http)), null, calls);
+        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http), changes), null, null, calls, changes);
     }
 
     /**
@@ -129,10 +130,14 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 .build();
     }
 
-    private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport) {
+    private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport, ListChanges changes) {
+        // the SDK re-lists on each list_changed before it calls these; the proxy re-lists itself, on its own thread
         McpSyncClient client = McpClient.sync(transport)
                 .clientInfo(Implementation.builder("engram-proxy", version).build())
                 .requestTimeout(requestTimeout).initializationTimeout(connectTimeout)
+                .toolsChangeConsumer(tools -> changes.changed(ListKind.TOOLS))
+                .resourcesChangeConsumer(resources -> changes.changed(ListKind.RESOURCES))
+                .promptsChangeConsumer(prompts -> changes.changed(ListKind.PROMPTS))
                 .progressConsumer(progress).build();
         try {
             client.initialize();

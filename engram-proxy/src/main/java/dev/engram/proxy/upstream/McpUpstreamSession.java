@@ -4,10 +4,20 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptRequest;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -29,18 +39,81 @@ final class McpUpstreamSession implements UpstreamSession {
     // SSE upstreams: completes with the reason when the event stream ends (null for stdio and Streamable HTTP)
     private final CompletableFuture<String> streamEnded;
     private final ExecutorService calls;
+    private final ListChanges changes;
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, ExecutorService calls) {
-        this(server, client, process, null, calls);
+        this(server, client, process, null, calls, new ListChanges());
     }
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, CompletableFuture<String> streamEnded,
-                       ExecutorService calls) {
+                       ExecutorService calls, ListChanges changes) {
         this.server = server;
         this.client = client;
         this.process = process;
         this.streamEnded = streamEnded;
         this.calls = calls;
+        this.changes = changes;
+    }
+
+    @Override
+    public boolean servesResources() {
+        return client.getServerCapabilities() != null && client.getServerCapabilities().resources() != null;
+    }
+
+    @Override
+    public boolean servesPrompts() {
+        return client.getServerCapabilities() != null && client.getServerCapabilities().prompts() != null;
+    }
+
+    @Override
+    public List<Resource> listResources() {
+        List<Resource> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            var page = cursor == null ? client.listResources() : client.listResources(cursor);
+            all.addAll(page.resources());
+            cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty());
+        return all;
+    }
+
+    @Override
+    public List<ResourceTemplate> listResourceTemplates() {
+        List<ResourceTemplate> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            var page = cursor == null ? client.listResourceTemplates() : client.listResourceTemplates(cursor);
+            all.addAll(page.resourceTemplates());
+            cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty());
+        return all;
+    }
+
+    @Override
+    public List<Prompt> listPrompts() {
+        List<Prompt> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            var page = cursor == null ? client.listPrompts() : client.listPrompts(cursor);
+            all.addAll(page.prompts());
+            cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty());
+        return all;
+    }
+
+    @Override
+    public ReadResourceResult readResource(String uri, Duration timeout) {
+        return timed(() -> client.readResource(new ReadResourceRequest(uri)), timeout);
+    }
+
+    @Override
+    public GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
+        return timed(() -> client.getPrompt(new GetPromptRequest(name, arguments == null ? Map.of() : arguments)), timeout);
+    }
+
+    @Override
+    public void onListChanged(Consumer<ListKind> listener) {
+        changes.listen(listener);
     }
 
     @Override
@@ -57,12 +130,17 @@ final class McpUpstreamSession implements UpstreamSession {
 
     @Override
     public CallToolResult call(CallToolRequest request, Duration timeout) {
-        CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> client.callTool(request), calls);
+        return timed(() -> client.callTool(request), timeout);
+    }
+
+    /** One request to the upstream, raced against its end (process exit, event stream closed) and the timeout. */
+    private <T> T timed(Supplier<T> request, Duration timeout) {
+        CompletableFuture<T> call = CompletableFuture.supplyAsync(request, calls);
         CompletableFuture<?> end = process != null ? process.onExit() : streamEnded;
         CompletableFuture<Object> first = end == null ? call.thenApply(r -> r) : CompletableFuture.anyOf(call, end);
         try {
-            Object r = first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (r instanceof CallToolResult result) return result;
+            first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (call.isDone()) return call.get();
             // an upstream may write its answer and exit at once: the exit can be seen before the reader
             // thread has handed the answer over, so the answer gets a moment before the call is lost
             try {

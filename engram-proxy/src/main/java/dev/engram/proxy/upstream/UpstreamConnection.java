@@ -3,6 +3,11 @@ package dev.engram.proxy.upstream;
 import dev.engram.proxy.config.UpstreamConfig;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,13 +32,26 @@ public final class UpstreamConnection implements AutoCloseable {
     public static final String STEP_START = "start and initialize";
     public static final String STEP_LIST = "tools/list";
 
-    private final UpstreamConfig config;
+    /** Re-lists after a list_changed and tells the runtime: never on a client's own thread, never under a lock. */
+    private static final java.util.concurrent.ExecutorService REFRESH = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "engram-proxy-relist");
+        t.setDaemon(true);
+        return t;
+    });
+
+    // replaced in place by a reload that keeps the transport (overrides, budgets, prefix)
+    private volatile UpstreamConfig config;
+    private volatile Runnable onChange = () -> { };
     private final UpstreamSession.Opener opener;
     private final Clock clock;
     private final Duration callTimeout;
     // connection state, guarded by this
     private UpstreamSession session;
     private List<Tool> tools = List.of();
+    private List<Resource> resources = List.of();
+    private List<ResourceTemplate> templates = List.of();
+    private List<Prompt> prompts = List.of();
+    private boolean closed;
     private int failedAttempts;
     private Instant nextAttempt = Instant.MIN;
     private String lastError;
@@ -53,8 +71,25 @@ public final class UpstreamConnection implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Takes {@code changed} (same name and transport) without restarting the server: overrides,
+     * budgets, prefix and exclusions apply from the next listing and call.
+     */
+    public void reconfigure(UpstreamConfig changed) {
+        if (!changed.name().equals(config.name()) || !changed.transport().equals(config.transport())) {
+            throw new IllegalArgumentException("reconfigure keeps name and transport; a new transport needs a new connection");
+        }
+        config = changed;
+    }
+
+    /** Runs (on a background thread) whenever what this upstream lists may have changed: a reconnect, a list_changed. */
+    public void onChange(Runnable listener) {
+        onChange = listener;
+    }
+
     /** Connects if not connected and the backoff allows; returns whether a live session exists. */
     public synchronized boolean connect() {
+        if (closed) return false;
         if (session != null && session.alive()) return true;
         // a session that ended on its own (process exited, event stream closed) is replaced: a reconnect too
         boolean replacing = session != null;
@@ -72,7 +107,13 @@ public final class UpstreamConnection implements AutoCloseable {
                 s.close();
                 throw e;
             }
+            // resources and prompts are extras: an upstream that fails to list them still serves its tools
+            resources = s.servesResources() ? quietly(s::listResources, "resources/list") : List.of();
+            templates = s.servesResources() ? quietly(s::listResourceTemplates, "resources/templates/list") : List.of();
+            prompts = s.servesPrompts() ? quietly(s::listPrompts, "prompts/list") : List.of();
             session = s;
+            s.onListChanged(kind -> REFRESH.execute(() -> relist(s, kind)));
+            changed();
             failedStep = null;
             connectMillis = (System.nanoTime() - started) / 1_000_000;
             if (replacing || failedAttempts > 0 || lastError != null) reconnects++;
@@ -99,9 +140,105 @@ public final class UpstreamConnection implements AutoCloseable {
         return session != null && session.alive();
     }
 
-    /** Tools discovered at the last successful connect (empty if it never connected). */
+    /** Tools discovered at the last successful connect or list_changed (empty if it never connected). */
     public synchronized List<Tool> tools() {
         return tools;
+    }
+
+    public synchronized List<Resource> resources() {
+        return resources;
+    }
+
+    public synchronized List<ResourceTemplate> resourceTemplates() {
+        return templates;
+    }
+
+    public synchronized List<Prompt> prompts() {
+        return prompts;
+    }
+
+    /**
+     * After the upstream's {@code notifications/<kind>/list_changed}: lists that kind again (outside
+     * the lock: calls go on meanwhile) and keeps it if the session is still the current one.
+     */
+    void relist(UpstreamSession s, ListKind kind) {
+        try {
+            switch (kind) {
+                case TOOLS -> {
+                    List<Tool> now = List.copyOf(s.listTools());
+                    synchronized (this) {
+                        if (session != s) return;
+                        tools = now;
+                    }
+                }
+                case RESOURCES -> {
+                    List<Resource> r = quietly(s::listResources, "resources/list");
+                    List<ResourceTemplate> t = quietly(s::listResourceTemplates, "resources/templates/list");
+                    synchronized (this) {
+                        if (session != s) return;
+                        resources = r;
+                        templates = t;
+                    }
+                }
+                case PROMPTS -> {
+                    List<Prompt> p = quietly(s::listPrompts, "prompts/list");
+                    synchronized (this) {
+                        if (session != s) return;
+                        prompts = p;
+                    }
+                }
+            }
+            log.info("upstream={} changed its {}; listed again", config.name(), kind.name().toLowerCase(java.util.Locale.ROOT));
+        } catch (RuntimeException e) {
+            log.warn("upstream={} announced new {} but listing them failed: {}", config.name(),
+                    kind.name().toLowerCase(java.util.Locale.ROOT), e.getMessage());
+            return;
+        }
+        changed();
+    }
+
+    private <T> List<T> quietly(java.util.function.Supplier<List<T>> list, String what) {
+        try {
+            return List.copyOf(list.get());
+        } catch (RuntimeException e) {
+            log.warn("upstream={} {} failed; none are proxied: {}", config.name(), what, e.getMessage());
+            return List.of();
+        }
+    }
+
+    private void changed() {
+        Runnable l = onChange;
+        REFRESH.execute(() -> {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                log.warn("upstream={} change could not be applied: {}", config.name(), e.getMessage(), e);
+            }
+        });
+    }
+
+    /** Reads the upstream resource {@code uri}; throws {@link UpstreamException} as {@link #call} does. */
+    public ReadResourceResult readResource(String uri) {
+        UpstreamSession s = liveSession();
+        try {
+            return s.readResource(uri, callTimeout);
+        } catch (UpstreamException e) {
+            if (!e.sessionBroken()) throw e;
+            markDead(s, e.getMessage());
+            throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next request", e);
+        }
+    }
+
+    /** Gets the upstream prompt {@code name}; throws {@link UpstreamException} as {@link #call} does. */
+    public GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+        UpstreamSession s = liveSession();
+        try {
+            return s.getPrompt(name, arguments, callTimeout);
+        } catch (UpstreamException e) {
+            if (!e.sessionBroken()) throw e;
+            markDead(s, e.getMessage());
+            throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next request", e);
+        }
     }
 
     public synchronized Status status() {
@@ -149,6 +286,7 @@ public final class UpstreamConnection implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (session != null) {
             session.close();
             session = null;

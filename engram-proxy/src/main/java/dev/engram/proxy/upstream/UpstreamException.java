@@ -29,4 +29,11 @@ public class UpstreamException extends RuntimeException {
     public boolean sessionBroken() {
         return sessionBroken;
     }
+
+    /** The JSON-RPC error code the upstream answered with, or null when it did not answer with one. */
+    public Integer upstreamCode() {
+        if (sessionBroken) return null;
+        return getCause() instanceof io.modelcontextprotocol.spec.McpError e && e.getJsonRpcError() != null
+                ? e.getJsonRpcError().code() : null;
+    }
 }

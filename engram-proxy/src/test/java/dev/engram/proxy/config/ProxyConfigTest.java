@@ -84,4 +84,64 @@ class ProxyConfigTest {
                 () -> ProxySettings.fromEnv(Map.of("ENGRAM_PROXY_SURFACING__MAX_RESULTS", "many")));
         assertTrue(e.getMessage().contains("must be an integer"), e.getMessage());
     }
+
+    @Test
+    void perToolAndServerSettingsReadStmNamesAndRoundTrip() throws Exception {
+        ProxyConfigFile file = new ProxyConfigFile(dir, McpJsonDefaults.getMapper());
+        Files.writeString(file.path(), """
+                {"advertise_context_query": true, "upstreams": [{"name": "fs", "prefix": "fs", "command": "npx",
+                  "exclude_tools": ["*delete*", "fs__write_?ile"],
+                  "tool_overrides": {"read_file": {"description_override": "Reads a project file", "compression": "selective"},
+                                     "move": {"hidden": true}}}]}""");
+        ProxyConfig config = file.load();
+        assertTrue(config.advertiseContextQuery());
+        UpstreamConfig fs = config.find("fs").orElseThrow();
+        assertEquals("Reads a project file", fs.overrideFor("read_file").descriptionOverride());
+        assertEquals(CompressionMode.SELECTIVE, fs.compressionFor("read_file"));
+        assertTrue(fs.overrideFor("move").hidden());
+        assertEquals(java.util.Optional.of("*delete*"), fs.excludedBy("bulk_delete_files"));
+        assertEquals(java.util.Optional.of("fs__write_?ile"), fs.excludedBy("write_file"), "patterns match prefix__tool too");
+        assertTrue(fs.excludedBy("read_file").isEmpty());
+        file.save(config);
+        assertEquals(config, file.load(), "written back under Engram's names, read the same");
+        assertTrue(Files.readString(file.path()).contains("\"description_override\""));
+    }
+
+    @Test
+    void badPerToolSettingsAreRefusedNamingTheField() throws Exception {
+        ProxyConfigFile file = new ProxyConfigFile(dir, McpJsonDefaults.getMapper());
+        Map<String, String> bad = Map.of(
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"tools\": {}, \"tool_overrides\": {}}]}", "keep one of them",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"tools\": {\"t\": {\"description_override\": 5}}}]}",
+                "tools.t.description_override",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"tools\": {\"t\": {\"description_override\": \" \"}}}]}",
+                "description_override",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"tools\": {\"t\": {\"hidden\": \"maybe\"}}}]}",
+                "must be true or false",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": [\"\"]}]}", "empty pattern",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": \"*\"}]}", "array of strings",
+                "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": [\"[ab\"]}]}", "does not close",
+                "{\"advertise_context_query\": \"yes\", \"upstreams\": []}", "advertise_context_query");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Files.writeString(file.path(), e.getKey());
+            InvalidArgumentException ex = assertThrows(InvalidArgumentException.class, file::load, e.getKey());
+            assertTrue(ex.getMessage().contains(e.getValue()), e.getKey() + " -> " + ex.getMessage());
+            assertTrue(ex.getMessage().contains(file.path().toString()), ex.getMessage());
+        }
+    }
+
+    @Test
+    void toolGlobsMatchAsFnmatchDoes() {
+        assertTrue(ToolGlob.matches("*", "anything"));
+        assertTrue(ToolGlob.matches("get_*", "get_file"));
+        assertFalse(ToolGlob.matches("get_*", "set_file"));
+        assertTrue(ToolGlob.matches("t?", "t1"));
+        assertFalse(ToolGlob.matches("t?", "t12"));
+        assertTrue(ToolGlob.matches("[ab]x", "bx"));
+        assertFalse(ToolGlob.matches("[!ab]x", "ax"));
+        assertTrue(ToolGlob.matches("[a-c]x", "cx"));
+        assertTrue(ToolGlob.matches("a.b+c", "a.b+c"), "regex characters are literal");
+        assertFalse(ToolGlob.matches("a.b", "axb"));
+        assertFalse(ToolGlob.matches("Read*", "read_file"), "case-sensitive");
+    }
 }

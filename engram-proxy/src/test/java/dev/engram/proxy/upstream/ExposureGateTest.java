@@ -105,4 +105,22 @@ class ExposureGateTest {
         assertTrue(ToolNames.valid(longName));
         assertTrue(!longName.equals(ToolNames.exposed("p", "x".repeat(299))), "long names stay distinct");
     }
+
+    @Test
+    void excludeToolsHideByPatternAndDescriptionOverridesAreListedUnderTheCap() {
+        UpstreamConfig config = new UpstreamConfig("fs", "fs", new UpstreamTransport.Stdio("x", List.of(), List.of()),
+                null, 8000, 0, Map.of("read", new dev.engram.proxy.config.ToolOverride(null, null, null, false,
+                "Reads a file. " + "More words about reading. ".repeat(20))), true, List.of("*delete*"));
+        UpstreamConnection c = new UpstreamConnection(config, cfg -> new FakeSession(List.of(FakeSession.tool("read"),
+                FakeSession.tool("bulk_delete")), r -> null), new MutableClock(Instant.EPOCH), Duration.ofSeconds(1));
+        c.connect();
+        Exposure e = new ExposureGate(McpJsonDefaults.getMapper(), 100).expose(List.of(c), Set.of());
+        assertTrue(e.find("fs__bulk_delete").isEmpty());
+        assertEquals("excluded by exclude_tools pattern '*delete*'", e.servers().get("fs").hidden().get("bulk_delete"));
+        ExposedTool read = e.find("fs__read").orElseThrow();
+        assertTrue(read.exposed().description().startsWith("Reads a file."), read.exposed().description());
+        assertTrue(read.exposed().description().length() <= 100, "an override is cut like any description");
+        assertEquals("does read", read.upstream().description(), "the upstream's own text stays known");
+        assertTrue(e.find("fs__read").orElseThrow().exposed().inputSchema().get("properties") == null, "no _context_query unless enabled");
+    }
 }

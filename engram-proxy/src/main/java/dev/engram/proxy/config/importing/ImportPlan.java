@@ -75,7 +75,13 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
     public ProxyConfig applyTo(ProxyConfig existing) {
         ProxyConfig out = existing;
         for (ImportCandidate c : add) out = out.with(c.upstream());
+        if (changesContextQuery(existing)) out = out.withContextQuery(found.advertiseContextQuery());
         return out;
+    }
+
+    /** Whether the import turns proxy.json's advertise_context_query to the file's value. */
+    public boolean changesContextQuery(ProxyConfig existing) {
+        return found.advertiseContextQuery() != null && found.advertiseContextQuery() != existing.advertiseContextQuery();
     }
 
     public String text() {
@@ -93,6 +99,11 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
         unchanged.forEach(u -> sb.append("  ").append(u).append('\n'));
         if (!conflicts.isEmpty()) sb.append("Not imported (").append(conflicts.size()).append("):\n");
         conflicts.forEach(u -> sb.append("  ").append(u).append('\n'));
+        if (found.advertiseContextQuery() != null) {
+            sb.append("Settings:\n  advertise_context_query ").append(found.advertiseContextQuery())
+                    .append(": proxied tools ").append(found.advertiseContextQuery() ? "advertise" : "do not advertise")
+                    .append(" the optional _context_query argument\n");
+        }
         if (!found.notes().isEmpty()) sb.append("Notes:\n");
         found.notes().forEach(n -> sb.append("  ").append(n).append('\n'));
         return sb.toString();
@@ -114,6 +125,7 @@ public record ImportPlan(List<ImportCandidate> add, List<String> unchanged, List
         m.put("unchanged", unchanged);
         m.put("not_imported", conflicts);
         m.put("notes", found.notes());
+        if (found.advertiseContextQuery() != null) m.put("advertise_context_query", found.advertiseContextQuery());
         return m;
     }
 

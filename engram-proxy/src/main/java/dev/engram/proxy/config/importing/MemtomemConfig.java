@@ -4,6 +4,7 @@ import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.StoreException;
 import dev.engram.proxy.config.CompressionMode;
 import dev.engram.proxy.config.ResultBudget;
+import dev.engram.proxy.config.ToolGlob;
 import dev.engram.proxy.config.ToolOverride;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
@@ -33,9 +34,11 @@ public final class MemtomemConfig {
     /** STM's estimate for a token budget; a max_result_tokens becomes this many characters per token. */
     static final int CHARS_PER_TOKEN = 4;
     private static final Set<String> SERVER_KEYS = Set.of("transport", "command", "args", "env", "url", "headers", "prefix",
-            "compression", "max_result_chars", "max_result_tokens", "cache_ttl_seconds", "tool_overrides", "surfacing_enabled");
-    private static final Set<String> TOOL_KEYS = Set.of("compression", "max_result_chars", "cache_ttl_seconds", "hidden");
-    private static final Set<String> GLOBAL_KEYS = Set.of("upstream_servers", "default_compression", "cache", "enabled");
+            "compression", "max_result_chars", "max_result_tokens", "cache_ttl_seconds", "tool_overrides", "surfacing_enabled", "exclude_tools");
+    private static final Set<String> TOOL_KEYS = Set.of("compression", "max_result_chars", "cache_ttl_seconds", "hidden",
+            "description_override");
+    private static final Set<String> GLOBAL_KEYS = Set.of("upstream_servers", "default_compression", "cache", "enabled",
+            "advertise_context_query");
     /** Global settings that Engram reads from the environment instead of a file. */
     private static final Map<String, String> AS_ENV = Map.of(
             "min_result_retention", "ENGRAM_PROXY_MIN_RESULT_RETENTION",
@@ -71,6 +74,12 @@ public final class MemtomemConfig {
             List<String> other = ServerEntries.unknownKeys(cache, Set.of("default_ttl_seconds", "enabled"));
             if (!other.isEmpty()) notes.add("cache." + String.join(", cache.", other) + ": not carried over (Engram keeps its cache in <store>/proxy-cache.db)");
         }
+        Boolean contextQuery = null;
+        if (root.get("advertise_context_query") instanceof Boolean b) {
+            contextQuery = b;
+        } else if (root.get("advertise_context_query") != null) {
+            notes.add("advertise_context_query: not true or false; not carried over");
+        }
         for (String key : ServerEntries.unknownKeys(root, GLOBAL_KEYS)) {
             String env = AS_ENV.get(key);
             notes.add(key + (env != null ? ": set " + env + "=" + root.get(key) + " where the proxy runs (a process-wide setting here)"
@@ -100,7 +109,7 @@ public final class MemtomemConfig {
                 }
             }
         }
-        return new Found(candidates, List.of(file.toString()), notes);
+        return new Found(candidates, List.of(file.toString()), notes, contextQuery);
     }
 
     private UpstreamConfig server(String name, Map<?, ?> m, CompressionMode defaultCompression, Integer defaultTtl,
@@ -139,6 +148,20 @@ public final class MemtomemConfig {
                         if (cm != null) o = o.with(key, cm.id());
                     } else if (key.equals("max_result_chars") && e.getValue() instanceof Number n) {
                         o = o.with(key, String.valueOf(budget(whole(n), "tool_overrides." + tool + ".max_result_chars", notes)));
+                    } else if (key.equals("description_override")) {
+                        if (e.getValue() == null) continue; // STM's default: the upstream's own description
+                        if (!(e.getValue() instanceof String text) || text.isBlank()
+                                || text.length() > ToolOverride.MAX_DESCRIPTION_OVERRIDE_CHARS) {
+                            notes.add("tool_overrides." + tool + ".description_override: not a usable text; not carried over");
+                            continue;
+                        }
+                        o = o.with(key, text);
+                    } else if (key.equals("hidden")) {
+                        if (!(e.getValue() instanceof Boolean hidden)) {
+                            notes.add("tool_overrides." + tool + ".hidden: not true or false; not carried over");
+                            continue;
+                        }
+                        o = o.with(key, hidden.toString());
                     } else {
                         o = o.with(key, String.valueOf(e.getValue()));
                     }
@@ -148,9 +171,24 @@ public final class MemtomemConfig {
                 if (!o.equals(ToolOverride.NONE)) tools.put(String.valueOf(tool), o);
             });
         }
+        List<String> exclude = new ArrayList<>();
+        if (m.get("exclude_tools") instanceof List<?> patterns) {
+            for (Object p : patterns) {
+                try {
+                    if (!(p instanceof String glob)) throw new InvalidArgumentException("exclude_tools", "holds a non-string");
+                    ToolGlob.validate("exclude_tools", glob);
+                    exclude.add(glob);
+                } catch (InvalidArgumentException ex) {
+                    notes.add("exclude_tools entry " + p + ": not a usable pattern; not carried over");
+                }
+            }
+        } else if (m.get("exclude_tools") != null) {
+            notes.add("exclude_tools: not an array of patterns; not carried over");
+        }
         List<String> unknown = ServerEntries.unknownKeys(m, SERVER_KEYS);
         if (!unknown.isEmpty()) notes.add("not carried over (no counterpart): " + String.join(", ", unknown));
-        return new UpstreamConfig(name, prefix, transport, compression, maxChars, ttl, tools, !Boolean.FALSE.equals(m.get("surfacing_enabled")));
+        return new UpstreamConfig(name, prefix, transport, compression, maxChars, ttl, tools, !Boolean.FALSE.equals(m.get("surfacing_enabled")),
+                exclude);
     }
 
     /** STM's strategy names onto Engram's; one Engram lacks (skeleton, llm_summary …) becomes auto, noted. */

@@ -71,6 +71,11 @@ class ImportTest {
         assertEquals(12000, fs.maxResultCharsFor("search_files"));
         assertEquals(0, fs.cacheTtlSecondsFor("search_files"));
         assertEquals(CompressionMode.AUTO, fs.compressionFor("read_file")); // skeleton: none here yet, noted
+        assertEquals("Read a project file", fs.overrideFor("read_file").descriptionOverride());
+        assertEquals(List.of("*debug*"), fs.excludeTools()); // the 7 is noted, not carried over
+        assertEquals(java.util.Optional.of("*debug*"), fs.excludedBy("internal_debug"));
+        assertEquals(Boolean.TRUE, found.advertiseContextQuery());
+        assertTrue(plan.applyTo(ProxyConfig.empty()).advertiseContextQuery(), "advertise_context_query reaches proxy.json");
         UpstreamConfig gh = byName.get("github");
         assertEquals(CompressionMode.HYBRID, gh.compression()); // default_compression
         assertFalse(gh.surfacing());
