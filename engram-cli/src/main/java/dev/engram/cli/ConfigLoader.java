@@ -280,6 +280,12 @@ final class ConfigLoader {
 
     HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,
                             List<String> allowedHosts, List<String> allowedOrigins) {
+        return http(hostFlag, portFlag, tokensFile, noAuth, allowedHosts, allowedOrigins, false);
+    }
+
+    /** {@code principals}: the store holds principals ({@code engram tokens}), so no configured token is needed. */
+    HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,
+                            List<String> allowedHosts, List<String> allowedOrigins, boolean principals) {
         String host = HttpServerSettings.DEFAULT_HOST;
         if (env.get(ENGRAM_HTTP_HOST) != null && !env.get(ENGRAM_HTTP_HOST).isBlank()) host = env.get(ENGRAM_HTTP_HOST).strip();
         if (hostFlag != null) host = hostFlag.strip();
@@ -301,7 +307,7 @@ final class ConfigLoader {
             }
         }
         return new HttpServerSettings(host, port, HttpServerSettings.DEFAULT_PATH,
-                noAuth ? TokenSet.none() : TokenSet.of(tokens), noAuth, allowedHosts, allowedOrigins);
+                noAuth ? TokenSet.none() : TokenSet.of(tokens), noAuth, allowedHosts, allowedOrigins, principals);
     }
 
     private static int port(String key, String source, String value) {

@@ -2,6 +2,7 @@ package dev.engram.mcp.http;
 
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.server.EngramMcpServer;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -49,8 +50,27 @@ public final class McpHttpServer implements AutoCloseable {
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper) throws Exception {
+        return start(settings, profile, version, mapper, null, ServerStatus.unknown());
+    }
+
+    /**
+     * @param principals the store's principals (tokens bound to zones), or null for none: then only the
+     *                   settings' tokens work, each with every right
+     * @param status     what {@code /health} and {@code /metrics} report
+     */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
+                                      McpJsonMapper mapper, dev.engram.access.Principals principals,
+                                      ServerStatus.Probe status) throws Exception {
+        boolean open = settings.noAuth();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
+                // the bearer filter's verdict rides with each request to the call (CallerRights); without
+                // auth (loopback only) the one local caller has every right
+                .contextExtractor(req -> {
+                    Object g = req.getAttribute(dev.engram.mcp.server.CallerRights.KEY);
+                    return McpTransportContext.create(java.util.Map.of(dev.engram.mcp.server.CallerRights.KEY,
+                            g != null ? g : open ? dev.engram.access.Grants.FULL : dev.engram.access.Grants.NONE));
+                })
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedHosts(allowedHosts(settings)).allowedOrigins(allowedOrigins(settings)).build())
                 .build();
@@ -78,9 +98,13 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
+        HttpCounters counters = new HttpCounters();
+        context.addServlet(new ServletHolder("health", new HealthServlet(status, mapper, open)), HealthServlet.PATH);
+        context.addServlet(new ServletHolder("metrics", new MetricsServlet(status, counters, open)), MetricsServlet.PATH);
+        addFilter(context, counters);
         addFilter(context, new JsonRpcErrorFilter(mapper));
         if (!settings.noAuth()) {
-            addFilter(context, new BearerAuthFilter(settings.tokens()));
+            addFilter(context, new BearerAuthFilter(new Authenticator(settings.tokens(), principals)));
         }
         addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
         jetty.setHandler(context);
@@ -91,7 +115,8 @@ public final class McpHttpServer implements AutoCloseable {
                 ? "[" + settings.host() + "]" : settings.host();
         URI endpoint = URI.create("http://" + host + ":" + port + settings.path());
         log.info("serving MCP at {} ({})", endpoint,
-                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)");
+                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)"
+                        + (principals == null ? "" : " and the store's principals"));
         return new McpHttpServer(jetty, mcp, endpoint);
     }
 
