@@ -84,7 +84,7 @@ final class ConfigLoader {
                     + ". Engram left it untouched. This store directory is " + store.why()
                     + "; choose another with --store DIR or ENGRAM_HOME=DIR (the default is " + defaultStoreDir + ").");
         }
-        return new EngramConfig(store, flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
+        return new EngramConfig(store, flags.zone(), flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
     }
 
     /**

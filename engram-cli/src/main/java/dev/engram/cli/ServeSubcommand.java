@@ -71,8 +71,18 @@ final class ServeSubcommand implements Callable<Integer> {
         Main main = root.main();
         EngramConfig config = root.config();
         String profileName = main.configLoader().profile(profile, main.profiles());
-        main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true); // flags first
-        Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
+        // flags first; whether a server without configured tokens has callers depends on the store's principals
+        HttpServerSettings flags = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true);
+        Main.OpenEngine opened;
+        try {
+            opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
+        } catch (RuntimeException e) {
+            // without a token and without a store to find principals in, the missing token is the thing to fix first
+            if (!flags.noAuth() && flags.tokens().isEmpty()) {
+                main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, false);
+            }
+            throw e;
+        }
         McpHttpServer server;
         HttpServerSettings settings;
         try {

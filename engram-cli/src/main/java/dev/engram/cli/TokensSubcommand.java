@@ -67,7 +67,9 @@ final class TokensSubcommand implements Callable<Integer> {
     }
 
     @Command(name = "add", mixinStandardHelpOptions = true,
-            description = "Make a principal and print its new token once (only its SHA-256 digest is stored).")
+            description = {"Make a principal and print its new token once (only its SHA-256 digest is stored).",
+                    "Rights: --zone ZONE:RIGHT (repeatable) and/or --all-zones RIGHT; RIGHT is read, write (includes read)"
+                            + " or admin (includes write; zone create, describe, delete)."})
     static final class Add implements Callable<Integer> {
         @ParentCommand
         TokensSubcommand tokens;
@@ -75,17 +77,23 @@ final class TokensSubcommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "NAME", description = "The principal's name: lowercase letters, digits, '.', '_', '-'")
         String name;
 
-        @Option(names = "--zone", paramLabel = "ZONE:RIGHT", description = "A zone and its right: read, write (includes read)"
-                + " or admin (includes write; zone create/describe/delete); repeatable")
-        List<String> zones = new ArrayList<>();
+        // --zone ZONE:RIGHT (repeatable) arrives through the global --zone option: picocli lets no
+        // subcommand redefine an inherited option
 
         @Option(names = "--all-zones", paramLabel = "RIGHT", description = "This right on every zone, present and future")
         String allZones;
 
         @Override
         public Integer call() {
-            Grants g = grants(zones, allZones);
-            Principals.Issued issued = withPrincipals(tokens.root, p -> p.add(name, g));
+            Grants g = grants(tokens.root.global.zones, allZones);
+            List<String> saved = List.copyOf(tokens.root.global.zones);
+            tokens.root.global.zones.clear(); // rights, not the zone to work in: the store opens without one
+            Principals.Issued issued;
+            try {
+                issued = withPrincipals(tokens.root, p -> p.add(name, g));
+            } finally {
+                tokens.root.global.zones.addAll(saved);
+            }
             Main main = tokens.root.main();
             main.err().println("principal " + issued.principal().name() + " (" + g.describe() + "); its token follows,"
                     + " shown this once: only its SHA-256 digest is stored");
