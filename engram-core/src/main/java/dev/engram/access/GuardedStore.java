@@ -118,9 +118,12 @@ public final class GuardedStore implements MemoryStore {
     public Map<String, Integer> degrees(Collection<String> ids) {
         Grants g = grants();
         if (readsAll(g)) return store.degrees(ids);
-        // link counts for readable memories only, over readable links: a count must not reveal a neighbour
+        // link counts for readable memories only, over readable links: a count must not reveal a neighbour.
+        // One query finds the linked ones; only those (usually few) are looked at edge by edge
+        Map<String, Integer> linked = store.degrees(ids);
         Map<String, Integer> out = new java.util.HashMap<>();
-        for (Memory m : getAll(List.copyOf(ids))) {
+        if (linked.isEmpty()) return out;
+        for (Memory m : getAll(List.copyOf(linked.keySet()))) {
             Set<String> others = new HashSet<>();
             for (Edge e : readableEdges(g, store.edges(m.id()), store::getAll)) {
                 others.add(e.fromId().equals(m.id()) ? e.toId() : e.fromId());
