@@ -86,7 +86,7 @@ final class ConfigLoader {
                     + ". Engram left it untouched. This store directory is " + store.why()
                     + "; choose another with --store DIR or ENGRAM_HOME=DIR (the default is " + defaultStoreDir + ").");
         }
-        return new EngramConfig(store, flags.zone, flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
+        return new EngramConfig(store, flags.zone(), flags.json, flags.debug, findGitRoot().orElse(cwd.toAbsolutePath()));
     }
 
     /**
@@ -282,6 +282,12 @@ final class ConfigLoader {
 
     HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,
                             List<String> allowedHosts, List<String> allowedOrigins) {
+        return http(hostFlag, portFlag, tokensFile, noAuth, allowedHosts, allowedOrigins, false);
+    }
+
+    /** {@code principals}: the store holds principals ({@code engram tokens}), so no configured token is needed. */
+    HttpServerSettings http(String hostFlag, Integer portFlag, Path tokensFile, boolean noAuth,
+                            List<String> allowedHosts, List<String> allowedOrigins, boolean principals) {
         String host = HttpServerSettings.DEFAULT_HOST;
         if (env.get(ENGRAM_HTTP_HOST) != null && !env.get(ENGRAM_HTTP_HOST).isBlank()) host = env.get(ENGRAM_HTTP_HOST).strip();
         if (hostFlag != null) host = hostFlag.strip();
@@ -305,7 +311,7 @@ final class ConfigLoader {
             }
         }
         return new HttpServerSettings(host, port, HttpServerSettings.DEFAULT_PATH,
-                noAuth ? TokenSet.none() : TokenSet.of(tokens), noAuth, allowedHosts, allowedOrigins);
+                noAuth ? TokenSet.none() : TokenSet.of(tokens), noAuth, allowedHosts, allowedOrigins, principals);
     }
 
     private static int port(String key, String source, String value) {

@@ -16,8 +16,17 @@ final class GlobalOptions {
     boolean project;
 
     @Option(names = "--zone", paramLabel = "ZONE", scope = ScopeType.INHERIT,
-            description = "Zone (namespace) to work in (default: default; stats and export: all zones)")
-    String zone;
+            description = "Zone (namespace) to work in (default: default; stats and export: all zones);"
+                    + " for tokens add, ZONE:RIGHT, repeatable")
+    java.util.List<String> zones = new java.util.ArrayList<>();
+
+    /** The one zone a command works in, or null; only {@code tokens add} takes several. */
+    String zone() {
+        if (zones.size() > 1) {
+            throw new ConfigException("--zone", "flag", "is given " + zones.size() + " times; this command works in one zone");
+        }
+        return zones.isEmpty() ? null : zones.get(0);
+    }
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of text")
     boolean json;

@@ -1,5 +1,11 @@
 package dev.engram.cli;
 
+import dev.engram.access.Access;
+import dev.engram.access.Principals;
+import dev.engram.engine.Engine;
+import dev.engram.mcp.http.ServerStatus;
+import dev.engram.spi.Embedder;
+
 import dev.engram.mcp.http.HttpServerSettings;
 import dev.engram.mcp.http.McpHttpServer;
 import dev.engram.mcp.profile.ToolProfile;
@@ -38,23 +44,66 @@ final class ServeSubcommand implements Callable<Integer> {
     @Option(names = "--allowed-origin", paramLabel = "ORIGIN", description = "Extra accepted Origin, e.g. https://app.example (repeatable)")
     List<String> allowedOrigins = new ArrayList<>();
 
+    /** What /health and /metrics report, read from the raw engine; never throws. */
+    static ServerStatus.Probe status(Main.OpenEngine opened) {
+        return () -> {
+            Embedder e = opened.embedder();
+            String state = "none";
+            String model = null;
+            try {
+                if (e != null) {
+                    state = e.ready() ? "ready" : "loading";
+                    model = e.modelId();
+                }
+            } catch (RuntimeException ex) {
+                state = "failed";
+            }
+            try {
+                Engine raw = opened.engine();
+                return new ServerStatus(null, raw.memoryCount(), raw.indexLag(), state, model);
+            } catch (RuntimeException ex) {
+                return new ServerStatus("the store did not answer (" + ex.getClass().getSimpleName() + ")", -1, -1, state, model);
+            }
+        };
+    }
+
     @Override
     public Integer call() throws Exception {
         Main main = root.main();
         EngramConfig config = root.config();
         String profileName = main.configLoader().profile(profile, main.profiles());
-        HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
-        Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
-        McpHttpServer server;
+        // flags first; whether a server without configured tokens has callers depends on the store's principals
+        HttpServerSettings flags = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true);
+        Main.OpenEngine opened;
         try {
-            ToolProfile served = main.profile(profileName, config, opened::engine);
-            server = McpHttpServer.start(settings, served, Main.variants(profileName, served), Main.version(), main.json().mapper());
+            opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
+        } catch (RuntimeException e) {
+            // without a token and without a store to find principals in, the missing token is the thing to fix first
+            if (!flags.noAuth() && flags.tokens().isEmpty()) {
+                main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, false);
+            }
+            throw e;
+        }
+        McpHttpServer server;
+        HttpServerSettings settings;
+        try {
+            Engine raw = opened.engine();
+            Principals principals = raw.principals();
+            settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins,
+                    !principals.list().isEmpty());
+            // every call's store and index access is seen through its caller's rights (docs/architecture.md#tenancy);
+            // background work (embedding backfill) keeps the raw engine
+            Engine guarded = raw.guarded(Access::current);
+            ToolProfile served = main.profile(profileName, config, () -> guarded);
+            server = McpHttpServer.start(settings, served, Main.variants(profileName, served), Main.version(),
+                    main.json().mapper(), principals, status(opened));
         } catch (Exception e) {
             opened.close();
             throw e;
         }
         main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
-                + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")"));
+                + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size()
+                + (settings.principals() ? ", and the store's principals" : "") + ")"));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
             // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed
             main.err().println("note: remote clients must reach this server by a name given with --allowed-host"

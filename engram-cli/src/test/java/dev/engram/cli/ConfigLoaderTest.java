@@ -22,7 +22,7 @@ class ConfigLoaderTest {
         GlobalOptions o = new GlobalOptions();
         o.store = store;
         o.project = project;
-        o.zone = zone;
+        if (zone != null) o.zones.add(zone);
         return o;
     }
 

@@ -45,9 +45,12 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy proposals", List.of("proxy", "proposals")),
             Map.entry("proxy doctor", List.of("proxy", "doctor")),
             Map.entry("proxy import", List.of("proxy", "import", "--from", "memtomem", "IMPORT_FILE", "--yes")),
-            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")));
+            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")),
+            Map.entry("tokens add", List.of("tokens", "add", "ci-bot", "--zone", "team:read")),
+            Map.entry("tokens list", List.of("tokens", "list")),
+            Map.entry("tokens revoke", List.of("tokens", "revoke", "ci-bot")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
-    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
+    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
     private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop");
 

@@ -39,6 +39,11 @@ public final class Engine {
     private final dev.engram.engine.graph.EntityGraph entities;
     private final Clock clock;
     private final dev.engram.engine.zone.ZoneOperation zoneOperation;
+    private final TagVocabulary vocabulary;
+    private final Embedder embedder;
+    private final RecallSettings settings;
+    /** Null for an engine over the raw store; else the rights every store and index access is seen through. */
+    private final java.util.function.Supplier<dev.engram.access.Grants> grants;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -51,12 +56,26 @@ public final class Engine {
      */
     public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
                   RecallSettings settings) {
+        this(store, index, clock, vocabulary, embedder, settings, null);
+    }
+
+    private Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
+                   RecallSettings settings, java.util.function.Supplier<dev.engram.access.Grants> grants) {
+        this.vocabulary = vocabulary;
+        this.embedder = embedder;
+        this.settings = settings;
+        this.grants = grants;
+        if (grants != null) {
+            dev.engram.access.GuardedStore guarded = new dev.engram.access.GuardedStore(store, grants);
+            store = guarded;
+            index = new dev.engram.access.GuardedIndex(index, guarded);
+        }
         this.store = store;
         this.index = index;
         // stores keep instants to the millisecond; stamping at that precision keeps records equal after a round trip
         clock = Clock.tick(clock, java.time.Duration.ofMillis(1));
         this.clock = clock;
-        ZoneGuard zones = new ZoneGuard(store);
+        ZoneGuard zones = new ZoneGuard(store, grants);
         this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds(), embedder);
         this.recall = new RecallOperation(store, index, embedder, settings, clock, zones);
         this.lifecycle = new LifecycleOperation(store, index, clock, embedder);
@@ -67,6 +86,19 @@ public final class Engine {
         this.entities = new dev.engram.engine.graph.EntityGraph(store, index, clock,
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
         this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
+    }
+
+    /**
+     * This engine seen through {@code grants}, read at every store and index access (a server passes
+     * {@link dev.engram.access.Access#current}, the rights of the call on the current thread): the
+     * returned engine holds only {@link dev.engram.access.GuardedStore} and
+     * {@link dev.engram.access.GuardedIndex}, so every operation, including the graph profiles' and
+     * zone administration, is filtered and checked there. Shares this engine's store, index and settings.
+     */
+    public Engine guarded(java.util.function.Supplier<dev.engram.access.Grants> grants) {
+        java.util.Objects.requireNonNull(grants, "grants");
+        if (this.grants != null) throw new IllegalStateException("this engine is guarded already");
+        return new Engine(store, index, clock, vocabulary, embedder, settings, grants);
     }
 
     /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */
@@ -178,6 +210,25 @@ public final class Engine {
      */
     public int embedMissing(int max) {
         return backfill.embedMissing(max);
+    }
+
+    /**
+     * The store's principals (tokens bound to zones), kept in a store-wide mark. Only on an unguarded
+     * engine: a guarded one must not see, let alone change, who may do what.
+     */
+    public dev.engram.access.Principals principals() {
+        if (grants != null) throw new IllegalStateException("a guarded engine has no access to the principals");
+        return new dev.engram.access.Principals(store, clock, dev.engram.access.Principals.DEFAULT_TTL);
+    }
+
+    /** Memories in the store (every zone and status, as the caller may see them); one cheap query. */
+    public long memoryCount() {
+        return store.count();
+    }
+
+    /** Store changes this process's search index has not applied yet (0 when it is caught up). */
+    public long indexLag() {
+        return Math.max(0, store.headSeq() - index.indexedSeq());
     }
 
     /** Zones holding at least one memory. */

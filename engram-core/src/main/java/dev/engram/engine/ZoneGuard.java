@@ -15,11 +15,17 @@ final class ZoneGuard {
     /** Zones seen so far; a miss re-reads the store, so zones created by other processes are found. */
     private final Set<String> known = ConcurrentHashMap.newKeySet();
 
-    ZoneGuard(MemoryStore store) {
+    /** Null for an unguarded engine; else the caller's rights, checked before existence. */
+    private final java.util.function.Supplier<dev.engram.access.Grants> grants;
+
+    ZoneGuard(MemoryStore store, java.util.function.Supplier<dev.engram.access.Grants> grants) {
         this.store = store;
+        this.grants = grants;
     }
 
     void requireKnown(String zone) {
+        // rights first: a zone the caller may not read gets the same refusal whether it exists or not
+        if (grants != null) grants.get().require(dev.engram.access.Right.READ, zone);
         if (zone.equals(MemoryRules.DEFAULT_ZONE) || known.contains(zone)) {
             return;
         }

@@ -108,6 +108,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void tenants() throws Exception {
+        nodeTest("tenants.test.mjs");
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }

@@ -1,6 +1,8 @@
 package dev.engram.mcp.http;
 
+import dev.engram.access.Grants;
 import dev.engram.mcp.jsonrpc.JsonRpcErrors;
+import dev.engram.mcp.server.CallerRights;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -10,30 +12,42 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
- * Lets a request through only with {@code Authorization: Bearer <token>} naming a configured token;
- * otherwise answers 401 with {@code WWW-Authenticate: Bearer} and a JSON-RPC error body. A servlet
- * filter rather than the SDK's header validator, because that one replaces the DNS-rebinding
- * validator and cannot set the challenge header (SDK reference §4.3). Tokens are never logged.
+ * Lets a request through only with {@code Authorization: Bearer <token>} naming a known principal
+ * ({@link Authenticator}); otherwise answers 401 with {@code WWW-Authenticate: Bearer} and a JSON-RPC
+ * error body. The principal's {@link Grants} go on the request ({@link CallerRights#KEY}), whence the
+ * transport context carries them to the call. {@code /health} passes without a token (it then says
+ * only ok or degraded). A servlet filter rather than the SDK's header validator, because that one
+ * replaces the DNS-rebinding validator and cannot set the challenge header (SDK reference §4.3).
+ * Tokens are never logged.
  */
 public final class BearerAuthFilter implements Filter {
     private static final String SCHEME = "bearer ";
 
-    private final TokenSet tokens;
+    private final Authenticator authenticator;
 
     public BearerAuthFilter(TokenSet tokens) {
-        this.tokens = tokens;
+        this(new Authenticator(tokens, null));
+    }
+
+    public BearerAuthFilter(Authenticator authenticator) {
+        this.authenticator = authenticator;
     }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
             throws IOException, ServletException {
-        String header = ((HttpServletRequest) req).getHeader("Authorization");
+        HttpServletRequest http = (HttpServletRequest) req;
+        String header = http.getHeader("Authorization");
         String presented = header != null && header.length() > SCHEME.length()
                 && header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
                 ? header.substring(SCHEME.length()).strip() : null;
-        if (!tokens.matches(presented)) {
+        Optional<Grants> grants = authenticator.grants(presented);
+        if (grants.isPresent()) {
+            req.setAttribute(CallerRights.KEY, grants.get());
+        } else if (!HealthServlet.PATH.equals(http.getRequestURI()) || header != null) {
             HttpServletResponse out = (HttpServletResponse) res;
             out.setStatus(401);
             out.setHeader("WWW-Authenticate", "Bearer realm=\"engram\"");

@@ -12,7 +12,7 @@ import java.util.Objects;
  * server is never reachable from another machine by accident.
  */
 public record HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
-                                 List<String> allowedHosts, List<String> allowedOrigins) {
+                                 List<String> allowedHosts, List<String> allowedOrigins, boolean principals) {
     /** Loopback unless told otherwise (GUIDE §7). */
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** Fixed so client configs can name it; in the dynamic range, where few services listen. */
@@ -33,10 +33,11 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
             throw new EngramUserException("--no-auth is allowed only on a loopback address (127.0.0.1, ::1,"
                     + " localhost), not '" + host + "'; configure bearer tokens to listen on " + host);
         }
-        if (!noAuth && tokens.isEmpty()) {
+        if (!noAuth && tokens.isEmpty() && !principals) {
             throw new EngramUserException("serve needs at least one bearer token: set ENGRAM_TOKENS=<token>[,<token>...]"
                     + " or pass --tokens-file FILE (one token per line, # comments); generate one with"
-                    + " 'openssl rand -hex 32'. For a local test without auth, add --no-auth (loopback only).");
+                    + " 'openssl rand -hex 32', or make a principal bound to zones with 'engram tokens add NAME --zone ZONE:write'."
+                    + " For a local test without auth, add --no-auth (loopback only).");
         }
         allowedHosts = List.copyOf(allowedHosts);
         allowedOrigins = List.copyOf(allowedOrigins);
@@ -52,6 +53,12 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
                         + " with an optional port, e.g. mem.example.com or 10.0.0.5:56332");
             }
         }
+    }
+
+    /** Settings for a store without principals: only these tokens (or none, with {@code noAuth}). */
+    public HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
+                              List<String> allowedHosts, List<String> allowedOrigins) {
+        this(host, port, path, tokens, noAuth, allowedHosts, allowedOrigins, false);
     }
 
     public static boolean isLoopback(String host) {

@@ -43,6 +43,11 @@ public final class JsonRpcErrorFilter implements Filter {
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         HttpServletResponse http = (HttpServletResponse) res;
+        String uri = ((jakarta.servlet.http.HttpServletRequest) req).getRequestURI();
+        if (HealthServlet.PATH.equals(uri) || MetricsServlet.PATH.equals(uri)) {
+            chain.doFilter(req, res); // their own bodies: a degraded /health is a 503 with JSON, not JSON-RPC
+            return;
+        }
         ErrorCapture capture = new ErrorCapture(http);
         try {
             chain.doFilter(req, capture);

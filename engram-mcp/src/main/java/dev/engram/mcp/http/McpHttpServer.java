@@ -2,6 +2,7 @@ package dev.engram.mcp.http;
 
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.server.EngramMcpServer;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -52,21 +53,40 @@ public final class McpHttpServer implements AutoCloseable {
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper) throws Exception {
-        return start(settings, profile, ProfileVariants.NONE, version, mapper);
+        return start(settings, profile, ProfileVariants.NONE, version, mapper, null, ServerStatus.unknown());
     }
 
     /** Serves {@code profile}, and each of {@code variants} to the requests whose header names it. */
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
                                       McpJsonMapper mapper) throws Exception {
+        return start(settings, profile, variants, version, mapper, null, ServerStatus.unknown());
+    }
+
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
+                                      McpJsonMapper mapper, dev.engram.access.Principals principals,
+                                      ServerStatus.Probe status) throws Exception {
+        return start(settings, profile, ProfileVariants.NONE, version, mapper, principals, status);
+    }
+
+    /**
+     * @param variants   narrower faces of the profile a request header picks (Memento's modes), or none
+     * @param principals the store's principals (tokens bound to zones), or null for none: then only the
+     *                   settings' tokens work, each with every right
+     * @param status     what {@code /health} and {@code /metrics} report
+     */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
+                                      McpJsonMapper mapper, dev.engram.access.Principals principals,
+                                      ServerStatus.Probe status) throws Exception {
         List<McpSyncServer> servers = new ArrayList<>();
+        HttpCounters counters = new HttpCounters(); // one count for the whole server, whichever face answered
         Filter variantCheck = variants.profiles().isEmpty() ? null
                 : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());
-        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck);
+        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck, principals, status, counters);
         Handler root = main;
         if (!variants.profiles().isEmpty()) {
             Map<String, Handler> byName = new LinkedHashMap<>();
             for (var v : variants.profiles().entrySet()) {
-                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null));
+                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null, principals, status, counters));
             }
             root = new VariantRouter(variants.header(), main, byName);
         }
@@ -91,7 +111,8 @@ public final class McpHttpServer implements AutoCloseable {
                 ? "[" + settings.host() + "]" : settings.host();
         URI endpoint = URI.create("http://" + host + ":" + port + settings.path());
         log.info("serving MCP at {} ({}{})", endpoint,
-                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)",
+                settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)"
+                        + (principals == null ? "" : " and the store's principals"),
                 variants.profiles().isEmpty() ? "" : "; " + variants.header() + ": " + String.join(", ", variants.profiles().keySet()));
         return new McpHttpServer(jetty, servers, endpoint);
     }
@@ -101,9 +122,19 @@ public final class McpHttpServer implements AutoCloseable {
      * variant is guarded exactly as the default face is.
      */
     private static ServletContextHandler context(HttpServerSettings settings, ToolProfile profile, String version,
-                                                 McpJsonMapper mapper, List<McpSyncServer> servers, Filter afterAuth) {
+                                                 McpJsonMapper mapper, List<McpSyncServer> servers, Filter afterAuth,
+                                                 dev.engram.access.Principals principals, ServerStatus.Probe status,
+                                                 HttpCounters counters) {
+        boolean open = settings.noAuth();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
+                // the bearer filter's verdict rides with each request to the call (CallerRights); without
+                // auth (loopback only) the one local caller has every right
+                .contextExtractor(req -> {
+                    Object g = req.getAttribute(dev.engram.mcp.server.CallerRights.KEY);
+                    return McpTransportContext.create(java.util.Map.of(dev.engram.mcp.server.CallerRights.KEY,
+                            g != null ? g : open ? dev.engram.access.Grants.FULL : dev.engram.access.Grants.NONE));
+                })
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedHosts(allowedHosts(settings)).allowedOrigins(allowedOrigins(settings)).build())
                 .build();
@@ -118,9 +149,12 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
+        context.addServlet(new ServletHolder("health", new HealthServlet(status, mapper, open)), HealthServlet.PATH);
+        context.addServlet(new ServletHolder("metrics", new MetricsServlet(status, counters, open)), MetricsServlet.PATH);
+        addFilter(context, counters);
         addFilter(context, new JsonRpcErrorFilter(mapper));
         if (!settings.noAuth()) {
-            addFilter(context, new BearerAuthFilter(settings.tokens()));
+            addFilter(context, new BearerAuthFilter(new Authenticator(settings.tokens(), principals)));
         }
         if (afterAuth != null) addFilter(context, afterAuth);
         addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile;
 
+import dev.engram.mcp.server.CallerRights;
 import dev.engram.mcp.tool.ToolAdapter;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
@@ -37,10 +38,12 @@ public final class Guarded {
     /** A text resource whose body depends on who reads it (the session, the client): made on each read. */
     public static SyncResourceSpecification resource(Resource resource,
                                                      Function<io.modelcontextprotocol.server.McpSyncServerExchange, String> body) {
-        return new SyncResourceSpecification(resource, (exchange, request) -> {
+        return new SyncResourceSpecification(resource, (exchange, request) -> CallerRights.bound(exchange, () -> {
             String text;
             try {
                 text = body.apply(exchange);
+            } catch (dev.engram.error.EngramUserException e) {
+                text = e.getMessage(); // a refused right or a bad argument: the caller's to fix, said plainly
             } catch (RuntimeException e) {
                 String ref = ToolAdapter.newRef();
                 log.error("resource {} failed, ref={}", resource.uri(), ref, e);
@@ -48,7 +51,7 @@ public final class Guarded {
             }
             return ReadResourceResult.builder(List.of(TextResourceContents.builder(request.uri(), text)
                     .mimeType(resource.mimeType()).build())).build();
-        });
+        }));
     }
 
     /**
@@ -56,10 +59,12 @@ public final class Guarded {
      * sent); the prompt's title describes the result and names it in the failure note.
      */
     public static SyncPromptSpecification prompt(Prompt prompt, Function<Map<String, Object>, String> body) {
-        return new SyncPromptSpecification(prompt, (exchange, request) -> {
+        return new SyncPromptSpecification(prompt, (exchange, request) -> CallerRights.bound(exchange, () -> {
             String text;
             try {
                 text = body.apply(request.arguments() == null ? Map.of() : request.arguments());
+            } catch (dev.engram.error.EngramUserException e) {
+                text = e.getMessage();
             } catch (RuntimeException e) {
                 String ref = ToolAdapter.newRef();
                 log.error("prompt {} failed, ref={}", prompt.name(), ref, e);
@@ -67,6 +72,6 @@ public final class Guarded {
             }
             return GetPromptResult.builder(List.of(PromptMessage.builder(Role.USER,
                     TextContent.builder(text).build()).build())).description(prompt.title()).build();
-        });
+        }));
     }
 }

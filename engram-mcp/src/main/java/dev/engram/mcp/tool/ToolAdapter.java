@@ -4,6 +4,7 @@ import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 
 import dev.engram.error.EngramUserException;
+import dev.engram.mcp.server.ToolMetrics;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.Map;
@@ -27,7 +28,8 @@ public final class ToolAdapter {
 
     public static SyncToolSpecification spec(ToolHandler handler) {
         return SyncToolSpecification.builder().tool(handler.definition())
-                .callHandler((exchange, request) -> call(handler, request.arguments(), caller(exchange, handler))).build();
+                .callHandler((exchange, request) -> dev.engram.mcp.server.CallerRights.bound(exchange,
+                        () -> call(handler, request.arguments(), caller(exchange, handler)))).build();
     }
 
     /** Runs one call; public so tests and other transports reach the exact same behaviour. */
@@ -61,19 +63,26 @@ public final class ToolAdapter {
 
     public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments, Caller caller) {
         String name = handler.definition().name();
+        long start = System.nanoTime();
+        ToolMetrics.Outcome outcome = ToolMetrics.Outcome.OK;
         try {
             ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments, caller));
             return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
                     .isError(false).build();
         } catch (EngramUserException e) {
+            outcome = ToolMetrics.Outcome.ERROR;
+            if (e instanceof dev.engram.access.AccessDeniedException) ToolMetrics.GLOBAL.denied();
             log.debug("tool {} rejected a call: {}", name, e.getMessage());
             return error(e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
+            outcome = ToolMetrics.Outcome.FAILURE;
             // a StackOverflowError unwinds this call's stack only: the thread and the session live on, and an
             // uncaught one would leave the call unanswered and the transport's worker dead
             String ref = newRef();
             log.error("tool {} failed, ref={}", name, ref, e);
             return error(name + " failed inside the server (ref " + ref + ")");
+        } finally {
+            ToolMetrics.GLOBAL.record(name, outcome, System.nanoTime() - start);
         }
     }
 

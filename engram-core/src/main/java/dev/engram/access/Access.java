@@ -1,0 +1,34 @@
+package dev.engram.access;
+
+import java.util.function.Supplier;
+
+/**
+ * The rights of the call running on this thread. A transport binds its caller's {@link Grants} around
+ * each call ({@link #as}); a guarded engine ({@code Engine.guarded}) reads them at every store and
+ * index access through {@link #current}. Unbound means {@link Grants#NONE}: a path that forgets to
+ * bind a principal is refused, not let through.
+ */
+public final class Access {
+    private static final ThreadLocal<Grants> BOUND = new ThreadLocal<>();
+
+    private Access() {
+    }
+
+    /** Runs {@code work} with {@code grants} bound to this thread, restoring what was bound before. */
+    public static <T> T as(Grants grants, Supplier<T> work) {
+        Grants before = BOUND.get();
+        BOUND.set(grants == null ? Grants.NONE : grants);
+        try {
+            return work.get();
+        } finally {
+            if (before == null) BOUND.remove();
+            else BOUND.set(before);
+        }
+    }
+
+    /** The grants bound to this thread, or {@link Grants#NONE} when none are. */
+    public static Grants current() {
+        Grants g = BOUND.get();
+        return g == null ? Grants.NONE : g;
+    }
+}
