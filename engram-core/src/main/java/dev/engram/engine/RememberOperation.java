@@ -2,6 +2,8 @@ package dev.engram.engine;
 
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.analysis.Words;
+import dev.engram.engine.lifecycle.ContradictionCheck;
+import dev.engram.engine.lifecycle.DuplicateMerge;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
@@ -70,6 +72,7 @@ final class RememberOperation {
         // embedded outside the write lock: the model's ~10 ms should not hold up other writers
         StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
         RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey, vector);
+        List<Memory> conflictCandidates = conflictCandidates(cmd.content(), cmd.zone(), vector, now);
         String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
 
         RememberResult result = store.write(tx -> {
@@ -135,7 +138,7 @@ final class RememberOperation {
             tx.update(withQuality);
             RememberResult.NearDuplicate dup = duplicate != null && duplicate.id().equals(withQuality.id()) ? null : duplicate;
             return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
-                    dup, quality, linked);
+                    dup, quality, linked, conflicts(withQuality, conflictCandidates));
         });
         if (result.outcome() == RememberResult.Outcome.CREATED) {
             episodes.wrote(cmd.zone(), cmd.session(), result.memory().id(), now);
@@ -224,6 +227,50 @@ final class RememberOperation {
             }
         }
         return null;
+    }
+
+    /**
+     * The few memories a new content is checked against for a contradiction: the top
+     * {@link Engine#WRITE_CONFLICT_CANDIDATES} hits of the zone, any type, by vector when the content has one, else by
+     * its first words. One small index query, taken outside the write lock like the near-duplicate one.
+     */
+    private List<Memory> conflictCandidates(String content, String zone, StoredEmbedding vector, Instant now) {
+        List<IndexHit> hits = vector != null
+                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, Engine.WRITE_CONFLICT_CANDIDATES))
+                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, Engine.WRITE_CONFLICT_CANDIDATES, IndexQuery.Match.CONTENT_WORDS));
+        if (hits.isEmpty()) return List.of();
+        return store.getAll(hits.stream().map(IndexHit::id).toList()).stream()
+                .filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now) && m.zone().equals(zone)).toList();
+    }
+
+    /**
+     * Which candidates the saved memory may contradict: the deterministic {@link ContradictionCheck} (values,
+     * negation), or toon's overlap with a warning or a critical/high memory. Closest first, at most
+     * {@link Engine#MAX_WRITE_CONFLICTS}; the saved memory itself is never one.
+     */
+    private static List<RememberResult.Conflict> conflicts(Memory saved, List<Memory> candidates) {
+        if (candidates.isEmpty()) return List.of();
+        Set<String> words = DuplicateMerge.lexicalWords(saved);
+        List<RememberResult.Conflict> out = new ArrayList<>();
+        for (Memory m : candidates) {
+            if (m.id().equals(saved.id())) continue;
+            double sim = Math.round(DuplicateMerge.jaccard(words, DuplicateMerge.lexicalWords(m)) * 1000) / 1000.0;
+            Optional<ContradictionCheck.Finding> f = ContradictionCheck.compare(m.content(), saved.content());
+            if (f.isPresent()) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, f.get().basis().wireName(),
+                        f.get().detail()));
+            } else if (m.type() == MemoryType.WARNING && sim >= Engine.WARNING_OVERLAP) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, "overlap",
+                        "overlaps a warning: possible landmine"));
+            } else if ((m.importance() == Importance.CRITICAL || m.importance() == Importance.HIGH) && sim >= Engine.STRONG_OVERLAP) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, "overlap",
+                        "may contradict an existing " + m.importance().wireName() + " " + m.type().wireName()));
+            }
+        }
+        out.sort(java.util.Comparator.comparingDouble(RememberResult.Conflict::similarity).reversed());
+        return out.subList(0, Math.min(out.size(), Engine.MAX_WRITE_CONFLICTS));
     }
 
     /** The first {@link #DUPLICATE_QUERY_WORDS} words: enough to find a text sharing 70% of its words. */

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  *       "max 50", "node v18" against "node v20", "deadline 2026-12-01" against "2026-12-15");</li>
  *   <li><b>negation</b>: one says it and the other says it is not so ("uses Redis" against "does not use Redis").</li>
  * </ul>
- * "The same subject" means the rest of the two texts is alike: their content words (function words, values and
+ * A value's subject is the nearest content word before it (else after it); two texts that each hold one value only
+ * compare those. "The same subject" means the rest of the two texts is alike: their content words (function words, values and
  * negations left out, plural {@code s} dropped) overlap by at least {@link #SAME_SUBJECT} (values) or
  * {@link #SAME_CLAIM} (negation). Anything else is undecided: {@link #compare} answers empty, and a
  * {@link ContradictionJudge}, when one is configured, may decide. Negation is recognised in English only.
@@ -69,6 +70,11 @@ public final class ContradictionCheck {
                     return Optional.of(new Finding(Basis.VALUES, e.getKey() + ": " + String.join("/", e.getValue())
                             + " vs " + String.join("/", other)));
                 }
+            }
+            // worded differently around it ("limit is 100" / "limit for the API: 1000"): the only value of each differs
+            String va = only(a.values), vb = only(b.values);
+            if (va != null && vb != null && !va.equals(vb)) {
+                return Optional.of(new Finding(Basis.VALUES, a.values.keySet().iterator().next() + ": " + va + " vs " + vb));
             }
         }
         if (a.negated != b.negated && overlap >= SAME_CLAIM && a.values.keySet().equals(b.values.keySet())
@@ -134,6 +140,12 @@ public final class ContradictionCheck {
             if (!tokens.get(j).startsWith("\0")) return tokens.get(j);
         }
         return null;
+    }
+
+    private static String only(Map<String, Set<String>> values) {
+        if (values.size() != 1) return null;
+        Set<String> v = values.values().iterator().next();
+        return v.size() == 1 ? v.iterator().next() : null;
     }
 
     private static double jaccard(Set<String> a, Set<String> b) {

@@ -41,6 +41,13 @@ public final class DuplicateMerge {
             .thenComparing(Comparator.comparingDouble(NumericImportance::of).reversed())
             .thenComparing(Memory::createdAt);
 
+    /**
+     * How a profile's consolidate tool finds duplicates among a zone's active memories, every pair compared:
+     * {@code IDENTICAL}: the same type and the same {@link #normalized} content; {@code WORDS}: {@link #lexicalWords}
+     * Jaccard above a threshold, whatever the type (toon's similar mode).
+     */
+    public enum Mode { IDENTICAL, WORDS }
+
     /** One merge: {@code dropped} goes into {@code kept}; {@code basis} is hash, words or meaning. */
     public record Merge(Memory kept, Memory dropped, double similarity, String basis) {
     }
@@ -61,7 +68,13 @@ public final class DuplicateMerge {
 
     /** The words toon compares entries by: key (dashes as spaces), content and tags, lowercase, longer than one letter. */
     public static Set<String> lexicalWords(Memory m) {
-        String text = m.key().replace('-', ' ').replace('_', ' ') + " " + m.content() + " " + String.join(" ", m.tags());
+        return lexicalWords(m.key(), m.content(), m.tags());
+    }
+
+    /** {@link #lexicalWords(Memory)} of a memory not written yet ({@code key} may be null). */
+    public static Set<String> lexicalWords(String key, String content, List<String> tags) {
+        String k = key == null ? "" : key.replace('-', ' ').replace('_', ' ');
+        String text = k + " " + content + " " + String.join(" ", tags);
         return Arrays.stream(text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")).filter(w -> w.length() > 1)
                 .collect(Collectors.toSet());
     }
@@ -101,6 +114,20 @@ public final class DuplicateMerge {
             }
         }
         return out;
+    }
+
+    /** The likeness of a {@link Mode}; {@code above} is the WORDS threshold (unused for IDENTICAL). */
+    public static Likeness likeness(Mode mode, double above) {
+        if (mode == Mode.IDENTICAL) {
+            java.util.Map<String, String> norm = new java.util.HashMap<>();
+            return (a, b) -> a.type() == b.type() && norm.computeIfAbsent(a.id(), k -> normalized(a.content()))
+                    .equals(norm.computeIfAbsent(b.id(), k -> normalized(b.content()))) ? 1.0 : -1;
+        }
+        java.util.Map<String, Set<String>> words = new java.util.HashMap<>();
+        return (a, b) -> {
+            double j = jaccard(words.computeIfAbsent(a.id(), k -> lexicalWords(a)), words.computeIfAbsent(b.id(), k -> lexicalWords(b)));
+            return j > above ? j : -1;
+        };
     }
 
     /** The rest of the list after {@code m}: every pair once, for the small lists a profile's tool merges. */
