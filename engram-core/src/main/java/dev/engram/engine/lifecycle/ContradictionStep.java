@@ -5,6 +5,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.rank.NumericImportance;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *       or deleted: which one is right is the agent's or the user's call.</li>
  * </ul>
  * Idempotent: a pair already joined by {@code contradicts} (or one superseding the other) is not reported again.
+ * Incremental: after a complete run (no pair left for later), the next compares only memories written or changed
+ * since (a store mark per zone), each with all its neighbours.
  */
 public final class ContradictionStep implements MaintenanceStep {
     private static final Logger log = LoggerFactory.getLogger(ContradictionStep.class);
@@ -50,12 +53,18 @@ public final class ContradictionStep implements MaintenanceStep {
     public StepReport run(MaintenanceContext c) {
         c.index().catchUp();
         List<Memory> memories = Neighbours.active(c);
+        Instant since = Neighbours.lastRun(c, name());
         Set<String> compared = new HashSet<>();
         Set<String> lowered = new HashSet<>();
         List<StepReport.Finding> findings = new ArrayList<>();
         int changed = 0, judged = 0, undecided = 0;
+        boolean complete = true;
         for (Memory m : memories) {
-            if (changed >= policy.maxPerCycle()) break;
+            if (changed >= policy.maxPerCycle()) {
+                complete = false;
+                break;
+            }
+            if (!Neighbours.changedSince(m, since)) continue;
             List<Neighbours.Near> near = Neighbours.byVector(c, m, Set.of(), policy.neighbours());
             boolean byVector = !near.isEmpty() || c.store().embedding(m.id()).isPresent();
             if (!byVector) near = Neighbours.byWords(c, m, Set.of(), policy.neighbours());
@@ -110,6 +119,8 @@ public final class ContradictionStep implements MaintenanceStep {
                     + " candidate pair(s) left undecided: the judge did not answer; the next run asks again"));
         }
         if (changed > 0 && !c.dryRun()) c.index().catchUpSoon();
+        // the next run compares only what changed after this one, unless this one left pairs for later
+        if (complete && undecided == 0 && changed < policy.maxPerCycle()) Neighbours.ran(c, name());
         return new StepReport(name(), memories.size(), changed, findings);
     }
 

@@ -1,6 +1,7 @@
 package dev.engram.engine.lifecycle;
 
 import dev.engram.memory.Memory;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,9 @@ import java.util.Set;
  *       {@link ConsolidationPolicy#mergeCosine()}, among each memory's {@link ConsolidationPolicy#neighbours()}
  *       nearest.</li>
  * </ol>
- * At most {@link ConsolidationPolicy#maxPerCycle()} merges per run. A dry run plans the same and writes nothing.
+ * At most {@link ConsolidationPolicy#maxPerCycle()} merges per run. After a complete run, the next one's second
+ * pass starts only from memories written or changed since (a store mark per zone). A dry run plans the same and
+ * writes nothing.
  */
 public final class MergeStep implements MaintenanceStep {
     private final ConsolidationPolicy policy;
@@ -51,7 +54,9 @@ public final class MergeStep implements MaintenanceStep {
         merges.forEach(mg -> gone.add(mg.dropped().id()));
         Set<String> eligible = new HashSet<>();
         memories.forEach(m -> eligible.add(m.id()));
-        List<Memory> rest = memories.stream().filter(m -> !gone.contains(m.id())).toList();
+        Instant since = Neighbours.lastRun(c, name());
+        // the semantic pass starts from what changed since the last complete run; its neighbours may be any
+        List<Memory> rest = memories.stream().filter(m -> !gone.contains(m.id()) && Neighbours.changedSince(m, since)).toList();
         Map<String, Double> cosine = new HashMap<>();
         merges.addAll(DuplicateMerge.plan(rest, m -> {
             List<Memory> near = new ArrayList<>();
@@ -77,6 +82,7 @@ public final class MergeStep implements MaintenanceStep {
                             + "); archived, restorable with forget action=restore"));
         }
         if (changed > 0 && !c.dryRun()) c.index().catchUpSoon();
+        if (merges.size() < policy.maxPerCycle()) Neighbours.ran(c, name());
         return new StepReport(name(), memories.size(), changed, findings);
     }
 

@@ -36,6 +36,32 @@ final class Neighbours {
         return out;
     }
 
+    /**
+     * When this step last finished a complete run over the context's zone (a store mark), or null: the memories
+     * written or changed since are the ones that need comparing with their neighbours again.
+     */
+    static Instant lastRun(MaintenanceContext c, String step) {
+        return c.store().mark(markName(c, step)).map(Instant::parse).orElse(null);
+    }
+
+    /** Records a complete run at the context's instant (never in a dry run). */
+    static void ran(MaintenanceContext c, String step) {
+        if (c.dryRun()) return;
+        c.store().write(tx -> {
+            tx.putMark(markName(c, step), c.now().toString());
+            return null;
+        });
+    }
+
+    /** Whether {@code m} was written or changed at or after {@code since} (always, when there was no run). */
+    static boolean changedSince(Memory m, Instant since) {
+        return since == null || !m.updatedAt().isBefore(since);
+    }
+
+    private static String markName(MaintenanceContext c, String step) {
+        return "lifecycle." + step + "." + (c.zone() == null ? "*" : c.zone());
+    }
+
     /** Up to {@code k} nearest active memories of {@code m}'s zone by vector (empty when {@code m} has none). */
     static List<Near> byVector(MaintenanceContext c, Memory m, Set<MemoryType> types, int k) {
         Optional<StoredEmbedding> v = c.store().embedding(m.id());

@@ -270,14 +270,40 @@ class ConsolidationStepsTest {
         assertFalse(edge(s2, s1, EdgeType.CONTRADICTS), "entailment is no contradiction");
         assertTrue(asked.contains("The api is written in Kotlin | The api is written in Go"), asked.toString());
 
+        embedder.at("Builds run on the Linux runners", 8, 0.97).at("Builds run on Linux machines", 8, 0.97);
+        clock.advance(Duration.ofHours(6));
+        remember("b1", "Builds run on the Linux runners", MemoryType.FACT, null, "topic:api");
+        remember("b2", "Builds run on Linux machines", MemoryType.FACT, null, "topic:api");
         AtomicInteger calls = new AtomicInteger();
-        StepReport failed = run(new ContradictionStep(POLICY, (a, b) -> {
+        ContradictionStep failing = new ContradictionStep(POLICY, (a, b) -> {
             calls.incrementAndGet();
             throw new IllegalStateException("model down");
-        }), false);
+        });
+        StepReport failed = run(failing, false);
         assertEquals(0, failed.changed());
-        assertEquals(1, calls.get(), "the linked pair is not asked again; the other one is");
+        assertEquals(1, calls.get(), "only the new pair is asked: the linked and the judged pairs are not asked again");
         assertEquals("undecided", failed.findings().get(0).kind());
+        run(failing, false);
+        assertEquals(2, calls.get(), "an undecided pair is asked again at the next run");
+    }
+
+    @Test
+    void aSecondRunComparesOnlyWhatChangedSinceTheFirst() {
+        embedder.at("Cache entries expire after 10 minutes", 9, 0.97).at("Cache entries expire after 15 minutes", 9, 0.97);
+        List<String> asked = new ArrayList<>();
+        ContradictionStep step = new ContradictionStep(POLICY, (a, b) -> {
+            asked.add(a);
+            return ContradictionJudge.Verdict.UNRELATED;
+        });
+        remember("c1", "Cache entries expire after 10 minutes", MemoryType.FACT, null, "topic:cache");
+        run(step, false);
+        clock.advance(Duration.ofHours(6));
+        Memory later = remember("c2", "Cache entries expire after 15 minutes", MemoryType.FACT, null, "topic:cache");
+        StepReport report = run(step, false);
+        assertEquals(1, report.changed(), "the new memory is compared with the old one");
+        assertEquals(List.of(later.id()), report.findings().get(0).memoryIds().subList(1, 2));
+        assertEquals(0, run(step, false).changed());
+        assertEquals(List.of(), asked, "the deterministic check decided; the judge was not asked");
     }
 
     @Test
