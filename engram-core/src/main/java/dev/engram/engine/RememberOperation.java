@@ -71,8 +71,10 @@ final class RememberOperation {
 
         // embedded outside the write lock: the model's ~10 ms should not hold up other writers
         StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
-        RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey, vector);
-        List<Memory> conflictCandidates = conflictCandidates(cmd.content(), cmd.zone(), vector, now);
+        // one index query serves both write-time checks: near-duplicates (same type) and contradictions (any type)
+        Neighbourhood near = neighbourhood(cmd.content(), cmd.zone(), vector);
+        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, explicitKey, vector);
+        List<Memory> conflictCandidates = conflictCandidates(near, cmd.zone(), now);
         String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
 
         RememberResult result = store.write(tx -> {
@@ -190,23 +192,35 @@ final class RememberOperation {
         return linked;
     }
 
+    /** The index hits around a new content, best first, and their memories in that order. */
+    private record Neighbourhood(List<IndexHit> hits, List<Memory> memories) {
+    }
+
+    /**
+     * The memories of the zone nearest a new content, any type: from the vector index when the content has a vector
+     * (one cheap kNN), else from BM25 over its first words (a whole memory as a query costs more than the rest of
+     * remember). {@link #DUPLICATE_CANDIDATES} + {@link Engine#WRITE_CONFLICT_CANDIDATES} of them: a near-duplicate
+     * (70% of its words shared) ranks at the top whatever the other memories' types.
+     */
+    private Neighbourhood neighbourhood(String content, String zone, StoredEmbedding vector) {
+        int k = DUPLICATE_CANDIDATES + Engine.WRITE_CONFLICT_CANDIDATES;
+        List<IndexHit> hits = vector != null
+                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, k))
+                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, k, IndexQuery.Match.CONTENT_WORDS));
+        return new Neighbourhood(hits, hits.isEmpty() ? List.of() : store.getAll(hits.stream().map(IndexHit::id).toList()));
+    }
+
     /**
      * Lexical near-duplicate (word-set Jaccard ≥ {@link Engine#NEAR_DUPLICATE_JACCARD}) of the same zone
-     * and type, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
-     * Candidates come from the vector index when the content has a vector (one cheap kNN: texts that
-     * share 70% of their words are close in meaning too), else from BM25 over the content's first
-     * words (a whole memory as a query costs more than the rest of remember).
+     * and type among the neighbourhood, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
      */
-    private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey,
-                                                       StoredEmbedding vector) {
+    private static RememberResult.NearDuplicate nearDuplicate(Neighbourhood near, String content, String zone, MemoryType type,
+                                                              String ownKey, StoredEmbedding vector) {
         Set<String> words = Words.setOf(content);
-        List<IndexHit> hits = vector != null
-                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(type),
-                        Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES))
-                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(type), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES, IndexQuery.Match.CONTENT_WORDS));
         RememberResult.NearDuplicate best = null;
-        for (Memory m : store.getAll(hits.stream().map(IndexHit::id).toList())) {
+        for (Memory m : near.memories()) {
             if (m.key().equals(ownKey) || !m.zone().equals(zone) || m.type() != type) {
                 continue;
             }
@@ -218,10 +232,12 @@ final class RememberOperation {
         if (best != null || vector == null) {
             return best;
         }
-        for (IndexHit h : hits) {
+        java.util.Map<String, Memory> byId = new java.util.HashMap<>();
+        for (Memory m : near.memories()) byId.put(m.id(), m);
+        for (IndexHit h : near.hits()) {
             double cosine = 2 * h.score() - 1; // the index scores (1 + cos) / 2
             if (cosine < Engine.NEAR_DUPLICATE_COSINE) break;
-            Memory m = store.get(h.id()).orElse(null);
+            Memory m = byId.get(h.id());
             if (m != null && !m.key().equals(ownKey) && m.type() == type && m.zone().equals(zone)) {
                 return new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(cosine * 1000) / 1000.0, "meaning");
             }
@@ -231,18 +247,12 @@ final class RememberOperation {
 
     /**
      * The few memories a new content is checked against for a contradiction: the top
-     * {@link Engine#WRITE_CONFLICT_CANDIDATES} hits of the zone, any type, by vector when the content has one, else by
-     * its first words. One small index query, taken outside the write lock like the near-duplicate one.
+     * {@link Engine#WRITE_CONFLICT_CANDIDATES} of the neighbourhood that are active and of the zone.
      */
-    private List<Memory> conflictCandidates(String content, String zone, StoredEmbedding vector, Instant now) {
-        List<IndexHit> hits = vector != null
-                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, Engine.WRITE_CONFLICT_CANDIDATES))
-                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, Engine.WRITE_CONFLICT_CANDIDATES, IndexQuery.Match.CONTENT_WORDS));
-        if (hits.isEmpty()) return List.of();
-        return store.getAll(hits.stream().map(IndexHit::id).toList()).stream()
-                .filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now) && m.zone().equals(zone)).toList();
+    private static List<Memory> conflictCandidates(Neighbourhood near, String zone, Instant now) {
+        return near.memories().stream()
+                .filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now) && m.zone().equals(zone))
+                .limit(Engine.WRITE_CONFLICT_CANDIDATES).toList();
     }
 
     /**
