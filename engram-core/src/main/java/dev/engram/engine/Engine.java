@@ -1,6 +1,7 @@
 package dev.engram.engine;
 
 import dev.engram.analysis.TagVocabulary;
+import dev.engram.engine.lifecycle.DuplicateMerge;
 import dev.engram.memory.Memory;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
@@ -25,6 +26,14 @@ public final class Engine {
      * gap, where precision and recall were both 1.0 on those 32 pairs.
      */
     public static final double NEAR_DUPLICATE_COSINE = 0.62;
+    /** Write-time contradiction check: the existing memories compared with a new one (a few index hits, any type). */
+    public static final int WRITE_CONFLICT_CANDIDATES = 5;
+    /** At most this many conflicts are reported per remember (toon's top 3). */
+    public static final int MAX_WRITE_CONFLICTS = 3;
+    /** toon's contradiction-on-write: word-set Jaccard at which new content overlaps a warning (a landmine). */
+    public static final double WARNING_OVERLAP = 0.22;
+    /** toon's contradiction-on-write: word-set Jaccard at which new content overlaps a critical or high memory. */
+    public static final double STRONG_OVERLAP = 0.30;
     /** How long after a hard forget {@code forget action=restore} still brings the memory back. */
     public static final java.time.Duration RESTORE_WINDOW = HardDeletion.RESTORE_WINDOW;
 
@@ -229,6 +238,28 @@ public final class Engine {
     /** Store changes this process's search index has not applied yet (0 when it is caught up). */
     public long indexLag() {
         return Math.max(0, store.headSeq() - index.indexedSeq());
+    }
+
+    /**
+     * Merges duplicates among the zone's active memories by {@code mode} (every pair compared: for a profile's
+     * consolidate tool, e.g. toon's identical and similar modes), under {@link DuplicateMerge}'s rule: the kept one
+     * takes the others' tags and links, the others are archived (restorable), nothing is deleted. Returns the merges
+     * done, or in a dry run the merges planned, writing nothing. {@code above}: the WORDS mode's Jaccard threshold.
+     */
+    public java.util.List<DuplicateMerge.Merge> mergeDuplicates(String zone, DuplicateMerge.Mode mode, double above,
+                                                               boolean dryRun) {
+        Instant now = clock.instant();
+        java.util.List<Memory> active = new java.util.ArrayList<>();
+        store.forEach(zone, m -> {
+            if (m.status() == dev.engram.memory.MemoryStatus.ACTIVE && !m.expiredAt(now)) active.add(m);
+        });
+        java.util.List<DuplicateMerge.Merge> plan = DuplicateMerge.plan(active, DuplicateMerge.rest(active),
+                DuplicateMerge.likeness(mode, above), mode == DuplicateMerge.Mode.IDENTICAL ? "hash" : "words", Integer.MAX_VALUE);
+        if (dryRun) return plan;
+        java.util.List<DuplicateMerge.Merge> done = plan.stream()
+                .filter(m -> DuplicateMerge.apply(store, m, now).isPresent()).toList();
+        if (!done.isEmpty()) index.catchUpSoon();
+        return done;
     }
 
     /** Zones holding at least one memory. */

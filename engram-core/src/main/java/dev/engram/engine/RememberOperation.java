@@ -2,6 +2,8 @@ package dev.engram.engine;
 
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.analysis.Words;
+import dev.engram.engine.lifecycle.ContradictionCheck;
+import dev.engram.engine.lifecycle.DuplicateMerge;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
@@ -69,7 +71,10 @@ final class RememberOperation {
 
         // embedded outside the write lock: the model's ~10 ms should not hold up other writers
         StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
-        RememberResult.NearDuplicate duplicate = nearDuplicate(cmd.content(), cmd.zone(), type, explicitKey, vector);
+        // one index query serves both write-time checks: near-duplicates (same type) and contradictions (any type)
+        Neighbourhood near = neighbourhood(cmd.content(), cmd.zone(), vector);
+        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, explicitKey, vector);
+        List<Memory> conflictCandidates = conflictCandidates(near, cmd.zone(), now);
         String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
 
         RememberResult result = store.write(tx -> {
@@ -135,7 +140,7 @@ final class RememberOperation {
             tx.update(withQuality);
             RememberResult.NearDuplicate dup = duplicate != null && duplicate.id().equals(withQuality.id()) ? null : duplicate;
             return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
-                    dup, quality, linked);
+                    dup, quality, linked, conflicts(withQuality, conflictCandidates));
         });
         if (result.outcome() == RememberResult.Outcome.CREATED) {
             episodes.wrote(cmd.zone(), cmd.session(), result.memory().id(), now);
@@ -187,23 +192,35 @@ final class RememberOperation {
         return linked;
     }
 
+    /** The index hits around a new content, best first, and their memories in that order. */
+    private record Neighbourhood(List<IndexHit> hits, List<Memory> memories) {
+    }
+
+    /**
+     * The memories of the zone nearest a new content, any type: from the vector index when the content has a vector
+     * (one cheap kNN), else from BM25 over its first words (a whole memory as a query costs more than the rest of
+     * remember). {@link #DUPLICATE_CANDIDATES} + {@link Engine#WRITE_CONFLICT_CANDIDATES} of them: a near-duplicate
+     * (70% of its words shared) ranks at the top whatever the other memories' types.
+     */
+    private Neighbourhood neighbourhood(String content, String zone, StoredEmbedding vector) {
+        int k = DUPLICATE_CANDIDATES + Engine.WRITE_CONFLICT_CANDIDATES;
+        List<IndexHit> hits = vector != null
+                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, k))
+                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
+                        Set.of(MemoryStatus.ACTIVE), null, null, k, IndexQuery.Match.CONTENT_WORDS));
+        return new Neighbourhood(hits, hits.isEmpty() ? List.of() : store.getAll(hits.stream().map(IndexHit::id).toList()));
+    }
+
     /**
      * Lexical near-duplicate (word-set Jaccard ≥ {@link Engine#NEAR_DUPLICATE_JACCARD}) of the same zone
-     * and type, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
-     * Candidates come from the vector index when the content has a vector (one cheap kNN: texts that
-     * share 70% of their words are close in meaning too), else from BM25 over the content's first
-     * words (a whole memory as a query costs more than the rest of remember).
+     * and type among the neighbourhood, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
      */
-    private RememberResult.NearDuplicate nearDuplicate(String content, String zone, MemoryType type, String ownKey,
-                                                       StoredEmbedding vector) {
+    private static RememberResult.NearDuplicate nearDuplicate(Neighbourhood near, String content, String zone, MemoryType type,
+                                                              String ownKey, StoredEmbedding vector) {
         Set<String> words = Words.setOf(content);
-        List<IndexHit> hits = vector != null
-                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(type),
-                        Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES))
-                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(type), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, DUPLICATE_CANDIDATES, IndexQuery.Match.CONTENT_WORDS));
         RememberResult.NearDuplicate best = null;
-        for (Memory m : store.getAll(hits.stream().map(IndexHit::id).toList())) {
+        for (Memory m : near.memories()) {
             if (m.key().equals(ownKey) || !m.zone().equals(zone) || m.type() != type) {
                 continue;
             }
@@ -215,15 +232,55 @@ final class RememberOperation {
         if (best != null || vector == null) {
             return best;
         }
-        for (IndexHit h : hits) {
+        java.util.Map<String, Memory> byId = new java.util.HashMap<>();
+        for (Memory m : near.memories()) byId.put(m.id(), m);
+        for (IndexHit h : near.hits()) {
             double cosine = 2 * h.score() - 1; // the index scores (1 + cos) / 2
             if (cosine < Engine.NEAR_DUPLICATE_COSINE) break;
-            Memory m = store.get(h.id()).orElse(null);
+            Memory m = byId.get(h.id());
             if (m != null && !m.key().equals(ownKey) && m.type() == type && m.zone().equals(zone)) {
                 return new RememberResult.NearDuplicate(m.id(), m.key(), Math.round(cosine * 1000) / 1000.0, "meaning");
             }
         }
         return null;
+    }
+
+    /**
+     * The few memories a new content is checked against for a contradiction: the top
+     * {@link Engine#WRITE_CONFLICT_CANDIDATES} of the neighbourhood that are active and of the zone.
+     */
+    private static List<Memory> conflictCandidates(Neighbourhood near, String zone, Instant now) {
+        return near.memories().stream()
+                .filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now) && m.zone().equals(zone))
+                .limit(Engine.WRITE_CONFLICT_CANDIDATES).toList();
+    }
+
+    /**
+     * Which candidates the saved memory may contradict: the deterministic {@link ContradictionCheck} (values,
+     * negation), or toon's overlap with a warning or a critical/high memory. Closest first, at most
+     * {@link Engine#MAX_WRITE_CONFLICTS}; the saved memory itself is never one.
+     */
+    private static List<RememberResult.Conflict> conflicts(Memory saved, List<Memory> candidates) {
+        if (candidates.isEmpty()) return List.of();
+        Set<String> words = DuplicateMerge.lexicalWords(saved);
+        List<RememberResult.Conflict> out = new ArrayList<>();
+        for (Memory m : candidates) {
+            if (m.id().equals(saved.id())) continue;
+            double sim = Math.round(DuplicateMerge.jaccard(words, DuplicateMerge.lexicalWords(m)) * 1000) / 1000.0;
+            Optional<ContradictionCheck.Finding> f = ContradictionCheck.compare(m.content(), saved.content());
+            if (f.isPresent()) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, f.get().basis().wireName(),
+                        f.get().detail()));
+            } else if (m.type() == MemoryType.WARNING && sim >= Engine.WARNING_OVERLAP) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, "overlap",
+                        "overlaps a warning: possible landmine"));
+            } else if ((m.importance() == Importance.CRITICAL || m.importance() == Importance.HIGH) && sim >= Engine.STRONG_OVERLAP) {
+                out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, "overlap",
+                        "may contradict an existing " + m.importance().wireName() + " " + m.type().wireName()));
+            }
+        }
+        out.sort(java.util.Comparator.comparingDouble(RememberResult.Conflict::similarity).reversed());
+        return out.subList(0, Math.min(out.size(), Engine.MAX_WRITE_CONFLICTS));
     }
 
     /** The first {@link #DUPLICATE_QUERY_WORDS} words: enough to find a text sharing 70% of its words. */

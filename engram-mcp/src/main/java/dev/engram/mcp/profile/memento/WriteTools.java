@@ -98,7 +98,23 @@ final class WriteTools {
         RememberResult r = write(zone, d, a, caseTags(a, true));
         return map("success", true, "id", r.memory().id(), "keywords", d.keywords,
                 "ttl_tier", Fragments.tier(reread(zone, r.memory()), c.now()),
-                "scope", d.session ? "session" : "permanent", "merged", r.outcome() != RememberResult.Outcome.CREATED);
+                "scope", d.session ? "session" : "permanent", "merged", r.outcome() != RememberResult.Outcome.CREATED,
+                "conflicts", conflicts(r));
+    }
+
+    /**
+     * Memento's {@code conflicts}: each existing fragment the new one may contradict, with what to do. The write went
+     * through; the engine's check found the pair ({@link RememberResult.Conflict}).
+     */
+    static List<Map<String, Object>> conflicts(RememberResult r) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (RememberResult.Conflict k : r.conflicts()) {
+            String snippet = k.content().length() <= 100 ? k.content() : k.content().substring(0, 100);
+            out.add(map("existing_id", k.id(), "existing_content", snippet, "similarity", k.similarity(),
+                    "basis", k.basis(), "detail", k.detail(),
+                    "recommendation", "check which is right: amend or forget fragment " + k.id() + ", or this one"));
+        }
+        return out;
     }
 
     private Memory reread(String zone, Memory m) {

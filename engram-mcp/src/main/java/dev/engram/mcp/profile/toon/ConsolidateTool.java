@@ -1,9 +1,9 @@
 package dev.engram.mcp.profile.toon;
 
-import dev.engram.engine.AmendCommand;
 import dev.engram.engine.ForgetAction;
 import dev.engram.engine.ForgetCommand;
 import dev.engram.engine.LinkCommand;
+import dev.engram.engine.lifecycle.DuplicateMerge;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
@@ -11,21 +11,21 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * toon's memory_consolidate modes on Engram's lifecycle: a merged-away entry is archived (soft forget,
- * restorable), never deleted, and its tags move to the entry kept; {@code dryRun} reports and writes nothing.
+ * toon's memory_consolidate modes on Engram's lifecycle. identical and similar are the engine's duplicate merge
+ * ({@link DuplicateMerge}: the longer content stays, tags and links move to it, the merged-away entry is archived,
+ * restorable, never deleted); {@code dryRun} reports and writes nothing.
  */
 final class ConsolidateTool {
     private static final Pattern VERSIONED = Pattern.compile("^(.*?)[-_.]?v?(\\d+)\\.(\\d+)(?:\\.(\\d+))?$");
+    /** toon's similar mode: word-set Jaccard over key, content and tags above this. */
+    static final double SIMILAR_ABOVE = 0.5;
     private final ToonContext c;
 
     ConsolidateTool(ToonContext c) {
@@ -47,45 +47,20 @@ final class ConsolidateTool {
         boolean dry = args.bool("dryRun");
         Double minQuality = args.numberOr("minQuality", 0, 1);
         return switch (mode) {
-            case "identical" -> merge(dry, "identical", (a, b) -> a.content().strip().equals(b.content().strip()));
-            case "similar" -> merge(dry, "similar", (a, b) -> Similarity.jaccard(Similarity.words(a), Similarity.words(b)) > 0.5);
+            case "identical" -> merge(dry, "identical");
+            case "similar" -> merge(dry, "similar");
             case "low-quality" -> lowQuality(dry, minQuality == null ? 0.3 : minQuality);
             case "versions" -> versions(dry);
             default -> throw new InvalidArgumentException("mode", "must be identical, similar, low-quality or versions, got '" + mode + "'");
         };
     }
 
-    private String merge(boolean dry, String mode, java.util.function.BiPredicate<Memory, Memory> same) {
-        List<Memory> active = new ArrayList<>(c.active());
-        Set<String> gone = new HashSet<>();
-        // id -> tags as they are now: a kept entry gains tags across several merges, none is lost
-        Map<String, List<String>> tagsOf = new java.util.HashMap<>();
-        for (Memory m : active) tagsOf.put(m.id(), m.tags());
+    /** The engine merges (its rule keeps the longer content, then the more used); this only words toon's report. */
+    private String merge(boolean dry, String mode) {
+        List<DuplicateMerge.Merge> merges = c.engine().mergeDuplicates(c.zone(),
+                mode.equals("identical") ? DuplicateMerge.Mode.IDENTICAL : DuplicateMerge.Mode.WORDS, SIMILAR_ABOVE, dry);
         List<String> lines = new ArrayList<>();
-        for (int i = 0; i < active.size(); i++) {
-            Memory a = active.get(i);
-            if (gone.contains(a.id())) continue;
-            for (int j = i + 1; j < active.size(); j++) {
-                Memory b = active.get(j);
-                if (gone.contains(b.id()) || a.type() != b.type() && mode.equals("identical") || !same.test(a, b)) continue;
-                // keep the longer content (toon's rule), else the more used one
-                boolean keepA = a.content().length() > b.content().length()
-                        || a.content().length() == b.content().length() && a.accessCount() >= b.accessCount();
-                Memory keep = keepA ? a : b, drop = keepA ? b : a;
-                lines.add("Merged: " + drop.key() + " → " + keep.key());
-                gone.add(drop.id());
-                if (!dry) {
-                    Set<String> tags = new LinkedHashSet<>(tagsOf.get(keep.id()));
-                    tags.addAll(tagsOf.get(drop.id()));
-                    if (!tags.equals(new LinkedHashSet<>(tagsOf.get(keep.id())))) {
-                        c.engine().amend(new AmendCommand(keep.id(), c.zone(), null, List.copyOf(tags), null));
-                        tagsOf.put(keep.id(), List.copyOf(tags));
-                    }
-                    c.engine().forget(new ForgetCommand(drop.id(), c.zone(), ForgetAction.SOFT));
-                }
-                if (drop == a) break;
-            }
-        }
+        for (DuplicateMerge.Merge m : merges) lines.add("Merged: " + m.dropped().key() + " → " + m.kept().key());
         String head = "🧹 Memory " + (dry ? "would be consolidated" : "consolidated") + " (" + mode + "): "
                 + lines.size() + " entr" + (lines.size() == 1 ? "y" : "ies") + " merged";
         return lines.isEmpty() ? head + "; nothing to merge." : head + (dry ? " (dry run, nothing written)" : " (archived, restorable)")

@@ -79,8 +79,17 @@ final class MemoryTools {
         if (m.expiresAt() != null) out.append("\n⏰ TTL: ").append(ToonText.date(m.expiresAt()));
         if (!r.inferredTags().isEmpty()) out.append("\n🏷️ Inferred tags: ").append(String.join(", ", r.inferredTags()));
         if (r.outcome() != RememberResult.Outcome.CREATED) out.append("\n🔀 Merged into the existing entry (id kept)");
-        String evidence = c.evidence(file);
+        String evidence = r.conflicts().isEmpty() ? c.evidence(file) : "conflict";
         if (!evidence.isEmpty()) out.append("\n🔎 Evidence: ").append(evidence);
+        if (!r.conflicts().isEmpty()) {
+            // toon's contradiction-on-write block: the entry is saved, the agent is told what to re-check
+            out.append("\n\n⚠️ Potential CONTRADICTION with existing memory:");
+            for (RememberResult.Conflict k : r.conflicts()) {
+                out.append("\n  ⚠️ [").append(ToonText.category(k.type())).append("] ").append(k.key()).append(" (")
+                        .append(Math.round(k.similarity() * 100)).append("% overlap) — ").append(k.detail());
+            }
+            out.append("\n  → The new claim was saved but flagged (evidence: conflict). Re-check before trusting it over the existing entry.");
+        }
         if (r.nearDuplicate() != null) {
             out.append("\n♊ Near-duplicate of ").append(r.nearDuplicate().key()).append(" (")
                     .append(Math.round(r.nearDuplicate().similarity() * 100)).append("% similar)");

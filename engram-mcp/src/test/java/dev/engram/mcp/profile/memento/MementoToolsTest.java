@@ -307,4 +307,21 @@ class MementoToolsTest {
         assertEquals(0, live());
         assertEquals(1L, ((Number) stats("workspace", "alpha").get("total")).longValue());
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void rememberListsTheFragmentsItMayContradict() {
+        String first = remember("The connection pool allows max 20 connections", "db", "fact");
+        Map<String, Object> r = ok("remember", "content", "The connection pool allows max 50 connections", "topic", "db", "type", "fact");
+        assertEquals(true, r.get("success"), "a conflict never blocks the write");
+        List<Map<String, Object>> conflicts = (List<Map<String, Object>>) r.get("conflicts");
+        assertEquals(1, conflicts.size(), r.toString());
+        assertEquals(first, conflicts.get(0).get("existing_id"));
+        assertEquals("The connection pool allows max 20 connections", conflicts.get(0).get("existing_content"));
+        assertEquals("values", conflicts.get(0).get("basis"));
+        assertEquals("max: 20 vs 50", conflicts.get(0).get("detail"));
+        assertTrue(((String) conflicts.get(0).get("recommendation")).contains(first));
+        Map<String, Object> calm = ok("remember", "content", "Backups run nightly at two", "topic", "ops", "type", "fact");
+        assertEquals(List.of(), calm.get("conflicts"));
+    }
 }

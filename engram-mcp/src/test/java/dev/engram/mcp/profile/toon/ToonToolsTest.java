@@ -175,6 +175,34 @@ class ToonToolsTest {
     }
 
     @Test
+    void rememberWarnsOfAPossibleContradictionAsToonDoes() {
+        call("memory_remember", Map.of("category", "warning", "key", "friday-deploys",
+                "content", "Deploying the billing service on Friday evenings broke invoices"));
+        String saved = call("memory_remember", Map.of("category", "knowledge", "key", "deploy-plan",
+                "content", "Deploying the billing service every Friday"));
+        assertTrue(saved.startsWith("🧠 Saved: knowledge/deploy-plan"), saved);
+        assertTrue(saved.contains("🔎 Evidence: conflict"), saved);
+        assertTrue(saved.contains("\n\n⚠️ Potential CONTRADICTION with existing memory:\n  ⚠️ [warning] friday-deploys ("), saved);
+        assertTrue(saved.contains("% overlap) — overlaps a warning: possible landmine"), saved);
+        assertTrue(saved.contains("→ The new claim was saved but flagged (evidence: conflict)."), saved);
+        String calm = call("memory_remember", Map.of("category", "knowledge", "key", "lint", "content", "The linter runs on commit"));
+        assertTrue(!calm.contains("CONTRADICTION") && !calm.contains("Evidence: conflict"), calm);
+    }
+
+    @Test
+    void similarMergesArchiveRestorablyAndDryRunWritesNothing() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "a-long", "content", "The Redis cache uses a fixed pool size with a five second timeout always"));
+        call("memory_remember", Map.of("category", "decision", "key", "b-mid", "content", "The Redis cache uses a fixed pool size with a five second timeout"));
+        String dry = call("memory_consolidate", Map.of("mode", "similar", "dryRun", true));
+        assertTrue(dry.contains("would be consolidated (similar): 1 entry merged (dry run, nothing written)\n  Merged: b-mid → a-long"), dry);
+        assertTrue(call("memory_stats", Map.of()).contains("Active: 2"));
+        String done = call("memory_consolidate", Map.of("mode", "similar"));
+        assertTrue(done.contains("consolidated (similar): 1 entry merged (archived, restorable)\n  Merged: b-mid → a-long"), done);
+        assertTrue(call("memory_stats", Map.of()).contains("Active: 1"));
+        assertTrue(call("memory_consolidate", Map.of("mode", "similar")).contains("nothing to merge"));
+    }
+
+    @Test
     void similarMergesKeepEveryTag() {
         call("memory_remember", Map.of("category", "knowledge", "key", "a-long", "content", "The Redis cache uses a fixed pool size with a five second timeout always", "tags", "t1"));
         call("memory_remember", Map.of("category", "knowledge", "key", "b-mid", "content", "The Redis cache uses a fixed pool size with a five second timeout", "tags", "t2"));
