@@ -70,7 +70,7 @@ class ImportTest {
         assertEquals(CompressionMode.SELECTIVE, fs.compressionFor("search_files"));
         assertEquals(12000, fs.maxResultCharsFor("search_files"));
         assertEquals(0, fs.cacheTtlSecondsFor("search_files"));
-        assertEquals(CompressionMode.AUTO, fs.compressionFor("read_file")); // skeleton: none here yet, noted
+        assertEquals(CompressionMode.SKELETON, fs.compressionFor("read_file")); // STM's skeleton, carried over as it is
         UpstreamConfig gh = byName.get("github");
         assertEquals(CompressionMode.HYBRID, gh.compression()); // default_compression
         assertFalse(gh.surfacing());
