@@ -118,10 +118,17 @@ final class HookSubcommand implements Runnable {
             EngramConfig config;
             dev.engram.proxy.config.ProxySettings proxy;
             try {
+                // the store or a setting is wrong: said on stderr, and the agent goes on (exit 0, as the other hooks)
                 config = hook.root.config();
-                var env = main.configLoader().environment();
-                proxy = dev.engram.proxy.config.ProxySettings.fromEnv(env);
-                String text = dev.engram.cli.hook.HookInputs.readText(stdin, HookSettings.from(env, config.defaultZone()));
+                proxy = dev.engram.proxy.config.ProxySettings.fromEnv(main.configLoader().environment());
+            } catch (RuntimeException e) {
+                main.err().println("engram hook post-tool: " + e.getMessage());
+                return 0;
+            }
+            try {
+                // what the host sent cannot be read: exit 1, a non-blocking error for all three hosts
+                String text = dev.engram.cli.hook.HookInputs.readText(stdin,
+                        HookSettings.from(main.configLoader().environment(), config.defaultZone()));
                 event = dev.engram.cli.hook.PostToolEvent.parse(text,
                         host == null ? null : dev.engram.cli.hook.PostToolEvent.Host.parse(host), main.json()::readObject);
             } catch (RuntimeException e) {
@@ -170,8 +177,8 @@ final class HookSubcommand implements Runnable {
         @Override
         public Integer call() {
             Main main = hook.root.main();
+            EngramConfig config = hook.root.config(); // a store it must not use is refused as every command refuses it
             try {
-                EngramConfig config = hook.root.config();
                 var settings = dev.engram.proxy.config.ProxySettings.fromEnv(main.configLoader().environment()).surfacing();
                 try (var stats = new dev.engram.proxy.stats.ProxyStats(config.storeDir(), Clock.systemUTC());
                      var surfacer = new dev.engram.proxy.surfacing.Surfacer(settings, (q, n) -> java.util.List.of(),

@@ -45,11 +45,12 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy proposals", List.of("proxy", "proposals")),
             Map.entry("proxy doctor", List.of("proxy", "doctor")),
             Map.entry("proxy import", List.of("proxy", "import", "--from", "memtomem", "IMPORT_FILE", "--yes")),
-            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")));
+            Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")),
+            Map.entry("hook feedback", List.of("hook", "feedback", "0123456789ab", "helpful")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
     private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
-    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop");
+    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool");
 
     private List<String> listing(Path d) throws IOException {
         try (Stream<Path> files = Files.list(d)) {
@@ -104,6 +105,17 @@ class ForeignStoreRefusalTest {
                 "{\"prompt\":\"how do we deploy the billing service again\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         try {
             CliRunner.Run r = cli.run("--store", store.toString(), "hook", "prompt");
+            assertEquals(0, r.exitCode(), r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().contains(db + " is not an Engram database"), r.err());
+        } finally {
+            HookSubcommand.stdin = System.in;
+        }
+        HookSubcommand.stdin = new java.io.ByteArrayInputStream(("{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Read\","
+                + "\"tool_input\":{\"file_path\":\"src/billing/deploy.py\"},\"tool_response\":\"" + "x".repeat(6000) + "\"}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CliRunner.Run r = cli.run("--store", store.toString(), "hook", "post-tool");
             assertEquals(0, r.exitCode(), r.err());
             assertEquals("", r.out());
             assertTrue(r.err().contains(db + " is not an Engram database"), r.err());
