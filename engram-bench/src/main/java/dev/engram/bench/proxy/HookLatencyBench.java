@@ -90,11 +90,12 @@ public final class HookLatencyBench {
             row("Read of a 6,000-char file, memories found", hit, printed + "/" + runs);
             row("Read of a small file (gates say no)", refused, "0/" + runs);
         }
-        if (Files.isRegularFile(jar)) process(jar, home, processRuns);
+        if (Files.isRegularFile(jar)) process(jar, home, processRuns, runs, memories);
         else System.out.println("\n(no " + jar + ": the whole-process run needs `mvn -o -B -pl engram-cli -am -DskipTests package`)");
     }
 
-    private static void process(Path jar, Path home, int runs) throws IOException, InterruptedException {
+    private static void process(Path jar, Path home, int runs, int inProcessRuns, int memories)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:auto", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-jar", jar.toString(),
                 "hook", "post-tool"));
@@ -102,7 +103,7 @@ public final class HookLatencyBench {
         long[] refused = new long[runs];
         int printed = 0;
         for (int i = 0; i < runs; i++) {
-            int m = 1000 + i;
+            int m = (inProcessRuns + i) % memories; // files the in-process calls did not read (their memories are new)
             hit[i] = spawn(cmd, home, read("/repo/src/module" + m + "/handler_" + m + ".py", BIG), i);
             if (lastOut.contains("additionalContext")) printed++;
             refused[i] = spawn(cmd, home, read("/repo/src/module" + m + "/handler_" + m + ".py", "short"), i);

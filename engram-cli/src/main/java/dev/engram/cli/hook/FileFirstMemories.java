@@ -33,6 +33,7 @@ final class FileFirstMemories implements MemorySource {
                 // a path the store will not take as a scope (too long, odd characters): the query alone then
             }
         }
+        if (out.size() >= limit) return out.subList(0, limit);
         for (MemoryHit h : engine.search(query, limit)) {
             if (out.size() >= limit) break;
             if (ids.add(h.id())) out.add(h);
