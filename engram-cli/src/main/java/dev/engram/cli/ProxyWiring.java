@@ -67,10 +67,16 @@ final class ProxyWiring {
         ResponseCache cache = new ResponseCache(config.storeDir(), clock);
         OriginalStore originals = new OriginalStore(clock, ids);
         CompressionSettings compression = CompressionSettings.fromEnv(env);
-        LlmSummary llm = compression.llm().endpoint(env)
-                .map(c -> new LlmSummary(new OpenAiChatClient(c, json), compression.llm(), new CircuitBreaker(clock,
-                        compression.llm().circuitMaxFailures(), compression.llm().circuitReset())))
-                .orElse(null);
+        LlmSummary llm = null;
+        try {
+            llm = compression.llm().endpoint(env)
+                    .map(c -> new LlmSummary(new OpenAiChatClient(c, json), compression.llm(), new CircuitBreaker(clock,
+                            compression.llm().circuitMaxFailures(), compression.llm().circuitReset())))
+                    .orElse(null);
+        } catch (RuntimeException e) {
+            // a typo in an optional endpoint must not stop the proxy: llm_summary falls back, and says so
+            org.slf4j.LoggerFactory.getLogger(ProxyWiring.class).warn("no model for llm_summary: {}", e.getMessage());
+        }
         Compressor compressor = new Compressor(json.mapper(), originals, new RetentionFloor(settings.retentionFloor()),
                 ProgressiveChunks.DEFAULT_CHUNK_CHARS, compression.toc(), llm);
         String zone = settings.surfacing().zone() != null ? settings.surfacing().zone() : config.defaultZone();
