@@ -50,7 +50,7 @@ final class ProxyAddSubcommand implements Callable<Integer> {
     Map<String, String> headers = new LinkedHashMap<>();
 
     @Option(names = "--compression", description = "auto (default), none, truncate, selective, progressive, hybrid,"
-            + " schema_pruning, extract_fields")
+            + " schema_pruning, extract_fields, skeleton, llm_summary (with a chat endpoint, docs/proxy.md)")
     String compression;
 
     @Option(names = "--max-chars", description = "Result budget in characters (default ${DEFAULT-VALUE})")

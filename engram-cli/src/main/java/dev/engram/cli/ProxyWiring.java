@@ -1,13 +1,16 @@
 package dev.engram.cli;
 
 import dev.engram.engine.Engine;
+import dev.engram.llm.OpenAiChatClient;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.proxy.ProxyRuntime;
 import dev.engram.proxy.cache.ResponseCache;
 import dev.engram.proxy.compress.Compressor;
+import dev.engram.proxy.compress.LlmSummary;
 import dev.engram.proxy.compress.OriginalStore;
 import dev.engram.proxy.compress.ProgressiveChunks;
 import dev.engram.proxy.compress.RetentionFloor;
+import dev.engram.proxy.config.CompressionSettings;
 import dev.engram.proxy.config.ProxyConfig;
 import dev.engram.proxy.config.ProxyConfigFile;
 import dev.engram.proxy.config.ProxySettings;
@@ -17,6 +20,7 @@ import dev.engram.proxy.pipeline.Pipeline;
 import dev.engram.proxy.pipeline.SurfaceStage;
 import dev.engram.proxy.stats.ProposalQueue;
 import dev.engram.proxy.stats.ProxyStats;
+import dev.engram.proxy.surfacing.CircuitBreaker;
 import dev.engram.proxy.surfacing.EngineMemorySource;
 import dev.engram.proxy.surfacing.Surfacer;
 import dev.engram.proxy.surfacing.SurfacingSwitch;
@@ -62,8 +66,19 @@ final class ProxyWiring {
         ProxyStats stats = new ProxyStats(config.storeDir(), clock);
         ResponseCache cache = new ResponseCache(config.storeDir(), clock);
         OriginalStore originals = new OriginalStore(clock, ids);
+        CompressionSettings compression = CompressionSettings.fromEnv(env);
+        LlmSummary llm = null;
+        try {
+            llm = compression.llm().endpoint(env)
+                    .map(c -> new LlmSummary(new OpenAiChatClient(c, json), compression.llm(), new CircuitBreaker(clock,
+                            compression.llm().circuitMaxFailures(), compression.llm().circuitReset())))
+                    .orElse(null);
+        } catch (RuntimeException e) {
+            // a typo in an optional endpoint must not stop the proxy: llm_summary falls back, and says so
+            org.slf4j.LoggerFactory.getLogger(ProxyWiring.class).warn("no model for llm_summary: {}", e.getMessage());
+        }
         Compressor compressor = new Compressor(json.mapper(), originals, new RetentionFloor(settings.retentionFloor()),
-                ProgressiveChunks.DEFAULT_CHUNK_CHARS);
+                ProgressiveChunks.DEFAULT_CHUNK_CHARS, compression.toc(), llm);
         String zone = settings.surfacing().zone() != null ? settings.surfacing().zone() : config.defaultZone();
         Surfacer surfacer = new Surfacer(settings.surfacing(), new EngineMemorySource(engine, zone), clock,
                 new ThresholdTuner(settings.surfacing(), stats), stats, ids);

@@ -48,11 +48,12 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")),
             Map.entry("tokens add", List.of("tokens", "add", "ci-bot", "--zone", "team:read")),
             Map.entry("tokens list", List.of("tokens", "list")),
-            Map.entry("tokens revoke", List.of("tokens", "revoke", "ci-bot")));
+            Map.entry("tokens revoke", List.of("tokens", "revoke", "ci-bot")),
+            Map.entry("hook feedback", List.of("hook", "feedback", "0123456789ab", "helpful")));
     /** Commands that never touch a store, and the two stdio servers tested as processes. */
     private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
-    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop");
+    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool");
 
     private List<String> listing(Path d) throws IOException {
         try (Stream<Path> files = Files.list(d)) {
@@ -107,6 +108,17 @@ class ForeignStoreRefusalTest {
                 "{\"prompt\":\"how do we deploy the billing service again\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         try {
             CliRunner.Run r = cli.run("--store", store.toString(), "hook", "prompt");
+            assertEquals(0, r.exitCode(), r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().contains(db + " is not an Engram database"), r.err());
+        } finally {
+            HookSubcommand.stdin = System.in;
+        }
+        HookSubcommand.stdin = new java.io.ByteArrayInputStream(("{\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Read\","
+                + "\"tool_input\":{\"file_path\":\"src/billing/deploy.py\"},\"tool_response\":\"" + "x".repeat(6000) + "\"}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CliRunner.Run r = cli.run("--store", store.toString(), "hook", "post-tool");
             assertEquals(0, r.exitCode(), r.err());
             assertEquals("", r.out());
             assertTrue(r.err().contains(db + " is not an Engram database"), r.err());

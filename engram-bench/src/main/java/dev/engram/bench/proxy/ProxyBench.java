@@ -8,6 +8,7 @@ import dev.engram.proxy.compress.RetentionFloor;
 import dev.engram.proxy.compress.Section;
 import dev.engram.proxy.compress.StoredResult;
 import dev.engram.proxy.compress.TextCleaner;
+import dev.engram.proxy.compress.TocFormat;
 import dev.engram.proxy.config.CompressionMode;
 import dev.engram.proxy.config.ProxySettings;
 import dev.engram.proxy.config.ResultBudget;
@@ -41,9 +42,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>java -cp … dev.engram.bench.proxy.ProxyBench [max-result-chars]</pre>
  */
 public final class ProxyBench {
-    private static final List<CompressionMode> MODES = List.of(CompressionMode.AUTO, CompressionMode.TRUNCATE,
-            CompressionMode.SELECTIVE, CompressionMode.PROGRESSIVE, CompressionMode.HYBRID,
-            CompressionMode.SCHEMA_PRUNING, CompressionMode.EXTRACT_FIELDS);
+    /** A strategy and the table-of-contents form it writes; {@code label} marks the non-default form's rows. */
+    record Variant(CompressionMode mode, TocFormat.Choice toc, String label) {
+    }
+
+    private static final TocFormat.Choice DEFAULT = TocFormat.Choice.DEFAULT;
+    private static final List<Variant> MODES = List.of(new Variant(CompressionMode.AUTO, DEFAULT, ""),
+            new Variant(CompressionMode.TRUNCATE, DEFAULT, ""),
+            new Variant(CompressionMode.SELECTIVE, DEFAULT, ""),
+            new Variant(CompressionMode.SELECTIVE, TocFormat.Choice.all(TocFormat.TEXT), " [text toc]"),
+            new Variant(CompressionMode.PROGRESSIVE, DEFAULT, ""),
+            new Variant(CompressionMode.PROGRESSIVE, TocFormat.Choice.all(TocFormat.JSON), " [json toc]"),
+            new Variant(CompressionMode.HYBRID, DEFAULT, ""),
+            new Variant(CompressionMode.HYBRID, TocFormat.Choice.all(TocFormat.JSON), " [json toc]"),
+            new Variant(CompressionMode.SCHEMA_PRUNING, DEFAULT, ""),
+            new Variant(CompressionMode.EXTRACT_FIELDS, DEFAULT, ""),
+            new Variant(CompressionMode.SKELETON, DEFAULT, ""));
     private static final double TARGET_SAVED = 0.5;
 
     private ProxyBench() {
@@ -55,31 +69,50 @@ public final class ProxyBench {
         ResultBudget rule = ProxySettings.fromEnv(System.getenv()).resultBudget();
         AtomicLong keys = new AtomicLong();
         OriginalStore store = new OriginalStore(Clock.systemUTC(), () -> String.format("%012d", keys.incrementAndGet()));
-        Pipeline pipeline = pipeline(store);
+        Map<TocFormat.Choice, Pipeline> pipelines = new java.util.HashMap<>();
+        for (TocFormat.Choice c : List.of(DEFAULT, TocFormat.Choice.all(TocFormat.TEXT), TocFormat.Choice.all(TocFormat.JSON))) {
+            pipelines.put(c, pipeline(store, c));
+        }
         System.out.printf("max_result_chars %d; results over %d chars get at most %.0f%% of their size; tokens = chars / 4,"
                 + " rounded up.%n%n", maxChars, rule.compressAboveChars(), 100 * rule.maxShare());
         System.out.println("| response | chars | strategy (path) | tokens in | tokens out | saved | exact recovery"
                 + " (read_more / select_chunks) | reachable ≤1 follow-up |");
         System.out.println("|---|---:|---|---:|---:|---:|---|---:|");
         Summary summary = new Summary();
+        Map<TocFormat.Choice, long[]> autoByToc = new java.util.LinkedHashMap<>();
         for (BenchCorpus.Doc doc : BenchCorpus.load()) {
-            for (CompressionMode mode : MODES) {
-                Row r = run(pipeline, store, doc, maxChars, mode, rule);
+            for (Variant v : MODES) {
+                CompressionMode mode = v.mode();
+                Row r = run(pipelines.get(v.toc()), store, doc, maxChars, mode, rule);
                 if (mode == CompressionMode.AUTO) summary.add(doc, r, rule);
                 // passed through, or cleaning alone fit: every strategy gives the same answer, print it once
                 else if (r.passedThrough() || r.path.equals("clean")) continue;
                 System.out.printf("| %s | %d | %s | %d | %d | %.0f%% | %s | %d/%d |%n", doc.name(), doc.text().length(),
-                        mode == CompressionMode.AUTO ? "auto (" + r.path + ")" : r.path, r.tokensIn, r.tokensOut,
+                        (mode == CompressionMode.AUTO ? "auto (" + r.path + ")" : r.path) + v.label(), r.tokensIn, r.tokensOut,
                         100 * r.saved(), r.recovery(), r.reachable, doc.needles().size());
+            }
+            // AUTO with every table of contents in one form: what toc_format costs on the whole corpus
+            for (TocFormat.Choice c : List.of(TocFormat.Choice.all(TocFormat.TEXT), TocFormat.Choice.all(TocFormat.JSON))) {
+                Row r = run(pipelines.get(c), store, doc, maxChars, CompressionMode.AUTO, rule);
+                long[] t = autoByToc.computeIfAbsent(c, k -> new long[3]);
+                t[0] += r.tokensIn;
+                t[1] += r.tokensOut;
+                t[2] += r.reachable == doc.needles().size() ? 0 : 1;
             }
         }
         summary.print(rule);
+        autoByToc.forEach((c, t) -> System.out.printf("AUTO with toc_format=%s: %d → %d tokens over the whole corpus;"
+                + " responses with a question not reachable in one follow-up: %d.%n", c.selective().id(), t[0], t[1], t[2]));
         passThrough(maxChars, rule);
     }
 
     private static Pipeline pipeline(OriginalStore store) {
+        return pipeline(store, TocFormat.Choice.DEFAULT);
+    }
+
+    private static Pipeline pipeline(OriginalStore store, TocFormat.Choice toc) {
         return new Pipeline(List.of(new CleanStage(), new CompressStage(new Compressor(McpJsonDefaults.getMapper(), store,
-                new RetentionFloor(RetentionFloor.DEFAULT), ProgressiveChunks.DEFAULT_CHUNK_CHARS))));
+                new RetentionFloor(RetentionFloor.DEFAULT), ProgressiveChunks.DEFAULT_CHUNK_CHARS, toc, null))));
     }
 
     private static ProxiedCall call(CompressionMode mode, int maxChars, ResultBudget rule) {
@@ -132,7 +165,8 @@ public final class ProxyBench {
         if (chunk.substring(0, chunk.indexOf(Footers.PROGRESSIVE_FOOTER_TOKEN)).contains(needle)) return true;
         for (Section s : stored.sections()) {
             // a text list's line, or an entry of selective's JSON table of contents
-            boolean listed = view.contains("- " + s.id() + " \"") || view.contains("{\"key\": \"" + s.id() + "\",");
+            boolean listed = view.contains("- " + s.id() + " \"") || view.contains("{\"key\": \"" + s.id() + "\",")
+                    || view.contains("[" + s.id() + " · "); // a skeleton's heading label
             if (listed && stored.original().substring(s.start(), s.end()).contains(needle)) return true;
         }
         return false;

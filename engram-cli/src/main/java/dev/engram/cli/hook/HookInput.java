@@ -15,6 +15,17 @@ import java.util.function.Function;
 public record HookInput(Map<String, Object> fields) {
     /** The object read from {@code in}, waiting at most {@code timeout} for the writer to close it; empty on any problem. */
     static HookInput read(InputStream in, Duration timeout, Function<String, Map<String, Object>> json) {
+        String text = readText(in, timeout);
+        if (text.isBlank()) return new HookInput(Map.of());
+        try {
+            return new HookInput(json.apply(text.strip()));
+        } catch (RuntimeException e) {
+            return new HookInput(Map.of());
+        }
+    }
+
+    /** What arrived on {@code in} within {@code timeout} (a writer that never closes stdin gets cut off then). */
+    static String readText(InputStream in, Duration timeout) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         FutureTask<Void> reading = new FutureTask<>(() -> {
             byte[] buf = new byte[8192];
@@ -35,15 +46,8 @@ public record HookInput(Map<String, Object> fields) {
         } catch (ExecutionException | InterruptedException e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
         }
-        String text;
         synchronized (got) {
-            text = got.toString(StandardCharsets.UTF_8);
-        }
-        if (text.isBlank()) return new HookInput(Map.of());
-        try {
-            return new HookInput(json.apply(text.strip()));
-        } catch (RuntimeException e) {
-            return new HookInput(Map.of());
+            return got.toString(StandardCharsets.UTF_8);
         }
     }
 

@@ -8,6 +8,11 @@ public final class HookInputs {
     private HookInputs() {
     }
 
+    /** The raw text of the event, for hooks that report a payload they cannot read instead of ignoring it. */
+    public static String readText(InputStream in, HookSettings settings) {
+        return HookInput.readText(in, settings.stdinTimeout());
+    }
+
     public static HookInput read(InputStream in, HookSettings settings, JsonText json) {
         return HookInput.read(in, settings.stdinTimeout(), json::readObject);
     }

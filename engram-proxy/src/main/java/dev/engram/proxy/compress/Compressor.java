@@ -28,15 +28,26 @@ public final class Compressor {
     private final McpJsonMapper mapper;
     private final OriginalStore originals;
     private final RetentionFloor floor;
+    private final LlmSummary llm;
     private final Map<CompressionMode, CompressionStrategy> strategies = new EnumMap<>(CompressionMode.class);
 
     public Compressor(McpJsonMapper mapper, OriginalStore originals, RetentionFloor floor, int chunkChars) {
+        this(mapper, originals, floor, chunkChars, TocFormat.Choice.DEFAULT, null);
+    }
+
+    /**
+     * {@code toc}: how tables of contents are written (the {@code toc_format} setting); {@code llm}: the
+     * model summary, null when no chat endpoint is configured ({@code llm_summary} then falls back).
+     */
+    public Compressor(McpJsonMapper mapper, OriginalStore originals, RetentionFloor floor, int chunkChars,
+                      TocFormat.Choice toc, LlmSummary llm) {
+        this.llm = llm;
         this.mapper = mapper;
         this.originals = originals;
         this.floor = floor;
-        for (CompressionStrategy s : List.of(new TruncateStrategy(), new SelectiveStrategy(),
-                new ProgressiveStrategy(chunkChars), new HybridStrategy(), new SchemaPruningStrategy(mapper),
-                new FieldExtractionStrategy(mapper))) {
+        for (CompressionStrategy s : List.of(new TruncateStrategy(), new SelectiveStrategy(toc.selective()),
+                new ProgressiveStrategy(chunkChars, toc.views()), new HybridStrategy(toc.views()),
+                new SchemaPruningStrategy(mapper), new FieldExtractionStrategy(mapper), new SkeletonStrategy())) {
             strategies.put(s.mode(), s);
         }
     }
@@ -67,19 +78,42 @@ public final class Compressor {
         CompressionInput input = new CompressionInput(raw, cleaned, budget, key, sections, shape.json());
         boolean auto = mode == CompressionMode.AUTO;
         CompressionMode first = auto ? StrategyChooser.choose(shape, cleaned.length(), budget) : mode;
+        String llmPath = "";
+        String llmNote = "";
+        if (first == CompressionMode.LLM_SUMMARY) {
+            LlmSummary.Attempt a = llm == null ? LlmSummary.unconfigured() : llm.summarize(input);
+            if (a.summary() != null) {
+                store(key, server, tool, raw, sections);
+                return new CompressionOutcome(a.summary().text(), CompressionMode.LLM_SUMMARY, "llm_summary",
+                        a.summary().retention(), key);
+            }
+            // the automatic choice's view instead, with room for the note that says why
+            llmNote = "\n[llm_summary not used: " + shorten(a.why()) + "; the view above is the automatic choice]";
+            llmPath = "llm_summary→" + a.fallback() + "_fallback→";
+            first = StrategyChooser.choose(shape, cleaned.length(), budget);
+            auto = true;
+            input = new CompressionInput(raw, cleaned, Math.max(0, budget - llmNote.length()), key, sections, shape.json());
+        }
+        CompressionInput in = input;
         double minimum = auto ? floor.forSize(cleaned.length()) : 0.0;
-        Optional<Compressed> result = strategies.get(first).compress(input).filter(c -> c.retention() >= minimum);
+        Optional<Compressed> result = strategies.get(first).compress(in).filter(c -> c.retention() >= minimum);
         String path = first.id();
         for (CompressionMode rung : List.of(CompressionMode.PROGRESSIVE, CompressionMode.HYBRID, CompressionMode.TRUNCATE)) {
             if (result.isPresent()) break;
             if (rung == first) continue;
             double need = rung == CompressionMode.TRUNCATE ? 0.0 : minimum;
-            result = strategies.get(rung).compress(input).filter(c -> c.retention() >= need);
+            result = strategies.get(rung).compress(in).filter(c -> c.retention() >= need);
             path = path + "→" + rung.id() + "_fallback";
         }
         Compressed c = result.orElseThrow(() -> new IllegalStateException("truncate must always apply"));
         store(key, server, tool, raw, sections);
-        return new CompressionOutcome(c.text(), c.strategy(), path, c.retention(), key);
+        return new CompressionOutcome(c.text() + llmNote, c.strategy(), llmPath + path, c.retention(), key);
+    }
+
+    /** A fallback's reason for the agent: one line, at most 300 chars (an endpoint's error can be long). */
+    private static String shorten(String why) {
+        String flat = why.replaceAll("\\s+", " ");
+        return flat.length() <= 300 ? flat : flat.substring(0, 300) + "…";
     }
 
     /**

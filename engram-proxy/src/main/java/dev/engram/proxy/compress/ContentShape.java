@@ -2,14 +2,22 @@ package dev.engram.proxy.compress;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import java.util.regex.Pattern;
 
-/** What a result looks like: parsed JSON (or null), markdown headings and code fences. */
-public record ContentShape(Object json, int headings, int codeFences) {
+/**
+ * What a result looks like: parsed JSON (or null), markdown headings, code fences, and whether it
+ * names HTTP endpoints ({@code GET /users}, memtomem-stm's sign of API docs).
+ */
+public record ContentShape(Object json, int headings, int codeFences, boolean httpEndpoints) {
+    private static final Pattern ENDPOINT = Pattern.compile("\\b(?:GET|POST|PUT|DELETE|PATCH)\\s+/");
+
     private static final TypeRef<Object> ANY = new TypeRef<>() {
     };
 
     public static ContentShape of(String text, McpJsonMapper mapper) {
-        return new ContentShape(parseJson(text, mapper), Sections.headings(text).size(), fences(text));
+        Object json = parseJson(text, mapper);
+        return new ContentShape(json, Sections.headings(text).size(), fences(text),
+                json == null && ENDPOINT.matcher(text).find());
     }
 
     private static Object parseJson(String text, McpJsonMapper mapper) {

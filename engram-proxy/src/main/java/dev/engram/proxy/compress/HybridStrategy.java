@@ -14,6 +14,17 @@ public final class HybridStrategy implements CompressionStrategy {
     /** memtomem-stm's head_ratio: the TOC keeps at least 40% of a tight budget. */
     public static final double HEAD_RATIO = 0.6;
 
+    private final TocFormat format;
+
+    public HybridStrategy() {
+        this(TocFormat.Choice.DEFAULT.views());
+    }
+
+    /** {@code format}: how the rest is listed, Engram's text list or memtomem-stm's JSON table of contents. */
+    public HybridStrategy(TocFormat format) {
+        this.format = format;
+    }
+
     @Override
     public CompressionMode mode() {
         return CompressionMode.HYBRID;
@@ -32,10 +43,17 @@ public final class HybridStrategy implements CompressionStrategy {
                 + "; the rest, by section:]\n";
         String hint = "[-> stm_proxy_select_chunks(key=\"" + in.key() + "\", sections=[\"" + rest.get(0).id()
                 + "\"]) | continue: stm_proxy_read_more(key=\"" + in.key() + "\", offset=" + cutAt + ")]";
+        int fullyInHead = in.sections().size() - rest.size();
+        if (format == TocFormat.JSON) {
+            // STM's shape: the head, a separator line, the JSON table of contents of the rest (its hint inside)
+            JsonToc.Rendered toc = JsonToc.render(in, rest, in.budget() - head.length() - mid.length());
+            if (toc == null) return Optional.empty();
+            double retention = (double) (fullyInHead + toc.listed()) / in.sections().size();
+            return Optional.of(new Compressed(head + mid + toc.text(), mode(), retention));
+        }
         int tocBudget = in.budget() - head.length() - mid.length() - hint.length();
         TableOfContents.Rendered toc = TableOfContents.render(raw, rest, tocBudget);
         if (toc.listed() == 0) return Optional.empty();
-        int fullyInHead = in.sections().size() - rest.size();
         double retention = (double) (fullyInHead + toc.listed()) / in.sections().size();
         return Optional.of(new Compressed(head + mid + toc.text() + hint, mode(), retention));
     }

@@ -28,7 +28,11 @@ final class JsonToc {
     }
 
     static Rendered render(CompressionInput in) {
-        List<Section> sections = in.sections();
+        return render(in, in.sections(), in.budget());
+    }
+
+    /** The TOC of {@code sections} (all of {@code in}'s, or the rest after a head) within {@code budget} chars. */
+    static Rendered render(CompressionInput in, List<Section> sections, int budget) {
         String format = format(in);
         String head = "{\"type\": \"toc\", \"selection_key\": " + quote(in.key()) + ", \"format\": " + quote(format)
                 + ", \"total_chars\": " + in.raw().length() + ", \"ttl_seconds_remaining\": " + TTL_SECONDS
@@ -38,20 +42,20 @@ final class JsonToc {
                 + "', offset=0).") + "}";
         for (int preview = TableOfContents.PREVIEW_CHARS; preview >= 0; preview -= 20) {
             StringBuilder sb = new StringBuilder(head);
-            for (int i = 0; i < sections.size() && sb.length() <= in.budget(); i++) {
+            for (int i = 0; i < sections.size() && sb.length() <= budget; i++) {
                 if (i > 0) sb.append(", ");
                 sb.append(entry(in, format, sections.get(i), preview));
             }
             sb.append(']').append(tail);
-            if (sb.length() <= in.budget()) return new Rendered(sb.toString(), sections.size());
+            if (sb.length() <= budget) return new Rendered(sb.toString(), sections.size());
         }
         // a prefix of bare entries and the rest as an id range; running lengths keep this linear
         int best = 0;
         int used = head.length();
         for (int n = 1; n < sections.size(); n++) {
             used += (n > 1 ? 2 : 0) + entry(in, format, sections.get(n - 1), 0).length();
-            if (used > in.budget()) break; // longer prefixes only grow
-            if (used + omitted(sections, n).length() + tail.length() <= in.budget()) best = n;
+            if (used > budget) break; // longer prefixes only grow
+            if (used + omitted(sections, n).length() + tail.length() <= budget) best = n;
         }
         if (best == 0) return null;
         StringBuilder sb = new StringBuilder(head);

@@ -12,9 +12,16 @@ import java.util.Optional;
  */
 public final class ProgressiveStrategy implements CompressionStrategy {
     private final int chunkChars;
+    private final TocFormat format;
 
     public ProgressiveStrategy(int chunkChars) {
+        this(chunkChars, TocFormat.Choice.DEFAULT.views());
+    }
+
+    /** {@code format}: how the sections after the chunk are listed (text, or memtomem-stm's JSON). */
+    public ProgressiveStrategy(int chunkChars, TocFormat format) {
         this.chunkChars = chunkChars;
+        this.format = format;
     }
 
     @Override
@@ -33,7 +40,7 @@ public final class ProgressiveStrategy implements CompressionStrategy {
         return text.length() > in.budget() ? Optional.empty() : Optional.of(new Compressed(text, mode(), 1.0));
     }
 
-    private static String firstAnswer(CompressionInput in, int limit) {
+    private String firstAnswer(CompressionInput in, int limit) {
         String raw = in.raw();
         int to = ProgressiveChunks.boundary(raw, 0, limit);
         if (ProgressiveChunks.boundary(raw, to, ProgressiveChunks.DEFAULT_CHUNK_CHARS) == raw.length()) {
@@ -45,8 +52,14 @@ public final class ProgressiveStrategy implements CompressionStrategy {
         int cut = to;
         String footer = Footers.progressive(in.key(), 0, to, raw.length(), List.of());
         List<Section> rest = in.sections().stream().filter(s -> s.end() > cut).toList();
-        String jump = TableOfContents.jumpList(in.key(), raw, rest, in.budget() - to - footer.length(),
-                TableOfContents.PREVIEW_CHARS);
+        int room = in.budget() - to - footer.length();
+        String jump;
+        if (format == TocFormat.JSON) {
+            JsonToc.Rendered toc = rest.isEmpty() ? null : JsonToc.render(in, rest, room - 1);
+            jump = toc == null ? "" : "\n" + toc.text();
+        } else {
+            jump = TableOfContents.jumpList(in.key(), raw, rest, room, TableOfContents.PREVIEW_CHARS);
+        }
         return raw.substring(0, to) + footer + jump;
     }
 }

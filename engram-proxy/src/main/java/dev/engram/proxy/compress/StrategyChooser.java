@@ -10,6 +10,8 @@ import dev.engram.proxy.config.CompressionMode;
  * <li>other JSON: {@code progressive} (cutting JSON breaks it; chunks keep it exact), or
  *     {@code selective} past {@link #LONG_FACTOR} times the budget, where reading on chunk by chunk
  *     costs more calls than picking the section a question is about;
+ * <li>markdown with at least {@link #MIN_SKELETON_HEADINGS} headings that names HTTP endpoints
+ *     ({@code GET /users}; API docs, one section per endpoint): {@code skeleton}, memtomem-stm's rule;
  * <li>markdown with at least {@link #MIN_HEADINGS} headings, or at least {@link #MIN_FENCES} code
  *     fences: {@code hybrid}, or {@code selective} past {@link #SELECTIVE_FACTOR} times the budget,
  *     where a head would show too small a share to be worth its tokens;
@@ -19,6 +21,8 @@ import dev.engram.proxy.config.CompressionMode;
  */
 public final class StrategyChooser {
     public static final int MIN_HEADINGS = 5;
+    /** memtomem-stm's: four headings and an HTTP endpoint make API docs. */
+    public static final int MIN_SKELETON_HEADINGS = 4;
     /** Three code blocks (each has two fences). */
     public static final int MIN_FENCES = 6;
     public static final int SELECTIVE_FACTOR = 8;
@@ -37,6 +41,7 @@ public final class StrategyChooser {
             if (FieldExtractionStrategy.applies(shape.json())) return CompressionMode.EXTRACT_FIELDS;
             return chars > (long) LONG_FACTOR * budget ? CompressionMode.SELECTIVE : CompressionMode.PROGRESSIVE;
         }
+        if (shape.headings() >= MIN_SKELETON_HEADINGS && shape.httpEndpoints()) return CompressionMode.SKELETON;
         if (shape.headings() >= MIN_HEADINGS || shape.codeFences() >= MIN_FENCES) {
             return chars > (long) SELECTIVE_FACTOR * budget ? CompressionMode.SELECTIVE : CompressionMode.HYBRID;
         }

@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /** The compression an upstream asks for; {@code AUTO} picks one per result from its shape and size. */
 public enum CompressionMode {
-    AUTO, NONE, TRUNCATE, SELECTIVE, PROGRESSIVE, HYBRID, SCHEMA_PRUNING, EXTRACT_FIELDS;
+    AUTO, NONE, TRUNCATE, SELECTIVE, PROGRESSIVE, HYBRID, SCHEMA_PRUNING, EXTRACT_FIELDS, SKELETON,
+    /** A model's summary; only when a chat endpoint is configured, never chosen by AUTO. */
+    LLM_SUMMARY;
 
     public String id() {
         return name().toLowerCase(Locale.ROOT);

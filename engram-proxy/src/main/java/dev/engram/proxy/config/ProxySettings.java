@@ -65,7 +65,7 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
     }
 
     /** Looks a suffix up under ENGRAM_PROXY_ first, then MEMTOMEM_STM_. */
-    private record Env(Map<String, String> env) {
+    record Env(Map<String, String> env) {
         String text(String suffix, String fallback) {
             String v = env.get("ENGRAM_PROXY_" + suffix);
             if (v == null) v = env.get("MEMTOMEM_STM_" + suffix);

@@ -49,6 +49,21 @@ public final class CircuitBreaker {
         if (failures >= maxFailures || openedAt != null) openedAt = clock.instant();
     }
 
+    /** What a breaker knows, for a process that lives one call (a hook) to hand to the next. */
+    public record Snapshot(int failures, Long openedAtMillis) {
+    }
+
+    public synchronized Snapshot snapshot() {
+        return new Snapshot(failures, openedAt == null ? null : openedAt.toEpochMilli());
+    }
+
+    /** Takes over a saved state; a probe in flight when it was saved is not (that process is gone). */
+    public synchronized void restore(Snapshot s) {
+        failures = Math.max(0, s.failures());
+        openedAt = s.openedAtMillis() == null ? null : Instant.ofEpochMilli(s.openedAtMillis());
+        probing = false;
+    }
+
     public synchronized State state() {
         if (openedAt == null) return State.CLOSED;
         return clock.instant().isBefore(openedAt.plus(reset)) ? State.OPEN : State.HALF_OPEN;

@@ -38,7 +38,12 @@ public final class EngineMemorySource implements MemorySource {
 
     @Override
     public List<MemoryHit> search(String query, int limit) {
-        RecallQuery q = RecallQuery.builder(query).limit(limit).zone(zone).build();
+        return search(query, limit, null);
+    }
+
+    /** As {@link #search(String, int)}, only memories whose file or path scope matches {@code pathGlob} (null: any). */
+    public List<MemoryHit> search(String query, int limit, String pathGlob) {
+        RecallQuery q = RecallQuery.builder(query).limit(limit).zone(zone).path(pathGlob).build();
         return engine.get().recall(q, UNBUDGETED).results().stream().map(EngineMemorySource::hit).toList();
     }
 

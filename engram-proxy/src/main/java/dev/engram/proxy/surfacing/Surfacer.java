@@ -38,6 +38,7 @@ public final class Surfacer implements AutoCloseable {
     private final ThresholdTuner tuner;
     private final ProxyStats stats;
     private final Supplier<String> ids;
+    private final java.util.function.UnaryOperator<String> rating;
     private final ExecutorService searches = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "engram-proxy-surface");
         t.setDaemon(true);
@@ -47,8 +48,18 @@ public final class Surfacer implements AutoCloseable {
 
     public Surfacer(SurfacingSettings settings, MemorySource source, Clock clock, ThresholdTuner tuner, ProxyStats stats,
                     Supplier<String> ids) {
+        this(settings, source, clock, tuner, stats, ids, SurfacingFormat.PROXY_RATING);
+    }
+
+    /**
+     * {@code rating}: the rating line's call for a surfacing id (a hook's memories are rated with
+     * {@code engram hook feedback}, the proxy's with its tool).
+     */
+    public Surfacer(SurfacingSettings settings, MemorySource source, Clock clock, ThresholdTuner tuner, ProxyStats stats,
+                    Supplier<String> ids, java.util.function.UnaryOperator<String> rating) {
         this.settings = settings;
         this.source = source;
+        this.rating = rating;
         this.gate = new SurfacingGate(clock, settings.maxPerMinute(), settings.cooldown(), settings.dedupWindow());
         this.breaker = new CircuitBreaker(clock, settings.circuitMaxFailures(), settings.circuitReset());
         this.tuner = tuner;
@@ -64,6 +75,18 @@ public final class Surfacer implements AutoCloseable {
         }
     }
 
+    /**
+     * The gates that need no state, in the order {@link #surface} applies them: null when a call passes
+     * them, else the reason it does not. A hook checks them before it opens anything.
+     */
+    public static String statelessSkip(SurfacingSettings settings, String tool, Map<String, Object> arguments, int resultChars) {
+        if (!settings.enabled()) return "disabled";
+        if (resultChars < settings.minResponseChars()) return "small_result";
+        if (QueryExtractor.tokens(tool, arguments).size() < settings.minQueryTokens()) return "few_query_tokens";
+        if (WRITE_TOOL.matcher(tool).matches()) return "write_tool";
+        return null;
+    }
+
     public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars) {
         return surface(server, tool, arguments, resultChars, null);
     }
@@ -75,12 +98,17 @@ public final class Surfacer implements AutoCloseable {
      */
     public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars,
                                        String contextQuery) {
-        if (!settings.enabled()) return skip("disabled");
-        if (contextQuery == null && resultChars < settings.minResponseChars()) return skip("small_result");
-        List<String> tokens = contextQuery != null ? QueryExtractor.tokens(tool, Map.of("q", contextQuery))
-                : QueryExtractor.tokens(tool, arguments);
-        if (tokens.size() < settings.minQueryTokens()) return skip("few_query_tokens");
-        if (WRITE_TOOL.matcher(tool).matches()) return skip("write_tool");
+        List<String> tokens;
+        if (contextQuery == null) {
+            String stateless = statelessSkip(settings, tool, arguments, resultChars);
+            if (stateless != null) return skip(stateless);
+            tokens = QueryExtractor.tokens(tool, arguments);
+        } else {
+            if (!settings.enabled()) return skip("disabled");
+            tokens = QueryExtractor.tokens(tool, Map.of("q", contextQuery));
+            if (tokens.size() < settings.minQueryTokens()) return skip("few_query_tokens");
+            if (WRITE_TOOL.matcher(tool).matches()) return skip("write_tool");
+        }
         String refused = gate.claim(tokens);
         if (refused != null) return skip(refused);
         if (!breaker.allow()) return skip("circuit_open");
@@ -109,7 +137,7 @@ public final class Surfacer implements AutoCloseable {
                 .limit(settings.maxResults()).toList();
         if (chosen.isEmpty()) return skip("no_match");
         String id = ids.get();
-        String block = SurfacingFormat.block(id, chosen, min, settings.maxInjectionChars());
+        String block = SurfacingFormat.block(id, chosen, min, settings.maxInjectionChars(), rating);
         List<String> memoryIds = chosen.stream().map(MemoryHit::id).toList();
         gate.markSurfaced(memoryIds);
         stats.recordSurfacing(id, server, tool, memoryIds);
@@ -122,6 +150,16 @@ public final class Surfacer implements AutoCloseable {
 
     public CircuitBreaker.State breakerState() {
         return breaker.state();
+    }
+
+    /** The rate/cooldown gate, whose state a hook saves between its one-call processes. */
+    public SurfacingGate gate() {
+        return gate;
+    }
+
+    /** The search's breaker, whose state a hook saves between its one-call processes. */
+    public CircuitBreaker breaker() {
+        return breaker;
     }
 
     public ThresholdTuner tuner() {

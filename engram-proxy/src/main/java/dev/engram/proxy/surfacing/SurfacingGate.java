@@ -76,6 +76,43 @@ public final class SurfacingGate {
         }
     }
 
+    /**
+     * The rate and cooldown state (slots taken in the last minute, recent queries), for a process that
+     * lives one call (a hook) to hand to the next. The dedup window is not in it: surfaced memories are
+     * recorded in {@code ProxyStats} and loaded from there.
+     */
+    public record Snapshot(List<Long> slotsMillis, List<RecentQuery> recent) {
+        public Snapshot {
+            slotsMillis = List.copyOf(slotsMillis);
+            recent = List.copyOf(recent);
+        }
+    }
+
+    public record RecentQuery(List<String> tokens, long atMillis) {
+        public RecentQuery {
+            tokens = List.copyOf(tokens);
+        }
+    }
+
+    public synchronized Snapshot snapshot() {
+        Instant now = clock.instant();
+        List<Long> s = slots.stream().filter(t -> t.isAfter(now.minus(Duration.ofMinutes(1)))).map(Instant::toEpochMilli).toList();
+        List<RecentQuery> r = recent.stream().filter(q -> q.at.isAfter(now.minus(cooldown)))
+                .map(q -> new RecentQuery(List.copyOf(q.tokens), q.at.toEpochMilli())).toList();
+        return new Snapshot(s, r);
+    }
+
+    /** Takes over a saved state (oldest first as saved); entries outside their windows drop out as they would have. */
+    public synchronized void restore(Snapshot s) {
+        slots.clear();
+        s.slotsMillis().stream().sorted().map(Instant::ofEpochMilli).forEach(slots::addLast);
+        recent.clear();
+        for (RecentQuery q : s.recent()) {
+            if (recent.size() >= RECENT_QUERIES) break;
+            recent.addLast(new Recent(new HashSet<>(q.tokens()), Instant.ofEpochMilli(q.atMillis())));
+        }
+    }
+
     static double jaccard(Set<String> a, Set<String> b) {
         if (a.isEmpty() && b.isEmpty()) return 1.0;
         Set<String> inter = new HashSet<>(a);

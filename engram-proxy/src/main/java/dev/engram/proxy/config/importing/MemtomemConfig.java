@@ -191,7 +191,7 @@ public final class MemtomemConfig {
                 exclude);
     }
 
-    /** STM's strategy names onto Engram's; one Engram lacks (skeleton, llm_summary …) becomes auto, noted. */
+    /** STM's strategy names onto Engram's (the same ids); one Engram lacks becomes auto, noted. */
     private static CompressionMode compression(String value, String field, List<String> notes) {
         String v = value.strip().toLowerCase(Locale.ROOT);
         for (CompressionMode mode : CompressionMode.values()) if (mode.id().equals(v)) return mode;

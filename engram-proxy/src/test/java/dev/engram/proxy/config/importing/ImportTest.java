@@ -70,7 +70,7 @@ class ImportTest {
         assertEquals(CompressionMode.SELECTIVE, fs.compressionFor("search_files"));
         assertEquals(12000, fs.maxResultCharsFor("search_files"));
         assertEquals(0, fs.cacheTtlSecondsFor("search_files"));
-        assertEquals(CompressionMode.AUTO, fs.compressionFor("read_file")); // skeleton: none here yet, noted
+        assertEquals(CompressionMode.SKELETON, fs.compressionFor("read_file")); // STM's skeleton, carried over as it is
         assertEquals("Read a project file", fs.overrideFor("read_file").descriptionOverride());
         assertEquals(List.of("*debug*"), fs.excludeTools()); // the 7 is noted, not carried over
         assertEquals(java.util.Optional.of("*debug*"), fs.excludedBy("internal_debug"));
