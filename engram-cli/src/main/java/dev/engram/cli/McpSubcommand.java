@@ -23,15 +23,25 @@ final class McpSubcommand implements Callable<Integer> {
         Main main = root.main();
         // checked while stdout is still ours, so an unknown name is reported and nothing is served
         String profileName = main.configLoader().profile(profile, main.profiles());
+        // a bad ENGRAM_MAINTENANCE_INTERVAL is reported now too, while stderr and the exit code still reach the user
+        main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         // from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
         if (profileName.equals(ToonProfile.NAME)) config = main.configLoader().perProject(config);
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
+        CompletableFuture<AutoCloseable> maintenance = opening.thenApply(o -> main.startMaintenance(profileName, o.engine()));
         McpSyncServer server = StdioServer.start(main.profile(profileName, config, Main.engineWhenOpen(opening)),
                 Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();
+            maintenance.thenAccept(m -> {
+                try {
+                    m.close();
+                } catch (Exception e) {
+                    System.err.println("stopping the maintenance schedule failed: " + e);
+                }
+            });
             opening.thenAccept(Main.OpenEngine::close);
         }, "engram-shutdown"));
         // the transport's reader thread keeps the JVM alive; it exits when the agent closes stdin

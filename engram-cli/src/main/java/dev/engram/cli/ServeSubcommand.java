@@ -43,6 +43,7 @@ final class ServeSubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         String profileName = main.configLoader().profile(profile, main.profiles());
         HttpServerSettings settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins);
+        main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         Main.OpenEngine opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
         McpHttpServer server;
         try {
@@ -52,6 +53,7 @@ final class ServeSubcommand implements Callable<Integer> {
             opened.close();
             throw e;
         }
+        AutoCloseable schedule = main.startMaintenance(profileName, opened.engine());
         main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")"));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
@@ -61,6 +63,11 @@ final class ServeSubcommand implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
+            try {
+                schedule.close();
+            } catch (Exception e) {
+                main.err().println("stopping the maintenance schedule failed: " + e);
+            }
             opened.close();
         }, "engram-shutdown"));
         server.join();

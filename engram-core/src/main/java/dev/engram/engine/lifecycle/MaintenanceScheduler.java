@@ -98,8 +98,14 @@ public final class MaintenanceScheduler implements AutoCloseable {
         return Optional.of(d);
     }
 
+    /** Stops the checks and waits, bounded, for a cycle in progress to finish (each of its writes is atomic anyway). */
     @Override
     public void close() {
-        executor.shutdownNow();
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) log.warn("maintenance cycle still running after 10 s; closing under it");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
