@@ -16,7 +16,8 @@ import java.util.Objects;
  * The fields that change together are grouped ({@link Times}, {@link Usage}, {@link Review},
  * {@link Provenance}, {@link Supersession}), so a new field of one concern touches its group; the flat
  * accessors ({@code createdAt()}, {@code accessCount()}, …) and the flat {@link Builder} stay for callers.
- * The tier is not a field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
+ * The tier is not a field: it follows from use and is computed when read by the lifecycle policy's tier rules
+ * ({@link dev.engram.engine.lifecycle.LifecyclePolicy#tier}).
  */
 public record Memory(
         String id,
