@@ -305,6 +305,7 @@ class MementoToolsTest {
         assertEquals(0.95, store.get(kept).orElseThrow().relevance() / 2, 1e-9, "a preference never fades");
         Map<String, Object> again = ok("memory_consolidate");
         assertEquals(0, again.get("changed"), "the fading was written once: nothing more at the same instant");
+        assertTrue(error("memory_consolidate", "workspace", "Bad Zone!").contains("workspace"));
     }
 
     @Test
