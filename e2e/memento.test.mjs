@@ -137,7 +137,16 @@ describe("memento profile over stdio", () => {
     assert.equal(fb.adjusted[0].importance, 0.525);
     assert.equal((await ok("search_traces", { keyword: "JAVA_HOME" })).count, 1);
     assert.ok((await ok("get_skill_guide", { section: "lifecycle" })).guide.lifecycle.includes("half-life"));
-    await callErr(client, "memory_consolidate", {}, [/not built yet/]);
+    const before = await total();
+    const dry = await ok("memory_consolidate", { dryRun: true });
+    assert.equal(dry.dryRun, true);
+    assert.deepEqual(dry.steps.map((s) => s.step), ["anchor", "merge", "decay", "compress", "contradictions", "gc"]);
+    const cycle = await ok("memory_consolidate", {});
+    assert.equal(cycle.success, true);
+    assert.equal(cycle.dryRun, false);
+    assert.equal(typeof cycle.changed, "number");
+    assert.equal(await total(), before, "fresh, distinct fragments: nothing merged, compressed or collected");
+    await callErr(client, "memory_consolidate", { workspace: "Bad Zone!" }, [/workspace/]);
     const story = await ok("reconstruct_history", { entity: "build" });
     assert.equal(story.ordered_timeline.length, 3);
     assert.equal(story.causal_chains[0].root_id, a.id);

@@ -52,6 +52,20 @@ final class ConfigLoader {
         return dev.engram.proxy.config.ProxySettings.fromEnv(env);
     }
 
+    /**
+     * How often a server runs the maintenance cycle: {@code ENGRAM_MAINTENANCE_INTERVAL} (6h, 30m, 1d, PT6H),
+     * else the policy's own interval; empty for {@code off}.
+     */
+    java.util.Optional<java.time.Duration> maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy policy) {
+        String name = dev.engram.engine.lifecycle.MaintenanceScheduler.ENV;
+        try {
+            return dev.engram.engine.lifecycle.MaintenanceScheduler.interval(env.get(name), policy.interval());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, "environment", "'" + env.get(name) + "' is not an interval; send e.g. 6h, 30m, 1d,"
+                    + " PT6H (at least 10 seconds) or off");
+        }
+    }
+
     /** The environment upstream servers pick their named variables from (never passed whole). */
     Map<String, String> environment() {
         return Map.copyOf(env);

@@ -150,6 +150,28 @@ public final class Main {
         }, open.embedder());
     }
 
+    /** A server's first maintenance check waits this long, so starting stays quick and short-lived servers do none. */
+    static final java.time.Duration FIRST_MAINTENANCE = java.time.Duration.ofMinutes(5);
+
+    /**
+     * Starts the in-process maintenance schedule of a server ({@code engram mcp}, {@code engram serve}) with the
+     * profile's lifecycle policy; returns what to close, or nothing when ENGRAM_MAINTENANCE_INTERVAL=off.
+     */
+    AutoCloseable startMaintenance(String profileName, Engine engine) {
+        dev.engram.engine.lifecycle.LifecyclePolicy policy = dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName);
+        java.util.Optional<java.time.Duration> interval = configLoader.maintenanceInterval(policy);
+        if (interval.isEmpty()) return () -> { };
+        java.time.Duration first = interval.get().compareTo(FIRST_MAINTENANCE) < 0 ? interval.get() : FIRST_MAINTENANCE;
+        useJudge(engine);
+        return dev.engram.engine.lifecycle.MaintenanceScheduler.start(engine.maintenance(), policy, interval.get(), first);
+    }
+
+    /** Hands the configured chat model to the engine's maintenance as its contradiction judge, when there is one. */
+    void useJudge(Engine engine) {
+        dev.engram.llm.ChatContradictionJudge.fromSettings(configLoader.profileSettings(), json())
+                .ifPresent(j -> engine.maintenance().useJudge(j));
+    }
+
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
     static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder) {
         if (config.store().postgres()) return openPostgres(config, clock, embedder);

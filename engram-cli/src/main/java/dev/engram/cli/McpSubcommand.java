@@ -38,16 +38,26 @@ final class McpSubcommand implements Callable<Integer> {
         if (mode != null && !MementoModes.names().contains(mode.strip().toLowerCase(java.util.Locale.ROOT))) {
             throw new EngramUserException("--mode '" + mode + "' is not a mode preset; send one of " + String.join(", ", MementoModes.names()));
         }
+        // a bad ENGRAM_MAINTENANCE_INTERVAL is reported now too, while stderr and the exit code still reach the user
+        main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         // from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
         if (profileName.equals(ToonProfile.NAME)) config = main.configLoader().perProject(config);
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
+        CompletableFuture<AutoCloseable> maintenance = opening.thenApply(o -> main.startMaintenance(profileName, o.engine()));
         ToolProfile served = main.profile(profileName, config, Main.engineWhenOpen(opening));
         if (mode != null) served = MementoModes.variant(served, mode);
         McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();
+            maintenance.thenAccept(m -> {
+                try {
+                    m.close();
+                } catch (Exception e) {
+                    System.err.println("stopping the maintenance schedule failed: " + e);
+                }
+            });
             opening.thenAccept(Main.OpenEngine::close);
         }, "engram-shutdown"));
         // the transport's reader thread keeps the JVM alive; it exits when the agent closes stdin

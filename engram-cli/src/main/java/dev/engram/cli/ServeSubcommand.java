@@ -74,6 +74,7 @@ final class ServeSubcommand implements Callable<Integer> {
         String profileName = main.configLoader().profile(profile, main.profiles());
         // flags first; whether a server without configured tokens has callers depends on the store's principals
         HttpServerSettings flags = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true);
+        main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         Main.OpenEngine opened;
         try {
             opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
@@ -101,6 +102,7 @@ final class ServeSubcommand implements Callable<Integer> {
             opened.close();
             throw e;
         }
+        AutoCloseable schedule = main.startMaintenance(profileName, opened.engine());
         main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size()
                 + (settings.principals() ? ", and the store's principals" : "") + ")"));
@@ -111,6 +113,11 @@ final class ServeSubcommand implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
+            try {
+                schedule.close();
+            } catch (Exception e) {
+                main.err().println("stopping the maintenance schedule failed: " + e);
+            }
             opened.close();
         }, "engram-shutdown"));
         server.join();

@@ -30,6 +30,7 @@ class ForeignStoreRefusalTest {
             Map.entry("recall", List.of("recall", "WAL")),
             Map.entry("forget", List.of("forget", "m_aaaaaaaaab")),
             Map.entry("stats", List.of("stats")),
+            Map.entry("consolidate", List.of("consolidate")),
             Map.entry("export", List.of("export")),
             Map.entry("import", List.of("import", "IMPORT_FILE")),
             Map.entry("doctor", List.of("doctor")),

@@ -53,6 +53,7 @@ public final class Engine {
     private final RecallSettings settings;
     /** Null for an engine over the raw store; else the rights every store and index access is seen through. */
     private final java.util.function.Supplier<dev.engram.access.Grants> grants;
+    private final dev.engram.engine.lifecycle.Maintenance maintenance;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -95,6 +96,15 @@ public final class Engine {
         this.entities = new dev.engram.engine.graph.EntityGraph(store, index, clock,
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
         this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
+        this.maintenance = new dev.engram.engine.lifecycle.Maintenance(store, index, embedder, clock);
+    }
+
+    /**
+     * The memory lifecycle: maintenance cycles (decay written back, auto-anchor, garbage collection, …)
+     * under a {@link dev.engram.engine.lifecycle.LifecyclePolicy}, and feedback-adaptive importance.
+     */
+    public dev.engram.engine.lifecycle.Maintenance maintenance() {
+        return maintenance;
     }
 
     /**

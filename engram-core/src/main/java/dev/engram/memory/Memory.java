@@ -16,7 +16,8 @@ import java.util.Objects;
  * The fields that change together are grouped ({@link Times}, {@link Usage}, {@link Review},
  * {@link Provenance}, {@link Supersession}), so a new field of one concern touches its group; the flat
  * accessors ({@code createdAt()}, {@code accessCount()}, …) and the flat {@link Builder} stay for callers.
- * The tier is not a field: it follows from use and is computed when read ({@link dev.engram.rank.TierPolicy}).
+ * The tier is not a field: it follows from use and is computed when read by the lifecycle policy's tier rules
+ * ({@link dev.engram.engine.lifecycle.LifecyclePolicy#tier}).
  */
 public record Memory(
         String id,
@@ -52,8 +53,13 @@ public record Memory(
         }
     }
 
-    /** Reads: how often recall returned the memory, and when last (brain-tools' readCount and lastRead). */
-    public record Usage(long accessCount, Instant lastAccessedAt) {
+    /**
+     * Reads: how often recall returned the memory, and when last (brain-tools' readCount and lastRead);
+     * and when maintenance last wrote the typed decay back into the importance ({@code lastDecayAt}, null
+     * until it first does), so the fading computed on read continues from there instead of counting the
+     * same days twice ({@link dev.engram.rank.TypedDecay}).
+     */
+    public record Usage(long accessCount, Instant lastAccessedAt, Instant lastDecayAt) {
     }
 
     /** Spaced repetition: days between reviews, the last verification and how many there were. */
@@ -109,6 +115,7 @@ public record Memory(
     public Instant expiresAt() { return times.expiresAt(); }
     public long accessCount() { return usage.accessCount(); }
     public Instant lastAccessedAt() { return usage.lastAccessedAt(); }
+    public Instant lastDecayAt() { return usage.lastDecayAt(); }
     public int reviewIntervalDays() { return review.intervalDays(); }
     public Instant lastVerifiedAt() { return review.lastVerifiedAt(); }
     public int verifyCount() { return review.verifyCount(); }
@@ -142,7 +149,7 @@ public record Memory(
         private Importance importance;
         private double quality, confidence = 1.0;
         private MemoryStatus status = MemoryStatus.ACTIVE;
-        private Instant createdAt, updatedAt, lastAccessedAt, expiresAt, occurredAt, lastVerifiedAt, supersededAt;
+        private Instant createdAt, updatedAt, lastAccessedAt, lastDecayAt, expiresAt, occurredAt, lastVerifiedAt, supersededAt;
         private long accessCount;
         private int reviewIntervalDays = DEFAULT_REVIEW_INTERVAL_DAYS, pinPriority, verifyCount;
         private double relevance = 1.0;
@@ -155,7 +162,7 @@ public record Memory(
             id = m.id; key = m.key; name = m.name; zone = m.zone; type = m.type; entityType = m.entityType;
             content = m.content; tags = m.tags;
             createdAt = m.createdAt(); updatedAt = m.updatedAt(); occurredAt = m.occurredAt(); expiresAt = m.expiresAt();
-            accessCount = m.accessCount(); lastAccessedAt = m.lastAccessedAt();
+            accessCount = m.accessCount(); lastAccessedAt = m.lastAccessedAt(); lastDecayAt = m.lastDecayAt();
             reviewIntervalDays = m.reviewIntervalDays(); lastVerifiedAt = m.lastVerifiedAt(); verifyCount = m.verifyCount();
             origin = m.origin(); session = m.session(); branch = m.branch();
             supersededAt = m.supersededAt(); supersededBy = m.supersededBy();
@@ -181,6 +188,7 @@ public record Memory(
         public Builder updatedAt(Instant v) { updatedAt = v; return this; }
         public Builder lastAccessedAt(Instant v) { lastAccessedAt = v; return this; }
         public Builder accessCount(long v) { accessCount = v; return this; }
+        public Builder lastDecayAt(Instant v) { lastDecayAt = v; return this; }
         public Builder expiresAt(Instant v) { expiresAt = v; return this; }
         public Builder occurredAt(Instant v) { occurredAt = v; return this; }
         public Builder reviewIntervalDays(int v) { reviewIntervalDays = v; return this; }
@@ -197,7 +205,7 @@ public record Memory(
         public Memory build() {
             return new Memory(id, key, name, zone, type, entityType, content, tags, file, pathScope, importance,
                     quality, confidence, relevance, status, pinPriority,
-                    new Times(createdAt, updatedAt, occurredAt, expiresAt), new Usage(accessCount, lastAccessedAt),
+                    new Times(createdAt, updatedAt, occurredAt, expiresAt), new Usage(accessCount, lastAccessedAt, lastDecayAt),
                     new Review(reviewIntervalDays, lastVerifiedAt, verifyCount), new Provenance(origin, session, branch),
                     new Supersession(supersededAt, supersededBy));
         }

@@ -15,10 +15,12 @@ import java.util.Set;
  * recalled fades more slowly. Memento keeps an ACT-R activation (EMA) for {@code slow = clamp(1 + 0.5·ema, 1, 2)};
  * Engram keeps only the read count, so {@code slow = min(2, 1 + 0.1 × reads)} stands in (ten reads halve the
  * fading, as a saturated activation does).
- * <p>Computed when read, from the stored importance, never written back: the stored number stays what the
- * caller said, and there is one source of truth for the faded one. Exempt: the exempt types (errors and
- * preferences are the lessons agents regret losing), pinned memories (anchors), and whatever the caller
- * marks permanent. A memory already under the floor is left where it is, never raised.
+ * <p>Computed when read from the stored importance, and written back by the maintenance cycle's
+ * {@code decay} step ({@link dev.engram.engine.lifecycle.DecayStep}), which stamps
+ * {@link Memory#lastDecayAt()}: Δt runs from the latest of that stamp, the last read and the write, so a
+ * day of fading is counted once whether it was written back or is still computed. Exempt: the exempt
+ * types (errors and preferences are the lessons agents regret losing), pinned memories (anchors), and
+ * whatever the caller marks permanent. A memory already under the floor is left where it is, never raised.
  */
 public record TypedDecay(Map<MemoryType, Integer> halfLifeDays, int defaultHalfLifeDays, double floor,
                          Set<MemoryType> exempt) {
@@ -27,6 +29,9 @@ public record TypedDecay(Map<MemoryType, Integer> halfLifeDays, int defaultHalfL
             Map.of(MemoryType.PROCEDURE, 30, MemoryType.FACT, 60, MemoryType.DECISION, 90, MemoryType.RELATION, 90,
                     MemoryType.ERROR, 45, MemoryType.PREFERENCE, 120),
             60, 0.05, Set.of(MemoryType.ERROR, MemoryType.PREFERENCE));
+
+    /** Nothing fades: every type exempt (the native profiles' policy, whose ranking fades by freshness instead). */
+    public static final TypedDecay NONE = new TypedDecay(Map.of(), 60, 0.05, Set.of(MemoryType.values()));
 
     public TypedDecay {
         halfLifeDays = Map.copyOf(Objects.requireNonNull(halfLifeDays, "halfLifeDays"));
@@ -47,11 +52,18 @@ public record TypedDecay(Map<MemoryType, Integer> halfLifeDays, int defaultHalfL
         return permanent || m.pinned() || exempt.contains(m.type());
     }
 
+    /** Where the fading of {@code m} starts: the latest of its last written-back decay, last read and creation. */
+    public static Instant fadesFrom(Memory m) {
+        Instant from = m.createdAt();
+        if (m.lastAccessedAt() != null && m.lastAccessedAt().isAfter(from)) from = m.lastAccessedAt();
+        if (m.lastDecayAt() != null && m.lastDecayAt().isAfter(from)) from = m.lastDecayAt();
+        return from;
+    }
+
     /** {@code importance} of {@code m} faded to {@code now}; {@code permanent} exempts it (a permanent tier). */
     public double effective(Memory m, double importance, Instant now, boolean permanent) {
         if (exempt(m, permanent) || importance <= floor) return importance;
-        Instant from = m.lastAccessedAt() != null && m.lastAccessedAt().isAfter(m.createdAt())
-                ? m.lastAccessedAt() : m.createdAt();
+        Instant from = fadesFrom(m);
         double days = Math.max(0, Duration.between(from, now).toMillis() / 86_400_000.0);
         double slow = Math.min(2.0, 1.0 + 0.1 * m.accessCount());
         double faded = importance * Math.pow(2, -days / (halfLifeDays(m.type()) * slow));

@@ -46,6 +46,6 @@ public final class MemoryFixtures {
                 .accessCount(7).expiresAt(now.plusSeconds(86_400)).occurredAt(now.minusSeconds(86_400 * 400)).reviewIntervalDays(14)
                 .lastVerifiedAt(now.minusSeconds(120)).verifyCount(2).relevance(2.5).origin(Origin.HUMAN)
                 .session("sess-1").branch("feature/x").pinPriority(3)
-                .supersededAt(now.minusSeconds(10)).supersededBy(id(n + 1_000_000)).build();
+                .supersededAt(now.minusSeconds(10)).supersededBy(id(n + 1_000_000)).lastDecayAt(now.minusSeconds(30)).build();
     }
 }

@@ -74,6 +74,8 @@ public final class ExportCodec {
                 .origin(Origin.parse("origin", text(m, "origin"))).session(optText(m, "session"))
                 .branch(optText(m, "branch")).pinPriority((int) number(m, "pin_priority"))
                 .supersededAt(optInstant(m, "superseded_at")).supersededBy(optText(m, "superseded_by"))
+                // when maintenance last wrote the decay back: kept, so an imported memory does not fade those days again
+                .lastDecayAt(optInstant(m, "last_decay_at"))
                 .build();
         List<Edge> edges = new ArrayList<>();
         for (Map<String, Object> e : objects(m, "edges")) {

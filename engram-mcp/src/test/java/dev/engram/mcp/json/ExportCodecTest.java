@@ -31,7 +31,7 @@ class ExportCodecTest {
                 .confidence(0.9).status(MemoryStatus.ACTIVE).createdAt(t).updatedAt(t.plusSeconds(5))
                 .lastAccessedAt(t.plusSeconds(9)).accessCount(12).expiresAt(t.plusSeconds(86_400)).occurredAt(t.minusSeconds(86_400))
                 .reviewIntervalDays(4).lastVerifiedAt(t).verifyCount(3).relevance(10).origin(Origin.HUMAN).session("s1")
-                .branch("main").pinPriority(2).supersededAt(t).supersededBy("m_bbbbbbbbbb").build();
+                .branch("main").pinPriority(2).supersededAt(t).supersededBy("m_bbbbbbbbbb").lastDecayAt(t.plusSeconds(7)).build();
         return new ExportRecord(m,
                 List.of(new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.CAUSED_BY, t),
                         new Edge("m_abcdefgh23", "m_cccccccccc", EdgeType.RELATED, "works at", t)),

@@ -52,6 +52,7 @@ final class MemoryRows {
         ps.setInt(i++, m.pinPriority());
         setInstant(ps, i++, m.supersededAt());
         ps.setString(i++, m.supersededBy());
+        setInstant(ps, i++, m.lastDecayAt());
         return i;
     }
 
@@ -88,6 +89,7 @@ final class MemoryRows {
                 .pinPriority(rs.getInt("pin_priority"))
                 .supersededAt(instant(rs, "superseded_at"))
                 .supersededBy(rs.getString("superseded_by"))
+                .lastDecayAt(instant(rs, "last_decay_at"))
                 .build();
     }
 

@@ -31,7 +31,9 @@ final class SchemaMigrations {
             new Migration(3, "pinned-memories index: recall no longer scans the zone", SqliteStatements.SCHEMA_V3),
             new Migration(4, "tombstones: hard-deleted memories, restorable for a while", SqliteStatements.SCHEMA_V4),
             new Migration(5, "widened model: display names, entity types, edge labels, zone descriptions; tier computed",
-                    SqliteStatements.SCHEMA_V5));
+                    SqliteStatements.SCHEMA_V5),
+            new Migration(6, "written-back decay: when maintenance last faded a memory's importance",
+                    SqliteStatements.SCHEMA_V6));
 
     private final List<Migration> steps;
 

@@ -187,12 +187,21 @@ final class SqliteStatements {
 
     /**
      * The memory columns in bind order (see {@link MemoryRows#bindFields}). V5 added name, entity_type,
-     * occurred_at, verify_count and relevance and dropped tier, which is computed on read.
+     * occurred_at, verify_count and relevance and dropped tier, which is computed on read; V6 last_decay_at.
      */
     private static final List<String> COLUMNS = List.of("id", "zone", "key", "name", "type", "entity_type", "content",
             "tags", "file", "path_scope", "importance", "quality", "confidence", "status", "created_at", "updated_at",
             "last_accessed_at", "access_count", "expires_at", "occurred_at", "review_interval_days", "last_verified_at",
-            "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by");
+            "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by",
+            "last_decay_at");
+    /**
+     * V6, the written-back decay (issue 17): when maintenance last faded the memory's importance, so the
+     * fading computed on read continues from there. Null (never) for every memory of an older store,
+     * which then fades from its last read or creation as before: nothing is lost or decayed twice.
+     */
+    static final List<String> SCHEMA_V6 = List.of(
+            "ALTER TABLE memories ADD COLUMN last_decay_at INTEGER",
+            "ALTER TABLE tombstones ADD COLUMN last_decay_at INTEGER");
     /**
      * V5, the widened model (issue 15): a display name (unique in its zone when set: a partial index,
      * because native memories have none), a free-text entity type, when the remembered event happened, the verification count and a

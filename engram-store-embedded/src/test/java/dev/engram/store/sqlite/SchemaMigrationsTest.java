@@ -226,6 +226,47 @@ class SchemaMigrationsTest {
         return sql;
     }
 
+    /** V5 as the widened-model release wrote it: V4 plus its statements (frozen in SCHEMA_V5) and one decayed fact. */
+    private static List<String> v5Fixture() {
+        List<String> sql = new ArrayList<>(v4Fixture().subList(0, v4Fixture().size() - 1));
+        sql.addAll(SqliteStatements.SCHEMA_V5);
+        sql.add("UPDATE memories SET relevance = 1.4, name = 'Redis auth' WHERE id = 'm_aaaaaaaaab'");
+        sql.add("PRAGMA user_version = 5");
+        return sql;
+    }
+
+    @Test
+    void aV5FileGainsLastDecayAtAtV6AndKeepsEveryMemory() throws SQLException {
+        writeFixture(v5Fixture());
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            assertEquals(2, store.count());
+            Memory redis = store.get("m_aaaaaaaaab").orElseThrow();
+            assertEquals("Redis auth failed: rotate the password.", redis.content());
+            assertEquals("Redis auth", redis.name());
+            assertEquals(1.4, redis.relevance());
+            assertEquals(null, redis.lastDecayAt(), "never decayed by maintenance: fades from its last read or creation");
+            assertEquals(2, store.edges("m_aaaaaaaaab").size());
+            Tombstone gone = store.write(tx -> tx.tombstone("m_aaaaaaaaad")).orElseThrow();
+            assertEquals(null, gone.memory().lastDecayAt());
+            Instant t = Instant.ofEpochMilli(1764410800000L);
+            store.write(tx -> {
+                tx.update(redis.toBuilder().lastDecayAt(t).relevance(1.2).build());
+                return null;
+            });
+            assertEquals(t, store.get("m_aaaaaaaaab").orElseThrow().lastDecayAt());
+            Memory decayed = store.get("m_aaaaaaaaab").orElseThrow();
+            Tombstone kept = new Tombstone(decayed, List.of(), List.of(), null, t);
+            store.write(tx -> {
+                tx.delete(decayed.id());
+                tx.putTombstone(kept);
+                return null;
+            });
+            assertEquals(t, store.write(tx -> tx.tombstone(decayed.id())).orElseThrow().memory().lastDecayAt(),
+                    "a tombstone keeps the decay mark, so a restored memory does not fade the same days again");
+        }
+        assertEquals(SchemaMigrations.STEPS.size(), userVersion());
+    }
+
     @Test
     void aV4FileGainsTheWidenedModelAtV5AndKeepsEveryMemoryAndEdge() throws SQLException {
         writeFixture(v4Fixture());

@@ -31,7 +31,8 @@ final class PgRows {
     static final List<String> COLUMNS = List.of("id", "zone", "key", "name", "type", "entity_type", "content",
             "tags", "file", "path_scope", "importance", "quality", "confidence", "status", "created_at", "updated_at",
             "last_accessed_at", "access_count", "expires_at", "occurred_at", "review_interval_days", "last_verified_at",
-            "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by");
+            "verify_count", "relevance", "origin", "session", "branch", "pin_priority", "superseded_at", "superseded_by",
+            "last_decay_at");
 
     static final String MEMORY_COLUMNS = String.join(", ", COLUMNS);
 
@@ -71,6 +72,7 @@ final class PgRows {
         ps.setInt(i++, m.pinPriority());
         setInstant(ps, i++, m.supersededAt());
         ps.setString(i++, m.supersededBy());
+        setInstant(ps, i++, m.lastDecayAt());
         return i;
     }
 
@@ -107,6 +109,7 @@ final class PgRows {
                 .pinPriority(rs.getInt("pin_priority"))
                 .supersededAt(instant(rs, "superseded_at"))
                 .supersededBy(rs.getString("superseded_by"))
+                .lastDecayAt(instant(rs, "last_decay_at"))
                 .build();
     }
 

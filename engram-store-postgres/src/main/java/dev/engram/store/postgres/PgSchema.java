@@ -172,9 +172,18 @@ final class PgSchema {
               created_at bigint NOT NULL,
               updated_at bigint NOT NULL)""");
 
+    /**
+     * V2, the written-back decay (issue 17): when maintenance last faded a memory's importance; null for
+     * every memory of an older schema, which then fades from its last read or creation as before.
+     */
+    static final List<String> V2 = List.of(
+            "ALTER TABLE memories ADD COLUMN last_decay_at bigint",
+            "ALTER TABLE tombstones ADD COLUMN last_decay_at bigint");
+
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Step> STEPS = List.of(
-            new Step(1, "initial schema: memories, edges, versions, vectors, change feed, tombstones, zones, marks", V1));
+            new Step(1, "initial schema: memories, edges, versions, vectors, change feed, tombstones, zones, marks", V1),
+            new Step(2, "written-back decay: when maintenance last faded a memory's importance", V2));
 
     private final List<Step> steps;
 

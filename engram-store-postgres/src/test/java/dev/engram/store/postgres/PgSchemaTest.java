@@ -101,6 +101,34 @@ class PgSchemaTest {
         }
     }
 
+    @Test
+    void aV1SchemaGainsLastDecayAtAtV2AndKeepsItsMemories() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        Memory kept = minimal(clock, 1, "work", "written at V1").relevance(1.4).build();
+        try (Connection c = TestDatabase.connect(l)) {
+            c.setSchema(l.schema());
+            new PgSchema(PgSchema.STEPS.subList(0, 1)).migrate(c, l.schema(), "test");
+        }
+        // a row as V1 wrote it, spelled out without the V2 column
+        TestDatabase.execute(l, "INSERT INTO " + l.schema() + ".memories (id, zone, key, type, content, tags, quality, confidence,"
+                + " status, created_at, updated_at, access_count, review_interval_days, verify_count, relevance, origin,"
+                + " pin_priority) VALUES ('" + kept.id() + "', 'work', '" + kept.key() + "', 'FACT', 'written at V1', '{}', 0, 1,"
+                + " 'ACTIVE', 1764410400000, 1764410400000, 0, 7, 0, 1.4, 'AGENT', 0)");
+        try (PostgresMemoryStore store = PostgresMemoryStore.open(l)) {
+            assertEquals(PgSchema.STEPS.size(), scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
+            Memory read = store.get(kept.id()).orElseThrow();
+            assertEquals("written at V1", read.content());
+            assertEquals(1.4, read.relevance(), 1e-9);
+            assertEquals(null, read.lastDecayAt(), "never decayed by maintenance");
+            java.time.Instant t = java.time.Instant.ofEpochMilli(1764410800000L);
+            store.write(tx -> {
+                tx.update(read.toBuilder().lastDecayAt(t).build());
+                return null;
+            });
+            assertEquals(t, store.get(kept.id()).orElseThrow().lastDecayAt());
+        }
+    }
+
     /** Today's Engram refuses the newer schema (see below), so read it through the pool after rewinding the stamp. */
     private static PostgresMemoryStore reopenIgnoringNewerVersion(PostgresLocation l, int version) throws Exception {
         TestDatabase.execute(l, "UPDATE " + l.schema() + ".schema_version SET version = " + PgSchema.STEPS.size());

@@ -8,7 +8,7 @@ import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.rank.NumericImportance;
-import dev.engram.rank.TypedDecay;
+import dev.engram.engine.lifecycle.LifecyclePolicy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,8 +33,8 @@ import java.util.regex.Pattern;
  *   <li>the topic is the tag {@code topic:<slug>}, the keywords tags {@code kw:<slug>}. A topic or keyword
  *       with letters outside ASCII (Korean) gets a hashed tag {@code topic:h-<hex>} and its own words are
  *       kept in a store mark, so it reads back as written;</li>
- *   <li>importance 0..1 is {@link NumericImportance} (relevance ×2 plus the level), faded on read by
- *       {@link TypedDecay#MEMENTO}; an anchor is a pinned memory.</li>
+ *   <li>importance 0..1 is {@link NumericImportance} (relevance ×2 plus the level), faded by type and
+ *       placed in a tier by the engine's {@link LifecyclePolicy#MEMENTO}; an anchor is a pinned memory.</li>
  * </ul>
  */
 final class Fragments {
@@ -169,28 +169,14 @@ final class Fragments {
         return NumericImportance.of(m);
     }
 
-    /** Memento's placement, read from use: permanent (preference, anchor, importance ≥ 0.8), else hot when
-     * read in the last 7 days or an error/procedure written in the last 7, warm for episodes and ≥ 0.5 unless
-     * idle 30 days, else cold. Recall returns a fragment to hot because it records the read. */
+    /** Memento's tier (short, hot, warm, cold, permanent): the engine's rule, {@link LifecyclePolicy#MEMENTO}. */
     static String tier(Memory m, Instant now) {
-        if (m.tags().contains(SESSION_SCOPE)) return "short";
-        double stored = storedImportance(m);
-        if (m.type() == MemoryType.PREFERENCE || m.pinned() || stored >= 0.8) return "permanent";
-        Instant last = m.lastAccessedAt() != null && m.lastAccessedAt().isAfter(m.createdAt()) ? m.lastAccessedAt() : null;
-        if (last != null && Duration.between(last, now).toDays() < 7) return "hot";
-        Instant seen = last != null ? last : m.createdAt();
-        boolean idle = Duration.between(seen, now).toDays() >= 30;
-        if ((m.type() == MemoryType.ERROR || m.type() == MemoryType.PROCEDURE) && !idle) return "hot";
-        double faded = importance(m, now);
-        if ((m.tags().contains(EPISODE) || faded >= 0.5) && !idle && faded >= 0.3) return "warm";
-        return "cold";
+        return LifecyclePolicy.MEMENTO.tier(m, now).wireName();
     }
 
-    /** The importance Memento's users see: the stored number faded by type unless exempt. */
+    /** The importance Memento's users see: the stored number faded by type unless exempt (the engine's rule). */
     static double importance(Memory m, Instant now) {
-        double stored = storedImportance(m);
-        boolean permanent = m.type() == MemoryType.PREFERENCE || m.pinned() || stored >= 0.8;
-        return TypedDecay.MEMENTO.effective(m, stored, now, permanent);
+        return LifecyclePolicy.MEMENTO.importance(m, now);
     }
 
     // --- reading ------------------------------------------------------------------------------------------

@@ -2,14 +2,15 @@ package dev.engram.mcp.profile.memento;
 
 import static dev.engram.mcp.profile.memento.MementoTool.map;
 
-import dev.engram.engine.AmendCommand;
+import dev.engram.engine.lifecycle.LifecyclePolicy;
+import dev.engram.engine.lifecycle.Maintenance;
+import dev.engram.engine.lifecycle.MaintenanceReport;
+import dev.engram.engine.lifecycle.StepReport;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHints;
-import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
-import dev.engram.rank.NumericImportance;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,18 +19,21 @@ import java.util.Map;
 
 /**
  * tool_feedback, memory_consolidate, get_skill_guide, session_rotate: the lifecycle tools.
- * tool_feedback does what the engine already can (feedback-adaptive importance of the fragments named);
- * the others that need pieces Engram does not have yet answer isError saying so, never a pretended success.
+ * tool_feedback and memory_consolidate call the engine's lifecycle under {@link LifecyclePolicy#MEMENTO}
+ * (feedback-adaptive importance; the maintenance cycle, with the contradiction judge when a model is
+ * configured); session_rotate answers isError saying why, never a pretended success.
  */
 final class LifecycleTools {
-    /** Memento's feedback-adaptive importance steps (seed-systems §2.6), clamped to [0.05, 1]. */
-    static final double SUFFICIENT = 0.05, INSUFFICIENT = -0.025, IRRELEVANT = -0.05, MIN = 0.05, MAX = 1.0;
     static final List<String> SECTIONS = List.of("overview", "lifecycle", "keywords", "search", "episode", "multiplatform",
             "tools", "importance", "experiential", "triggers", "antipatterns");
     private final MementoContext c;
+    /** The configured chat model as contradiction judge (ENGRAM_LLM_* / AI_*), or null: the deterministic check alone. */
+    private final dev.engram.engine.lifecycle.ContradictionJudge judge;
 
     LifecycleTools(MementoContext c) {
         this.c = c;
+        this.judge = dev.engram.llm.ChatContradictionJudge.fromSettings(c.profile.settings(), dev.engram.mcp.json.JsonText.standard())
+                .orElse(null);
     }
 
     MementoTool toolFeedback() {
@@ -65,16 +69,14 @@ final class LifecycleTools {
             throw new InvalidArgumentException("trigger_type", MemoryRules.shown(trigger) + " is not a trigger; send voluntary or sampled");
         }
         List<String> ids = a.list("fragment_ids");
-        List<Memory> targets = new ArrayList<>();
-        if (ids != null) for (String id : ids) targets.add(c.require("fragment_ids", zone, id).memory());
-        double step = !relevant ? IRRELEVANT : sufficient ? SUFFICIENT : INSUFFICIENT;
+        List<String> targets = new ArrayList<>();
+        if (ids != null) for (String id : ids) targets.add(c.require("fragment_ids", zone, id).memory().id());
         List<Map<String, Object>> adjusted = new ArrayList<>();
-        for (Memory m : targets) {
-            double before = NumericImportance.of(m);
-            double after = Math.max(MIN, Math.min(MAX, before * (1 + step)));
-            after = Math.round(after * 1000) / 1000.0;
-            c.engine().amend(new AmendCommand(m.id(), zone, null, null, NumericImportance.level(after), NumericImportance.toRelevance(after)));
-            adjusted.add(map("id", m.id(), "importance_before", before, "importance", after));
+        if (!targets.isEmpty()) {
+            for (Maintenance.Adapted x : c.engine().maintenance().adaptImportance(zone, targets, relevant, sufficient,
+                    LifecyclePolicy.MEMENTO.feedback())) {
+                adjusted.add(map("id", x.id(), "importance_before", x.before(), "importance", x.after()));
+            }
         }
         return map("success", true, "adjusted", adjusted,
                 "note", targets.isEmpty() ? "no fragment_ids were sent, so no importance changed; the feedback itself is not stored yet" : "");
@@ -87,16 +89,37 @@ final class LifecycleTools {
 
     MementoTool memoryConsolidate() {
         Tool def = Tool.builder("memory_consolidate", JsonSchema.input()
-                        .string("workspace", "Workspace (an Engram zone)", "my-project").build())
+                        .bool("dryRun", "Report what the cycle would change, write nothing")
+                        .string("workspace", "Workspace (an Engram zone); every workspace when omitted", "my-project").build())
                 .title("Consolidate memory")
-                .description("Memento's maintenance pipeline (merge duplicates, decay, garbage collection, contradictions). "
-                        + "Not built yet in Engram: answers an error. Importance decay needs no run: it is computed when read.")
+                .description("Run Memento's maintenance cycle now (the scheduler also runs it every 6 hours): auto-anchor "
+                        + "(10 reads and importance 0.8), typed decay written back, garbage collection (archived first, "
+                        + "purged 30 days later, at most 50 a cycle, anchors and permanent fragments never). Returns what each step did.")
                 .annotations(ToolHints.writes(true)).build();
         return new MementoTool(def, a -> {
-            c.zone(a);
-            throw MementoContext.notBuilt("memory_consolidate", "merging, garbage collection and contradiction detection are "
-                    + "planned (issue 17). Typed decay already applies on every read; to remove a fragment now, call forget");
+            String zone = a.textOr(MementoContext.ZONE_ARGUMENT) == null ? null
+                    : MemoryRules.zone(MementoContext.ZONE_ARGUMENT, c.zone(a));
+            MaintenanceReport r = c.engine().maintenance().run(LifecyclePolicy.MEMENTO,
+                    dev.engram.engine.lifecycle.Maintenance.defaultSteps(LifecyclePolicy.MEMENTO, judge), zone, a.bool("dryRun"));
+            return report(r);
         });
+    }
+
+    /** The report as Memento-shaped JSON: counts by what happened in {@code results}, each step's findings in {@code steps}. */
+    static Map<String, Object> report(MaintenanceReport r) {
+        Map<String, Object> results = new LinkedHashMap<>();
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (StepReport s : r.steps()) {
+            List<Map<String, Object>> findings = new ArrayList<>();
+            for (StepReport.Finding f : s.findings()) {
+                results.merge(f.kind(), 1, (x, y) -> (Integer) x + (Integer) y);
+                findings.add(map("kind", f.kind(), "ids", f.memoryIds(), "detail", f.detail()));
+            }
+            steps.add(map("step", s.step(), "examined", s.examined(), "changed", s.changed(), "findings", findings));
+        }
+        return map("success", true, "dryRun", r.dryRun(), "workspace", r.zone(), "results", results,
+                "changed", r.changed(), "steps", steps, "startedAt", r.startedAt().toString(),
+                "durationMs", java.time.Duration.between(r.startedAt(), r.finishedAt()).toMillis());
     }
 
     MementoTool sessionRotate() {
@@ -135,13 +158,15 @@ final class LifecycleTools {
         g.put("overview", "Memory is a set of atomic fragments (1-3 sentences, at most 300 characters). Start with context, "
                 + "save with remember, search with recall, and clean up with forget and amend.");
         g.put("lifecycle", "Importance fades by type (procedure 30 days half-life, fact 60, decision and relation 90; "
-                + "errors, preferences, anchors and permanent fragments never). A recalled fragment goes back to the hot tier.");
+                + "errors, preferences, anchors and permanent fragments never). A recalled fragment goes back to the hot tier. "
+                + "Every 6 hours (or on memory_consolidate) fragments read 10 times with importance 0.8 become anchors, the "
+                + "fading is written back, and unused low-value fragments are archived (restorable; purged 30 days later).");
         g.put("keywords", "Give 2-5 specific keywords (names, error codes, tools); without them five are taken from the content.");
         g.put("search", "recall with keywords finds exact terms; add text for meaning; filter by topic or type; keep tokenBudget small.");
         g.put("episode", "Use type episode (up to 1000 characters) for the story of a session; reflect writes one from narrative_summary.");
         g.put("multiplatform", "Every client sharing this Engram store sees the same fragments; workspace separates projects.");
         g.put("tools", "context, remember, batch_remember, recall, forget, link, amend, reflect, graph_explore, fragment_history, "
-                + "memory_stats, search_traces, tool_feedback, get_skill_guide.");
+                + "memory_stats, memory_consolidate, search_traces, tool_feedback, get_skill_guide.");
         g.put("importance", "0..1. Defaults: preference 0.95, error 0.9, decision 0.8, procedure 0.7, relation and episode 0.6, fact 0.5. "
                 + "0.8 and above is permanent.");
         g.put("experiential", "After solving an error: forget the error fragment (or link it resolved_by) and remember the procedure.");

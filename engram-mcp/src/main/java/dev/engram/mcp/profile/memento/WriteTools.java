@@ -121,12 +121,15 @@ final class WriteTools {
         return c.record(zone, m.id()).map(ExportRecord::memory).orElse(m);
     }
 
+    /** The tier the draft gets when stored: the engine's placement of a memory with its fields at its creation. */
     static String initialTier(Draft d) {
-        if (d.session) return "short";
-        if (d.type.equals("preference") || d.anchor || d.importance >= 0.8) return "permanent";
-        if (d.type.equals("error") || d.type.equals("procedure")) return "hot";
-        if (d.type.equals("episode") || d.importance >= 0.5) return "warm";
-        return "cold";
+        java.time.Instant t = java.time.Instant.EPOCH;
+        Memory m = Memory.builder().id("draft").key("draft").type(Fragments.engineType(d.type)).content(d.content)
+                .tags(d.type.equals(Fragments.EPISODE) ? List.of(Fragments.EPISODE) : List.of())
+                .importance(NumericImportance.level(d.importance)).relevance(NumericImportance.toRelevance(d.importance))
+                .pinPriority(d.anchor ? 3 : 0).expiresAt(d.session ? t.plus(java.time.Duration.ofDays(1)) : null)
+                .createdAt(t).updatedAt(t).build();
+        return dev.engram.engine.lifecycle.LifecyclePolicy.MEMENTO.initialTier(m).wireName();
     }
 
     /** Checks one fragment's fields; {@code at} prefixes the field names ("fragments[3].") in messages. */

@@ -145,7 +145,7 @@ public final class StructuredRenderer {
                 .put("relevance", m.relevance())
                 .put("origin", m.origin().wireName()).put("session", m.session()).put("branch", m.branch())
                 .put("pin_priority", m.pinPriority()).put("superseded_at", m.supersededAt())
-                .put("superseded_by", m.supersededBy()).map();
+                .put("superseded_by", m.supersededBy()).put("last_decay_at", m.lastDecayAt()).map();
     }
 
     public Map<String, Object> version(MemoryVersion v) {

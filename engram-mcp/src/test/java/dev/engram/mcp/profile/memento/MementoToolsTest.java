@@ -284,6 +284,32 @@ class MementoToolsTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void memoryConsolidateRunsMementosCycleAndADryRunWritesNothing() {
+        String procedure = remember("Deploy with make release", "deploy", "procedure", "importance", 0.7);
+        String kept = remember("Never force-push main", "git", "preference");
+        clock.advance(java.time.Duration.ofDays(30));
+        Map<String, Object> dry = ok("memory_consolidate", "dryRun", true);
+        assertEquals(true, dry.get("dryRun"));
+        assertEquals(1, ((Map<String, Object>) dry.get("results")).get("decayed"), dry.toString());
+        assertEquals(0.7, ((Number) store.get(procedure).orElseThrow().relevance()).doubleValue() / 2, 1e-9, "a dry run writes nothing");
+        Map<String, Object> r = ok("memory_consolidate", "workspace", "default");
+        assertEquals(false, r.get("dryRun"));
+        assertEquals("default", r.get("workspace"));
+        List<Map<String, Object>> steps = (List<Map<String, Object>>) r.get("steps");
+        assertEquals(List.of("anchor", "merge", "decay", "compress", "contradictions", "gc"),
+                steps.stream().map(s -> s.get("step")).toList());
+        Map<String, Object> decay = steps.get(2);
+        assertEquals(1, decay.get("changed"));
+        assertEquals(List.of(procedure), ((List<Map<String, Object>>) decay.get("findings")).get(0).get("ids"));
+        assertEquals(0.35, store.get(procedure).orElseThrow().relevance() / 2, 0.001, "half-life 30 days, written back");
+        assertEquals(0.95, store.get(kept).orElseThrow().relevance() / 2, 1e-9, "a preference never fades");
+        Map<String, Object> again = ok("memory_consolidate");
+        assertEquals(0, again.get("changed"), "the fading was written once: nothing more at the same instant");
+        assertTrue(error("memory_consolidate", "workspace", "Bad Zone!").contains("workspace"));
+    }
+
+    @Test
     void feedbackAdaptsImportanceAndUnbuiltToolsSaySo() {
         String id = remember("Recall pages are slow", "perf", "fact", "importance", 0.5);
         Map<String, Object> r = ok("tool_feedback", "tool_name", "recall", "relevant", false, "sufficient", false, "fragment_ids", List.of(id));
@@ -291,7 +317,6 @@ class MementoToolsTest {
         Map<String, Object> adj = ((List<Map<String, Object>>) r.get("adjusted")).get(0);
         assertEquals(0.475, adj.get("importance"));
         assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true).contains("sufficient is required"));
-        assertTrue(error("memory_consolidate").contains("not built yet"));
         assertTrue(((String) ok("reconstruct_history", "caseId", "c1").get("summary")).startsWith("No fragments found for case 'c1'"));
         assertTrue(error("session_rotate").contains("not built yet"));
         assertTrue(((Map<?, ?>) ok("get_skill_guide", "section", "importance").get("guide")).containsKey("importance"));

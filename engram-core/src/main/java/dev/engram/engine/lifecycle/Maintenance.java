@@ -1,0 +1,161 @@
+package dev.engram.engine.lifecycle;
+
+import dev.engram.error.ConflictException;
+import dev.engram.error.NotFoundException;
+import dev.engram.memory.Memory;
+import dev.engram.rank.NumericImportance;
+import dev.engram.spi.Embedder;
+import dev.engram.spi.MemoryStore;
+import dev.engram.spi.SearchIndex;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The maintenance cycle: runs a policy's steps in order over one zone or every zone and reports what each
+ * did. A cycle that writes holds the {@link MaintenanceLease}, so when several processes share a store
+ * only one runs at a time; a dry run writes nothing (not even the lease) and reports what would change.
+ */
+public final class Maintenance {
+    private final MemoryStore store;
+    private final SearchIndex index;
+    private final Embedder embedder;
+    private final Clock clock;
+    /** This process's name on the lease: pid@host plus a random part, so two engines of one JVM differ too. */
+    private final String owner;
+    /** The model that judges contradiction candidates the deterministic check leaves open; null for none. */
+    private volatile ContradictionJudge judge;
+
+    public Maintenance(MemoryStore store, SearchIndex index, Embedder embedder, Clock clock) {
+        this.store = store;
+        this.index = index;
+        this.embedder = embedder;
+        this.clock = clock;
+        this.owner = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * The steps a policy's cycle runs, in order. Auto-anchor first, so what becomes an anchor is exempt
+     * from the rest; decay before collection, so collection sees the faded importance.
+     */
+    public static List<MaintenanceStep> defaultSteps(LifecyclePolicy policy) {
+        return defaultSteps(policy, null);
+    }
+
+    /**
+     * The same, with consolidation where the policy promises it (Memento's: merge near-duplicates, compress old
+     * same-topic groups, find contradictions, judged by {@code judge} when one is configured). The default policy
+     * consolidates nothing on its own: rewriting or archiving what a user stored on a timer is a profile's promise
+     * to make (toon's memory_consolidate and {@code engram consolidate --profile memento} ask for it explicitly).
+     */
+    public static List<MaintenanceStep> defaultSteps(LifecyclePolicy policy, ContradictionJudge judge) {
+        List<MaintenanceStep> consolidation = policy.name().equals(LifecyclePolicy.MEMENTO.name())
+                ? ConsolidationSteps.of(ConsolidationPolicy.MEMENTO, judge) : List.of();
+        List<MaintenanceStep> steps = new ArrayList<>();
+        steps.add(new AnchorStep(policy));
+        // the near-duplicate merge before decay, so a merged memory fades once
+        consolidation.stream().filter(s -> s instanceof MergeStep).forEach(steps::add);
+        steps.add(new DecayStep(policy));
+        // compression and contradictions after decay and before gc, so gc sees what they lowered and never
+        // collects a pair it just reported
+        consolidation.stream().filter(s -> !(s instanceof MergeStep)).forEach(steps::add);
+        steps.add(new GcStep(policy));
+        return steps;
+    }
+
+    /** Lets the composition root hand over the configured model (the LLM client lives outside the engine). */
+    public void useJudge(ContradictionJudge judge) {
+        this.judge = judge;
+    }
+
+    public String owner() {
+        return owner;
+    }
+
+    /**
+     * Runs a cycle now (the command and the tool): {@code zone} null for every zone. Refused with a
+     * {@link ConflictException} while another process holds the lease.
+     */
+    public MaintenanceReport run(LifecyclePolicy policy, String zone, boolean dryRun) {
+        return run(policy, defaultSteps(policy, judge), zone, dryRun);
+    }
+
+    public MaintenanceReport run(LifecyclePolicy policy, List<MaintenanceStep> steps, String zone, boolean dryRun) {
+        if (dryRun) return cycle(policy, steps, zone, true);
+        Optional<MaintenanceLease.Holder> other = MaintenanceLease.acquire(store, owner, clock.instant(), null);
+        if (other.isPresent()) {
+            throw new ConflictException("another process (" + other.get().owner() + ") is running a maintenance cycle on this"
+                    + " store until at most " + other.get().until() + "; try again after it, or send dry-run to see what would change");
+        }
+        return leased(policy, steps, zone);
+    }
+
+    /**
+     * The scheduler's run: a cycle over every zone when none ran within the policy's interval (in any
+     * process) and nobody holds the lease; empty otherwise.
+     */
+    public Optional<MaintenanceReport> runIfDue(LifecyclePolicy policy, java.time.Duration interval) {
+        Instant now = clock.instant();
+        if (!MaintenanceLease.due(store.mark(MaintenanceLease.LAST_RUN), now, interval)) return Optional.empty();
+        if (MaintenanceLease.acquire(store, owner, now, interval).isPresent()) return Optional.empty();
+        return Optional.of(leased(policy, defaultSteps(policy, judge), null));
+    }
+
+    private MaintenanceReport leased(LifecyclePolicy policy, List<MaintenanceStep> steps, String zone) {
+        MaintenanceReport report = null;
+        try {
+            report = cycle(policy, steps, zone, false);
+            return report;
+        } finally {
+            MaintenanceLease.release(store, owner, report != null ? report.finishedAt() : clock.instant());
+        }
+    }
+
+    private MaintenanceReport cycle(LifecyclePolicy policy, List<MaintenanceStep> steps, String zone, boolean dryRun) {
+        Instant started = clock.instant();
+        List<StepReport> reports = new ArrayList<>();
+        for (MaintenanceStep step : steps) {
+            // every step sees the instant of its own start: later steps see what earlier ones wrote
+            reports.add(step.run(new MaintenanceContext(store, index, embedder, clock.instant(), zone, dryRun)));
+        }
+        return new MaintenanceReport(policy.name(), zone, dryRun, owner, started, clock.instant(), reports);
+    }
+
+    /** One memory's importance before and after a rating. */
+    public record Adapted(String id, double before, double after) {
+    }
+
+    /**
+     * Feedback-adaptive importance: each of these memories (of {@code zone}, by id) has its stored importance
+     * multiplied by the rating's step and clamped ({@link FeedbackRules}). All or nothing: an unknown id
+     * changes nothing and is a {@link NotFoundException} naming it.
+     */
+    public List<Adapted> adaptImportance(String zone, List<String> ids, boolean relevant, boolean sufficient,
+                                         FeedbackRules rules) {
+        Instant now = clock.instant();
+        List<Adapted> out = store.write(tx -> {
+            List<Memory> targets = new ArrayList<>();
+            for (String id : ids) {
+                Memory m = tx.get(id).filter(x -> zone == null || x.zone().equals(zone))
+                        .orElseThrow(() -> NotFoundException.memory(id, zone));
+                targets.add(m);
+            }
+            List<Adapted> adapted = new ArrayList<>();
+            for (Memory m : targets) {
+                Memory fresh = tx.get(m.id()).orElseThrow();
+                double before = NumericImportance.of(fresh);
+                double after = rules.adapt(before, relevant, sufficient);
+                tx.update(fresh.toBuilder().importance(NumericImportance.level(after))
+                        .relevance(NumericImportance.toRelevance(after)).updatedAt(now).build());
+                adapted.add(new Adapted(m.id(), before, after));
+            }
+            return adapted;
+        });
+        if (!out.isEmpty()) index.catchUpSoon();
+        return out;
+    }
+}
