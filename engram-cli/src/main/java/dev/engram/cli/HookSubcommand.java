@@ -19,8 +19,9 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "hook", mixinStandardHelpOptions = true,
         description = {"Claude Code hooks: `engram hook prompt` (UserPromptSubmit) prints the memories relevant to the",
                 "prompt; `engram hook stop` (Stop) saves what the turn taught, when a chat model is configured",
-                "(ENGRAM_LLM_URL / ENGRAM_LLM_KEY). Zones: MEMORY_HOOK_ZONES, else --zone, else default."},
-        subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class})
+                "(ENGRAM_LLM_URL / ENGRAM_LLM_KEY). Zones: MEMORY_HOOK_ZONES, else --zone, else default.",
+                "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log."},
+        subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.Capture.class})
 final class HookSubcommand implements Runnable {
     @ParentCommand
     EngramCommand root;
@@ -89,6 +90,39 @@ final class HookSubcommand implements Runnable {
                 }
             } catch (RuntimeException e) {
                 main.err().println("engram hook stop: " + e.getMessage());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "capture", mixinStandardHelpOptions = true,
+            description = {"PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
+                    "capture log, read by the toon profile's memory_captured and memory_promote), secrets redacted.",
+                    "Opt-in: does nothing unless ENGRAM_CAPTURE (or TOON_MEMORY_CAPTURE) is set, or the folder's",
+                    "config.json says \"capture\": true. Opens no store; never fails the agent."})
+    static final class Capture implements Callable<Integer> {
+        @ParentCommand
+        HookSubcommand hook;
+
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "AGENT", description = "Agent name recorded (default agent)")
+        String agent;
+
+        @Override
+        public Integer call() {
+            Main main = hook.root.main();
+            try {
+                var env = main.configLoader().environment();
+                var input = dev.engram.cli.hook.HookInputs.read(stdin,
+                        HookSettings.from(env, dev.engram.memory.MemoryRules.DEFAULT_ZONE), main.json());
+                String cwd = input.text("cwd");
+                java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : main.configLoader().cwd();
+                java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
+                if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(env, memory, main.json()::readObject)) return 0;
+                var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),
+                        dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), main.json()::write);
+                if (o != null) dev.engram.mcp.profile.toon.ToonCapture.append(memory, o, java.time.Instant.now());
+            } catch (java.io.IOException | RuntimeException e) {
+                main.err().println("engram hook capture: " + e.getMessage());
             }
             return 0;
         }

@@ -32,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -68,6 +69,27 @@ public final class ToonData {
         if (Files.isRegularFile(dir.resolve("data.toon"))) return dir;
         if (Files.isRegularFile(dir.resolve("memory").resolve("data.toon"))) return dir.resolve("memory");
         return dir.resolve(FOLDER).resolve("memory");
+    }
+
+    /**
+     * toon's memory folder for a server started with these candidate project folders: the first whose
+     * .toon-memory exists, else the first candidate's (toon keeps it at its working directory). The
+     * capture log and the secrets vault live there, as toon keeps them.
+     */
+    public static Path memoryFolder(List<Path> candidates) {
+        for (Path p : candidates) {
+            if (Files.isDirectory(p.resolve(FOLDER))) return p.toAbsolutePath().normalize().resolve(FOLDER).resolve("memory");
+        }
+        return candidates.get(0).toAbsolutePath().normalize().resolve(FOLDER).resolve("memory");
+    }
+
+    /** The secrets vault's key: TOON_MEMORY_KEY (toon's name), else ENGRAM_KEY; null when neither is set. */
+    public static String vaultKey(Map<String, String> env) {
+        for (String name : List.of("TOON_MEMORY_KEY", "ENGRAM_KEY")) {
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) return v.strip();
+        }
+        return null;
     }
 
     /** Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder). */
@@ -314,6 +336,8 @@ public final class ToonData {
         List<Path> dirs = candidates.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         return new Supplier<>() {
             private volatile boolean done;
+            private volatile Path synced;
+            private volatile String seen = "";
 
             @Override
             public Engine get() {
@@ -321,8 +345,20 @@ public final class ToonData {
                 if (!done) {
                     synchronized (this) {
                         if (!done) {
-                            importAtStart(engine, zone, dirs, log);
+                            synced = importAtStart(engine, zone, dirs, log);
+                            if (synced != null) seen = stamp(synced);
                             done = true;
+                        }
+                    }
+                } else if (synced != null) {
+                    // toon (or a person) may still write data.toon: what changed there is brought in
+                    String now = stamp(synced);
+                    if (!now.equals(seen)) {
+                        synchronized (this) {
+                            if (!now.equals(seen)) {
+                                resync(engine, zone, synced, log);
+                                seen = now;
+                            }
                         }
                     }
                 }
@@ -331,12 +367,76 @@ public final class ToonData {
         };
     }
 
+    /** Size and modification time of a file, cheap to compare at every call ("" when it is gone). */
+    private static String stamp(Path file) {
+        try {
+            var a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            return a.size() + "@" + a.lastModifiedTime().toInstant();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static String markName(String zone, Path data) {
+        return "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
+    }
+
+    private static String markValue(Path data) throws IOException {
+        return Instant.now() + " sha256=" + sha256(Files.readAllBytes(data));
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * data.toon changed after it was imported (toon still runs beside Engram, or it was edited): when its
+     * content differs from what was imported, its entries are imported again with the safe policy (a
+     * memory changed in Engram since keeps its newer state) and the mark records the new content, so an
+     * unchanged file never brings back what was deleted in Engram.
+     */
+    static void resync(Engine engine, String zone, Path data, PrintStream log) {
+        String mark = markName(zone, data);
+        try {
+            if (!Files.isRegularFile(data)) return;
+            String value = markValue(data);
+            String hash = value.substring(value.indexOf("sha256="));
+            String before = engine.mark(mark).orElse("");
+            if (before.endsWith(hash)) return;
+            Path project = data.getParent().getParent().getParent();
+            Loaded loaded = read(project, zone, Instant.now());
+            ImportResult result = importInto(engine, loaded, false);
+            importSummaries(engine, zone, loaded);
+            engine.setMark(mark, value);
+            log.println("engram: " + data + " changed since it was imported; imported its " + loaded.records().size()
+                    + " entries again (" + result.versionsAdded() + " changes; memories changed in Engram since keep their newer state)");
+        } catch (IOException | RuntimeException e) {
+            log.println("engram: " + data + " changed but could not be imported: " + e.getMessage()
+                    + "; nothing was imported (fix it, then run: engram import --from toon " + data.getParent() + ")");
+        }
+    }
+
+    /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
+    static void importSummaries(Engine engine, String zone, Loaded loaded) {
+        if (loaded.summaries().isEmpty()) return;
+        String name = FolderTools.summariesMark(zone);
+        Map<String, String> all = FolderTools.summaries(engine.mark(name).orElse(""));
+        all.putAll(loaded.summaries());
+        engine.setMark(name, FolderTools.encode(all));
+    }
+
     static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
         importAtStart(engine, zone, List.of(project), log);
     }
 
-    static void importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
+    /** Imports the first folder holding data.toon; returns that data.toon when Engram follows it (imported now or before). */
+    static Path importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
         boolean handled = false;
+        Path followed = null;
         for (Path project : candidates) {
             Path folder = project.resolve(FOLDER);
             if (!Files.isDirectory(folder)) continue;
@@ -350,34 +450,51 @@ public final class ToonData {
                 continue;
             }
             handled = true;
-            importOne(engine, zone, project, data, log);
+            if (importOne(engine, zone, project, data, log)) followed = data;
         }
+        return followed;
     }
 
     private static void notImported(PrintStream log, Path folder, String why, Path project) {
         log.println("engram: " + folder + " was not imported (" + why + "); to import it: engram import --from toon " + project);
     }
 
-    private static void importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
-        // once per zone and folder: deleting what it brought must not bring it back at the next start
-        String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
-        if (engine.mark(mark).isPresent()) return;
+    /** Whether Engram follows this data.toon: imported now, or at an earlier start. */
+    private static boolean importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
+        // once per zone and folder: deleting what it brought must not bring it back at the next start;
+        // a data.toon changed since is imported again (resync), an unchanged one never
+        String mark = markName(zone, data);
+        Optional<String> before = engine.mark(mark);
+        if (before.isPresent()) {
+            if (before.get().contains("sha256=")) resync(engine, zone, data, log);
+            else {
+                try {
+                    engine.setMark(mark, markValue(data)); // a mark of an earlier Engram: its content is taken as imported
+                } catch (IOException e) {
+                    return false;
+                }
+            }
+            return true;
+        }
         // any memory of the zone, whatever its status, means Engram is used there already
         if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
             notImported(log, project.resolve(FOLDER), "zone '" + zone + "' already holds memories", project);
-            return;
+            return false;
         }
         try {
             Loaded loaded = read(project, zone, Instant.now());
             ImportResult result = importInto(engine, loaded, false);
+            importSummaries(engine, zone, loaded);
             log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
                     + " into zone '" + zone + "' (" + result.edgesAdded() + " links" + (loaded.problems().isEmpty() ? ""
                     : "; " + loaded.problems().size() + " notes: " + String.join("; ", loaded.problems())) + ")"
-                    + "; the folder is not changed, Engram's store is used from now on");
-            engine.setMark(mark, Instant.now().toString());
+                    + "; Engram's store is used from now on (later changes to data.toon are imported too)");
+            engine.setMark(mark, markValue(data));
+            return true;
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import " + data + ": " + e.getMessage()
                     + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
+            return false;
         }
     }
 
