@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "engram", mixinStandardHelpOptions = true, versionProvider = EngramCommand.Version.class,
         description = "Durable memory for AI agents over MCP.",
         subcommands = {McpSubcommand.class, HookSubcommand.class, ServeSubcommand.class, ProfilesSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,
-                ForgetSubcommand.class, StatsSubcommand.class, ExportSubcommand.class, ImportSubcommand.class,
+                ForgetSubcommand.class, StatsSubcommand.class, ExportSubcommand.class, ImportSubcommand.class, RestoreSubcommand.class,
                 DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, VersionSubcommand.class})
 final class EngramCommand implements Runnable {
     private final Main main;

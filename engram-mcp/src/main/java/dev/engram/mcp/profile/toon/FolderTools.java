@@ -325,6 +325,21 @@ final class FolderTools {
         return s == null || s.isBlank() ? "—" : s;
     }
 
+    // ── backups ────────────────────────────────────────────────────────────
+
+    ToonTool backup() {
+        return new ToonTool(ToonTool.define("memory_backup", "Timestamped backup of the project's memory (Engram's export lines "
+                + "in .toon-memory/memory/backups, the last 10 kept); bring one back with `engram restore`.", JsonSchema.input(),
+                ToonTool.hints(false, false, false)), args -> {
+            var codec = new dev.engram.mcp.json.ExportCodec(new dev.engram.mcp.profile.nativeprofile.StructuredRenderer(), dev.engram.mcp.json.JsonText.standard());
+            ToonBackups.Written w = ToonBackups.write(c.engine(), c.zone(), c.memoryDir(), codec, c.now());
+            int kept = ToonBackups.list(c.memoryDir()).size();
+            return "💾 Memory backed up to " + w.file().getFileName() + " (" + w.memories() + " memories)\n📦 " + kept
+                    + " backup(s) retained" + (w.removed().isEmpty() ? "" : ", " + w.removed().size() + " older removed")
+                    + "\n↩️ Restore with: engram restore " + w.file();
+        });
+    }
+
     // ── file summaries ─────────────────────────────────────────────────────
 
     ToonTool summary() {

@@ -32,7 +32,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -336,8 +335,9 @@ public final class ToonData {
         List<Path> dirs = candidates.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         return new Supplier<>() {
             private volatile boolean done;
-            private volatile Path synced;
+            private volatile Path followed;
             private volatile String seen = "";
+            private volatile Snapshot last;
 
             @Override
             public Engine get() {
@@ -345,20 +345,21 @@ public final class ToonData {
                 if (!done) {
                     synchronized (this) {
                         if (!done) {
-                            synced = importAtStart(engine, zone, dirs, log);
-                            if (synced != null) seen = stamp(synced);
+                            followed = importAtStart(engine, zone, dirs, log);
+                            if (followed != null) {
+                                seen = stamp(followed);
+                                last = Snapshot.of(followed);
+                            }
                             done = true;
                         }
                     }
-                } else if (synced != null) {
-                    // toon (or a person) may still write data.toon: what changed there is brought in
-                    String now = stamp(synced);
-                    if (!now.equals(seen)) {
-                        synchronized (this) {
-                            if (!now.equals(seen)) {
-                                resync(engine, zone, synced, log);
-                                seen = now;
-                            }
+                } else if (followed != null && !stamp(followed).equals(seen)) {
+                    // toon (or a person) wrote data.toon while this server runs: what changed there comes in
+                    synchronized (this) {
+                        String now = stamp(followed);
+                        if (!now.equals(seen)) {
+                            last = follow(engine, zone, followed, last, log);
+                            seen = now;
                         }
                     }
                 }
@@ -377,47 +378,53 @@ public final class ToonData {
         }
     }
 
-    private static String markName(String zone, Path data) {
-        return "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
-    }
-
-    private static String markValue(Path data) throws IOException {
-        return Instant.now() + " sha256=" + sha256(Files.readAllBytes(data));
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    /** data.toon's entries (by key, as written) and summaries at one moment. */
+    record Snapshot(Map<String, Map<String, String>> entries, Map<String, String> summaries) {
+        static Snapshot of(Path data) {
+            try {
+                ToonFormat.Parsed p = ToonFormat.parse(readUtf8(data));
+                Map<String, Map<String, String>> byKey = new HashMap<>();
+                for (ToonFormat.Entry e : p.entries()) byKey.put(slug(e.get("key")), e.fields());
+                return new Snapshot(byKey, p.summaries());
+            } catch (IOException | RuntimeException e) {
+                return new Snapshot(Map.of(), Map.of());
+            }
         }
     }
 
     /**
-     * data.toon changed after it was imported (toon still runs beside Engram, or it was edited): when its
-     * content differs from what was imported, its entries are imported again with the safe policy (a
-     * memory changed in Engram since keeps its newer state) and the mark records the new content, so an
-     * unchanged file never brings back what was deleted in Engram.
+     * data.toon changed while this server runs (toon still writes it, or a person edited it): the entries
+     * that are new or changed since the last look are imported with the safe policy (a memory changed in
+     * Engram since keeps its newer state), with new or changed file summaries. Entries the file did not
+     * change are not imported again, so what was deleted in Engram stays deleted; at a restart nothing is
+     * imported again (the first start's import is the only whole one). Returns the new snapshot.
      */
-    static void resync(Engine engine, String zone, Path data, PrintStream log) {
-        String mark = markName(zone, data);
+    static Snapshot follow(Engine engine, String zone, Path data, Snapshot before, PrintStream log) {
+        Snapshot now = Snapshot.of(data);
         try {
-            if (!Files.isRegularFile(data)) return;
-            String value = markValue(data);
-            String hash = value.substring(value.indexOf("sha256="));
-            String before = engine.mark(mark).orElse("");
-            if (before.endsWith(hash)) return;
+            if (!Files.isRegularFile(data) || looksEncrypted(readUtf8(data))) return now;
+            Set<String> changed = new java.util.HashSet<>();
+            now.entries().forEach((k, f) -> {
+                if (!f.equals(before == null ? null : before.entries().get(k))) changed.add(k);
+            });
+            Map<String, String> summaries = new LinkedHashMap<>();
+            now.summaries().forEach((f, v) -> {
+                if (before == null || !v.equals(before.summaries().get(f))) summaries.put(f, v);
+            });
+            if (changed.isEmpty() && summaries.isEmpty()) return now;
             Path project = data.getParent().getParent().getParent();
             Loaded loaded = read(project, zone, Instant.now());
-            ImportResult result = importInto(engine, loaded, false);
-            importSummaries(engine, zone, loaded);
-            engine.setMark(mark, value);
-            log.println("engram: " + data + " changed since it was imported; imported its " + loaded.records().size()
-                    + " entries again (" + result.versionsAdded() + " changes; memories changed in Engram since keep their newer state)");
+            List<ExportRecord> records = loaded.records().stream().filter(r -> changed.contains(r.memory().key())).toList();
+            ImportResult result = importInto(engine, new Loaded(records, summaries, List.of()), false);
+            importSummaries(engine, zone, new Loaded(List.of(), summaries, List.of()));
+            log.println("engram: " + data + " changed; imported its " + records.size() + " new or changed entries ("
+                    + result.versionsAdded() + " changes; memories changed in Engram since keep their newer state)"
+                    + (summaries.isEmpty() ? "" : " and " + summaries.size() + " file summaries"));
         } catch (IOException | RuntimeException e) {
             log.println("engram: " + data + " changed but could not be imported: " + e.getMessage()
                     + "; nothing was imported (fix it, then run: engram import --from toon " + data.getParent() + ")");
         }
+        return now;
     }
 
     /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
@@ -461,21 +468,9 @@ public final class ToonData {
 
     /** Whether Engram follows this data.toon: imported now, or at an earlier start. */
     private static boolean importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
-        // once per zone and folder: deleting what it brought must not bring it back at the next start;
-        // a data.toon changed since is imported again (resync), an unchanged one never
-        String mark = markName(zone, data);
-        Optional<String> before = engine.mark(mark);
-        if (before.isPresent()) {
-            if (before.get().contains("sha256=")) resync(engine, zone, data, log);
-            else {
-                try {
-                    engine.setMark(mark, markValue(data)); // a mark of an earlier Engram: its content is taken as imported
-                } catch (IOException e) {
-                    return false;
-                }
-            }
-            return true;
-        }
+        // once per zone and folder: deleting what it brought must not bring it back at the next start
+        String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
+        if (engine.mark(mark).isPresent()) return true;
         // any memory of the zone, whatever its status, means Engram is used there already
         if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
             notImported(log, project.resolve(FOLDER), "zone '" + zone + "' already holds memories", project);
@@ -488,8 +483,8 @@ public final class ToonData {
             log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
                     + " into zone '" + zone + "' (" + result.edgesAdded() + " links" + (loaded.problems().isEmpty() ? ""
                     : "; " + loaded.problems().size() + " notes: " + String.join("; ", loaded.problems())) + ")"
-                    + "; Engram's store is used from now on (later changes to data.toon are imported too)");
-            engine.setMark(mark, markValue(data));
+                    + "; Engram's store is used from now on (what toon changes in data.toon while this server runs comes in too)");
+            engine.setMark(mark, Instant.now().toString());
             return true;
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import " + data + ": " + e.getMessage()

@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
  * defaults, hints and text, and its {@code toon://memory/*} resources, on Engram's store and ranking.
- * One project, one zone: toon has no zone argument. Tools whose behaviour is a later item of issue 16
- * (encryption, the vault, capture, gists, the global file, backups, session merging, the viewer,
- * file summaries) exist with toon's schema and answer with an error naming what is not built yet.
+ * One project, one zone: toon has no zone argument. The capture log, the secrets vault and backups
+ * live in toon's memory folder as toon keeps them. Tools not built yet (encryption at rest, gists, the
+ * viewer) exist with toon's schema and answer with an error naming what is missing.
  */
 public final class ToonProfile {
     public static final String NAME = "toon";
@@ -94,8 +94,7 @@ public final class ToonProfile {
         tools.add(ctx.focus());
         tools.add(reports.health());
         tools.add(ctx.export());
-        tools.add(notBuilt("memory_backup", "Timestamped backup of the memory (last 10 kept).", JsonSchema.input(), false, false, false,
-                "backups from the toon profile (issue 16 item 6); use `engram export --out FILE` meanwhile"));
+        tools.add(folder.backup());
         tools.add(reports.primer());
         tools.add(reports.compress());
         tools.add(notBuilt("memory_export_gist", "Upload the memory to a private GitHub Gist (GITHUB_TOKEN).", JsonSchema.input()
