@@ -19,8 +19,7 @@ const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stat
   "memory_export_gist", "memory_import_gist", "memory_export_global", "memory_import_global", "memory_merge_sessions",
   "memory_graph_path", "memory_checkpoint", "memory_pin", "memory_unpin", "memory_search", "memory_tag",
   "memory_reflect", "memory_promote", "memory_visualize"];
-const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" }, memory_export_gist: {},
-  memory_import_gist: { gist_id: "abc" }, memory_visualize: {} };
+const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" }, memory_visualize: {} };
 
 describe("toon profile over stdio", () => {
   const project = tempDir("engram-toon-");
@@ -118,6 +117,8 @@ describe("toon profile over stdio", () => {
     await callErr(client, "memory_tag", { action: "flip", tags: "a", ids: "use-zod" }, [/action/]);
     await callErr(client, "memory_diff", { since: "last week" }, [/since/]);
     await callErr(client, "memory_import_global", { merge: false, source: "x" }, [/merge/]);
+    await callErr(client, "memory_export_gist", {}, [/GITHUB_TOKEN is not set/]);
+    await callErr(client, "memory_import_gist", { gist_id: "../../etc" }, [/gist_id/]);
     assert.match(await ok("memory_stats"), /Total entries: 3/, "the refused calls wrote nothing");
     assert.ok(!(await ok("memory_recall", { ids: "use-zod" })).includes("Superseded"), "a refused supersede left the entry as it was");
   });

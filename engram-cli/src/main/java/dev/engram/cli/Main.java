@@ -224,6 +224,9 @@ public final class Main {
             settings.put(ToonProfile.MEMORY_DIR_SETTING, ToonData.memoryFolder(folders).toString());
             String key = ToonData.vaultKey(configLoader.environment());
             if (key != null) settings.put(ToonProfile.VAULT_KEY_SETTING, key);
+            java.util.Map<String, String> env = configLoader.environment();
+            if (env.get("GITHUB_TOKEN") != null) settings.put(ToonProfile.GITHUB_TOKEN_SETTING, env.get("GITHUB_TOKEN"));
+            if (env.get("ENGRAM_GIST_API") != null) settings.put(ToonProfile.GIST_API_SETTING, env.get("ENGRAM_GIST_API"));
         }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());

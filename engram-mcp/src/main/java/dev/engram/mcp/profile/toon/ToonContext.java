@@ -56,6 +56,11 @@ final class ToonContext {
         return clock;
     }
 
+    /** A profile setting given by the command line, or null. */
+    String setting(String name) {
+        return context.setting(name);
+    }
+
     /** toon's user-wide file, or null when the command line named none (then the tools need a path argument). */
     Path globalFile() {
         return globalFile;

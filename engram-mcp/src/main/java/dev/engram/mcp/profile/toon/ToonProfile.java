@@ -18,7 +18,7 @@ import java.util.Map;
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
  * defaults, hints and text, and its {@code toon://memory/*} resources, on Engram's store and ranking.
  * One project, one zone: toon has no zone argument. The capture log, the secrets vault and backups
- * live in toon's memory folder as toon keeps them. Tools not built yet (encryption at rest, gists, the
+ * live in toon's memory folder as toon keeps them. Tools not built yet (encryption at rest, the
  * viewer) exist with toon's schema and answer with an error naming what is missing.
  */
 public final class ToonProfile {
@@ -31,6 +31,9 @@ public final class ToonProfile {
     public static final String MEMORY_DIR_SETTING = "toon.memory-dir";
     /** The secrets vault's key (TOON_MEMORY_KEY, else ENGRAM_KEY), set by the command line; absent: the vault refuses. */
     public static final String VAULT_KEY_SETTING = "toon.vault-key";
+    /** memory_export_gist / memory_import_gist: the token (GITHUB_TOKEN) and the API root (ENGRAM_GIST_API, else GitHub's). */
+    public static final String GITHUB_TOKEN_SETTING = "toon.github-token";
+    public static final String GIST_API_SETTING = "toon.gist-api";
     static final String INSTRUCTIONS = """
             Project memory (toon-memory compatible). At the start of a task call context_brief (or memory_recall with a
             few words); fetch full entries with memory_recall ids. Save decisions, patterns, bugs, knowledge and warnings
@@ -68,6 +71,7 @@ public final class ToonProfile {
         ReportTools reports = new ReportTools(c);
         ContextTools ctx = new ContextTools(c, reports);
         FolderTools folder = new FolderTools(c, reports);
+        GistTools gists = new GistTools(c);
         List<ToolHandler> tools = new ArrayList<>();
         // toon's registration order
         tools.add(memory.remember());
@@ -97,13 +101,8 @@ public final class ToonProfile {
         tools.add(folder.backup());
         tools.add(reports.primer());
         tools.add(reports.compress());
-        tools.add(notBuilt("memory_export_gist", "Upload the memory to a private GitHub Gist (GITHUB_TOKEN).", JsonSchema.input()
-                        .string("description", "Gist description", "project memory"), false, false, false,
-                "Gist sync (issue 16 item 6); nothing was uploaded"));
-        tools.add(notBuilt("memory_import_gist", "Import memory from a Gist.", JsonSchema.input()
-                        .string("gist_id", "Gist id or URL", "aa5a315d61ae9438b18d").bool("merge", "Merge by key (default true)")
-                        .required("gist_id"), false, true, false,
-                "Gist sync (issue 16 item 6); nothing was imported"));
+        tools.add(gists.exportGist());
+        tools.add(gists.importGist());
         tools.add(global.exportGlobal());
         tools.add(global.importGlobal());
         tools.add(folder.mergeSessions());
