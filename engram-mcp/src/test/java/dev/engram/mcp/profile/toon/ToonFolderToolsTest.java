@@ -177,6 +177,8 @@ class ToonFolderToolsTest {
         assertFalse(recall.contains("Viewed README"), "drafts stay out of recall: " + recall);
         assertTrue(call(p, "memory_recall", Map.of("query", "typed link parsing")).contains("added-typed-link-parsing"));
         assertTrue(call(p, "memory_promote", Map.of("dryRun", false)).startsWith("✅ Nothing new to promote"));
+        assertTrue(call(p, "memory_forget", Map.of("key", "viewed-readme-to-check", "action", "restore")).contains("restored"));
+        assertEquals(MemoryStatus.ACTIVE, find("viewed-readme-to-check").status(), "restore activates a draft, as toon says");
     }
 
     private Memory find(String key) {
