@@ -32,6 +32,7 @@ class ForeignStoreRefusalTest {
             Map.entry("stats", List.of("stats")),
             Map.entry("export", List.of("export")),
             Map.entry("import", List.of("import", "IMPORT_FILE")),
+            Map.entry("restore", List.of("restore", "IMPORT_FILE")),
             Map.entry("doctor", List.of("doctor")),
             Map.entry("reindex", List.of("reindex")),
             Map.entry("serve", List.of("serve", "--no-auth", "--port", "0")),
@@ -46,8 +47,8 @@ class ForeignStoreRefusalTest {
             Map.entry("proxy doctor", List.of("proxy", "doctor")),
             Map.entry("proxy import", List.of("proxy", "import", "--from", "memtomem", "IMPORT_FILE", "--yes")),
             Map.entry("proxy surfacing", List.of("proxy", "surfacing", "off")));
-    /** Commands that never touch a store, and the two stdio servers tested as processes. */
-    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy");
+    /** Commands that never touch a store (hook capture writes toon's capture log only), and the two stdio servers tested as processes. */
+    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "hook capture");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
     private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop");
 
