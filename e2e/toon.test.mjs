@@ -6,10 +6,10 @@
 // server started in a project with a .toon-memory folder imports it at first start (escaped | and
 // newlines, ids kept) and serves the three toon://memory resources.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { connectStdio, tempDir, tempStore } from "./lib/engram.mjs";
+import { connectStdio, runCli, tempDir, tempStore } from "./lib/engram.mjs";
 import { callErr, textOf } from "./lib/tools.mjs";
 
 const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stats", "memory_diff", "memory_suggest",
@@ -19,9 +19,7 @@ const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stat
   "memory_export_gist", "memory_import_gist", "memory_export_global", "memory_import_global", "memory_merge_sessions",
   "memory_graph_path", "memory_checkpoint", "memory_pin", "memory_unpin", "memory_search", "memory_tag",
   "memory_reflect", "memory_promote", "memory_visualize"];
-const NOT_BUILT = { memory_summary: { action: "get", file: "a.ts" }, memory_encrypt: {}, memory_decrypt: { key: "ab" },
-  memory_secret: { action: "list" }, memory_captured: {}, memory_backup: {}, memory_export_gist: {},
-  memory_import_gist: { gist_id: "abc" }, memory_merge_sessions: {}, memory_promote: {}, memory_visualize: {} };
+const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" }, memory_visualize: {} };
 
 describe("toon profile over stdio", () => {
   const project = tempDir("engram-toon-");
@@ -119,6 +117,8 @@ describe("toon profile over stdio", () => {
     await callErr(client, "memory_tag", { action: "flip", tags: "a", ids: "use-zod" }, [/action/]);
     await callErr(client, "memory_diff", { since: "last week" }, [/since/]);
     await callErr(client, "memory_import_global", { merge: false, source: "x" }, [/merge/]);
+    await callErr(client, "memory_export_gist", {}, [/GITHUB_TOKEN is not set/]);
+    await callErr(client, "memory_import_gist", { gist_id: "../../etc" }, [/gist_id/]);
     assert.match(await ok("memory_stats"), /Total entries: 3/, "the refused calls wrote nothing");
     assert.ok(!(await ok("memory_recall", { ids: "use-zod" })).includes("Superseded"), "a refused supersede left the entry as it was");
   });
@@ -156,5 +156,118 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.match(primer, /=== System Primer ===/);
     assert.ok(!primer.includes("zod-schemas"), "private-tagged entries stay out of the primer: " + primer);
     assert.match(server.stderr.toString(), /imported 2 toon-memory entries/);
+  });
+});
+
+/** Every file under dir, read as bytes (a store's SQLite file and index included). */
+function filesUnder(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe("toon profile: capture log, promotion, vault, summaries, backups", () => {
+  const project = tempDir("engram-toon-folder-");
+  const store = tempStore();
+  const memory = join(project, ".toon-memory", "memory");
+  const KEY = "a".repeat(64);
+  const SECRET = "shhh-plaintext-e2e-4711";
+  let server;
+  let client;
+
+  async function ok(name, args = {}) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
+    return textOf(r);
+  }
+
+  before(async () => {
+    server = await connectStdio(store, "toon-folder", { mcpArgs: ["--profile", "toon"], cwd: project, env: { TOON_MEMORY_KEY: KEY } });
+    client = server.client;
+  });
+  after(async () => { await server?.close(); });
+
+  it("engram hook capture logs tool calls (opt-in, secrets redacted) that memory_captured and memory_promote read", async () => {
+    const event = (tool, input) => JSON.stringify({ session_id: "s-e2e", cwd: project, hook_event_name: "PostToolUse", tool_name: tool, tool_input: input });
+    const off = runCli(store, ["hook", "capture", "claude"], { input: event("Edit", { file_path: "src/a.ts", new_string: "x" }) });
+    assert.equal(off.status, 0, off.stderr);
+    assert.ok(!existsSync(join(memory, "observations.toon")), "capture is off unless asked for");
+    process.env.ENGRAM_CAPTURE = "1";
+    try {
+      for (const [tool, input] of [
+        ["Edit", { file_path: "src/lib/graph.ts", new_string: "Added typed link parsing to graph.ts with superseded_by edges" }],
+        ["Bash", { command: "curl -H 'Authorization: Bearer abc.def.ghi' https://example.invalid" }],
+        ["Read", { file_path: "", command: "Viewed README to check docs" }]]) {
+        const r = runCli(store, ["hook", "capture", "claude"], { input: event(tool, input) });
+        assert.equal(r.status, 0, r.stderr);
+      }
+      assert.equal(runCli(store, ["hook", "capture"], { input: "not json" }).status, 0, "a bad event never fails the agent");
+    } finally {
+      delete process.env.ENGRAM_CAPTURE;
+    }
+    const log = readFileSync(join(memory, "observations.toon"), "utf8");
+    assert.match(log, /^version: 1\nobservations\[3\|\]\{ts\|session\|agent\|branch\|tool\|hash\|file\|summary\}:\n/);
+    assert.ok(!log.includes("abc.def.ghi") && log.includes("Bearer <redacted>"), log);
+    const captured = await ok("memory_captured", { tool: "edit" });
+    assert.match(captured, /^🔍 Captured activity \(1\):\n\n\[[^\]]+\] claude@[^/]*\/Edit \(src\/lib\/graph\.ts\)/);
+    await callErr(client, "memory_captured", { limit: 0 }, [/limit/]);
+    const dry = await ok("memory_promote", { dryRun: true });
+    assert.match(dry, /^🔍 Dry run — 3 candidate\(s\)/);
+    assert.match(dry, /\[active\] Added typed link parsing/);
+    assert.match(dry, /\[draft\] Viewed README to check docs/);
+    await callErr(client, "memory_promote", { minConfidence: 5 }, [/minConfidence/]);
+    assert.match(await ok("memory_stats"), /Total entries: 0/, "a dry run and a refused call write nothing");
+    assert.match(await ok("memory_promote", { dryRun: false }), /^📤 Promoted 2 active \+ 1 draft from the capture log\./);
+    assert.ok(!(await ok("memory_recall", { query: "viewed readme docs" })).includes("Viewed README"), "drafts stay out of recall");
+    assert.match(await ok("memory_recall", { query: "typed link parsing" }), /added-typed-link-parsing/);
+    assert.match(await ok("memory_promote", { dryRun: false }), /Nothing new to promote/);
+    assert.match(await ok("memory_merge_sessions", { since: "1h" }), /^🔀 Session Merge Report \(1 sessions, last 1h\)/);
+    await callErr(client, "memory_merge_sessions", { since: "lately" }, [/since/]);
+  });
+
+  it("keeps secrets in the encrypted vault, out of recall, export, the store and the logs", async () => {
+    assert.match(await ok("memory_secret", { action: "store", key: "gh_token", value: SECRET, file: "ci.yml", tags: "github" }),
+      /^🔐 Stored secret "gh_token"/);
+    assert.match(await ok("memory_secret", { action: "get", key: "gh_token" }), new RegExp(`\n\n${SECRET}$`));
+    const list = await ok("memory_secret", { action: "list" });
+    assert.ok(list.includes("gh_token (ci.yml)") && !list.includes(SECRET), list);
+    await callErr(client, "memory_secret", { action: "store", key: "x" }, [/value/]);
+    await callErr(client, "memory_secret", { action: "get" }, [/key/]);
+    assert.ok(!readFileSync(join(memory, "secrets.toon"), "utf8").includes("gh_token"), "names are encrypted too");
+    assert.ok(!(await ok("memory_recall", { query: "gh_token" })).includes(SECRET));
+    assert.ok(!(await ok("context_export", { format: "full" })).includes(SECRET));
+    const entries = (await client.readResource({ uri: "toon://memory/entries" })).contents[0].text;
+    assert.ok(!entries.includes(SECRET));
+    for (const f of filesUnder(store)) assert.ok(!readFileSync(f).includes(SECRET), `${f} holds the secret`);
+    assert.ok(!server.stderr.toString().includes(SECRET), "the log never shows it");
+    assert.match(await ok("memory_secret", { action: "forget", key: "gh_token" }), /Removed secret "gh_token"/);
+    assert.match(await ok("memory_secret", { action: "get", key: "gh_token" }), /No secret "gh_token"/);
+  });
+
+  it("keeps file summaries and backs the memory up for engram restore", async () => {
+    assert.match(await ok("memory_summary", { action: "set", file: "src/big.ts", summary: "Exports the router and three handlers" }),
+      /Summary saved for src\/big\.ts/);
+    assert.equal(await ok("memory_summary", { action: "get", file: "src/big.ts" }), "Exports the router and three handlers");
+    await callErr(client, "memory_summary", { action: "set", file: "a.ts" }, [/summary/]);
+    const entries = (await client.readResource({ uri: "toon://memory/entries" })).contents[0].text;
+    assert.ok(entries.includes("summaries:\n  src/big.ts: Exports the router and three handlers\n"), entries);
+    const backup = await ok("memory_backup");
+    assert.match(backup, /^💾 Memory backed up to engram-[0-9T-]+(\.\d+)?Z\.jsonl \(3 memories\)/);
+    const file = backup.match(/engram restore (.+)$/m)[1];
+    assert.ok(existsSync(file), file);
+    assert.match(await ok("memory_forget", { key: "added-typed-link-parsing", action: "hard" }), /added-typed-link-parsing/);
+    await server.close();
+    server = null;
+    const restored = runCli(store, ["restore", file]);
+    assert.equal(restored.status, 0, restored.stderr);
+    assert.match(restored.stderr, /restored 3 memories from /);
+    server = await connectStdio(store, "toon-folder-2", { mcpArgs: ["--profile", "toon"], cwd: project });
+    client = server.client;
+    assert.match(await ok("memory_recall", { ids: "added-typed-link-parsing" }), /Added typed link parsing/);
+    await callErr(client, "memory_secret", { action: "list" }, [/TOON_MEMORY_KEY/]);
   });
 });

@@ -24,9 +24,10 @@ import picocli.CommandLine.ParentCommand;
                 "(ENGRAM_LLM_URL / ENGRAM_LLM_KEY). Zones: MEMORY_HOOK_ZONES, else --zone, else default.",
                 "`engram hook post-tool` (Claude Code / Codex PostToolUse, Cursor postToolUse, afterFileEdit,",
                 "afterShellExecution) prints memories about the file or command a native tool touched;",
-                "`engram hook feedback ID RATING` rates them."},
+                "`engram hook feedback ID RATING` rates them.",
+                "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log."},
         subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.PostTool.class,
-                HookSubcommand.Feedback.class})
+                HookSubcommand.Feedback.class, HookSubcommand.Capture.class})
 final class HookSubcommand implements Runnable {
     @ParentCommand
     EngramCommand root;
@@ -195,6 +196,39 @@ final class HookSubcommand implements Runnable {
                 main.err().println("engram hook feedback: " + e.getMessage());
                 return 1;
             }
+        }
+    }
+
+    @Command(name = "capture", mixinStandardHelpOptions = true,
+            description = {"PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
+                    "capture log, read by the toon profile's memory_captured and memory_promote), secrets redacted.",
+                    "Opt-in: does nothing unless ENGRAM_CAPTURE (or TOON_MEMORY_CAPTURE) is set, or the folder's",
+                    "config.json says \"capture\": true. Opens no store; never fails the agent."})
+    static final class Capture implements Callable<Integer> {
+        @ParentCommand
+        HookSubcommand hook;
+
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "AGENT", description = "Agent name recorded (default agent)")
+        String agent;
+
+        @Override
+        public Integer call() {
+            Main main = hook.root.main();
+            try {
+                var env = main.configLoader().environment();
+                var input = dev.engram.cli.hook.HookInputs.read(stdin,
+                        HookSettings.from(env, dev.engram.memory.MemoryRules.DEFAULT_ZONE), main.json());
+                String cwd = input.text("cwd");
+                java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : main.configLoader().cwd();
+                java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
+                if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(env, memory, main.json()::readObject)) return 0;
+                var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),
+                        dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), main.json()::write);
+                if (o != null) dev.engram.mcp.profile.toon.ToonCapture.append(memory, o, java.time.Instant.now());
+            } catch (java.io.IOException | RuntimeException e) {
+                main.err().println("engram hook capture: " + e.getMessage());
+            }
+            return 0;
         }
     }
 }

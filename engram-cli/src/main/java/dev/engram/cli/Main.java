@@ -246,11 +246,17 @@ public final class Main {
         if (name.equals(ToonProfile.NAME)) {
             // a toon-memory user switching keeps their .toon-memory folder's memories: imported once, into an empty store
             // toon keeps .toon-memory at its working directory: that first, then the git root
-            engines = ToonData.importingOnce(engines, config.defaultZone(),
-                    java.util.List.of(configLoader.cwd(), config.projectRoot()), err);
+            java.util.List<java.nio.file.Path> folders = java.util.List.of(configLoader.cwd(), config.projectRoot());
+            engines = ToonData.importingOnce(engines, config.defaultZone(), folders, err);
             settings = new java.util.HashMap<>(settings);
             settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
             settings.put(ToonProfile.GLOBAL_FILE_SETTING, configLoader.toonGlobalFile().toString());
+            settings.put(ToonProfile.MEMORY_DIR_SETTING, ToonData.memoryFolder(folders).toString());
+            String key = ToonData.vaultKey(configLoader.environment());
+            if (key != null) settings.put(ToonProfile.VAULT_KEY_SETTING, key);
+            java.util.Map<String, String> env = configLoader.environment();
+            if (env.get("GITHUB_TOKEN") != null) settings.put(ToonProfile.GITHUB_TOKEN_SETTING, env.get("GITHUB_TOKEN"));
+            if (env.get("ENGRAM_GIST_API") != null) settings.put(ToonProfile.GIST_API_SETTING, env.get("ENGRAM_GIST_API"));
         }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());

@@ -33,6 +33,7 @@ class ForeignStoreRefusalTest {
             Map.entry("consolidate", List.of("consolidate")),
             Map.entry("export", List.of("export")),
             Map.entry("import", List.of("import", "IMPORT_FILE")),
+            Map.entry("restore", List.of("restore", "IMPORT_FILE")),
             Map.entry("doctor", List.of("doctor")),
             Map.entry("reindex", List.of("reindex")),
             Map.entry("serve", List.of("serve", "--no-auth", "--port", "0")),
@@ -51,8 +52,8 @@ class ForeignStoreRefusalTest {
             Map.entry("tokens list", List.of("tokens", "list")),
             Map.entry("tokens revoke", List.of("tokens", "revoke", "ci-bot")),
             Map.entry("hook feedback", List.of("hook", "feedback", "0123456789ab", "helpful")));
-    /** Commands that never touch a store, and the two stdio servers tested as processes. */
-    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens");
+    /** Commands that never touch a store (hook capture writes toon's capture log only), and the two stdio servers tested as processes. */
+    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens", "hook capture");
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
     private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool");
 

@@ -79,13 +79,32 @@ final class GlobalTools {
         if (!Files.isRegularFile(src)) {
             throw new EngramUserException("no global memory at " + src + "; export from another project with memory_export_global first");
         }
+        String text;
+        try {
+            text = ToonData.readUtf8(src);
+        } catch (IOException e) {
+            throw new EngramUserException("could not read " + src + ": " + e.getMessage() + "; send another source");
+        }
+        if (!ToonFormat.isDocument(text)) {
+            throw new EngramUserException(src + " is not a TOON memory document (no entries[N|] header, or lines that do not"
+                    + " parse); send the file memory_export_global wrote");
+        }
+        Merged m = merge(c, text, "global");
+        return "📥 Merged global memory from " + src + "\n  Added: " + m.added() + " · Updated: " + m.updated() + " · Unchanged: " + m.unchanged();
+    }
+
+    /** What {@link #merge} did. */
+    record Merged(int added, int updated, int unchanged) {
+    }
+
+    /**
+     * Merges a TOON document into the project by key (memory_import_global, memory_import_gist): new keys
+     * are added (an id already taken gets a new one), a newer entry updates content and adds its tags,
+     * the rest is unchanged. The whole plan is checked first: a bad entry leaves the project as it was.
+     */
+    static Merged merge(ToonContext c, String text, String what) {
         ToonData.Loaded loaded;
         try {
-            String text = ToonData.readUtf8(src);
-            if (!ToonFormat.isDocument(text)) {
-                throw new EngramUserException(src + " is not a TOON memory document (no entries[N|] header, or lines that do not"
-                        + " parse); send the file memory_export_global wrote");
-            }
             Path dir = Files.createTempDirectory("engram-global");
             try {
                 Files.writeString(dir.resolve("data.toon"), text, StandardCharsets.UTF_8);
@@ -95,7 +114,7 @@ final class GlobalTools {
                 Files.deleteIfExists(dir);
             }
         } catch (IOException e) {
-            throw new EngramUserException("could not read " + src + ": " + e.getMessage() + "; send another source");
+            throw new EngramUserException("could not read the " + what + " memory: " + e.getMessage());
         }
         Map<String, Memory> byKey = new HashMap<>();
         Set<String> ids = new HashSet<>();
@@ -112,7 +131,7 @@ final class GlobalTools {
             Memory g = r.memory();
             Memory local = byKey.get(g.key());
             if (local == null) {
-                check(g.key(), g.content(), g.tags());
+                check(what, g.key(), g.content(), g.tags());
                 String id = g.id();
                 while (ids.contains(id)) id = String.format("%08x", ThreadLocalRandom.current().nextInt());
                 ids.add(id);
@@ -121,7 +140,7 @@ final class GlobalTools {
             } else if (g.updatedAt().isAfter(local.updatedAt()) && !(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))) {
                 Set<String> tags = new LinkedHashSet<>(local.tags());
                 tags.addAll(g.tags());
-                check(g.key(), g.content(), List.copyOf(tags));
+                check(what, g.key(), g.content(), List.copyOf(tags));
                 amends.add(new AmendCommand(local.id(), c.zone(), g.content(), List.copyOf(tags), null));
             } else {
                 unchanged++;
@@ -134,18 +153,17 @@ final class GlobalTools {
                 .filter(e -> present.contains(e.toId()) && !e.fromId().equals(e.toId())).toList(), List.of())).toList();
         if (!records.isEmpty()) ToonData.importInto(c.engine(), new ToonData.Loaded(records, Map.of(), List.of()), false);
         amends.forEach(a -> c.engine().amend(a));
-        int updated = amends.size();
-        return "📥 Merged global memory from " + src + "\n  Added: " + added.size() + " · Updated: " + updated + " · Unchanged: " + unchanged;
+        return new Merged(added.size(), amends.size(), unchanged);
     }
 
     /** An entry's content and tags against Engram's limits, naming the entry when one is over. */
-    private static void check(String key, String content, List<String> tags) {
+    private static void check(String what, String key, String content, List<String> tags) {
         try {
             MemoryRules.content("content", content);
             MemoryRules.tags("tags", tags);
         } catch (InvalidArgumentException e) {
-            throw new EngramUserException("global entry '" + key + "' cannot be imported: " + e.getMessage()
-                    + "; nothing was imported (shorten it in the global file, or forget it there)");
+            throw new EngramUserException(what + " entry '" + key + "' cannot be imported: " + e.getMessage()
+                    + "; nothing was imported (shorten it in the " + what + " file, or forget it there)");
         }
     }
 

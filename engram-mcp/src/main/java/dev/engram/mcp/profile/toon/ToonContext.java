@@ -23,12 +23,42 @@ final class ToonContext {
     private final Path project;
     private final Path globalFile;
     private final Clock clock;
+    private final Path memoryDir;
+    private final String vaultKey;
 
     ToonContext(ProfileContext context, Path project, Path globalFile, Clock clock) {
+        this(context, project, globalFile, clock, null, null);
+    }
+
+    /**
+     * @param memoryDir toon's memory folder (capture log, vault, backups); null: {@code project/.toon-memory/memory}
+     * @param vaultKey  the secrets vault's key (64 hex), null when none is set
+     */
+    ToonContext(ProfileContext context, Path project, Path globalFile, Clock clock, Path memoryDir, String vaultKey) {
         this.context = context;
         this.project = project;
         this.globalFile = globalFile;
         this.clock = clock;
+        this.memoryDir = memoryDir != null ? memoryDir : project.resolve(ToonData.FOLDER).resolve("memory");
+        this.vaultKey = vaultKey;
+    }
+
+    /** toon's memory folder: where its capture log, secrets vault and backups live. */
+    Path memoryDir() {
+        return memoryDir;
+    }
+
+    ToonVault vault() {
+        return new ToonVault(memoryDir, vaultKey);
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** A profile setting given by the command line, or null. */
+    String setting(String name) {
+        return context.setting(name);
     }
 
     /** toon's user-wide file, or null when the command line named none (then the tools need a path argument). */

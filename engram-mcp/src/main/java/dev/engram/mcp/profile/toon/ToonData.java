@@ -70,6 +70,27 @@ public final class ToonData {
         return dir.resolve(FOLDER).resolve("memory");
     }
 
+    /**
+     * toon's memory folder for a server started with these candidate project folders: the first whose
+     * .toon-memory exists, else the first candidate's (toon keeps it at its working directory). The
+     * capture log and the secrets vault live there, as toon keeps them.
+     */
+    public static Path memoryFolder(List<Path> candidates) {
+        for (Path p : candidates) {
+            if (Files.isDirectory(p.resolve(FOLDER))) return p.toAbsolutePath().normalize().resolve(FOLDER).resolve("memory");
+        }
+        return candidates.get(0).toAbsolutePath().normalize().resolve(FOLDER).resolve("memory");
+    }
+
+    /** The secrets vault's key: TOON_MEMORY_KEY (toon's name), else ENGRAM_KEY; null when neither is set. */
+    public static String vaultKey(Map<String, String> env) {
+        for (String name : List.of("TOON_MEMORY_KEY", "ENGRAM_KEY")) {
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) return v.strip();
+        }
+        return null;
+    }
+
     /** Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder). */
     public static Loaded read(Path dir, String zone, Instant now) throws IOException {
         Path memory = memoryDir(dir);
@@ -314,6 +335,9 @@ public final class ToonData {
         List<Path> dirs = candidates.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
         return new Supplier<>() {
             private volatile boolean done;
+            private volatile Path followed;
+            private volatile String seen = "";
+            private volatile Snapshot last;
 
             @Override
             public Engine get() {
@@ -321,8 +345,21 @@ public final class ToonData {
                 if (!done) {
                     synchronized (this) {
                         if (!done) {
-                            importAtStart(engine, zone, dirs, log);
+                            followed = importAtStart(engine, zone, dirs, log);
+                            if (followed != null) {
+                                seen = stamp(followed);
+                                last = Snapshot.of(followed);
+                            }
                             done = true;
+                        }
+                    }
+                } else if (followed != null && !stamp(followed).equals(seen)) {
+                    // toon (or a person) wrote data.toon while this server runs: what changed there comes in
+                    synchronized (this) {
+                        String now = stamp(followed);
+                        if (!now.equals(seen)) {
+                            last = follow(engine, zone, followed, last, log);
+                            seen = now;
                         }
                     }
                 }
@@ -331,12 +368,82 @@ public final class ToonData {
         };
     }
 
+    /** Size and modification time of a file, cheap to compare at every call ("" when it is gone). */
+    private static String stamp(Path file) {
+        try {
+            var a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            return a.size() + "@" + a.lastModifiedTime().toInstant();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** data.toon's entries (by key, as written) and summaries at one moment. */
+    record Snapshot(Map<String, Map<String, String>> entries, Map<String, String> summaries) {
+        static Snapshot of(Path data) {
+            try {
+                ToonFormat.Parsed p = ToonFormat.parse(readUtf8(data));
+                Map<String, Map<String, String>> byKey = new HashMap<>();
+                for (ToonFormat.Entry e : p.entries()) byKey.put(slug(e.get("key")), e.fields());
+                return new Snapshot(byKey, p.summaries());
+            } catch (IOException | RuntimeException e) {
+                return new Snapshot(Map.of(), Map.of());
+            }
+        }
+    }
+
+    /**
+     * data.toon changed while this server runs (toon still writes it, or a person edited it): the entries
+     * that are new or changed since the last look are imported with the safe policy (a memory changed in
+     * Engram since keeps its newer state), with new or changed file summaries. Entries the file did not
+     * change are not imported again, so what was deleted in Engram stays deleted; at a restart nothing is
+     * imported again (the first start's import is the only whole one). Returns the new snapshot.
+     */
+    static Snapshot follow(Engine engine, String zone, Path data, Snapshot before, PrintStream log) {
+        Snapshot now = Snapshot.of(data);
+        try {
+            if (!Files.isRegularFile(data) || looksEncrypted(readUtf8(data))) return now;
+            Set<String> changed = new java.util.HashSet<>();
+            now.entries().forEach((k, f) -> {
+                if (!f.equals(before == null ? null : before.entries().get(k))) changed.add(k);
+            });
+            Map<String, String> summaries = new LinkedHashMap<>();
+            now.summaries().forEach((f, v) -> {
+                if (before == null || !v.equals(before.summaries().get(f))) summaries.put(f, v);
+            });
+            if (changed.isEmpty() && summaries.isEmpty()) return now;
+            Path project = data.getParent().getParent().getParent();
+            Loaded loaded = read(project, zone, Instant.now());
+            List<ExportRecord> records = loaded.records().stream().filter(r -> changed.contains(r.memory().key())).toList();
+            ImportResult result = importInto(engine, new Loaded(records, summaries, List.of()), false);
+            importSummaries(engine, zone, new Loaded(List.of(), summaries, List.of()));
+            log.println("engram: " + data + " changed; imported its " + records.size() + " new or changed entries ("
+                    + result.versionsAdded() + " changes; memories changed in Engram since keep their newer state)"
+                    + (summaries.isEmpty() ? "" : " and " + summaries.size() + " file summaries"));
+        } catch (IOException | RuntimeException e) {
+            log.println("engram: " + data + " changed but could not be imported: " + e.getMessage()
+                    + "; nothing was imported (fix it, then run: engram import --from toon " + data.getParent() + ")");
+        }
+        return now;
+    }
+
+    /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
+    static void importSummaries(Engine engine, String zone, Loaded loaded) {
+        if (loaded.summaries().isEmpty()) return;
+        String name = FolderTools.summariesMark(zone);
+        Map<String, String> all = FolderTools.summaries(engine.mark(name).orElse(""));
+        all.putAll(loaded.summaries());
+        engine.setMark(name, FolderTools.encode(all));
+    }
+
     static void importAtStart(Engine engine, String zone, Path project, PrintStream log) {
         importAtStart(engine, zone, List.of(project), log);
     }
 
-    static void importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
+    /** Imports the first folder holding data.toon; returns that data.toon when Engram follows it (imported now or before). */
+    static Path importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
         boolean handled = false;
+        Path followed = null;
         for (Path project : candidates) {
             Path folder = project.resolve(FOLDER);
             if (!Files.isDirectory(folder)) continue;
@@ -350,34 +457,39 @@ public final class ToonData {
                 continue;
             }
             handled = true;
-            importOne(engine, zone, project, data, log);
+            if (importOne(engine, zone, project, data, log)) followed = data;
         }
+        return followed;
     }
 
     private static void notImported(PrintStream log, Path folder, String why, Path project) {
         log.println("engram: " + folder + " was not imported (" + why + "); to import it: engram import --from toon " + project);
     }
 
-    private static void importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
+    /** Whether Engram follows this data.toon: imported now, or at an earlier start. */
+    private static boolean importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
         // once per zone and folder: deleting what it brought must not bring it back at the next start
         String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
-        if (engine.mark(mark).isPresent()) return;
+        if (engine.mark(mark).isPresent()) return true;
         // any memory of the zone, whatever its status, means Engram is used there already
         if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
             notImported(log, project.resolve(FOLDER), "zone '" + zone + "' already holds memories", project);
-            return;
+            return false;
         }
         try {
             Loaded loaded = read(project, zone, Instant.now());
             ImportResult result = importInto(engine, loaded, false);
+            importSummaries(engine, zone, loaded);
             log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
                     + " into zone '" + zone + "' (" + result.edgesAdded() + " links" + (loaded.problems().isEmpty() ? ""
                     : "; " + loaded.problems().size() + " notes: " + String.join("; ", loaded.problems())) + ")"
-                    + "; the folder is not changed, Engram's store is used from now on");
+                    + "; Engram's store is used from now on (what toon changes in data.toon while this server runs comes in too)");
             engine.setMark(mark, Instant.now().toString());
+            return true;
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import " + data + ": " + e.getMessage()
                     + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
+            return false;
         }
     }
 

@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
  * defaults, hints and text, and its {@code toon://memory/*} resources, on Engram's store and ranking.
- * One project, one zone: toon has no zone argument. Tools whose behaviour is a later item of issue 16
- * (encryption, the vault, capture, gists, the global file, backups, session merging, the viewer,
- * file summaries) exist with toon's schema and answer with an error naming what is not built yet.
+ * One project, one zone: toon has no zone argument. The capture log, the secrets vault and backups
+ * live in toon's memory folder as toon keeps them. Tools not built yet (encryption at rest, the
+ * viewer) exist with toon's schema and answer with an error naming what is missing.
  */
 public final class ToonProfile {
     public static final String NAME = "toon";
@@ -27,6 +27,13 @@ public final class ToonProfile {
     public static final String PROJECT_SETTING = "toon.project";
     /** The user-wide file of memory_export_global / memory_import_global, set by the command line. */
     public static final String GLOBAL_FILE_SETTING = "toon.global-file";
+    /** toon's memory folder (capture log, secrets vault), set by the command line; else PROJECT/.toon-memory/memory. */
+    public static final String MEMORY_DIR_SETTING = "toon.memory-dir";
+    /** The secrets vault's key (TOON_MEMORY_KEY, else ENGRAM_KEY), set by the command line; absent: the vault refuses. */
+    public static final String VAULT_KEY_SETTING = "toon.vault-key";
+    /** memory_export_gist / memory_import_gist: the token (GITHUB_TOKEN) and the API root (ENGRAM_GIST_API, else GitHub's). */
+    public static final String GITHUB_TOKEN_SETTING = "toon.github-token";
+    public static final String GIST_API_SETTING = "toon.gist-api";
     static final String INSTRUCTIONS = """
             Project memory (toon-memory compatible). At the start of a task call context_brief (or memory_recall with a
             few words); fetch full entries with memory_recall ids. Save decisions, patterns, bugs, knowledge and warnings
@@ -39,8 +46,10 @@ public final class ToonProfile {
     public static ToolProfile create(ProfileContext context, JsonText json) {
         String project = context.setting(PROJECT_SETTING);
         String global = context.setting(GLOBAL_FILE_SETTING);
+        String memoryDir = context.setting(MEMORY_DIR_SETTING);
         return create(context, project == null ? Path.of("").toAbsolutePath() : Path.of(project),
-                global == null ? null : Path.of(global), Clock.systemUTC());
+                global == null ? null : Path.of(global), memoryDir == null ? null : Path.of(memoryDir),
+                context.setting(VAULT_KEY_SETTING), Clock.systemUTC());
     }
 
     /** The profile for the project at {@code project} (where toon's file references are checked). */
@@ -50,11 +59,19 @@ public final class ToonProfile {
 
     /** As above, with toon's user-wide file for memory_export_global / memory_import_global (null: none). */
     public static ToolProfile create(ProfileContext context, Path project, Path globalFile, Clock clock) {
-        ToonContext c = new ToonContext(context, project, globalFile, clock);
+        return create(context, project, globalFile, null, null, clock);
+    }
+
+    /** As above, with toon's memory folder (null: PROJECT/.toon-memory/memory) and the vault's key (null: none). */
+    public static ToolProfile create(ProfileContext context, Path project, Path globalFile, Path memoryDir, String vaultKey,
+                                     Clock clock) {
+        ToonContext c = new ToonContext(context, project, globalFile, clock, memoryDir, vaultKey);
         GlobalTools global = new GlobalTools(c);
         MemoryTools memory = new MemoryTools(c);
         ReportTools reports = new ReportTools(c);
         ContextTools ctx = new ContextTools(c, reports);
+        FolderTools folder = new FolderTools(c, reports);
+        GistTools gists = new GistTools(c);
         List<ToolHandler> tools = new ArrayList<>();
         // toon's registration order
         tools.add(memory.remember());
@@ -64,23 +81,15 @@ public final class ToonProfile {
         tools.add(reports.diff());
         tools.add(memory.suggest());
         tools.add(memory.smartRecall());
-        tools.add(summary());
+        tools.add(folder.summary());
         tools.add(reports.archive());
         tools.add(notBuilt("memory_encrypt", "Encrypt the memory at rest with TOON_MEMORY_KEY.", JsonSchema.input(), false, true, true,
                 "encryption at rest (issue 16 item 5); Engram's store is not encrypted"));
         tools.add(notBuilt("memory_decrypt", "Decrypt the memory.", JsonSchema.input()
                         .string("key", "The 64-hex key", "0123…").required("key"), false, true, true,
                 "encryption at rest (issue 16 item 5); there is nothing encrypted to decrypt"));
-        tools.add(notBuilt("memory_secret", "Encrypted vault for secrets that never enter recall.", JsonSchema.input()
-                        .choice("action", "store, get, list or forget", List.of("store", "get", "list", "forget"))
-                        .string("key", "Secret name", "gh_token").string("value", "store: the secret", "…")
-                        .string("file", "Related file", "ci.yml").string("tags", "Tags separated by ';'", "github")
-                        .string("ttl", "Expiry: 7d or YYYY-MM-DD", "30d").required("action"), false, false, false,
-                "the secrets vault (issue 16 item 5); nothing was stored — keep secrets out of memory_remember"));
-        tools.add(notBuilt("memory_captured", "The activity log captured by the hooks.", JsonSchema.input()
-                        .integer("limit", "How many (default 20)", 1, 500, 20).string("tool", "Only this tool", "edit")
-                        .string("file", "Only this file", "src/a.ts").bool("clear", "Empty the log"), false, false, false,
-                "activity capture (engram hook capture, issue 16 item 9); no activity is recorded"));
+        tools.add(folder.secret());
+        tools.add(folder.captured());
         tools.add(new ConsolidateTool(c).tool());
         tools.add(reports.sessions());
         tools.add(ctx.brief());
@@ -89,22 +98,14 @@ public final class ToonProfile {
         tools.add(ctx.focus());
         tools.add(reports.health());
         tools.add(ctx.export());
-        tools.add(notBuilt("memory_backup", "Timestamped backup of the memory (last 10 kept).", JsonSchema.input(), false, false, false,
-                "backups from the toon profile (issue 16 item 6); use `engram export --out FILE` meanwhile"));
+        tools.add(folder.backup());
         tools.add(reports.primer());
         tools.add(reports.compress());
-        tools.add(notBuilt("memory_export_gist", "Upload the memory to a private GitHub Gist (GITHUB_TOKEN).", JsonSchema.input()
-                        .string("description", "Gist description", "project memory"), false, false, false,
-                "Gist sync (issue 16 item 6); nothing was uploaded"));
-        tools.add(notBuilt("memory_import_gist", "Import memory from a Gist.", JsonSchema.input()
-                        .string("gist_id", "Gist id or URL", "aa5a315d61ae9438b18d").bool("merge", "Merge by key (default true)")
-                        .required("gist_id"), false, true, false,
-                "Gist sync (issue 16 item 6); nothing was imported"));
+        tools.add(gists.exportGist());
+        tools.add(gists.importGist());
         tools.add(global.exportGlobal());
         tools.add(global.importGlobal());
-        tools.add(notBuilt("memory_merge_sessions", "Report (and optionally promote) what recent sessions did.", JsonSchema.input()
-                        .string("since", "Time span (default 24h)", "24h").bool("promote", "Turn observations into entries"),
-                false, false, false, "cross-process sessions and capture (issue 16 items 4 and 9)"));
+        tools.add(folder.mergeSessions());
         tools.add(reports.graphPath());
         tools.add(memory.checkpoint());
         tools.add(memory.pin());
@@ -112,17 +113,13 @@ public final class ToonProfile {
         tools.add(memory.search());
         tools.add(memory.tag());
         tools.add(reports.reflect());
-        tools.add(notBuilt("memory_promote", "Promote captured activity to entries (drafts below minConfidence).", JsonSchema.input()
-                        .bool("dryRun", "Preview only (default true)")
-                        .property("minConfidence", ToonTool.number("Below this, entries become drafts (default 0.65)", 0.65))
-                        .integer("max", "At most this many (default 5)", 1, 100, 5).integer("days", "Look back this many days (default 7)", 1, 365, 7),
-                false, false, false, "promotion from the capture log (issue 16 items 3 and 9); there is no capture log yet"));
+        tools.add(folder.promote());
         tools.add(notBuilt("memory_visualize", "Interactive graph viewer of the memory.", JsonSchema.input()
                         .string("query", "Highlight entries matching this", "auth"), true, false, true,
                 "the graph viewer (issue 16 item 10)"));
         List<SyncResourceSpecification> resources = List.of(
                 Guarded.resource(resource("toon://memory/entries", "entries", "The memory in toon's TOON line format", "text/plain"),
-                        () -> ToonData.export(c.engine(), c.zone(), Map.of())),
+                        () -> ToonData.export(c.engine(), c.zone(), FolderTools.summaries(c))),
                 Guarded.resource(resource("toon://memory/stats", "stats", "Memory statistics", "text/plain"), reports::statsText),
                 Guarded.resource(resource("toon://memory/summaries", "summaries", "System primer (private-tagged entries excluded)",
                         "text/plain"), reports::primerText));
@@ -131,13 +128,6 @@ public final class ToonProfile {
 
     private static Resource resource(String uri, String name, String description, String mime) {
         return Resource.builder(uri, name).description(description).mimeType(mime).build();
-    }
-
-    private static ToonTool summary() {
-        return notBuilt("memory_summary", "Get or set a file's summary, to avoid re-reading big files.", JsonSchema.input()
-                        .choice("action", "get or set", List.of("get", "set")).string("file", "File path", "src/big.ts")
-                        .string("summary", "set: the summary", "Exports the router and three handlers").required("action", "file"),
-                false, false, true, "file summaries (issue 16 item 3); nothing was stored");
     }
 
     private static ToonTool notBuilt(String name, String description, JsonSchema schema, boolean readOnly, boolean destructive,

@@ -1,0 +1,117 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.json.ExportCodec;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * memory_backup's backups: the zone as Engram's export lines (every memory with its edges and
+ * versions, what {@code engram import} and {@code engram restore} read), one file per backup in
+ * {@code .toon-memory/memory/backups/} named {@code engram-<UTC time>.jsonl}, written atomically; the
+ * newest {@value #KEEP} are kept.
+ */
+public final class ToonBackups {
+    public static final int KEEP = 10;
+    public static final String PREFIX = "engram-";
+    public static final String SUFFIX = ".jsonl";
+
+    private ToonBackups() {
+    }
+
+    public static Path dir(Path memoryDir) {
+        return memoryDir.resolve("backups");
+    }
+
+    /** The backup written, and how many were removed to keep {@value #KEEP}. */
+    public record Written(Path file, long memories, List<Path> removed) {
+    }
+
+    public static Written write(Engine engine, String zone, Path memoryDir, ExportCodec codec, Instant now) {
+        Path dir = dir(memoryDir);
+        String stamp = now.toString().replace(":", "-");
+        Path file = dir.resolve(PREFIX + stamp + SUFFIX);
+        for (int i = 2; Files.exists(file); i++) file = dir.resolve(PREFIX + stamp + "-" + i + SUFFIX);
+        Path tmp = dir.resolve(file.getFileName() + ".tmp");
+        long[] count = new long[1];
+        try {
+            Files.createDirectories(dir);
+            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                engine.export(zone, r -> {
+                    try {
+                        w.write(codec.write(r));
+                        w.write('\n');
+                        count[0]++;
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | UncheckedIOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the message below says what failed
+            }
+            throw new EngramUserException("could not write the backup " + file + ": " + e.getMessage() + "; no backup was made");
+        }
+        List<Path> all = list(memoryDir);
+        List<Path> removed = new ArrayList<>();
+        for (Path old : all.subList(Math.min(KEEP, all.size()), all.size())) {
+            try {
+                Files.deleteIfExists(old);
+                removed.add(old);
+            } catch (IOException ignored) {
+                // an old backup that cannot be removed stays; the next backup tries again
+            }
+        }
+        return new Written(file, count[0], removed);
+    }
+
+    /** The backups of a memory folder, newest first. */
+    public static List<Path> list(Path memoryDir) {
+        Path dir = dir(memoryDir);
+        if (!Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith(PREFIX) && n.endsWith(SUFFIX);
+            }).sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed()).toList();
+        } catch (IOException e) {
+            throw new EngramUserException("could not list " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** Every line of a backup (or any `engram export` file); a bad line fails the whole read, naming it. */
+    public static List<ExportRecord> read(Path file, ExportCodec codec) {
+        List<ExportRecord> out = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new EngramUserException("could not read " + file + ": " + e.getMessage());
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) continue;
+            try {
+                out.add(codec.read(lines.get(i)));
+            } catch (RuntimeException e) {
+                throw new EngramUserException(file + " line " + (i + 1) + ": " + e.getMessage() + "; nothing was restored");
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.error.EngramUserException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * toon-memory's secrets vault, {@code .toon-memory/memory/secrets.toon}: one line per secret
+ * ({@code id|secret|key|value|file|tags|date|ttl|0|}) whose value is AES-256-GCM encrypted, and the
+ * whole file encrypted again, so neither names nor values are readable without the key. The key is
+ * 64 hex characters (TOON_MEMORY_KEY, else ENGRAM_KEY); without one every call fails before reading
+ * or writing anything. The encrypted form is toon's ({@code iv:tag:ciphertext} in hex, a 16-byte IV),
+ * so toon and Engram open each other's vault with the same key. Secrets never enter Engram's store:
+ * recall, context, export and the logs cannot show them.
+ */
+public final class ToonVault {
+    public static final String FILE = "secrets.toon";
+    private static final Pattern HEX_KEY = Pattern.compile("[0-9a-fA-F]{64}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final Path memoryDir;
+    private final String hexKey;
+
+    /** A secret as stored: the value still encrypted. */
+    public record Secret(String id, String key, String sealedValue, String file, String tags, String date, String ttl) {
+    }
+
+    /** @param hexKey the key as given (null or blank: none) */
+    public ToonVault(Path memoryDir, String hexKey) {
+        this.memoryDir = memoryDir;
+        this.hexKey = hexKey == null || hexKey.isBlank() ? null : hexKey.strip();
+    }
+
+    public Path file() {
+        return memoryDir.resolve(FILE);
+    }
+
+    private byte[] key() {
+        if (hexKey == null) {
+            throw new EngramUserException("the secrets vault needs a key and none is set: set TOON_MEMORY_KEY (or ENGRAM_KEY) to"
+                    + " 64 hex characters (for example the output of `openssl rand -hex 32`) in the server's environment;"
+                    + " nothing was read or stored");
+        }
+        if (!HEX_KEY.matcher(hexKey).matches()) {
+            throw new EngramUserException("the vault key (TOON_MEMORY_KEY / ENGRAM_KEY) must be 64 hex characters (32 bytes), got "
+                    + hexKey.length() + " characters; nothing was read or stored");
+        }
+        return HexFormat.of().parseHex(hexKey);
+    }
+
+    /** Every secret (values sealed); empty when there is no vault file yet. */
+    public List<Secret> list() {
+        byte[] key = key();
+        Path f = file();
+        if (!Files.isRegularFile(f)) return List.of();
+        String plain;
+        try {
+            plain = open(Files.readString(f, StandardCharsets.UTF_8).strip(), key);
+        } catch (IOException e) {
+            throw new EngramUserException("could not read " + f + ": " + e.getMessage());
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw new EngramUserException("could not decrypt " + f + ": wrong TOON_MEMORY_KEY / ENGRAM_KEY, or the file is damaged;"
+                    + " nothing was read or changed");
+        }
+        List<Secret> out = new ArrayList<>();
+        for (String line : plain.replace("\r\n", "\n").split("\n")) {
+            if (!line.startsWith("  ") || !line.contains("|")) continue;
+            List<String> p = ToonFormat.split(line.strip());
+            if (p.size() < 7) continue;
+            out.add(new Secret(p.get(0), p.get(2), p.get(3), p.get(4), p.get(5), p.get(6), p.size() > 7 ? p.get(7) : ""));
+        }
+        return out;
+    }
+
+    public Optional<Secret> find(String name) {
+        return list().stream().filter(s -> s.key().equals(name)).findFirst();
+    }
+
+    /** The plain value of a stored secret. */
+    public String reveal(Secret s) {
+        try {
+            return open(s.sealedValue(), key());
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            throw new EngramUserException("could not decrypt secret '" + s.key() + "': wrong key or damaged value");
+        }
+    }
+
+    /** Stores or replaces the secret {@code name}; blank file, tags and ttl keep the old ones. Returns it. */
+    public Secret store(String name, String value, String file, String tags, String date, String ttl) {
+        byte[] key = key();
+        List<Secret> all = new ArrayList<>(list());
+        String sealed = seal(value, key);
+        Secret old = all.stream().filter(s -> s.key().equals(name)).findFirst().orElse(null);
+        Secret next = new Secret(old != null ? old.id() : newId(), name, sealed, pick(file, old == null ? "" : old.file()),
+                pick(tags, old == null ? "" : old.tags()), date, pick(ttl, old == null ? "" : old.ttl()));
+        if (old != null) all.set(all.indexOf(old), next);
+        else all.add(next);
+        write(all, key);
+        return next;
+    }
+
+    /** Removes the secret {@code name}; false when there was none. */
+    public boolean forget(String name) {
+        byte[] key = key();
+        List<Secret> all = new ArrayList<>(list());
+        if (!all.removeIf(s -> s.key().equals(name))) return false;
+        write(all, key);
+        return true;
+    }
+
+    private void write(List<Secret> all, byte[] key) {
+        StringBuilder b = new StringBuilder("version: 1\n[").append(all.size()).append("|]{id|category|key|content|file|tags|date|ttl|accessed|links}:\n");
+        for (Secret s : all) {
+            b.append("  ").append(String.join("|", List.of(s.id(), "secret", s.key(), s.sealedValue(), s.file(), s.tags(), s.date(), s.ttl(), "0", "")
+                    .stream().map(ToonFormat::escape).toList())).append('\n');
+        }
+        Path f = file();
+        try {
+            Files.createDirectories(memoryDir);
+            Path tmp = f.resolveSibling(FILE + "." + ProcessHandle.current().pid() + ".tmp");
+            Files.writeString(tmp, seal(b.toString(), key), StandardCharsets.UTF_8);
+            Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new EngramUserException("could not write " + f + ": " + e.getMessage() + "; the vault is unchanged");
+        }
+    }
+
+    /** toon's sealed form: hex IV (16 bytes) ':' hex GCM tag (16 bytes) ':' hex ciphertext. */
+    static String seal(String text, byte[] key) {
+        try {
+            byte[] iv = new byte[16];
+            RANDOM.nextBytes(iv);
+            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, iv));
+            byte[] out = cipher.doFinal(text.getBytes(StandardCharsets.UTF_8));
+            int n = out.length - 16;
+            HexFormat hex = HexFormat.of();
+            return hex.formatHex(iv) + ":" + hex.formatHex(out, n, out.length) + ":" + hex.formatHex(out, 0, n);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JDK", e);
+        }
+    }
+
+    static String open(String sealed, byte[] key) throws GeneralSecurityException {
+        String[] parts = sealed.split(":");
+        if (parts.length != 3) throw new IllegalArgumentException("not iv:tag:ciphertext");
+        HexFormat hex = HexFormat.of();
+        byte[] iv = hex.parseHex(parts[0]);
+        byte[] tag = hex.parseHex(parts[1]);
+        byte[] body = hex.parseHex(parts[2]);
+        byte[] joined = new byte[body.length + tag.length];
+        System.arraycopy(body, 0, joined, 0, body.length);
+        System.arraycopy(tag, 0, joined, body.length, tag.length);
+        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+        cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(tag.length * 8, iv));
+        return new String(cipher.doFinal(joined), StandardCharsets.UTF_8);
+    }
+
+    private static String pick(String given, String old) {
+        return given == null || given.isBlank() ? old : given.strip();
+    }
+
+    private static String newId() {
+        return String.format("%08x", RANDOM.nextInt());
+    }
+}

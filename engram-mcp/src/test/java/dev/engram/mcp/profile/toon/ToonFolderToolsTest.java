@@ -1,0 +1,333 @@
+package dev.engram.mcp.profile.toon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.Engine;
+import dev.engram.engine.ExportRecord;
+import dev.engram.engine.ImportCommand;
+import dev.engram.engine.ImportPolicy;
+import dev.engram.error.EngramUserException;
+import dev.engram.mcp.TestEngines;
+import dev.engram.mcp.json.ExportCodec;
+import dev.engram.mcp.json.JsonText;
+import dev.engram.mcp.profile.ProfileContext;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
+import dev.engram.mcp.profile.toon.ToonCapture.Observation;
+import dev.engram.mcp.tool.ToolAdapter;
+import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryStatus;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The toon tools over its memory folder: capture log, promotion, session merge, vault, summaries, backups, data.toon re-sync. */
+class ToonFolderToolsTest {
+    private static final String KEY = "a".repeat(64);
+    @TempDir
+    Path project;
+    private final Engine engine = TestEngines.inMemory(Clock.systemUTC());
+
+    private Path memoryDir() {
+        return project.resolve(".toon-memory").resolve("memory");
+    }
+
+    private ToolProfile profile(String key) {
+        return ToonProfile.create(ProfileContext.of(engine, "default"), project, null, null, key, Clock.systemUTC());
+    }
+
+    private CallToolResult raw(ToolProfile p, String tool, Map<String, Object> args) {
+        ToolHandler h = p.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        return ToolAdapter.call(h, args);
+    }
+
+    private String call(ToolProfile p, String tool, Map<String, Object> args) {
+        CallToolResult r = raw(p, tool, args);
+        String text = ((TextContent) r.content().get(0)).text();
+        assertFalse(r.isError(), tool + " failed: " + text);
+        return text;
+    }
+
+    private String error(ToolProfile p, String tool, Map<String, Object> args) {
+        CallToolResult r = raw(p, tool, args);
+        assertTrue(r.isError(), tool + " should have failed");
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    private static Observation obs(Instant ts, String session, String tool, String file, String summary) {
+        return new Observation(ts.toString(), session, "code", "main", tool, Integer.toHexString(summary.hashCode()), file, summary);
+    }
+
+    @Test
+    void confidenceIsToonsDeterministicHeuristic() {
+        Instant now = Instant.now();
+        // 0.5 +0.1 (40..300 chars) +0.15 (file) +0.1 (writing tool)
+        assertEquals(0.85, ToonCapture.confidence(obs(now, "s", "edit", "src/lib/graph.ts",
+                "Added typed link parsing to graph.ts with superseded_by edges")), 1e-9);
+        // 0.5 -0.1 (short) -0.15 (looking tool) -0.1 (browsing word)
+        assertEquals(0.15, ToonCapture.confidence(obs(now, "s", "read", "", "Viewed README to check docs")), 1e-9);
+        assertEquals(0.1, ToonCapture.confidence(obs(now, "s", "edit", "a.ts", "  ")), 1e-9);
+        // failure words add 0.1
+        assertEquals(0.95, ToonCapture.confidence(obs(now, "s", "bash", "t.ts", "npm test failed: the parser cannot handle escaped pipes")), 1e-9);
+        assertEquals(0.15, ToonCapture.confidence(obs(now, "s", "grep", "", "listed and scanned")), 1e-9);
+        assertEquals("added-typed-link-parsing", ToonCapture.key(obs(now, "s", "edit", "", "Added typed link parsing to graph.ts")));
+    }
+
+    @Test
+    void captureRedactsSecretsDeduplicatesAndKeepsTheNewest() throws Exception {
+        JsonText json = JsonText.standard();
+        Instant now = Instant.parse("2026-08-01T10:00:00Z");
+        Map<String, Object> event = Map.of("tool_name", "Bash", "session_id", "sess-1",
+                "tool_input", Map.of("command", "curl -H 'Authorization: Bearer abc.def.ghi' -d password=hunter2hunter2 https://x"));
+        Observation o = ToonCapture.observe(event, "claude", "main", now, json::write);
+        assertNotNull(o);
+        assertFalse(o.summary().contains("abc.def.ghi"), o.summary());
+        assertFalse(o.summary().contains("hunter2hunter2"), o.summary());
+        assertTrue(o.summary().contains("<redacted>"), o.summary());
+        assertEquals("sess-1", o.session());
+        assertNull(ToonCapture.observe(Map.of("session_id", "x"), "claude", "main", now, json::write), "no tool, nothing to log");
+        assertEquals("sk-<redacted> and ghp_<redacted>".replace("sk-<redacted>", "<redacted>").replace("ghp_<redacted>", "<redacted>"),
+                ToonCapture.redact("sk-" + "A".repeat(24) + " and ghp_" + "b".repeat(36)));
+
+        assertTrue(ToonCapture.append(memoryDir(), o, now));
+        assertFalse(ToonCapture.append(memoryDir(), o, now.plusSeconds(60)), "the same call within five minutes is logged once");
+        assertTrue(ToonCapture.append(memoryDir(), o, now.plusSeconds(400)));
+        for (int i = 0; i < ToonCapture.MAX + 5; i++) {
+            ToonCapture.append(memoryDir(), obs(now.plusSeconds(1000 + i), "s", "edit", "f.ts", "change " + i), now.plusSeconds(1000 + i));
+        }
+        List<Observation> log = ToonCapture.read(memoryDir());
+        assertEquals(ToonCapture.MAX, log.size());
+        assertEquals("change " + (ToonCapture.MAX + 4), log.get(0).summary(), "newest first");
+        String file = Files.readString(ToonCapture.file(memoryDir()));
+        assertTrue(file.startsWith("version: 1\nobservations[" + ToonCapture.MAX + "|]{ts|session|agent|branch|tool|hash|file|summary}:\n"), file);
+    }
+
+    @Test
+    void capturedListsFiltersAndClears() throws Exception {
+        ToolProfile p = profile(null);
+        assertTrue(call(p, "memory_captured", Map.of()).startsWith("No captured activity."));
+        Instant now = Instant.now();
+        ToonCapture.append(memoryDir(), obs(now.minusSeconds(60), "s1", "read", "README.md", "read the readme"), now);
+        ToonCapture.append(memoryDir(), obs(now, "s1", "edit", "src/a.ts", "rename the parser"), now);
+        String all = call(p, "memory_captured", Map.of());
+        assertTrue(all.startsWith("🔍 Captured activity (2):"), all);
+        assertTrue(all.indexOf("rename the parser") < all.indexOf("read the readme"), "newest first: " + all);
+        String edits = call(p, "memory_captured", Map.of("tool", "EDIT"));
+        assertTrue(edits.contains("(1)") && edits.contains("code@main/edit (src/a.ts)"), edits);
+        assertTrue(error(p, "memory_captured", Map.of("limit", 0)).contains("limit"));
+        assertEquals("🧹 Capture log cleared", call(p, "memory_captured", Map.of("clear", true)));
+        assertTrue(ToonCapture.read(memoryDir()).isEmpty());
+    }
+
+    @Test
+    void promoteDryRunWritesNothingThenDraftsStayOutOfRecall() throws Exception {
+        ToolProfile p = profile(null);
+        call(p, "memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
+        assertTrue(call(p, "memory_promote", Map.of()).startsWith("No captured activity."));
+        Instant now = Instant.now();
+        ToonCapture.append(memoryDir(), obs(now.minusSeconds(5), "s1", "read", "", "Viewed README to check docs"), now);
+        ToonCapture.append(memoryDir(), obs(now, "s1", "edit", "src/lib/graph.ts",
+                "Added typed link parsing to graph.ts with superseded_by edges"), now);
+        ToonCapture.append(memoryDir(), obs(now, "s1", "edit", "", "Use Zod for validation"), now);
+        ToonCapture.append(memoryDir(), obs(now.minus(Duration.ofDays(9)), "s0", "edit", "old.ts", "An old change nobody promoted in time"), now);
+
+        String dry = call(p, "memory_promote", Map.of("dryRun", true));
+        assertTrue(dry.startsWith("🔍 Dry run — 2 candidate(s) from the last 7d (threshold 0.65):"), dry);
+        assertTrue(dry.contains("[active] Added typed link parsing") && dry.contains("(conf 0.85) @ src/lib/graph.ts"), dry);
+        assertTrue(dry.contains("[draft] Viewed README to check docs (conf 0.15)"), dry);
+        assertEquals(1, engine.stats("default").total(), "a dry run writes nothing");
+        assertTrue(call(p, "memory_promote", Map.of()).contains("Dry run"), "dryRun defaults to true");
+
+        assertTrue(error(p, "memory_promote", Map.of("minConfidence", 2)).contains("minConfidence"));
+        assertTrue(error(p, "memory_promote", Map.of("max", 0)).contains("max"));
+        assertEquals(1, engine.stats("default").total(), "refused calls write nothing");
+
+        String done = call(p, "memory_promote", Map.of("dryRun", false));
+        assertTrue(done.startsWith("📤 Promoted 1 active + 1 draft from the capture log."), done);
+        Memory active = find("added-typed-link-parsing");
+        assertEquals(MemoryStatus.ACTIVE, active.status());
+        assertEquals(0.85, active.confidence(), 1e-9);
+        assertEquals("src/lib/graph.ts", active.file());
+        assertTrue(active.tags().contains("captured"));
+        Memory draft = find("viewed-readme-to-check");
+        assertEquals(MemoryStatus.DRAFT, draft.status());
+        assertTrue(draft.tags().contains("draft"));
+        String recall = call(p, "memory_recall", Map.of("query", "viewed readme docs"));
+        assertFalse(recall.contains("Viewed README"), "drafts stay out of recall: " + recall);
+        assertTrue(call(p, "memory_recall", Map.of("query", "typed link parsing")).contains("added-typed-link-parsing"));
+        assertTrue(call(p, "memory_promote", Map.of("dryRun", false)).startsWith("✅ Nothing new to promote"));
+        assertTrue(call(p, "memory_forget", Map.of("key", "viewed-readme-to-check", "action", "restore")).contains("restored"));
+        assertEquals(MemoryStatus.ACTIVE, find("viewed-readme-to-check").status(), "restore activates a draft, as toon says");
+    }
+
+    private Memory find(String key) {
+        List<ExportRecord> all = new ArrayList<>();
+        engine.export("default", all::add);
+        return all.stream().map(ExportRecord::memory).filter(m -> m.key().equals(key)).findFirst().orElseThrow(() -> new AssertionError(key));
+    }
+
+    @Test
+    void mergeSessionsReportsSharedFilesAndPromotes() throws Exception {
+        ToolProfile p = profile(null);
+        assertTrue(call(p, "memory_merge_sessions", Map.of()).startsWith("No sessions found in the last 24h"));
+        Instant now = Instant.now();
+        ToonCapture.append(memoryDir(), new Observation(now.minusSeconds(120).toString(), "s1", "claude", "main", "edit", "h1", "src/a.ts",
+                "Moved the retry policy into src/a.ts"), now);
+        ToonCapture.append(memoryDir(), new Observation(now.toString(), "s2", "codex", "feature", "edit", "h2", "src/a.ts",
+                "Retry policy now reads its limits from config"), now);
+        String report = call(p, "memory_merge_sessions", Map.of("since", "1h"));
+        assertTrue(report.startsWith("🔀 Session Merge Report (2 sessions, last 1h)"), report);
+        assertTrue(report.contains("Shared files (1):\n  src/a.ts ↔ codex@feature, claude@main"), report);
+        assertTrue(report.contains("Unique observations (2 of 2 total):"), report);
+        assertEquals(0, engine.stats("default").total());
+        assertTrue(error(p, "memory_merge_sessions", Map.of("since", "lately")).contains("since"));
+        String promoted = call(p, "memory_merge_sessions", Map.of("promote", true));
+        assertTrue(promoted.endsWith("📤 Promoted 2 observations to memory."), promoted);
+        assertTrue(find("retry-policy-now-reads").tags().containsAll(List.of("session-merge", "codex", "feature")));
+    }
+
+    @Test
+    void vaultFailsClosedWithoutAKeyAndWithTheWrongOne() {
+        ToolProfile none = profile(null);
+        String msg = error(none, "memory_secret", Map.of("action", "store", "key", "gh_token", "value", "shhh"));
+        assertTrue(msg.contains("TOON_MEMORY_KEY") && msg.contains("64 hex"), msg);
+        assertFalse(Files.exists(memoryDir().resolve(ToonVault.FILE)), "nothing written without a key");
+        assertTrue(error(profile("abc"), "memory_secret", Map.of("action", "list")).contains("64 hex"));
+
+        ToolProfile p = profile(KEY);
+        call(p, "memory_secret", Map.of("action", "store", "key", "gh_token", "value", "shhh-plaintext"));
+        String wrong = error(profile("b".repeat(64)), "memory_secret", Map.of("action", "get", "key", "gh_token"));
+        assertTrue(wrong.contains("wrong TOON_MEMORY_KEY"), wrong);
+        assertFalse(wrong.contains("shhh"), wrong);
+        assertTrue(error(p, "memory_secret", Map.of("action", "store", "key", "x")).contains("value"));
+        assertTrue(error(p, "memory_secret", Map.of("action", "get")).contains("key"));
+        assertTrue(error(p, "memory_secret", Map.of("action", "peek", "key", "x")).contains("action"));
+    }
+
+    @Test
+    void secretsStayOutOfRecallExportAndTheFile() throws Exception {
+        ToolProfile p = profile(KEY);
+        assertEquals("🔐 Vault is empty.", call(p, "memory_secret", Map.of("action", "list")));
+        String stored = call(p, "memory_secret", Map.of("action", "store", "key", "gh_token", "value", "shhh-plaintext",
+                "tags", "github", "file", "ci.yml", "ttl", "30d"));
+        assertTrue(stored.startsWith("🔐 Stored secret \"gh_token\" ("), stored);
+        assertFalse(stored.contains("shhh"), stored);
+        String got = call(p, "memory_secret", Map.of("action", "get", "key", "gh_token"));
+        assertTrue(got.startsWith("Secret: gh_token · file: ci.yml · tags: github · date: "), got);
+        assertTrue(got.endsWith("\n\nshhh-plaintext"), got);
+        String list = call(p, "memory_secret", Map.of("action", "list"));
+        assertTrue(list.contains("gh_token (ci.yml)") && !list.contains("shhh"), list);
+        call(p, "memory_secret", Map.of("action", "store", "key", "gh_token", "value", "second-value"));
+        assertTrue(call(p, "memory_secret", Map.of("action", "get", "key", "gh_token")).contains("file: ci.yml"), "a new value keeps the metadata");
+
+        String raw = Files.readString(memoryDir().resolve(ToonVault.FILE));
+        assertFalse(raw.contains("second-value") || raw.contains("gh_token") || raw.contains("ci.yml"), raw);
+        assertEquals(0, engine.stats("default").total(), "the vault writes nothing to the store");
+        assertFalse(call(p, "memory_recall", Map.of("query", "gh_token second-value")).contains("second-value"));
+        assertFalse(call(p, "context_export", Map.of("format", "full")).contains("second-value"));
+        assertEquals("🗑️ Removed secret \"gh_token\" from the vault.", call(p, "memory_secret", Map.of("action", "forget", "key", "gh_token")));
+        assertTrue(call(p, "memory_secret", Map.of("action", "get", "key", "gh_token")).startsWith("❌ No secret \"gh_token\""));
+        assertTrue(call(p, "memory_secret", Map.of("action", "forget", "key", "gh_token")).startsWith("❌ No secret"));
+    }
+
+    @Test
+    void sealedFormIsToons() throws Exception {
+        byte[] key = HexFormat.of().parseHex(KEY);
+        // made by node's crypto (aes-256-gcm, the IV below), as toon's encrypt() writes it
+        String fromToon = "00112233445566778899aabbccddeeff:a777b7653b0636570b60137170dee648:5af38dc3193a025642978b0e4ac4";
+        assertEquals("shhh-plaintext", ToonVault.open(fromToon, key));
+        String sealed = ToonVault.seal("round trip ✓", key);
+        assertTrue(sealed.matches("[0-9a-f]{32}:[0-9a-f]{32}:[0-9a-f]+"), sealed);
+        assertEquals("round trip ✓", ToonVault.open(sealed, key));
+        String tampered = sealed.substring(0, sealed.length() - 1) + (sealed.endsWith("0") ? "1" : "0");
+        assertThrows(java.security.GeneralSecurityException.class, () -> ToonVault.open(tampered, key));
+    }
+
+    @Test
+    void summariesAreKeptAndExported() {
+        ToolProfile p = profile(null);
+        assertEquals("No summaries saved for \"src/big.ts\"", call(p, "memory_summary", Map.of("action", "get", "file", "src/big.ts")));
+        assertEquals("📝 Summary saved for src/big.ts", call(p, "memory_summary", Map.of("action", "set", "file", "src/big.ts",
+                "summary", "Exports the router | three handlers")));
+        assertEquals("Exports the router | three handlers", call(p, "memory_summary", Map.of("action", "get", "file", "src/big.ts")));
+        assertEquals("No summary for \"src/other.ts\"", call(p, "memory_summary", Map.of("action", "get", "file", "src/other.ts")));
+        assertTrue(error(p, "memory_summary", Map.of("action", "set", "file", "a.ts")).contains("summary"));
+        assertTrue(error(p, "memory_summary", Map.of("action", "drop", "file", "a.ts")).contains("action"));
+        String entries = ToonData.export(engine, "default", FolderTools.summaries(engine.mark("toon-summaries/default").orElse("")));
+        assertTrue(entries.contains("summaries:\n  src/big.ts: Exports the router \\| three handlers\n"), entries);
+    }
+
+    @Test
+    void backupsKeepTheLastTenAndRestoreBringsOneBack() throws Exception {
+        Instant t0 = Instant.parse("2026-08-01T10:00:00Z");
+        ToolProfile p = profile(null);
+        call(p, "memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
+        String first = call(p, "memory_backup", Map.of());
+        assertTrue(first.startsWith("💾 Memory backed up to engram-") && first.contains("(1 memories)"), first);
+        ExportCodec codec = new ExportCodec(new StructuredRenderer(), JsonText.standard());
+        for (int i = 1; i <= 11; i++) ToonBackups.write(engine, "default", memoryDir(), codec, t0.plusSeconds(i));
+        List<Path> kept = ToonBackups.list(memoryDir());
+        assertEquals(ToonBackups.KEEP, kept.size());
+        assertFalse(kept.stream().anyMatch(b -> b.getFileName().toString().contains("2026-08-01T10-00-01Z")), "the oldest went first");
+        try (var s = Files.list(ToonBackups.dir(memoryDir()))) {
+            assertTrue(s.noneMatch(f -> f.toString().endsWith(".tmp")), "no temporary file is left");
+        }
+        Path backup = kept.get(0);
+        call(p, "memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Valibot instead of Zod"));
+        call(p, "memory_forget", Map.of("key", "use-zod", "action", "hard"));
+        assertEquals(0, engine.stats("default").total());
+        engine.importAll(new ImportCommand(ToonBackups.read(backup, codec), ImportPolicy.REPLACE, false));
+        assertEquals("Use Zod for validation", find("use-zod").content());
+        Files.writeString(backup, "{not json\n");
+        assertTrue(assertThrows(EngramUserException.class, () -> ToonBackups.read(backup, codec)).getMessage().contains("line 1"));
+    }
+
+    @Test
+    void whatToonChangesInDataToonWhileTheServerRunsComesIn() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        String header = "version: 1\nentries[1|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence}:\n";
+        String zod = "  abc12345|decision|use-zod|Use Zod for validation|src/types.ts|types|2026-07-25||0||0.70|1.0\n";
+        String joi = "  e1|decision|use-joi|Use Joi for validation|t.ts|validation|2026-07-01||0||0.5|1.0\n";
+        Files.writeString(data, header + zod);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(err, true, StandardCharsets.UTF_8);
+        Supplier<Engine> engines = ToonData.importingOnce(() -> engine, "default", List.of(project), log);
+        assertEquals(1, engines.get().stats("default").total());
+        call(profile(null), "memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod 4 for validation"));
+        Files.writeString(data, header.replace("[1|]", "[2|]") + zod + joi + "summaries:\n  src/big.ts: the router\n");
+        assertEquals(2, engines.get().stats("default").total(), "the entry toon added came in");
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("imported its 1 new or changed entries"), err.toString(StandardCharsets.UTF_8));
+        assertEquals("Use Zod 4 for validation", find("use-zod").content(), "an entry the file did not change is not imported again");
+        assertEquals("the router", FolderTools.summaries(engine.mark("toon-summaries/default").orElse("")).get("src/big.ts"));
+        engine.forget(new dev.engram.engine.ForgetCommand(find("use-joi").id(), "default", dev.engram.engine.ForgetAction.HARD));
+        Files.writeString(data, header.replace("[1|]", "[2|]") + zod + joi + "summaries:\n  src/big.ts: the router, two handlers\n");
+        assertEquals(1, engines.get().stats("default").total(), "deleted in Engram, unchanged in the file: it stays deleted");
+        assertEquals("the router, two handlers", FolderTools.summaries(engine.mark("toon-summaries/default").orElse("")).get("src/big.ts"));
+        // a restart over the same store imports nothing again
+        Files.writeString(data, header + zod.replace("Use Zod for", "Use Zod 3 for"));
+        assertEquals(1, ToonData.importingOnce(() -> engine, "default", List.of(project), log).get().stats("default").total());
+        assertEquals("Use Zod 4 for validation", find("use-zod").content());
+    }
+}
