@@ -39,6 +39,7 @@ public final class Engine {
     private final dev.engram.engine.graph.EntityGraph entities;
     private final Clock clock;
     private final dev.engram.engine.zone.ZoneOperation zoneOperation;
+    private final dev.engram.engine.view.GraphView graphView;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -67,6 +68,8 @@ public final class Engine {
         this.entities = new dev.engram.engine.graph.EntityGraph(store, index, clock,
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
         this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
+        this.graphView = new dev.engram.engine.view.GraphView(store, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
+                (ref, zone) -> References.require(store, ref, zone));
     }
 
     /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */
@@ -90,6 +93,11 @@ public final class Engine {
     /** Zones as things one manages: create, list, delete, copy and move entities, merge, stats (brain profile). */
     public dev.engram.engine.zone.ZoneOperation zoneAdmin() {
         return zoneOperation;
+    }
+
+    /** The graph in bounded pieces, as the viewer draws it: top nodes, neighbours, search, shortest path. */
+    public dev.engram.engine.view.GraphView graphView() {
+        return graphView;
     }
 
     /** A one-time job's mark ({@link MemoryStore#mark}). */
