@@ -146,7 +146,7 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.ok(!r.isError, text);
     assert.match(text, /^\[decision\] use-zod 📌1 \(abc12345\)\n  Use Zod \| not Joi\n  for validation\n/);
     const { resources } = await server.client.listResources();
-    assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries"]);
+    assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries", "ui://viewer"]);
     const entries = (await server.client.readResource({ uri: "toon://memory/entries" })).contents[0].text;
     assert.match(entries, /^version: 1\nentries\[2\|\]\{id\|category\|key\|/);
     assert.ok(entries.includes("abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|"), entries);

@@ -49,6 +49,12 @@ public final class McpHttpServer implements AutoCloseable {
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper) throws Exception {
+        return start(settings, profile, version, mapper, null);
+    }
+
+    /** As above, with the graph viewer at {@code /ui} (null: none), its data behind the same auth as MCP. */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
+                                      McpJsonMapper mapper, dev.engram.mcp.viewer.ViewerApi viewer) throws Exception {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
@@ -78,9 +84,16 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
+        if (viewer != null) {
+            context.addServlet(new ServletHolder("ui", new dev.engram.mcp.viewer.ViewerServlet(viewer,
+                    new dev.engram.mcp.viewer.ViewerPage(new dev.engram.mcp.json.JsonText(mapper)),
+                    new dev.engram.mcp.json.JsonText(mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
+        }
         addFilter(context, new JsonRpcErrorFilter(mapper));
         if (!settings.noAuth()) {
-            addFilter(context, new BearerAuthFilter(settings.tokens()));
+            // the viewer's page shell (no memory in it) loads without a token; its api/ routes need one
+            Filter auth = new BearerAuthFilter(settings.tokens());
+            addFilter(context, viewer == null ? auth : dev.engram.mcp.viewer.ViewerServlet.publicShell(auth));
         }
         addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
         jetty.setHandler(context);

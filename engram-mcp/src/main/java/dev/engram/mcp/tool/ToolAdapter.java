@@ -64,7 +64,7 @@ public final class ToolAdapter {
         try {
             ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments, caller));
             return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
-                    .isError(false).build();
+                    .meta(reply.meta()).isError(false).build();
         } catch (EngramUserException e) {
             log.debug("tool {} rejected a call: {}", name, e.getMessage());
             return error(e.getMessage());

@@ -16,9 +16,9 @@ import java.util.Map;
 
 /**
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
- * defaults, hints and text, and its {@code toon://memory/*} resources, on Engram's store and ranking.
+ * defaults, hints and text, and its {@code toon://memory/*} and {@code ui://viewer} resources, on Engram's store and ranking.
  * One project, one zone: toon has no zone argument. Tools whose behaviour is a later item of issue 16
- * (encryption, the vault, capture, gists, the global file, backups, session merging, the viewer,
+ * (encryption, the vault, capture, gists, the global file, backups, session merging,
  * file summaries) exist with toon's schema and answer with an error naming what is not built yet.
  */
 public final class ToonProfile {
@@ -117,15 +117,15 @@ public final class ToonProfile {
                         .property("minConfidence", ToonTool.number("Below this, entries become drafts (default 0.65)", 0.65))
                         .integer("max", "At most this many (default 5)", 1, 100, 5).integer("days", "Look back this many days (default 7)", 1, 365, 7),
                 false, false, false, "promotion from the capture log (issue 16 items 3 and 9); there is no capture log yet"));
-        tools.add(notBuilt("memory_visualize", "Interactive graph viewer of the memory.", JsonSchema.input()
-                        .string("query", "Highlight entries matching this", "auth"), true, false, true,
-                "the graph viewer (issue 16 item 10)"));
+        ViewerTools viewer = new ViewerTools(c);
+        tools.add(viewer.visualize());
         List<SyncResourceSpecification> resources = List.of(
                 Guarded.resource(resource("toon://memory/entries", "entries", "The memory in toon's TOON line format", "text/plain"),
                         () -> ToonData.export(c.engine(), c.zone(), Map.of())),
                 Guarded.resource(resource("toon://memory/stats", "stats", "Memory statistics", "text/plain"), reports::statsText),
                 Guarded.resource(resource("toon://memory/summaries", "summaries", "System primer (private-tagged entries excluded)",
-                        "text/plain"), reports::primerText));
+                        "text/plain"), reports::primerText),
+                viewer.resource());
         return new ToolProfile(NAME, INSTRUCTIONS, tools, resources, List.of());
     }
 
