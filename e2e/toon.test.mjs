@@ -157,4 +157,18 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.ok(!primer.includes("zod-schemas"), "private-tagged entries stay out of the primer: " + primer);
     assert.match(server.stderr.toString(), /imported 2 toon-memory entries/);
   });
+
+  it("links memory_visualize to the ui://viewer MCP Apps page through _meta.ui.resourceUri", async () => {
+    const { tools } = await server.client.listTools();
+    const visualize = tools.find((t) => t.name === "memory_visualize");
+    assert.equal(visualize._meta?.ui?.resourceUri, "ui://viewer");
+    const r = await server.client.callTool({ name: "memory_visualize", arguments: { query: "zod" } });
+    assert.ok(!r.isError, textOf(r));
+    assert.equal(r._meta?.ui?.resourceUri, "ui://viewer");
+    assert.match(textOf(r), /^🧠 Memory Graph Viewer — 2 entries, \d+ edges\n🔍 Focus: "zod"$/);
+    const page = (await server.client.readResource({ uri: "ui://viewer" })).contents[0];
+    assert.equal(page.mimeType, "text/html;profile=mcp-app");
+    assert.ok(page.text.includes("\"key\":\"use-zod\""), "the page carries its graph snapshot");
+    assert.ok(!page.text.includes("assets/d3.min.js"), "d3 is inlined, nothing is fetched");
+  });
 });

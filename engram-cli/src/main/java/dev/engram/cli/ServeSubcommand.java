@@ -47,13 +47,15 @@ final class ServeSubcommand implements Callable<Integer> {
         McpHttpServer server;
         try {
             server = McpHttpServer.start(settings, main.profile(profileName, config, opened::engine), Main.version(),
-                    main.json().mapper());
+                    main.json().mapper(), new dev.engram.mcp.viewer.ViewerApi(opened.engine(), config.defaultZone()));
         } catch (Exception e) {
             opened.close();
             throw e;
         }
         main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
-                + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")"));
+                + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size() + ")")
+                + "; graph viewer at " + server.endpoint().resolve(dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/")
+                + (settings.noAuth() ? "" : " (open it with #token=<token> after the URL)"));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
             // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed
             main.err().println("note: remote clients must reach this server by a name given with --allowed-host"

@@ -102,6 +102,12 @@ class NodeEndToEndIT {
         nodeTest("memento.test.mjs");
     }
 
+    /** Headless Chromium against `engram viewer` and `serve`'s /ui; skips (saying why) where chromium is missing. */
+    @Test
+    void viewer() throws Exception {
+        nodeTest("viewer.test.mjs");
+    }
+
     @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));

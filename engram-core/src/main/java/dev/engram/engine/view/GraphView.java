@@ -97,13 +97,25 @@ public final class GraphView {
         return new GraphSlice(q.zone(), nodes(kept, degrees, now), edgesAmong(kept, q), total + 1, max + 1, total > max);
     }
 
-    /** The zone's memories recall ranks for {@code query}, best first (1..100, null: 20). */
-    public List<GraphNode> search(String zone, String query, Integer limit) {
+    /**
+     * Recall for {@code query} in the zone (1..100 results, null: 20), split into direct matches and the
+     * memories recall brought along through their links, each list best first.
+     */
+    public GraphSearch search(String zone, String query, Integer limit) {
         int max = GraphQuery.checkedLimit("limit", limit, 20, RecallQuery.MAX_LIMIT);
         RecallQuery q = RecallQuery.builder(query).zone(zone).limit(max).mode(RecallMode.RANKED).build();
-        List<Memory> found = recall.apply(q).results().stream().map(RecalledMemory::memory).toList();
+        List<RecalledMemory> found = recall.apply(q).results();
+        List<Memory> all = found.stream().map(RecalledMemory::memory).toList();
+        Map<String, Integer> degrees = store.degrees(all.stream().map(Memory::id).toList());
         Instant now = clock.instant();
-        return nodes(found, store.degrees(found.stream().map(Memory::id).toList()), now);
+        List<Memory> matches = new ArrayList<>(), linked = new ArrayList<>();
+        for (RecalledMemory r : found) (matched(r) ? matches : linked).add(r.memory());
+        return new GraphSearch(nodes(matches, degrees, now), nodes(linked, degrees, now));
+    }
+
+    /** A recall result with a match of its own (the {@code match} signal), not only a link to one. */
+    private static boolean matched(RecalledMemory r) {
+        return r.contributions().stream().anyMatch(c -> c.name().equals("match") && c.value() > 0);
     }
 
     /** One memory as a node (for a detail panel's header). */

@@ -142,8 +142,9 @@ class GraphViewTest {
     @Test
     void searchRanksThroughRecall() {
         chain();
-        List<GraphNode> found = view.search(null, "dashboard", null);
-        assertEquals("d", found.get(0).key());
+        GraphSearch found = view.search(null, "dashboard", null);
+        assertEquals(List.of("d"), keys(found.matches()));
+        assertTrue(keys(found.linked()).contains("c"), "recall brings d's neighbour along, as linked: " + keys(found.linked()));
         assertThrows(InvalidArgumentException.class, () -> view.search(null, " ", null));
         assertThrows(InvalidArgumentException.class, () -> view.search(null, "alpha", 101));
     }

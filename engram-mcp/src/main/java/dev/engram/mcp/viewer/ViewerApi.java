@@ -72,8 +72,7 @@ public final class ViewerApi {
             case "zones" -> zones();
             case "graph" -> slice(view.slice(new GraphQuery(zone, integer(params, "limit"), order(params), types(params))));
             case "neighbours" -> slice(view.neighbours(zone, required(params, "id"), integer(params, "limit"), types(params)));
-            case "search" -> Map.of("query", required(params, "q"),
-                    "nodes", view.search(zone, required(params, "q"), integer(params, "limit")).stream().map(ViewerApi::node).toList());
+            case "search" -> search(view.search(zone, required(params, "q"), integer(params, "limit")), required(params, "q"));
             case "memory" -> detail(zone, required(params, "id"));
             case "path" -> path(view.path(zone, required(params, "from"), required(params, "to"), types(params)));
             default -> throw new IllegalStateException(route);
@@ -133,6 +132,14 @@ public final class ViewerApi {
         out.put("totalNodes", s.totalNodes());
         out.put("limit", s.limit());
         out.put("truncated", s.truncated());
+        return out;
+    }
+
+    private static Map<String, Object> search(dev.engram.engine.view.GraphSearch s, String query) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("query", query);
+        out.put("nodes", s.matches().stream().map(ViewerApi::node).toList());
+        out.put("linked", s.linked().stream().map(ViewerApi::node).toList());
         return out;
     }
 

@@ -62,7 +62,9 @@ class ViewerApiTest {
     void searchNeighboursMemoryAndPath() {
         seed();
         List<Map<String, Object>> hits = list(api.answer("search", Map.of("q", "ArgoCD")), "nodes");
-        assertEquals("deploy", hits.get(0).get("key"));
+        assertEquals(List.of("deploy"), hits.stream().map(n -> n.get("key")).toList());
+        assertTrue(list(api.answer("search", Map.of("q", "ArgoCD")), "linked").stream().anyMatch(n -> n.get("key").equals("api-pods")),
+                "what recall brings along through links is listed apart");
         Map<String, Object> around = api.answer("neighbours", Map.of("id", "api-pods"));
         assertEquals(3, list(around, "nodes").size());
         Map<String, Object> detail = api.answer("memory", Map.of("id", "db-pool"));
