@@ -108,6 +108,12 @@ class NodeEndToEndIT {
         nodeTest("viewer.test.mjs");
     }
 
+    /** A 10,000-memory zone opens within the viewer's node limit, in headless Chromium. */
+    @Test
+    void viewer10k() throws Exception {
+        nodeTest("viewer-10k.test.mjs");
+    }
+
     @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
