@@ -19,7 +19,7 @@ const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stat
   "memory_export_gist", "memory_import_gist", "memory_export_global", "memory_import_global", "memory_merge_sessions",
   "memory_graph_path", "memory_checkpoint", "memory_pin", "memory_unpin", "memory_search", "memory_tag",
   "memory_reflect", "memory_promote", "memory_visualize"];
-const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" }, memory_visualize: {} };
+const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" } };
 
 describe("toon profile over stdio", () => {
   const project = tempDir("engram-toon-");
@@ -146,7 +146,7 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.ok(!r.isError, text);
     assert.match(text, /^\[decision\] use-zod 📌1 \(abc12345\)\n  Use Zod \| not Joi\n  for validation\n/);
     const { resources } = await server.client.listResources();
-    assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries"]);
+    assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries", "ui://viewer"]);
     const entries = (await server.client.readResource({ uri: "toon://memory/entries" })).contents[0].text;
     assert.match(entries, /^version: 1\nentries\[2\|\]\{id\|category\|key\|/);
     assert.ok(entries.includes("abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|"), entries);
@@ -156,6 +156,20 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.match(primer, /=== System Primer ===/);
     assert.ok(!primer.includes("zod-schemas"), "private-tagged entries stay out of the primer: " + primer);
     assert.match(server.stderr.toString(), /imported 2 toon-memory entries/);
+  });
+
+  it("links memory_visualize to the ui://viewer MCP Apps page through _meta.ui.resourceUri", async () => {
+    const { tools } = await server.client.listTools();
+    const visualize = tools.find((t) => t.name === "memory_visualize");
+    assert.equal(visualize._meta?.ui?.resourceUri, "ui://viewer");
+    const r = await server.client.callTool({ name: "memory_visualize", arguments: { query: "zod" } });
+    assert.ok(!r.isError, textOf(r));
+    assert.equal(r._meta?.ui?.resourceUri, "ui://viewer");
+    assert.match(textOf(r), /^🧠 Memory Graph Viewer — 2 entries, \d+ edges\n🔍 Focus: "zod"$/);
+    const page = (await server.client.readResource({ uri: "ui://viewer" })).contents[0];
+    assert.equal(page.mimeType, "text/html;profile=mcp-app");
+    assert.ok(page.text.includes("\"key\":\"use-zod\""), "the page carries its graph snapshot");
+    assert.ok(!page.text.includes("assets/d3.min.js"), "d3 is inlined, nothing is fetched");
   });
 });
 

@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 /** The {@code engram} command: global options and the list of subcommands. */
 @Command(name = "engram", mixinStandardHelpOptions = true, versionProvider = EngramCommand.Version.class,
         description = "Durable memory for AI agents over MCP.",
-        subcommands = {McpSubcommand.class, HookSubcommand.class, ServeSubcommand.class, ProfilesSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,
+        subcommands = {McpSubcommand.class, HookSubcommand.class, ServeSubcommand.class, ViewerSubcommand.class, ProfilesSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,
                 ForgetSubcommand.class, StatsSubcommand.class, ConsolidateSubcommand.class, ExportSubcommand.class, ImportSubcommand.class,
                 RestoreSubcommand.class, DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, TokensSubcommand.class,
                 VersionSubcommand.class})

@@ -97,7 +97,8 @@ final class ServeSubcommand implements Callable<Integer> {
             Engine guarded = raw.guarded(Access::current);
             ToolProfile served = main.profile(profileName, config, () -> guarded);
             server = McpHttpServer.start(settings, served, Main.variants(profileName, served), Main.version(),
-                    main.json().mapper(), principals, status(opened));
+                    main.json().mapper(), principals, status(opened),
+                    new dev.engram.mcp.viewer.ViewerApi(guarded, config.defaultZone()));
         } catch (Exception e) {
             opened.close();
             throw e;
@@ -105,7 +106,9 @@ final class ServeSubcommand implements Callable<Integer> {
         AutoCloseable schedule = main.startMaintenance(profileName, opened.engine());
         main.err().println("engram " + Main.version() + " serving MCP (profile " + profileName + ") at " + server.endpoint()
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size()
-                + (settings.principals() ? ", and the store's principals" : "") + ")"));
+                + (settings.principals() ? ", and the store's principals" : "") + ")")
+                + "; graph viewer at " + server.endpoint().resolve(dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/")
+                + (settings.noAuth() ? "" : " (open it with #token=<token> after the URL)"));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
             // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed
             main.err().println("note: remote clients must reach this server by a name given with --allowed-host"

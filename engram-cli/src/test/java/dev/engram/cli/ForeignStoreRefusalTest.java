@@ -37,6 +37,7 @@ class ForeignStoreRefusalTest {
             Map.entry("doctor", List.of("doctor")),
             Map.entry("reindex", List.of("reindex")),
             Map.entry("serve", List.of("serve", "--no-auth", "--port", "0")),
+            Map.entry("viewer", List.of("viewer", "--port", "0")),
             Map.entry("proxy add", List.of("proxy", "add", "fs", "--command", "true", "--prefix", "fs")),
             Map.entry("proxy list", List.of("proxy", "list")),
             Map.entry("proxy config", List.of("proxy", "config", "validate")),

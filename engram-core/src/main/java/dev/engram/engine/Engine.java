@@ -54,6 +54,7 @@ public final class Engine {
     /** Null for an engine over the raw store; else the rights every store and index access is seen through. */
     private final java.util.function.Supplier<dev.engram.access.Grants> grants;
     private final dev.engram.engine.lifecycle.Maintenance maintenance;
+    private final dev.engram.engine.view.GraphView graphView;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -97,6 +98,8 @@ public final class Engine {
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
         this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
         this.maintenance = new dev.engram.engine.lifecycle.Maintenance(store, index, embedder, clock);
+        this.graphView = new dev.engram.engine.view.GraphView(store, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
+                (ref, zone) -> References.require(store, ref, zone));
     }
 
     /**
@@ -141,6 +144,11 @@ public final class Engine {
     /** Zones as things one manages: create, list, delete, copy and move entities, merge, stats (brain profile). */
     public dev.engram.engine.zone.ZoneOperation zoneAdmin() {
         return zoneOperation;
+    }
+
+    /** The graph in bounded pieces, as the viewer draws it: top nodes, neighbours, search, shortest path. */
+    public dev.engram.engine.view.GraphView graphView() {
+        return graphView;
     }
 
     /** A one-time job's mark ({@link MemoryStore#mark}). */

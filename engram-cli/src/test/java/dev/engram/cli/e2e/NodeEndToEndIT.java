@@ -107,6 +107,18 @@ class NodeEndToEndIT {
         nodeTest("memento.test.mjs");
     }
 
+    /** Headless Chromium against `engram viewer` and `serve`'s /ui; skips (saying why) where chromium is missing. */
+    @Test
+    void viewer() throws Exception {
+        nodeTest("viewer.test.mjs");
+    }
+
+    /** A 10,000-memory zone opens within the viewer's node limit, in headless Chromium. */
+    @Test
+    void viewer10k() throws Exception {
+        nodeTest("viewer-10k.test.mjs");
+    }
+
     @Test
     void tenants() throws Exception {
         nodeTest("tenants.test.mjs");

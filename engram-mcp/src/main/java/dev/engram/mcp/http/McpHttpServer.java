@@ -77,16 +77,29 @@ public final class McpHttpServer implements AutoCloseable {
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
                                       McpJsonMapper mapper, dev.engram.access.Principals principals,
                                       ServerStatus.Probe status) throws Exception {
+        return start(settings, profile, variants, version, mapper, principals, status, null);
+    }
+
+    /** As above, with the graph viewer at {@code /ui} (null: none), its data behind the same auth as MCP. */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
+                                      McpJsonMapper mapper, dev.engram.mcp.viewer.ViewerApi viewer) throws Exception {
+        return start(settings, profile, ProfileVariants.NONE, version, mapper, null, ServerStatus.unknown(), viewer);
+    }
+
+    /** Everything: variants, principals, the status /health and /metrics report, and the viewer (null: none). */
+    public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
+                                      McpJsonMapper mapper, dev.engram.access.Principals principals,
+                                      ServerStatus.Probe status, dev.engram.mcp.viewer.ViewerApi viewer) throws Exception {
         List<McpSyncServer> servers = new ArrayList<>();
         HttpCounters counters = new HttpCounters(); // one count for the whole server, whichever face answered
         Filter variantCheck = variants.profiles().isEmpty() ? null
                 : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());
-        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck, principals, status, counters);
+        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck, principals, status, counters, viewer);
         Handler root = main;
         if (!variants.profiles().isEmpty()) {
             Map<String, Handler> byName = new LinkedHashMap<>();
             for (var v : variants.profiles().entrySet()) {
-                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null, principals, status, counters));
+                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null, principals, status, counters, viewer));
             }
             root = new VariantRouter(variants.header(), main, byName);
         }
@@ -124,7 +137,7 @@ public final class McpHttpServer implements AutoCloseable {
     private static ServletContextHandler context(HttpServerSettings settings, ToolProfile profile, String version,
                                                  McpJsonMapper mapper, List<McpSyncServer> servers, Filter afterAuth,
                                                  dev.engram.access.Principals principals, ServerStatus.Probe status,
-                                                 HttpCounters counters) {
+                                                 HttpCounters counters, dev.engram.mcp.viewer.ViewerApi viewer) {
         boolean open = settings.noAuth();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
@@ -151,12 +164,21 @@ public final class McpHttpServer implements AutoCloseable {
         context.addServlet(servlet, settings.path());
         context.addServlet(new ServletHolder("health", new HealthServlet(status, mapper, open)), HealthServlet.PATH);
         context.addServlet(new ServletHolder("metrics", new MetricsServlet(status, counters, open)), MetricsServlet.PATH);
+        if (viewer != null) {
+            context.addServlet(new ServletHolder("ui", new dev.engram.mcp.viewer.ViewerServlet(viewer,
+                    new dev.engram.mcp.viewer.ViewerPage(new dev.engram.mcp.json.JsonText(mapper)),
+                    new dev.engram.mcp.json.JsonText(mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
+        }
         addFilter(context, counters);
         addFilter(context, new JsonRpcErrorFilter(mapper));
         if (!settings.noAuth()) {
-            addFilter(context, new BearerAuthFilter(new Authenticator(settings.tokens(), principals)));
+            // the viewer's page shell (no memory in it) loads without a token; its api/ routes need one
+            Filter auth = new BearerAuthFilter(new Authenticator(settings.tokens(), principals));
+            addFilter(context, viewer == null ? auth : dev.engram.mcp.viewer.ViewerServlet.publicShell(auth));
         }
         if (afterAuth != null) addFilter(context, afterAuth);
+        // the viewer's data routes call the engine themselves: they run with the caller's rights bound, as tools do
+        if (viewer != null) addFilter(context, new GrantsBindingFilter(open));
         addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
         return context;
     }

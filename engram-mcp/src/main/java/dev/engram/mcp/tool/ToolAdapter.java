@@ -68,7 +68,7 @@ public final class ToolAdapter {
         try {
             ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments, caller));
             return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
-                    .isError(false).build();
+                    .meta(reply.meta()).isError(false).build();
         } catch (EngramUserException e) {
             outcome = ToolMetrics.Outcome.ERROR;
             if (e instanceof dev.engram.access.AccessDeniedException) ToolMetrics.GLOBAL.denied();

@@ -16,10 +16,10 @@ import java.util.Map;
 
 /**
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
- * defaults, hints and text, and its {@code toon://memory/*} resources, on Engram's store and ranking.
+ * defaults, hints and text, and its {@code toon://memory/*} and {@code ui://viewer} resources, on Engram's store and ranking.
  * One project, one zone: toon has no zone argument. The capture log, the secrets vault and backups
- * live in toon's memory folder as toon keeps them. Tools not built yet (encryption at rest, the
- * viewer) exist with toon's schema and answer with an error naming what is missing.
+ * live in toon's memory folder as toon keeps them. Encryption at rest is not built yet: its tools exist
+ * with toon's schema and answer with an error naming what is missing.
  */
 public final class ToonProfile {
     public static final String NAME = "toon";
@@ -114,15 +114,15 @@ public final class ToonProfile {
         tools.add(memory.tag());
         tools.add(reports.reflect());
         tools.add(folder.promote());
-        tools.add(notBuilt("memory_visualize", "Interactive graph viewer of the memory.", JsonSchema.input()
-                        .string("query", "Highlight entries matching this", "auth"), true, false, true,
-                "the graph viewer (issue 16 item 10)"));
+        ViewerTools viewer = new ViewerTools(c);
+        tools.add(viewer.visualize());
         List<SyncResourceSpecification> resources = List.of(
                 Guarded.resource(resource("toon://memory/entries", "entries", "The memory in toon's TOON line format", "text/plain"),
                         () -> ToonData.export(c.engine(), c.zone(), FolderTools.summaries(c))),
                 Guarded.resource(resource("toon://memory/stats", "stats", "Memory statistics", "text/plain"), reports::statsText),
                 Guarded.resource(resource("toon://memory/summaries", "summaries", "System primer (private-tagged entries excluded)",
-                        "text/plain"), reports::primerText));
+                        "text/plain"), reports::primerText),
+                viewer.resource());
         return new ToolProfile(NAME, INSTRUCTIONS, tools, resources, List.of());
     }
 

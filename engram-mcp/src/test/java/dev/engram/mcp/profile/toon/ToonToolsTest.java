@@ -65,7 +65,7 @@ class ToonToolsTest {
                 "memory_compress", "memory_reflect", "memory_visualize")) {
             assertTrue(hint(n, "readOnly"), n);
         }
-        assertEquals(List.of("toon://memory/entries", "toon://memory/stats", "toon://memory/summaries"),
+        assertEquals(List.of("toon://memory/entries", "toon://memory/stats", "toon://memory/summaries", "ui://viewer"),
                 profile().resources().stream().map(r -> r.resource().uri()).toList());
     }
 
@@ -135,7 +135,7 @@ class ToonToolsTest {
 
     @Test
     void laterItemsSayTheyAreNotBuilt() {
-        for (String tool : List.of("memory_encrypt", "memory_visualize")) {
+        for (String tool : List.of("memory_encrypt", "memory_decrypt")) {
             assertTrue(error(tool, Map.of()).contains("is not built yet"), tool);
         }
     }
