@@ -96,7 +96,7 @@ class CliCommandsTest {
         assertTrue(r.out().contains("  resources: engram://primer, engram://stats\n"), r.out());
         assertTrue(r.out().contains("server-memory: 9 tools, 1 resource, 0 prompts\n"), r.out());
         assertTrue(r.out().contains("brain: 21 tools, 0 resources, 0 prompts\n"), r.out());
-        assertTrue(r.out().contains("toon: 38 tools, 3 resources, 0 prompts\n"), r.out());
+        assertTrue(r.out().contains("toon: 38 tools, 4 resources, 0 prompts\n"), r.out());
         assertTrue(r.out().contains("memento: 17 tools, 4 resources, 3 prompts"), r.out());
         assertFalse(r.out().contains("planned, not built yet"), "nothing is planned any more: " + r.out());
         CliRunner.Run json = failingStore().run("profiles", "--json");

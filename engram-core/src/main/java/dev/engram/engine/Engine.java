@@ -98,8 +98,9 @@ public final class Engine {
                 q -> ranked.recall(q, ENTITY_HIT_COST), new MemoryIds()::next);
         this.zoneOperation = new dev.engram.engine.zone.ZoneOperation(store, index, clock, entities);
         this.maintenance = new dev.engram.engine.lifecycle.Maintenance(store, index, embedder, clock);
-        this.graphView = new dev.engram.engine.view.GraphView(store, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
-                (ref, zone) -> References.require(store, ref, zone));
+        MemoryStore seen = store; // the guarded store on a guarded engine
+        this.graphView = new dev.engram.engine.view.GraphView(seen, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
+                (ref, zone) -> References.require(seen, ref, zone));
     }
 
     /**
