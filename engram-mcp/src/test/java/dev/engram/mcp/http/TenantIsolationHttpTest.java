@@ -105,7 +105,13 @@ class TenantIsolationHttpTest {
         }
         var issued = raw.principals().add("caller", grants);
         Engine guarded = Boolean.getBoolean("engram.test.unguarded") ? raw : raw.guarded(Access::current);
-        var tool = ProfileRegistry.standard().create(profile, new ProfileContext(() -> guarded, "open"), JsonText.standard());
+        // each side its own project folder: the toon profile keeps its capture log, vault and backups there
+        java.nio.file.Path project = java.nio.file.Files.createTempDirectory("engram-tenants-");
+        project.toFile().deleteOnExit();
+        var context = new ProfileContext(() -> guarded, "open").withSettings(Map.of(
+                dev.engram.mcp.profile.toon.ToonProfile.PROJECT_SETTING, project.toString(),
+                dev.engram.mcp.profile.toon.ToonProfile.MEMORY_DIR_SETTING, project.resolve(".toon-memory/memory").toString()));
+        var tool = ProfileRegistry.standard().create(profile, context, JsonText.standard());
         McpHttpServer server = McpHttpServer.start(new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.none(), false,
                 List.of(), List.of(), true), tool, "test", McpJsonDefaults.getMapper(), raw.principals(), ServerStatus.unknown());
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
@@ -146,8 +152,8 @@ class TenantIsolationHttpTest {
                 }
             }
             for (McpSchema.Resource r : a.client().listResources().resources()) {
-                String ra = masked(a.client().readResource(new McpSchema.ReadResourceRequest(r.uri())).contents().toString());
-                String rb = masked(b.client().readResource(new McpSchema.ReadResourceRequest(r.uri())).contents().toString());
+                String ra = unordered(masked(a.client().readResource(new McpSchema.ReadResourceRequest(r.uri())).contents().toString()));
+                String rb = unordered(masked(b.client().readResource(new McpSchema.ReadResourceRequest(r.uri())).contents().toString()));
                 assertFalse(ra.contains("canary-7731"), r.uri() + ": " + ra);
                 if (!ra.equals(rb)) differences.add("resource " + r.uri() + ":\n  " + ra + "\n  " + rb);
             }
@@ -200,9 +206,38 @@ class TenantIsolationHttpTest {
     }
 
     /** New memories' ids and generated keys are random: masked, the rest must match to the byte. */
+    private static final java.util.regex.Pattern FLAT_ID_OBJECT = java.util.regex.Pattern.compile("\\{\"id\":\"[^{}]*\\}");
+
+    /**
+     * The text with its flat {@code {"id": …}} objects (the viewer snapshot's nodes) in sorted order: a memory the
+     * writer just made has a random id, so where it falls among equally ranked nodes differs between the two sides,
+     * while every object's content is still compared.
+     */
+    private static String unordered(String text) {
+        java.util.regex.Matcher m = FLAT_ID_OBJECT.matcher(text);
+        List<String> objects = new ArrayList<>();
+        while (m.find()) objects.add(m.group());
+        if (objects.size() < 2) return text;
+        List<String> sorted = new ArrayList<>(objects);
+        java.util.Collections.sort(sorted);
+        StringBuilder out = new StringBuilder();
+        m.reset();
+        int i = 0;
+        while (m.find()) m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(sorted.get(i++)));
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /**
+     * The text with what differs between two correct answers masked: a new memory's id, a checkpoint's, the
+     * client's MCP session id, and the wall-clock name and folder of a backup file (each side has its own).
+     */
     private static String masked(String text) {
         return text.replaceAll("m_(?!aaaaaaaaa[ab]|bbbbbbbbbb)[a-z2-7]{10}", "m_NEW")
-                .replaceAll("checkpoint-[0-9a-f]{8}", "checkpoint-NEW");
+                .replaceAll("checkpoint-[0-9a-f]{8}", "checkpoint-NEW")
+                .replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "SESSION")
+                .replaceAll("engram-\\d{4}-\\d{2}-\\d{2}T[0-9.-]+Z\\.jsonl", "engram-TIME.jsonl")
+                .replaceAll("/[^\\s|]*engram-tenants-[0-9]+", "PROJECT");
     }
 
     /** Arguments for every property of the schema, aimed at {@code target}'s zone and memories. */
