@@ -144,7 +144,7 @@ class ServerMemoryImportExportTest {
         CliRunner cli = cli(engine());
         CliRunner.Run i = cli.run("import", "--from", "mem0", file.toString());
         assertEquals(ErrorReporter.USER_ERROR, i.exitCode());
-        assertTrue(i.err().contains("send engram, server-memory, brain or toon"), i.err());
+        assertTrue(i.err().contains("send engram, server-memory, brain, toon or memento"), i.err());
         CliRunner.Run e = cli.run("export", "--format", "csv");
         assertTrue(e.err().contains("send engram, server-memory or toon"), e.err());
         CliRunner.Run replace = cli.run("import", "--from", "server-memory", "--replace", file.toString());
