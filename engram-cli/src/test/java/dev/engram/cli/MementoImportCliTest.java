@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.Map;
@@ -22,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * schema (its {@code agent_memory} tables without the pgvector column, which is not installed here).
  */
 class MementoImportCliTest {
-    private static final String SERVER = System.getenv().getOrDefault("ENGRAM_TEST_POSTGRES",
-            "postgresql://postgres@127.0.0.1:5432/test");
+    private static final String SERVER = TestPostgres.SERVER;
 
     @TempDir
     Path dir;
@@ -72,9 +69,9 @@ class MementoImportCliTest {
 
     @Test
     void importsAMementoDatabaseWithLinksAndVersions() throws Exception {
-        Assumptions.assumeTrue(reachable(), "PostgreSQL not reachable at " + SERVER + "; set ENGRAM_TEST_POSTGRES or start it");
+        Assumptions.assumeTrue(TestPostgres.reachable(), "PostgreSQL not reachable at " + SERVER + "; set ENGRAM_TEST_POSTGRES or start it");
         String schema = "memento_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-        try (Connection c = connect(); Statement st = c.createStatement()) {
+        try (Connection c = TestPostgres.connect(); Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA " + schema);
             // Memento's tables as its schema file and migrations define them, the vector column left out
             st.execute("CREATE TABLE " + schema + ".fragments (id TEXT PRIMARY KEY, content TEXT NOT NULL, topic TEXT NOT NULL,"
@@ -100,7 +97,7 @@ class MementoImportCliTest {
                     + " ('p1', 'CI 이미지에 JDK 를 설치한다', '2026-11-02T12:00:00Z')");
         }
         try {
-            String url = SERVER + (SERVER.contains("?") ? "&" : "?") + "schema=" + schema;
+            String url = TestPostgres.withSchema(schema);
             CliRunner.Run run = cli().run("import", "--from", "memento", "--jdbc", url);
             assertEquals(0, run.exitCode(), run.err());
             assertTrue(run.err().contains("imported 3 fragments (1 in 'default', 2 in 'shop-api'), 1 links, 1 versions"), run.err());
@@ -109,31 +106,13 @@ class MementoImportCliTest {
             assertEquals(2, shop.lines().count(), shop);
             assertTrue(shop.contains("resolved_by") && shop.contains("CI 이미지에 JDK 를 설치한다"), shop);
 
-            CliRunner.Run missing = cli().run("import", "--from", "memento", "--jdbc", SERVER + (SERVER.contains("?") ? "&" : "?")
-                    + "schema=no_such_schema");
+            CliRunner.Run missing = cli().run("import", "--from", "memento", "--jdbc", TestPostgres.withSchema("no_such_schema"));
             assertEquals(ErrorReporter.USER_ERROR, missing.exitCode());
             assertTrue(missing.err().contains("has no table no_such_schema.fragments"), missing.err());
         } finally {
-            try (Connection c = connect(); Statement st = c.createStatement()) {
+            try (Connection c = TestPostgres.connect(); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
         }
-    }
-
-    private static boolean reachable() {
-        try (Connection c = connect()) {
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private static Connection connect() throws SQLException {
-        dev.engram.store.postgres.PostgresLocation l = dev.engram.store.postgres.PostgresLocation.parse(SERVER);
-        java.util.Properties p = new java.util.Properties();
-        if (l.user() != null) p.setProperty("user", l.user());
-        if (l.password() != null) p.setProperty("password", l.password());
-        p.setProperty("connectTimeout", "3");
-        return DriverManager.getConnection(l.jdbcUrl(), p);
     }
 }

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
@@ -19,8 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --store postgresql://...} and {@code ENGRAM_STORE}: the team mode chosen from the command line. */
 class PostgresStoreCliTest {
-    private static final String SERVER = System.getenv().getOrDefault("ENGRAM_TEST_POSTGRES",
-            "postgresql://postgres@127.0.0.1:5432/test");
+    private static final String SERVER = TestPostgres.SERVER;
 
     @TempDir
     Path dir;
@@ -57,8 +54,8 @@ class PostgresStoreCliTest {
     @Test
     void twoProcessesOnOneDatabaseShareTheirMemories() throws Exception {
         String schema = "engram_cli_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-        String url = SERVER + (SERVER.contains("?") ? "&" : "?") + "schema=" + schema;
-        Assumptions.assumeTrue(reachable(), "PostgreSQL not reachable at " + SERVER + "; set ENGRAM_TEST_POSTGRES or start it");
+        String url = TestPostgres.withSchema(schema);
+        Assumptions.assumeTrue(TestPostgres.reachable(), "PostgreSQL not reachable at " + SERVER + "; set ENGRAM_TEST_POSTGRES or start it");
         try {
             CliRunner a = new CliRunner(dir.resolve("a"), Map.of("ENGRAM_STORE", url),
                     (config, embedding) -> Main.openEmbedded(config, java.time.Clock.systemUTC(), null));
@@ -70,26 +67,9 @@ class PostgresStoreCliTest {
             assertEquals(0, found.exitCode(), found.err());
             assertTrue(found.out().contains("retries webhooks three times"), found.out());
         } finally {
-            try (Connection c = connect(); Statement st = c.createStatement()) {
+            try (Connection c = TestPostgres.connect(); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }
         }
-    }
-
-    private static boolean reachable() {
-        try (Connection c = connect()) {
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private static Connection connect() throws SQLException {
-        dev.engram.store.postgres.PostgresLocation l = dev.engram.store.postgres.PostgresLocation.parse(SERVER);
-        java.util.Properties p = new java.util.Properties();
-        if (l.user() != null) p.setProperty("user", l.user());
-        if (l.password() != null) p.setProperty("password", l.password());
-        p.setProperty("connectTimeout", "3");
-        return DriverManager.getConnection(l.jdbcUrl(), p);
     }
 }

@@ -99,12 +99,14 @@ final class HistoryTool {
         Map<String, List<String>> next = new LinkedHashMap<>();
         Set<String> pointedTo = new HashSet<>();
         Set<String> seen = new HashSet<>();
+        Set<String> hasResolution = new HashSet<>(); // a resolved_by link out of a fragment resolves its chain
         for (ExportRecord r : kept) {
             for (Edge e : r.edges()) {
                 if (!CAUSAL.contains(e.type()) || !byId.containsKey(e.fromId()) || !byId.containsKey(e.toId())) continue;
                 if (!seen.add(e.fromId() + ">" + e.toId())) continue;
                 next.computeIfAbsent(e.fromId(), k -> new ArrayList<>()).add(e.toId());
                 pointedTo.add(e.toId());
+                if (e.type() == EdgeType.RESOLVED_BY) hasResolution.add(e.fromId());
             }
         }
         List<Map<String, Object>> chains = new ArrayList<>();
@@ -120,8 +122,7 @@ final class HistoryTool {
                 chain.add(id);
                 queue.addAll(next.getOrDefault(id, List.of()));
             }
-            boolean resolved = chain.stream().anyMatch(id -> "resolved".equals(status(byId.get(id)))
-                    || next.getOrDefault(id, List.of()).stream().anyMatch(t -> hasResolvedBy(kept, id, t)));
+            boolean resolved = chain.stream().anyMatch(id -> "resolved".equals(status(byId.get(id))) || hasResolution.contains(id));
             List<Map<String, Object>> nodes = new ArrayList<>();
             for (int i = 0; i < chain.size(); i++) {
                 Map<String, Object> n = fragment(byId.get(chain.get(i)));
@@ -163,15 +164,6 @@ final class HistoryTool {
         String topic = c.fragments.topicOf(m);
         if (topic != null && topic.toLowerCase(Locale.ROOT).contains(entity)) return true;
         return c.fragments.keywordsOf(m).stream().anyMatch(k -> k.toLowerCase(Locale.ROOT).equals(entity));
-    }
-
-    /** A resolved_by link out of an error resolves the chain it starts, as a resolution status would. */
-    private static boolean hasResolvedBy(List<ExportRecord> records, String from, String to) {
-        for (ExportRecord r : records) {
-            if (!r.memory().id().equals(from)) continue;
-            for (Edge e : r.edges()) if (e.type() == EdgeType.RESOLVED_BY && e.fromId().equals(from) && e.toId().equals(to)) return true;
-        }
-        return false;
     }
 
     /** remember's resolutionStatus, else what reflect wrote: "[resolved] …" for errors_resolved, "[open] …" for open questions. */
