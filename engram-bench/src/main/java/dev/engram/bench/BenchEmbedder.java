@@ -1,5 +1,6 @@
 package dev.engram.bench;
 
+import dev.engram.embed.BundledModel;
 import dev.engram.embed.LazyEmbedder;
 import dev.engram.embed.OnnxFileEmbedder;
 import dev.engram.embed.PrefixedEmbedder;
@@ -47,6 +48,15 @@ public enum BenchEmbedder {
         return flag;
     }
 
+    /** The server's {@code ENGRAM_EMBEDDER} for this model; only the bundled ones have one. */
+    public String serverSetting() {
+        return switch (this) {
+            case MINILM -> BundledModel.MINILM.setting();
+            case E5_SMALL_V2 -> BundledModel.E5_SMALL_V2.setting();
+            case BGE_SMALL_EN_V15 -> throw new IllegalArgumentException(flag + " is not bundled in the jar");
+        };
+    }
+
     /** The preset named {@code flag}; the message lists the names when there is none. */
     public static BenchEmbedder named(String flag) {
         return Arrays.stream(values()).filter(e -> e.flag.equals(flag.strip().toLowerCase(Locale.ROOT))).findFirst()
@@ -57,19 +67,22 @@ public enum BenchEmbedder {
     /** Loads the model and waits for it (a benchmark times nothing before its model is ready). */
     public Embedder load() {
         LazyEmbedder lazy;
-        if (resource == null) {
+        if (this == MINILM) {
             lazy = LazyEmbedder.minilm();
+        } else if (this == E5_SMALL_V2) {
+            lazy = LazyEmbedder.bundled(BundledModel.E5_SMALL_V2, Duration.ZERO); // the server's default, as it loads it
         } else {
             Path dir = copyOut();
             Path model = dir.resolve(resource + ".onnx");
             Path tokenizer = dir.resolve(resource + "-tokenizer.json");
             String id = OnnxFileEmbedder.defaultModelId(model, pooling); // the id ENGRAM_EMBEDDER=onnx would give it
-            lazy = LazyEmbedder.start(id, 384, () -> new OnnxFileEmbedder(id, model, tokenizer, pooling));
+            lazy = LazyEmbedder.start(PrefixedEmbedder.modelId(id, passagePrefix), 384, () -> PrefixedEmbedder.wrap(
+                    new OnnxFileEmbedder(id, model, tokenizer, pooling), queryPrefix, passagePrefix), Duration.ZERO);
         }
         if (!lazy.awaitReady(Duration.ofMinutes(5))) {
             throw new IllegalStateException(flag + " did not load: " + lazy.failure().map(Throwable::toString).orElse("timeout"));
         }
-        return PrefixedEmbedder.wrap(lazy, queryPrefix, passagePrefix);
+        return lazy;
     }
 
     private Path copyOut() {

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.embed.BundledModel;
 import dev.engram.embed.LazyEmbedder;
 import dev.engram.embed.OnnxFileEmbedder;
 import dev.engram.embed.OpenAiCompatibleConfig;
@@ -14,7 +15,8 @@ import java.util.Map;
 /**
  * Which embedding model gives recall its semantic layer, from the environment:
  * <ul>
- *   <li>{@code ENGRAM_EMBEDDER=minilm} (default): the in-jar all-MiniLM-L6-v2 (English);
+ *   <li>{@code ENGRAM_EMBEDDER=e5} (default): the in-jar e5-small-v2 (English, quantized);
+ *   <li>{@code minilm}: the in-jar all-MiniLM-L6-v2 (English; the default before e5, smaller and faster);
  *   <li>{@code none}: lexical recall only;
  *   <li>{@code openai}: an OpenAI-compatible endpoint ({@code ENGRAM_EMBED_URL}, {@code ENGRAM_EMBED_MODEL},
  *       {@code ENGRAM_EMBED_KEY}, {@code ENGRAM_EMBED_DIMENSIONS}) — OpenAI, Ollama, vLLM and the like;
@@ -31,39 +33,40 @@ record EmbedderSettings(String kind, Map<String, String> env) {
     static final String ENGRAM_EMBEDDER = "ENGRAM_EMBEDDER";
 
     static EmbedderSettings from(Map<String, String> env) {
-        String kind = env.getOrDefault(ENGRAM_EMBEDDER, "minilm").strip().toLowerCase(Locale.ROOT);
-        if (!kind.matches("minilm|none|openai|onnx")) {
-            throw new ConfigException(ENGRAM_EMBEDDER, "environment", "'" + kind + "' is not an embedder; use minilm, none, openai or onnx");
+        String kind = env.getOrDefault(ENGRAM_EMBEDDER, BundledModel.E5_SMALL_V2.setting()).strip().toLowerCase(Locale.ROOT);
+        if (!kind.matches("e5|minilm|none|openai|onnx")) {
+            throw new ConfigException(ENGRAM_EMBEDDER, "environment", "'" + kind + "' is not an embedder; use e5, minilm, none, openai or onnx");
         }
         EmbedderSettings s = new EmbedderSettings(kind, Map.copyOf(env));
-        if (!kind.equals("minilm") && !kind.equals("none")) s.dimensions(); // fail at start-up, not on first use
+        if (kind.equals("openai") || kind.equals("onnx")) s.dimensions(); // fail at start-up, not on first use
         if (kind.equals("onnx")) s.pooling();
         return s;
     }
 
     /** The embedder, loading in the background after {@code delay}; null for {@code none}. */
     Embedder start(java.time.Duration delay) {
+        String queryPrefix = env.getOrDefault("ENGRAM_EMBED_QUERY_PREFIX", "");
+        String passagePrefix = env.getOrDefault("ENGRAM_EMBED_PASSAGE_PREFIX", "");
         return switch (kind) {
             case "none" -> null;
             case "openai" -> {
                 OpenAiCompatibleConfig c = OpenAiCompatibleConfig.of(required("ENGRAM_EMBED_URL"),
                         required("ENGRAM_EMBED_MODEL"), env.getOrDefault("ENGRAM_EMBED_KEY", ""), dimensions());
                 OpenAiCompatibleEmbedder e = new OpenAiCompatibleEmbedder(c);
-                yield prefixed(LazyEmbedder.start(e.modelId(), e.dimensions(), () -> e, delay));
+                // the prefixes go on inside the lazy loader, so that the model's measured scale includes them
+                yield LazyEmbedder.start(PrefixedEmbedder.modelId(e.modelId(), passagePrefix), e.dimensions(),
+                        () -> PrefixedEmbedder.wrap(e, queryPrefix, passagePrefix), delay);
             }
             case "onnx" -> {
                 Path model = Path.of(required("ENGRAM_EMBED_ONNX"));
                 Path tokenizer = Path.of(required("ENGRAM_EMBED_TOKENIZER"));
                 PoolingMode pooling = pooling();
                 String id = env.getOrDefault("ENGRAM_EMBED_MODEL", OnnxFileEmbedder.defaultModelId(model, pooling));
-                yield prefixed(LazyEmbedder.start(id, dimensions(), () -> new OnnxFileEmbedder(id, model, tokenizer, pooling), delay));
+                yield LazyEmbedder.start(PrefixedEmbedder.modelId(id, passagePrefix), dimensions(),
+                        () -> PrefixedEmbedder.wrap(new OnnxFileEmbedder(id, model, tokenizer, pooling), queryPrefix, passagePrefix), delay);
             }
-            default -> LazyEmbedder.minilm(delay);
+            default -> LazyEmbedder.bundled(BundledModel.bySetting(kind).orElseThrow(), delay);
         };
-    }
-
-    private Embedder prefixed(Embedder e) {
-        return PrefixedEmbedder.wrap(e, env.getOrDefault("ENGRAM_EMBED_QUERY_PREFIX", ""), env.getOrDefault("ENGRAM_EMBED_PASSAGE_PREFIX", ""));
     }
 
     private PoolingMode pooling() {

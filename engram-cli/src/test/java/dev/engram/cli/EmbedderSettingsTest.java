@@ -13,7 +13,7 @@ class EmbedderSettingsTest {
     @Test
     void anUnknownEmbedderIsRefusedNamingTheChoices() {
         ConfigException e = assertThrows(ConfigException.class, () -> EmbedderSettings.from(Map.of("ENGRAM_EMBEDDER", "bert")));
-        assertEquals("ENGRAM_EMBEDDER (environment) 'bert' is not an embedder; use minilm, none, openai or onnx", e.getMessage());
+        assertEquals("ENGRAM_EMBEDDER (environment) 'bert' is not an embedder; use e5, minilm, none, openai or onnx", e.getMessage());
     }
 
     @Test

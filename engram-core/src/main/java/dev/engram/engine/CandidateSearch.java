@@ -35,9 +35,10 @@ import java.util.Set;
  */
 final class CandidateSearch {
     /**
-     * Cosine below which a semantic hit is noise, not a match: MiniLM gave unrelated sentences 0.0-0.2 and
-     * a question its answer 0.35-0.6 (docs/benchmarks.md). Without it, min-max scaling would hand the
-     * nearest of a set of unrelated memories a full semantic score, and every recall would return k results.
+     * Rescaled cosine ({@link Similarity}) below which a semantic hit is noise, not a match: MiniLM gave
+     * unrelated sentences 0.0-0.2 and a question its answer 0.35-0.6 (docs/benchmarks.md). Without it,
+     * min-max scaling would hand the nearest of a set of unrelated memories a full semantic score, and
+     * every recall would return k results.
      */
     static final double SEMANTIC_FLOOR = 0.25;
     /** Hits whose neighbours are pulled in; deeper expansion mostly adds noise. */
@@ -88,9 +89,10 @@ final class CandidateSearch {
                 if (embedder != null) notes.add("semantic layer not ready (" + skip + "): lexical results only");
             } else {
                 float[] v = embedder.embedQuery(q.query());
+                double unrelated = embedder.unrelatedCosine();
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
                         Set.copyOf(q.tags()), statuses, from, to, depth(q))).stream()
-                        .filter(h -> 2 * h.score() - 1 >= SEMANTIC_FLOOR).toList(); // the index scores (1 + cos) / 2
+                        .filter(h -> Similarity.ofIndexScore(h.score(), unrelated) >= SEMANTIC_FLOOR).toList();
                 layers.add("L3 semantic: " + semanticHits.size() + " hits");
             }
         }
@@ -164,14 +166,13 @@ final class CandidateSearch {
     }
 
     /**
-     * Null to run L3, else why it is skipped: {@link StopRule} accepts the signal, and there are enough
-     * hits to fill the answer or the query is one or two words (an identifier, a name) that the best hit
-     * holds entirely.
+     * Null to run L3, else why it is skipped: {@link StopRule} accepts the signal (a short query, decisively
+     * matched), and there are enough hits to fill the answer or the top hit holds every query word.
      */
     private String stopReason(RecallQuery q, int hitCount, StopSignal s) {
         boolean enoughHits = hitCount >= q.effectiveLimit();
-        boolean shortAndExact = s.words() <= 2 && s.found() == s.words();
-        return settings.stop().stops(s) && (enoughHits || shortAndExact)
+        boolean heldWhole = s.found() == s.words();
+        return settings.stop().stops(s) && (enoughHits || heldWhole)
                 ? String.format(Locale.ROOT, "top lexical hit holds %d/%d query words, %.0f%% of their idf; the rest weigh"
                         + " %.2f of an unseen word; %s", s.found(), s.words(), 100 * s.share(), s.missing(),
                         Double.isInfinite(s.margin()) ? "it is the only hit"

@@ -73,7 +73,8 @@ final class RememberOperation {
         StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
         // one index query serves both write-time checks: near-duplicates (same type) and contradictions (any type)
         Neighbourhood near = neighbourhood(cmd.content(), cmd.zone(), vector);
-        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, explicitKey, vector);
+        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, explicitKey, vector,
+                vector == null ? Double.NaN : Similarity.unrelatedCosine(embedder, vector.modelId()));
         List<Memory> conflictCandidates = conflictCandidates(near, cmd.zone(), now);
         String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
 
@@ -214,10 +215,10 @@ final class RememberOperation {
 
     /**
      * Lexical near-duplicate (word-set Jaccard ≥ {@link Engine#NEAR_DUPLICATE_JACCARD}) of the same zone
-     * and type among the neighbourhood, or failing that a semantic one (cosine ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
+     * and type among the neighbourhood, or failing that a semantic one (rescaled cosine, {@link Similarity}, ≥ {@link Engine#NEAR_DUPLICATE_COSINE}).
      */
     private static RememberResult.NearDuplicate nearDuplicate(Neighbourhood near, String content, String zone, MemoryType type,
-                                                              String ownKey, StoredEmbedding vector) {
+                                                              String ownKey, StoredEmbedding vector, double unrelatedCosine) {
         Set<String> words = Words.setOf(content);
         RememberResult.NearDuplicate best = null;
         for (Memory m : near.memories()) {
@@ -234,8 +235,10 @@ final class RememberOperation {
         }
         java.util.Map<String, Memory> byId = new java.util.HashMap<>();
         for (Memory m : near.memories()) byId.put(m.id(), m);
+        double unrelated = unrelatedCosine;
+        if (Double.isNaN(unrelated)) return null;
         for (IndexHit h : near.hits()) {
-            double cosine = 2 * h.score() - 1; // the index scores (1 + cos) / 2
+            double cosine = Similarity.ofIndexScore(h.score(), unrelated);
             if (cosine < Engine.NEAR_DUPLICATE_COSINE) break;
             Memory m = byId.get(h.id());
             if (m != null && !m.key().equals(ownKey) && m.type() == type && m.zone().equals(zone)) {

@@ -14,12 +14,23 @@ package dev.engram.engine;
  * set's paraphrases (docs/benchmarks.md §6). Test, run once afterwards: 34.2% of the questions skipped L3
  * for −0.011 R@5 and −0.015 R@10.
  *
+ * <p>Only short queries may stop ({@code maxWords}): with e5-small-v2, the default model since
+ * 2026-12-01, letting any query stop on a decisive lexical hit skipped L3 on half of LoCoMo dev's
+ * questions and cost 0.045 R@5 and 0.057 R@10 against running every layer; limited to two content
+ * words it skipped 4% and cost nothing measurable (docs/benchmarks.md §6). One or two words are a name,
+ * an identifier or a key phrase, where the lexical layer is decisive; a longer query is a question or a
+ * description, where the semantic layer finds what the words miss.
+ *
  * @param coverage      share of the query's idf the top hit must hold...
  * @param missing       ...while lacking at most this many unseen words' idf; or
  * @param margin        the top hit scores at least this many times the next ({@link Double#POSITIVE_INFINITY}: never)...
  * @param marginMissing ...while lacking at most this many unseen words' idf
+ * @param maxWords      and only for a query of at most this many content words
  */
-public record StopRule(double coverage, double missing, double margin, double marginMissing) {
+public record StopRule(double coverage, double missing, double margin, double marginMissing, int maxWords) {
+    /** One or two content words (see the class comment). */
+    public static final int DEFAULT_MAX_WORDS = 2;
+
     /**
      * Half the query's idf held and at most one unseen word's idf lacking: one word no memory holds, or
      * one or two rare ones (a word held by one memory weighs 0.84 of an unseen one at 400 memories, 0.89
@@ -37,37 +48,48 @@ public record StopRule(double coverage, double missing, double margin, double ma
     public static final double DEFAULT_MARGIN_MISSING = 2.0;
 
     public static final StopRule DEFAULT = new StopRule(DEFAULT_COVERAGE, DEFAULT_MISSING, DEFAULT_MARGIN,
-            DEFAULT_MARGIN_MISSING);
+            DEFAULT_MARGIN_MISSING, DEFAULT_MAX_WORDS);
     /** Stops whenever the cascade may stop at all; benchmarks use it to see every question's signal. */
-    public static final StopRule ALWAYS = new StopRule(0, Double.MAX_VALUE, Double.POSITIVE_INFINITY, 0);
+    public static final StopRule ALWAYS = new StopRule(0, Double.MAX_VALUE, Double.POSITIVE_INFINITY, 0, Integer.MAX_VALUE);
+
+    /** A rule for queries of at most {@link #DEFAULT_MAX_WORDS} content words. */
+    public StopRule(double coverage, double missing, double margin, double marginMissing) {
+        this(coverage, missing, margin, marginMissing, DEFAULT_MAX_WORDS);
+    }
 
     public StopRule {
         if (!(coverage >= 0 && coverage <= 1.01)) throw new IllegalArgumentException("stop coverage must be 0..1, got " + coverage);
         if (!(missing >= 0)) throw new IllegalArgumentException("stop missing must be >= 0, got " + missing);
         if (!(margin >= 1)) throw new IllegalArgumentException("stop margin must be >= 1, got " + margin);
         if (!(marginMissing >= 0)) throw new IllegalArgumentException("stop margin missing must be >= 0, got " + marginMissing);
+        if (maxWords < 1) throw new IllegalArgumentException("stop max words must be >= 1, got " + maxWords);
     }
 
     /** Whether a top hit with this signal may end the cascade before L3. */
     public boolean stops(StopSignal s) {
+        if (s.words() > maxWords) return false;
         boolean holdsTheQuery = s.share() >= coverage && s.missing() <= missing;
         boolean standsOut = !Double.isInfinite(margin) && s.margin() >= margin && s.missing() <= marginMissing;
         return holdsTheQuery || standsOut;
     }
 
     public StopRule withCoverage(double v) {
-        return new StopRule(v, missing, margin, marginMissing);
+        return new StopRule(v, missing, margin, marginMissing, maxWords);
     }
 
     public StopRule withMissing(double v) {
-        return new StopRule(coverage, v, margin, marginMissing);
+        return new StopRule(coverage, v, margin, marginMissing, maxWords);
     }
 
     public StopRule withMargin(double v) {
-        return new StopRule(coverage, missing, v, marginMissing);
+        return new StopRule(coverage, missing, v, marginMissing, maxWords);
+    }
+
+    public StopRule withMaxWords(int v) {
+        return new StopRule(coverage, missing, margin, marginMissing, v);
     }
 
     public StopRule withMarginMissing(double v) {
-        return new StopRule(coverage, missing, margin, v);
+        return new StopRule(coverage, missing, margin, v, maxWords);
     }
 }

@@ -42,6 +42,18 @@ public interface Embedder {
     }
 
     /**
+     * The cosine this model gives two unrelated texts: the median over a fixed set of unrelated pairs,
+     * measured when the model loads. Models differ here: MiniLM puts unrelated texts near 0, e5 near 0.7,
+     * bge near 0.35, so a threshold on raw cosines means something else for each. Every similarity
+     * threshold is applied to cosines rescaled by it ({@code (cos − u) / (1 − u)}, see
+     * {@code dev.engram.engine.Similarity}), which keeps the thresholds chosen with MiniLM meaningful for
+     * any model. 0 (no rescaling) unless the implementation measured it.
+     */
+    default double unrelatedCosine() {
+        return 0;
+    }
+
+    /**
      * Whether {@link #embed} can answer now. An embedder that loads in the background returns false
      * until it is loaded (and forever if loading failed); callers then stay lexical. Never blocks.
      */

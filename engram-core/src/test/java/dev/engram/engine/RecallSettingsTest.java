@@ -17,7 +17,7 @@ class RecallSettingsTest {
         assertEquals(EnumSet.allOf(RecallStep.class), d.steps());
         for (RecallStep s : RecallStep.values()) assertTrue(d.runs(s), s.name());
         assertEquals(RecallSettings.DEFAULT_LEXICAL_WEIGHT, d.lexicalWeight());
-        assertEquals(0.7, RecallSettings.DEFAULT_LEXICAL_WEIGHT);
+        assertEquals(0.5, RecallSettings.DEFAULT_LEXICAL_WEIGHT);
         assertEquals(100, d.depth());
         assertEquals(StopRule.DEFAULT, d.stop());
         assertEquals(1.0, d.graphWeight());

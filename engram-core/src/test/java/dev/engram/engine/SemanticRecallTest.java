@@ -66,6 +66,57 @@ class SemanticRecallTest {
     }
 
     @Test
+    void aModelThatScoresEveryPairHighIsJudgedOnItsOwnScale() {
+        // e5-like: every cosine lifted to 0.7 + 0.3·cos, so unrelated texts score 0.7 and would all pass a raw floor
+        Engine declared = new Engine(store, index, clock, TagVocabulary.builtInOnly(), new LiftedEmbedder(embedder, 0.7, 0.7),
+                RecallSettings.defaults());
+        declared.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null,
+                null, null, null, null, null, null, false, null, null));
+        RememberResult other = declared.remember(new RememberCommand("The puppy needs a walk", "pets", MemoryType.FACT,
+                List.of("x"), null, null, null, null, null, null, null, false, null, null));
+        assertNull(other.nearDuplicate(), "unrelated memories are not near-duplicates on the model's own scale");
+        assertEquals(List.of("pg"), keys(declared.recall(EngineFixture.query("database latency"), COST)));
+
+        Engine raw = new Engine(store, index, clock, TagVocabulary.builtInOnly(), new LiftedEmbedder(embedder, 0.7, 0),
+                RecallSettings.defaults());
+        assertEquals(List.of("pg", "pets"), keys(raw.recall(EngineFixture.query("database latency"), COST)),
+                "judged raw, the unrelated memory passes the floor: the scale is what keeps it out");
+    }
+
+    /** {@code inner}'s vectors with a constant component: cosines become {@code lift + (1 − lift)·cos}. */
+    private record LiftedEmbedder(Embedder inner, double lift, double declared) implements Embedder {
+        @Override
+        public String modelId() {
+            return "lifted-" + inner.modelId();
+        }
+
+        @Override
+        public int dimensions() {
+            return inner.dimensions() + 1;
+        }
+
+        @Override
+        public float[] embed(String text) {
+            float[] v = inner.embed(text);
+            float[] out = java.util.Arrays.copyOf(v, v.length + 1);
+            float a = (float) Math.sqrt(1 - lift);
+            for (int i = 0; i < v.length; i++) out[i] = v[i] * a;
+            out[v.length] = (float) Math.sqrt(lift);
+            return out;
+        }
+
+        @Override
+        public List<float[]> embedAll(List<String> texts) {
+            return texts.stream().map(this::embed).toList();
+        }
+
+        @Override
+        public double unrelatedCosine() {
+            return declared;
+        }
+    }
+
+    @Test
     void cascadeSkipsTheSemanticLayerWhenTheTopLexicalHitHoldsEveryQueryWord() {
         remember("a", "Release checklist: run the tests then tag");
         remember("b", "Release notes go in the changelog");
@@ -96,8 +147,11 @@ class SemanticRecallTest {
         assertEquals(List.of("a"), keys(r), "no semantic neighbours of an exact short query");
     }
 
-    /** The stop thresholds the next tests are written for, independent of the tuned defaults. */
-    private static final StopRule HALF_IDF_MISSING_0_9 = new StopRule(0.5, 0.9, Double.POSITIVE_INFINITY, 0);
+    /**
+     * The stop thresholds the next tests are written for, independent of the tuned defaults; three-word
+     * queries may stop under it (the default lets only one or two words stop).
+     */
+    private static final StopRule HALF_IDF_MISSING_0_9 = new StopRule(0.5, 0.9, Double.POSITIVE_INFINITY, 0, 3);
     private static final RecallSettings STOP_HALF_IDF_MISSING_0_9 = RecallSettings.defaults().withStop(HALF_IDF_MISSING_0_9);
 
     /** Six notes about deploys and one release checklist: "deploy" is a word most memories hold, "release" one that few do. */
@@ -114,6 +168,17 @@ class SemanticRecallTest {
         assertTrue(r.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped, top lexical hit holds 2/3 query words,"
                 + " 94% of their idf; the rest weigh 0.07 of an unseen word; it ")), r.layers().toString());
         assertEquals("a", keys(r).get(0));
+    }
+
+    @Test
+    void byDefaultOnlyAQueryOfOneOrTwoWordsMayStopTheCascade() {
+        deployNotesAndAChecklist();
+        RecallResult three = engine.recall(RecallQuery.builder("release checklist deploy").limit(3).build(), COST);
+        assertTrue(three.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: ") && !l.contains("skipped")),
+                "a longer query is a question or a description: the semantic layer runs " + three.layers());
+        assertNotNull(three.stop(), "the signal is read all the same");
+        RecallResult two = engine.recall(RecallQuery.builder("release checklist").limit(3).build(), COST);
+        assertTrue(two.layers().stream().anyMatch(l -> l.startsWith("L3 semantic: skipped")), two.layers().toString());
     }
 
     @Test

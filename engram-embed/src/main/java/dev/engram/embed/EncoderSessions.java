@@ -27,8 +27,13 @@ final class EncoderSessions {
 
     /** A sentence-transformer model from its ONNX bytes and HuggingFace {@code tokenizer.json}, mean-pooled. */
     static DimensionAwareEmbeddingModel meanPooled(byte[] onnx, byte[] tokenizerJson) {
+        return pooled(onnx, tokenizerJson, PoolingMode.MEAN);
+    }
+
+    /** A model from its ONNX bytes and HuggingFace {@code tokenizer.json}, pooled the way it was trained. */
+    static DimensionAwareEmbeddingModel pooled(byte[] onnx, byte[] tokenizerJson, PoolingMode pooling) {
         return pooled((environment, options) -> environment.createSession(onnx, options),
-                new ByteArrayInputStream(tokenizerJson), PoolingMode.MEAN);
+                new ByteArrayInputStream(tokenizerJson), pooling);
     }
 
     /**

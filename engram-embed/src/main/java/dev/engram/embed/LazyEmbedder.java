@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * handshake) never waits for a model. Until {@link #isReady()} is true, {@link #embed} and
  * {@link #embedAll} throw {@link EmbeddingException} instead of blocking: callers check
  * {@code isReady()} and run lexically meanwhile. {@link #modelId()} and {@link #dimensions()} are
- * known up front and answer at once; the loaded model must agree with them or loading fails.
+ * known up front and answer at once; the loaded model must agree with them or loading fails. Once
+ * loaded, the model's cosine for unrelated texts is measured ({@link CalibratedEmbedder}); hand it a
+ * model with its prefixes already on ({@link PrefixedEmbedder}), so that they count in the measurement.
  *
  * <p>A JVM that shuts down while ONNX Runtime creates a session crashes in native code (SIGSEGV):
  * ONNX Runtime's own shutdown hook releases its environment, and hooks run concurrently, so no hook
@@ -52,12 +54,17 @@ public final class LazyEmbedder implements Embedder {
 
     /** The in-jar MiniLM, loading from now on. */
     public static LazyEmbedder minilm() {
-        return minilm(Duration.ZERO);
+        return bundled(BundledModel.MINILM, Duration.ZERO);
     }
 
     /** The in-jar MiniLM, loading after {@code delay}. */
     public static LazyEmbedder minilm(Duration delay) {
-        return start(MiniLmEmbedder.MODEL_ID, MiniLmEmbedder.DIMENSIONS, MiniLmEmbedder::new, delay);
+        return bundled(BundledModel.MINILM, delay);
+    }
+
+    /** A model shipped in the jar, loading after {@code delay}. */
+    public static LazyEmbedder bundled(BundledModel model, Duration delay) {
+        return start(model.modelId(), BundledModel.DIMENSIONS, model::load, delay);
     }
 
     /** Starts {@code loader} on a new thread and returns at once. */
@@ -127,7 +134,7 @@ public final class LazyEmbedder implements Embedder {
                 throw new EmbeddingException("loaded model is " + e.modelId() + " (" + e.dimensions()
                         + " dimensions), expected " + modelId + " (" + dimensions + ")");
             }
-            loaded.complete(e);
+            loaded.complete(CalibratedEmbedder.measure(e));
             log.info("embedder {} ready after {} ms", modelId, (System.nanoTime() - start) / 1_000_000);
         } catch (RuntimeException | Error e) {
             // Errors too: a missing native ONNX library surfaces as UnsatisfiedLinkError, and the server must stay lexical, not die
@@ -206,5 +213,11 @@ public final class LazyEmbedder implements Embedder {
     @Override
     public float[] embedQuery(String query) {
         return loadedOrThrow().embedQuery(query);
+    }
+
+    /** The loaded model's, measured when it loaded ({@link CalibratedEmbedder}); 0 until then. */
+    @Override
+    public double unrelatedCosine() {
+        return isReady() ? loaded.join().unrelatedCosine() : 0;
     }
 }

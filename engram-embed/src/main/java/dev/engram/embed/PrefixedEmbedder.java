@@ -20,7 +20,7 @@ public final class PrefixedEmbedder implements Embedder {
         this.inner = inner;
         this.queryPrefix = queryPrefix;
         this.passagePrefix = passagePrefix;
-        this.modelId = passagePrefix.isEmpty() ? inner.modelId() : inner.modelId() + "+passage:" + passagePrefix.strip();
+        this.modelId = modelId(inner.modelId(), passagePrefix);
     }
 
     /** {@code inner} itself when both prefixes are empty. */
@@ -60,5 +60,15 @@ public final class PrefixedEmbedder implements Embedder {
     @Override
     public boolean ready() {
         return inner.ready();
+    }
+
+    @Override
+    public double unrelatedCosine() {
+        return inner.unrelatedCosine();
+    }
+
+    /** The model id {@link #wrap} gives {@code innerId} with this passage prefix. */
+    public static String modelId(String innerId, String passagePrefix) {
+        return passagePrefix.isEmpty() ? innerId : innerId + "+passage:" + passagePrefix.strip();
     }
 }

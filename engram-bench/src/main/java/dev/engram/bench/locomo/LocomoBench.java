@@ -77,7 +77,7 @@ public final class LocomoBench {
             System.err.printf(Locale.ROOT, "%s ready in %.1f s%n", model.flag(), (System.nanoTime() - loadStart) / 1e9);
         }
         if (!via.equals("engine")) {
-            product(via, ingests, embedder, jar, conversations, corrections, out, model, start);
+            product(via, ingests, embedder, jar, conversations, corrections, out, model, start, settings(args));
             return;
         }
         LocomoConversation.Ingest ingest = ingests.get(0);
@@ -216,24 +216,25 @@ public final class LocomoBench {
         ingests(args);
         String via = via(args);
         BenchEmbedder model = embedder(args);
-        if (!via.equals("engine")) {
-            for (String a : args) {
-                if (ENGINE_ONLY.contains(a)) {
-                    throw new IllegalArgumentException(a + " applies to --via engine only; the product path (--via " + via
-                            + ") runs the server's defaults");
-                }
+        for (String a : args) {
+            if (SWEEPS.contains(a) && !via.equals("engine")) {
+                throw new IllegalArgumentException(a + " applies to --via engine only; the product path (--via " + via
+                        + ") runs one setting at a time");
+            }
+            if (SETTINGS.contains(a) && via.equals("mcp")) {
+                throw new IllegalArgumentException(a + " applies to --via engine or tools; --via mcp runs the server's own settings");
             }
         }
-        if (via.equals("mcp") && model != BenchEmbedder.MINILM) {
-            throw new IllegalArgumentException("--via mcp runs the server with ENGRAM_EMBEDDER=minilm; --embedder "
+        if (via.equals("mcp") && model == BenchEmbedder.BGE_SMALL_EN_V15) {
+            throw new IllegalArgumentException("--via mcp runs a model bundled in the jar (e5-small-v2 or minilm); --embedder "
                     + model.flag() + " works with --via tools or engine");
         }
         centralityWeights(args, settings(args));
     }
 
-    /** {@code --embedder minilm|e5-small-v2|bge-small-en-v1.5}: MiniLM unless named. */
+    /** {@code --embedder minilm|e5-small-v2|bge-small-en-v1.5}: e5-small-v2 (the server's default) unless named. */
     static BenchEmbedder embedder(String[] args) {
-        return BenchEmbedder.named(option(args, "--embedder", BenchEmbedder.MINILM.flag()));
+        return BenchEmbedder.named(option(args, "--embedder", BenchEmbedder.E5_SMALL_V2.flag())); // the server's default
     }
 
     /** {@code --conversations 0,1}: the indexes to run; empty for all. */
@@ -278,10 +279,11 @@ public final class LocomoBench {
         return v;
     }
 
-    /** Flags that only the Engine API path reads: the product path runs the server's own defaults. */
-    private static final Set<String> ENGINE_ONLY = Set.of("--alpha", "--stop-coverage", "--stop-missing", "--stop-margin",
-            "--stop-margin-missing", "--boost-scale", "--graph-weight", "--graph-hops", "--centrality-weight", "--depth",
-            "--centrality-sweep", "--stop-sweep");
+    /** Recall settings a dev sweep may change: read by the Engine API path and by the in-process tools, not by a server. */
+    private static final Set<String> SETTINGS = Set.of("--alpha", "--stop-coverage", "--stop-missing", "--stop-margin",
+            "--stop-margin-missing", "--boost-scale", "--graph-weight", "--graph-hops", "--centrality-weight", "--depth");
+    /** Sweeps over many settings on one store: the Engine API path only. */
+    private static final Set<String> SWEEPS = Set.of("--centrality-sweep", "--stop-sweep");
 
     /**
      * The product path (--via tools or mcp): each ingestion's turns remembered and questions recalled through the
@@ -289,7 +291,7 @@ public final class LocomoBench {
      */
     private static void product(String via, List<LocomoConversation.Ingest> ingests, Embedder embedder, Path jar,
                                 List<LocomoConversation> conversations, Map<String, List<String>> corrections, String out,
-                                BenchEmbedder model, long start) throws IOException {
+                                BenchEmbedder model, long start, RecallSettings settings) throws IOException {
         ProductRun.Via path = via.equals("mcp") ? ProductRun.Via.MCP : ProductRun.Via.TOOLS;
         List<Outcome> outcomes = new ArrayList<>();
         long turns = 0, ingestNanos = 0;
@@ -299,7 +301,8 @@ public final class LocomoBench {
             List<Map<String, ConversationRun.EngineAnswer>> answers = new ArrayList<>();
             for (int i = 0; i < c.questions().size(); i++) answers.add(new java.util.LinkedHashMap<>());
             for (LocomoConversation.Ingest ingest : ingests) {
-                Outcome o = new ProductRun(path, ingest, embedder, jar).run(c);
+                Outcome o = new ProductRun(path, ingest, embedder, jar, settings,
+                        path == ProductRun.Via.MCP ? model.serverSetting() : null).run(c);
                 if (first == null) first = o;
                 for (int i = 0; i < o.questions().size(); i++) answers.get(i).putAll(o.questions().get(i).engine());
                 ingestNanos += o.ingestNanos();
@@ -323,7 +326,7 @@ public final class LocomoBench {
         }
         StringBuilder md = new StringBuilder();
         md.append("Path: --via ").append(via).append(via.equals("mcp")
-                ? " (java -jar engram.jar --store DIR mcp, ENGRAM_EMBEDDER=minilm, MCP Java SDK client over stdio)"
+                ? " (java -jar engram.jar --store DIR mcp, ENGRAM_EMBEDDER=" + model.serverSetting() + ", MCP Java SDK client over stdio)"
                 : " (native profile's tool handlers through ToolAdapter.call, in process; embedder " + model.flag() + ")")
                 .append(". Turns: remember {key, type: fact, content}; questions: recall with the arguments named in each row. ")
                 .append("Rows marked enriched are the bench's earlier ingestion (session date in content, links to the previous turn), ")

@@ -69,8 +69,23 @@ final class ProductRun {
     private final Embedder embedder;
     private final Path jar;
 
-    /** {@code embedder}: for {@link Via#TOOLS}; {@code jar}: for {@link Via#MCP} (run with ENGRAM_EMBEDDER=minilm). */
+    /** {@code embedder}: for {@link Via#TOOLS}; {@code jar}: for {@link Via#MCP} (run with the ENGRAM_EMBEDDER of the bundled model {@code embedder} is). */
+    private final RecallSettings settings;
+    /** {@code ENGRAM_EMBEDDER} for the server of {@link Via#MCP}. */
+    private final String serverEmbedder;
+
     ProductRun(Via via, LocomoConversation.Ingest ingest, Embedder embedder, Path jar) {
+        this(via, ingest, embedder, jar, RecallSettings.defaults(), "e5");
+    }
+
+    /** {@code settings} other than the defaults only for {@code --via tools}: a dev sweep of the server's handlers. */
+    ProductRun(Via via, LocomoConversation.Ingest ingest, Embedder embedder, Path jar, RecallSettings settings,
+               String serverEmbedder) {
+        this.serverEmbedder = serverEmbedder;
+        if (via == Via.MCP && !settings.equals(RecallSettings.defaults())) {
+            throw new IllegalArgumentException("--via mcp runs the server's own recall settings");
+        }
+        this.settings = settings;
         this.via = via;
         this.ingest = ingest;
         this.embedder = embedder;
@@ -188,8 +203,8 @@ final class ProductRun {
             throw new IllegalArgumentException("--ingest sessionless needs --via tools: over MCP every write has a session");
         }
         return switch (via) {
-            case TOOLS -> new InProcess(store, project, embedder, caller);
-            case MCP -> new OverStdio(store, project, jar);
+            case TOOLS -> new InProcess(store, project, embedder, caller, settings);
+            case MCP -> new OverStdio(store, project, jar, serverEmbedder);
         };
     }
 
@@ -199,7 +214,7 @@ final class ProductRun {
         private final Map<String, ToolHandler> tools = new HashMap<>();
         private final Caller caller;
 
-        InProcess(Path dir, Path project, Embedder embedder, Caller caller) {
+        InProcess(Path dir, Path project, Embedder embedder, Caller caller, RecallSettings settings) {
             this.caller = caller;
             try {
                 Files.createDirectories(dir);
@@ -209,7 +224,7 @@ final class ProductRun {
             Clock clock = Clock.systemUTC();
             store = EmbeddedStore.open(dir, clock);
             Engine engine = new Engine(store.store(), store.index(), clock,
-                    TagVocabulary.withProject(ProjectVocabulary.scan(project)), embedder, RecallSettings.defaults());
+                    TagVocabulary.withProject(ProjectVocabulary.scan(project)), embedder, settings);
             ProfileContext context = ProfileContext.of(engine, MemoryRules.DEFAULT_ZONE);
             for (ToolHandler h : NativeProfile.create(context, JsonText.standard()).tools()) tools.put(h.definition().name(), h);
         }
@@ -233,7 +248,7 @@ final class ProductRun {
     }
 
     /**
-     * {@code java -jar engram.jar --store DIR mcp} with ENGRAM_EMBEDDER=minilm, started in an empty project folder
+     * {@code java -jar engram.jar --store DIR mcp} with the ENGRAM_EMBEDDER of the bench's model, started in an empty project folder
      * (so the git root of the bench's checkout does not lend the server its project vocabulary), driven by the SDK
      * client. Before the first call it waits until the server's model has loaded: a probe recall in mode hybrid
      * (with {@code as_of}, so it counts no access) must report that L3 ran.
@@ -241,11 +256,11 @@ final class ProductRun {
     private static final class OverStdio implements Session {
         private final McpSession session;
 
-        OverStdio(Path dir, Path project, Path jar) {
+        OverStdio(Path dir, Path project, Path jar, String embedderSetting) {
             List<String> cmd = new ArrayList<>(List.of("sh", "-c", "cd \"$0\" && exec \"$@\"", project.toString(),
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-jar", jar.toString(), "--store", dir.toString(), "mcp"));
-            session = McpSession.start(new McpSession.ServerCommand("engram", cmd, Map.of("ENGRAM_EMBEDDER", "minilm")), null);
+            session = McpSession.start(new McpSession.ServerCommand("engram", cmd, Map.of("ENGRAM_EMBEDDER", embedderSetting)), null);
             session.initialize();
             awaitModel();
         }

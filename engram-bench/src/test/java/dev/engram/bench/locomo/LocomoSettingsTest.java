@@ -74,12 +74,16 @@ class LocomoSettingsTest {
         assertEquals("tools", LocomoBench.via(new String[0]));
         assertEquals("--via must be one of [tools, mcp, engine], got 'http'", assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--via", "http"})).getMessage());
-        assertEquals("--alpha applies to --via engine only; the product path (--via tools) runs the server's defaults",
+        assertEquals("--alpha applies to --via engine or tools; --via mcp runs the server's own settings",
                 assertThrows(IllegalArgumentException.class,
-                        () -> LocomoBench.checkFlags(new String[] {"--alpha", "0.5"})).getMessage());
-        assertEquals("--via mcp runs the server with ENGRAM_EMBEDDER=minilm; --embedder e5-small-v2 works with --via tools or engine",
+                        () -> LocomoBench.checkFlags(new String[] {"--via", "mcp", "--alpha", "0.5"})).getMessage());
+        LocomoBench.checkFlags(new String[] {"--via", "tools", "--alpha", "0.5"}); // a dev sweep of the tools, one setting per run
+        assertEquals("--stop-sweep applies to --via engine only; the product path (--via tools) runs one setting at a time",
                 assertThrows(IllegalArgumentException.class,
-                        () -> LocomoBench.checkFlags(new String[] {"--via", "mcp", "--embedder", "e5-small-v2"})).getMessage());
+                        () -> LocomoBench.checkFlags(new String[] {"--stop-sweep"})).getMessage());
+        assertEquals("--via mcp runs a model bundled in the jar (e5-small-v2 or minilm); --embedder bge-small-en-v1.5 works with --via tools or engine",
+                assertThrows(IllegalArgumentException.class,
+                        () -> LocomoBench.checkFlags(new String[] {"--via", "mcp", "--embedder", "bge-small-en-v1.5"})).getMessage());
         assertEquals("--embedder must be one of [minilm, e5-small-v2, bge-small-en-v1.5], got 'bert'",
                 assertThrows(IllegalArgumentException.class, () -> LocomoBench.checkFlags(new String[] {"--embedder", "bert"}))
                         .getMessage());

@@ -1,6 +1,7 @@
 package dev.engram.engine.lifecycle;
 
 import dev.engram.analysis.Words;
+import dev.engram.engine.Similarity;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
@@ -17,7 +18,7 @@ import java.util.Set;
 
 /** The few memories nearest one memory, from the index: what every consolidation step compares, so none is O(n²). */
 final class Neighbours {
-    /** A neighbour and how close it is: a cosine when {@code byVector}, else a word-set Jaccard. */
+    /** A neighbour and how close it is: a rescaled cosine ({@link Similarity}) when {@code byVector}, else a word-set Jaccard. */
     record Near(Memory memory, double similarity, boolean byVector) {
     }
 
@@ -66,9 +67,11 @@ final class Neighbours {
     static List<Near> byVector(MaintenanceContext c, Memory m, Set<MemoryType> types, int k) {
         Optional<StoredEmbedding> v = c.store().embedding(m.id());
         if (v.isEmpty()) return List.of();
+        double unrelated = Similarity.unrelatedCosine(c.embedder(), v.get().modelId());
+        if (Double.isNaN(unrelated)) return List.of(); // a vector of a model not loaded: no known scale to judge it by
         List<IndexHit> hits = c.index().searchVector(new VectorQuery(v.get().vector(), v.get().modelId(), Set.of(m.zone()),
                 types, Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, k + 1));
-        return resolve(c, m, hits, true);
+        return resolve(c, m, hits, true, unrelated);
     }
 
     /** Up to {@code k} active memories of {@code m}'s zone sharing most words with it (BM25 on its first words). */
@@ -78,17 +81,17 @@ final class Neighbours {
         if (text.isBlank()) return List.of();
         List<IndexHit> hits = c.index().search(new IndexQuery(text, Set.of(m.zone()), types, Set.of(),
                 Set.of(MemoryStatus.ACTIVE), null, null, k + 1, IndexQuery.Match.CONTENT_WORDS));
-        return resolve(c, m, hits, false);
+        return resolve(c, m, hits, false, 0);
     }
 
-    private static List<Near> resolve(MaintenanceContext c, Memory m, List<IndexHit> hits, boolean vector) {
+    private static List<Near> resolve(MaintenanceContext c, Memory m, List<IndexHit> hits, boolean vector, double unrelated) {
         List<Near> out = new ArrayList<>();
         Set<String> words = vector ? Set.of() : Words.setOf(m.content());
         Map<String, Double> score = new java.util.HashMap<>();
         for (IndexHit h : hits) score.put(h.id(), h.score());
         for (Memory n : c.store().getAll(hits.stream().map(IndexHit::id).filter(id -> !id.equals(m.id())).toList())) {
             if (n.status() != MemoryStatus.ACTIVE || n.expiredAt(c.now()) || !n.zone().equals(m.zone())) continue;
-            double sim = vector ? 2 * score.get(n.id()) - 1 // the index scores (1 + cos) / 2
+            double sim = vector ? Similarity.ofIndexScore(score.get(n.id()), unrelated)
                     : Words.jaccard(words, Words.setOf(n.content()));
             out.add(new Near(n, sim, vector));
         }
