@@ -49,7 +49,8 @@ final class InitSubcommand implements Callable<Integer> {
     String command;
 
     @Option(names = "--hooks", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Register `engram hook session-start` with agents that have hooks (Claude Code, Codex, Gemini CLI); default on")
+            description = {"Register `engram hook session-start` with agents that have hooks (Claude Code, Codex, Gemini CLI),",
+                    "and with --profile toon `engram hook stop` (toon's checkpoint at the end of each turn); default on"})
     boolean hooks;
 
     @Option(names = "--capture", description = "Also register `engram hook capture` after each tool call (opt-in activity log)")
@@ -79,10 +80,10 @@ final class InitSubcommand implements Callable<Integer> {
         serverArgs.addAll(storeArgs);
         List<String> hookArgs = new ArrayList<>(List.of("--profile", profileName));
         hookArgs.addAll(storeArgs);
-        InstallManifest manifest = InstallManifest.load(loader.dataDir().resolve(InstallManifest.FILE), main.json()::readObject,
-                main.json()::write);
-        boolean ok = new Installer(manifest, main.out()).install(chosen,
-                new Installer.Plan(s, places, launch, serverArgs, hookArgs, hooks, capture, dryRun));
+        Installer.Plan plan = new Installer.Plan(s, places, launch, serverArgs, hookArgs, hooks, capture,
+                hooks && profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME), dryRun);
+        boolean ok = InstallManifest.locked(loader.dataDir().resolve(InstallManifest.FILE), dryRun, main.json()::readObject,
+                main.json()::write, manifest -> new Installer(manifest, main.out()).install(chosen, plan));
         return ok ? 0 : 1;
     }
 

@@ -41,8 +41,7 @@ final class UninstallSubcommand implements Callable<Integer> {
         Agent.Places places = InitSubcommand.places(loader);
         List<String> names = agents.isEmpty() ? Agents.names()
                 : InitSubcommand.choose(agents, s, places).stream().map(Agent::name).toList();
-        InstallManifest manifest = InstallManifest.load(loader.dataDir().resolve(InstallManifest.FILE), main.json()::readObject,
-                main.json()::write);
-        return new Installer(manifest, main.out()).uninstall(names, s, places, dryRun) ? 0 : 1;
+        return InstallManifest.locked(loader.dataDir().resolve(InstallManifest.FILE), dryRun, main.json()::readObject, main.json()::write,
+                manifest -> new Installer(manifest, main.out()).uninstall(names, s, places, dryRun)) ? 0 : 1;
     }
 }

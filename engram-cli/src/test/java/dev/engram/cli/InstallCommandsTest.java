@@ -74,7 +74,7 @@ class InstallCommandsTest {
         try (Stream<Path> all = Files.walk(tmp)) {
             for (Path p : all.filter(Files::isRegularFile).toList()) {
                 String rel = tmp.relativize(p).toString();
-                if (rel.startsWith("store") || rel.endsWith("installs.json")) continue;
+                if (rel.startsWith("store") || rel.contains("installs.json")) continue; // the manifest and its lock
                 out.put(rel, Files.readString(p));
             }
         }
@@ -245,6 +245,9 @@ class InstallCommandsTest {
         assertTrue(Files.readString(project.resolve(".cursor/mcp.json")).contains("[\"mcp\", \"--profile\", \"toon\"]"));
         String gemini = Files.readString(project.resolve(".gemini/settings.json"));
         assertTrue(gemini.contains("hook session-start gemini --profile toon"), gemini);
+        // with toon's profile the end of each turn writes toon's checkpoint
+        assertTrue(gemini.contains("\"AfterAgent\": [") && gemini.contains("/opt/engram/bin/engram hook stop --profile toon"), gemini);
+        assertFalse(Files.readString(project.resolve(".cursor/mcp.json")).contains("hook"), "Cursor gets no hooks");
         assertFalse(Files.exists(project.resolve(".mcp.json")));
         assertFalse(Files.exists(project.resolve(".vscode")));
     }

@@ -108,11 +108,11 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
     }
 
     /**
-     * An agent's hooks: the JSON file they go in per scope, the event names for session start and for
-     * after a tool ran, and whether each handler carries a {@code name} (Gemini CLI's do).
+     * An agent's hooks: the JSON file they go in per scope, the event names for session start, for after
+     * a tool ran and for the end of a turn, and whether each handler carries a {@code name} (Gemini CLI's do).
      */
     public record Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
-                        boolean named) {
+                        String stop, boolean named) {
         /** One matcher group holding one command handler, in the Claude Code shape Codex and Gemini share. */
         Map<String, Object> group(String handlerName, String command) {
             Map<String, Object> handler = new LinkedHashMap<>();

@@ -64,6 +64,26 @@ public final class InstallManifest {
         return new InstallManifest(file, reader, writer, records);
     }
 
+    /** Work on the manifest while holding it. */
+    public interface Work<T> {
+        T run(InstallManifest manifest) throws IOException;
+    }
+
+    /**
+     * Loads the manifest and runs {@code work} under an exclusive lock on {@code installs.json.lock}, so two
+     * installers at once do not lose each other's records. A dry run reads without locking: it writes nothing.
+     */
+    public static <T> T locked(Path file, boolean dryRun, Function<String, Map<String, Object>> reader, Function<Object, String> writer,
+                               Work<T> work) throws IOException {
+        if (dryRun) return work.run(load(file, reader, writer));
+        java.nio.file.Files.createDirectories(file.getParent());
+        Path lock = file.resolveSibling(file.getFileName() + ".lock");
+        try (var ch = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             var held = ch.lock()) {
+            return work.run(load(file, reader, writer));
+        }
+    }
+
     public Path file() {
         return file;
     }

@@ -22,10 +22,11 @@ public final class Installer {
     /**
      * What to register: {@code command} starts Engram (the executable and the words before the subcommand),
      * {@code serverArgs} follow it for the MCP server ({@code mcp --profile P}), {@code hookArgs} after a hook's
-     * own words ({@code --profile P}).
+     * own words ({@code --profile P}); {@code stopHook} also registers {@code engram hook stop} at the end of each
+     * turn (the toon profile's checkpoint).
      */
     public record Plan(Scope scope, Places places, List<String> command, List<String> serverArgs, List<String> hookArgs,
-                       boolean hooks, boolean capture, boolean dryRun) {
+                       boolean hooks, boolean capture, boolean stopHook, boolean dryRun) {
         public Plan {
             command = List.copyOf(command);
             serverArgs = List.copyOf(serverArgs);
@@ -276,11 +277,15 @@ public final class Installer {
             Path hookFile = (plan.scope() == Scope.LOCAL ? h.local() : h.global()).apply(plan.places());
             Agent.Format hookFormat = hookFile.equals(file) ? agent.format() : Agent.Format.JSON;
             ops.add(new Op(hookFile, hookFormat, "hook session-start", new JsonEdit.Entry(List.of("hooks", h.sessionStart()), null,
-                    h.group("engram-session-start", shell(plan.command(), "hook", "session-start", agent.name(), plan.hookArgs()))),
+                    h.group("engram-session-start", shell(plan.command(), List.of("hook", "session-start", agent.name()), plan.hookArgs()))),
                     null, null));
             if (plan.capture()) {
                 ops.add(new Op(hookFile, hookFormat, "hook capture", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
-                        h.group("engram-capture", shell(plan.command(), "hook", "capture", agent.name(), List.of()))), null, null));
+                        h.group("engram-capture", shell(plan.command(), List.of("hook", "capture", agent.name()), List.of()))), null, null));
+            }
+            if (plan.stopHook()) {
+                ops.add(new Op(hookFile, hookFormat, "hook stop", new JsonEdit.Entry(List.of("hooks", h.stop()), null,
+                        h.group("engram-stop", shell(plan.command(), List.of("hook", "stop"), plan.hookArgs()))), null, null));
             }
         }
         return ops;
@@ -306,11 +311,9 @@ public final class Installer {
     }
 
     /** A hook's command line, each word quoted for a POSIX shell where it needs it. */
-    static String shell(List<String> command, String w1, String w2, String agent, List<String> more) {
+    static String shell(List<String> command, List<String> subcommand, List<String> more) {
         List<String> words = new ArrayList<>(command);
-        words.add(w1);
-        words.add(w2);
-        words.add(agent);
+        words.addAll(subcommand);
         words.addAll(more);
         return String.join(" ", words.stream().map(Installer::shellQuote).toList());
     }
