@@ -63,6 +63,8 @@ final class InitSubcommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Main main = root.main();
         ConfigLoader loader = main.configLoader();
+        // a store the registered server would refuse (another program's database) is refused now, before any file is written
+        root.config();
         Scope s = Scope.parse(scope);
         String profileName = loader.profile(profile, main.profiles());
         if (capture && !hooks) throw new EngramUserException("--capture registers a hook; it cannot go with --no-hooks");

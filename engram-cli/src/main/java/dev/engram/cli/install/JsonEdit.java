@@ -95,7 +95,7 @@ public final class JsonEdit {
                 if (existing != null) {
                     if (JsonDocument.same(existing.value().value(), entry.value())) return new Unchanged();
                     String old = text.substring(existing.value().start(), existing.value().end());
-                    String written = write(entry.value(), lineIndent(text, existing.keyStart()), unit);
+                    String written = newlines(text, write(entry.value(), lineIndent(text, existing.keyStart()), unit));
                     return new Inserted(text.substring(0, existing.value().start()) + written + text.substring(existing.value().end()),
                             new Placement(entry, depth, null, old));
                 }
@@ -174,7 +174,7 @@ public final class JsonEdit {
             String inner = text.substring(container.start() + 1, container.end() - 1);
             String outer = leadingSpace(text, container.start());
             String itemIndent = outer + unit;
-            String replaced = "\n" + itemIndent + prefix + write(value, itemIndent, unit) + "\n" + outer;
+            String replaced = newlines(text, "\n" + itemIndent + prefix + write(value, itemIndent, unit) + "\n" + outer);
             return new Inserted(text.substring(0, container.start() + 1) + replaced + text.substring(container.end() - 1),
                     new Placement(entry, depth, inner, null));
         }
@@ -182,8 +182,13 @@ public final class JsonEdit {
         int lastEnd = itemEnd(container, items - 1);
         String before = text.substring(lineStart(text, lastStart), lastStart);
         String itemIndent = before.isBlank() ? before : leadingSpace(text, container.start()) + unit;
-        String added = ",\n" + itemIndent + prefix + write(value, itemIndent, unit);
+        String added = newlines(text, ",\n" + itemIndent + prefix + write(value, itemIndent, unit));
         return new Inserted(text.substring(0, lastEnd) + added + text.substring(lastEnd), new Placement(entry, depth, null, null));
+    }
+
+    /** {@code snippet} with the file's own line ends (a Windows file keeps CRLF throughout). */
+    static String newlines(String text, String snippet) {
+        return text.contains("\r\n") ? snippet.replace("\n", "\r\n") : snippet;
     }
 
     /** Takes item {@code index} out of the container; the only item leaves {@code innerIfEmpty} between the brackets. */

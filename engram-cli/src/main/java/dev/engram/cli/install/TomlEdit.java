@@ -19,6 +19,7 @@ public final class TomlEdit {
 
     /** The new text and its placement, or null when the table is already there with exactly this text. */
     public static Added add(String text, String table, String block) throws JsonDocument.SyntaxError, JsonEdit.Conflict {
+        block = JsonEdit.newlines(text, block);
         TomlTables.Scan scan = TomlTables.scan(text);
         TomlTables.Table existing = find(scan, table);
         if (existing != null) {
@@ -33,7 +34,7 @@ public final class TomlEdit {
                 throw new JsonEdit.Conflict("it already defines " + table + " as keys outside a [" + table + "] table");
             }
         }
-        String prefix = text.isEmpty() ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+        String prefix = JsonEdit.newlines(text, text.isEmpty() ? "" : text.endsWith("\n") ? "\n" : "\n\n");
         return new Added(text + prefix + block, new Placement(table, block, prefix, null));
     }
 

@@ -47,6 +47,18 @@ class JsonEditTest {
     }
 
     @Test
+    void aWindowsFileKeepsItsLineEnds() throws Exception {
+        String crlf = "{\r\n  \"mcpServers\": {\r\n    \"a\": {}\r\n  }\r\n}\r\n";
+        JsonEdit.Inserted ins = (JsonEdit.Inserted) JsonEdit.add(crlf, false, SERVER);
+        assertEquals(-1, ins.text().replace("\r\n", "").indexOf('\n'), ins.text());
+        assertEquals(crlf, ((JsonEdit.Deleted) JsonEdit.remove(ins.text(), false, ins.placement())).text());
+        String toml = "model = \"o3\"\r\n";
+        TomlEdit.Added added = TomlEdit.add(toml, "mcp_servers.engram", "[mcp_servers.engram]\ncommand = \"engram\"\n");
+        assertEquals(toml + "\r\n[mcp_servers.engram]\r\ncommand = \"engram\"\r\n", added.text());
+        assertEquals(toml, TomlEdit.remove(added.text(), added.placement()).text());
+    }
+
+    @Test
     void aPathThroughSomethingThatIsNotAnObjectIsAConflict() {
         JsonEdit.Conflict c = assertThrows(JsonEdit.Conflict.class, () -> JsonEdit.add("{\"mcpServers\": []}", false, SERVER));
         assertEquals("\"mcpServers\" is not an object", c.getMessage());
