@@ -110,9 +110,10 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = {"Stop: with a chat model configured, save what the last turn taught; without one, do nothing.",
-                    "With the toon profile (--profile toon or ENGRAM_PROFILE=toon) it also writes toon's session checkpoint",
-                    "(checkpoint-<session id>, 7 days: date, branch, the files the turn touched) in the project's store."})
+            description = {"Stop: with a chat model configured, save what the last turn taught; without",
+                    "one, do nothing. With the toon profile (--profile toon or ENGRAM_PROFILE=toon)",
+                    "it also writes toon's session checkpoint (checkpoint-<session id>, 7 days:",
+                    "date, branch, the files the turn touched) in the project's store."})
     static final class Stop implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
@@ -166,10 +167,11 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "session-start", mixinStandardHelpOptions = true,
-            description = {"SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing (pinned, warnings,",
-                    "important and recent memories of the store the agent's MCP server opens for the session's folder)",
-                    "as the host's hookSpecificOutput.additionalContext, within --budget-tokens (default 2000, or",
-                    "ENGRAM_HOOK_BUDGET_TOKENS). Always exits 0; problems go to stderr."})
+            description = {"SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing",
+                    "(pinned, warnings, important and recent memories of the store the agent's",
+                    "MCP server opens for the session's folder) as the host's",
+                    "hookSpecificOutput.additionalContext, within --budget-tokens (default 2000,",
+                    "or ENGRAM_HOOK_BUDGET_TOKENS). Always exits 0; problems go to stderr."})
     static final class SessionStart implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;

@@ -25,9 +25,11 @@ import picocli.CommandLine.ParentCommand;
  * cannot read is left untouched), 2 for a bad option.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = {"Register Engram as an MCP server with coding agents (and its session-start hook where the agent",
-                "has hooks). Default: every agent whose config folder is found. A second run changes nothing;",
-                "a config that cannot be read is refused and left as it is. `engram uninstall` takes it out again."})
+        description = {"Register Engram as an MCP server with coding agents, and its session-start",
+                "hook where the agent has hooks. Default: every agent whose config folder is",
+                "found. A second run changes nothing; a config that cannot be read is refused",
+                "and left as it is. `engram uninstall` takes it out again. --store, --project",
+                "and --zone given here are written into the agents' command."})
 final class InitSubcommand implements Callable<Integer> {
     @ParentCommand
     EngramCommand root;
@@ -44,13 +46,14 @@ final class InitSubcommand implements Callable<Integer> {
     @Option(names = "--profile", paramLabel = "NAME", description = "Tool profile the agents get (default native, or $ENGRAM_PROFILE)")
     String profile;
 
-    @Option(names = "--command", paramLabel = "CMD", description = {"How agents start Engram (default: the `engram` launcher found on PATH,",
-            "else `java -jar` with this engram.jar, both by absolute path)"})
+    @Option(names = "--command", paramLabel = "CMD", description = {"How agents start Engram (default: the `engram` launcher",
+            "on PATH, else `java -jar` with this engram.jar, by absolute path)"})
     String command;
 
     @Option(names = "--hooks", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = {"Register `engram hook session-start` with agents that have hooks (Claude Code, Codex, Gemini CLI),",
-                    "and with --profile toon `engram hook stop` (toon's checkpoint at the end of each turn); default on"})
+            description = {"Register `engram hook session-start` with agents that have hooks (Claude",
+                    "Code, Codex, Gemini CLI), and with --profile toon `engram hook stop` (toon's",
+                    "checkpoint at the end of each turn); default on"})
     boolean hooks;
 
     @Option(names = "--capture", description = "Also register `engram hook capture` after each tool call (opt-in activity log)")
@@ -78,6 +81,11 @@ final class InitSubcommand implements Callable<Integer> {
                     : loader.cwd().resolve(root.global.store).toAbsolutePath().normalize().toString());
         }
         if (root.global.project) storeArgs.add("--project");
+        String zone = root.global.zone();
+        if (zone != null) {
+            storeArgs.add("--zone");
+            storeArgs.add(zone);
+        }
         List<String> serverArgs = new ArrayList<>(List.of("mcp", "--profile", profileName));
         serverArgs.addAll(storeArgs);
         List<String> hookArgs = new ArrayList<>(List.of("--profile", profileName));

@@ -253,6 +253,17 @@ class InstallCommandsTest {
     }
 
     @Test
+    void storeAndZoneGivenToInitAreWrittenIntoTheCommands() throws IOException {
+        Run run = engram("--store", "shared-store", "--zone", "team", "init", "--agent", "claude", "--command", COMMAND);
+        assertEquals(0, run.code(), run.out() + run.err());
+        String store = project.resolve("shared-store").toString();
+        String mcp = Files.readString(project.resolve(".mcp.json"));
+        assertTrue(mcp.contains("[\"mcp\", \"--profile\", \"native\", \"--store\", \"" + store + "\", \"--zone\", \"team\"]"), mcp);
+        String hooks = Files.readString(project.resolve(".claude/settings.json"));
+        assertTrue(hooks.contains(COMMAND + " hook session-start claude --profile native --store " + store + " --zone team"), hooks);
+    }
+
+    @Test
     void anEntryEditedSinceInitIsLeftAndReported() throws IOException {
         assertEquals(0, init("--agent", "cursor", "--no-hooks").code());
         Path file = project.resolve(".cursor/mcp.json");
