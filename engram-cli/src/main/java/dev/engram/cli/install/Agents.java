@@ -86,9 +86,12 @@ public final class Agents {
                             : p.xdgConfig().resolve("zed").resolve("settings.json"),
                     projectMarkers(".zed"), p -> List.of(p.xdgConfig().resolve("zed")), null),
             standard("kiro", List.of(), ".kiro/settings/mcp.json", ".kiro", ".kiro/settings/mcp.json", ".kiro"),
-            new Agent("antigravity", List.of(), Format.JSON, SERVERS, Shape.STANDARD,
+            // the Antigravity CLI (agy): .agents/ per workspace, ~/.gemini/config/ for the user
+            new Agent("antigravity", List.of("agy", "antigravity-cli"), Format.JSON, SERVERS, Shape.STANDARD,
                     project(".agents", "mcp_config.json"), home(".gemini", "config", "mcp_config.json"),
-                    projectMarkers(".agents"), homeMarkers(".gemini/config", ".gemini/antigravity"), null),
+                    projectMarkers(".agents"), homeMarkers(".gemini/config"), null),
+            // the Antigravity IDE keeps its agent's servers apart, under ~/.gemini/antigravity/
+            standard("antigravity-ide", List.of(), null, null, ".gemini/antigravity/mcp_config.json", ".gemini/antigravity"),
             standard("roo", List.of("roo-code"), ".roo/mcp.json", ".roo", null, null),
             standard("kilocode", List.of("kilo-code"), ".kilocode/mcp.json", ".kilocode", null, null),
             standard("qwen", List.of("qwen-code"), ".qwen/settings.json", ".qwen", ".qwen/settings.json", ".qwen"),
