@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { JAR, JAVA, tempDir, tempStore, uniqueWord } from "./lib/engram.mjs";
 
@@ -26,8 +26,10 @@ describe("engram init", { timeout: 120_000 }, () => {
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const mcp = JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8"));
     const server = mcp.mcpServers.engram;
-    assert.ok(server.command.endsWith("java"), JSON.stringify(server));
-    assert.deepEqual(server.args.slice(0, 2), ["-jar", JAR]);
+    // the repository's launcher beside the jar when there is one, else java -jar with the jar
+    const launcher = resolve(JAR, "../../../engram");
+    if (existsSync(launcher)) assert.equal(server.command, launcher, JSON.stringify(server));
+    else assert.deepEqual([server.command.endsWith("java"), ...server.args.slice(0, 2)], [true, "-jar", JAR]);
     assert.ok(server.args.includes("mcp") && server.args.includes(store), JSON.stringify(server));
     const settings = JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8"));
     assert.match(settings.hooks.SessionStart[0].hooks[0].command, /hook session-start claude --profile native/);

@@ -73,7 +73,7 @@ final class InitSubcommand implements Callable<Integer> {
         if (capture && !hooks) throw new EngramUserException("--capture registers a hook; it cannot go with --no-hooks");
         Agent.Places places = places(loader);
         List<Agent> chosen = choose(agents, s, places);
-        List<String> launch = launchCommand(command, loader.environment());
+        List<String> launch = launchCommand(command, loader.environment(), runningJar());
         List<String> storeArgs = new ArrayList<>();
         if (root.global.store != null) {
             storeArgs.add("--store");
@@ -123,11 +123,13 @@ final class InitSubcommand implements Callable<Integer> {
     }
 
     /**
-     * What agents run: {@code --command} split into words; else the {@code engram} launcher on PATH (it
-     * survives upgrades of the jar); else this very jar through this JVM. Always an absolute program
+     * What agents run: {@code --command} split into words; else this repository's {@code engram} launcher
+     * (beside the running jar, or on PATH, it survives rebuilds of the jar and starts faster); else this
+     * very jar through this JVM. A PATH {@code engram} that is not our launcher is passed over: the name
+     * also belongs to another memory server (Gentleman-Programming/engram). Always an absolute program
      * path: agents start servers from folders of their own, often with a PATH of their own.
      */
-    static List<String> launchCommand(String flag, Map<String, String> env) {
+    static List<String> launchCommand(String flag, Map<String, String> env, Path runningJar) {
         if (flag != null) {
             List<String> words = ShellWords.split(flag);
             if (words.isEmpty()) throw new EngramUserException("--command is empty; send the program that starts Engram, e.g. "
@@ -139,27 +141,48 @@ final class InitSubcommand implements Callable<Integer> {
             }
             return words;
         }
+        if (runningJar != null && runningJar.getParent() != null && runningJar.getParent().getParent() != null
+                && runningJar.getParent().getParent().getParent() != null) {
+            Path beside = runningJar.getParent().getParent().getParent().resolve("engram");
+            if (ourLauncher(beside)) return List.of(beside.toAbsolutePath().normalize().toString());
+        }
         String path = env.get("PATH");
         if (path != null) {
             for (String dir : path.split(File.pathSeparator)) {
-                if (dir.isBlank()) continue;
+                if (dir.isBlank() || !Path.of(dir).isAbsolute()) continue;
                 Path launcher = Path.of(dir).resolve("engram");
-                if (Path.of(dir).isAbsolute() && Files.isRegularFile(launcher) && Files.isExecutable(launcher)) {
-                    return List.of(launcher.toAbsolutePath().normalize().toString());
-                }
+                if (ourLauncher(launcher)) return List.of(launcher.toAbsolutePath().normalize().toString());
             }
         }
+        if (runningJar != null) {
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            return List.of(java.toString(), "-jar", runningJar.toAbsolutePath().normalize().toString());
+        }
+        throw new EngramUserException("cannot tell how agents should start Engram: no Engram launcher found and this is not"
+                + " running from engram.jar; pass --command /path/to/engram or --command 'java -jar /path/to/engram.jar'");
+    }
+
+    /** Marks the launcher script of this repository (its second line). */
+    static final String LAUNCHER_MARK = "# Engram launcher";
+
+    /** Whether {@code p} is this repository's launcher script (a small executable file that says so), not another engram. */
+    static boolean ourLauncher(Path p) {
+        try {
+            if (!Files.isRegularFile(p) || !Files.isExecutable(p) || Files.size(p) > 64 * 1024) return false;
+            return Files.readString(p, java.nio.charset.StandardCharsets.ISO_8859_1).contains(LAUNCHER_MARK);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The engram.jar this process runs from, or null (classes from a build folder, as in tests). */
+    static Path runningJar() {
         try {
             Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (jar.toString().endsWith(".jar") && Files.isRegularFile(jar)) {
-                Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-                return List.of(java.toString(), "-jar", jar.toAbsolutePath().normalize().toString());
-            }
+            return jar.toString().endsWith(".jar") && Files.isRegularFile(jar) ? jar : null;
         } catch (java.net.URISyntaxException | RuntimeException e) {
-            // no jar to point at: said below
+            return null;
         }
-        throw new EngramUserException("cannot tell how agents should start Engram: no `engram` launcher on PATH and this is not"
-                + " running from engram.jar; pass --command /path/to/engram or --command 'java -jar /path/to/engram.jar'");
     }
 
     /** The agent names, for the help text. */
