@@ -123,7 +123,10 @@ class InstallCommandsTest {
     private static void assertParses(String rel, String text) {
         try {
             if (rel.endsWith(".toml")) TomlTables.scan(text);
-            else JsonDocument.parse(text, false); // a fresh file is plain JSON, whatever its agent allows
+            else {
+                JsonDocument.parse(text, false); // a fresh file is plain JSON, whatever its agent allows
+                dev.engram.mcp.json.JsonText.standard().readObject(text); // and an independent parser agrees
+            }
         } catch (JsonDocument.SyntaxError e) {
             throw new AssertionError(rel + " does not parse: " + e.getMessage() + "\n" + text);
         }
