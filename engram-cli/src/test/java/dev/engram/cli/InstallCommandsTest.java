@@ -81,6 +81,15 @@ class InstallCommandsTest {
         return out;
     }
 
+    /** Every folder under the project and the home, except the store's and the manifest's. */
+    private java.util.Set<String> folders() throws IOException {
+        try (Stream<Path> all = Files.walk(tmp)) {
+            return all.filter(Files::isDirectory).map(p -> tmp.relativize(p).toString())
+                    .filter(rel -> !rel.startsWith("store") && !rel.startsWith("home/.local"))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
+    }
+
     static Stream<Arguments> agentsAndScopes() {
         List<Arguments> out = new ArrayList<>();
         Agent.Places any = new Agent.Places(Path.of("/p"), Path.of("/h"), "Linux", Map.of());
@@ -94,6 +103,7 @@ class InstallCommandsTest {
     @MethodSource("agentsAndScopes")
     void freshInstallWritesTheGoldenThenChangesNothingAndUninstallLeavesNothing(String agent, String scope) throws IOException {
         Map<String, String> before = files();
+        java.util.Set<String> foldersBefore = folders();
         Run first = init("--agent", agent, "--scope", scope, "--capture");
         assertEquals(0, first.code(), first.out() + first.err());
         Map<String, String> written = files();
@@ -118,6 +128,7 @@ class InstallCommandsTest {
         Run removed = engram("uninstall", "--agent", agent, "--scope", scope);
         assertEquals(0, removed.code(), removed.out());
         assertEquals(before, files(), "uninstall must remove every file init created\n" + removed.out());
+        assertEquals(foldersBefore, folders(), "and the folders it created for them");
     }
 
     private static void assertParses(String rel, String text) {

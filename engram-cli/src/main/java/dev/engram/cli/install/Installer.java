@@ -58,80 +58,95 @@ public final class Installer {
                 ok = false;
                 continue;
             }
-            List<Op> ops = ops(agent, plan);
-            Map<Path, String> before = new LinkedHashMap<>();
-            Map<Path, String> after = new LinkedHashMap<>();
-            List<InstallManifest.Record> records = new ArrayList<>();
-            List<String> notes = new ArrayList<>();
-            String refusal = null;
-            for (Op op : ops) {
-                if (!before.containsKey(op.file())) {
-                    String text = ConfigFiles.read(op.file());
-                    before.put(op.file(), text);
-                    after.put(op.file(), text == null ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
-                }
-                String text = after.get(op.file());
-                try {
-                    if (op.json() != null) {
-                        JsonEdit.Added added = JsonEdit.add(text, op.format().jsonc(), op.json());
-                        if (added instanceof JsonEdit.Inserted ins) {
-                            after.put(op.file(), ins.text());
-                            records.add(record(agent, plan, op, before.get(op.file()) == null, ins.placement(), null));
-                            notes.add(op.kind() + verb(plan.dryRun(), ins.placement().replaced() != null) + op.file());
-                        } else {
-                            notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
-                        }
-                    } else {
-                        TomlEdit.Added added = TomlEdit.add(text, op.tomlTable(), op.tomlBlock());
-                        if (added != null) {
-                            after.put(op.file(), added.text());
-                            records.add(record(agent, plan, op, before.get(op.file()) == null, null, added.placement()));
-                            notes.add(op.kind() + verb(plan.dryRun(), added.placement().replaced() != null) + op.file());
-                        } else {
-                            notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
-                        }
-                    }
-                } catch (JsonDocument.SyntaxError e) {
-                    refusal = op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage();
-                    break;
-                } catch (JsonEdit.Conflict e) {
-                    refusal = op.file() + " cannot take the entry: " + e.getMessage();
-                    break;
-                }
-            }
-            if (refusal != null) {
-                out.println(agent.name() + ": refused: " + refusal + ". Nothing was written for " + agent.name()
+            Edits edits = edits(agent, plan);
+            if (edits.refusal() != null) {
+                out.println(agent.name() + ": refused: " + edits.refusal() + ". Nothing was written for " + agent.name()
                         + "; fix the file (or move it away) and run engram init again.");
                 ok = false;
                 continue;
             }
-            for (Map.Entry<Path, String> e : after.entrySet()) {
-                String old = before.get(e.getKey());
-                if (e.getValue().equals(old == null ? null : old)) continue;
-                changed = true;
-                if (plan.dryRun()) {
-                    out.println(agent.name() + ": would " + (old == null ? "create " : "change ") + e.getKey() + ":");
-                    out.print(ConfigFiles.diff(old, e.getValue()));
-                } else {
-                    List<Path> folders = ConfigFiles.missingFolders(e.getKey());
-                    Files.createDirectories(e.getKey().toAbsolutePath().getParent());
-                    ConfigFiles.write(e.getKey(), e.getValue());
-                    for (int i = 0; i < records.size(); i++) {
-                        InstallManifest.Record r = records.get(i);
-                        if (r.path().equals(e.getKey()) && r.createdFile()) {
-                            records.set(i, new InstallManifest.Record(r.agent(), r.scope(), r.file(), r.kind(), r.format(), true,
-                                    folders.stream().map(Path::toString).toList(), r.json(), r.toml()));
-                        }
-                    }
-                }
-            }
-            if (!plan.dryRun()) records.forEach(manifest::put);
-            for (String n : notes) out.println(agent.name() + ": " + n);
+            changed |= apply(agent, plan, edits);
+            for (String n : edits.notes()) out.println(agent.name() + ": " + n);
         }
         if (!plan.dryRun() && changed) manifest.save();
         if (!changed && ok) out.println("Nothing changed: Engram was already registered.");
         if (plan.dryRun()) out.println("Dry run: nothing was written.");
         return ok;
+    }
+
+    /**
+     * One agent's edits, computed before anything is written: each file's text before (null: missing) and
+     * after, the manifest records, what to say, or why the agent is refused.
+     */
+    private record Edits(Map<Path, String> before, Map<Path, String> after, List<InstallManifest.Record> records,
+                         List<String> notes, String refusal) {
+    }
+
+    private Edits edits(Agent agent, Plan plan) throws IOException {
+        Map<Path, String> before = new LinkedHashMap<>();
+        Map<Path, String> after = new LinkedHashMap<>();
+        List<InstallManifest.Record> records = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (Op op : ops(agent, plan)) {
+            if (!before.containsKey(op.file())) {
+                String text = ConfigFiles.read(op.file());
+                before.put(op.file(), text);
+                after.put(op.file(), text == null ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
+            }
+            String text = after.get(op.file());
+            boolean created = before.get(op.file()) == null;
+            try {
+                InstallManifest.Record added = null;
+                if (op.json() != null) {
+                    if (JsonEdit.add(text, op.format().jsonc(), op.json()) instanceof JsonEdit.Inserted ins) {
+                        after.put(op.file(), ins.text());
+                        added = record(agent, plan, op, created, ins.placement(), null);
+                    }
+                } else {
+                    TomlEdit.Added t = TomlEdit.add(text, op.tomlTable(), op.tomlBlock());
+                    if (t != null) {
+                        after.put(op.file(), t.text());
+                        added = record(agent, plan, op, created, null, t.placement());
+                    }
+                }
+                if (added == null) {
+                    notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
+                } else {
+                    records.add(added);
+                    boolean replaced = added.json() != null ? added.json().replaced() != null : added.toml().replaced() != null;
+                    notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file());
+                }
+            } catch (JsonDocument.SyntaxError e) {
+                return new Edits(before, after, records, notes, op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage());
+            } catch (JsonEdit.Conflict e) {
+                return new Edits(before, after, records, notes, op.file() + " cannot take the entry: " + e.getMessage());
+            }
+        }
+        return new Edits(before, after, records, notes, null);
+    }
+
+    /** Writes (or, in a dry run, prints) the agent's changed files and records them; whether any file changed. */
+    private boolean apply(Agent agent, Plan plan, Edits edits) throws IOException {
+        boolean changed = false;
+        List<InstallManifest.Record> records = new ArrayList<>(edits.records());
+        for (Map.Entry<Path, String> e : edits.after().entrySet()) {
+            String old = edits.before().get(e.getKey());
+            if (e.getValue().equals(old)) continue;
+            changed = true;
+            if (plan.dryRun()) {
+                out.println(agent.name() + ": would " + (old == null ? "create " : "change ") + e.getKey() + ":");
+                out.print(ConfigFiles.diff(old, e.getValue()));
+                continue;
+            }
+            List<String> folders = ConfigFiles.missingFolders(e.getKey()).stream().map(Path::toString).toList();
+            Files.createDirectories(e.getKey().toAbsolutePath().getParent());
+            ConfigFiles.write(e.getKey(), e.getValue());
+            // the folders this write created go with the file at uninstall
+            records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? new InstallManifest.Record(r.agent(), r.scope(),
+                    r.file(), r.kind(), r.format(), true, folders, r.json(), r.toml()) : r);
+        }
+        if (!plan.dryRun()) records.forEach(manifest::put);
+        return changed;
     }
 
     /** Takes out what init added for these agents at this scope; returns false when a file was refused. */
