@@ -47,6 +47,45 @@ class JsonEditTest {
     }
 
     @Test
+    void aRealisticCodexConfigIsReadAndGetsTheTableAppended() throws Exception {
+        String config = String.join("\n",
+                "# ~/.codex/config.toml",
+                "model = \"gpt-5\"",
+                "model_reasoning_effort = 'high'",
+                "max_tokens = 1_000",
+                "temperature = -0.5e0",
+                "started = 2026-01-02T03:04:05Z",
+                "",
+                "[projects.\"/home/me/repo\"]",
+                "trust_level = \"trusted\"",
+                "",
+                "[mcp_servers.github]",
+                "command = \"npx\"",
+                "args = [",
+                "  \"-y\", # the package",
+                "  \"@modelcontextprotocol/server-github\",",
+                "]",
+                "env = { GITHUB_TOKEN = \"x\", \"A.B\" = 'c:\\dir' }",
+                "",
+                "[[profiles.list]]",
+                "name = \"\"\"multi",
+                "line \\\" quote\"\"\"",
+                "",
+                "[features]",
+                "hooks = true",
+                "");
+        TomlTables.Scan scan = TomlTables.scan(config);
+        assertEquals(List.of("projects./home/me/repo", "mcp_servers.github", "profiles.list", "features"),
+                scan.tables().stream().map(TomlTables.Table::name).toList());
+        assertTrue(scan.keys().contains("mcp_servers.github.env"), scan.keys().toString());
+        String block = "[mcp_servers.engram]\ncommand = \"engram\"\nargs = [\"mcp\"]\n";
+        TomlEdit.Added added = TomlEdit.add(config, "mcp_servers.engram", block);
+        assertEquals(config + "\n" + block, added.text());
+        assertEquals(null, TomlEdit.add(added.text(), "mcp_servers.engram", block), "already there");
+        assertEquals(config, TomlEdit.remove(added.text(), added.placement()).text());
+    }
+
+    @Test
     void aWindowsFileKeepsItsLineEnds() throws Exception {
         String crlf = "{\r\n  \"mcpServers\": {\r\n    \"a\": {}\r\n  }\r\n}\r\n";
         JsonEdit.Inserted ins = (JsonEdit.Inserted) JsonEdit.add(crlf, false, SERVER);
