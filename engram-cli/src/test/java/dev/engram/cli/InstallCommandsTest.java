@@ -251,6 +251,26 @@ class InstallCommandsTest {
     }
 
     @Test
+    void uninstallDryRunShowsTheRemovalAndKeepsEverything() throws IOException {
+        assertEquals(0, init("--agent", "claude").code());
+        Map<String, String> installed = files();
+        Path manifest = home.resolve(".local/share/engram/installs.json");
+        String record = Files.readString(manifest);
+        Run run = engram("uninstall", "--dry-run");
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().contains("claude: would remove server from " + project.resolve(".mcp.json")
+                + " (and delete the file init created)"), run.out());
+        assertTrue(run.out().contains("would delete " + project.resolve(".mcp.json")), run.out());
+        assertEquals(installed, files());
+        assertEquals(record, Files.readString(manifest));
+        // a real run afterwards still finds everything to remove
+        assertEquals(0, engram("uninstall").code());
+        assertFalse(Files.exists(project.resolve(".mcp.json")));
+        Run again = engram("uninstall");
+        assertTrue(again.out().contains("Nothing to remove"), again.out());
+    }
+
+    @Test
     void withoutAgentOnlyTheDetectedAgentsAreRegistered() throws IOException {
         Files.createDirectories(project.resolve(".cursor"));
         Files.createDirectories(project.resolve(".gemini"));
