@@ -218,6 +218,19 @@ class InstallCommandsTest {
     }
 
     @Test
+    void aBlankConfigIsWrittenIntoAndBlankAgainAfterUninstall() throws IOException {
+        Path file = project.resolve(".cursor/mcp.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, " \n");
+        Run run = init("--agent", "cursor");
+        assertEquals(0, run.code(), run.out());
+        assertEquals(Files.readString(Path.of("src/test/resources/install/cursor-local/project_.cursor_mcp.json")),
+                Files.readString(file));
+        assertEquals(0, engram("uninstall", "--agent", "cursor").code());
+        assertEquals(" \n", Files.readString(file), "the blank file comes back as it was");
+    }
+
+    @Test
     void anUnparseableConfigIsRefusedUntouchedAndTheOthersGoOn() throws IOException {
         Path cursor = project.resolve(".cursor/mcp.json");
         Files.createDirectories(cursor.getParent());

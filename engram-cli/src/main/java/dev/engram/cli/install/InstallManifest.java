@@ -18,11 +18,12 @@ public final class InstallManifest {
     public static final String FILE = "installs.json";
 
     /**
-     * One entry: {@code kind} is "server", "hook session-start" or "hook capture"; {@code json} or
-     * {@code toml} holds the placement.
+     * One entry: {@code kind} is "server", "hook session-start", "hook capture" or "hook stop"; {@code json} or
+     * {@code toml} holds the placement; {@code blankOriginal} is the text of a JSON file that was there but
+     * blank (init wrote into it as into a new one; uninstall puts the blank text back).
      */
     public record Record(String agent, String scope, String file, String kind, String format, boolean createdFile,
-                         List<String> createdFolders, JsonEdit.Placement json, TomlEdit.Placement toml) {
+                         List<String> createdFolders, JsonEdit.Placement json, TomlEdit.Placement toml, String blankOriginal) {
         public Record {
             createdFolders = List.copyOf(createdFolders);
         }
@@ -121,6 +122,7 @@ public final class InstallManifest {
         m.put("format", r.format());
         m.put("createdFile", r.createdFile());
         m.put("createdFolders", r.createdFolders());
+        if (r.blankOriginal() != null) m.put("blankOriginal", r.blankOriginal());
         if (r.json() != null) {
             JsonEdit.Placement p = r.json();
             Map<String, Object> j = new LinkedHashMap<>();
@@ -160,6 +162,7 @@ public final class InstallManifest {
         List<String> folders = new ArrayList<>();
         if (m.get("createdFolders") instanceof List<?> l) for (Object o : l) folders.add(String.valueOf(o));
         return new Record((String) m.get("agent"), (String) m.get("scope"), (String) m.get("file"), (String) m.get("kind"),
-                (String) m.get("format"), Boolean.TRUE.equals(m.get("createdFile")), folders, json, toml);
+                (String) m.get("format"), Boolean.TRUE.equals(m.get("createdFile")), folders, json, toml,
+                m.get("blankOriginal") instanceof String b ? b : null);
     }
 }

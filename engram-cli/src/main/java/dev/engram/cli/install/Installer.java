@@ -91,7 +91,9 @@ public final class Installer {
             if (!before.containsKey(op.file())) {
                 String text = ConfigFiles.read(op.file());
                 before.put(op.file(), text);
-                after.put(op.file(), text == null ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
+                // a missing file, or a blank JSON one (touched, never written), starts as an empty object
+                boolean fresh = text == null || (text.isBlank() && op.format() != Agent.Format.TOML);
+                after.put(op.file(), fresh ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
             }
             String text = after.get(op.file());
             boolean created = before.get(op.file()) == null;
@@ -100,13 +102,13 @@ public final class Installer {
                 if (op.json() != null) {
                     if (JsonEdit.add(text, op.format().jsonc(), op.json()) instanceof JsonEdit.Inserted ins) {
                         after.put(op.file(), ins.text());
-                        added = record(agent, plan, op, created, ins.placement(), null);
+                        added = record(agent, plan, op, created, ins.placement(), null, blank(before.get(op.file())));
                     }
                 } else {
                     TomlEdit.Added t = TomlEdit.add(text, op.tomlTable(), op.tomlBlock());
                     if (t != null) {
                         after.put(op.file(), t.text());
-                        added = record(agent, plan, op, created, null, t.placement());
+                        added = record(agent, plan, op, created, null, t.placement(), null);
                     }
                 }
                 if (added == null) {
@@ -143,7 +145,7 @@ public final class Installer {
             ConfigFiles.write(e.getKey(), e.getValue());
             // the folders this write created go with the file at uninstall
             records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? new InstallManifest.Record(r.agent(), r.scope(),
-                    r.file(), r.kind(), r.format(), true, folders, r.json(), r.toml()) : r);
+                    r.file(), r.kind(), r.format(), true, folders, r.json(), r.toml(), null) : r);
         }
         if (!plan.dryRun()) records.forEach(manifest::put);
         return changed;
@@ -199,7 +201,7 @@ public final class Installer {
                         continue;
                     }
                     JsonEdit.Deleted d = (JsonEdit.Deleted) removed;
-                    result = d.rootEmpty() && r.createdFile() ? null : d.text();
+                    result = !d.rootEmpty() ? d.text() : r.createdFile() ? null : r.blankOriginal() != null ? r.blankOriginal() : d.text();
                 } else {
                     TomlEdit.Removal removal = TomlEdit.remove(text, r.toml());
                     if (removal.edited() != null) {
@@ -307,10 +309,15 @@ public final class Installer {
     }
 
     private static InstallManifest.Record record(Agent agent, Plan plan, Op op, boolean created, JsonEdit.Placement json,
-                                                 TomlEdit.Placement toml) {
+                                                 TomlEdit.Placement toml, String blankOriginal) {
         String format = op.format() == Agent.Format.TOML ? "toml" : op.format().jsonc() ? "jsonc" : "json";
         return new InstallManifest.Record(agent.name(), plan.scope().key(), op.file().toString(), op.kind(), format, created,
-                List.of(), json, toml);
+                List.of(), json, toml, blankOriginal);
+    }
+
+    /** The text of a file that exists but holds nothing but whitespace, else null. */
+    private static String blank(String text) {
+        return text != null && text.isBlank() ? text : null;
     }
 
     private static String verb(boolean dryRun, boolean replaced) {
