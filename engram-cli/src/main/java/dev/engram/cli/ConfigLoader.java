@@ -46,6 +46,7 @@ final class ConfigLoader {
     private final Path cwd;
     private final Path home;
     private final Path defaultStoreDir;
+    private final String osName;
 
     /** Proxy settings from ENGRAM_PROXY_* (or MEMTOMEM_STM_*) variables. */
     dev.engram.proxy.config.ProxySettings proxySettings() {
@@ -87,6 +88,27 @@ final class ConfigLoader {
         this.cwd = cwd;
         this.home = home;
         this.defaultStoreDir = DefaultStoreDir.of(osName, env, home);
+        this.osName = osName;
+    }
+
+    /** The same settings for a command run in another folder (a hook told by its host where the session works). */
+    ConfigLoader at(Path otherCwd) {
+        return new ConfigLoader(env, otherCwd, home, osName);
+    }
+
+    /** The platform name, as in the {@code os.name} property. */
+    String osName() {
+        return osName;
+    }
+
+    /** The platform's per-user Engram data folder (the default store's folder), whatever ENGRAM_HOME says. */
+    Path dataDir() {
+        return defaultStoreDir;
+    }
+
+    /** The project the command runs in: the git root above the working directory, else the working directory. */
+    Path projectRoot() {
+        return findGitRoot().orElse(cwd.toAbsolutePath());
     }
 
     /**

@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
         description = "Durable memory for AI agents over MCP.",
         subcommands = {McpSubcommand.class, HookSubcommand.class, ServeSubcommand.class, ViewerSubcommand.class, ProfilesSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,
                 ForgetSubcommand.class, StatsSubcommand.class, ConsolidateSubcommand.class, ExportSubcommand.class, ImportSubcommand.class,
-                RestoreSubcommand.class, DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, TokensSubcommand.class,
+                RestoreSubcommand.class, InitSubcommand.class, UninstallSubcommand.class, DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, TokensSubcommand.class,
                 VersionSubcommand.class})
 final class EngramCommand implements Runnable {
     private final Main main;

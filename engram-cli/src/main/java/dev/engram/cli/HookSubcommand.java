@@ -25,8 +25,9 @@ import picocli.CommandLine.ParentCommand;
                 "`engram hook post-tool` (Claude Code / Codex PostToolUse, Cursor postToolUse, afterFileEdit,",
                 "afterShellExecution) prints memories about the file or command a native tool touched;",
                 "`engram hook feedback ID RATING` rates them.",
-                "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log."},
-        subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.PostTool.class,
+                "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log.",
+                "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context."},
+        subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.SessionStart.class, HookSubcommand.PostTool.class,
                 HookSubcommand.Feedback.class, HookSubcommand.Capture.class})
 final class HookSubcommand implements Runnable {
     @ParentCommand
@@ -40,6 +41,53 @@ final class HookSubcommand implements Runnable {
         root.spec.commandLine().getSubcommands().get("hook").usage(root.main().err());
     }
 
+    /**
+     * One run of a hook that must never break its agent: the settings and the event are read on first
+     * use, and whatever goes wrong is said on stderr under the hook's name while the hook exits 0.
+     */
+    static final class SoftRun {
+        final Main main;
+        final java.util.Map<String, String> env;
+        private final HookSubcommand hook;
+        private dev.engram.cli.hook.HookInput input;
+
+        SoftRun(HookSubcommand hook) {
+            this.hook = hook;
+            this.main = hook.root.main();
+            this.env = main.configLoader().environment();
+        }
+
+        EngramConfig config() {
+            return hook.root.config();
+        }
+
+        HookSettings settings(String zone) {
+            return HookSettings.from(env, zone);
+        }
+
+        /** The host's event; an unreadable one is an empty event (reading only needs the stdin timeout). */
+        dev.engram.cli.hook.HookInput input() {
+            if (input == null) input = dev.engram.cli.hook.HookInputs.read(stdin,
+                    settings(dev.engram.memory.MemoryRules.DEFAULT_ZONE), main.json());
+            return input;
+        }
+    }
+
+    interface SoftHook {
+        void run(SoftRun run) throws java.io.IOException;
+    }
+
+    /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
+    int failSoft(String name, SoftHook body) {
+        SoftRun run = new SoftRun(this);
+        try {
+            body.run(run);
+        } catch (java.io.IOException | RuntimeException e) {
+            run.main.err().println("engram hook " + name + ": " + e.getMessage());
+        }
+        return 0;
+    }
+
     @Command(name = "prompt", mixinStandardHelpOptions = true,
             description = "UserPromptSubmit: print <memory zone=\"…\"> blocks for the prompt on stdin (at most 10,000 characters).")
     static final class Prompt implements Callable<Integer> {
@@ -48,43 +96,45 @@ final class HookSubcommand implements Runnable {
 
         @Override
         public Integer call() {
-            Main main = hook.root.main();
-            try {
-                EngramConfig config = hook.root.config();
-                var env = main.configLoader().environment();
-                HookSettings settings = HookSettings.from(env, config.defaultZone());
-                var input = dev.engram.cli.hook.HookInputs.read(stdin, settings, main.json());
-                try (Main.OpenEngine opened = main.openEngine(config)) {
+            return hook.failSoft("prompt", run -> {
+                EngramConfig config = run.config();
+                HookSettings settings = run.settings(config.defaultZone());
+                var input = run.input();
+                try (Main.OpenEngine opened = run.main.openEngine(config)) {
                     String text = new PromptHook(new EntityGraphHookMemory(opened.engine().entities(), Clock.systemUTC()),
-                            ChatModels.fromEnvironment(env, main.json()), settings, main.json(), main.err()::println).run(input);
-                    if (!text.isEmpty()) main.out().print(text);
+                            ChatModels.fromEnvironment(run.env, run.main.json()), settings, run.main.json(), run.main.err()::println).run(input);
+                    if (!text.isEmpty()) run.main.out().print(text);
                 }
-            } catch (RuntimeException e) {
-                main.err().println("engram hook prompt: " + e.getMessage());
-            }
-            return 0;
+            });
         }
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Stop: with a chat model configured, save what the last turn taught; without one, do nothing.")
+            description = {"Stop: with a chat model configured, save what the last turn taught; without",
+                    "one, do nothing. With the toon profile (--profile toon or ENGRAM_PROFILE=toon)",
+                    "it also writes toon's session checkpoint (checkpoint-<session id>, 7 days:",
+                    "date, branch, the files the turn touched) in the project's store."})
     static final class Stop implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
 
+        @picocli.CommandLine.Option(names = "--profile", paramLabel = "NAME", description = "The profile the agent's server runs (default native, or $ENGRAM_PROFILE)")
+        String profile;
+
         @Override
         public Integer call() {
-            Main main = hook.root.main();
-            try {
-                EngramConfig config = hook.root.config();
-                var env = main.configLoader().environment();
-                HookSettings settings = HookSettings.from(env, config.defaultZone());
-                var model = ChatModels.fromEnvironment(env, main.json());
+            return hook.failSoft("stop", run -> {
+                Main main = run.main;
+                EngramConfig config = run.config();
+                String profileName = main.configLoader().profile(profile, main.profiles());
+                if (profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME)) checkpoint(run, main.configLoader().perProject(config));
+                HookSettings settings = run.settings(config.defaultZone());
+                var model = ChatModels.fromEnvironment(run.env, main.json());
                 if (model.isEmpty()) {
                     main.err().println("engram hook stop: no chat model is configured (ENGRAM_LLM_URL or ENGRAM_LLM_KEY); nothing saved");
-                    return 0;
+                    return;
                 }
-                var input = dev.engram.cli.hook.HookInputs.read(stdin, settings, main.json());
+                var input = run.input();
                 try (Main.OpenEngine opened = main.openEngine(config)) {
                     // what the hook saves is recorded as written by this Claude Code session
                     var graph = opened.engine().entities().by(dev.engram.mcp.tool.Caller.session("engram-hook",
@@ -94,10 +144,93 @@ final class HookSubcommand implements Runnable {
                     main.err().println(o.skipped() != null ? "engram hook stop: nothing saved: " + o.skipped()
                             : "engram hook stop: saved " + o.saved() + ", verified " + o.verified());
                 }
-            } catch (RuntimeException e) {
-                main.err().println("engram hook stop: " + e.getMessage());
+            });
+        }
+
+        /** toon's checkpoint, through the toon profile's own code, in the store its MCP server uses for this project. */
+        private static void checkpoint(SoftRun run, EngramConfig config) {
+            Main main = run.main;
+            var input = run.input();
+            String sessionId = input.text("session_id");
+            String cwd = input.text("cwd");
+            java.nio.file.Path dir = cwd != null && !cwd.isBlank() && java.nio.file.Files.isDirectory(java.nio.file.Path.of(cwd))
+                    ? java.nio.file.Path.of(cwd) : main.configLoader().cwd();
+            String branch = dev.engram.mcp.profile.toon.ToonCapture.branch(dir);
+            var files = dev.engram.cli.hook.Transcript.touchedFiles(input.text("transcript_path"), 400,
+                    dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject);
+            try (Main.OpenEngine opened = main.openEngine(config)) {
+                var saved = dev.engram.mcp.profile.toon.ToonCheckpoint.save(opened.engine(), config.defaultZone(), java.time.Instant.now(),
+                        sessionId, dev.engram.mcp.tool.Caller.session("engram-hook", sessionId), branch, null, files);
+                main.err().println("engram hook stop: checkpoint " + saved.memory().key() + " saved");
             }
-            return 0;
+        }
+    }
+
+    @Command(name = "session-start", mixinStandardHelpOptions = true,
+            description = {"SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing",
+                    "(pinned, warnings, important and recent memories of the store the agent's",
+                    "MCP server opens for the session's folder) as the host's",
+                    "hookSpecificOutput.additionalContext, within --budget-tokens (default 2000,",
+                    "or ENGRAM_HOOK_BUDGET_TOKENS). Always exits 0; problems go to stderr."})
+    static final class SessionStart implements Callable<Integer> {
+        @ParentCommand
+        HookSubcommand hook;
+
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "AGENT", description = "The agent running the hook (claude, codex, gemini…)")
+        String agent;
+
+        @picocli.CommandLine.Option(names = "--profile", paramLabel = "NAME", description = "The profile the agent's server runs: it picks the store (toon: the project's)")
+        String profile;
+
+        @picocli.CommandLine.Option(names = "--budget-tokens", paramLabel = "N", description = "Most tokens the briefing may take (50..20000)")
+        Integer budget;
+
+        @Override
+        public Integer call() {
+            return hook.failSoft("session-start", run -> {
+                Main main = run.main;
+                int tokens = budgetTokens(budget, run.env, main.err());
+                var input = run.input();
+                String cwd = input.text("cwd");
+                ConfigLoader loader = cwd != null && !cwd.isBlank() && java.nio.file.Path.of(cwd).isAbsolute()
+                        && java.nio.file.Files.isDirectory(java.nio.file.Path.of(cwd))
+                        ? main.configLoader().at(java.nio.file.Path.of(cwd)) : main.configLoader();
+                String profileName = loader.profile(profile, main.profiles());
+                EngramConfig config = loader.load(hook.root.global);
+                if (profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME)) config = loader.perProject(config);
+                String briefing;
+                try (Main.OpenEngine opened = main.openEngine(config)) {
+                    var text = main.renderers().text();
+                    var context = opened.engine().context(new dev.engram.engine.ContextQuery(config.defaultZone(), tokens, null), text);
+                    // an empty store briefs nothing: no context is spent on a header alone
+                    if (context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
+                            && context.recent().isEmpty() && context.relevant().isEmpty()) return;
+                    briefing = text.context(context);
+                }
+                if (briefing.isBlank()) return;
+                java.util.Map<String, Object> specific = new java.util.LinkedHashMap<>();
+                specific.put("hookEventName", "SessionStart");
+                specific.put("additionalContext", briefing);
+                main.out().println(main.json().write(java.util.Map.of("hookSpecificOutput", specific)));
+            });
+        }
+
+        static final int DEFAULT_BUDGET_TOKENS = 2000;
+
+        /** The flag, else ENGRAM_HOOK_BUDGET_TOKENS, else 2000; a bad value is said on stderr and the default used. */
+        static int budgetTokens(Integer flag, java.util.Map<String, String> env, java.io.PrintStream err) {
+            String source = flag != null ? "--budget-tokens" : "ENGRAM_HOOK_BUDGET_TOKENS";
+            String value = flag != null ? flag.toString() : env.get("ENGRAM_HOOK_BUDGET_TOKENS");
+            if (value == null || value.isBlank()) return DEFAULT_BUDGET_TOKENS;
+            try {
+                int n = Integer.parseInt(value.strip());
+                if (n >= 50 && n <= 20_000) return n;
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            err.println("engram hook session-start: " + source + " '" + value + "' is not a number of tokens in 50..20000; using "
+                    + DEFAULT_BUDGET_TOKENS);
+            return DEFAULT_BUDGET_TOKENS;
         }
     }
 
@@ -213,22 +346,16 @@ final class HookSubcommand implements Runnable {
 
         @Override
         public Integer call() {
-            Main main = hook.root.main();
-            try {
-                var env = main.configLoader().environment();
-                var input = dev.engram.cli.hook.HookInputs.read(stdin,
-                        HookSettings.from(env, dev.engram.memory.MemoryRules.DEFAULT_ZONE), main.json());
+            return hook.failSoft("capture", run -> {
+                var input = run.input();
                 String cwd = input.text("cwd");
-                java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : main.configLoader().cwd();
+                java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : run.main.configLoader().cwd();
                 java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
-                if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(env, memory, main.json()::readObject)) return 0;
+                if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(run.env, memory, run.main.json()::readObject)) return;
                 var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),
-                        dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), main.json()::write);
+                        dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), run.main.json()::write);
                 if (o != null) dev.engram.mcp.profile.toon.ToonCapture.append(memory, o, java.time.Instant.now());
-            } catch (java.io.IOException | RuntimeException e) {
-                main.err().println("engram hook capture: " + e.getMessage());
-            }
-            return 0;
+            });
         }
     }
 }

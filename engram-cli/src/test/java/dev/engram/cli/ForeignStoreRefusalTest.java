@@ -52,11 +52,14 @@ class ForeignStoreRefusalTest {
             Map.entry("tokens add", List.of("tokens", "add", "ci-bot", "--zone", "team:read")),
             Map.entry("tokens list", List.of("tokens", "list")),
             Map.entry("tokens revoke", List.of("tokens", "revoke", "ci-bot")),
-            Map.entry("hook feedback", List.of("hook", "feedback", "0123456789ab", "helpful")));
+            Map.entry("hook feedback", List.of("hook", "feedback", "0123456789ab", "helpful")),
+            // init registers a server on that store: it refuses before it writes any agent's config
+            Map.entry("init", List.of("init", "--agent", "cursor", "--command", "/usr/bin/engram")));
     /** Commands that never touch a store (hook capture writes toon's capture log only), and the two stdio servers tested as processes. */
-    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens", "hook capture");
+    private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens", "hook capture",
+            "uninstall"); // uninstall edits agents' configs by its own record only
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
-    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool");
+    private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool", "hook session-start");
 
     private List<String> listing(Path d) throws IOException {
         try (Stream<Path> files = Files.list(d)) {
@@ -125,6 +128,16 @@ class ForeignStoreRefusalTest {
             assertEquals(0, r.exitCode(), r.err());
             assertEquals("", r.out());
             assertTrue(r.err().contains(db + " is not an Engram database"), r.err());
+        } finally {
+            HookSubcommand.stdin = System.in;
+        }
+        HookSubcommand.stdin = new java.io.ByteArrayInputStream("{\"session_id\":\"s\",\"source\":\"startup\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CliRunner.Run r = cli.run("--store", store.toString(), "hook", "session-start", "claude");
+            assertEquals(0, r.exitCode(), r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().startsWith("engram hook session-start: " + db + " is not an Engram database"), r.err());
         } finally {
             HookSubcommand.stdin = System.in;
         }

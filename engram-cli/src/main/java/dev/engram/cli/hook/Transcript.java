@@ -14,7 +14,7 @@ import java.util.function.Function;
  * assistant whose content is a string or a list of blocks). Unreadable files and lines are skipped:
  * the hooks carry on with less context.
  */
-final class Transcript {
+public final class Transcript {
     record Message(String role, String text) {
     }
 
@@ -26,15 +26,7 @@ final class Transcript {
      * {@code textChars}; with {@code withTools}, tool calls and results are summarised too.
      */
     static List<Message> tail(String path, int lines, int textChars, boolean withTools, Function<String, Map<String, Object>> json) {
-        if (path == null || path.isBlank()) return List.of();
-        List<String> all;
-        try {
-            all = Files.readAllLines(Path.of(path), StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
-            return List.of();
-        }
-        List<String> recent = all.stream().filter(l -> !l.isBlank()).toList();
-        recent = recent.subList(Math.max(0, recent.size() - lines), recent.size());
+        List<String> recent = recentLines(path, lines);
         List<Message> out = new ArrayList<>();
         for (String line : recent) {
             Map<String, Object> entry;
@@ -65,6 +57,49 @@ final class Transcript {
             if (!parts.isEmpty()) out.add(new Message((String) role, String.join("\n", parts)));
         }
         return out;
+    }
+
+    /**
+     * The files the agent's own tools read or wrote in the last {@code lines} lines (the {@code file_path},
+     * {@code notebook_path} or {@code path} of tool calls), newest last, each once, at most {@code max}.
+     */
+    public static List<String> touchedFiles(String path, int lines, int max, Function<String, Map<String, Object>> json) {
+        java.util.LinkedHashSet<String> files = new java.util.LinkedHashSet<>();
+        for (String line : recentLines(path, lines)) {
+            Map<String, Object> entry;
+            try {
+                entry = json.apply(line);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (!(entry.get("message") instanceof Map<?, ?> msg) || !(msg.get("content") instanceof List<?> blocks)) continue;
+            for (Object b : blocks) {
+                if (!(b instanceof Map<?, ?> block) || !"tool_use".equals(block.get("type"))
+                        || !(block.get("input") instanceof Map<?, ?> input)) continue;
+                for (String k : List.of("file_path", "notebook_path", "path")) {
+                    if (input.get(k) instanceof String f && !f.isBlank()) {
+                        files.remove(f.strip());
+                        files.add(f.strip());
+                        break;
+                    }
+                }
+            }
+        }
+        List<String> all = new ArrayList<>(files);
+        return all.subList(Math.max(0, all.size() - max), all.size());
+    }
+
+    /** The last {@code lines} non-blank lines of the file; none when it cannot be read. */
+    private static List<String> recentLines(String path, int lines) {
+        if (path == null || path.isBlank()) return List.of();
+        List<String> all;
+        try {
+            all = Files.readAllLines(Path.of(path), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        List<String> recent = all.stream().filter(l -> !l.isBlank()).toList();
+        return recent.subList(Math.max(0, recent.size() - lines), recent.size());
     }
 
     static int words(String s) {

@@ -367,18 +367,12 @@ final class MemoryTools {
         return new ToonTool(ToonTool.define("memory_checkpoint", "Save a checkpoint of this session (7-day TTL): date, "
                 + "note and branch.", schema, ToonTool.hints(false, false, true)), args -> {
             String session = args.caller().session();
-            String suffix = session == null ? Long.toString(ProcessHandle.current().pid(), 36)
-                    : Integer.toHexString(session.hashCode());
-            String key = "checkpoint-" + (suffix.length() > 8 ? suffix.substring(0, 8) : suffix);
-            String note = args.textOr("note");
-            String branch = args.caller().branch();
-            String content = "Checkpoint " + c.now().toString().substring(0, 16).replace('T', ' ') + " UTC"
-                    + (note == null || note.isBlank() ? "" : ": " + note.strip())
-                    + (branch == null ? "" : "\nBranch: " + branch);
-            RememberResult r = c.engine().remember(new RememberCommand(content, key, MemoryType.FACT, List.of("checkpoint"),
-                    c.zone(), null, "7d", null, null, null, null, true, session, branch, false, null));
-            return "📍 Checkpoint saved: " + r.memory().key() + " (" + r.memory().id() + "), expires "
-                    + ToonText.date(r.memory().expiresAt()) + "\n" + content;
+            // the caller's session names a client, not one id: its hash stands for the session's id
+            String id = session == null ? null : Integer.toHexString(session.hashCode());
+            ToonCheckpoint.Saved saved = ToonCheckpoint.save(c.engine(), c.zone(), c.now(), id, session, args.caller().branch(),
+                    args.textOr("note"), List.of());
+            return "📍 Checkpoint saved: " + saved.memory().key() + " (" + saved.memory().id() + "), expires "
+                    + ToonText.date(saved.memory().expiresAt()) + "\n" + saved.content();
         });
     }
 

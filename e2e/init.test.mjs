@@ -1,0 +1,62 @@
+// engram init / uninstall and engram hook session-start from the jar, in a temporary project and home:
+// the config it writes is the agent's, a second run changes nothing, the hook it registers briefs the
+// session, and uninstall leaves the project as it was.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+import { JAR, JAVA, tempDir, tempStore, uniqueWord } from "./lib/engram.mjs";
+
+describe("engram init", { timeout: 120_000 }, () => {
+  const project = tempDir("engram-init-project-");
+  const home = tempDir("engram-init-home-");
+  const store = tempStore();
+  mkdirSync(join(project, ".git"));
+  mkdirSync(join(project, ".claude"));
+  const run = (args, input) => {
+    const r = spawnSync(JAVA, [`-Duser.home=${home}`, "-jar", JAR, "--store", store, ...args],
+      { cwd: project, encoding: "utf8", input, env: { ...process.env, HOME: home, PATH: "/usr/bin:/bin" }, timeout: 60_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const word = uniqueWord("zqi");
+
+  it("registers the server and the session-start hook with the detected agent", () => {
+    const r = run(["init"]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const mcp = JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8"));
+    const server = mcp.mcpServers.engram;
+    // the repository's launcher beside the jar when there is one, else java -jar with the jar
+    const launcher = resolve(JAR, "../../../engram");
+    if (existsSync(launcher)) assert.equal(server.command, launcher, JSON.stringify(server));
+    else assert.deepEqual([server.command.endsWith("java"), ...server.args.slice(0, 2)], [true, "-jar", JAR]);
+    assert.ok(server.args.includes("mcp") && server.args.includes(store), JSON.stringify(server));
+    const settings = JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8"));
+    assert.match(settings.hooks.SessionStart[0].hooks[0].command, /hook session-start claude --profile native/);
+  });
+
+  it("a second run changes nothing", () => {
+    const before = readFileSync(join(project, ".mcp.json"), "utf8");
+    const r = run(["init"]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /Nothing changed/);
+    assert.equal(readFileSync(join(project, ".mcp.json"), "utf8"), before);
+  });
+
+  it("the hook prints the project's memories as additionalContext", () => {
+    assert.equal(run(["remember", `Releases of ${word} go out on Thursdays.`, "--key", "release-day"]).status, 0);
+    const r = run(["hook", "session-start", "claude"], JSON.stringify({ session_id: "e2e", cwd: project, source: "startup" }));
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.hookSpecificOutput.hookEventName, "SessionStart");
+    assert.match(out.hookSpecificOutput.additionalContext, new RegExp(word));
+  });
+
+  it("uninstall removes what init added", () => {
+    const r = run(["uninstall"]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal(existsSync(join(project, ".mcp.json")), false);
+    assert.equal(existsSync(join(project, ".claude", "settings.json")), false);
+    assert.equal(existsSync(join(project, ".claude")), true, "the folder was there before init");
+  });
+});

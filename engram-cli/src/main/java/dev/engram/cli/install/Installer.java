@@ -1,0 +1,351 @@
+package dev.engram.cli.install;
+
+import dev.engram.cli.install.Agent.Places;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code engram init} and {@code engram uninstall}: registers Engram's MCP server (and its hooks) with
+ * agents by editing their own config files in place, and takes out exactly what it added. A file it
+ * cannot read is refused and left as it is; the others go on; the result says whether any was refused.
+ */
+public final class Installer {
+    /** The server's name in every agent's config. */
+    public static final String SERVER = "engram";
+
+    /**
+     * What to register: {@code command} starts Engram (the executable and the words before the subcommand),
+     * {@code serverArgs} follow it for the MCP server ({@code mcp --profile P}), {@code hookArgs} after a hook's
+     * own words ({@code --profile P}); {@code stopHook} also registers {@code engram hook stop} at the end of each
+     * turn (the toon profile's checkpoint).
+     */
+    public record Plan(Scope scope, Places places, List<String> command, List<String> serverArgs, List<String> hookArgs,
+                       boolean hooks, boolean capture, boolean stopHook, boolean dryRun) {
+        public Plan {
+            command = List.copyOf(command);
+            serverArgs = List.copyOf(serverArgs);
+            hookArgs = List.copyOf(hookArgs);
+        }
+    }
+
+    private final InstallManifest manifest;
+    private final PrintStream out;
+
+    public Installer(InstallManifest manifest, PrintStream out) {
+        this.manifest = manifest;
+        this.out = out;
+    }
+
+    /** One edit of one file: the entry to add and what it is, for the messages and the manifest. */
+    private record Op(Path file, Agent.Format format, String kind, JsonEdit.Entry json, String tomlTable, String tomlBlock) {
+    }
+
+    /** Registers with every agent; returns false when one was refused. */
+    public boolean install(List<Agent> agents, Plan plan) throws IOException {
+        boolean ok = true;
+        boolean changed = false;
+        for (Agent agent : agents) {
+            Path main = agent.file(plan.scope(), plan.places());
+            if (main == null) {
+                out.println(agent.name() + ": refused: it has no " + plan.scope().key() + " MCP config; use --scope "
+                        + (plan.scope() == Scope.LOCAL ? "global" : "local"));
+                ok = false;
+                continue;
+            }
+            Edits edits = edits(agent, plan);
+            if (edits.refusal() != null) {
+                out.println(agent.name() + ": refused: " + edits.refusal() + ". Nothing was written for " + agent.name()
+                        + "; fix the file (or move it away) and run engram init again.");
+                ok = false;
+                continue;
+            }
+            changed |= apply(agent, plan, edits);
+            for (String n : edits.notes()) out.println(agent.name() + ": " + n);
+        }
+        if (!plan.dryRun() && changed) manifest.save();
+        if (!changed && ok) out.println("Nothing changed: Engram was already registered.");
+        if (plan.dryRun()) out.println("Dry run: nothing was written.");
+        return ok;
+    }
+
+    /**
+     * One agent's edits, computed before anything is written: each file's text before (null: missing) and
+     * after, the manifest records, what to say, or why the agent is refused.
+     */
+    private record Edits(Map<Path, String> before, Map<Path, String> after, List<InstallManifest.Record> records,
+                         List<String> notes, String refusal) {
+    }
+
+    private Edits edits(Agent agent, Plan plan) throws IOException {
+        Map<Path, String> before = new LinkedHashMap<>();
+        Map<Path, String> after = new LinkedHashMap<>();
+        List<InstallManifest.Record> records = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (Op op : ops(agent, plan)) {
+            if (!before.containsKey(op.file())) {
+                String text = ConfigFiles.read(op.file());
+                before.put(op.file(), text);
+                // a missing file, or a blank JSON one (touched, never written), starts as an empty object
+                boolean fresh = text == null || (text.isBlank() && op.format() != Agent.Format.TOML);
+                after.put(op.file(), fresh ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
+            }
+            String text = after.get(op.file());
+            boolean created = before.get(op.file()) == null;
+            try {
+                InstallManifest.Record added = null;
+                if (op.json() != null) {
+                    if (JsonEdit.add(text, op.format().jsonc(), op.json()) instanceof JsonEdit.Inserted ins) {
+                        after.put(op.file(), ins.text());
+                        added = record(agent, plan, op, created, ins.placement(), null, blank(before.get(op.file())));
+                    }
+                } else {
+                    TomlEdit.Added t = TomlEdit.add(text, op.tomlTable(), op.tomlBlock());
+                    if (t != null) {
+                        after.put(op.file(), t.text());
+                        added = record(agent, plan, op, created, null, t.placement(), null);
+                    }
+                }
+                if (added == null) {
+                    notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
+                } else {
+                    records.add(added);
+                    boolean replaced = added.json() != null ? added.json().replaced() != null : added.toml().replaced() != null;
+                    notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file());
+                }
+            } catch (JsonDocument.SyntaxError e) {
+                return new Edits(before, after, records, notes, op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage());
+            } catch (JsonEdit.Conflict e) {
+                return new Edits(before, after, records, notes, op.file() + " cannot take the entry: " + e.getMessage());
+            }
+        }
+        return new Edits(before, after, records, notes, null);
+    }
+
+    /** Writes (or, in a dry run, prints) the agent's changed files and records them; whether any file changed. */
+    private boolean apply(Agent agent, Plan plan, Edits edits) throws IOException {
+        boolean changed = false;
+        List<InstallManifest.Record> records = new ArrayList<>(edits.records());
+        for (Map.Entry<Path, String> e : edits.after().entrySet()) {
+            String old = edits.before().get(e.getKey());
+            if (e.getValue().equals(old)) continue;
+            changed = true;
+            if (plan.dryRun()) {
+                out.println(agent.name() + ": would " + (old == null ? "create " : "change ") + e.getKey() + ":");
+                out.print(ConfigFiles.diff(old, e.getValue()));
+                continue;
+            }
+            List<String> folders = ConfigFiles.missingFolders(e.getKey()).stream().map(Path::toString).toList();
+            Files.createDirectories(e.getKey().toAbsolutePath().getParent());
+            ConfigFiles.write(e.getKey(), e.getValue());
+            // the folders this write created go with the file at uninstall
+            records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? new InstallManifest.Record(r.agent(), r.scope(),
+                    r.file(), r.kind(), r.format(), true, folders, r.json(), r.toml(), null) : r);
+        }
+        if (!plan.dryRun()) records.forEach(manifest::put);
+        return changed;
+    }
+
+    /** Takes out what init added for these agents at this scope; returns false when a file was refused. */
+    public boolean uninstall(List<String> agents, Scope scope, Places places, boolean dryRun) throws IOException {
+        List<InstallManifest.Record> mine = new ArrayList<>();
+        for (InstallManifest.Record r : manifest.records()) {
+            if (!r.scope().equals(scope.key()) || !agents.contains(r.agent())) continue;
+            Agent agent = Agents.find(r.agent()).orElse(null);
+            if (agent == null || !ownedHere(agent, scope, places, r.path())) continue;
+            mine.add(r);
+        }
+        if (mine.isEmpty()) {
+            out.println("Nothing to remove: engram init added nothing here at " + scope.key() + " scope"
+                    + (agents.size() < Agents.ALL.size() ? " for " + String.join(", ", agents) : "") + ".");
+            return true;
+        }
+        boolean ok = true;
+        Map<Path, String> before = new LinkedHashMap<>();
+        Map<Path, String> after = new LinkedHashMap<>();
+        Map<Path, List<String>> deleteFolders = new LinkedHashMap<>();
+        List<Path> refused = new ArrayList<>();
+        List<InstallManifest.Record> done = new ArrayList<>();
+        for (int i = mine.size() - 1; i >= 0; i--) {
+            InstallManifest.Record r = mine.get(i);
+            Path file = r.path();
+            if (refused.contains(file)) continue;
+            if (!before.containsKey(file)) {
+                String text = ConfigFiles.read(file);
+                before.put(file, text);
+                after.put(file, text);
+            }
+            String text = after.get(file);
+            if (text == null) {
+                out.println(r.agent() + ": " + r.kind() + " already gone (" + file + " does not exist)");
+                done.add(r);
+                continue;
+            }
+            try {
+                String result;
+                if (r.json() != null) {
+                    JsonEdit.Removed removed = JsonEdit.remove(text, "jsonc".equals(r.format()), r.json());
+                    if (removed instanceof JsonEdit.Edited) {
+                        out.println(r.agent() + ": left the " + r.kind() + " in " + file + ": it was changed since engram init wrote it");
+                        done.add(r);
+                        continue;
+                    }
+                    if (removed instanceof JsonEdit.Gone) {
+                        out.println(r.agent() + ": " + r.kind() + " already gone from " + file);
+                        done.add(r);
+                        continue;
+                    }
+                    JsonEdit.Deleted d = (JsonEdit.Deleted) removed;
+                    result = !d.rootEmpty() ? d.text() : r.createdFile() ? null : r.blankOriginal() != null ? r.blankOriginal() : d.text();
+                } else {
+                    TomlEdit.Removal removal = TomlEdit.remove(text, r.toml());
+                    if (removal.edited() != null) {
+                        out.println(r.agent() + ": left [" + r.toml().table() + "] in " + file + ": it was changed since engram init wrote it");
+                        done.add(r);
+                        continue;
+                    }
+                    if (removal.text() == null) {
+                        out.println(r.agent() + ": " + r.kind() + " already gone from " + file);
+                        done.add(r);
+                        continue;
+                    }
+                    result = removal.text().isBlank() && r.createdFile() ? null : removal.text();
+                }
+                after.put(file, result);
+                if (result == null) deleteFolders.put(file, r.createdFolders());
+                out.println(r.agent() + ": " + (dryRun ? "would remove " : "removed ") + r.kind() + " from " + file
+                        + (result == null ? (dryRun ? " (and delete the file init created)" : " (deleted the file init created)") : ""));
+                done.add(r);
+            } catch (JsonDocument.SyntaxError e) {
+                out.println(r.agent() + ": refused: " + file + " is not valid " + r.format().toUpperCase(java.util.Locale.ROOT) + ": "
+                        + e.getMessage() + ". It was left untouched; fix it and run engram uninstall again.");
+                refused.add(file);
+                after.put(file, before.get(file));
+                ok = false;
+            }
+        }
+        for (Map.Entry<Path, String> e : after.entrySet()) {
+            Path file = e.getKey();
+            String old = before.get(file);
+            if (refused.contains(file) || old == null || old.equals(e.getValue())) continue;
+            if (dryRun) {
+                if (e.getValue() == null) out.println("would delete " + file);
+                else {
+                    out.println("would change " + file + ":");
+                    out.print(ConfigFiles.diff(old, e.getValue()));
+                }
+                continue;
+            }
+            if (e.getValue() == null) {
+                Files.deleteIfExists(file);
+                for (String folder : deleteFolders.getOrDefault(file, List.of())) {
+                    Path f = Path.of(folder);
+                    try (var entries = Files.list(f)) {
+                        if (entries.findAny().isPresent()) break;
+                    } catch (IOException x) {
+                        break;
+                    }
+                    Files.deleteIfExists(f);
+                }
+            } else {
+                ConfigFiles.write(file, e.getValue());
+            }
+        }
+        if (!dryRun) {
+            done.stream().filter(r -> !refused.contains(r.path())).forEach(manifest::remove);
+            manifest.save();
+        } else {
+            out.println("Dry run: nothing was written.");
+        }
+        return ok;
+    }
+
+    /** Whether {@code file} is one this agent's config (or hooks) would use here: uninstall keeps to this project. */
+    private static boolean ownedHere(Agent agent, Scope scope, Places places, Path file) {
+        Path main = agent.file(scope, places);
+        if (main != null && main.toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize())) return true;
+        if (agent.hooks() == null) return false;
+        Path hooks = (scope == Scope.LOCAL ? agent.hooks().local() : agent.hooks().global()).apply(places);
+        return hooks.toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize());
+    }
+
+    private List<Op> ops(Agent agent, Plan plan) {
+        List<Op> ops = new ArrayList<>();
+        Path file = agent.file(plan.scope(), plan.places());
+        String command = plan.command().get(0);
+        List<String> args = new ArrayList<>(plan.command().subList(1, plan.command().size()));
+        args.addAll(plan.serverArgs());
+        if (agent.format() == Agent.Format.TOML) {
+            String table = String.join(".", agent.serversPath()) + "." + SERVER;
+            String block = "[" + table + "]\ncommand = " + tomlString(command) + "\nargs = ["
+                    + String.join(", ", args.stream().map(Installer::tomlString).toList()) + "]\n";
+            ops.add(new Op(file, agent.format(), "server", null, table, block));
+        } else {
+            ops.add(new Op(file, agent.format(), "server", new JsonEdit.Entry(agent.serversPath(), SERVER,
+                    agent.shape().entry(command, args)), null, null));
+        }
+        if (plan.hooks() && agent.hooks() != null) {
+            Agent.Hooks h = agent.hooks();
+            Path hookFile = (plan.scope() == Scope.LOCAL ? h.local() : h.global()).apply(plan.places());
+            Agent.Format hookFormat = hookFile.equals(file) ? agent.format() : Agent.Format.JSON;
+            ops.add(new Op(hookFile, hookFormat, "hook session-start", new JsonEdit.Entry(List.of("hooks", h.sessionStart()), null,
+                    h.group("engram-session-start", shell(plan.command(), List.of("hook", "session-start", agent.name()), plan.hookArgs()))),
+                    null, null));
+            if (plan.capture()) {
+                ops.add(new Op(hookFile, hookFormat, "hook capture", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
+                        h.group("engram-capture", shell(plan.command(), List.of("hook", "capture", agent.name()), List.of()))), null, null));
+            }
+            if (plan.stopHook()) {
+                ops.add(new Op(hookFile, hookFormat, "hook stop", new JsonEdit.Entry(List.of("hooks", h.stop()), null,
+                        h.group("engram-stop", shell(plan.command(), List.of("hook", "stop"), plan.hookArgs()))), null, null));
+            }
+        }
+        return ops;
+    }
+
+    private static InstallManifest.Record record(Agent agent, Plan plan, Op op, boolean created, JsonEdit.Placement json,
+                                                 TomlEdit.Placement toml, String blankOriginal) {
+        String format = op.format() == Agent.Format.TOML ? "toml" : op.format().jsonc() ? "jsonc" : "json";
+        return new InstallManifest.Record(agent.name(), plan.scope().key(), op.file().toString(), op.kind(), format, created,
+                List.of(), json, toml, blankOriginal);
+    }
+
+    /** The text of a file that exists but holds nothing but whitespace, else null. */
+    private static String blank(String text) {
+        return text != null && text.isBlank() ? text : null;
+    }
+
+    private static String verb(boolean dryRun, boolean replaced) {
+        return dryRun ? (replaced ? " would be updated in " : " would be added to ") : (replaced ? " updated in " : " added to ");
+    }
+
+    private static String describe(Agent.Format f) {
+        return switch (f) {
+            case JSON -> "JSON";
+            case JSONC -> "JSON (comments allowed)";
+            case TOML -> "TOML";
+        };
+    }
+
+    /** A hook's command line, each word quoted for a POSIX shell where it needs it. */
+    static String shell(List<String> command, List<String> subcommand, List<String> more) {
+        List<String> words = new ArrayList<>(command);
+        words.addAll(subcommand);
+        words.addAll(more);
+        return String.join(" ", words.stream().map(Installer::shellQuote).toList());
+    }
+
+    static String shellQuote(String w) {
+        if (!w.isEmpty() && w.matches("[A-Za-z0-9_./:=@%+,-]+")) return w;
+        return "'" + w.replace("'", "'\\''") + "'";
+    }
+
+    static String tomlString(String s) {
+        return JsonEdit.quote(s); // a JSON string with these escapes is a TOML basic string
+    }
+}

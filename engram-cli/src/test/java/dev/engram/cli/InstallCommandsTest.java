@@ -1,0 +1,358 @@
+package dev.engram.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.cli.install.Agent;
+import dev.engram.cli.install.Agents;
+import dev.engram.cli.install.JsonDocument;
+import dev.engram.cli.install.Scope;
+import dev.engram.cli.install.TomlTables;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code engram init} / {@code engram uninstall} in-process against a temporary home and project: every
+ * agent's file matches its golden (src/test/resources/install), a second run changes nothing, existing
+ * configs keep everything else, an unreadable one is refused untouched, uninstall restores the bytes.
+ * Regenerate the goldens with -Dengram.golden.update=true after a deliberate format change.
+ */
+class InstallCommandsTest {
+    static final String COMMAND = "/opt/engram/bin/engram";
+
+    @TempDir
+    Path tmp;
+    Path home;
+    Path project;
+
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void dirs() throws IOException {
+        home = Files.createDirectories(tmp.resolve("home"));
+        project = Files.createDirectories(tmp.resolve("project"));
+        Files.createDirectories(project.resolve(".git"));
+    }
+
+    private Run engram(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(Map.of("ENGRAM_HOME", tmp.resolve("store").toString()), project, home, "Linux",
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run(args);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Run init(String... more) {
+        List<String> args = new ArrayList<>(List.of("init", "--command", COMMAND));
+        args.addAll(List.of(more));
+        return engram(args.toArray(String[]::new));
+    }
+
+    /** Every file under the project and the home except the manifest, by path relative to tmp. */
+    private Map<String, String> files() throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(tmp)) {
+            for (Path p : all.filter(Files::isRegularFile).toList()) {
+                String rel = tmp.relativize(p).toString();
+                if (rel.startsWith("store") || rel.contains("installs.json")) continue; // the manifest and its lock
+                out.put(rel, Files.readString(p));
+            }
+        }
+        return out;
+    }
+
+    /** Every folder under the project and the home, except the store's and the manifest's. */
+    private java.util.Set<String> folders() throws IOException {
+        try (Stream<Path> all = Files.walk(tmp)) {
+            return all.filter(Files::isDirectory).map(p -> tmp.relativize(p).toString())
+                    .filter(rel -> !rel.startsWith("store") && !rel.startsWith("home/.local"))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        }
+    }
+
+    static Stream<Arguments> agentsAndScopes() {
+        List<Arguments> out = new ArrayList<>();
+        Agent.Places any = new Agent.Places(Path.of("/p"), Path.of("/h"), "Linux", Map.of());
+        for (Agent a : Agents.ALL) {
+            for (Scope s : Scope.values()) if (a.file(s, any) != null) out.add(Arguments.of(a.name(), s.key()));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("agentsAndScopes")
+    void freshInstallWritesTheGoldenThenChangesNothingAndUninstallLeavesNothing(String agent, String scope) throws IOException {
+        Map<String, String> before = files();
+        java.util.Set<String> foldersBefore = folders();
+        Run first = init("--agent", agent, "--scope", scope, "--capture");
+        assertEquals(0, first.code(), first.out() + first.err());
+        Map<String, String> written = files();
+        assertFalse(written.equals(before), "init wrote nothing for " + agent);
+        for (Map.Entry<String, String> e : written.entrySet()) {
+            String rel = e.getKey();
+            String golden = "install/" + agent + "-" + scope + "/" + rel.replaceFirst("^(home|project)/", "$1_").replace('/', '_');
+            Path goldenFile = Path.of("src/test/resources").resolve(golden);
+            if (Boolean.getBoolean("engram.golden.update")) {
+                Files.createDirectories(goldenFile.getParent());
+                Files.writeString(goldenFile, e.getValue());
+            }
+            assertTrue(Files.exists(goldenFile), "no golden " + golden + " for\n" + e.getValue());
+            assertEquals(Files.readString(goldenFile), e.getValue(), golden);
+            assertParses(rel, e.getValue());
+        }
+        Run second = init("--agent", agent, "--scope", scope, "--capture");
+        assertEquals(0, second.code(), second.out());
+        assertTrue(second.out().contains("Nothing changed"), second.out());
+        assertEquals(written, files(), "a second run must leave every file byte for byte");
+
+        Run removed = engram("uninstall", "--agent", agent, "--scope", scope);
+        assertEquals(0, removed.code(), removed.out());
+        assertEquals(before, files(), "uninstall must remove every file init created\n" + removed.out());
+        assertEquals(foldersBefore, folders(), "and the folders it created for them");
+    }
+
+    private static void assertParses(String rel, String text) {
+        try {
+            if (rel.endsWith(".toml")) TomlTables.scan(text);
+            else {
+                JsonDocument.parse(text, false); // a fresh file is plain JSON, whatever its agent allows
+                dev.engram.mcp.json.JsonText.standard().readObject(text); // and an independent parser agrees
+            }
+        } catch (JsonDocument.SyntaxError e) {
+            throw new AssertionError(rel + " does not parse: " + e.getMessage() + "\n" + text);
+        }
+    }
+
+    static Stream<Arguments> existingConfigs() {
+        return Stream.of(
+                Arguments.of("claude", "project/.mcp.json",
+                        "{\n    \"mcpServers\": {\n        \"github\": {\"command\": \"gh-mcp\", \"args\": [], \"env\": {\"TOKEN\": \"x\"}}\n    },\n"
+                                + "    \"unknownKey\": [1, 2.50, true, null]\n}\n"),
+                Arguments.of("zed", "project/.zed/settings.json",
+                        "// Zed settings\n{\n  \"theme\": \"One Dark\", // the theme\n  /* servers */\n  \"context_servers\": {\n"
+                                + "    \"other\": {\"command\": \"other\"},\n  },\n}\n"),
+                Arguments.of("vscode", "project/.vscode/mcp.json", "{\n\t\"servers\": {}\n}"),
+                Arguments.of("codex", "project/.codex/config.toml",
+                        "# Codex\nmodel = \"o3\"\n\n[mcp_servers.other]\ncommand = \"other\"\nargs = [\n  \"a\",\n]\n\n[profiles.fast]\nmodel = 'o4-mini'"),
+                Arguments.of("gemini", "project/.gemini/settings.json",
+                        "{\"theme\":\"dark\",\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo hi\"}]}]}}"),
+                Arguments.of("opencode", "project/opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {}\n}\n"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("existingConfigs")
+    void mergingKeepsEverythingElseAndUninstallRestoresTheBytes(String agent, String rel, String original) throws IOException {
+        Path file = tmp.resolve(rel);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, original);
+        Run run = init("--agent", agent);
+        assertEquals(0, run.code(), run.out() + run.err());
+        String merged = Files.readString(file);
+        assertTrue(merged.contains("\"engram\"") || merged.contains("[mcp_servers.engram]"), merged);
+        if (agent.equals("codex")) {
+            assertTrue(merged.startsWith(original), "the table is appended, the rest kept:\n" + merged);
+        } else {
+            // every member and element of the original is still there with its value; only engram's were added
+            assertTrue(contained(parse(original), parse(merged)), merged);
+        }
+        assertParsesAs(agent, merged);
+        Run again = init("--agent", agent);
+        assertTrue(again.out().contains("Nothing changed"), again.out());
+        assertEquals(merged, Files.readString(file));
+
+        Run removed = engram("uninstall", "--agent", agent);
+        assertEquals(0, removed.code(), removed.out());
+        assertEquals(original, Files.readString(file), "uninstall must restore the original byte for byte");
+    }
+
+    private static Object parse(String text) {
+        try {
+            return JsonDocument.parse(text, true).value();
+        } catch (JsonDocument.SyntaxError e) {
+            throw new AssertionError(e.getMessage() + "\n" + text);
+        }
+    }
+
+    /** Whether {@code a} is inside {@code b}: the same scalars, every key of a map, a list as a prefix. */
+    private static boolean contained(Object a, Object b) {
+        if (a instanceof Map<?, ?> x) {
+            if (!(b instanceof Map<?, ?> y)) return false;
+            for (Map.Entry<?, ?> e : x.entrySet()) if (!y.containsKey(e.getKey()) || !contained(e.getValue(), y.get(e.getKey()))) return false;
+            return true;
+        }
+        if (a instanceof List<?> x) {
+            if (!(b instanceof List<?> y) || y.size() < x.size()) return false;
+            for (int i = 0; i < x.size(); i++) if (!contained(x.get(i), y.get(i))) return false;
+            return true;
+        }
+        return JsonDocument.same(a, b);
+    }
+
+    private static void assertParsesAs(String agent, String text) {
+        try {
+            if (agent.equals("codex")) TomlTables.scan(text);
+            else JsonDocument.parse(text, agent.equals("zed") || agent.equals("vscode") || agent.equals("opencode"));
+        } catch (JsonDocument.SyntaxError e) {
+            throw new AssertionError(e.getMessage() + "\n" + text);
+        }
+    }
+
+    @Test
+    void aBlankConfigIsWrittenIntoAndBlankAgainAfterUninstall() throws IOException {
+        Path file = project.resolve(".cursor/mcp.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, " \n");
+        Run run = init("--agent", "cursor");
+        assertEquals(0, run.code(), run.out());
+        assertEquals(Files.readString(Path.of("src/test/resources/install/cursor-local/project_.cursor_mcp.json")),
+                Files.readString(file));
+        assertEquals(0, engram("uninstall", "--agent", "cursor").code());
+        assertEquals(" \n", Files.readString(file), "the blank file comes back as it was");
+    }
+
+    @Test
+    void anUnparseableConfigIsRefusedUntouchedAndTheOthersGoOn() throws IOException {
+        Path cursor = project.resolve(".cursor/mcp.json");
+        Files.createDirectories(cursor.getParent());
+        String broken = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},,\n  }\n";
+        Files.writeString(cursor, broken);
+        Path codex = project.resolve(".codex/config.toml");
+        Files.createDirectories(codex.getParent());
+        String badToml = "model = \"o3\nother = 1\n";
+        Files.writeString(codex, badToml);
+        Run run = init("--agent", "cursor,codex,kiro");
+        assertEquals(1, run.code(), run.out());
+        assertTrue(run.out().contains("cursor: refused: " + cursor + " is not valid JSON: expected a quoted key at line 3"), run.out());
+        assertTrue(run.out().contains("codex: refused: " + codex + " is not valid TOML: unterminated string at line 1"), run.out());
+        assertEquals(broken, Files.readString(cursor));
+        assertEquals(badToml, Files.readString(codex));
+        assertFalse(Files.exists(project.resolve(".codex/hooks.json")), "nothing is written for a refused agent");
+        assertTrue(Files.readString(project.resolve(".kiro/settings/mcp.json")).contains("\"engram\""));
+    }
+
+    @Test
+    void dryRunPrintsTheChangeAndWritesNothing() throws IOException {
+        Files.createDirectories(project.resolve(".cursor"));
+        Map<String, String> before = files();
+        Run run = init("--dry-run");
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().contains("cursor: would create " + project.resolve(".cursor/mcp.json")), run.out());
+        assertTrue(run.out().contains("+     \"engram\": {"), run.out());
+        assertTrue(run.out().contains("Dry run: nothing was written."), run.out());
+        assertEquals(before, files());
+        assertFalse(Files.exists(home.resolve(".local/share/engram/installs.json")));
+    }
+
+    @Test
+    void uninstallDryRunShowsTheRemovalAndKeepsEverything() throws IOException {
+        assertEquals(0, init("--agent", "claude").code());
+        Map<String, String> installed = files();
+        Path manifest = home.resolve(".local/share/engram/installs.json");
+        String record = Files.readString(manifest);
+        Run run = engram("uninstall", "--dry-run");
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().contains("claude: would remove server from " + project.resolve(".mcp.json")
+                + " (and delete the file init created)"), run.out());
+        assertTrue(run.out().contains("would delete " + project.resolve(".mcp.json")), run.out());
+        assertEquals(installed, files());
+        assertEquals(record, Files.readString(manifest));
+        // a real run afterwards still finds everything to remove
+        assertEquals(0, engram("uninstall").code());
+        assertFalse(Files.exists(project.resolve(".mcp.json")));
+        Run again = engram("uninstall");
+        assertTrue(again.out().contains("Nothing to remove"), again.out());
+    }
+
+    @Test
+    void withoutAgentOnlyTheDetectedAgentsAreRegistered() throws IOException {
+        Files.createDirectories(project.resolve(".cursor"));
+        Files.createDirectories(project.resolve(".gemini"));
+        Run run = init("--profile", "toon");
+        assertEquals(0, run.code(), run.out());
+        assertTrue(Files.readString(project.resolve(".cursor/mcp.json")).contains("[\"mcp\", \"--profile\", \"toon\"]"));
+        String gemini = Files.readString(project.resolve(".gemini/settings.json"));
+        assertTrue(gemini.contains("hook session-start gemini --profile toon"), gemini);
+        // with toon's profile the end of each turn writes toon's checkpoint
+        assertTrue(gemini.contains("\"AfterAgent\": [") && gemini.contains("/opt/engram/bin/engram hook stop --profile toon"), gemini);
+        assertFalse(Files.readString(project.resolve(".cursor/mcp.json")).contains("hook"), "Cursor gets no hooks");
+        assertFalse(Files.exists(project.resolve(".mcp.json")));
+        assertFalse(Files.exists(project.resolve(".vscode")));
+    }
+
+    @Test
+    void storeAndZoneGivenToInitAreWrittenIntoTheCommands() throws IOException {
+        Run run = engram("--store", "shared-store", "--zone", "team", "init", "--agent", "claude", "--command", COMMAND);
+        assertEquals(0, run.code(), run.out() + run.err());
+        String store = project.resolve("shared-store").toString();
+        String mcp = Files.readString(project.resolve(".mcp.json"));
+        assertTrue(mcp.contains("[\"mcp\", \"--profile\", \"native\", \"--store\", \"" + store + "\", \"--zone\", \"team\"]"), mcp);
+        String hooks = Files.readString(project.resolve(".claude/settings.json"));
+        assertTrue(hooks.contains(COMMAND + " hook session-start claude --profile native --store " + store + " --zone team"), hooks);
+    }
+
+    @Test
+    void anEntryEditedSinceInitIsLeftAndReported() throws IOException {
+        assertEquals(0, init("--agent", "cursor", "--no-hooks").code());
+        Path file = project.resolve(".cursor/mcp.json");
+        String edited = Files.readString(file).replace("\"native\"", "\"memento\"");
+        Files.writeString(file, edited);
+        Run run = engram("uninstall", "--agent", "cursor");
+        assertEquals(0, run.code(), run.out());
+        assertTrue(run.out().contains("cursor: left the server in " + file + ": it was changed since engram init wrote it"), run.out());
+        assertEquals(edited, Files.readString(file));
+    }
+
+    @Test
+    void aDifferentEngramEntryIsUpdatedAndUninstallPutsItBack() throws IOException {
+        Path file = project.resolve(".mcp.json");
+        String original = "{\n  \"mcpServers\": {\n    \"engram\": {\"command\": \"old-engram\"}\n  }\n}\n";
+        Files.writeString(file, original);
+        Run run = init("--agent", "claude", "--no-hooks");
+        assertTrue(run.out().contains("claude: server updated in " + file), run.out());
+        assertNotEquals(original, Files.readString(file));
+        engram("uninstall", "--agent", "claude");
+        assertEquals(original, Files.readString(file));
+    }
+
+    @Test
+    void badOptionsAreRefusedBeforeAnythingIsWritten() throws IOException {
+        Run unknown = init("--agent", "notepad");
+        assertEquals(2, unknown.code());
+        assertTrue(unknown.err().contains("--agent 'notepad' is not an agent Engram knows; send one of claude, cursor, codex"), unknown.err());
+        Run scope = init("--agent", "cursor", "--scope", "team");
+        assertEquals(2, scope.code());
+        assertTrue(scope.err().contains("--scope 'team' is not a scope; send local"), scope.err());
+        Run profile = init("--agent", "cursor", "--profile", "nope");
+        assertEquals(2, profile.code());
+        Run relative = engram("init", "--agent", "cursor", "--command", "bin/engram");
+        assertEquals(2, relative.code());
+        assertTrue(relative.err().contains("is a relative path"), relative.err());
+        Run none = init();
+        assertEquals(2, none.code());
+        assertTrue(none.err().contains("no agent's config folder was found in " + project), none.err());
+        Run windsurf = init("--agent", "windsurf");
+        assertEquals(1, windsurf.code());
+        assertTrue(windsurf.out().contains("windsurf: refused: it has no local MCP config; use --scope global"), windsurf.out());
+        assertEquals(Map.of(), files());
+    }
+}

@@ -1,0 +1,176 @@
+package dev.engram.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.engine.RememberCommand;
+import dev.engram.mcp.json.JsonText;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code engram hook session-start} and the toon checkpoint of {@code engram hook stop}, on real stores. */
+class SessionStartHookTest {
+    @TempDir
+    Path tmp;
+    Path project;
+    private final JsonText json = JsonText.standard();
+
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void dirs() throws IOException {
+        project = Files.createDirectories(tmp.resolve("project"));
+        Files.createDirectories(project.resolve(".git"));
+    }
+
+    @AfterEach
+    void restore() {
+        HookSubcommand.stdin = System.in;
+    }
+
+    private Map<String, String> env(Map<String, String> more) {
+        Map<String, String> env = new HashMap<>(more);
+        env.putIfAbsent("ENGRAM_HOME", tmp.resolve("store").toString());
+        return env;
+    }
+
+    private Run engram(String stdin, Map<String, String> env, String... args) {
+        HookSubcommand.stdin = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(env(env), tmp, tmp, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run(args);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private void seed(int extra) {
+        EngramConfig config = new ConfigLoader(env(Map.of()), tmp, tmp, "Linux").load(new GlobalOptions());
+        try (Main.OpenEngine opened = Main.openEmbedded(config, Clock.systemUTC(), null)) {
+            opened.engine().remember(remember("We deploy with Kubernetes on GKE every Friday afternoon", "deploy-day"));
+            for (int i = 0; i < extra; i++) {
+                opened.engine().remember(remember("Module " + i + " owns the billing export path and its retry rules number " + i,
+                        "module-" + i));
+            }
+        }
+    }
+
+    private static RememberCommand remember(String content, String key) {
+        return new RememberCommand(content, key, null, null, "default", null, null, null, null, null, null, false, null, null);
+    }
+
+    private String context(Run run) {
+        Map<String, Object> root = json.readObject(run.out().strip());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> specific = (Map<String, Object>) root.get("hookSpecificOutput");
+        assertEquals("SessionStart", specific.get("hookEventName"));
+        return (String) specific.get("additionalContext");
+    }
+
+    @Test
+    void printsTheProjectsMemoriesAsAdditionalContext() {
+        seed(0);
+        Run run = engram("{\"session_id\":\"abc\",\"cwd\":\"" + project + "\",\"source\":\"startup\",\"future_field\":[1]}", Map.of(),
+                "hook", "session-start", "claude");
+        assertEquals(0, run.code(), run.err());
+        assertTrue(context(run).contains("deploy-day: We deploy with Kubernetes on GKE every Friday afternoon"), run.out());
+    }
+
+    @Test
+    void theBriefingKeepsToTheTokenBudget() {
+        seed(60);
+        String big = context(engram("{}", Map.of(), "hook", "session-start"));
+        String small = context(engram("{}", Map.of("ENGRAM_HOOK_BUDGET_TOKENS", "120"), "hook", "session-start"));
+        String flag = context(engram("{}", Map.of("ENGRAM_HOOK_BUDGET_TOKENS", "5000"), "hook", "session-start", "--budget-tokens", "120"));
+        assertTrue(small.length() < big.length(), small);
+        assertEquals(small, flag, "the flag wins over the environment");
+        // a token is about four characters: 120 tokens cannot print more than a few short lines
+        assertTrue(small.length() <= 120 * 4 + 200, small.length() + " characters:\n" + small);
+        assertTrue(big.lines().filter(l -> l.startsWith("- ")).count() > small.lines().filter(l -> l.startsWith("- ")).count());
+    }
+
+    @Test
+    void badInputExitsZeroWithNothingHarmfulPrinted() {
+        seed(0);
+        for (String stdin : List.of("not json{", "", "[1,2]", "{\"cwd\": 42}", "{\"cwd\": \"/does/not/exist\"}")) {
+            Run run = engram(stdin, Map.of(), "hook", "session-start", "claude");
+            assertEquals(0, run.code(), stdin);
+            // stdout is either nothing or the one JSON object the host reads
+            if (!run.out().isBlank()) assertTrue(context(run).contains("deploy-day"), stdin + " → " + run.out());
+        }
+        Run badBudget = engram("{}", Map.of("ENGRAM_HOOK_BUDGET_TOKENS", "lots"), "hook", "session-start");
+        assertEquals(0, badBudget.code());
+        assertTrue(badBudget.err().contains("ENGRAM_HOOK_BUDGET_TOKENS 'lots' is not a number of tokens in 50..20000; using 2000"),
+                badBudget.err());
+        Run badStore = engram("{}", Map.of("ENGRAM_STORE", "mysql://nope"), "hook", "session-start");
+        assertEquals(0, badStore.code());
+        assertEquals("", badStore.out());
+        assertTrue(badStore.err().startsWith("engram hook session-start: "), badStore.err());
+    }
+
+    @Test
+    void anEmptyStorePrintsNothing() {
+        Run run = engram("{}", Map.of(), "hook", "session-start", "claude");
+        assertEquals(0, run.code());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void withTheToonProfileTheBriefingComesFromTheProjectStore() {
+        seed(0); // the user store: not the toon profile's
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", ""); // toon's per-project store applies only when no store is named
+        Run empty = engram("{\"cwd\":\"" + project + "\"}", env, "hook", "session-start", "claude", "--profile", "toon");
+        assertEquals(0, empty.code(), empty.err());
+        assertEquals("", empty.out(), "the project's store is empty");
+        assertTrue(Files.isDirectory(project.resolve(".engram-store")));
+    }
+
+    @Test
+    void stopWithTheToonProfileWritesTheSessionCheckpoint() throws IOException {
+        Path transcript = tmp.resolve("t.jsonl");
+        Files.writeString(transcript, String.join("\n",
+                "{\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"name\":\"Edit\",\"input\":{\"file_path\":\"src/a.ts\"}}]}}",
+                "{\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"name\":\"Read\",\"input\":{\"file_path\":\"src/b.ts\"}}]}}"));
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        env.put("ENGRAM_PROFILE", "toon");
+        // the hook runs in the project, as agents run their hooks
+        HookSubcommand.stdin = new ByteArrayInputStream(("{\"session_id\":\"5f3c9a21-77aa\",\"cwd\":\"" + project
+                + "\",\"transcript_path\":\"" + transcript + "\"}").getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> full = new HashMap<>(env);
+        int code = new Main(full, project, tmp, "Linux", new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run("hook", "stop");
+        assertEquals(0, code);
+        assertTrue(err.toString().contains("checkpoint checkpoint-5f3c9a21 saved"), err.toString());
+        ConfigLoader loader = new ConfigLoader(full, project, tmp, "Linux");
+        EngramConfig config = loader.perProject(loader.load(new GlobalOptions()));
+        List<dev.engram.memory.Memory> found = new ArrayList<>();
+        try (Main.OpenEngine opened = Main.openEmbedded(config, Clock.systemUTC(), null)) {
+            opened.engine().export(null, r -> found.add(r.memory()));
+        }
+        assertEquals(1, found.size());
+        dev.engram.memory.Memory m = found.get(0);
+        assertEquals("checkpoint-5f3c9a21", m.key());
+        assertTrue(m.content().contains("Files: src/a.ts, src/b.ts"), m.content());
+        assertTrue(m.expiresAt() != null && m.expiresAt().isAfter(java.time.Instant.now().plus(java.time.Duration.ofDays(6))));
+        assertFalse(m.tags().isEmpty());
+    }
+}
