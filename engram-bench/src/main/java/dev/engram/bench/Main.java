@@ -195,12 +195,15 @@ public final class Main implements Runnable {
         }
     }
 
-    @Command(name = "nearduplicates", description = "Cosine of labelled duplicate / same-topic pairs under MiniLM,"
-            + " and the threshold that separates them best.")
+    @Command(name = "nearduplicates", mixinStandardHelpOptions = true, description = "Rescaled cosine (the engine's"
+            + " scale) of labelled duplicate / same-topic pairs under a model, and the threshold that separates them best.")
     static final class NearDuplicates implements Callable<Integer> {
+        @Option(names = "--embedder", defaultValue = "e5-small-v2", description = "minilm, e5-small-v2 (default) or bge-small-en-v1.5")
+        String embedder;
+
         @Override
         public Integer call() throws Exception {
-            dev.engram.bench.dedup.NearDuplicateThreshold.main(new String[0]);
+            dev.engram.bench.dedup.NearDuplicateThreshold.run(BenchEmbedder.named(embedder));
             return 0;
         }
     }
