@@ -31,13 +31,13 @@ import java.util.Optional;
  * answer the SDK client keeps to itself: the status (401, 403, 413, 429, 503), {@code Retry-After} and the
  * server's message. Every failure becomes one {@link EngramUserException} line naming the server and what to do.
  */
-final class RemoteServer implements AutoCloseable {
+public final class RemoteServer implements AutoCloseable {
     static final String PROTOCOL_VERSION = "2025-11-25";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(120);
 
     /** A tool's answer: its text, its structured content (empty when none) and whether it is an error. */
-    record ToolAnswer(String text, Map<String, Object> structured, boolean isError) {
+    public record ToolAnswer(String text, Map<String, Object> structured, boolean isError) {
     }
 
     private final URI endpoint;
@@ -48,11 +48,16 @@ final class RemoteServer implements AutoCloseable {
     private String protocol = PROTOCOL_VERSION;
     private long nextId = 1;
 
-    private RemoteServer(URI endpoint, String token, JsonText json) {
+    private RemoteServer(URI endpoint, String token, JsonText json, HttpClient http) {
         this.endpoint = endpoint;
         this.token = token;
         this.json = json;
-        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+        this.http = http;
+    }
+
+    /** An HTTP client as the CLI's: HTTP/1.1, the connect timeout; one may serve many sessions (engram-bench load). */
+    public static HttpClient httpClient() {
+        return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
     }
 
     /** The endpoint of {@code url}: an http(s) URL; without a path, the server's default {@code /mcp}. */
@@ -74,7 +79,12 @@ final class RemoteServer implements AutoCloseable {
 
     /** Opens a session on the server at {@code url}; {@code token} may be null (a server run with --no-auth). */
     static RemoteServer connect(String url, String token, JsonText json) {
-        RemoteServer remote = new RemoteServer(endpoint(url), token == null || token.isBlank() ? null : token.strip(), json);
+        return connect(url, token, json, httpClient());
+    }
+
+    /** As {@link #connect(String, String, JsonText)}, over a given (shared) HTTP client. */
+    public static RemoteServer connect(String url, String token, JsonText json, HttpClient http) {
+        RemoteServer remote = new RemoteServer(endpoint(url), token == null || token.isBlank() ? null : token.strip(), json, http);
         remote.initialize();
         return remote;
     }
@@ -102,7 +112,7 @@ final class RemoteServer implements AutoCloseable {
     }
 
     /** Calls a tool; a tool error (isError) comes back as an answer, not an exception. */
-    ToolAnswer call(String tool, Map<String, Object> arguments) {
+    public ToolAnswer call(String tool, Map<String, Object> arguments) {
         Map<String, Object> result = request("tools/call", Map.of("name", tool, "arguments", arguments)).result();
         String text = "";
         if (result.get("content") instanceof List<?> content) {

@@ -16,8 +16,15 @@ final class StopSignal {
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> {
                 // not on the signal's own thread: stopping waits for requests in flight
                 Thread t = new Thread(() -> {
-                    stop.run();
-                    System.exit(0);
+                    int code = 0;
+                    try {
+                        stop.run();
+                    } catch (RuntimeException | Error e) {
+                        code = 1; // a stop that failed is not reported as a clean one; the process still ends
+                        System.err.println("engram: stopping failed: " + e);
+                    } finally {
+                        System.exit(code);
+                    }
                 }, "engram-sigterm");
                 t.start();
             });
