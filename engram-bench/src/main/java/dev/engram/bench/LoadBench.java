@@ -26,12 +26,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.engram.store.postgres.PostgresLocation;
 
 /**
  * {@code engram serve} under N concurrent HTTP clients: each client holds its own MCP session (the CLI's
  * {@link RemoteServer}, over one shared HTTP client) and, for a fixed time, calls recall (80%) or remember (20%)
  * back to back. Throughput, p50 / p99 per tool, errors (a tool error or a failed request) and the index lag the
- * server reports afterwards. The store is preloaded in bulk before the server starts; the server runs with its
+ * server reports afterwards (the largest of the replicas'). With {@code --postgres} the preloaded store is copied into
+ * a fresh schema (the CLI's export and import) and {@code --replicas} servers share it, clients spread over them. The store is preloaded in bulk before the server starts; the server runs with its
  * rate limit off (every client shares one token) and without an embedding model unless told otherwise.
  */
 final class LoadBench {
@@ -39,9 +41,17 @@ final class LoadBench {
     private static final Pattern SERVING = Pattern.compile("serving MCP .* at (http://\\S+/mcp)");
 
     record Settings(List<Integer> clients, Duration duration, int memories, double recallShare, long seed, Path workDir,
-                    Path jar, List<String> javaOptions, String embedder) {
+                    Path jar, List<String> javaOptions, String embedder, String postgres, int replicas) {
         Settings {
             clients = List.copyOf(clients);
+            if (replicas < 1 || replicas > 8) throw new IllegalArgumentException("--replicas must be 1..8, got " + replicas);
+            if (replicas > 1 && postgres == null) {
+                throw new IllegalArgumentException("--replicas " + replicas + " needs --postgres URL: replicas share a PostgreSQL store");
+            }
+            if (postgres != null && (!PostgresLocation.isUrl(postgres) || postgres.contains("schema="))) {
+                throw new IllegalArgumentException("--postgres must be a postgresql://user@host:5432/db URL without a schema"
+                        + " (the benchmark makes its own and drops it), got '" + postgres + "'");
+            }
             javaOptions = List.copyOf(javaOptions);
             if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 2000)) {
                 throw new IllegalArgumentException("--clients must be 1..2000 each, got " + clients);
@@ -69,21 +79,58 @@ final class LoadBench {
 
     List<Row> run(Settings s) throws Exception {
         Path dir = Files.createTempDirectory(s.workDir(), "load-");
+        String schema = "engram_load_" + Long.toHexString(System.nanoTime());
+        String pg = s.postgres() == null ? null : s.postgres() + (s.postgres().contains("?") ? "&" : "?") + "schema=" + schema;
+        List<Process> servers = new ArrayList<>();
         try {
             preload(dir, s);
-            Process server = startServer(dir, s);
-            try {
-                String url = awaitUrl(server);
-                progress.println("load: server at " + url);
-                List<Row> rows = new ArrayList<>();
-                for (int c : s.clients()) rows.add(measure(url, c, s));
-                return rows;
-            } finally {
-                server.destroy(); // SIGTERM: the graceful stop
-                if (!server.waitFor(30, TimeUnit.SECONDS)) server.destroyForcibly();
+            if (pg != null) copyToPostgres(dir, pg, s);
+            List<String> urls = new ArrayList<>();
+            for (int r = 0; r < s.replicas(); r++) {
+                // a PostgreSQL replica keeps its own search index under its own store directory
+                Path home = pg == null ? dir : Files.createDirectories(dir.resolve("replica-" + r));
+                Process server = startServer(pg == null ? dir.toString() : pg, home, s);
+                servers.add(server);
+                urls.add(awaitUrl(server));
             }
+            progress.println("load: serving at " + urls);
+            List<Row> rows = new ArrayList<>();
+            for (int c : s.clients()) rows.add(measure(urls, c, s));
+            return rows;
         } finally {
+            for (Process server : servers) server.destroy(); // SIGTERM: the graceful stop
+            for (Process server : servers) if (!server.waitFor(30, TimeUnit.SECONDS)) server.destroyForcibly();
+            if (pg != null) dropSchema(s.postgres(), schema);
             TempDirs.deleteQuietly(dir, progress);
+        }
+    }
+
+    /** The preloaded embedded store into a fresh PostgreSQL schema, through the CLI's own export and import. */
+    private void copyToPostgres(Path dir, String pg, Settings s) throws Exception {
+        Path file = dir.resolve("preload.jsonl");
+        cli(s, "--store", dir.toString(), "export", "--out", file.toString());
+        cli(s, "--store", pg, "import", file.toString());
+        progress.println("load: copied to PostgreSQL (" + s.memories() + " memories)");
+    }
+
+    private void cli(Settings s, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", s.jar().toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("ENGRAM_EMBEDDER", "none");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) throw new IllegalStateException("engram " + String.join(" ", args) + " failed:\n" + out);
+    }
+
+    private void dropSchema(String url, String schema) {
+        PostgresLocation at = PostgresLocation.parse(url);
+        try (var c = java.sql.DriverManager.getConnection(at.jdbcUrl(), at.user(), at.password());
+             var st = c.createStatement()) {
+            st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE"); // a name this class made: [a-z0-9_]
+        } catch (java.sql.SQLException e) {
+            progress.println("load: could not drop schema " + schema + ": " + e.getMessage());
         }
     }
 
@@ -96,16 +143,16 @@ final class LoadBench {
         }
     }
 
-    private Process startServer(Path dir, Settings s) throws IOException {
+    private Process startServer(String store, Path home, Settings s) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(s.javaOptions());
-        cmd.addAll(List.of("-jar", s.jar().toString(), "serve", "--store", dir.toString(), "--port", "0", "--rate-limit", "off"));
+        cmd.addAll(List.of("-jar", s.jar().toString(), "serve", "--store", store, "--port", "0", "--rate-limit", "off"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("ENGRAM_TOKENS", TOKEN);
         pb.environment().put("ENGRAM_EMBEDDER", s.embedder());
         pb.environment().put("ENGRAM_MAINTENANCE_INTERVAL", "off");
-        pb.environment().remove("ENGRAM_HOME");
+        pb.environment().put("ENGRAM_HOME", home.toString());
         pb.environment().remove("ENGRAM_STORE");
         return pb.start();
     }
@@ -131,11 +178,12 @@ final class LoadBench {
         return url.get(120, TimeUnit.SECONDS);
     }
 
-    private Row measure(String url, int clients, Settings s) throws Exception {
+    /** One row: {@code clients} sessions spread over the replicas in turn. */
+    private Row measure(List<String> urls, int clients, Settings s) throws Exception {
         HttpClient http = RemoteServer.httpClient();
         JsonText json = JsonText.standard();
         List<RemoteServer> sessions = new ArrayList<>();
-        for (int i = 0; i < clients; i++) sessions.add(RemoteServer.connect(url, TOKEN, json, http));
+        for (int i = 0; i < clients; i++) sessions.add(RemoteServer.connect(urls.get(i % urls.size()), TOKEN, json, http));
         progress.printf(Locale.ROOT, "load: %d clients for %d s%n", clients, s.duration().toSeconds());
         AtomicLong errors = new AtomicLong();
         List<List<Long>> recallNanos = new ArrayList<>();
@@ -157,8 +205,10 @@ final class LoadBench {
         for (Thread t : threads) t.join();
         double seconds = (System.nanoTime() - start) / 1e9;
         sessions.forEach(RemoteServer::close);
+        long lag = 0;
+        for (String url : urls) lag = Math.max(lag, indexLag(http, url)); // the replica furthest behind
         return new Row(clients, seconds, count(recallNanos), count(rememberNanos), errors.get(), latencies(recallNanos),
-                latencies(rememberNanos), indexLag(http, url));
+                latencies(rememberNanos), lag);
     }
 
     /** One client's loop: its own generators, so the whole run is the same text for the same seed. */
@@ -220,8 +270,9 @@ final class LoadBench {
                     fmt(r.perSecond(r.remembers())), r.remember() == null ? "-" : r.remember().ms(50),
                     r.remember() == null ? "-" : r.remember().ms(99), r.errors(), r.indexLag());
         }
-        return String.format(Locale.ROOT, "engram serve (embedded store, %d memories preloaded, embedder %s), %d s per row,"
-                + " %.0f%% recall / %.0f%% remember, one MCP session per client:%n%n", s.memories(), s.embedder(),
+        String where = s.postgres() == null ? "embedded store" : s.replicas() + " replica(s) on one PostgreSQL store";
+        return String.format(Locale.ROOT, "engram serve (%s, %d memories preloaded, embedder %s), %d s per row,"
+                + " %.0f%% recall / %.0f%% remember, one MCP session per client:%n%n", where, s.memories(), s.embedder(),
                 s.duration().toSeconds(), s.recallShare() * 100, (1 - s.recallShare()) * 100) + t.render();
     }
 

@@ -261,13 +261,18 @@ public final class Main implements Runnable {
         String embedder;
         @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for the server.")
         List<String> javaOpts;
+        @Option(names = "--postgres", paramLabel = "URL", description = "Serve from a fresh schema of this PostgreSQL database"
+                + " (postgresql://user@host:5432/db, no schema), dropped afterwards.")
+        String postgres;
+        @Option(names = "--replicas", defaultValue = "1", description = "Servers on the PostgreSQL store (default ${DEFAULT-VALUE}).")
+        int replicas;
 
         @Override
         public Integer call() throws Exception {
             LoadBench.Settings settings;
             try {
                 settings = new LoadBench.Settings(clients, java.time.Duration.ofSeconds(seconds), memories, recallShare,
-                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder);
+                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas);
             } catch (IllegalArgumentException e) {
                 System.err.println("load: " + e.getMessage());
                 return 2;
