@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * Where and how the Streamable HTTP server listens. Validated once: a server without tokens does
  * not start unless {@code noAuth} is set, and {@code noAuth} is refused off loopback, so an open
- * server is never reachable from another machine by accident.
+ * server is never reachable from another machine by accident. {@code limits}: rate, body size and
+ * the stop's grace period ({@link ServerLimits#DEFAULT} when null).
  */
 public record HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
                                  List<String> allowedHosts, List<String> allowedOrigins, boolean principals,
