@@ -266,7 +266,7 @@ public final class McpHttpServer implements AutoCloseable {
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
         context.addServlet(new ServletHolder("health", new HealthServlet(b.status, b.mapper, open)), HealthServlet.PATH);
-        context.addServlet(new ServletHolder("metrics", new MetricsServlet(b.status, shared.counters(), open)), MetricsServlet.PATH);
+        context.addServlet(new ServletHolder("metrics", new MetricsServlet(b.status, shared.counters(), open, shared.gate()::inFlight)), MetricsServlet.PATH);
         dev.engram.mcp.viewer.ViewerApi viewer = b.viewer;
         if (viewer != null) {
             context.addServlet(new ServletHolder("ui", new dev.engram.mcp.viewer.ViewerServlet(viewer,

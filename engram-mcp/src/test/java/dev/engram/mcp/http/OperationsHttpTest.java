@@ -149,6 +149,7 @@ class OperationsHttpTest {
         RawHttp.Response metrics = RawHttp.send(server.port(), "GET", "/metrics", Map.of("Authorization", "Bearer " + OTHER), null);
         assertTrue(metrics.body().contains("engram_rate_limited_total 1\n"), metrics.body());
         assertTrue(metrics.body().contains("engram_http_responses_total{code=\"429\"} 1\n"), metrics.body());
+        assertTrue(metrics.body().contains("engram_http_requests_in_flight 1\n"), "the /metrics request itself: " + metrics.body());
     }
 
     @Test
