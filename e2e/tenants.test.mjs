@@ -3,7 +3,7 @@
 // whether it exists or not, listings without other zones, revocation on the running server, /health, /metrics.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectHttp, pollUntil, rawRequest, INITIALIZE, MCP_HEADERS, runCli, startServe, tempStore, uniqueWord } from "./lib/engram.mjs";
+import { connectHttp, pollUntil, rawRequest, INITIALIZE, MCP_HEADERS, runCli, runRemoteCli, startServe, tempStore, uniqueWord } from "./lib/engram.mjs";
 
 const OPS = "e2e-ops-" + Math.random().toString(36).slice(2);
 const text = (r) => r.content.map((c) => c.text ?? "").join("\n");
@@ -96,7 +96,7 @@ describe("tenants: principals bound to zones over HTTP", { timeout: 240_000 }, (
   });
 
   it("the CLI's --remote remembers, recalls, counts and exports through the server with a principal's token", () => {
-    const remote = (args) => runCli(store, [...args, "--remote", server.url, "--token", tokens.writer]);
+    const remote = (args) => runRemoteCli([...args, "--remote", server.url, "--token", tokens.writer]);
     const w = remote(["remember", "The team rotates the on-call rota on Mondays", "--zone", "team"]);
     assert.equal(w.status, 0, w.stderr);
     assert.match(w.stdout, /^created fact\//);
@@ -112,7 +112,7 @@ describe("tenants: principals bound to zones over HTTP", { timeout: 240_000 }, (
     const refused = remote(["export", "--zone", "secret"]);
     assert.equal(refused.status, 2);
     assert.match(refused.stderr, /the token may not do this \(403: access denied: this token has no read right on zone 'secret'/);
-    const wrong = runCli(store, ["stats", "--remote", server.url, "--token", "not-a-token"]);
+    const wrong = runRemoteCli(["stats", "--remote", server.url, "--token", "not-a-token"]);
     assert.equal(wrong.status, 2);
     assert.match(wrong.stderr, /refused the token \(401/);
   });

@@ -68,7 +68,7 @@ final class ExportSubcommand implements Callable<Integer> {
                     + ", or run export on the server's machine");
         }
         long count;
-        try (RemoteServer server = remote.connect(main)) {
+        try (RemoteServer server = remote.connect(main, config)) {
             if (outFile == null) {
                 count = server.export(config.zone(), main.out());
             } else {

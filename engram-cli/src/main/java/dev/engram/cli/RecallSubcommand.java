@@ -77,7 +77,7 @@ final class RecallSubcommand implements Callable<Integer> {
         if (to != null) args.put("to", to);
         if (path != null) args.put("path", path);
         if (asOf != null) args.put("as_of", asOf);
-        try (RemoteServer server = remote.connect(root.main())) {
+        try (RemoteServer server = remote.connect(root.main(), config)) {
             RemoteServer.ToolAnswer a = server.callOrFail("recall", args);
             root.main().printer(config).print(a.text(), a.structured());
         }

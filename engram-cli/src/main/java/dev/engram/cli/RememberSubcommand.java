@@ -68,7 +68,7 @@ final class RememberSubcommand implements Callable<Integer> {
         if (pathScope != null) args.put("path_scope", pathScope);
         args.put("origin", (origin == null ? Origin.HUMAN : Origin.parse("--origin", origin)).wireName());
         if (replace) args.put("replace", true);
-        try (RemoteServer server = remote.connect(root.main())) {
+        try (RemoteServer server = remote.connect(root.main(), config)) {
             RemoteServer.ToolAnswer a = server.callOrFail("remember", args);
             root.main().printer(config).print(a.text(), a.structured());
         }

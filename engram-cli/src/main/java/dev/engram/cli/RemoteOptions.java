@@ -16,8 +16,16 @@ final class RemoteOptions {
         return url != null;
     }
 
-    /** Connects, with the token from the flag or ENGRAM_TOKEN. */
-    RemoteServer connect(Main main) {
+    /**
+     * Connects, with the token from the flag or ENGRAM_TOKEN. A store named on the command line contradicts
+     * --remote (the server has its own), so it is refused rather than silently ignored.
+     */
+    RemoteServer connect(Main main, EngramConfig config) {
+        StoreLocation.Source source = config.store().source();
+        if (source == StoreLocation.Source.FLAG || source == StoreLocation.Source.PROJECT) {
+            throw new ConfigException("--remote", "flag", "works on the server's store, so --store and --project do not go"
+                    + " with it; drop them, or drop --remote to work on that store here");
+        }
         return RemoteServer.connect(url, main.configLoader().remoteToken(token), main.json());
     }
 }

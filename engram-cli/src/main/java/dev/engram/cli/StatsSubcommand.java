@@ -16,7 +16,7 @@ final class StatsSubcommand implements Callable<Integer> {
     public Integer call() {
         EngramConfig config = root.config();
         if (remote.active()) {
-            try (RemoteServer server = remote.connect(root.main())) {
+            try (RemoteServer server = remote.connect(root.main(), config)) {
                 RemoteServer.ToolAnswer a = server.callOrFail("stats",
                         config.zone() == null ? java.util.Map.of() : java.util.Map.of("zone", config.zone()));
                 root.main().printer(config).print(a.text(), a.structured());

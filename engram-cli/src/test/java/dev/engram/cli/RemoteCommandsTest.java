@@ -133,6 +133,10 @@ class RemoteCommandsTest {
                 + " Check the --remote URL (host, port, http or https)\n", gone.err());
         CliRunner.Run bad = cli(OPS).run("stats", "--remote", "ftp://mem.example");
         assertTrue(bad.err().contains("--remote (flag) must be the http(s) URL of a running engram serve"), bad.err());
+        CliRunner.Run both = cli(OPS).run("recall", "--remote", url, "--store", dir.resolve("elsewhere").toString(), "x");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--remote (flag) works on the server's store, so --store and --project do not go with it"),
+                both.err());
         CliRunner.Run toon = cli(OPS).run("export", "--remote", url, "--format", "toon");
         assertTrue(toon.err().contains("export --remote writes the engram format only"), toon.err());
     }
