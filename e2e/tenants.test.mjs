@@ -3,7 +3,7 @@
 // whether it exists or not, listings without other zones, revocation on the running server, /health, /metrics.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectHttp, pollUntil, rawRequest, INITIALIZE, MCP_HEADERS, runCli, startServe, tempStore, uniqueWord } from "./lib/engram.mjs";
+import { connectHttp, pollUntil, rawRequest, INITIALIZE, MCP_HEADERS, runCli, runRemoteCli, startServe, tempStore, uniqueWord } from "./lib/engram.mjs";
 
 const OPS = "e2e-ops-" + Math.random().toString(36).slice(2);
 const text = (r) => r.content.map((c) => c.text ?? "").join("\n");
@@ -95,6 +95,28 @@ describe("tenants: principals bound to zones over HTTP", { timeout: 240_000 }, (
     assert.match(body, /engram_memories [0-9]+/);
   });
 
+  it("the CLI's --remote remembers, recalls, counts and exports through the server with a principal's token", () => {
+    const remote = (args) => runRemoteCli([...args, "--remote", server.url, "--token", tokens.writer]);
+    const w = remote(["remember", "The team rotates the on-call rota on Mondays", "--zone", "team"]);
+    assert.equal(w.status, 0, w.stderr);
+    assert.match(w.stdout, /^created fact\//);
+    const r = remote(["recall", "on-call", "rota", "--zone", "team"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, runCli(store, ["recall", "on-call", "rota", "--zone", "team"]).stdout, "the same output as locally");
+    const stats = remote(["stats", "--json"]);
+    assert.equal(stats.status, 0, stats.stderr);
+    assert.ok(!stats.stdout.includes("secret"), stats.stdout);
+    const exported = remote(["export"]);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.ok(exported.stdout.includes("on-call") && !exported.stdout.includes(secretWord), exported.stdout);
+    const refused = remote(["export", "--zone", "secret"]);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /the token may not do this \(403: access denied: this token has no read right on zone 'secret'/);
+    const wrong = runRemoteCli(["stats", "--remote", server.url, "--token", "not-a-token"]);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /refused the token \(401/);
+  });
+
   it("a revoked token is refused by the running server within seconds", async () => {
     const r = runCli(store, ["tokens", "revoke", "reader"]);
     assert.equal(r.status, 0, r.stderr);
@@ -103,5 +125,34 @@ describe("tenants: principals bound to zones over HTTP", { timeout: 240_000 }, (
       return res.status === 401;
     }, { timeoutMs: 5000, intervalMs: 100 });
     assert.ok(refused, "the revoked token still works after 5 s");
+  });
+});
+
+describe("serve's limits: requests per second per token, and SIGTERM", { timeout: 120_000 }, () => {
+  let server;
+  before(async () => {
+    server = await startServe(tempStore(), { tokens: [OPS], extraArgs: ["--rate-limit", "0.001", "--rate-burst", "2"] });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it("a token over its rate gets 429 with Retry-After and a JSON-RPC error", async () => {
+    const init = () => rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, Authorization: `Bearer ${OPS}` }, body: INITIALIZE });
+    assert.equal((await init()).status, 200);
+    assert.equal((await init()).status, 200);
+    const limited = await init();
+    assert.equal(limited.status, 429);
+    const retryAfter = Number(limited.headers["retry-after"]);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${limited.headers["retry-after"]}`);
+    const body = JSON.parse(limited.body);
+    assert.equal(body.jsonrpc, "2.0");
+    assert.match(body.error.message, /^rate limited: this token sent more than 0\.001 requests per second/);
+    assert.equal((await fetch(server.url.replace(/\/mcp$/, "/health"))).status, 200, "/health is never limited");
+  });
+
+  it("SIGTERM stops the server with exit code 0", async () => {
+    await server.stop();
+    assert.equal(server.proc.exitCode, 0, server.output.toString());
   });
 });

@@ -219,6 +219,13 @@ export function runCli(store, args, { timeoutMs = 120_000, input } = {}) {
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Runs a CLI command against a running server (`--remote URL` among `args`): no local store is named. */
+export function runRemoteCli(args, { timeoutMs = 120_000 } = {}) {
+  const r = spawnSync(JAVA, [...JVM_OPTS, "-jar", JAR, ...args], { encoding: "utf8", timeout: timeoutMs });
+  if (r.error) throw new Error(`engram ${args.join(" ")} failed to run: ${r.error.message}`);
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it returns a truthy value or the deadline passes; returns the value or null. */

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
-                Main.ProxyScaling.class},
+                Main.ProxyScaling.class, Main.Load.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -242,6 +242,46 @@ public final class Main implements Runnable {
             var rows = new dev.engram.bench.proxy.ProxyScalingBench(System.err)
                     .run(new dev.engram.bench.proxy.ProxyScalingBench.Settings(parsed, sizes, repeats, seed));
             System.out.println(dev.engram.bench.proxy.ProxyScalingBench.table(rows));
+            System.out.println(machine());
+            return 0;
+        }
+    }
+
+    @Command(name = "load", mixinStandardHelpOptions = true,
+            description = "engram serve under N concurrent HTTP clients (80% recall, 20% remember) for a fixed time:"
+                    + " throughput, p50 / p99, errors, index lag.")
+    static final class Load implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+        @CommandLine.Mixin Servers servers = new Servers();
+
+        @Option(names = "--clients", split = ",", defaultValue = "10,50,200", description = "Concurrent clients per row (default ${DEFAULT-VALUE}).")
+        List<Integer> clients;
+        @Option(names = "--duration", defaultValue = "30", description = "Seconds per row (default ${DEFAULT-VALUE}).") int seconds;
+        @Option(names = "--memories", defaultValue = "10000", description = "Memories preloaded (default ${DEFAULT-VALUE}).") int memories;
+        @Option(names = "--recall-share", defaultValue = "0.8", description = "Share of calls that recall (default ${DEFAULT-VALUE}).")
+        double recallShare;
+        @Option(names = "--embedder", defaultValue = "none", description = "The server's ENGRAM_EMBEDDER (default ${DEFAULT-VALUE}).")
+        String embedder;
+        @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for the server.")
+        List<String> javaOpts;
+        @Option(names = "--postgres", paramLabel = "URL", description = "Serve from a fresh schema of this PostgreSQL database"
+                + " (postgresql://user@host:5432/db, no schema), dropped afterwards.")
+        String postgres;
+        @Option(names = "--replicas", defaultValue = "1", description = "Servers on the PostgreSQL store (default ${DEFAULT-VALUE}).")
+        int replicas;
+
+        @Override
+        public Integer call() throws Exception {
+            LoadBench.Settings settings;
+            try {
+                settings = new LoadBench.Settings(clients, java.time.Duration.ofSeconds(seconds), memories, recallShare,
+                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas);
+            } catch (IllegalArgumentException e) {
+                System.err.println("load: " + e.getMessage());
+                return 2;
+            }
+            var rows = new LoadBench(System.err, common.serverErr()).run(settings);
+            System.out.println(LoadBench.table(rows, settings));
             System.out.println(machine());
             return 0;
         }

@@ -33,6 +33,13 @@ final class ConfigLoader {
     static final String ENGRAM_HTTP_HOST = "ENGRAM_HTTP_HOST";
     static final String ENGRAM_HTTP_PORT = "ENGRAM_HTTP_PORT";
     static final String ENGRAM_PROFILE = "ENGRAM_PROFILE";
+    /** serve's requests per second per token ("off" or 0: no limit), its burst, the largest body, the stop's grace period. */
+    static final String ENGRAM_RATE_LIMIT = "ENGRAM_RATE_LIMIT";
+    static final String ENGRAM_RATE_BURST = "ENGRAM_RATE_BURST";
+    static final String ENGRAM_MAX_BODY = "ENGRAM_MAX_BODY";
+    static final String ENGRAM_SHUTDOWN_GRACE = "ENGRAM_SHUTDOWN_GRACE";
+    /** The bearer token of {@code --remote} commands. */
+    static final String ENGRAM_TOKEN = "ENGRAM_TOKEN";
     /** server-memory's own variable: its JSONL file, imported once by the server-memory profile. */
     static final String MEMORY_FILE_PATH = "MEMORY_FILE_PATH";
     /** Help of {@code --profile}, shared by the two commands that serve. */
@@ -348,6 +355,100 @@ final class ConfigLoader {
         }
         return new HttpServerSettings(host, port, HttpServerSettings.DEFAULT_PATH,
                 noAuth ? TokenSet.none() : TokenSet.of(tokens), noAuth, allowedHosts, allowedOrigins, principals);
+    }
+
+    /** The flag's value if given, else the variable's, else null; each named with its source for errors. */
+    private record Setting(String key, String source, String value) {
+    }
+
+    private Setting setting(String flag, Object flagValue, String variable) {
+        if (flagValue != null) return new Setting(flag, "flag", String.valueOf(flagValue).strip());
+        String v = env.get(variable);
+        return v == null || v.isBlank() ? null : new Setting(variable, "environment", v.strip());
+    }
+
+    /**
+     * serve's limits: defaults &lt; environment &lt; flags. The rate is requests per second per token (a decimal,
+     * or {@code off} / 0 for none); the burst a whole number of requests (default: twice the rate); the body a size such as 4MiB, 512KiB or
+     * bytes; the grace a duration such as 10s, 500ms, 1m.
+     */
+    dev.engram.mcp.http.ServerLimits limits(String rateFlag, Integer burstFlag, String maxBodyFlag, String graceFlag) {
+        dev.engram.mcp.http.ServerLimits limits = dev.engram.mcp.http.ServerLimits.DEFAULT;
+        Setting rate = setting("--rate-limit", rateFlag, ENGRAM_RATE_LIMIT);
+        Setting burst = setting("--rate-burst", burstFlag, ENGRAM_RATE_BURST);
+        double r = rate == null ? limits.ratePerSecond() : rate(rate);
+        int b = burst == null ? limits.burst() : wholeNumber(burst, 1, 1_000_000, "a number of requests, e.g. 100");
+        if (r > 0 && burst == null && rate != null) b = Math.max(1, (int) Math.ceil(r * 2)); // two seconds' worth, as 50 / 100
+        limits = limits.withRate(r, b);
+        Setting body = setting("--max-body", maxBodyFlag, ENGRAM_MAX_BODY);
+        if (body != null) limits = limits.withMaxBodyBytes(size(body));
+        Setting grace = setting("--shutdown-grace", graceFlag, ENGRAM_SHUTDOWN_GRACE);
+        if (grace != null) limits = limits.withShutdownGrace(duration(grace));
+        return limits;
+    }
+
+    private static double rate(Setting s) {
+        if (s.value().equalsIgnoreCase("off")) return 0;
+        try {
+            double r = Double.parseDouble(s.value());
+            if (r >= 0 && r <= 1_000_000) return r;
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigException(s.key(), s.source(), "must be requests per second per token (e.g. 50 or 0.5), or off for"
+                + " no limit; got '" + s.value() + "'");
+    }
+
+    private static int wholeNumber(Setting s, int min, int max, String example) {
+        try {
+            int n = Integer.parseInt(s.value());
+            if (n >= min && n <= max) return n;
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new ConfigException(s.key(), s.source(), "must be a whole number " + min + ".." + max + " (" + example
+                + "); got '" + s.value() + "'");
+    }
+
+    private static final java.util.regex.Pattern SIZE = java.util.regex.Pattern.compile("(\\d{1,10})\\s*(b|k|kb|kib|m|mb|mib)?",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Bytes from 4MiB, 512KiB, 4m, 1048576 (K and M are 1024-based, as the limit is counted). */
+    static int size(Setting s) {
+        var m = SIZE.matcher(s.value());
+        if (m.matches()) {
+            String unit = m.group(2) == null ? "b" : m.group(2).toLowerCase(java.util.Locale.ROOT);
+            long factor = unit.startsWith("m") ? 1024L * 1024 : unit.startsWith("k") ? 1024 : 1;
+            long bytes = Long.parseLong(m.group(1)) * factor;
+            if (bytes >= dev.engram.mcp.http.ServerLimits.MIN_BODY_BYTES && bytes <= 1024L * 1024 * 1024) return (int) bytes;
+        }
+        throw new ConfigException(s.key(), s.source(), "must be a size from 1KiB to 1024MiB, e.g. 4MiB, 512KiB or a number"
+                + " of bytes; got '" + s.value() + "'");
+    }
+
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d{1,6})\\s*(ms|s|m)?");
+
+    /** A duration from 10s, 500ms, 1m or a number of seconds; at most an hour. */
+    static java.time.Duration duration(Setting s) {
+        var m = DURATION.matcher(s.value().toLowerCase(java.util.Locale.ROOT));
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            String unit = m.group(2) == null ? "s" : m.group(2);
+            java.time.Duration d = switch (unit) {
+                case "ms" -> java.time.Duration.ofMillis(n);
+                case "m" -> java.time.Duration.ofMinutes(n);
+                default -> java.time.Duration.ofSeconds(n);
+            };
+            if (d.compareTo(java.time.Duration.ofHours(1)) <= 0) return d;
+        }
+        throw new ConfigException(s.key(), s.source(), "must be a duration up to 1 hour, e.g. 10s, 500ms or 1m; got '"
+                + s.value() + "'");
+    }
+
+    /** The token of a --remote command: the flag, else ENGRAM_TOKEN; null when neither is set. */
+    String remoteToken(String tokenFlag) {
+        Setting t = setting("--token", tokenFlag, ENGRAM_TOKEN);
+        return t == null ? null : t.value();
     }
 
     private static int port(String key, String source, String value) {

@@ -27,11 +27,13 @@ final class ExportSubcommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout") Path outFile;
     @Option(names = "--format", paramLabel = "FORMAT", description = "engram (default), server-memory or toon") String format;
+    @picocli.CommandLine.Mixin RemoteOptions remote = new RemoteOptions();
 
     @Override
     public Integer call() throws IOException {
         EngramConfig config = root.config();
         Main main = root.main();
+        if (remote.active()) return exportRemote(config, main);
         if (format != null && format.strip().equals(ServerMemoryProfile.NAME)) return exportServerMemory(config, main);
         if (format != null && format.strip().equals(ToonImport.FORMAT)) return ToonImport.export(outFile, config, main);
         if (format != null && !format.strip().equals("engram")) {
@@ -56,6 +58,31 @@ final class ExportSubcommand implements Callable<Integer> {
             w.flush();
         }
         if (outFile != null) main.err().println("exported " + count.get() + " memories to " + outFile);
+        return 0;
+    }
+
+    /** The server's export (GET /export), the same lines as a local export of what the token may read. */
+    private Integer exportRemote(EngramConfig config, Main main) throws IOException {
+        if (format != null && !format.strip().equals("engram")) {
+            throw new EngramUserException("export --remote writes the engram format only; drop --format " + format.strip()
+                    + ", or run export on the server's machine");
+        }
+        long count;
+        try (RemoteServer server = remote.connect(main, config)) {
+            if (outFile == null) {
+                count = server.export(config.zone(), main.out());
+            } else {
+                Path partial = outFile.resolveSibling(outFile.getFileName() + ".partial");
+                try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(partial))) {
+                    count = server.export(config.zone(), out);
+                } catch (RuntimeException | IOException e) {
+                    Files.deleteIfExists(partial); // nothing half-written under the name asked for
+                    throw e;
+                }
+                Files.move(partial, outFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        if (outFile != null) main.err().println("exported " + count + " memories from " + remote.url + " to " + outFile);
         return 0;
     }
 

@@ -44,6 +44,22 @@ final class ServeSubcommand implements Callable<Integer> {
     @Option(names = "--allowed-origin", paramLabel = "ORIGIN", description = "Extra accepted Origin, e.g. https://app.example (repeatable)")
     List<String> allowedOrigins = new ArrayList<>();
 
+    @Option(names = "--rate-limit", paramLabel = "RPS",
+            description = "Requests per second per token, or off (default 50, or $ENGRAM_RATE_LIMIT); over it: 429 with Retry-After")
+    String rateLimit;
+
+    @Option(names = "--rate-burst", paramLabel = "N",
+            description = "Requests a token may send at once above the rate (default twice the rate: 100, or $ENGRAM_RATE_BURST)")
+    Integer rateBurst;
+
+    @Option(names = "--max-body", paramLabel = "SIZE",
+            description = "Largest request body, e.g. 4MiB, 512KiB (default 4MiB, or $ENGRAM_MAX_BODY); larger: 413")
+    String maxBody;
+
+    @Option(names = "--shutdown-grace", paramLabel = "DURATION",
+            description = "How long a stop waits for requests in flight, e.g. 10s (default 10s, or $ENGRAM_SHUTDOWN_GRACE)")
+    String shutdownGrace;
+
     /** What /health and /metrics report, read from the raw engine; never throws. */
     static ServerStatus.Probe status(Main.OpenEngine opened) {
         return () -> {
@@ -74,6 +90,7 @@ final class ServeSubcommand implements Callable<Integer> {
         String profileName = main.configLoader().profile(profile, main.profiles());
         // flags first; whether a server without configured tokens has callers depends on the store's principals
         HttpServerSettings flags = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true);
+        dev.engram.mcp.http.ServerLimits limits = main.configLoader().limits(rateLimit, rateBurst, maxBody, shutdownGrace);
         main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         Main.OpenEngine opened;
         try {
@@ -91,14 +108,17 @@ final class ServeSubcommand implements Callable<Integer> {
             Engine raw = opened.engine();
             Principals principals = raw.principals();
             settings = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins,
-                    !principals.list().isEmpty());
+                    !principals.list().isEmpty()).withLimits(limits);
             // every call's store and index access is seen through its caller's rights (docs/architecture.md#tenancy);
             // background work (embedding backfill) keeps the raw engine
             Engine guarded = raw.guarded(Access::current);
             ToolProfile served = main.profile(profileName, config, () -> guarded);
-            server = McpHttpServer.start(settings, served, Main.variants(profileName, served), Main.version(),
-                    main.json().mapper(), principals, status(opened),
-                    new dev.engram.mcp.viewer.ViewerApi(guarded, config.defaultZone()));
+            server = McpHttpServer.builder(settings, served, Main.version(), main.json().mapper())
+                    .variants(Main.variants(profileName, served)).principals(principals).status(status(opened))
+                    .viewer(new dev.engram.mcp.viewer.ViewerApi(guarded, config.defaultZone()))
+                    .export(dev.engram.mcp.http.ExportSource.of(guarded,
+                            new dev.engram.mcp.json.ExportCodec(main.renderers().structured(), main.json())))
+                    .start();
         } catch (Exception e) {
             opened.close();
             throw e;
@@ -114,7 +134,10 @@ final class ServeSubcommand implements Callable<Integer> {
             main.err().println("note: remote clients must reach this server by a name given with --allowed-host"
                     + " (e.g. --allowed-host mem.example.com); other Host headers are refused");
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable stop = () -> {
+            if (!stopped.compareAndSet(false, true)) return;
+            // new requests get 503 at once, those in flight finish (up to the grace period), then the store closes
             server.close();
             try {
                 schedule.close();
@@ -122,7 +145,10 @@ final class ServeSubcommand implements Callable<Integer> {
                 main.err().println("stopping the maintenance schedule failed: " + e);
             }
             opened.close();
-        }, "engram-shutdown"));
+            main.err().println("engram serve stopped");
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-shutdown"));
+        StopSignal.onTerminate(stop);
         server.join();
         // reached only when a shutdown hook stopped the server: exiting again would block
         return Main.SERVING;

@@ -162,4 +162,36 @@ class ConfigLoaderTest {
                 assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_LLM_URL", "ftp://x"), dir, dir, "Linux")
                         .profileSettings()).getMessage());
     }
+
+    @Test
+    void serveLimitsAreDefaultsThenEnvironmentThenFlags() {
+        ConfigLoader none = new ConfigLoader(Map.of(), dir, dir, "Linux");
+        assertEquals(dev.engram.mcp.http.ServerLimits.DEFAULT, none.limits(null, null, null, null));
+        ConfigLoader env = new ConfigLoader(Map.of("ENGRAM_RATE_LIMIT", "5", "ENGRAM_MAX_BODY", "512KiB",
+                "ENGRAM_SHUTDOWN_GRACE", "30s"), dir, dir, "Linux");
+        var fromEnv = env.limits(null, null, null, null);
+        assertEquals(5, fromEnv.ratePerSecond());
+        assertEquals(10, fromEnv.burst(), "the burst follows the rate: two seconds' worth");
+        assertEquals(512 * 1024, fromEnv.maxBodyBytes());
+        assertEquals(java.time.Duration.ofSeconds(30), fromEnv.shutdownGrace());
+        var fromFlags = env.limits("off", null, "2m", "500ms");
+        assertEquals(false, fromFlags.rateLimited());
+        assertEquals(2 * 1024 * 1024, fromFlags.maxBodyBytes());
+        assertEquals(java.time.Duration.ofMillis(500), fromFlags.shutdownGrace());
+        assertEquals(7, env.limits("20", 7, null, null).burst());
+    }
+
+    @Test
+    void badServeLimitsNameTheSettingAndWhatToSend() {
+        ConfigLoader none = new ConfigLoader(Map.of(), dir, dir, "Linux");
+        assertEquals("--rate-limit (flag) must be requests per second per token (e.g. 50 or 0.5), or off for no limit;"
+                + " got 'fast'", assertThrows(ConfigException.class, () -> none.limits("fast", null, null, null)).getMessage());
+        assertEquals("ENGRAM_RATE_BURST (environment) must be a whole number 1..1000000 (a number of requests, e.g. 100); got '0'",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_RATE_BURST", "0"), dir, dir, "Linux")
+                        .limits(null, null, null, null)).getMessage());
+        assertEquals("--max-body (flag) must be a size from 1KiB to 1024MiB, e.g. 4MiB, 512KiB or a number of bytes; got '10'",
+                assertThrows(ConfigException.class, () -> none.limits(null, null, "10", null)).getMessage());
+        assertEquals("--shutdown-grace (flag) must be a duration up to 1 hour, e.g. 10s, 500ms or 1m; got 'soon'",
+                assertThrows(ConfigException.class, () -> none.limits(null, null, null, "soon")).getMessage());
+    }
 }

@@ -20,8 +20,15 @@ public final class Authenticator {
 
     /** The grants of the presented token; empty when it is nobody's. */
     public Optional<Grants> grants(String presented) {
+        return caller(presented).map(HttpCaller::grants);
+    }
+
+    /** The caller holding the presented token; empty when it is nobody's. */
+    public Optional<HttpCaller> caller(String presented) {
         if (presented == null || presented.isEmpty()) return Optional.empty();
-        if (tokens.matches(presented)) return Optional.of(Grants.FULL);
-        return principals == null ? Optional.empty() : principals.authenticate(presented).map(p -> p.grants());
+        int configured = tokens.indexOf(presented);
+        if (configured >= 0) return Optional.of(new HttpCaller(HttpCaller.configuredToken(configured), Grants.FULL));
+        return principals == null ? Optional.empty()
+                : principals.authenticate(presented).map(p -> new HttpCaller(p.name(), p.grants()));
     }
 }

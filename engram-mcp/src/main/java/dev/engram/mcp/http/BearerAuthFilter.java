@@ -1,6 +1,5 @@
 package dev.engram.mcp.http;
 
-import dev.engram.access.Grants;
 import dev.engram.mcp.jsonrpc.JsonRpcErrors;
 import dev.engram.mcp.server.CallerRights;
 import jakarta.servlet.Filter;
@@ -17,8 +16,9 @@ import java.util.Optional;
 /**
  * Lets a request through only with {@code Authorization: Bearer <token>} naming a known principal
  * ({@link Authenticator}); otherwise answers 401 with {@code WWW-Authenticate: Bearer} and a JSON-RPC
- * error body. The principal's {@link Grants} go on the request ({@link CallerRights#KEY}), whence the
- * transport context carries them to the call. {@code /health} passes without a token (it then says
+ * error body. The principal's {@link dev.engram.access.Grants} go on the request ({@link CallerRights#KEY}), whence the
+ * transport context carries them to the call; the caller's name goes beside them ({@link HttpCaller}), for
+ * rate limits and request logs. {@code /health} passes without a token (it then says
  * only ok or degraded). A servlet filter rather than the SDK's header validator, because that one
  * replaces the DNS-rebinding validator and cannot set the challenge header (SDK reference §4.3).
  * Tokens are never logged.
@@ -44,9 +44,10 @@ public final class BearerAuthFilter implements Filter {
         String presented = header != null && header.length() > SCHEME.length()
                 && header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
                 ? header.substring(SCHEME.length()).strip() : null;
-        Optional<Grants> grants = authenticator.grants(presented);
-        if (grants.isPresent()) {
-            req.setAttribute(CallerRights.KEY, grants.get());
+        Optional<HttpCaller> caller = authenticator.caller(presented);
+        if (caller.isPresent()) {
+            req.setAttribute(CallerRights.KEY, caller.get().grants());
+            req.setAttribute(HttpCaller.ATTRIBUTE, caller.get());
         } else if (!HealthServlet.PATH.equals(http.getRequestURI()) || header != null) {
             HttpServletResponse out = (HttpServletResponse) res;
             out.setStatus(401);

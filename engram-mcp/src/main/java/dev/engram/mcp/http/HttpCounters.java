@@ -12,9 +12,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The outermost filter: counts HTTP responses by status code, for {@code /metrics}. */
+/** The outermost filter: counts HTTP responses by status code, and requests refused by the rate limit, for {@code /metrics}. */
 final class HttpCounters implements Filter {
     private final Map<Integer, AtomicLong> byStatus = new ConcurrentHashMap<>();
+    private final AtomicLong rateLimited = new AtomicLong();
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
@@ -26,10 +27,17 @@ final class HttpCounters implements Filter {
         }
     }
 
+    void rateLimited() {
+        rateLimited.incrementAndGet();
+    }
+
     void render(StringBuilder out) {
         out.append("# HELP engram_http_responses_total HTTP responses by status code.\n");
         out.append("# TYPE engram_http_responses_total counter\n");
         new TreeMap<>(byStatus).forEach((code, n) -> out.append("engram_http_responses_total{code=\"").append(code)
                 .append("\"} ").append(n.get()).append('\n'));
+        out.append("# HELP engram_rate_limited_total Requests refused with 429 because their caller exceeded the rate limit.\n");
+        out.append("# TYPE engram_rate_limited_total counter\n");
+        out.append("engram_rate_limited_total ").append(rateLimited.get()).append('\n');
     }
 }

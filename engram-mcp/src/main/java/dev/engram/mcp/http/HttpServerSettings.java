@@ -9,10 +9,12 @@ import java.util.Objects;
 /**
  * Where and how the Streamable HTTP server listens. Validated once: a server without tokens does
  * not start unless {@code noAuth} is set, and {@code noAuth} is refused off loopback, so an open
- * server is never reachable from another machine by accident.
+ * server is never reachable from another machine by accident. {@code limits}: rate, body size and
+ * the stop's grace period ({@link ServerLimits#DEFAULT} when null).
  */
 public record HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
-                                 List<String> allowedHosts, List<String> allowedOrigins, boolean principals) {
+                                 List<String> allowedHosts, List<String> allowedOrigins, boolean principals,
+                                 ServerLimits limits) {
     /** Loopback unless told otherwise (GUIDE §7). */
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** Fixed so client configs can name it; in the dynamic range, where few services listen. */
@@ -22,6 +24,7 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
     public HttpServerSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(tokens, "tokens");
+        limits = limits == null ? ServerLimits.DEFAULT : limits;
         path = path == null || path.isBlank() ? DEFAULT_PATH : path;
         if (port < 0 || port > 65_535) {
             throw new EngramUserException("port must be 0..65535, got " + port);
@@ -55,10 +58,20 @@ public record HttpServerSettings(String host, int port, String path, TokenSet to
         }
     }
 
+    /** Settings with the default limits ({@link ServerLimits#DEFAULT}). */
+    public HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
+                              List<String> allowedHosts, List<String> allowedOrigins, boolean principals) {
+        this(host, port, path, tokens, noAuth, allowedHosts, allowedOrigins, principals, ServerLimits.DEFAULT);
+    }
+
+    public HttpServerSettings withLimits(ServerLimits newLimits) {
+        return new HttpServerSettings(host, port, path, tokens, noAuth, allowedHosts, allowedOrigins, principals, newLimits);
+    }
+
     /** Settings for a store without principals: only these tokens (or none, with {@code noAuth}). */
     public HttpServerSettings(String host, int port, String path, TokenSet tokens, boolean noAuth,
                               List<String> allowedHosts, List<String> allowedOrigins) {
-        this(host, port, path, tokens, noAuth, allowedHosts, allowedOrigins, false);
+        this(host, port, path, tokens, noAuth, allowedHosts, allowedOrigins, false, ServerLimits.DEFAULT);
     }
 
     public static boolean isLoopback(String host) {

@@ -2,6 +2,7 @@ package dev.engram.mcp.http;
 
 import dev.engram.mcp.jsonrpc.JsonRpcErrors;
 import dev.engram.mcp.jsonrpc.MessageCheck;
+import dev.engram.mcp.server.CallNote;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -25,7 +26,8 @@ import java.nio.charset.StandardCharsets;
  * without params with an empty event stream and other malformed params with Jackson's exception
  * text. A refused message gets a JSON-RPC error: HTTP 200 with the request's id for invalid params
  * (a proper answer the client's pending call receives), 400 for a body that is no usable request,
- * 202 for a notification (which JSON-RPC never answers). Other methods pass untouched.
+ * 202 for a notification (which JSON-RPC never answers). Other methods pass untouched. A message that
+ * passes has its method and tool noted for the request log ({@link CallNote}).
  */
 public final class JsonRpcBodyFilter implements Filter {
     private final int maxBodyBytes;
@@ -68,6 +70,10 @@ public final class JsonRpcBodyFilter implements Filter {
             boolean answer = r.code() == JsonRpcErrors.INVALID_PARAMS && r.id() != null;
             write(out, answer ? 200 : 400, r.body());
             return;
+        }
+        if (verdict instanceof MessageCheck.Pass pass && req.getAttribute(CallNote.KEY) instanceof CallNote note) {
+            boolean named = "tools/call".equals(pass.method()) || "prompts/get".equals(pass.method());
+            note.request(pass.method(), named ? pass.name() : null);
         }
         chain.doFilter(new CachedBody(http, body), res);
     }

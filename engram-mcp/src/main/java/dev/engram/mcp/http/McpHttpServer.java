@@ -18,6 +18,9 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import dev.engram.mcp.server.CallNote;
 import org.eclipse.jetty.ee10.servlet.ErrorHandler;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -31,41 +34,53 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MCP over Streamable HTTP on Jetty 12 (EE10). Filter chain, outermost first: error bodies rewritten
- * to JSON-RPC (no stack traces), bearer auth (unless {@code noAuth}), the body check (size limit and
- * the same message check as stdio), then the SDK servlet with
- * Host/Origin validation against DNS rebinding, which the SDK leaves off by default (gotcha 2).
+ * MCP over Streamable HTTP on Jetty 12 (EE10). Filter chain, outermost first: the response counter, the
+ * request log line, error bodies rewritten to JSON-RPC (no stack traces), the shutdown gate (503 once
+ * stopping), bearer auth (unless {@code noAuth}), the rate limit per caller (429), the body check (size
+ * limit, 413, and the same message check as stdio), then the SDK servlet with Host/Origin validation
+ * against DNS rebinding, which the SDK leaves off by default (gotcha 2). {@link #close()} stops
+ * gracefully: new requests get 503 while those in flight finish, for at most the settings' grace period.
  */
 public final class McpHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpHttpServer.class);
-    /** Largest request body; a memory is at most 8,000 characters, so this leaves room for any batch. */
-    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    /** The default largest request body ({@link ServerLimits#DEFAULT_MAX_BODY_BYTES}). */
+    public static final int MAX_BODY_BYTES = ServerLimits.DEFAULT_MAX_BODY_BYTES;
 
     private final Server jetty;
     private final List<McpSyncServer> servers;
     private final URI endpoint;
+    private final ShutdownGate gate;
+    private final Duration grace;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private McpHttpServer(Server jetty, List<McpSyncServer> servers, URI endpoint) {
+    private McpHttpServer(Server jetty, List<McpSyncServer> servers, URI endpoint, ShutdownGate gate, Duration grace) {
         this.jetty = jetty;
         this.servers = List.copyOf(servers);
         this.endpoint = endpoint;
+        this.gate = gate;
+        this.grace = grace;
+    }
+
+    /** A server for {@code profile}; the builder adds the optional parts. */
+    public static Builder builder(HttpServerSettings settings, ToolProfile profile, String version, McpJsonMapper mapper) {
+        return new Builder(settings, profile, version, mapper);
     }
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper) throws Exception {
-        return start(settings, profile, ProfileVariants.NONE, version, mapper, null, ServerStatus.unknown());
+        return builder(settings, profile, version, mapper).start();
     }
 
     /** Serves {@code profile}, and each of {@code variants} to the requests whose header names it. */
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
                                       McpJsonMapper mapper) throws Exception {
-        return start(settings, profile, variants, version, mapper, null, ServerStatus.unknown());
+        return builder(settings, profile, version, mapper).variants(variants).start();
     }
 
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper, dev.engram.access.Principals principals,
                                       ServerStatus.Probe status) throws Exception {
-        return start(settings, profile, ProfileVariants.NONE, version, mapper, principals, status);
+        return builder(settings, profile, version, mapper).principals(principals).status(status).start();
     }
 
     /**
@@ -77,29 +92,114 @@ public final class McpHttpServer implements AutoCloseable {
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
                                       McpJsonMapper mapper, dev.engram.access.Principals principals,
                                       ServerStatus.Probe status) throws Exception {
-        return start(settings, profile, variants, version, mapper, principals, status, null);
+        return builder(settings, profile, version, mapper).variants(variants).principals(principals).status(status).start();
     }
 
     /** As above, with the graph viewer at {@code /ui} (null: none), its data behind the same auth as MCP. */
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, String version,
                                       McpJsonMapper mapper, dev.engram.mcp.viewer.ViewerApi viewer) throws Exception {
-        return start(settings, profile, ProfileVariants.NONE, version, mapper, null, ServerStatus.unknown(), viewer);
+        return builder(settings, profile, version, mapper).viewer(viewer).start();
     }
 
     /** Everything: variants, principals, the status /health and /metrics report, and the viewer (null: none). */
     public static McpHttpServer start(HttpServerSettings settings, ToolProfile profile, ProfileVariants variants, String version,
                                       McpJsonMapper mapper, dev.engram.access.Principals principals,
                                       ServerStatus.Probe status, dev.engram.mcp.viewer.ViewerApi viewer) throws Exception {
+        return builder(settings, profile, version, mapper).variants(variants).principals(principals).status(status)
+                .viewer(viewer).start();
+    }
+
+    /** The parts of a server; only settings, profile, version and mapper are required. */
+    public static final class Builder {
+        private final HttpServerSettings settings;
+        private final ToolProfile profile;
+        private final String version;
+        private final McpJsonMapper mapper;
+        private ProfileVariants variants = ProfileVariants.NONE;
+        private dev.engram.access.Principals principals;
+        private ServerStatus.Probe status = ServerStatus.unknown();
+        private dev.engram.mcp.viewer.ViewerApi viewer;
+        private ExportSource export;
+        private Consumer<String> requestLog;
+        private LongSupplier nanoTime = System::nanoTime;
+
+        private Builder(HttpServerSettings settings, ToolProfile profile, String version, McpJsonMapper mapper) {
+            this.settings = settings;
+            this.profile = profile;
+            this.version = version;
+            this.mapper = mapper;
+        }
+
+        /** Narrower faces of the profile a request header picks (Memento's modes). */
+        public Builder variants(ProfileVariants value) {
+            variants = value;
+            return this;
+        }
+
+        /** The store's principals (tokens bound to zones); without them only the settings' tokens work, each with every right. */
+        public Builder principals(dev.engram.access.Principals value) {
+            principals = value;
+            return this;
+        }
+
+        /** What {@code /health} and {@code /metrics} report. */
+        public Builder status(ServerStatus.Probe value) {
+            status = value;
+            return this;
+        }
+
+        /** The graph viewer at {@code /ui}, its data behind the same auth as MCP. */
+        public Builder viewer(dev.engram.mcp.viewer.ViewerApi value) {
+            viewer = value;
+            return this;
+        }
+
+        /** {@code GET /export}, streamed with the caller's rights bound (for {@code engram export --remote}). */
+        public Builder export(ExportSource value) {
+            export = value;
+            return this;
+        }
+
+        /** Where the request log lines go (default: the {@code engram.requests} logger at INFO). */
+        public Builder requestLog(Consumer<String> value) {
+            requestLog = value;
+            return this;
+        }
+
+        /** The rate limiter's clock (tests). */
+        Builder nanoTime(LongSupplier value) {
+            nanoTime = value;
+            return this;
+        }
+
+        public McpHttpServer start() throws Exception {
+            return McpHttpServer.start(this);
+        }
+    }
+
+    /** What every servlet context of one server shares: one count, one log, one limit, one gate, whichever face answered. */
+    private record Shared(HttpCounters counters, RequestLogFilter requestLog, RateLimitFilter rateLimit, ShutdownGate gate) {
+    }
+
+    private static McpHttpServer start(Builder b) throws Exception {
+        HttpServerSettings settings = b.settings;
+        ServerLimits limits = settings.limits();
         List<McpSyncServer> servers = new ArrayList<>();
-        HttpCounters counters = new HttpCounters(); // one count for the whole server, whichever face answered
+        HttpCounters counters = new HttpCounters();
+        Shared shared = new Shared(counters,
+                new RequestLogFilter(b.requestLog != null ? b.requestLog : RequestLogFilter.toLogger(), java.time.Clock.systemUTC()),
+                limits.rateLimited() ? new RateLimitFilter(new RateLimiter(limits.ratePerSecond(), limits.burst(), b.nanoTime),
+                        limits, counters) : null,
+                new ShutdownGate(settings.path()));
+        ProfileVariants variants = b.variants;
         Filter variantCheck = variants.profiles().isEmpty() ? null
                 : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());
-        ServletContextHandler main = context(settings, profile, version, mapper, servers, variantCheck, principals, status, counters, viewer);
+        ServletContextHandler main = context(b, b.profile, servers, variantCheck, shared);
         Handler root = main;
         if (!variants.profiles().isEmpty()) {
             Map<String, Handler> byName = new LinkedHashMap<>();
             for (var v : variants.profiles().entrySet()) {
-                byName.put(v.getKey(), context(settings, v.getValue(), version, mapper, servers, null, principals, status, counters, viewer));
+                byName.put(v.getKey(), context(b, v.getValue(), servers, null, shared));
             }
             root = new VariantRouter(variants.header(), main, byName);
         }
@@ -125,33 +225,36 @@ public final class McpHttpServer implements AutoCloseable {
         URI endpoint = URI.create("http://" + host + ":" + port + settings.path());
         log.info("serving MCP at {} ({}{})", endpoint,
                 settings.noAuth() ? "no auth, loopback only" : settings.tokens().size() + " bearer token(s)"
-                        + (principals == null ? "" : " and the store's principals"),
+                        + (b.principals == null ? "" : " and the store's principals"),
                 variants.profiles().isEmpty() ? "" : "; " + variants.header() + ": " + String.join(", ", variants.profiles().keySet()));
-        return new McpHttpServer(jetty, servers, endpoint);
+        return new McpHttpServer(jetty, servers, endpoint, shared.gate(), limits.shutdownGrace());
     }
 
     /**
      * One MCP server for {@code profile} and the servlet context that serves it, with the whole filter chain: every
      * variant is guarded exactly as the default face is.
      */
-    private static ServletContextHandler context(HttpServerSettings settings, ToolProfile profile, String version,
-                                                 McpJsonMapper mapper, List<McpSyncServer> servers, Filter afterAuth,
-                                                 dev.engram.access.Principals principals, ServerStatus.Probe status,
-                                                 HttpCounters counters, dev.engram.mcp.viewer.ViewerApi viewer) {
+    private static ServletContextHandler context(Builder b, ToolProfile profile, List<McpSyncServer> servers,
+                                                 Filter afterAuth, Shared shared) {
+        HttpServerSettings settings = b.settings;
         boolean open = settings.noAuth();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
+                .jsonMapper(b.mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
                 // the bearer filter's verdict rides with each request to the call (CallerRights); without
-                // auth (loopback only) the one local caller has every right
+                // auth (loopback only) the one local caller has every right. The request's log note rides along
+                // for the tool's outcome.
                 .contextExtractor(req -> {
                     Object g = req.getAttribute(dev.engram.mcp.server.CallerRights.KEY);
-                    return McpTransportContext.create(java.util.Map.of(dev.engram.mcp.server.CallerRights.KEY,
-                            g != null ? g : open ? dev.engram.access.Grants.FULL : dev.engram.access.Grants.NONE));
+                    Map<String, Object> ctx = new java.util.HashMap<>();
+                    ctx.put(dev.engram.mcp.server.CallerRights.KEY,
+                            g != null ? g : open ? dev.engram.access.Grants.FULL : dev.engram.access.Grants.NONE);
+                    if (req.getAttribute(CallNote.KEY) instanceof CallNote note) ctx.put(CallNote.KEY, note);
+                    return McpTransportContext.create(ctx);
                 })
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedHosts(allowedHosts(settings)).allowedOrigins(allowedOrigins(settings)).build())
                 .build();
-        servers.add(EngramMcpServer.build(McpServer.sync(transport), profile, version));
+        servers.add(EngramMcpServer.build(McpServer.sync(transport), profile, b.version));
 
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
@@ -162,24 +265,29 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
-        context.addServlet(new ServletHolder("health", new HealthServlet(status, mapper, open)), HealthServlet.PATH);
-        context.addServlet(new ServletHolder("metrics", new MetricsServlet(status, counters, open)), MetricsServlet.PATH);
+        context.addServlet(new ServletHolder("health", new HealthServlet(b.status, b.mapper, open)), HealthServlet.PATH);
+        context.addServlet(new ServletHolder("metrics", new MetricsServlet(b.status, shared.counters(), open, shared.gate()::inFlight)), MetricsServlet.PATH);
+        dev.engram.mcp.viewer.ViewerApi viewer = b.viewer;
         if (viewer != null) {
             context.addServlet(new ServletHolder("ui", new dev.engram.mcp.viewer.ViewerServlet(viewer,
-                    new dev.engram.mcp.viewer.ViewerPage(new dev.engram.mcp.json.JsonText(mapper)),
-                    new dev.engram.mcp.json.JsonText(mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
+                    new dev.engram.mcp.viewer.ViewerPage(new dev.engram.mcp.json.JsonText(b.mapper)),
+                    new dev.engram.mcp.json.JsonText(b.mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
         }
-        addFilter(context, counters);
-        addFilter(context, new JsonRpcErrorFilter(mapper));
+        if (b.export != null) context.addServlet(new ServletHolder("export", new ExportServlet(b.export)), ExportServlet.PATH);
+        addFilter(context, shared.counters());
+        addFilter(context, shared.requestLog());
+        addFilter(context, new JsonRpcErrorFilter(b.mapper));
+        addFilter(context, shared.gate());
         if (!settings.noAuth()) {
             // the viewer's page shell (no memory in it) loads without a token; its api/ routes need one
-            Filter auth = new BearerAuthFilter(new Authenticator(settings.tokens(), principals));
+            Filter auth = new BearerAuthFilter(new Authenticator(settings.tokens(), b.principals));
             addFilter(context, viewer == null ? auth : dev.engram.mcp.viewer.ViewerServlet.publicShell(auth));
         }
+        if (shared.rateLimit() != null) addFilter(context, shared.rateLimit());
         if (afterAuth != null) addFilter(context, afterAuth);
-        // the viewer's data routes call the engine themselves: they run with the caller's rights bound, as tools do
-        if (viewer != null) addFilter(context, new GrantsBindingFilter(open));
-        addFilter(context, new JsonRpcBodyFilter(MAX_BODY_BYTES));
+        // the viewer's and the export's routes call the engine themselves: they run with the caller's rights bound, as tools do
+        if (viewer != null || b.export != null) addFilter(context, new GrantsBindingFilter(open));
+        addFilter(context, new JsonRpcBodyFilter(settings.limits().maxBodyBytes()));
         return context;
     }
 
@@ -234,8 +342,26 @@ public final class McpHttpServer implements AutoCloseable {
         jetty.join();
     }
 
+    /** Requests being answered now (event streams excepted). */
+    public int inFlight() {
+        return gate.inFlight();
+    }
+
+    /**
+     * Stops gracefully: new requests get 503 at once, the ones in flight get up to the grace period to finish,
+     * then the MCP sessions close and the listener stops. Idempotent.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        gate.close();
+        try {
+            if (!gate.awaitIdle(grace)) {
+                log.warn("stopping with {} request(s) still in flight after {} s", gate.inFlight(), grace.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             servers.forEach(McpSyncServer::closeGracefully);
         } finally {

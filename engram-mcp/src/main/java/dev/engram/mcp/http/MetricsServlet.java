@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /metrics} in the Prometheus text format (0.0.4): tool calls and latencies per tool
- * ({@link ToolMetrics}), refused rights, HTTP responses by status, index lag, memory count, store up.
+ * ({@link ToolMetrics}), refused rights, HTTP responses by status, rate-limited and in-flight requests, index lag,
+ * memory count, store up.
  * Behind the bearer filter like {@code /mcp}, and only for a token with the read right on every zone:
  * the memory count is store-wide.
  */
@@ -20,11 +21,13 @@ final class MetricsServlet extends HttpServlet {
     private final ServerStatus.Probe probe;
     private final HttpCounters http;
     private final boolean open;
+    private final java.util.function.IntSupplier inFlight;
 
-    MetricsServlet(ServerStatus.Probe probe, HttpCounters http, boolean open) {
+    MetricsServlet(ServerStatus.Probe probe, HttpCounters http, boolean open, java.util.function.IntSupplier inFlight) {
         this.probe = probe;
         this.http = http;
         this.open = open;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -42,6 +45,8 @@ final class MetricsServlet extends HttpServlet {
         StringBuilder out = new StringBuilder(4096);
         ToolMetrics.GLOBAL.render(out);
         http.render(out);
+        out.append("# HELP engram_http_requests_in_flight Requests being answered now (event streams excepted; this one included).\n")
+                .append("# TYPE engram_http_requests_in_flight gauge\nengram_http_requests_in_flight ").append(inFlight.getAsInt()).append('\n');
         out.append("# HELP engram_store_up Whether the store answered the last probe.\n# TYPE engram_store_up gauge\n")
                 .append("engram_store_up ").append(s.healthy() ? 1 : 0).append('\n');
         out.append("# HELP engram_index_lag Store changes this process's search index has not applied yet.\n")

@@ -51,13 +51,21 @@ public final class TokenSet {
     }
 
     public boolean matches(String presented) {
-        if (presented == null) return false;
+        return indexOf(presented) >= 0;
+    }
+
+    /**
+     * The position (0-based, in configuration order) of the presented token, or -1: what logs and rate limits
+     * call a configured token by, since the token itself is never shown. Every digest is compared.
+     */
+    public int indexOf(String presented) {
+        if (presented == null) return -1;
         byte[] candidate = sha256(presented);
-        boolean match = false;
-        for (byte[] d : digests) {
-            match |= MessageDigest.isEqual(d, candidate);
+        int found = -1;
+        for (int i = 0; i < digests.size(); i++) {
+            if (MessageDigest.isEqual(digests.get(i), candidate) && found < 0) found = i;
         }
-        return match;
+        return found;
     }
 
     @Override

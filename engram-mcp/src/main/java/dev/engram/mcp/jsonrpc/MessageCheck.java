@@ -56,9 +56,15 @@ public final class MessageCheck {
     /** The SDK can take the message as it is. */
     /**
      * The SDK can take the message as it is. {@code method} is null for a response; {@code id} is
-     * null for a notification.
+     * null for a notification; {@code name} is {@code params.name} when it is a string (the tool of a
+     * {@code tools/call}, the prompt of a {@code prompts/get}), else null.
      */
-    public record Pass(String method, Object id) implements Verdict {
+    public record Pass(String method, Object id, String name) implements Verdict {
+        /** A message without a named target. */
+        public Pass(String method, Object id) {
+            this(method, id, null);
+        }
+
         public boolean isRequest() {
             return method != null && id != null;
         }
@@ -179,6 +185,7 @@ public final class MessageCheck {
         String method;
         JsonToken params;
         final Map<String, JsonToken> paramFields = new HashMap<>();
+        String paramName;
         boolean hasResult;
         JsonToken error;
         JsonToken errorCode;
@@ -202,7 +209,7 @@ public final class MessageCheck {
                 }
                 case "params" -> {
                     m.params = value;
-                    if (value == JsonToken.START_OBJECT) readFieldTypes(p, m.paramFields);
+                    if (value == JsonToken.START_OBJECT) m.paramName = readFieldTypes(p, m.paramFields);
                 }
                 case "result" -> m.hasResult = true;
                 case "error" -> {
@@ -243,13 +250,20 @@ public final class MessageCheck {
         }
     }
 
-    /** Reads an object's fields, noting the first token of each value; the parser ends on its END_OBJECT. */
-    private static void readFieldTypes(JsonParser p, Map<String, JsonToken> into) {
+    /**
+     * Reads an object's fields, noting the first token of each value; the parser ends on its END_OBJECT.
+     * Returns the {@code name} field's value when it is a string.
+     */
+    private static String readFieldTypes(JsonParser p, Map<String, JsonToken> into) {
+        String nameValue = null;
         for (JsonToken t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
             String name = p.currentName();
-            into.put(name, p.nextToken());
+            JsonToken value = p.nextToken();
+            into.put(name, value);
+            if (name.equals("name") && value == JsonToken.VALUE_STRING) nameValue = p.getString();
             p.skipChildren();
         }
+        return nameValue;
     }
 
     private static Verdict judge(Message m) {
@@ -295,7 +309,7 @@ public final class MessageCheck {
                         + ", not " + article(describe(t)) + hint(m.method));
             }
         }
-        return new Pass(m.method, notification ? null : id);
+        return new Pass(m.method, notification ? null : id, m.paramName);
     }
 
     private static String hint(String method) {

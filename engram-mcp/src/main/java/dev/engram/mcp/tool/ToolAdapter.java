@@ -28,8 +28,12 @@ public final class ToolAdapter {
 
     public static SyncToolSpecification spec(ToolHandler handler) {
         return SyncToolSpecification.builder().tool(handler.definition())
-                .callHandler((exchange, request) -> dev.engram.mcp.server.CallerRights.bound(exchange,
-                        () -> call(handler, request.arguments(), caller(exchange, handler)))).build();
+                .callHandler((exchange, request) -> {
+                    CallToolResult result = dev.engram.mcp.server.CallerRights.bound(exchange,
+                            () -> call(handler, request.arguments(), caller(exchange, handler)));
+                    dev.engram.mcp.server.CallNote.outcome(exchange, Boolean.TRUE.equals(result.isError()));
+                    return result;
+                }).build();
     }
 
     /** Runs one call; public so tests and other transports reach the exact same behaviour. */
