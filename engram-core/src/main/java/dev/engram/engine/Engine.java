@@ -209,8 +209,23 @@ public final class Engine {
 
     /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */
     public void export(String zone, Consumer<ExportRecord> sink) {
-        store.forEach(zone, m -> sink.accept(new ExportRecord(m,
-                store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(), store.versions(m.id()))));
+        store.forEach(zone, m -> sink.accept(exportRecord(m)));
+    }
+
+    /**
+     * One memory of {@code zone}, any status, as {@link #export} writes it (outgoing edges, versions): the memory
+     * with id {@code ref} if it is in that zone, else the one with key {@code ref} there. Reads that one memory,
+     * its edges and versions (a few point lookups), so a tool naming a memory never pays for the whole zone.
+     */
+    public java.util.Optional<ExportRecord> record(String zone, String ref) {
+        java.util.Optional<Memory> m = store.get(ref).filter(x -> x.zone().equals(zone));
+        if (m.isEmpty()) m = store.getByKey(zone, ref);
+        return m.map(this::exportRecord);
+    }
+
+    private ExportRecord exportRecord(Memory m) {
+        return new ExportRecord(m, store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(),
+                store.versions(m.id()));
     }
 
     /**
