@@ -169,6 +169,15 @@ public final class Engine {
     }
 
     /**
+     * Remembers these memories in one transaction, all or nothing: each is checked and embedded before anything is
+     * written, then all are stored together, so a storage failure part way leaves none of them. Each result is what
+     * {@link #remember} answers (merge, conflicts with stored memories and with the batch's earlier items, links).
+     */
+    public java.util.List<RememberResult> rememberAll(java.util.List<RememberCommand> commands) {
+        return remember.rememberAll(java.util.List.copyOf(commands));
+    }
+
+    /**
      * Recall; {@code cost} prices each result as the caller will print it, for the query's
      * {@code budget_tokens} cut and the result's {@code tokens}.
      */

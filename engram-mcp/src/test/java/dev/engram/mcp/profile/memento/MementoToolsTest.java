@@ -285,6 +285,27 @@ class MementoToolsTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void batchRememberFillsEachItemsConflictsAndAnswersRepeatedIdempotencyKeysOnce() {
+        String pool = remember("The connection pool allows max 20 connections", "db", "fact");
+        Map<String, Object> b = ok("batch_remember", "fragments", List.of(
+                Map.of("content", "The connection pool allows max 50 connections", "topic", "db", "type", "fact"),
+                Map.of("content", "Deploys run on Tuesdays", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day"),
+                Map.of("content", "Deploys run on Tuesdays, said twice", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day")));
+        List<Map<String, Object>> results = (List<Map<String, Object>>) b.get("results");
+        assertEquals(2, b.get("inserted"));
+        List<Map<String, Object>> conflicts = (List<Map<String, Object>>) results.get(0).get("conflicts");
+        assertEquals(pool, conflicts.get(0).get("existing_id"));
+        assertEquals("values", conflicts.get(0).get("basis"));
+        assertEquals(List.of(), results.get(1).get("conflicts"));
+        assertEquals(Map.of("id", results.get(1).get("id"), "idempotent", true), results.get(2));
+        Map<String, Object> again = ok("batch_remember", "fragments", List.of(
+                Map.of("content", "Anything", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day")));
+        assertEquals(List.of(Map.of("id", results.get(1).get("id"), "idempotent", true)), again.get("results"));
+        assertEquals(3, live());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void memoryConsolidateRunsMementosCycleAndADryRunWritesNothing() {
         String procedure = remember("Deploy with make release", "deploy", "procedure", "importance", 0.7);
         String kept = remember("Never force-push main", "git", "preference");
