@@ -318,9 +318,9 @@ class MementoToolsTest {
         assertEquals(false, r.get("dryRun"));
         assertEquals("default", r.get("workspace"));
         List<Map<String, Object>> steps = (List<Map<String, Object>>) r.get("steps");
-        assertEquals(List.of("anchor", "merge", "decay", "compress", "contradictions", "gc"),
+        assertEquals(List.of("anchor", "tiers", "merge", "decay", "compress", "contradictions", "gc"),
                 steps.stream().map(s -> s.get("step")).toList());
-        Map<String, Object> decay = steps.get(2);
+        Map<String, Object> decay = steps.get(3);
         assertEquals(1, decay.get("changed"));
         assertEquals(List.of(procedure), ((List<Map<String, Object>>) decay.get("findings")).get(0).get("ids"));
         assertEquals(0.35, store.get(procedure).orElseThrow().relevance() / 2, 0.001, "half-life 30 days, written back");
@@ -337,6 +337,10 @@ class MementoToolsTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> adj = ((List<Map<String, Object>>) r.get("adjusted")).get(0);
         assertEquals(0.475, adj.get("importance"));
+        Map<String, Object> repeat = ok("tool_feedback", "tool_name", "recall", "relevant", false, "sufficient", false, "fragment_ids", List.of(id));
+        assertEquals(List.of(), repeat.get("adjusted"), "a session adapts a fragment once per 24 hours");
+        assertEquals(id, ((Map<?, ?>) ((List<?>) repeat.get("skipped")).get(0)).get("id"));
+        assertEquals(0.475, store.get(id).orElseThrow().relevance() / 2, 1e-9);
         assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true).contains("sufficient is required"));
         assertTrue(((String) ok("reconstruct_history", "caseId", "c1").get("summary")).startsWith("No fragments found for case 'c1'"));
         assertTrue(error("session_rotate").contains("not built yet"));
