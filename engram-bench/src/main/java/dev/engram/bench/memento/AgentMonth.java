@@ -52,11 +52,17 @@ final class AgentMonth {
     }
 
     static Month generate(long seed, Instant start, int days) {
+        return generate(seed, start, days, TOPICS.length);
+    }
+
+    /** The month over the first {@code topics} of the ten topics (fewer for a quick check of the harness). */
+    static Month generate(long seed, Instant start, int days, int topics) {
+        if (topics < 1 || topics > TOPICS.length) throw new IllegalArgumentException("topics must be 1.." + TOPICS.length);
         Random r = new Random(seed);
         List<Write> writes = new ArrayList<>();
         List<Probe> probes = new ArrayList<>();
         Instant end = start.plus(Duration.ofDays(days)).plus(Duration.ofHours(1));
-        for (int ti = 0; ti < TOPICS.length; ti++) {
+        for (int ti = 0; ti < topics; ti++) {
             String t = TOPICS[ti];
             String T = t.substring(0, 1).toUpperCase(Locale.ROOT) + t.substring(1);
             String session = "agent-week1-" + t;
@@ -122,7 +128,7 @@ final class AgentMonth {
             }
         }
         for (int d = 0; d < days; d++) {
-            String t = TOPICS[r.nextInt(TOPICS.length)];
+            String t = TOPICS[r.nextInt(topics)];
             writes.add(new Write(start.plus(Duration.ofDays(d)).plus(Duration.ofHours(18)), "agent-day" + d,
                     "Day " + (d + 1) + ": worked on " + TASKS[r.nextInt(TASKS.length)] + " in " + t + ".", "session_reflect",
                     "fact", 0.25, "day summary", "day/" + d));
