@@ -280,49 +280,51 @@ final class WriteTools {
             drafts.add(draft(str(it, at, "content"), str(it, at, "topic"), str(it, at, "type"), strs(it, at, "keywords"),
                     num(it, at, "importance"), null, false, null, null, str(it, at, "idempotencyKey"), at));
         }
-        // an idempotency key seen before answers with the first id; a key repeated inside the batch with the earlier item's
-        List<Object> plan = new ArrayList<>(); // per item: a Map answer already known, or the index of its command
+        // an idempotency key stored before answers with its fragment's id; a key repeated inside the batch with the earlier item's
+        List<Slot> slots = new ArrayList<>();
         List<RememberCommand> commands = new ArrayList<>();
         Map<String, Integer> keyed = new LinkedHashMap<>();
         for (Draft d : drafts) {
             if (d.idempotencyKey != null) {
                 var seen = c.record(zone, idempotencyKey(d.idempotencyKey));
                 if (seen.isPresent()) {
-                    plan.add(map("id", seen.get().memory().id(), "idempotent", true));
+                    slots.add(new Slot(seen.get().memory().id(), -1, true));
                     continue;
                 }
                 Integer earlier = keyed.get(d.idempotencyKey);
                 if (earlier != null) {
-                    plan.add(-1 - earlier); // idempotent repeat of command #earlier
+                    slots.add(new Slot(null, earlier, true));
                     continue;
                 }
                 keyed.put(d.idempotencyKey, commands.size());
             }
-            plan.add(commands.size());
+            slots.add(new Slot(null, commands.size(), false));
             commands.add(command(zone, d, a, List.of()));
         }
         // one transaction: every fragment is stored, or (the storage failing part way) none is
         List<RememberResult> written = c.engine().rememberAll(commands);
         List<Map<String, Object>> results = new ArrayList<>();
         int inserted = 0, merged = 0;
-        for (Object p : plan) {
-            if (p instanceof Map<?, ?> known) {
-                @SuppressWarnings("unchecked") Map<String, Object> answer = (Map<String, Object>) known;
-                results.add(answer);
+        for (Slot slot : slots) {
+            if (slot.idempotent()) {
+                String id = slot.storedId() != null ? slot.storedId() : written.get(slot.command()).memory().id();
+                results.add(map("id", id, "idempotent", true));
                 continue;
             }
-            int i = (Integer) p;
-            if (i < 0) {
-                results.add(map("id", written.get(-1 - i).memory().id(), "idempotent", true));
-                continue;
-            }
-            RememberResult r = written.get(i);
+            RememberResult r = written.get(slot.command());
             boolean m = r.outcome() != RememberResult.Outcome.CREATED;
             if (m) merged++;
             else inserted++;
             results.add(map("id", r.memory().id(), "merged", m, "conflicts", conflicts(r)));
         }
         return map("success", true, "inserted", inserted, "merged", merged, "results", results);
+    }
+
+    /**
+     * What one batch item answers: the fragment an idempotency key stored before names ({@code storedId}), or
+     * command {@code command} of the batch, as its own write or ({@code idempotent}) as a repeat of its key.
+     */
+    private record Slot(String storedId, int command, boolean idempotent) {
     }
 
     private static String str(Map<String, Object> it, String at, String k) {
