@@ -140,7 +140,7 @@ describe("memento profile over stdio", () => {
     const before = await total();
     const dry = await ok("memory_consolidate", { dryRun: true });
     assert.equal(dry.dryRun, true);
-    assert.deepEqual(dry.steps.map((s) => s.step), ["anchor", "merge", "decay", "compress", "contradictions", "gc"]);
+    assert.deepEqual(dry.steps.map((s) => s.step), ["anchor", "tiers", "merge", "decay", "compress", "contradictions", "gc"]);
     const cycle = await ok("memory_consolidate", {});
     assert.equal(cycle.success, true);
     assert.equal(cycle.dryRun, false);

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
-                Main.ProxyScaling.class, Main.Load.class},
+                Main.ProxyScaling.class, Main.Load.class, Main.Memento.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -204,6 +204,67 @@ public final class Main implements Runnable {
         @Override
         public Integer call() throws Exception {
             dev.engram.bench.dedup.NearDuplicateThreshold.run(BenchEmbedder.named(embedder));
+            return 0;
+        }
+    }
+
+    @Command(name = "memento", mixinStandardHelpOptions = true,
+            description = "The memento profile (issue 17): LoCoMo through its recall next to the native profile's, and a simulated"
+                    + " month of an agent's memories with Memento's maintenance against none (memory count, tokens per recall, hit rate).")
+    static final class Memento implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+
+        @Option(names = "--part", split = ",", defaultValue = "locomo,month", description = "locomo, month or both (default ${DEFAULT-VALUE}).")
+        List<String> parts;
+
+        @Option(names = "--data", defaultValue = "../shared/data/locomo/locomo10.json", description = "LoCoMo's locomo10.json (default ${DEFAULT-VALUE}).")
+        Path data;
+
+        @Option(names = "--conversations", split = ",", description = "LoCoMo conversation indexes (default: all ten; dev is 0,1).")
+        List<Integer> conversations;
+
+        @Option(names = "--days", defaultValue = "30", description = "Length of the simulated month in days (default ${DEFAULT-VALUE}).")
+        int days;
+
+        @Option(names = "--out", description = "Also write the markdown to this file.")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            for (String p : parts) {
+                if (!p.equals("locomo") && !p.equals("month")) {
+                    System.err.println("memento: --part must be locomo, month or both (locomo,month), got '" + p + "'");
+                    return 2;
+                }
+            }
+            if (days < 15 || days > 120) {
+                System.err.println("memento: --days must be 15..120 (the generator spreads a week of learning and later repeats), got " + days);
+                return 2;
+            }
+            if (parts.contains("locomo") && !Files.isRegularFile(data)) {
+                System.err.println("memento: --data " + data + " is not a file; pass LoCoMo's locomo10.json");
+                return 2;
+            }
+            if (conversations != null && conversations.stream().anyMatch(c -> c < 0 || c > 9)) {
+                System.err.println("memento: --conversations are indexes 0..9, got " + conversations);
+                return 2;
+            }
+            BenchEmbedder model = BenchEmbedder.E5_SMALL_V2; // the product's default
+            long t0 = System.nanoTime();
+            dev.engram.spi.Embedder embedder = model.load();
+            System.err.printf(Locale.ROOT, "%s ready in %.1f s%n", model.flag(), (System.nanoTime() - t0) / 1e9);
+            StringBuilder md = new StringBuilder();
+            if (parts.contains("locomo")) {
+                md.append("### LoCoMo through the memento profile's recall\n\n").append(dev.engram.bench.locomo.MementoLocomo.run(data,
+                        conversations == null ? java.util.Set.of() : java.util.Set.copyOf(conversations), embedder, model.flag(), System.err));
+            }
+            if (parts.contains("month")) {
+                md.append("\n### A simulated month, with and without maintenance\n\n").append(dev.engram.bench.memento.SimulatedMonth.run(
+                        common.seed, days, embedder, model.flag(), common.workDir(), System.err));
+            }
+            md.append('\n').append(machine()).append('\n');
+            System.out.print(md);
+            if (out != null) Files.writeString(out, md.toString());
             return 0;
         }
     }

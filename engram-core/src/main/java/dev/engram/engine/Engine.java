@@ -169,6 +169,15 @@ public final class Engine {
     }
 
     /**
+     * Remembers these memories in one transaction, all or nothing: each is checked and embedded before anything is
+     * written, then all are stored together, so a storage failure part way leaves none of them. Each result is what
+     * {@link #remember} answers (merge, conflicts with stored memories and with the batch's earlier items, links).
+     */
+    public java.util.List<RememberResult> rememberAll(java.util.List<RememberCommand> commands) {
+        return remember.rememberAll(java.util.List.copyOf(commands));
+    }
+
+    /**
      * Recall; {@code cost} prices each result as the caller will print it, for the query's
      * {@code budget_tokens} cut and the result's {@code tokens}.
      */
@@ -209,8 +218,23 @@ public final class Engine {
 
     /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */
     public void export(String zone, Consumer<ExportRecord> sink) {
-        store.forEach(zone, m -> sink.accept(new ExportRecord(m,
-                store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(), store.versions(m.id()))));
+        store.forEach(zone, m -> sink.accept(exportRecord(m)));
+    }
+
+    /**
+     * One memory of {@code zone}, any status, as {@link #export} writes it (outgoing edges, versions): the memory
+     * with id {@code ref} if it is in that zone, else the one with key {@code ref} there. Reads that one memory,
+     * its edges and versions (a few point lookups), so a tool naming a memory never pays for the whole zone.
+     */
+    public java.util.Optional<ExportRecord> record(String zone, String ref) {
+        java.util.Optional<Memory> m = store.get(ref).filter(x -> x.zone().equals(zone));
+        if (m.isEmpty()) m = store.getByKey(zone, ref);
+        return m.map(this::exportRecord);
+    }
+
+    private ExportRecord exportRecord(Memory m) {
+        return new ExportRecord(m, store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(),
+                store.versions(m.id()));
     }
 
     /**

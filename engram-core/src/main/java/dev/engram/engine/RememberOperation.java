@@ -61,93 +61,185 @@ final class RememberOperation {
 
     RememberResult remember(RememberCommand cmd) {
         Instant now = clock.instant();
+        Prepared p = prepare(cmd, now);
+        RememberResult result = store.write(tx -> store(tx, p, episodes.previous(cmd.zone(), cmd.session(), now), List.of()));
+        finish(List.of(p), List.of(result));
+        return result;
+    }
+
+    /**
+     * Remembers every command in one store transaction: all are checked and embedded first (a bad one throws before
+     * anything is written), then all are written or, when the storage fails part way, none is. Each item is what
+     * {@link #remember} would have done in its place, conflicts included: an item is also checked against the items
+     * before it in the batch (they are not in the search index yet), and identical contents merge as they would one
+     * after the other. The episode chain runs through the batch in order.
+     */
+    List<RememberResult> rememberAll(List<RememberCommand> commands) {
+        if (commands.isEmpty()) return List.of();
+        Instant now = clock.instant();
+        List<Prepared> prepared = new ArrayList<>();
+        for (RememberCommand cmd : commands) prepared.add(prepare(cmd, now));
+        List<RememberResult> results = store.write(tx -> {
+            List<RememberResult> out = new ArrayList<>();
+            java.util.Map<String, String> lastCreated = new java.util.HashMap<>(); // zone + session -> id, within the batch
+            List<Memory> written = new ArrayList<>();
+            for (Prepared p : prepared) {
+                String slot = p.cmd.zone() + '\0' + p.cmd.session();
+                Optional<String> previous = p.cmd.session() == null ? Optional.empty()
+                        : lastCreated.containsKey(slot) ? Optional.of(lastCreated.get(slot))
+                        : episodes.previous(p.cmd.zone(), p.cmd.session(), now);
+                RememberResult r = store(tx, p, previous, earlierNeighbours(p, written, prepared));
+                if (r.outcome() == RememberResult.Outcome.CREATED && p.cmd.session() != null) lastCreated.put(slot, r.memory().id());
+                written.add(r.memory());
+                out.add(r);
+            }
+            return out;
+        });
+        finish(prepared, results);
+        return results;
+    }
+
+    /** What remember works out before it takes the write lock: the command's values, its vector and its neighbourhood. */
+    private record Prepared(RememberCommand cmd, Instant now, Instant expiresAt, Instant occurredAt, MemoryType type,
+                            List<String> inferred, List<String> tags, StoredEmbedding vector,
+                            RememberResult.NearDuplicate duplicate, List<Memory> conflictCandidates, String mergeInto) {
+    }
+
+    private Prepared prepare(RememberCommand cmd, Instant now) {
         Instant expiresAt = cmd.ttl() == null ? null : MemoryRules.ttl("ttl", cmd.ttl(), now);
         Instant occurredAt = cmd.occurredAt() == null ? null : MemoryRules.pointInTime("occurred_at", cmd.occurredAt(), now);
         MemoryType type = cmd.type() != null ? cmd.type() : MemoryType.FACT;
         List<String> inferred = cmd.tags().isEmpty()
                 ? vocabulary.infer(cmd.content() + " " + (cmd.file() == null ? "" : cmd.file())) : List.of();
         List<String> tags = cmd.tags().isEmpty() ? inferred : cmd.tags();
-        String explicitKey = cmd.key();
-
         // embedded outside the write lock: the model's ~10 ms should not hold up other writers
         StoredEmbedding vector = Embeddings.embed(embedder, cmd.content()).orElse(null);
         // one index query serves both write-time checks: near-duplicates (same type) and contradictions (any type)
         Neighbourhood near = neighbourhood(cmd.content(), cmd.zone(), vector);
-        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, explicitKey, vector,
+        RememberResult.NearDuplicate duplicate = nearDuplicate(near, cmd.content(), cmd.zone(), type, cmd.key(), vector,
                 vector == null ? Double.NaN : Similarity.unrelatedCosine(embedder, vector.modelId()));
         List<Memory> conflictCandidates = conflictCandidates(near, cmd.zone(), now);
-        String mergeInto = cmd.mergeDuplicate() && duplicate != null && explicitKey == null ? duplicate.key() : null;
+        String mergeInto = cmd.mergeDuplicate() && duplicate != null && cmd.key() == null ? duplicate.key() : null;
+        return new Prepared(cmd, now, expiresAt, occurredAt, type, inferred, tags, vector, duplicate, conflictCandidates, mergeInto);
+    }
 
-        RememberResult result = store.write(tx -> {
-            Optional<Memory> existing = Optional.empty();
-            String key = mergeInto != null ? mergeInto : explicitKey;
-            if (key != null) {
-                existing = tx.getByKey(cmd.zone(), key);
-            } else {
-                key = freeDerivedKey(tx, cmd);
-                existing = tx.getByKey(cmd.zone(), key); // present only when the content is identical
+    /**
+     * The memories a batch wrote before {@code p} in its zone, closest first ({@link Engine#WRITE_CONFLICT_CANDIDATES}
+     * of them): by cosine when both have vectors, else by word-set Jaccard. They stand in for the index hits they
+     * would have been had the items been remembered one after the other.
+     */
+    private static List<Memory> earlierNeighbours(Prepared p, List<Memory> written, List<Prepared> prepared) {
+        if (written.isEmpty()) return List.of();
+        Set<String> words = Words.setOf(p.cmd.content());
+        List<java.util.Map.Entry<Memory, Double>> scored = new ArrayList<>();
+        for (int i = 0; i < written.size(); i++) {
+            Memory m = written.get(i);
+            if (!m.zone().equals(p.cmd.zone())) continue;
+            StoredEmbedding other = prepared.get(i).vector;
+            double score = p.vector != null && other != null && other.modelId().equals(p.vector.modelId())
+                    ? cosine(p.vector.vector(), other.vector()) : Words.jaccard(words, Words.setOf(m.content()));
+            scored.add(java.util.Map.entry(m, score));
+        }
+        scored.sort(java.util.Map.Entry.<Memory, Double>comparingByValue().reversed());
+        return scored.stream().limit(Engine.WRITE_CONFLICT_CANDIDATES).map(java.util.Map.Entry::getKey).toList();
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        if (a.length != b.length) return 0;
+        double dot = 0, na = 0, nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+
+    /** The write itself, inside {@code tx}; {@code alsoCompare}: memories of the same batch to check for conflicts. */
+    private RememberResult store(StoreTransaction tx, Prepared p, Optional<String> previousEpisode, List<Memory> alsoCompare) {
+        RememberCommand cmd = p.cmd;
+        Instant now = p.now;
+        List<String> tags = p.tags;
+        Optional<Memory> existing = Optional.empty();
+        String key = p.mergeInto != null ? p.mergeInto : cmd.key();
+        if (key != null) {
+            existing = tx.getByKey(cmd.zone(), key);
+        } else {
+            key = freeDerivedKey(tx, cmd);
+            existing = tx.getByKey(cmd.zone(), key); // present only when the content is identical
+        }
+        Memory saved;
+        RememberResult.Outcome outcome;
+        if (existing.isEmpty()) {
+            saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(p.type).content(cmd.content())
+                    .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
+                    .relevance(cmd.relevance() != null ? cmd.relevance() : 1.0)
+                    .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
+                    .expiresAt(p.expiresAt).occurredAt(p.occurredAt)
+                    .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
+                    .session(cmd.session()).branch(cmd.branch()).build();
+            tx.insert(saved);
+            outcome = RememberResult.Outcome.CREATED;
+        } else {
+            Memory old = existing.get();
+            boolean replace = cmd.replace() && !old.content().equals(cmd.content());
+            if (replace) {
+                tx.addVersion(new MemoryVersion(old.id(), tx.versionCount(old.id()) + 1, old.content(), old.tags(),
+                        old.importance(), now));
             }
-            Memory saved;
-            RememberResult.Outcome outcome;
-            if (existing.isEmpty()) {
-                saved = Memory.builder().id(ids.next()).key(key).zone(cmd.zone()).type(type).content(cmd.content())
-                        .tags(tags).file(cmd.file()).pathScope(cmd.pathScope()).importance(cmd.importance())
-                        .relevance(cmd.relevance() != null ? cmd.relevance() : 1.0)
-                        .confidence(1.0).status(MemoryStatus.ACTIVE).createdAt(now).updatedAt(now)
-                        .expiresAt(expiresAt).occurredAt(occurredAt)
-                        .origin(cmd.origin() != null ? cmd.origin() : Origin.AGENT)
-                        .session(cmd.session()).branch(cmd.branch()).build();
-                tx.insert(saved);
-                outcome = RememberResult.Outcome.CREATED;
-            } else {
-                Memory old = existing.get();
-                boolean replace = cmd.replace() && !old.content().equals(cmd.content());
-                if (replace) {
-                    tx.addVersion(new MemoryVersion(old.id(), tx.versionCount(old.id()) + 1, old.content(), old.tags(),
-                            old.importance(), now));
-                }
-                saved = old.toBuilder()
-                        .content(replace ? cmd.content() : old.content())
-                        .tags(MemoryRules.union(old.tags(), cmd.tags().isEmpty() && !replace ? List.of() : tags))
-                        .importance(Importance.higher(old.importance(), cmd.importance()))
-                        .relevance(cmd.relevance() != null ? Math.max(old.relevance(), cmd.relevance()) : old.relevance())
-                        .file(cmd.file() != null ? cmd.file() : old.file())
-                        .pathScope(cmd.pathScope() != null ? cmd.pathScope() : old.pathScope())
-                        .origin(cmd.origin() != null ? Origin.higher(old.origin(), cmd.origin()) : old.origin())
-                        .expiresAt(expiresAt != null ? expiresAt : old.expiresAt())
-                        .occurredAt(occurredAt != null ? occurredAt : old.occurredAt())
-                        .status(old.status() == MemoryStatus.ARCHIVED ? MemoryStatus.ACTIVE : old.status())
-                        .confidence(Math.max(old.confidence(), 1.0))
-                        .updatedAt(now).build();
-                tx.update(saved);
-                outcome = replace ? RememberResult.Outcome.REPLACED : RememberResult.Outcome.MERGED;
+            saved = old.toBuilder()
+                    .content(replace ? cmd.content() : old.content())
+                    .tags(MemoryRules.union(old.tags(), cmd.tags().isEmpty() && !replace ? List.of() : tags))
+                    .importance(Importance.higher(old.importance(), cmd.importance()))
+                    .relevance(cmd.relevance() != null ? Math.max(old.relevance(), cmd.relevance()) : old.relevance())
+                    .file(cmd.file() != null ? cmd.file() : old.file())
+                    .pathScope(cmd.pathScope() != null ? cmd.pathScope() : old.pathScope())
+                    .origin(cmd.origin() != null ? Origin.higher(old.origin(), cmd.origin()) : old.origin())
+                    .expiresAt(p.expiresAt != null ? p.expiresAt : old.expiresAt())
+                    .occurredAt(p.occurredAt != null ? p.occurredAt : old.occurredAt())
+                    .status(old.status() == MemoryStatus.ARCHIVED ? MemoryStatus.ACTIVE : old.status())
+                    .confidence(Math.max(old.confidence(), 1.0))
+                    .updatedAt(now).build();
+            tx.update(saved);
+            outcome = replace ? RememberResult.Outcome.REPLACED : RememberResult.Outcome.MERGED;
+        }
+        if (outcome != RememberResult.Outcome.MERGED) {
+            // new or replaced content: its vector must describe this content, or there must be none
+            if (p.vector != null) tx.putEmbedding(saved.id(), p.vector);
+            else tx.clearEmbedding(saved.id());
+        }
+        List<String> linked = addLinks(tx, saved, cmd, now);
+        if (outcome == RememberResult.Outcome.CREATED) {
+            previousEpisode.filter(prev -> tx.get(prev).isPresent())
+                    .ifPresent(prev -> tx.addEdge(new Edge(saved.id(), prev, EdgeType.FOLLOWS, now)));
+        }
+        // an inferred episode link says when a memory was written, not how well it is connected
+        int linkCount = (int) tx.edges(saved.id()).stream()
+                .filter(e -> e.fromId().equals(saved.id()) && e.type() != EdgeType.FOLLOWS).count();
+        QualityScore quality = QualityPolicy.score(saved, linkCount, now);
+        double q = outcome == RememberResult.Outcome.MERGED ? Math.max(saved.quality(), quality.total()) : quality.total();
+        Memory withQuality = saved.toBuilder().quality(q).build();
+        tx.update(withQuality);
+        RememberResult.NearDuplicate dup = p.duplicate != null && p.duplicate.id().equals(withQuality.id()) ? null : p.duplicate;
+        List<Memory> candidates = p.conflictCandidates;
+        if (!alsoCompare.isEmpty()) {
+            List<Memory> all = new ArrayList<>(candidates);
+            for (Memory m : alsoCompare) if (all.stream().noneMatch(x -> x.id().equals(m.id()))) all.add(m);
+            candidates = all;
+        }
+        return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? p.inferred : List.of(),
+                dup, quality, linked, conflicts(withQuality, candidates));
+    }
+
+    /** After the commit: the episode tracker learns what each session wrote last, the index catches up soon. */
+    private void finish(List<Prepared> prepared, List<RememberResult> results) {
+        for (int i = 0; i < results.size(); i++) {
+            RememberCommand cmd = prepared.get(i).cmd;
+            if (results.get(i).outcome() == RememberResult.Outcome.CREATED) {
+                episodes.wrote(cmd.zone(), cmd.session(), results.get(i).memory().id(), prepared.get(i).now);
             }
-            if (outcome != RememberResult.Outcome.MERGED) {
-                // new or replaced content: its vector must describe this content, or there must be none
-                if (vector != null) tx.putEmbedding(saved.id(), vector);
-                else tx.clearEmbedding(saved.id());
-            }
-            List<String> linked = addLinks(tx, saved, cmd, now);
-            if (outcome == RememberResult.Outcome.CREATED) {
-                episodes.previous(cmd.zone(), cmd.session(), now).filter(prev -> tx.get(prev).isPresent())
-                        .ifPresent(prev -> tx.addEdge(new Edge(saved.id(), prev, EdgeType.FOLLOWS, now)));
-            }
-            // an inferred episode link says when a memory was written, not how well it is connected
-            int linkCount = (int) tx.edges(saved.id()).stream()
-                    .filter(e -> e.fromId().equals(saved.id()) && e.type() != EdgeType.FOLLOWS).count();
-            QualityScore quality = QualityPolicy.score(saved, linkCount, now);
-            double q = outcome == RememberResult.Outcome.MERGED ? Math.max(saved.quality(), quality.total()) : quality.total();
-            Memory withQuality = saved.toBuilder().quality(q).build();
-            tx.update(withQuality);
-            RememberResult.NearDuplicate dup = duplicate != null && duplicate.id().equals(withQuality.id()) ? null : duplicate;
-            return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? inferred : List.of(),
-                    dup, quality, linked, conflicts(withQuality, conflictCandidates));
-        });
-        if (result.outcome() == RememberResult.Outcome.CREATED) {
-            episodes.wrote(cmd.zone(), cmd.session(), result.memory().id(), now);
         }
         index.catchUpSoon();
-        return result;
     }
 
     /**

@@ -48,4 +48,29 @@ class ExportImportTest {
         assertTrue(e.getMessage().startsWith("import: key 'same' in zone 'default' belongs to"), e.getMessage());
         assertEquals(1, target.store.count());
     }
+
+    @Test
+    void recordReadsOneMemoryAsExportWritesItByIdOrKeyWithinItsZone() {
+        EngineFixture f = new EngineFixture();
+        f.remember("a", "Alpha fact", MemoryType.FACT, List.of("x"));
+        String b = f.remember("b", "Beta decision", MemoryType.DECISION, List.of("y")).memory().id();
+        f.engine.link(new LinkCommand("b", "a", EdgeType.DEPENDS_ON, null, false));
+        f.engine.amend(new AmendCommand("b", null, "Beta decision, revised", null, null));
+        f.engine.remember(new RememberCommand("Gamma elsewhere", "g", null, null, "other", null, null, null, null, null,
+                null, false, null, null));
+        List<ExportRecord> exported = new ArrayList<>();
+        f.engine.export("default", exported::add);
+        ExportRecord expected = exported.stream().filter(r -> r.memory().id().equals(b)).findFirst().orElseThrow();
+
+        assertEquals(expected, f.engine.record("default", b).orElseThrow());
+        assertEquals(expected, f.engine.record("default", "b").orElseThrow());
+        assertEquals(1, expected.edges().size()); // the outgoing depends_on edge only
+        assertEquals(1, expected.versions().size());
+        // the edge's target does not list it: export keeps outgoing edges only
+        assertTrue(f.engine.record("default", "a").orElseThrow().edges().isEmpty());
+        String g = f.engine.record("other", "g").orElseThrow().memory().id();
+        assertTrue(f.engine.record("default", g).isEmpty(), "an id of another zone is not found in this one");
+        assertTrue(f.engine.record("default", "g").isEmpty());
+        assertTrue(f.engine.record("default", "no-such").isEmpty());
+    }
 }

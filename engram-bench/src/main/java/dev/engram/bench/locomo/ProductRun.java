@@ -301,7 +301,7 @@ final class ProductRun {
         }
     }
 
-    private static void copyRecursively(Path from, Path to) throws IOException {
+    static void copyRecursively(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path p : paths.toList()) {
                 Path target = to.resolve(from.relativize(p).toString());
@@ -311,7 +311,7 @@ final class ProductRun {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) return;
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);

@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code gc}: garbage collection under {@link GcRules}, reversible in two stages. First it purges what an
@@ -34,6 +36,22 @@ public final class GcStep implements MaintenanceStep {
 
     /** The rule that collects {@code m} at {@code now} (a sentence), or empty. */
     Optional<String> collects(Memory m, Instant now, java.util.function.Predicate<String> linked) {
+        return collects(m, now, linked, id -> false);
+    }
+
+    /** The same, {@code reflectNoise} saying which memories {@link #reflectNoise} found (they need their group). */
+    Optional<String> collects(Memory m, Instant now, java.util.function.Predicate<String> linked,
+                              java.util.function.Predicate<String> reflectNoise) {
+        Optional<String> rule = rule(m, now, linked);
+        if (rule.isPresent() || m.status() != MemoryStatus.ACTIVE || policy.exempt(m, now) || !reflectNoise.test(m.id())) {
+            return rule;
+        }
+        GcRules.ReflectNoise r = policy.gc().reflect();
+        return Optional.of("session reflection beyond the " + r.keepPerType() + " most important of its type, importance "
+                + Steps.num(policy.importance(m, now)) + ", " + Duration.between(m.createdAt(), now).toDays() + " days old");
+    }
+
+    private Optional<String> rule(Memory m, Instant now, java.util.function.Predicate<String> linked) {
         GcRules r = policy.gc();
         if (m.status() != MemoryStatus.ACTIVE || m.pinned() || policy.exempt(m, now)) return Optional.empty();
         if (m.createdAt().plus(r.grace()).isAfter(now)) return Optional.empty();
@@ -59,11 +77,37 @@ public final class GcStep implements MaintenanceStep {
                 && importance < r.resolvedImportance()) {
             return Optional.of("resolved error, importance " + Steps.num(importance));
         }
+        if (!r.knownTypes().isEmpty() && !r.knownTypes().contains(m.type()) && importance < r.untypedImportance()) {
+            return Optional.of("type " + m.type().wireName() + " is none of this profile's, importance " + Steps.num(importance));
+        }
         if ((m.type() == MemoryType.FACT || m.type() == MemoryType.DECISION) && m.accessCount() == 0
                 && age.compareTo(r.orphanAge()) >= 0 && importance < r.orphanImportance() && !linked.test(m.id())) {
             return Optional.of("orphan " + m.type().wireName() + " never read, no links, importance " + Steps.num(importance));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The ids of the session-reflection noise among {@code live} ({@link GcRules.ReflectNoise}): per type, past the
+     * {@code keepPerType} most important (then newest), old enough and unimportant enough, and not exempt.
+     */
+    Set<String> reflectNoise(List<Memory> live, Instant now) {
+        GcRules.ReflectNoise r = policy.gc().reflect();
+        if (r.maxPerCycle() == 0 || r.tag().isEmpty()) return Set.of();
+        Map<MemoryType, List<Memory>> byType = new java.util.EnumMap<>(MemoryType.class);
+        for (Memory m : live) if (m.tags().contains(r.tag())) byType.computeIfAbsent(m.type(), t -> new ArrayList<>()).add(m);
+        Set<String> out = new java.util.LinkedHashSet<>();
+        for (List<Memory> group : byType.values()) {
+            group.sort(java.util.Comparator.comparingDouble((Memory m) -> policy.importance(m, now)).reversed()
+                    .thenComparing(Memory::createdAt, java.util.Comparator.reverseOrder()));
+            for (Memory m : group.subList(Math.min(group.size(), r.keepPerType()), group.size())) {
+                if (Duration.between(m.createdAt(), now).compareTo(r.minAge()) >= 0 && policy.importance(m, now) < r.maxImportance()
+                        && !m.pinned() && !policy.exempt(m, now) && !m.createdAt().plus(policy.gc().grace()).isAfter(now)) {
+                    out.add(m.id());
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether GC archived {@code m} itself and it stayed so for the purge delay. */
@@ -96,18 +140,28 @@ public final class GcStep implements MaintenanceStep {
                 m -> purged(m, now.plus(dev.engram.engine.Engine.RESTORE_WINDOW))));
 
         List<Memory> live = Steps.withStatus(c, MemoryStatus.ACTIVE);
+        Set<String> noise = reflectNoise(live, now);
+        int reflectMax = policy.gc().reflect().maxPerCycle();
         List<Memory> collecting = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
+        int byRule = 0, byNoise = 0;
         for (Memory m : live) {
-            if (collecting.size() == max) break;
-            Optional<String> why = collects(m, now, id -> !c.store().edges(id).isEmpty());
+            if (byRule == max && byNoise >= Math.min(reflectMax, noise.size())) break;
+            Optional<String> why = byRule < max ? collects(m, now, id -> !c.store().edges(id).isEmpty()) : Optional.empty();
+            if (why.isPresent()) {
+                byRule++;
+            } else if (byNoise < reflectMax && noise.contains(m.id())) {
+                why = collects(m, now, id -> !c.store().edges(id).isEmpty(), noise::contains);
+                if (why.isPresent()) byNoise++;
+            }
             if (why.isPresent()) {
                 collecting.add(m);
                 reasons.add(why.get());
             }
         }
-        List<StepReport.Finding> archivedNow = Steps.apply(c, collecting, (tx, m) -> collects(m, now, id -> !tx.edges(id).isEmpty()).isPresent(), (tx, m) -> {
-            String why = collects(m, now, id -> !tx.edges(id).isEmpty()).orElseThrow();
+        List<StepReport.Finding> archivedNow = Steps.apply(c, collecting,
+                (tx, m) -> collects(m, now, id -> !tx.edges(id).isEmpty(), noise::contains).isPresent(), (tx, m) -> {
+            String why = collects(m, now, id -> !tx.edges(id).isEmpty(), noise::contains).orElseThrow();
             Memory out = m.toBuilder().status(MemoryStatus.ARCHIVED).updatedAt(now).build();
             tx.update(out);
             tx.putMark(MARK + m.id(), Long.toString(now.toEpochMilli()));

@@ -31,10 +31,13 @@ public record LifecyclePolicy(String name, TypedDecay decay, TierRules tiers, Gc
         }
     }
 
-    /** Memento's constants (seed-systems §2.6): typed decay, five tiers, GC, auto-anchor, feedback, every 6 hours. */
+    /**
+     * Memento's constants (seed-systems §2.6): typed decay, five tiers (a memory linked to 5 others becomes a permanent
+     * hub), GC, auto-anchor, feedback (24 h window, 20 fragments a session), every 6 hours.
+     */
     public static final LifecyclePolicy MEMENTO = new LifecyclePolicy("memento", TypedDecay.MEMENTO,
             new TierRules.Typed(Set.of(MemoryType.PREFERENCE), 0.8, Set.of(MemoryType.ERROR, MemoryType.PROCEDURE), 7,
-                    "episode", 0.5, 0.3, 30, 0.5, 180),
+                    "episode", 0.5, 0.3, 30, 0.5, 180, TierStep.HUB_TAG, 5),
             GcRules.MEMENTO, AutoAnchor.MEMENTO, FeedbackRules.MEMENTO, Duration.ofHours(6));
 
     /**

@@ -40,7 +40,8 @@ public final class Maintenance {
 
     /**
      * The steps a policy's cycle runs, in order. Auto-anchor first, so what becomes an anchor is exempt
-     * from the rest; decay before collection, so collection sees the faded importance.
+     * from the rest, then the hub promotion where the policy has one; decay before collection, so collection sees
+     * the faded importance.
      */
     public static List<MaintenanceStep> defaultSteps(LifecyclePolicy policy) {
         return defaultSteps(policy, null);
@@ -57,6 +58,8 @@ public final class Maintenance {
                 ? ConsolidationSteps.of(ConsolidationPolicy.MEMENTO, judge) : List.of();
         List<MaintenanceStep> steps = new ArrayList<>();
         steps.add(new AnchorStep(policy));
+        // hubs become permanent before decay and collection, which exempt the permanent tier
+        if (policy.tiers() instanceof TierRules.Typed t && t.hubLinks() > 0) steps.add(new TierStep(policy));
         // the near-duplicate merge before decay, so a merged memory fades once
         consolidation.stream().filter(s -> s instanceof MergeStep).forEach(steps::add);
         steps.add(new DecayStep(policy));
@@ -129,30 +132,112 @@ public final class Maintenance {
     public record Adapted(String id, double before, double after) {
     }
 
+    /** A memory a session's rating left as it was, and why (the window's bound). */
+    public record Skipped(String id, String reason) {
+    }
+
+    /** What one session's rating did: the memories adapted, and those its window left alone. */
+    public record Rating(List<Adapted> adapted, List<Skipped> skipped) {
+        public Rating {
+            adapted = List.copyOf(adapted);
+            skipped = List.copyOf(skipped);
+        }
+    }
+
+    /** Store mark prefix of a session's feedback window: {@code lifecycle.feedback.<hash>} = "start-millis id,id,…". */
+    public static final String FEEDBACK_MARK = "lifecycle.feedback.";
+
+    /**
+     * A rating by {@code session} (null: the calls without one, which share a window): as
+     * {@link #adaptImportance(String, List, boolean, boolean, FeedbackRules)}, within the session's window
+     * ({@link FeedbackRules#window()}, {@link FeedbackRules#perSession()}): a memory this session's feedback adapted
+     * in the window already, or past the window's count, is skipped. The window lives in a store mark written in
+     * the same transaction, so processes sharing the store share it. An unknown id changes nothing and throws.
+     */
+    public Rating rate(String zone, String session, List<String> ids, boolean relevant, boolean sufficient,
+                       FeedbackRules rules) {
+        Instant now = clock.instant();
+        String mark = FEEDBACK_MARK + windowKey(zone, session);
+        Rating out = store.write(tx -> {
+            List<Memory> targets = targets(tx, zone, ids);
+            long start = now.toEpochMilli();
+            java.util.LinkedHashSet<String> seen = new java.util.LinkedHashSet<>();
+            Optional<String> held = tx.mark(mark);
+            if (held.isPresent()) {
+                String[] parts = held.get().split(" ", 2);
+                try {
+                    long opened = Long.parseLong(parts[0]);
+                    if (Instant.ofEpochMilli(opened).plus(rules.window()).isAfter(now)) {
+                        start = opened;
+                        if (parts.length > 1 && !parts[1].isEmpty()) seen.addAll(List.of(parts[1].split(",")));
+                    }
+                } catch (NumberFormatException unreadable) {
+                    // a mark this code did not write: open a new window
+                }
+            }
+            Instant until = Instant.ofEpochMilli(start).plus(rules.window());
+            List<Adapted> adapted = new ArrayList<>();
+            List<Skipped> skipped = new ArrayList<>();
+            for (Memory m : targets) {
+                if (seen.contains(m.id())) {
+                    skipped.add(new Skipped(m.id(), "this session's feedback adapted it already; again after " + until));
+                } else if (seen.size() >= rules.perSession()) {
+                    skipped.add(new Skipped(m.id(), "this session's feedback adapted " + rules.perSession()
+                            + " fragments already (the most per " + rules.window().toHours() + " h); again after " + until));
+                } else {
+                    adapted.add(adapt(tx, m, relevant, sufficient, rules, now));
+                    seen.add(m.id());
+                }
+            }
+            tx.putMark(mark, start + " " + String.join(",", seen));
+            return new Rating(adapted, skipped);
+        });
+        if (!out.adapted().isEmpty()) index.catchUpSoon();
+        return out;
+    }
+
+    private static String windowKey(String zone, String session) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(
+                    ((zone == null ? "" : zone) + '\0' + (session == null ? "" : session)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d, 0, 12);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<Memory> targets(dev.engram.spi.StoreTransaction tx, String zone, List<String> ids) {
+        List<Memory> targets = new ArrayList<>();
+        for (String id : ids) {
+            Memory m = tx.get(id).filter(x -> zone == null || x.zone().equals(zone))
+                    .orElseThrow(() -> NotFoundException.memory(id, zone));
+            if (targets.stream().noneMatch(t -> t.id().equals(m.id()))) targets.add(m);
+        }
+        return targets;
+    }
+
+    private static Adapted adapt(dev.engram.spi.StoreTransaction tx, Memory m, boolean relevant, boolean sufficient,
+                                 FeedbackRules rules, Instant now) {
+        Memory fresh = tx.get(m.id()).orElseThrow();
+        double before = NumericImportance.of(fresh);
+        double after = rules.adapt(before, relevant, sufficient);
+        tx.update(fresh.toBuilder().importance(NumericImportance.level(after))
+                .relevance(NumericImportance.toRelevance(after)).updatedAt(now).build());
+        return new Adapted(m.id(), before, after);
+    }
+
     /**
      * Feedback-adaptive importance: each of these memories (of {@code zone}, by id) has its stored importance
-     * multiplied by the rating's step and clamped ({@link FeedbackRules}). All or nothing: an unknown id
-     * changes nothing and is a {@link NotFoundException} naming it.
+     * multiplied by the rating's step and clamped ({@link FeedbackRules}), with no session window (a caller's own
+     * tuning; tools rate through {@link #rate}). All or nothing: an unknown id changes nothing and is a
+     * {@link NotFoundException} naming it.
      */
     public List<Adapted> adaptImportance(String zone, List<String> ids, boolean relevant, boolean sufficient,
                                          FeedbackRules rules) {
         Instant now = clock.instant();
         List<Adapted> out = store.write(tx -> {
-            List<Memory> targets = new ArrayList<>();
-            for (String id : ids) {
-                Memory m = tx.get(id).filter(x -> zone == null || x.zone().equals(zone))
-                        .orElseThrow(() -> NotFoundException.memory(id, zone));
-                targets.add(m);
-            }
             List<Adapted> adapted = new ArrayList<>();
-            for (Memory m : targets) {
-                Memory fresh = tx.get(m.id()).orElseThrow();
-                double before = NumericImportance.of(fresh);
-                double after = rules.adapt(before, relevant, sufficient);
-                tx.update(fresh.toBuilder().importance(NumericImportance.level(after))
-                        .relevance(NumericImportance.toRelevance(after)).updatedAt(now).build());
-                adapted.add(new Adapted(m.id(), before, after));
-            }
+            for (Memory m : targets(tx, zone, ids)) adapted.add(adapt(tx, m, relevant, sufficient, rules, now));
             return adapted;
         });
         if (!out.isEmpty()) index.catchUpSoon();

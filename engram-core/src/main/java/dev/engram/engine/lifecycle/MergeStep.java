@@ -18,7 +18,8 @@ import java.util.Set;
  *   <li>content hash: the same type and the same content after {@link DuplicateMerge#normalized normalisation};</li>
  *   <li>meaning: the same type and topic ({@link ConsolidationPolicy#topicOf}) and embedding cosine at or above
  *       {@link ConsolidationPolicy#mergeCosine()}, among each memory's {@link ConsolidationPolicy#neighbours()}
- *       nearest.</li>
+ *       nearest, unless the deterministic {@link ContradictionCheck} finds the two disagree (a number, date or
+ *       version, or the polarity): such a pair is a contradiction, left to the {@code contradictions} step.</li>
  * </ol>
  * At most {@link ConsolidationPolicy#maxPerCycle()} merges per run. After a complete run, the next one's second
  * pass starts only from memories written or changed since (a store mark per zone). A dry run plans the same and
@@ -64,6 +65,9 @@ public final class MergeStep implements MaintenanceStep {
                 Memory o = n.memory();
                 if (n.similarity() < policy.mergeCosine() || !eligible.contains(o.id()) || gone.contains(o.id())
                         || o.type() != m.type() || !policy.topicOf(o).equals(policy.topicOf(m))) continue;
+                // "max 40 connections" and "max 80 connections" embed almost alike: a contradiction, not a duplicate,
+                // and merging would archive one of the two values unseen; the contradictions step reports the pair
+                if (ContradictionCheck.compare(o.content(), m.content()).isPresent()) continue;
                 cosine.put(pair(m, o), n.similarity());
                 near.add(o);
             }

@@ -52,8 +52,9 @@ public sealed interface TierRules {
      * Memento's five tiers (seed-systems §2.6), with the importance faded by the policy's decay:
      * <ul>
      *   <li>short: working memory, i.e. a memory with an expiry (Memento's {@code scope: session});</li>
-     *   <li>permanent: an anchor (pinned), a {@code permanentTypes} type, or stored importance at least
-     *       {@code permanentImportance}; on parole, a permanent memory that is no anchor, whose importance is
+     *   <li>permanent: an anchor (pinned), a {@code permanentTypes} type, stored importance at least
+     *       {@code permanentImportance}, or a hub: tagged {@code hubTag}, which the {@code tiers} step of a cycle
+     *       gives a memory linked to at least {@code hubLinks} others ({@link TierStep}); on parole, a permanent memory that is no anchor, whose importance is
      *       under {@code paroleImportance} and that was not read for {@code paroleIdleDays} goes cold;</li>
      *   <li>hot: read within {@code hotDays} (a recall brings any non-permanent memory back here), or of a
      *       {@code hotTypes} type (errors, procedures) not idle for {@code idleDays};</li>
@@ -67,11 +68,13 @@ public sealed interface TierRules {
      */
     record Typed(Set<MemoryType> permanentTypes, double permanentImportance, Set<MemoryType> hotTypes, int hotDays,
                  String warmTag, double warmImportance, double coldImportance, int idleDays,
-                 double paroleImportance, int paroleIdleDays) implements TierRules {
+                 double paroleImportance, int paroleIdleDays, String hubTag, int hubLinks) implements TierRules {
         public Typed {
             permanentTypes = Set.copyOf(permanentTypes);
             hotTypes = Set.copyOf(hotTypes);
             Objects.requireNonNull(warmTag, "warmTag");
+            Objects.requireNonNull(hubTag, "hubTag");
+            if (hubLinks < 0) throw new IllegalArgumentException("hubLinks must be >= 0 (0: no hub promotion)");
             if (hotDays < 1 || idleDays < hotDays || paroleIdleDays < idleDays) {
                 throw new IllegalArgumentException("need 1 <= hotDays <= idleDays <= paroleIdleDays");
             }
@@ -79,7 +82,8 @@ public sealed interface TierRules {
 
         @Override
         public boolean permanent(Memory m) {
-            return m.pinned() || permanentTypes.contains(m.type()) || NumericImportance.of(m) >= permanentImportance;
+            return m.pinned() || permanentTypes.contains(m.type()) || NumericImportance.of(m) >= permanentImportance
+                    || m.tags().contains(hubTag);
         }
 
         @Override

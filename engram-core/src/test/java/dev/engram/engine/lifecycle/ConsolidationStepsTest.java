@@ -142,6 +142,23 @@ class ConsolidationStepsTest {
     }
 
     @Test
+    void closeVectorsThatDisagreeOnAValueAreAContradictionNotADuplicate() {
+        embedder.at("The billing pool allows max 40 connections", 0, 0.99)
+                .at("The billing pool allows max 80 connections", 0, 0.99)   // cosine 0.98: would merge
+                .at("The billing pool allows max 40 connections.", 0, 0.99); // the same value said again
+        Memory older = remember("p1", "The billing pool allows max 40 connections", MemoryType.FACT, null, "topic:billing");
+        Memory newer = remember("p2", "The billing pool allows max 80 connections", MemoryType.FACT, null, "topic:billing");
+        Memory again = remember("p3", "The billing pool allows max 40 connections.", MemoryType.FACT, null, "topic:billing");
+        StepReport report = run(new MergeStep(POLICY), false);
+        assertEquals(MemoryStatus.ACTIVE, get(newer).status(), "the newer value is never archived by a merge: " + report);
+        assertEquals(1, report.changed(), report.toString());
+        assertEquals(1, java.util.stream.Stream.of(older, again).filter(m -> get(m).status() == MemoryStatus.ARCHIVED).count(),
+                "the same value twice still merges");
+        StepReport contradictions = run(new ContradictionStep(POLICY, null), false);
+        assertEquals(1, contradictions.changed(), "the pair goes to the contradictions step: " + contradictions);
+    }
+
+    @Test
     void pinnedMemoriesAreNeverMergedAway() {
         Memory a = remember("a", "Deploys go out on Tuesdays", MemoryType.FACT, null);
         Memory b = remember("b", "Deploys go out on Tuesdays!", MemoryType.FACT, null);

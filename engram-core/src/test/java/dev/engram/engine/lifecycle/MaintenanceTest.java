@@ -317,6 +317,113 @@ class MaintenanceTest {
                 "another zone's memory is not found");
     }
 
+    @Test
+    void aSessionsFeedbackAdaptsEachFragmentOncePerWindowAndAtMost20() {
+        FeedbackRules rules = MEMENTO.feedback();
+        Memory a = insert(memory(MemoryType.FACT, 0.5));
+        Maintenance.Rating first = maintenance.rate("work", "s1", List.of(a.id()), true, true, rules);
+        assertEquals(0.525, first.adapted().get(0).after(), 1e-9);
+        Maintenance.Rating again = maintenance.rate("work", "s1", List.of(a.id()), true, true, rules);
+        assertEquals(List.of(), again.adapted(), "once per window");
+        assertEquals(a.id(), again.skipped().get(0).id());
+        assertTrue(again.skipped().get(0).reason().contains("already"), again.toString());
+        assertEquals(0.525, stored(a), 1e-9);
+        assertEquals(0.551, maintenance.rate("work", "s2", List.of(a.id()), true, true, rules).adapted().get(0).after(), 1e-9,
+                "another session has its own window");
+
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 21; i++) many.add(insert(memory(MemoryType.FACT, 0.5)).id());
+        Maintenance.Rating capped = maintenance.rate("work", "s1", many, false, true, rules);
+        assertEquals(19, capped.adapted().size(), "20 a session: a counts already");
+        assertEquals(many.subList(19, 21), capped.skipped().stream().map(Maintenance.Skipped::id).toList());
+        assertTrue(capped.skipped().get(0).reason().contains("20 fragments"), capped.skipped().get(0).reason());
+        assertThrows(NotFoundException.class, () -> maintenance.rate("work", "s3", List.of(a.id(), "m_zzzzzzzzzz"), true, true, rules));
+        assertEquals(0.551, stored(a), 1e-9, "an unknown id changes nothing");
+
+        clock.advance(Duration.ofHours(24));
+        Maintenance.Rating next = maintenance.rate("work", "s1", List.of(a.id(), many.get(20)), true, true, rules);
+        assertEquals(2, next.adapted().size(), "after 24 hours a new window opens: " + next);
+        assertEquals(0.579, stored(a), 1e-9);
+    }
+
+    // --- hubs, untyped and reflection noise --------------------------------------------------------------
+
+    @Test
+    void aFragmentLinkedToFiveOthersBecomesAPermanentHubAndStopsFading() {
+        Memory hub = insert(memory(MemoryType.FACT, 0.45));
+        Memory four = insert(memory(MemoryType.FACT, 0.5));
+        List<Memory> others = new ArrayList<>();
+        for (int i = 0; i < 5; i++) others.add(insert(memory(MemoryType.FACT, 0.5)));
+        store.write(tx -> {
+            for (int i = 0; i < 5; i++) {
+                // both directions and types count, each neighbour once
+                tx.addEdge(i % 2 == 0 ? new Edge(hub.id(), others.get(i).id(), EdgeType.RELATED, T0)
+                        : new Edge(others.get(i).id(), hub.id(), EdgeType.CAUSED_BY, T0));
+                if (i < 4) tx.addEdge(new Edge(four.id(), others.get(i).id(), EdgeType.RELATED, T0));
+            }
+            tx.addEdge(new Edge(four.id(), others.get(0).id(), EdgeType.DEPENDS_ON, T0)); // a second edge to the same one
+            return null;
+        });
+        assertEquals(Tier.COLD, MEMENTO.tier(get(hub), T0));
+        days(10);
+        MaintenanceReport r = run();
+        assertEquals(List.of(hub.id()), step(r, "tiers").findings().stream().flatMap(f -> f.memoryIds().stream()).toList());
+        assertTrue(get(hub).tags().contains(TierStep.HUB_TAG));
+        assertEquals(Tier.PERMANENT, MEMENTO.tier(get(hub), clock.instant()));
+        assertEquals(0.45, stored(hub), 1e-9, "the permanent tier does not fade");
+        assertTrue(stored(four) < 0.5, "four links: no hub, it fades");
+        assertEquals(get(hub).updatedAt(), hub.updatedAt(), "a promotion is no edit");
+        assertEquals(0, step(run(), "tiers").changed(), "promoted once");
+        assertFalse(Maintenance.defaultSteps(LifecyclePolicy.DEFAULT).stream().anyMatch(st -> st.name().equals("tiers")),
+                "the native tiers have no hub rule");
+        days(181);
+        assertEquals(Tier.COLD, MEMENTO.tier(get(hub), clock.instant()), "a hub that is no anchor is on parole");
+    }
+
+    @Test
+    void gcCollectsAnUnimportantMemoryOfATypeMementoHasNoNameFor() {
+        Memory warning = insert(memory(MemoryType.WARNING, 0.15));
+        Memory important = insert(memory(MemoryType.PATTERN, 0.6));
+        Memory fact = insert(memory(MemoryType.FACT, 0.15).accessCount(3).lastAccessedAt(T0));
+        days(6);
+        run();
+        assertEquals(MemoryStatus.ACTIVE, get(warning).status(), "within the 7 days' grace");
+        days(2);
+        MaintenanceReport r = run();
+        assertEquals(MemoryStatus.ARCHIVED, get(warning).status(), r.toString());
+        assertTrue(step(r, "gc").findings().get(0).detail().contains("type warning"), r.toString());
+        assertEquals(MemoryStatus.ACTIVE, get(important).status(), "importance 0.2 or more stays");
+        assertEquals(MemoryStatus.ACTIVE, get(fact).status(), "a Memento type is not untyped");
+        Memory nativeWarning = insert(memory(MemoryType.WARNING, 0.1).createdAt(T0));
+        maintenance.run(LifecyclePolicy.DEFAULT, null, false);
+        assertEquals(MemoryStatus.ACTIVE, get(nativeWarning).status(), "the default policy collects expired memories only");
+    }
+
+    @Test
+    void gcKeepsTheFiveMostImportantReflectionsOfEachTypeAndCollectsOldUnimportantOnes() {
+        String tag = MEMENTO.gc().reflect().tag();
+        List<Memory> facts = new ArrayList<>();
+        for (int i = 0; i < 8; i++) facts.add(insert(memory(MemoryType.FACT, 0.2 + i * 0.001).tags(List.of(tag))));
+        List<Memory> decisions = new ArrayList<>();
+        for (int i = 0; i < 6; i++) decisions.add(insert(memory(MemoryType.DECISION, 0.25).tags(List.of(tag)).accessCount(20)));
+        Memory important = insert(memory(MemoryType.PROCEDURE, 0.5).tags(List.of(tag)));
+        Memory untagged = insert(memory(MemoryType.FACT, 0.2).accessCount(20));
+        // reads keep the other rules (utility, orphan) away from these, so only the reflection rule can take them
+        for (Memory m : facts) store.write(tx -> { tx.update(tx.get(m.id()).orElseThrow().toBuilder().accessCount(20).build()); return null; });
+        days(29);
+        assertEquals(0, step(run(), "gc").changed(), "not 30 days old yet");
+        days(1);
+        MaintenanceReport r = run();
+        List<String> collected = step(r, "gc").findings().stream().flatMap(f -> f.memoryIds().stream()).toList();
+        // facts: the five most important stay, the three least go; decisions: six equal ones, five stay, one goes
+        assertEquals(4, collected.size(), r.toString());
+        assertTrue(collected.containsAll(facts.subList(0, 3).stream().map(Memory::id).toList()), collected.toString());
+        assertEquals(1, decisions.stream().filter(m -> collected.contains(m.id())).count());
+        assertEquals(MemoryStatus.ACTIVE, get(important).status(), "the only procedure is among its type's five");
+        assertEquals(MemoryStatus.ACTIVE, get(untagged).status(), "not a reflection");
+        assertTrue(step(r, "gc").findings().get(0).detail().contains("session reflection"), r.toString());
+    }
+
     // --- dry run and lease -------------------------------------------------------------------------------
 
     private Map<String, String> snapshot() {

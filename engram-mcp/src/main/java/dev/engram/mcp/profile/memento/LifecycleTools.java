@@ -51,7 +51,8 @@ final class LifecycleTools {
                         .required("tool_name", "relevant", "sufficient").build())
                 .title("Tool feedback")
                 .description("Rate a tool's answer. The fragments named in fragment_ids adapt their importance: sufficient +5 %, "
-                        + "insufficient −2.5 %, irrelevant −5 % (within 0.05..1).")
+                        + "insufficient −2.5 %, irrelevant −5 % (within 0.05..1); a session adapts at most 20 fragments, "
+                        + "each once, per 24 hours (the rest are listed in skipped).")
                 .annotations(ToolHints.writes(false)).build();
         return new MementoTool(def, this::toolFeedback);
     }
@@ -71,14 +72,17 @@ final class LifecycleTools {
         List<String> ids = a.list("fragment_ids");
         List<String> targets = new ArrayList<>();
         if (ids != null) for (String id : ids) targets.add(c.require("fragment_ids", zone, id).memory().id());
-        List<Map<String, Object>> adjusted = new ArrayList<>();
+        List<Map<String, Object>> adjusted = new ArrayList<>(), skipped = new ArrayList<>();
         if (!targets.isEmpty()) {
-            for (Maintenance.Adapted x : c.engine().maintenance().adaptImportance(zone, targets, relevant, sufficient,
-                    LifecyclePolicy.MEMENTO.feedback())) {
+            // the MCP session's window: at most 20 fragments a session, each once, per 24 hours (Memento's calibration)
+            Maintenance.Rating rating = c.engine().maintenance().rate(zone, a.caller().session(), targets, relevant, sufficient,
+                    LifecyclePolicy.MEMENTO.feedback());
+            for (Maintenance.Adapted x : rating.adapted()) {
                 adjusted.add(map("id", x.id(), "importance_before", x.before(), "importance", x.after()));
             }
+            for (Maintenance.Skipped x : rating.skipped()) skipped.add(map("id", x.id(), "reason", x.reason()));
         }
-        return map("success", true, "adjusted", adjusted,
+        return map("success", true, "adjusted", adjusted, "skipped", skipped,
                 "note", targets.isEmpty() ? "no fragment_ids were sent, so no importance changed; the feedback itself is not stored yet" : "");
     }
 

@@ -45,9 +45,9 @@ final class MementoContext {
         return fragments.records(zone).stream().map(ExportRecord::memory).filter(m -> Fragments.live(m, now)).toList();
     }
 
+    /** The fragment of {@code zone} with this id or key, any status: a direct lookup, not a scan of the zone. */
     Optional<ExportRecord> record(String zone, String id) {
-        return fragments.records(zone).stream().filter(r -> r.memory().id().equals(id) || r.memory().key().equals(id))
-                .findFirst();
+        return engine().record(zone, id);
     }
 
     /** The live fragment {@code id} (field {@code field}), or a NotFound naming the workspace. */

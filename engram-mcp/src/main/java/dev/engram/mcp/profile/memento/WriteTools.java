@@ -202,6 +202,13 @@ final class WriteTools {
     RememberResult write(String zone, Draft d, ToolArgs a, List<String> extraTags) {
         for (String id : d.linkedTo) c.require("linkedTo", zone, id);
         for (String id : d.supersedes) c.require("supersedes", zone, id);
+        RememberResult r = c.engine().remember(command(zone, d, a, extraTags));
+        if (d.anchor && !r.memory().pinned()) c.engine().pin(new PinCommand(r.memory().id(), zone, 3));
+        return r;
+    }
+
+    /** The engine's command for a checked draft: the fragment's tags (topic, keywords, episode, scope), importance and expiry. */
+    private RememberCommand command(String zone, Draft d, ToolArgs a, List<String> extraTags) {
         List<String> tags = new ArrayList<>();
         tags.add(c.fragments.tag(Fragments.TOPIC, d.topic));
         if (d.type.equals(Fragments.EPISODE)) tags.add(Fragments.EPISODE);
@@ -220,9 +227,7 @@ final class WriteTools {
                 .importance(NumericImportance.level(d.importance)).relevance(NumericImportance.toRelevance(d.importance))
                 .ttl(d.session ? "24h" : null).links(links).origin(Origin.AGENT)
                 .session(a.caller().session()).branch(a.caller().branch()).build();
-        RememberResult r = c.engine().remember(cmd);
-        if (d.anchor && !r.memory().pinned()) c.engine().pin(new PinCommand(r.memory().id(), zone, 3));
-        return r;
+        return cmd;
     }
 
     static String idempotencyKey(String key) {
@@ -250,7 +255,8 @@ final class WriteTools {
                         .string("agentId", "Agent id (accepted, not used)", "default")
                         .required("fragments").build())
                 .title("Remember many fragments")
-                .description("Store up to 200 fragments at once. All are checked first: one bad fragment refuses the batch and nothing is written.")
+                .description("Store up to 200 fragments at once, in one transaction. All are checked first: one bad fragment refuses the batch "
+                        + "and nothing is written. Each result says merged and lists its conflicts, as remember does.")
                 .annotations(ToolHints.writes(false)).build();
         return new MementoTool(def, this::batchRemember);
     }
@@ -274,23 +280,51 @@ final class WriteTools {
             drafts.add(draft(str(it, at, "content"), str(it, at, "topic"), str(it, at, "type"), strs(it, at, "keywords"),
                     num(it, at, "importance"), null, false, null, null, str(it, at, "idempotencyKey"), at));
         }
-        List<Map<String, Object>> results = new ArrayList<>();
-        int inserted = 0, merged = 0;
+        // an idempotency key stored before answers with its fragment's id; a key repeated inside the batch with the earlier item's
+        List<Slot> slots = new ArrayList<>();
+        List<RememberCommand> commands = new ArrayList<>();
+        Map<String, Integer> keyed = new LinkedHashMap<>();
         for (Draft d : drafts) {
             if (d.idempotencyKey != null) {
                 var seen = c.record(zone, idempotencyKey(d.idempotencyKey));
                 if (seen.isPresent()) {
-                    results.add(map("id", seen.get().memory().id(), "idempotent", true));
+                    slots.add(new Slot(seen.get().memory().id(), -1, true));
                     continue;
                 }
+                Integer earlier = keyed.get(d.idempotencyKey);
+                if (earlier != null) {
+                    slots.add(new Slot(null, earlier, true));
+                    continue;
+                }
+                keyed.put(d.idempotencyKey, commands.size());
             }
-            RememberResult r = write(zone, d, a);
+            slots.add(new Slot(null, commands.size(), false));
+            commands.add(command(zone, d, a, List.of()));
+        }
+        // one transaction: every fragment is stored, or (the storage failing part way) none is
+        List<RememberResult> written = c.engine().rememberAll(commands);
+        List<Map<String, Object>> results = new ArrayList<>();
+        int inserted = 0, merged = 0;
+        for (Slot slot : slots) {
+            if (slot.idempotent()) {
+                String id = slot.storedId() != null ? slot.storedId() : written.get(slot.command()).memory().id();
+                results.add(map("id", id, "idempotent", true));
+                continue;
+            }
+            RememberResult r = written.get(slot.command());
             boolean m = r.outcome() != RememberResult.Outcome.CREATED;
             if (m) merged++;
             else inserted++;
-            results.add(map("id", r.memory().id(), "merged", m));
+            results.add(map("id", r.memory().id(), "merged", m, "conflicts", conflicts(r)));
         }
         return map("success", true, "inserted", inserted, "merged", merged, "results", results);
+    }
+
+    /**
+     * What one batch item answers: the fragment an idempotency key stored before names ({@code storedId}), or
+     * command {@code command} of the batch, as its own write or ({@code idempotent}) as a repeat of its key.
+     */
+    private record Slot(String storedId, int command, boolean idempotent) {
     }
 
     private static String str(Map<String, Object> it, String at, String k) {

@@ -285,6 +285,27 @@ class MementoToolsTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void batchRememberFillsEachItemsConflictsAndAnswersRepeatedIdempotencyKeysOnce() {
+        String pool = remember("The connection pool allows max 20 connections", "db", "fact");
+        Map<String, Object> b = ok("batch_remember", "fragments", List.of(
+                Map.of("content", "The connection pool allows max 50 connections", "topic", "db", "type", "fact"),
+                Map.of("content", "Deploys run on Tuesdays", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day"),
+                Map.of("content", "Deploys run on Tuesdays, said twice", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day")));
+        List<Map<String, Object>> results = (List<Map<String, Object>>) b.get("results");
+        assertEquals(2, b.get("inserted"));
+        List<Map<String, Object>> conflicts = (List<Map<String, Object>>) results.get(0).get("conflicts");
+        assertEquals(pool, conflicts.get(0).get("existing_id"));
+        assertEquals("values", conflicts.get(0).get("basis"));
+        assertEquals(List.of(), results.get(1).get("conflicts"));
+        assertEquals(Map.of("id", results.get(1).get("id"), "idempotent", true), results.get(2));
+        Map<String, Object> again = ok("batch_remember", "fragments", List.of(
+                Map.of("content", "Anything", "topic", "ops", "type", "fact", "idempotencyKey", "deploy-day")));
+        assertEquals(List.of(Map.of("id", results.get(1).get("id"), "idempotent", true)), again.get("results"));
+        assertEquals(3, live());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void memoryConsolidateRunsMementosCycleAndADryRunWritesNothing() {
         String procedure = remember("Deploy with make release", "deploy", "procedure", "importance", 0.7);
         String kept = remember("Never force-push main", "git", "preference");
@@ -297,9 +318,9 @@ class MementoToolsTest {
         assertEquals(false, r.get("dryRun"));
         assertEquals("default", r.get("workspace"));
         List<Map<String, Object>> steps = (List<Map<String, Object>>) r.get("steps");
-        assertEquals(List.of("anchor", "merge", "decay", "compress", "contradictions", "gc"),
+        assertEquals(List.of("anchor", "tiers", "merge", "decay", "compress", "contradictions", "gc"),
                 steps.stream().map(s -> s.get("step")).toList());
-        Map<String, Object> decay = steps.get(2);
+        Map<String, Object> decay = steps.get(3);
         assertEquals(1, decay.get("changed"));
         assertEquals(List.of(procedure), ((List<Map<String, Object>>) decay.get("findings")).get(0).get("ids"));
         assertEquals(0.35, store.get(procedure).orElseThrow().relevance() / 2, 0.001, "half-life 30 days, written back");
@@ -316,6 +337,10 @@ class MementoToolsTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> adj = ((List<Map<String, Object>>) r.get("adjusted")).get(0);
         assertEquals(0.475, adj.get("importance"));
+        Map<String, Object> repeat = ok("tool_feedback", "tool_name", "recall", "relevant", false, "sufficient", false, "fragment_ids", List.of(id));
+        assertEquals(List.of(), repeat.get("adjusted"), "a session adapts a fragment once per 24 hours");
+        assertEquals(id, ((Map<?, ?>) ((List<?>) repeat.get("skipped")).get(0)).get("id"));
+        assertEquals(0.475, store.get(id).orElseThrow().relevance() / 2, 1e-9);
         assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true).contains("sufficient is required"));
         assertTrue(((String) ok("reconstruct_history", "caseId", "c1").get("summary")).startsWith("No fragments found for case 'c1'"));
         assertTrue(error("session_rotate").contains("not built yet"));
