@@ -368,7 +368,7 @@ final class MemoryTools {
                 + "note and branch.", schema, ToonTool.hints(false, false, true)), args -> {
             String session = args.caller().session();
             // the caller's session names a client, not one id: its hash stands for the session's id
-            String id = session == null ? null : Integer.toHexString(session.hashCode());
+            String id = session == null ? null : String.format("%08x", session.hashCode()); // always 8 characters, as toon's keys
             ToonCheckpoint.Saved saved = ToonCheckpoint.save(c.engine(), c.zone(), c.now(), id, session, args.caller().branch(),
                     args.textOr("note"), List.of());
             return "📍 Checkpoint saved: " + saved.memory().key() + " (" + saved.memory().id() + "), expires "
