@@ -55,6 +55,7 @@ public final class Engine {
     private final java.util.function.Supplier<dev.engram.access.Grants> grants;
     private final dev.engram.engine.lifecycle.Maintenance maintenance;
     private final dev.engram.engine.view.GraphView graphView;
+    private final dev.engram.engine.session.SessionRegistry sessions;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -101,6 +102,12 @@ public final class Engine {
         MemoryStore seen = store; // the guarded store on a guarded engine
         this.graphView = new dev.engram.engine.view.GraphView(seen, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
                 (ref, zone) -> References.require(seen, ref, zone));
+        this.sessions = dev.engram.engine.session.SessionRegistry.local(store, clock);
+    }
+
+    /** The agent sessions working on this store now, across processes (heartbeats, soft conflicts). */
+    public dev.engram.engine.session.SessionRegistry sessions() {
+        return sessions;
     }
 
     /**
@@ -161,6 +168,18 @@ public final class Engine {
         store.write(tx -> {
             tx.putMark(name, value);
             return null;
+        });
+    }
+
+    /**
+     * Replaces a mark with {@code change} of its current value (empty when unset), read and written in one
+     * store write: several processes updating one mark never lose each other's changes.
+     */
+    public String updateMark(String name, java.util.function.UnaryOperator<String> change) {
+        return store.write(tx -> {
+            String value = change.apply(tx.mark(name).orElse(""));
+            tx.putMark(name, value);
+            return value;
         });
     }
 
