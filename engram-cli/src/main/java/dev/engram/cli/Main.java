@@ -257,6 +257,8 @@ public final class Main {
             java.util.Map<String, String> env = configLoader.environment();
             if (env.get("GITHUB_TOKEN") != null) settings.put(ToonProfile.GITHUB_TOKEN_SETTING, env.get("GITHUB_TOKEN"));
             if (env.get("ENGRAM_GIST_API") != null) settings.put(ToonProfile.GIST_API_SETTING, env.get("ENGRAM_GIST_API"));
+            String sessionId = configLoader.sessionId();
+            if (sessionId != null) settings.put(ToonProfile.SESSION_ID_SETTING, sessionId);
         }
         return profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());

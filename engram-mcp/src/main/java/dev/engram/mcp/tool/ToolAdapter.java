@@ -53,7 +53,8 @@ public final class ToolAdapter {
      * memories (docs/benchmarks.md §000).
      */
     static Caller caller(String clientName, String sessionId, ToolHandler handler, ProjectBranch project) {
-        return new Caller(Caller.session(clientName, sessionId), readOnly(handler) ? null : project.current());
+        String client = clientName == null || clientName.isBlank() ? null : clientName.strip();
+        return new Caller(Caller.session(clientName, sessionId), readOnly(handler) ? null : project.current(), client);
     }
 
     private static boolean readOnly(ToolHandler handler) {

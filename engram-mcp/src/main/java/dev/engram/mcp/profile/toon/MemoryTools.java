@@ -365,16 +365,20 @@ final class MemoryTools {
     ToonTool checkpoint() {
         var schema = JsonSchema.input().string("note", "What you were doing", "halfway through the auth refactor");
         return new ToonTool(ToonTool.define("memory_checkpoint", "Save a checkpoint of this session (7-day TTL): date, "
-                + "note and branch.", schema, ToonTool.hints(false, false, true)), args -> {
+                + "note, branch and up to 10 files it touched.", schema, ToonTool.hints(false, false, true)), args -> {
             String session = args.caller().session();
-            String suffix = session == null ? Long.toString(ProcessHandle.current().pid(), 36)
-                    : Integer.toHexString(session.hashCode());
+            String selfId = c.sessions().selfId(args);
+            String suffix = Integer.toHexString(selfId.hashCode());
             String key = "checkpoint-" + (suffix.length() > 8 ? suffix.substring(0, 8) : suffix);
             String note = args.textOr("note");
             String branch = args.caller().branch();
+            // toon's checkpoint lists up to 10 of the files this session touched (its heartbeat's files)
+            List<String> files = c.sessions().ownFiles(args);
             String content = "Checkpoint " + c.now().toString().substring(0, 16).replace('T', ' ') + " UTC"
                     + (note == null || note.isBlank() ? "" : ": " + note.strip())
-                    + (branch == null ? "" : "\nBranch: " + branch);
+                    + (branch == null ? "" : "\nBranch: " + branch)
+                    + (files.isEmpty() ? "" : "\nFiles touched: " + String.join(", ", files.stream().limit(10).toList())
+                    + (files.size() > 10 ? " (+" + (files.size() - 10) + " more)" : ""));
             RememberResult r = c.engine().remember(new RememberCommand(content, key, MemoryType.FACT, List.of("checkpoint"),
                     c.zone(), null, "7d", null, null, null, null, true, session, branch, false, null));
             return "📍 Checkpoint saved: " + r.memory().key() + " (" + r.memory().id() + "), expires "
