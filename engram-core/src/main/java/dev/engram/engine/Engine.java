@@ -274,6 +274,14 @@ public final class Engine {
     }
 
     /** Store changes this process's search index has not applied yet (0 when it is caught up). */
+    /**
+     * The store's latest change number (its change feed's head): unchanged means no memory, edge or vector
+     * was written since, by any process. Access counts and marks are not changes.
+     */
+    public long changeSeq() {
+        return store.headSeq();
+    }
+
     public long indexLag() {
         return Math.max(0, store.headSeq() - index.indexedSeq());
     }

@@ -27,6 +27,7 @@ import dev.engram.memory.Origin;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** toon's core memory tools: remember, recall, search, smart recall, suggest, forget, pin, unpin, tag, checkpoint. */
@@ -81,6 +82,12 @@ final class MemoryTools {
         if (r.outcome() != RememberResult.Outcome.CREATED) out.append("\n🔀 Merged into the existing entry (id kept)");
         String evidence = r.conflicts().isEmpty() ? c.evidence(file) : "conflict";
         if (!evidence.isEmpty()) out.append("\n🔎 Evidence: ").append(evidence);
+        // kept as toon's 20th field; an update merges as toon's mergeEntries does: a conflict on either side stays,
+        // else the new level, else the one recorded before
+        String before = r.outcome() == RememberResult.Outcome.CREATED ? ""
+                : ToonEvidence.read(c.engine(), c.zone()).getOrDefault(m.id(), "");
+        String kept = before.equals("conflict") || evidence.equals("conflict") ? "conflict" : evidence.isEmpty() ? before : evidence;
+        ToonEvidence.put(c.engine(), c.zone(), Map.of(m.id(), kept));
         if (!r.conflicts().isEmpty()) {
             // toon's contradiction-on-write block: the entry is saved, the agent is told what to re-check
             out.append("\n\n⚠️ Potential CONTRADICTION with existing memory:");
