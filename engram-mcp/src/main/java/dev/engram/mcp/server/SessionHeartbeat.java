@@ -4,12 +4,10 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.session.Heartbeat;
 import dev.engram.engine.session.SessionRegistry;
 import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.AroundTool;
 import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ProjectBranch;
 import dev.engram.mcp.tool.ToolArgs;
-import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.mcp.tool.ToolReply;
-import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,23 +64,7 @@ public final class SessionHeartbeat {
 
     /** The profile with every tool recording a heartbeat first. */
     public ToolProfile around(ToolProfile profile) {
-        List<ToolHandler> tools = profile.tools().stream().map(this::around).toList();
-        return new ToolProfile(profile.name(), profile.instructions(), tools, profile.resources(), profile.prompts());
-    }
-
-    private ToolHandler around(ToolHandler handler) {
-        return new ToolHandler() {
-            @Override
-            public McpSchema.Tool definition() {
-                return handler.definition();
-            }
-
-            @Override
-            public ToolReply call(ToolArgs args) {
-                record(args);
-                return handler.call(args);
-            }
-        };
+        return profile.withTools(t -> new AroundTool(t, this::record, () -> { }));
     }
 
     /** Records the call's session now when the throttle allows it or the call names a new file. */

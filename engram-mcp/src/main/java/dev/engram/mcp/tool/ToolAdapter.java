@@ -54,12 +54,7 @@ public final class ToolAdapter {
      */
     static Caller caller(String clientName, String sessionId, ToolHandler handler, ProjectBranch project) {
         String client = clientName == null || clientName.isBlank() ? null : clientName.strip();
-        return new Caller(Caller.session(clientName, sessionId), readOnly(handler) ? null : project.current(), client);
-    }
-
-    private static boolean readOnly(ToolHandler handler) {
-        var hints = handler.definition().annotations();
-        return hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
+        return new Caller(Caller.session(clientName, sessionId), ToolHints.isReadOnly(handler) ? null : project.current(), client);
     }
 
     public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments, Caller caller) {

@@ -2,10 +2,8 @@ package dev.engram.mcp.profile.toon;
 
 import dev.engram.engine.Engine;
 import dev.engram.mcp.profile.ToolProfile;
-import dev.engram.mcp.tool.ToolArgs;
-import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.mcp.tool.ToolReply;
-import io.modelcontextprotocol.spec.McpSchema;
+import dev.engram.mcp.tool.AroundTool;
+import dev.engram.mcp.tool.ToolHints;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -87,24 +85,7 @@ public final class ToonFollower implements Supplier<Engine> {
 
     /** The profile with every tool that may write rewriting the followed data.toon after it ran. */
     public ToolProfile mirroring(ToolProfile profile) {
-        List<ToolHandler> tools = profile.tools().stream().map(t -> readOnly(t) ? t : mirrored(t)).toList();
-        return new ToolProfile(profile.name(), profile.instructions(), tools, profile.resources(), profile.prompts());
-    }
-
-    private ToolHandler mirrored(ToolHandler handler) {
-        return new ToolHandler() {
-            @Override
-            public McpSchema.Tool definition() {
-                return handler.definition();
-            }
-
-            @Override
-            public ToolReply call(ToolArgs args) {
-                ToolReply reply = handler.call(args);
-                mirror();
-                return reply;
-            }
-        };
+        return profile.withTools(t -> ToolHints.isReadOnly(t) ? t : new AroundTool(t, args -> { }, this::mirror));
     }
 
     /** Rewrites the followed data.toon from the store when anything it shows changed since it was last written. */
@@ -141,10 +122,5 @@ public final class ToonFollower implements Supplier<Engine> {
     /** What data.toon shows besides the memories: evidence levels and file summaries. */
     private String marks(Engine engine) {
         return engine.mark(ToonEvidence.mark(zone)).orElse("") + "\u0000" + engine.mark(FolderTools.summariesMark(zone)).orElse("");
-    }
-
-    private static boolean readOnly(ToolHandler handler) {
-        var hints = handler.definition().annotations();
-        return hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
     }
 }
