@@ -103,6 +103,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void toonSessions() throws Exception {
+        nodeTest("toon-sessions.test.mjs");
+    }
+
+    @Test
     void memento() throws Exception {
         nodeTest("memento.test.mjs");
     }
