@@ -502,7 +502,7 @@ public final class ToonData {
      */
     public static String export(Engine engine, String zone, Map<String, String> summaries) {
         List<ExportRecord> records = new ArrayList<>();
-        engine.export(zone, records::add);
+        engine.exportCurrent(zone, records::add); // toon's format keeps no past versions
         records.sort(java.util.Comparator.comparing((ExportRecord r) -> r.memory().createdAt()).reversed());
         Map<String, String> evidence = ToonEvidence.read(engine, zone);
         Map<String, String> keyOf = new HashMap<>();
