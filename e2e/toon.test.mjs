@@ -4,7 +4,7 @@
 // Memory Health /100, the System Primer), the ones of later issue items answer isError saying what is
 // not built; bad input comes back isError naming the argument, and nothing is half-written. Last, a
 // server started in a project with a .toon-memory folder imports it at first start (escaped | and
-// newlines, ids kept) and serves the three toon://memory resources.
+// newlines, ids kept), serves the three toon://memory resources, and writes changes back into that data.toon.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -128,9 +128,12 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
   const project = tempDir("engram-toon-import-");
   let server;
 
+  const dataFile = join(project, ".toon-memory", "memory", "data.toon");
+  let original;
+
   before(async () => {
     mkdirSync(join(project, ".toon-memory", "memory"), { recursive: true });
-    writeFileSync(join(project, ".toon-memory", "memory", "data.toon"), [
+    writeFileSync(dataFile, original = [
       "version: 1",
       "entries[2|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence|lastAccessed|priority|path_scope|origin|status|supersededOn|importance|evidence}:",
       "  abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|src/types.ts|types;validation|2026-07-25||7|zod-schemas|0.70|1.0||1||human|active||high|",
@@ -170,6 +173,20 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     assert.equal(page.mimeType, "text/html;profile=mcp-app");
     assert.ok(page.text.includes("\"key\":\"use-zod\""), "the page carries its graph snapshot");
     assert.ok(!page.text.includes("assets/d3.min.js"), "d3 is inlined, nothing is fetched");
+  });
+
+  it("writes changes back into the data.toon it follows: newest first, with toon's evidence field", async () => {
+    assert.equal(readFileSync(dataFile, "utf8"), original, "recalls and reads left the file as it was");
+    mkdirSync(join(project, "src"), { recursive: true });
+    writeFileSync(join(project, "src", "router.ts"), "export {}\n");
+    const r = await server.client.callTool({ name: "memory_remember", arguments: { category: "knowledge", key: "router-file",
+      content: "The router lives in src/router.ts", file: "src/router.ts", tags: "routing" } });
+    assert.ok(!r.isError, textOf(r));
+    const lines = readFileSync(dataFile, "utf8").split("\n");
+    assert.match(lines[1], /^entries\[3\|\]\{id\|category\|key\|.*\|importance\|evidence\}:$/);
+    assert.match(lines[2], /^  m_[a-z2-7]{10}\|knowledge\|router-file\|The router lives in src\/router\.ts\|src\/router\.ts\|routing\|.*\|verified$/);
+    assert.ok(lines.some((l) => l.startsWith("  abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|")), lines.join("\n"));
+    assert.ok(!existsSync(dataFile + ".lock"), "toon's lock is released");
   });
 });
 

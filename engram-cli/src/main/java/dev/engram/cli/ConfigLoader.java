@@ -316,6 +316,29 @@ final class ConfigLoader {
         return home.resolve(".toon-memory").resolve("memory").resolve("global.toon");
     }
 
+    /**
+     * The session id this process's heartbeats use when the environment fixes one: ENGRAM_SESSION_ID, else
+     * toon's TOON_MEMORY_SESSION_ID; null for the MCP session's own.
+     */
+    String sessionId() {
+        for (String name : List.of("ENGRAM_SESSION_ID", "TOON_MEMORY_SESSION_ID")) {
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) {
+                if (v.strip().length() > 200 || v.chars().anyMatch(Character::isISOControl)) {
+                    throw new ConfigException(name, "environment", "must be one line of at most 200 characters");
+                }
+                return v.strip();
+            }
+        }
+        return null;
+    }
+
+    /** Whether session heartbeats are off: ENGRAM_NO_SESSION or toon's TOON_MEMORY_NO_SESSION set to anything but empty. */
+    boolean sessionsDisabled() {
+        return List.of("ENGRAM_NO_SESSION", "TOON_MEMORY_NO_SESSION").stream()
+                .anyMatch(n -> env.get(n) != null && !env.get(n).isEmpty());
+    }
+
     /** server-memory's MEMORY_FILE_PATH, resolved against the working directory, if set. */
     java.util.Optional<Path> memoryFile() {
         String v = env.get(MEMORY_FILE_PATH);

@@ -243,11 +243,13 @@ public final class Main {
             engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
         }
         java.util.Map<String, String> settings = configLoader.profileSettings();
+        dev.engram.mcp.profile.toon.ToonFollower follower = null;
         if (name.equals(ToonProfile.NAME)) {
             // a toon-memory user switching keeps their .toon-memory folder's memories: imported once, into an empty store
             // toon keeps .toon-memory at its working directory: that first, then the git root
             java.util.List<java.nio.file.Path> folders = java.util.List.of(configLoader.cwd(), config.projectRoot());
-            engines = ToonData.importingOnce(engines, config.defaultZone(), folders, err);
+            follower = ToonData.importingOnce(engines, config.defaultZone(), folders, err);
+            engines = follower;
             settings = new java.util.HashMap<>(settings);
             settings.put(ToonProfile.PROJECT_SETTING, config.projectRoot().toString());
             settings.put(ToonProfile.GLOBAL_FILE_SETTING, configLoader.toonGlobalFile().toString());
@@ -257,9 +259,13 @@ public final class Main {
             java.util.Map<String, String> env = configLoader.environment();
             if (env.get("GITHUB_TOKEN") != null) settings.put(ToonProfile.GITHUB_TOKEN_SETTING, env.get("GITHUB_TOKEN"));
             if (env.get("ENGRAM_GIST_API") != null) settings.put(ToonProfile.GIST_API_SETTING, env.get("ENGRAM_GIST_API"));
+            String sessionId = configLoader.sessionId();
+            if (sessionId != null) settings.put(ToonProfile.SESSION_ID_SETTING, sessionId);
         }
-        return profiles.create(name, new ProfileContext(engines, config.defaultZone())
+        ToolProfile profile = profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());
+        // the followed data.toon gets every write back, so toon and its hooks keep seeing the memory
+        return follower == null ? profile : follower.mirroring(profile);
     }
 
     /**

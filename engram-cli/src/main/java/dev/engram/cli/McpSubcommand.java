@@ -5,7 +5,9 @@ import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.profile.memento.MementoModes;
 import dev.engram.mcp.profile.memento.MementoProfile;
 import dev.engram.mcp.profile.toon.ToonProfile;
+import dev.engram.mcp.server.SessionHeartbeat;
 import dev.engram.mcp.server.StdioServer;
+import dev.engram.mcp.tool.ProjectBranch;
 import io.modelcontextprotocol.server.McpSyncServer;
 import java.io.OutputStream;
 import java.util.concurrent.Callable;
@@ -40,6 +42,8 @@ final class McpSubcommand implements Callable<Integer> {
         }
         // a bad ENGRAM_MAINTENANCE_INTERVAL is reported now too, while stderr and the exit code still reach the user
         main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
+        // and a bad session id, as early (TOON_MEMORY_SESSION_ID / ENGRAM_SESSION_ID)
+        String sessionId = main.configLoader().sessionId();
         // from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         EngramConfig config = root.config();
@@ -48,6 +52,11 @@ final class McpSubcommand implements Callable<Integer> {
         CompletableFuture<AutoCloseable> maintenance = opening.thenApply(o -> main.startMaintenance(profileName, o.engine()));
         ToolProfile served = main.profile(profileName, config, Main.engineWhenOpen(opening));
         if (mode != null) served = MementoModes.variant(served, mode);
+        // every tool call records this process's session in the store, so sessions of all processes see each other
+        if (!main.configLoader().sessionsDisabled()) {
+            served = new SessionHeartbeat(Main.engineWhenOpen(opening), sessionId,
+                    ProjectBranch.workingDirectory(), java.time.Clock.systemUTC()).around(served);
+        }
         McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.closeGracefully();

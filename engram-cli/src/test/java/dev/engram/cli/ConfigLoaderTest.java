@@ -194,4 +194,18 @@ class ConfigLoaderTest {
         assertEquals("--shutdown-grace (flag) must be a duration up to 1 hour, e.g. 10s, 500ms or 1m; got 'soon'",
                 assertThrows(ConfigException.class, () -> none.limits(null, null, null, "soon")).getMessage());
     }
+
+    @Test
+    void sessionIdAndSwitchComeFromEngramsOrToonsVariables() {
+        assertEquals(null, new ConfigLoader(Map.of(), dir, dir, "Linux").sessionId());
+        assertEquals("toon-7", new ConfigLoader(Map.of("TOON_MEMORY_SESSION_ID", " toon-7 "), dir, dir, "Linux").sessionId());
+        assertEquals("mine", new ConfigLoader(Map.of("TOON_MEMORY_SESSION_ID", "toon-7", "ENGRAM_SESSION_ID", "mine"), dir, dir, "Linux")
+                .sessionId());
+        ConfigException bad = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> new ConfigLoader(Map.of("TOON_MEMORY_SESSION_ID", "two\nlines"), dir, dir, "Linux").sessionId());
+        org.junit.jupiter.api.Assertions.assertTrue(bad.getMessage().contains("TOON_MEMORY_SESSION_ID"), bad.getMessage());
+        org.junit.jupiter.api.Assertions.assertFalse(new ConfigLoader(Map.of("TOON_MEMORY_NO_SESSION", ""), dir, dir, "Linux").sessionsDisabled());
+        org.junit.jupiter.api.Assertions.assertTrue(new ConfigLoader(Map.of("TOON_MEMORY_NO_SESSION", "1"), dir, dir, "Linux").sessionsDisabled());
+        org.junit.jupiter.api.Assertions.assertTrue(new ConfigLoader(Map.of("ENGRAM_NO_SESSION", "true"), dir, dir, "Linux").sessionsDisabled());
+    }
 }

@@ -169,7 +169,7 @@ class SessionStartHookTest {
         assertEquals(1, found.size());
         dev.engram.memory.Memory m = found.get(0);
         assertEquals("checkpoint-5f3c9a21", m.key());
-        assertTrue(m.content().contains("Files: src/a.ts, src/b.ts"), m.content());
+        assertTrue(m.content().contains("Files touched: src/a.ts, src/b.ts"), m.content());
         assertTrue(m.expiresAt() != null && m.expiresAt().isAfter(java.time.Instant.now().plus(java.time.Duration.ofDays(6))));
         assertFalse(m.tags().isEmpty());
     }

@@ -202,9 +202,17 @@ public final class GuardedStore implements MemoryStore {
         return readsAll(g) ? all : all.stream().filter(z -> g.can(Right.READ, z.name())).toList();
     }
 
+    /**
+     * Marks a caller never sees through the guard: the principals, and the agent sessions of every process on
+     * the store (their agents, branches and files belong to no one tenant; a tenant's server records none).
+     */
+    static boolean hidden(String name) {
+        return Principals.MARK.equals(name) || dev.engram.engine.session.SessionRegistry.MARK.equals(name);
+    }
+
     @Override
     public Optional<String> mark(String name) {
-        return Principals.MARK.equals(name) ? Optional.empty() : store.mark(name);
+        return hidden(name) ? Optional.empty() : store.mark(name);
     }
 
     @Override

@@ -122,12 +122,12 @@ final class GuardedTransaction implements StoreTransaction {
 
     @Override
     public Optional<String> mark(String name) {
-        return Principals.MARK.equals(name) ? Optional.empty() : tx.mark(name);
+        return GuardedStore.hidden(name) ? Optional.empty() : tx.mark(name);
     }
 
     @Override
     public void putMark(String name, String value) {
-        if (Principals.MARK.equals(name)) throw new AccessDeniedException(Right.ADMIN);
+        if (GuardedStore.hidden(name)) throw new AccessDeniedException(Right.ADMIN);
         tx.putMark(name, value);
     }
 

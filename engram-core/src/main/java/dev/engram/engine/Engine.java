@@ -55,6 +55,7 @@ public final class Engine {
     private final java.util.function.Supplier<dev.engram.access.Grants> grants;
     private final dev.engram.engine.lifecycle.Maintenance maintenance;
     private final dev.engram.engine.view.GraphView graphView;
+    private final dev.engram.engine.session.SessionRegistry sessions;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -101,6 +102,12 @@ public final class Engine {
         MemoryStore seen = store; // the guarded store on a guarded engine
         this.graphView = new dev.engram.engine.view.GraphView(seen, clock, q -> ranked.recall(q, ENTITY_HIT_COST),
                 (ref, zone) -> References.require(seen, ref, zone));
+        this.sessions = dev.engram.engine.session.SessionRegistry.local(store, clock);
+    }
+
+    /** The agent sessions working on this store now, across processes (heartbeats, soft conflicts). */
+    public dev.engram.engine.session.SessionRegistry sessions() {
+        return sessions;
     }
 
     /**
@@ -161,6 +168,18 @@ public final class Engine {
         store.write(tx -> {
             tx.putMark(name, value);
             return null;
+        });
+    }
+
+    /**
+     * Replaces a mark with {@code change} of its current value (empty when unset), read and written in one
+     * store write: several processes updating one mark never lose each other's changes.
+     */
+    public String updateMark(String name, java.util.function.UnaryOperator<String> change) {
+        return store.write(tx -> {
+            String value = change.apply(tx.mark(name).orElse(""));
+            tx.putMark(name, value);
+            return value;
         });
     }
 
@@ -238,6 +257,15 @@ public final class Engine {
     }
 
     /**
+     * As {@link #export}, without past versions: for formats that keep none (toon-memory's data.toon), one
+     * store read per memory fewer.
+     */
+    public void exportCurrent(String zone, Consumer<ExportRecord> sink) {
+        store.forEach(zone, m -> sink.accept(new ExportRecord(m,
+                store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(), java.util.List.of())));
+    }
+
+    /**
      * Imports records as {@link #export} writes them (ids, times, versions, edges; an edge may point at
      * a record later in the list) under the merge rule of {@link ImportPlan}: nothing stored is lost
      * without {@link ImportPolicy#REPLACE}, and even then the replaced content is kept as a version.
@@ -279,6 +307,14 @@ public final class Engine {
     }
 
     /** Store changes this process's search index has not applied yet (0 when it is caught up). */
+    /**
+     * The store's latest change number (its change feed's head): unchanged means no memory, edge or vector
+     * was written since, by any process. Access counts and marks are not changes.
+     */
+    public long changeSeq() {
+        return store.headSeq();
+    }
+
     public long indexLag() {
         return Math.max(0, store.headSeq() - index.indexedSeq());
     }

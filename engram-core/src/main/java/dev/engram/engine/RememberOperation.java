@@ -285,24 +285,37 @@ final class RememberOperation {
         return linked;
     }
 
-    /** The index hits around a new content, best first, and their memories in that order. */
+    /**
+     * The memories around a new content, best first, and the vector index's hits among them ({@code hits}, scored
+     * (1 + cos) / 2; empty without a vector): the semantic near-duplicate check reads those scores.
+     */
     private record Neighbourhood(List<IndexHit> hits, List<Memory> memories) {
     }
 
     /**
-     * The memories of the zone nearest a new content, any type: from the vector index when the content has a vector
-     * (one cheap kNN), else from BM25 over its first words (a whole memory as a query costs more than the rest of
-     * remember). {@link #DUPLICATE_CANDIDATES} + {@link Engine#WRITE_CONFLICT_CANDIDATES} of them: a near-duplicate
+     * The memories of the zone nearest a new content, any type: from BM25 over its first words (a whole memory as a
+     * query costs more than the rest of remember) and, when the content has a vector, the vector index's kNN too,
+     * taken in turn. {@link #DUPLICATE_CANDIDATES} + {@link Engine#WRITE_CONFLICT_CANDIDATES} of each: a near-duplicate
      * (70% of its words shared) ranks at the top whatever the other memories' types.
      */
     private Neighbourhood neighbourhood(String content, String zone, StoredEmbedding vector) {
         int k = DUPLICATE_CANDIDATES + Engine.WRITE_CONFLICT_CANDIDATES;
-        List<IndexHit> hits = vector != null
-                ? index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, k))
-                : index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
-                        Set.of(MemoryStatus.ACTIVE), null, null, k, IndexQuery.Match.CONTENT_WORDS));
-        return new Neighbourhood(hits, hits.isEmpty() ? List.of() : store.getAll(hits.stream().map(IndexHit::id).toList()));
+        List<IndexHit> lexical = index.search(new IndexQuery(firstWords(content), Set.of(zone), Set.of(), Set.of(),
+                Set.of(MemoryStatus.ACTIVE), null, null, k, IndexQuery.Match.CONTENT_WORDS));
+        if (vector == null) {
+            return new Neighbourhood(List.of(), lexical.isEmpty() ? List.of() : store.getAll(lexical.stream().map(IndexHit::id).toList()));
+        }
+        // semantic and lexical neighbours in turn: a memory without a vector yet (just imported, its embedding still
+        // on the backfill's list) is found by its words, so a warning it holds is checked whether or not the model
+        // has reached it
+        List<IndexHit> semantic = index.searchVector(new VectorQuery(vector.vector(), vector.modelId(), Set.of(zone), Set.of(),
+                Set.of(), Set.of(MemoryStatus.ACTIVE), null, null, k));
+        java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < Math.max(semantic.size(), lexical.size()); i++) {
+            if (i < semantic.size()) ids.add(semantic.get(i).id());
+            if (i < lexical.size()) ids.add(lexical.get(i).id());
+        }
+        return new Neighbourhood(semantic, ids.isEmpty() ? List.of() : store.getAll(List.copyOf(ids)));
     }
 
     /**

@@ -53,6 +53,20 @@ class SemanticRecallTest {
     }
 
     @Test
+    void aWarningWithoutAVectorYetIsStillCheckedForAContradiction() {
+        // just imported: the backfill has not embedded it, so the vector kNN cannot see it; its words still do
+        dev.engram.memory.Memory warning = dev.engram.memory.Memory.builder().id("aaa000001").key("dont-use-mysql").zone("default")
+                .type(MemoryType.WARNING).content("never use MySQL for this project").createdAt(clock.instant())
+                .updatedAt(clock.instant()).build();
+        engine.importAll(new ImportCommand(List.of(new ExportRecord(warning, List.of(), List.of())), ImportPolicy.KEEP_NEWER, false));
+        assertTrue(store.embedding("aaa000001").isEmpty(), "imported without a vector");
+        RememberResult claim = engine.remember(RememberCommand.builder("lets use MySQL for this project instead")
+                .key("use-mysql").type(MemoryType.DECISION).build());
+        assertTrue(store.embedding(claim.memory().id()).isPresent(), "the new memory has a vector: the kNN ran");
+        assertEquals(List.of("dont-use-mysql"), claim.conflicts().stream().map(RememberResult.Conflict::key).toList());
+    }
+
+    @Test
     void semanticLayerFindsAParaphraseThatSharesNoWord() {
         remember("pg", "Postgres is sluggish under load");
         remember("pets", "The puppy needs a walk");

@@ -286,6 +286,41 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void sessionHeartbeatsOfConcurrentWritersAreAllKept() throws Exception {
+        // one mark read and rewritten per heartbeat: the store's serialized writes must not lose any session
+        dev.engram.engine.session.SessionRegistry sessions =
+                new dev.engram.engine.session.SessionRegistry(store, clock, "host-a", pid -> true);
+        List<Thread> threads = new java.util.ArrayList<>();
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        for (int t = 0; t < 3; t++) {
+            int n = t;
+            Thread thread = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 5; i++) {
+                        sessions.beat(new dev.engram.engine.session.Heartbeat("s" + n, "agent\t" + n, "host-a", 100 + n,
+                                "feature/é" + n, java.util.Set.of("src/shared.ts", "src/only-" + n + "-" + i + ".ts")));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) thread.join();
+        assertEquals(List.of(), List.copyOf(failures));
+        List<dev.engram.engine.session.AgentSession> active = sessions.active();
+        assertEquals(java.util.Set.of("s0", "s1", "s2"), active.stream().map(dev.engram.engine.session.AgentSession::id)
+                .collect(java.util.stream.Collectors.toSet()));
+        dev.engram.engine.session.AgentSession s1 = active.stream().filter(s -> s.id().equals("s1")).findFirst().orElseThrow();
+        assertEquals("agent\t1", s1.agent(), "tabs in a field survive the mark");
+        assertEquals("feature/é1", s1.branch());
+        assertEquals(6, s1.files().size(), "every heartbeat's files are kept");
+        assertEquals(List.of("src/shared.ts"), dev.engram.engine.session.SessionRegistry.conflicts(active).stream()
+                .map(dev.engram.engine.session.SoftConflict::file).toList());
+    }
+
+    @Test
     void zoneDescriptionsAreStoredReplacedAndRemoved() {
         Instant t = clock.instant();
         ZoneInfo projects = new ZoneInfo("projects", "Project facts", "Everything about our projects", t, t);

@@ -73,6 +73,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void init() throws Exception {
+        nodeTest("init.test.mjs");
+    }
+
+    @Test
     void proxy() throws Exception {
         nodeTest("proxy.test.mjs");
     }
@@ -100,6 +105,11 @@ class NodeEndToEndIT {
     @Test
     void toon() throws Exception {
         nodeTest("toon.test.mjs");
+    }
+
+    @Test
+    void toonSessions() throws Exception {
+        nodeTest("toon-sessions.test.mjs");
     }
 
     @Test

@@ -17,4 +17,9 @@ public record ToolProfile(String name, String instructions, List<ToolHandler> to
         resources = List.copyOf(resources);
         prompts = List.copyOf(prompts);
     }
+
+    /** The same profile with each tool replaced by what {@code change} makes of it. */
+    public ToolProfile withTools(java.util.function.UnaryOperator<ToolHandler> change) {
+        return new ToolProfile(name, instructions, tools.stream().map(change).toList(), resources, prompts);
+    }
 }

@@ -2,11 +2,16 @@ package dev.engram.mcp.tool;
 
 /**
  * Who made a tool call, as recorded on what it writes: the MCP client's name and session ({@code
- * claude-code/3f2a…}) and the git branch checked out in the project directory. Any part may be null:
- * calls from tests, benches and the CLI have no session.
+ * claude-code/3f2a…}), the git branch checked out in the project directory, and the client's name alone
+ * ({@code client}, the agent a session heartbeat shows). Any part may be null: calls from tests, benches
+ * and the CLI have no session.
  */
-public record Caller(String session, String branch) {
-    public static final Caller NONE = new Caller(null, null);
+public record Caller(String session, String branch, String client) {
+    public static final Caller NONE = new Caller(null, null, null);
+
+    public Caller(String session, String branch) {
+        this(session, branch, null);
+    }
 
     /** The session as stored: the client's name and the transport's session id, either of which may be missing. */
     public static String session(String clientName, String sessionId) {

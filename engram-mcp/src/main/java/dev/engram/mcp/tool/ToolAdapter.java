@@ -57,12 +57,8 @@ public final class ToolAdapter {
      * memories (docs/benchmarks.md §000).
      */
     static Caller caller(String clientName, String sessionId, ToolHandler handler, ProjectBranch project) {
-        return new Caller(Caller.session(clientName, sessionId), readOnly(handler) ? null : project.current());
-    }
-
-    private static boolean readOnly(ToolHandler handler) {
-        var hints = handler.definition().annotations();
-        return hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
+        String client = clientName == null || clientName.isBlank() ? null : clientName.strip();
+        return new Caller(Caller.session(clientName, sessionId), ToolHints.isReadOnly(handler) ? null : project.current(), client);
     }
 
     public static CallToolResult call(ToolHandler handler, Map<String, Object> arguments, Caller caller) {

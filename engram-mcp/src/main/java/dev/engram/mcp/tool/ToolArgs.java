@@ -64,6 +64,11 @@ public final class ToolArgs {
         return caller;
     }
 
+    /** Whether the tool's schema has an argument of this name (whether this call sent it or not). */
+    public boolean declares(String name) {
+        return properties.containsKey(name);
+    }
+
     /** A required string; blank counts as missing. */
     public String text(String name) {
         String v = textOr(name);

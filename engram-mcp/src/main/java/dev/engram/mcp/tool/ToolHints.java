@@ -10,6 +10,12 @@ public final class ToolHints {
     private ToolHints() {
     }
 
+    /** Whether the tool says it only reads (its readOnlyHint); a tool without hints may write. */
+    public static boolean isReadOnly(ToolHandler handler) {
+        var hints = handler.definition().annotations();
+        return hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
+    }
+
     public static ToolAnnotations readOnly() {
         return of(true, false, true);
     }

@@ -53,11 +53,11 @@ class ToolAdapterTest {
         ProjectBranch project = new ProjectBranch(dir);
 
         Caller writer = ToolAdapter.caller("claude-code", "s1", hinted(ToolHints.writes(false)), project);
-        assertEquals(new Caller("claude-code/s1", "feature/speed"), writer);
+        assertEquals(new Caller("claude-code/s1", "feature/speed", "claude-code"), writer);
         Caller unhinted = ToolAdapter.caller("claude-code", "s1", handler(a -> null), project);
         assertEquals("feature/speed", unhinted.branch()); // no hints: it may write, so it records the branch
         Caller reader = ToolAdapter.caller("claude-code", "s1", hinted(ToolHints.readOnly()), project);
-        assertEquals(new Caller("claude-code/s1", null), reader);
+        assertEquals(new Caller("claude-code/s1", null, "claude-code"), reader);
     }
 
     private static String text(CallToolResult r) {

@@ -57,7 +57,7 @@ final class ContextTools {
         List<Memory> top = picked.stream().limit(limit).toList();
         if (top.isEmpty()) b.append("(none yet: save decisions and fixes with memory_remember)\n");
         top.forEach(m -> b.append("- ").append(ToonText.line(m)).append('\n'));
-        b.append("\n## Sessions\n- ").append(ReportTools.sessionLine(args.caller().session(), args.caller().branch())).append('\n');
+        b.append('\n').append(c.sessions().brief(args)).append('\n');
         List<String> findings = new ArrayList<>();
         b.append("\n## Health: ").append(reports.healthScore(findings)).append("/100");
         return b.toString();

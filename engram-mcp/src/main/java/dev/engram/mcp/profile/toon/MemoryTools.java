@@ -27,6 +27,7 @@ import dev.engram.memory.Origin;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** toon's core memory tools: remember, recall, search, smart recall, suggest, forget, pin, unpin, tag, checkpoint. */
@@ -81,6 +82,12 @@ final class MemoryTools {
         if (r.outcome() != RememberResult.Outcome.CREATED) out.append("\n🔀 Merged into the existing entry (id kept)");
         String evidence = r.conflicts().isEmpty() ? c.evidence(file) : "conflict";
         if (!evidence.isEmpty()) out.append("\n🔎 Evidence: ").append(evidence);
+        // kept as toon's 20th field; an update merges as toon's mergeEntries does: a conflict on either side stays,
+        // else the new level, else the one recorded before
+        String before = r.outcome() == RememberResult.Outcome.CREATED ? ""
+                : ToonEvidence.read(c.engine(), c.zone()).getOrDefault(m.id(), "");
+        String kept = before.equals("conflict") || evidence.equals("conflict") ? "conflict" : evidence.isEmpty() ? before : evidence;
+        ToonEvidence.put(c.engine(), c.zone(), Map.of(m.id(), kept));
         if (!r.conflicts().isEmpty()) {
             // toon's contradiction-on-write block: the entry is saved, the agent is told what to re-check
             out.append("\n\n⚠️ Potential CONTRADICTION with existing memory:");
@@ -365,12 +372,13 @@ final class MemoryTools {
     ToonTool checkpoint() {
         var schema = JsonSchema.input().string("note", "What you were doing", "halfway through the auth refactor");
         return new ToonTool(ToonTool.define("memory_checkpoint", "Save a checkpoint of this session (7-day TTL): date, "
-                + "note and branch.", schema, ToonTool.hints(false, false, true)), args -> {
+                + "note, branch and up to 10 files it touched.", schema, ToonTool.hints(false, false, true)), args -> {
             String session = args.caller().session();
-            // the caller's session names a client, not one id: its hash stands for the session's id
-            String id = session == null ? null : String.format("%08x", session.hashCode()); // always 8 characters, as toon's keys
+            // the session's id as toon keys it: 8 hex characters of the caller's own session id
+            String id = String.format("%08x", c.sessions().selfId(args).hashCode());
+            // toon's checkpoint lists up to 10 of the files this session touched (its heartbeat's files)
             ToonCheckpoint.Saved saved = ToonCheckpoint.save(c.engine(), c.zone(), c.now(), id, session, args.caller().branch(),
-                    args.textOr("note"), List.of());
+                    args.textOr("note"), c.sessions().ownFiles(args));
             return "📍 Checkpoint saved: " + saved.memory().key() + " (" + saved.memory().id() + "), expires "
                     + ToonText.date(saved.memory().expiresAt()) + "\n" + saved.content();
         });

@@ -282,17 +282,10 @@ final class ReportTools {
 
     ToonTool sessions() {
         var schema = JsonSchema.input().bool("conflictsOnly", "Only the soft conflicts");
-        return new ToonTool(ToonTool.define("memory_sessions", "Active agent sessions on this project and soft conflicts "
-                + "(files touched by two sessions).", schema, ToonTool.hints(true, false, true)), args -> {
-            String note = "\n(Engram sees this process's session only; sessions of other processes are not recorded yet.)";
-            if (args.bool("conflictsOnly")) return "🔥 Soft conflicts (0)" + note;
-            return "🧭 Active sessions (1) — window 10 min:\n  • " + sessionLine(args.caller().session(), args.caller().branch()) + note;
-        });
-    }
-
-    static String sessionLine(String session, String branch) {
-        String agent = session == null ? "agent" : session.contains("/") ? session.substring(0, session.indexOf('/')) : session;
-        return agent + "@" + (branch == null ? "no-branch" : branch) + " (pid " + ProcessHandle.current().pid() + ") ← you";
+        return new ToonTool(ToonTool.define("memory_sessions", "Active agent sessions on this project, from every process "
+                + "sharing the store (agent, git branch, files touched, last seen within 10 min), and soft conflicts "
+                + "(files touched by 2+ sessions).", schema, ToonTool.hints(true, false, true)),
+                args -> c.sessions().report(args, args.bool("conflictsOnly")));
     }
 
     ToonTool graphPath() {

@@ -37,12 +37,12 @@ public final class ToonCheckpoint {
     /** Upserts the session's checkpoint (the same key replaces the last one). */
     public static Saved save(Engine engine, String zone, Instant now, String sessionId, String session, String branch, String note,
                              List<String> files) {
-        List<String> touched = files == null ? List.of() : files.stream().filter(f -> f != null && !f.isBlank()).distinct()
-                .limit(MAX_FILES).toList();
+        List<String> touched = files == null ? List.of() : files.stream().filter(f -> f != null && !f.isBlank()).distinct().toList();
         String content = "Checkpoint " + now.toString().substring(0, 16).replace('T', ' ') + " UTC"
                 + (note == null || note.isBlank() ? "" : ": " + note.strip())
                 + (branch == null || branch.isBlank() ? "" : "\nBranch: " + branch)
-                + (touched.isEmpty() ? "" : "\nFiles: " + String.join(", ", touched));
+                + (touched.isEmpty() ? "" : "\nFiles touched: " + String.join(", ", touched.stream().limit(MAX_FILES).toList())
+                        + (touched.size() > MAX_FILES ? " (+" + (touched.size() - MAX_FILES) + " more)" : ""));
         RememberResult r = engine.remember(new RememberCommand(content, key(sessionId), MemoryType.FACT, List.of("checkpoint"),
                 zone, null, TTL, null, null, null, null, true, session, branch == null || branch.isBlank() ? null : branch, false, null));
         return new Saved(r.memory(), content);

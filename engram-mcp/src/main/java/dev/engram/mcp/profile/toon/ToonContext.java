@@ -70,6 +70,11 @@ final class ToonContext {
         return context.engine();
     }
 
+    /** The sessions of every process on this store, in toon's words. */
+    ToonSessions sessions() {
+        return new ToonSessions(this);
+    }
+
     String zone() {
         return context.defaultZone();
     }

@@ -40,8 +40,8 @@ import java.util.function.Supplier;
  * toon-memory's {@code .toon-memory/memory} folder to Engram's records and back. Kept on import: id,
  * category, key, content, file, tags, date (created), ttl, access count, last access, links (as typed
  * edges; {@code superseded_by:k} as k's supersedes edge), quality, confidence, priority (pin), path
- * scope, origin, status, supersededOn and importance. toon's evidence level is derived, not stored by
- * Engram: the toon profile recomputes it from the file on disk. Statuses: active and draft as they are;
+ * scope, origin, status, supersededOn, importance and evidence (kept beside the memories, see
+ * {@link ToonEvidence}). Statuses: active and draft as they are;
  * obsolete becomes superseded when toon recorded a supersession, else archived (Engram's soft forget);
  * resolved becomes archived; entries of archive.toon are archived.
  */
@@ -54,12 +54,21 @@ public final class ToonData {
     private ToonData() {
     }
 
-    /** What {@link #read} found: the records to import, plus what could not be carried over. */
-    public record Loaded(List<ExportRecord> records, Map<String, String> summaries, List<String> problems) {
+    /**
+     * What {@link #read} found: the records to import, the file summaries, toon's evidence level by memory id
+     * (only the entries that had one), plus what could not be carried over.
+     */
+    public record Loaded(List<ExportRecord> records, Map<String, String> summaries, List<String> problems,
+                         Map<String, String> evidence) {
         public Loaded {
             records = List.copyOf(records);
             summaries = Map.copyOf(summaries);
             problems = List.copyOf(problems);
+            evidence = Map.copyOf(evidence);
+        }
+
+        public Loaded(List<ExportRecord> records, Map<String, String> summaries, List<String> problems) {
+            this(records, summaries, problems, Map.of());
         }
     }
 
@@ -127,7 +136,21 @@ public final class ToonData {
             }
             archived.malformed().forEach(m -> problems.add("archive.toon " + m));
         }
-        return new Loaded(records(entries, zone, now, problems), main.summaries(), problems);
+        List<ExportRecord> records = records(entries, zone, now, problems);
+        return new Loaded(records, main.summaries(), problems, evidence(entries, records));
+    }
+
+    /** The evidence level each record's entry carried (the entry its key was read from: the last of that key). */
+    private static Map<String, String> evidence(List<ToonFormat.Entry> entries, List<ExportRecord> records) {
+        Map<String, ToonFormat.Entry> byKey = new HashMap<>();
+        for (ToonFormat.Entry e : entries) byKey.put(slug(e.get("key")), e);
+        Map<String, String> out = new LinkedHashMap<>();
+        for (ExportRecord r : records) {
+            ToonFormat.Entry e = byKey.get(r.memory().key());
+            String level = e == null ? "" : e.get("evidence").strip().toLowerCase(Locale.ROOT);
+            if (ToonEvidence.LEVELS.contains(level)) out.put(r.memory().id(), level);
+        }
+        return out;
     }
 
     /** The file as UTF-8 text; any other encoding is the user's to fix, named with the first bad byte. */
@@ -312,17 +335,29 @@ public final class ToonData {
         return s == null || s.isBlank() ? null : s;
     }
 
-    /** Imports the folder's records into the engine (the safe policy: newer stored memories are kept). */
+    /**
+     * Imports the folder's records into the engine (the safe policy: newer stored memories are kept), with
+     * the evidence levels the imported entries carried.
+     */
     public static ImportResult importInto(Engine engine, Loaded loaded, boolean dryRun) {
-        return engine.importAll(new ImportCommand(loaded.records(), ImportPolicy.KEEP_NEWER, dryRun));
+        ImportResult result = engine.importAll(new ImportCommand(loaded.records(), ImportPolicy.KEEP_NEWER, dryRun));
+        if (!dryRun && !loaded.records().isEmpty()) {
+            Map<String, String> levels = new LinkedHashMap<>();
+            for (ExportRecord r : loaded.records()) {
+                String level = loaded.evidence().get(r.memory().id());
+                if (level != null) levels.put(r.memory().id(), level);
+            }
+            if (!levels.isEmpty()) ToonEvidence.put(engine, loaded.records().get(0).memory().zone(), levels);
+        }
+        return result;
     }
 
     /**
      * The engine, after importing {@code project}'s .toon-memory folder once when the zone is empty: a
-     * toon-memory user switching to {@code engram mcp --profile toon} keeps their memories. The folder is
-     * read, never changed.
+     * toon-memory user switching to {@code engram mcp --profile toon} keeps their memories. Only the followed
+     * data.toon is ever written, and only by {@link ToonFollower#mirroring}.
      */
-    public static Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, Path project, PrintStream log) {
+    public static ToonFollower importingOnce(Supplier<Engine> engines, String zone, Path project, PrintStream log) {
         return importingOnce(engines, zone, List.of(project), log);
     }
 
@@ -331,45 +366,13 @@ public final class ToonData {
      * comes before the git root): the first holding data.toon is imported; every other .toon-memory folder
      * found gets a line saying it was not imported and how to import it.
      */
-    public static Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, List<Path> candidates, PrintStream log) {
+    public static ToonFollower importingOnce(Supplier<Engine> engines, String zone, List<Path> candidates, PrintStream log) {
         List<Path> dirs = candidates.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
-        return new Supplier<>() {
-            private volatile boolean done;
-            private volatile Path followed;
-            private volatile String seen = "";
-            private volatile Snapshot last;
-
-            @Override
-            public Engine get() {
-                Engine engine = engines.get();
-                if (!done) {
-                    synchronized (this) {
-                        if (!done) {
-                            followed = importAtStart(engine, zone, dirs, log);
-                            if (followed != null) {
-                                seen = stamp(followed);
-                                last = Snapshot.of(followed);
-                            }
-                            done = true;
-                        }
-                    }
-                } else if (followed != null && !stamp(followed).equals(seen)) {
-                    // toon (or a person) wrote data.toon while this server runs: what changed there comes in
-                    synchronized (this) {
-                        String now = stamp(followed);
-                        if (!now.equals(seen)) {
-                            last = follow(engine, zone, followed, last, log);
-                            seen = now;
-                        }
-                    }
-                }
-                return engine;
-            }
-        };
+        return new ToonFollower(engines, zone, dirs, log);
     }
 
     /** Size and modification time of a file, cheap to compare at every call ("" when it is gone). */
-    private static String stamp(Path file) {
+    static String stamp(Path file) {
         try {
             var a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
             return a.size() + "@" + a.lastModifiedTime().toInstant();
@@ -415,7 +418,7 @@ public final class ToonData {
             Path project = data.getParent().getParent().getParent();
             Loaded loaded = read(project, zone, Instant.now());
             List<ExportRecord> records = loaded.records().stream().filter(r -> changed.contains(r.memory().key())).toList();
-            ImportResult result = importInto(engine, new Loaded(records, summaries, List.of()), false);
+            ImportResult result = importInto(engine, new Loaded(records, summaries, List.of(), loaded.evidence()), false);
             importSummaries(engine, zone, new Loaded(List.of(), summaries, List.of()));
             log.println("engram: " + data + " changed; imported its " + records.size() + " new or changed entries ("
                     + result.versionsAdded() + " changes; memories changed in Engram since keep their newer state)"
@@ -493,10 +496,15 @@ public final class ToonData {
         }
     }
 
-    /** The zone as toon's data.toon (every status; archived ones as obsolete) with the given file summaries. */
+    /**
+     * The zone as toon's data.toon (every status; archived ones as obsolete) with the given file summaries,
+     * newest entry first as toon writes them (it puts each new entry at the top).
+     */
     public static String export(Engine engine, String zone, Map<String, String> summaries) {
         List<ExportRecord> records = new ArrayList<>();
-        engine.export(zone, records::add);
+        engine.exportCurrent(zone, records::add); // toon's format keeps no past versions
+        records.sort(java.util.Comparator.comparing((ExportRecord r) -> r.memory().createdAt()).reversed());
+        Map<String, String> evidence = ToonEvidence.read(engine, zone);
         Map<String, String> keyOf = new HashMap<>();
         for (ExportRecord r : records) keyOf.put(r.memory().id(), r.memory().key());
         List<ToonFormat.Entry> entries = new ArrayList<>();
@@ -534,7 +542,7 @@ public final class ToonData {
             });
             f.put("supersededOn", m.supersededAt() == null ? "" : ToonText.date(m.supersededAt()));
             f.put("importance", m.importance() == null ? "" : m.importance().name().toLowerCase(Locale.ROOT));
-            f.put("evidence", "");
+            f.put("evidence", evidence.getOrDefault(m.id(), ""));
             entries.add(new ToonFormat.Entry(f, false));
         }
         return ToonFormat.write("entries", entries, summaries);

@@ -34,6 +34,8 @@ public final class ToonProfile {
     /** memory_export_gist / memory_import_gist: the token (GITHUB_TOKEN) and the API root (ENGRAM_GIST_API, else GitHub's). */
     public static final String GITHUB_TOKEN_SETTING = "toon.github-token";
     public static final String GIST_API_SETTING = "toon.gist-api";
+    /** The session id heartbeats use when the environment fixes one (TOON_MEMORY_SESSION_ID), set by the command line. */
+    public static final String SESSION_ID_SETTING = "toon.session-id";
     static final String INSTRUCTIONS = """
             Project memory (toon-memory compatible). At the start of a task call context_brief (or memory_recall with a
             few words); fetch full entries with memory_recall ids. Save decisions, patterns, bugs, knowledge and warnings

@@ -330,4 +330,52 @@ class ToonFolderToolsTest {
         assertEquals(1, ToonData.importingOnce(() -> engine, "default", List.of(project), log).get().stats("default").total());
         assertEquals("Use Zod 4 for validation", find("use-zod").content());
     }
+    @Test
+    void writesGoBackIntoTheFollowedDataToonWithTheirEvidence() throws Exception {
+        Files.createDirectories(memoryDir());
+        Files.createDirectories(project.resolve("src/lib"));
+        Files.writeString(project.resolve("src/lib/quality.ts"), "export const q = 0\n");
+        Path data = memoryDir().resolve("data.toon");
+        String original = "version: 1\n[2|]{id|category|key|content}:\n"
+                + "  aaa000001|warning|dont-use-mysql|never use MySQL for this project|db.ts|db|2026-08-01||0||0.70|1.0||0||agent|active|||\n"
+                + "  bbb000002|knowledge|types-file|Types live here|src/types.ts|types|2026-08-02||0||0.70|1.0||0||agent|active|||verified\n";
+        Files.writeString(data, original);
+        ToonFollower follower = ToonData.importingOnce(() -> engine, "default", List.of(project),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        ToolProfile p = follower.mirroring(ToonProfile.create(new ProfileContext(follower, "default"), project, null, null, null,
+                Clock.systemUTC()));
+        call(p, "memory_stats", Map.of());
+        call(p, "memory_recall", Map.of("query", "mysql"));
+        assertEquals(original, Files.readString(data), "reads (and access counts) leave the file as it was");
+
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "quality-lib", "content", "quality scoring lives here",
+                "file", "src/lib/quality.ts", "tags", "quality"));
+        String conflict = call(p, "memory_remember", Map.of("category", "decision", "key", "use-mysql",
+                "content", "lets use MySQL for this project instead", "tags", "db"));
+        assertTrue(conflict.contains("Evidence: conflict"), conflict);
+        ToonFormat.Parsed written = ToonFormat.parse(Files.readString(data));
+        assertEquals(List.of("use-mysql", "quality-lib", "types-file", "dont-use-mysql"),
+                written.entries().stream().map(e -> e.get("key")).toList(), "newest first, as toon writes");
+        Map<String, String> evidence = new java.util.HashMap<>();
+        written.entries().forEach(e -> evidence.put(e.get("key"), e.get("evidence")));
+        assertEquals(Map.of("use-mysql", "conflict", "quality-lib", "verified", "types-file", "verified", "dont-use-mysql", ""),
+                evidence, "computed on write, kept from the file on import");
+        assertFalse(Files.exists(memoryDir().resolve("data.toon.lock")), "toon's lock is released");
+
+        // and back: a fresh store importing the written file keeps the levels
+        Engine other = TestEngines.inMemory(Clock.systemUTC());
+        ToonData.importInto(other, ToonData.read(project, "default", Instant.now()), false);
+        Map<String, String> back = new java.util.HashMap<>();
+        ToonFormat.parse(ToonData.export(other, "default", Map.of())).entries().forEach(e -> back.put(e.get("key"), e.get("evidence")));
+        assertEquals(evidence, back);
+
+        // an update with no file of its own keeps the level the entry had; a conflict is never cleared by a merge
+        call(p, "memory_remember", Map.of("category", "decision", "key", "use-mysql", "content", "lets use MySQL here", "tags", "db"));
+        assertEquals("conflict", ToonEvidence.read(engine, "default").get(find("use-mysql").id()));
+
+        // toon encrypted its file meanwhile: Engram never writes plaintext over it
+        Files.writeString(data, "0a1b:2c3d:4e5f6a");
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "after-encrypt", "content", "written while encrypted"));
+        assertEquals("0a1b:2c3d:4e5f6a", Files.readString(data));
+    }
 }

@@ -1,0 +1,126 @@
+package dev.engram.mcp.profile.toon;
+
+import dev.engram.engine.Engine;
+import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.AroundTool;
+import dev.engram.mcp.tool.ToolHints;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The engine of a toon-profile server, with the project's data.toon kept in step both ways. Reading: the
+ * first call imports the first .toon-memory folder holding data.toon once, into an empty zone (a toon-memory
+ * user switching keeps their memories), and from then on what toon or a person changes in that file comes
+ * in ({@link ToonData#follow}). Writing: {@link #mirroring} makes every write tool rewrite the followed file
+ * from the store afterwards, in toon's format and under toon's lock, so toon itself, its hooks and scripts
+ * that read data.toon keep seeing the memory. Only a file Engram follows is ever written; an encrypted one
+ * (toon's memory_encrypt) is left alone. The store stays the truth: a mirror that fails is reported on
+ * stderr and the call it followed still succeeds.
+ */
+public final class ToonFollower implements Supplier<Engine> {
+    private final Supplier<Engine> engines;
+    private final String zone;
+    private final List<Path> candidates;
+    private final PrintStream log;
+    private volatile boolean started;
+    private volatile Path followed;
+    private volatile String seen = "";
+    private volatile ToonData.Snapshot last;
+    /** The store's change number when the file was last written or read: unchanged, nothing to mirror. */
+    private long mirroredSeq = -1;
+    private String mirroredMarks = "";
+
+    ToonFollower(Supplier<Engine> engines, String zone, List<Path> candidates, PrintStream log) {
+        this.engines = engines;
+        this.zone = zone;
+        this.candidates = candidates;
+        this.log = log;
+    }
+
+    @Override
+    public Engine get() {
+        Engine engine = engines.get();
+        if (!started) {
+            synchronized (this) {
+                if (!started) {
+                    followed = ToonData.importAtStart(engine, zone, candidates, log);
+                    if (followed != null) {
+                        seen = ToonData.stamp(followed);
+                        last = ToonData.Snapshot.of(followed);
+                        // the file is rewritten once something changes, not merely because Engram started
+                        mirroredSeq = engine.changeSeq();
+                        mirroredMarks = marks(engine);
+                    }
+                    started = true;
+                }
+            }
+        } else if (followed != null && !ToonData.stamp(followed).equals(seen)) {
+            synchronized (this) {
+                catchUp(engine);
+            }
+        }
+        return engine;
+    }
+
+    /** The data.toon Engram follows (imported now or at an earlier start), or null. */
+    public Path followed() {
+        get();
+        return followed;
+    }
+
+    /** toon (or a person) wrote the file since it was last seen: its new and changed entries come in. */
+    private void catchUp(Engine engine) {
+        String now = ToonData.stamp(followed);
+        if (!now.equals(seen)) {
+            last = ToonData.follow(engine, zone, followed, last, log);
+            seen = now;
+        }
+    }
+
+    /** The profile with every tool that may write rewriting the followed data.toon after it ran. */
+    public ToolProfile mirroring(ToolProfile profile) {
+        return profile.withTools(t -> ToolHints.isReadOnly(t) ? t : new AroundTool(t, args -> { }, this::mirror));
+    }
+
+    /** Rewrites the followed data.toon from the store when anything it shows changed since it was last written. */
+    public void mirror() {
+        Engine engine = get();
+        Path file = followed;
+        if (file == null) return;
+        synchronized (this) {
+            long seq = engine.changeSeq();
+            String marks = marks(engine);
+            if (seq == mirroredSeq && marks.equals(mirroredMarks) && ToonData.stamp(file).equals(seen)) return;
+            try (ToonLock lock = ToonLock.acquire(file)) {
+                if (!Files.isRegularFile(file)) return; // deleted by its owner: not recreated behind their back
+                String current = ToonData.readUtf8(file);
+                if (ToonData.looksEncrypted(current)) return;
+                catchUp(engine); // what toon wrote since comes in first, so it is in what is written back
+                String text = ToonData.export(engine, zone, FolderTools.summaries(engine.mark(FolderTools.summariesMark(zone)).orElse("")));
+                if (!text.equals(current)) {
+                    Path tmp = file.resolveSibling(file.getFileName() + ".engram-tmp");
+                    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                }
+                seen = ToonData.stamp(file);
+                last = ToonData.Snapshot.of(file);
+                mirroredSeq = engine.changeSeq();
+                mirroredMarks = marks(engine);
+            } catch (IOException | RuntimeException e) {
+                log.println("engram: could not write the memory back to " + file + ": " + e.getMessage()
+                        + "; Engram's store has it (engram export --format toon writes the file by hand)");
+            }
+        }
+    }
+
+    /** What data.toon shows besides the memories: evidence levels and file summaries. */
+    private String marks(Engine engine) {
+        return engine.mark(ToonEvidence.mark(zone)).orElse("") + "\u0000" + engine.mark(FolderTools.summariesMark(zone)).orElse("");
+    }
+}

@@ -1,0 +1,31 @@
+package dev.engram.mcp.tool;
+
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Another tool with something of the server's own run before and after each of its calls (a session
+ * heartbeat, a file written back), under the same definition. {@code after} runs only when the call
+ * succeeded; what either does must not fail the call, so each catches its own errors.
+ */
+public record AroundTool(ToolHandler inner, Consumer<ToolArgs> before, Runnable after) implements ToolHandler {
+    public AroundTool {
+        Objects.requireNonNull(inner, "inner");
+        Objects.requireNonNull(before, "before");
+        Objects.requireNonNull(after, "after");
+    }
+
+    @Override
+    public McpSchema.Tool definition() {
+        return inner.definition();
+    }
+
+    @Override
+    public ToolReply call(ToolArgs args) {
+        before.accept(args);
+        ToolReply reply = inner.call(args);
+        after.run();
+        return reply;
+    }
+}
