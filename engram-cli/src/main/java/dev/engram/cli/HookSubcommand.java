@@ -7,6 +7,7 @@ import dev.engram.cli.hook.StopHook;
 import dev.engram.llm.ChatModels;
 import java.io.InputStream;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -202,10 +203,12 @@ final class HookSubcommand implements Runnable {
                 try (Main.OpenEngine opened = main.openEngine(config)) {
                     var text = main.renderers().text();
                     var context = opened.engine().context(new dev.engram.engine.ContextQuery(config.defaultZone(), tokens, null), text);
+                    String sessions = activeSessions(opened.engine().sessions().active(), java.time.Instant.now());
                     // an empty store briefs nothing: no context is spent on a header alone
-                    if (context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
-                            && context.recent().isEmpty() && context.relevant().isEmpty()) return;
-                    briefing = text.context(context);
+                    boolean noMemories = context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
+                            && context.recent().isEmpty() && context.relevant().isEmpty();
+                    if (noMemories && sessions.isEmpty()) return;
+                    briefing = noMemories ? sessions.strip() : text.context(context) + (sessions.isEmpty() ? "" : "\n\n" + sessions.strip());
                 }
                 if (briefing.isBlank()) return;
                 java.util.Map<String, Object> specific = new java.util.LinkedHashMap<>();
@@ -216,6 +219,30 @@ final class HookSubcommand implements Runnable {
         }
 
         static final int DEFAULT_BUDGET_TOKENS = 2000;
+
+        /**
+         * The other agent sessions working on this store now (heartbeats within 10 minutes, see
+         * {@code SessionRegistry}), and the files two of them touched: what a new session should know
+         * before it edits the same files. Empty when there are none.
+         */
+        static String activeSessions(List<dev.engram.engine.session.AgentSession> active, java.time.Instant now) {
+            if (active.isEmpty()) return "";
+            StringBuilder out = new StringBuilder("Active sessions (" + active.size() + ", seen in the last 10 min):");
+            for (var s : active) {
+                long minutes = Math.max(0, java.time.Duration.between(s.lastSeen(), now).toMinutes());
+                out.append("\n- ").append(s.agent() == null || s.agent().isBlank() ? "agent" : s.agent())
+                        .append(s.branch() == null || s.branch().isBlank() ? "" : "@" + s.branch())
+                        .append(" (pid ").append(s.pid()).append(", ").append(minutes == 0 ? "now" : minutes + " min ago")
+                        .append(s.files().isEmpty() ? "" : ", files: " + String.join(", ", s.files().keySet().stream().limit(5).toList()))
+                        .append(")");
+            }
+            var conflicts = dev.engram.engine.session.SessionRegistry.conflicts(active);
+            if (!conflicts.isEmpty()) {
+                out.append("\nFiles touched by more than one session:");
+                for (var c : conflicts) out.append("\n- ").append(c.file()).append(" (").append(c.sessions().size()).append(" sessions)");
+            }
+            return out.toString();
+        }
 
         /** The flag, else ENGRAM_HOOK_BUDGET_TOKENS, else 2000; a bad value is said on stderr and the default used. */
         static int budgetTokens(Integer flag, java.util.Map<String, String> env, java.io.PrintStream err) {

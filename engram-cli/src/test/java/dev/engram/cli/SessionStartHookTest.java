@@ -93,6 +93,26 @@ class SessionStartHookTest {
     }
 
     @Test
+    void theBriefingNamesTheOtherActiveSessionsAndTheFilesTwoOfThemTouched() {
+        seed(0);
+        EngramConfig config = new ConfigLoader(env(Map.of()), tmp, tmp, "Linux").load(new GlobalOptions());
+        try (Main.OpenEngine opened = Main.openEmbedded(config, Clock.systemUTC(), null)) {
+            var registry = opened.engine().sessions();
+            long pid = ProcessHandle.current().pid(); // alive, so never pruned
+            registry.beat(new dev.engram.engine.session.Heartbeat("s1", "claude-code", registry.host(), pid, "feature/auth",
+                    java.util.Set.of("src/auth.ts", "src/types.ts")));
+            registry.beat(new dev.engram.engine.session.Heartbeat("s2", "codex", registry.host(), pid, "feature/db",
+                    java.util.Set.of("src/types.ts")));
+        }
+        String briefing = context(engram("{}", Map.of(), "hook", "session-start", "claude"));
+        assertTrue(briefing.contains("deploy-day"), briefing);
+        assertTrue(briefing.contains("Active sessions (2, seen in the last 10 min):"), briefing);
+        assertTrue(briefing.contains("- claude-code@feature/auth (pid "), briefing);
+        assertTrue(briefing.contains("- codex@feature/db (pid "), briefing);
+        assertTrue(briefing.contains("Files touched by more than one session:\n- src/types.ts (2 sessions)"), briefing);
+    }
+
+    @Test
     void theBriefingKeepsToTheTokenBudget() {
         seed(60);
         String big = context(engram("{}", Map.of(), "hook", "session-start"));
