@@ -23,6 +23,12 @@ import java.util.function.Predicate;
  */
 final class StopRuleSweep {
     static final String ALWAYS_STOP_MODE = "engine cascade, stop whenever allowed (stop sweep)";
+    /**
+     * The sweep compares thresholds on every question's signal, whatever its length: the engine's limit to
+     * short queries ({@link StopRule#maxWords()}) is a separate choice, measured on its own (docs/benchmarks.md §6).
+     */
+    static final int ANY_LENGTH = Integer.MAX_VALUE;
+
     record Rule(String name, Predicate<StopSignal> stops) {
         /** The engine's own rule with these thresholds, applied to a question's recorded signal. */
         static Rule of(String name, StopRule rule) {
@@ -32,7 +38,7 @@ final class StopRuleSweep {
         static Rule idf(double share, double missing) {
             String cap = missing >= 99 ? "no missing cap" : String.format(Locale.ROOT, "missing ≤ %.1f", missing);
             String floor = share <= 0 ? "no share floor" : String.format(Locale.ROOT, "idf share ≥ %.2f", share);
-            return of(floor + ", " + cap, new StopRule(share, missing, Double.POSITIVE_INFINITY, 0));
+            return of(floor + ", " + cap, new StopRule(share, missing, Double.POSITIVE_INFINITY, 0, ANY_LENGTH));
         }
 
         static Rule margin(double margin) {
@@ -43,7 +49,7 @@ final class StopRuleSweep {
         static Rule idfOrMargin(double share, double missing, double margin, double gate) {
             String gated = gate >= 99 ? "" : String.format(Locale.ROOT, " and missing ≤ %.1f", gate);
             return of(idf(share, missing).name() + String.format(Locale.ROOT, ", or top hit ≥ %.2f× the next", margin) + gated,
-                    new StopRule(share, missing, margin, gate));
+                    new StopRule(share, missing, margin, gate, ANY_LENGTH));
         }
     }
 

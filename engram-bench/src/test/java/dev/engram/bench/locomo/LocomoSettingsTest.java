@@ -88,7 +88,7 @@ class LocomoSettingsTest {
                 assertThrows(IllegalArgumentException.class, () -> LocomoBench.checkFlags(new String[] {"--embedder", "bert"}))
                         .getMessage());
         assertEquals(BenchEmbedder.E5_SMALL_V2, LocomoBench.embedder(new String[] {"--embedder", "E5-small-v2"}));
-        assertEquals(BenchEmbedder.MINILM, LocomoBench.embedder(new String[0]));
+        assertEquals(BenchEmbedder.E5_SMALL_V2, LocomoBench.embedder(new String[0]), "the server's default model");
     }
 
     @Test
