@@ -309,7 +309,7 @@ public final class Main implements Runnable {
     }
 
     @Command(name = "load", mixinStandardHelpOptions = true,
-            description = "engram serve under N concurrent HTTP clients (80% recall, 20% remember) for a fixed time:"
+            description = "engram serve under N concurrent HTTP clients (80%% recall, 20%% remember) for a fixed time:"
                     + " throughput, p50 / p99, errors, index lag.")
     static final class Load implements Callable<Integer> {
         @CommandLine.Mixin Common common = new Common();
