@@ -34,7 +34,8 @@ public record ConsolidationPolicy(double mergeCosine, double compressCosine, int
      * Memento's own numbers (seed-systems §2.6, lib/memory/MemoryConsolidator and ConsolidatorGC): semantic dedup at
      * cosine 0.92 within a topic; compression of fragments idle 30 days with importance below 0.5, cosine ≥ 0.80,
      * groups of 3 to 10; contradiction candidates above cosine 0.85; fragments of 300 characters; topic tags.
-     * Memento's cosines are OpenAI-embedding cosines; with Engram's in-jar model the same numbers are stricter.
+     * Memento's cosines are OpenAI-embedding cosines; Engram compares them with rescaled cosines
+     * ({@link dev.engram.engine.Similarity}), on which the same numbers are stricter.
      */
     public static final ConsolidationPolicy MEMENTO = new ConsolidationPolicy(0.92, 0.80, 3, 10, Duration.ofDays(30),
             0.5, 300, 0.85, 0.5, 10, 0.5, 0.05, "topic:", 50);
