@@ -84,7 +84,7 @@ final class PeerBench {
 
     /**
      * A search set's figures: latency and, per response, estimated tokens, UTF-8 bytes and structured chars;
-     * {@code tokensByQuery[i]} is the tokens of the answer to query i, -1 where that query was not recorded.
+     * {@code tokensByQuery[i]} is the tokens of the answer to query i, warm-up included, -1 where it was not asked.
      */
     record SearchFigures(Latencies latency, double meanTokens, long p95Tokens, double meanBytes,
                          double meanStructuredChars, double meanResults, double emptyShare, int errors, long[] tokensByQuery) {
@@ -136,9 +136,10 @@ final class PeerBench {
             this.dir = dir;
             this.session = session;
             this.preload = preload;
-            this.write = new Latencies.Recorder(s.writes());
-            for (QueryShape shape : s.shapes()) search.put(shape, new SearchRecorder(s.searches(), s.warmup() + s.searches()));
-            this.ping = new Latencies.Recorder(s.searches());
+            // room for every call: a time cap may end a server's warm-up early and record the calls it skipped
+            this.write = new Latencies.Recorder(s.warmup() + s.writes());
+            for (QueryShape shape : s.shapes()) search.put(shape, new SearchRecorder(s.warmup() + s.searches()));
+            this.ping = new Latencies.Recorder(s.warmup() + s.searches());
         }
 
         Figures figures(int n) {
@@ -165,23 +166,29 @@ final class PeerBench {
     /**
      * Calls 0 to {@code calls - 1} on every server, {@code block} calls to one server before the next one's turn;
      * calls from {@code s.warmup()} on are recorded. With a time cap, a server stops once its calls in this set
-     * took longer than the cap; a call that crosses the cap while the server has no timed call yet is recorded
-     * even if it was a warm-up call: one call longer than the whole cap is a measurement no warm-up distorts.
+     * took longer than the cap, and its warm-up ends early once it has taken a tenth of the cap (a server whose
+     * call takes seconds is not warmed by more of them); a call that crosses the cap while the server has no timed
+     * call yet is recorded even if it was a warm-up call: one call longer than the whole cap is a measurement no
+     * warm-up distorts.
      */
     private static void inTurns(List<Running> running, int calls, Settings s, Call call) throws Exception {
-        Map<Running, long[]> spentAndRecorded = new java.util.IdentityHashMap<>();
+        long cap = s.setCapNanos();
+        // per server: nanos spent in this set, calls recorded, 1 once its warm-up was cut short by the cap
+        Map<Running, long[]> state = new java.util.IdentityHashMap<>();
         for (int start = 0; start < calls; start += s.block()) {
             for (Running r : running) {
-                long[] state = spentAndRecorded.computeIfAbsent(r, k -> new long[2]);
+                long[] st = state.computeIfAbsent(r, k -> new long[3]);
                 for (int i = start; i < Math.min(start + s.block(), calls); i++) {
-                    if (s.setCapNanos() > 0 && state[0] > s.setCapNanos()) break;
+                    if (cap > 0 && st[0] > cap) break;
+                    boolean warmUp = i < s.warmup() && st[2] == 0;
                     Done done = call.run(r, i);
-                    state[0] += done.nanos();
-                    boolean crossed = s.setCapNanos() > 0 && state[0] > s.setCapNanos();
-                    if (i >= s.warmup() || (crossed && state[1] == 0)) {
+                    st[0] += done.nanos();
+                    boolean crossed = cap > 0 && st[0] > cap;
+                    if (!warmUp || (crossed && st[1] == 0)) {
                         done.record().run();
-                        state[1]++;
+                        st[1]++;
                     }
+                    if (warmUp && cap > 0 && st[0] > cap / 10) st[2] = 1;
                 }
             }
         }
@@ -228,7 +235,8 @@ final class PeerBench {
                 List<String> asked = queries.get(shape);
                 inTurns(running, asked.size(), s, (r, i) -> {
                     McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(asked.get(i)));
-                    return new Done(reply.nanos(), () -> r.search.get(shape).add(reply, i));
+                    r.search.get(shape).answered(i, reply);
+                    return new Done(reply.nanos(), () -> r.search.get(shape).add(reply));
                 });
                 log.printf(Locale.ROOT, "peer: N=%d searches (%s) done%n", n, shape.label);
             }
@@ -260,18 +268,22 @@ final class PeerBench {
 
         private final long[] byQuery;
 
-        SearchRecorder(int searches, int queries) {
-            latency = new Latencies.Recorder(searches);
-            tokens = new long[searches];
+        SearchRecorder(int queries) {
+            latency = new Latencies.Recorder(queries);
+            tokens = new long[queries];
             byQuery = new long[queries];
             Arrays.fill(byQuery, -1);
         }
 
-        void add(McpSession.Reply r, int query) {
+        /** Every answer's tokens, warm-up or timed: what a query costs does not depend on when it was asked. */
+        void answered(int query, McpSession.Reply r) {
+            byQuery[query] = TokenEstimate.of(r.text());
+        }
+
+        void add(McpSession.Reply r) {
             latency.add(r.nanos());
             // the one estimate for both servers: ceil(chars / 4) of the text content the agent reads
             tokens[count++] = TokenEstimate.of(r.text());
-            byQuery[query] = tokens[count - 1];
             bytes += r.bytes();
             structured += r.structuredChars();
             if (r.error()) errors++;

@@ -282,7 +282,7 @@ final class ToonPeer {
             md.row("tokens per recall, mean", PeerBench.fmt(es.meanTokens()), PeerBench.fmt(ts.meanTokens()), PeerBench.ratio(ts.meanTokens(), es.meanTokens()));
             md.row("tokens per recall, p95", es.p95Tokens(), ts.p95Tokens(), PeerBench.ratio(ts.p95Tokens(), es.p95Tokens()));
             SameQueries same = SameQueries.of(es, ts);
-            md.row("tokens per recall, mean over the " + same.queries() + " queries both answered timed", PeerBench.fmt(same.engram()),
+            md.row("tokens per recall, mean over the " + same.queries() + " queries both answered", PeerBench.fmt(same.engram()),
                     PeerBench.fmt(same.toon()), PeerBench.ratio(same.toon(), same.engram()));
             md.row("queries where Engram answered with more tokens", same.engramMore(), "", "");
             if (es.errors() + ts.errors() > 0) md.row("error replies", es.errors(), ts.errors(), "");
@@ -311,7 +311,7 @@ final class ToonPeer {
         return out.toString();
     }
 
-    /** Tokens compared query by query, on the queries both servers' timed calls answered (a time cap leaves toon fewer). */
+    /** Tokens compared query by query, on the queries both servers answered, warm-up included (a time cap leaves toon fewer). */
     record SameQueries(int queries, double engram, double toon, int engramMore) {
         static SameQueries of(PeerBench.SearchFigures engram, PeerBench.SearchFigures toon) {
             long e = 0;
