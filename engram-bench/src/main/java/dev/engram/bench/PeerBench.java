@@ -156,11 +156,11 @@ final class PeerBench {
 
     /** Call {@code i} on server {@code r}: how long it took, and how to record it among the timed calls. */
     @FunctionalInterface
-    private interface Call {
-        Done run(Running r, int i) throws Exception;
+    interface Call<S> {
+        Done run(S server, int i) throws Exception;
     }
 
-    private record Done(long nanos, Runnable record) {
+    record Done(long nanos, Runnable record) {
     }
 
     /**
@@ -171,12 +171,12 @@ final class PeerBench {
      * call yet is recorded even if it was a warm-up call: one call longer than the whole cap is a measurement no
      * warm-up distorts.
      */
-    private static void inTurns(List<Running> running, int calls, Settings s, Call call) throws Exception {
+    static <S> void inTurns(List<S> running, int calls, Settings s, Call<S> call) throws Exception {
         long cap = s.setCapNanos();
         // per server: nanos spent in this set, calls recorded, 1 once its warm-up was cut short by the cap
-        Map<Running, long[]> state = new java.util.IdentityHashMap<>();
+        Map<S, long[]> state = new java.util.IdentityHashMap<>();
         for (int start = 0; start < calls; start += s.block()) {
-            for (Running r : running) {
+            for (S r : running) {
                 long[] st = state.computeIfAbsent(r, k -> new long[3]);
                 for (int i = start; i < Math.min(start + s.block(), calls); i++) {
                     if (cap > 0 && st[0] > cap) break;
