@@ -212,7 +212,7 @@ final class PeerBench {
                 McpSession session = null;
                 try {
                     String offline = target.preloadOffline(dir, preload, log);
-                    session = McpSession.start(target.command(dir), serverStderr);
+                    session = McpSession.start(target.command(dir), serverStderr, target.requestTimeout());
                     session.initialize();
                     String online = target.preloadOnline(session, preload);
                     // a target may do both: write its files, then have the started server read them

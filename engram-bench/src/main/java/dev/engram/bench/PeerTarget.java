@@ -28,6 +28,11 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
 
     String writeTool();
 
+    /** How long one call may take before the client gives up. */
+    default java.time.Duration requestTimeout() {
+        return java.time.Duration.ofMinutes(2);
+    }
+
     Map<String, Object> writeArguments(SyntheticMemory memory, int ordinal);
 
     String searchTool();

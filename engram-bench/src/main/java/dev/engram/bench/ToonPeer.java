@@ -183,6 +183,11 @@ final class ToonPeer {
         }
 
         @Override
+        public java.time.Duration requestTimeout() {
+            return java.time.Duration.ofMinutes(15); // its recall is quadratic in N: minutes at 5k
+        }
+
+        @Override
         public String preloadOnline(McpSession session, List<SyntheticMemory> memories) {
             // toon reads and parses data.toon on every call: there is no first-start import to wait for
             return null;
