@@ -219,12 +219,16 @@ public final class Main implements Runnable {
             }
             List<PeerTarget> targets = List.of(new ToonPeer.Toon(node, serverJs, budget),
                     new ToonPeer.EngramToon(jar.toAbsolutePath(), blanksRemoved(javaOpts), embedder, budget));
-            var figures = new PeerBench(System.err, common.serverErr()).run(settings.peer(), targets);
             System.out.println("Engram: `java -jar engram.jar mcp --profile toon`, ENGRAM_EMBEDDER=" + embedder
                     + "; toon-memory: `node " + serverJs + " mcp`; each in its own empty project folder, same MCP Java SDK client."
                     + " Tokens: ceil(characters / 4) of the text answer.\n");
-            for (int n : sizes) System.out.println(ToonPeer.table(figures, n, budget));
-            for (int n : sizes) System.out.print(ToonPeer.verdict(figures, n));
+            // one size at a time, printed when done: toon's larger sizes take minutes and may fail on their own
+            for (int n : sizes) {
+                var figures = new PeerBench(System.err, common.serverErr()).run(settings.peer(List.of(n)), targets);
+                System.out.println(ToonPeer.table(figures, n, budget));
+                System.out.println(ToonPeer.verdict(figures, n));
+                System.out.flush();
+            }
             System.out.println();
             System.out.println(machine());
             return 0;

@@ -63,7 +63,7 @@ public final class McpSession implements AutoCloseable {
         });
         McpSyncClient client = McpClient.sync(transport)
                 .clientInfo(McpSchema.Implementation.builder("engram-bench", "0.1.0").build())
-                .requestTimeout(requestTimeout).initializationTimeout(Duration.ofMinutes(2)).build();
+                .requestTimeout(requestTimeout).initializationTimeout(requestTimeout.compareTo(Duration.ofMinutes(2)) > 0 ? requestTimeout : Duration.ofMinutes(2)).build();
         return new McpSession(client);
     }
 

@@ -71,8 +71,8 @@ final class ToonPeer {
         }
 
         /** The generic peer run: the coding-agent corpus, remembers as writes and recalls as searches. */
-        PeerBench.Settings peer() {
-            return new PeerBench.Settings(sizes, List.of(PeerBench.Corpus.CURRENT), remembers, recalls, warmup, block, seed, workDir,
+        PeerBench.Settings peer(List<Integer> only) {
+            return new PeerBench.Settings(only, List.of(PeerBench.Corpus.CURRENT), remembers, recalls, warmup, block, seed, workDir,
                     shapes, setSeconds * 1_000_000_000L);
         }
     }
