@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
-                Main.ProxyScaling.class, Main.Load.class, Main.Memento.class},
+                Main.ProxyScaling.class, Main.Load.class, Main.Memento.class, Main.ToonPeerCommand.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -167,6 +167,69 @@ public final class Main implements Runnable {
                     System.out.println(targets.size() == 2 ? PeerBench.table(figures, c, n) : PeerBench.single(figures, c, n));
                 }
             }
+            System.out.println(machine());
+            return 0;
+        }
+    }
+
+    @Command(name = "toonpeer", mixinStandardHelpOptions = true,
+            description = "Engram's toon profile vs the real toon-memory (built with npm, outside this repository) over MCP stdio,"
+                    + " same client: memory_remember and memory_recall {query, budget} latency and tokens per recall.")
+    static final class ToonPeerCommand implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+
+        @Option(names = "--toon", required = true, description = "A built toon-memory checkout (with bin/toon-memory.js; npm ci && npm run build).")
+        Path toon;
+        @Option(names = "--jar", defaultValue = "engram-cli/target/engram.jar", description = "Engram's runnable jar (default ${DEFAULT-VALUE}).")
+        Path jar;
+        @Option(names = "--node", defaultValue = "node", description = "Node.js executable (default ${DEFAULT-VALUE}).")
+        String node;
+        @Option(names = "--sizes", split = ",", defaultValue = "1000,5000") List<Integer> sizes;
+        @Option(names = "--remembers", defaultValue = "100", description = "Timed memory_remember calls per size.") int remembers;
+        @Option(names = "--recalls", defaultValue = "200", description = "Timed memory_recall calls per query shape.") int recalls;
+        @Option(names = "--warmup", defaultValue = "30", description = "Untimed calls before each timed set.") int warmup;
+        @Option(names = "--block", defaultValue = "25", description = "Calls each server makes in a row before the other's turn.") int block;
+        @Option(names = "--budget", defaultValue = "normal", description = "memory_recall's budget: tiny, normal or deep (default ${DEFAULT-VALUE}).")
+        String budget;
+        @Option(names = "--embedder", defaultValue = "none", description = "Engram's ENGRAM_EMBEDDER (default ${DEFAULT-VALUE}: lexical, as toon).")
+        String embedder;
+        @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
+        List<String> javaOpts;
+        @Option(names = "--shapes", split = ",", defaultValue = "phrase,keyword", description = "Query shapes: phrase (2-3 words),"
+                + " keyword (1 word) or both (default ${DEFAULT-VALUE}).") List<String> shapes;
+        // toon's recall rebuilds its whole graph, attaching each unlinked entry to its most similar one: quadratic in N
+        @Option(names = "--set-seconds", defaultValue = "60", description = "A server stops taking calls in a set once they took"
+                + " this long (at least one is timed; 0: no cap; default ${DEFAULT-VALUE}).") int setSeconds;
+
+        @Override
+        public Integer call() throws Exception {
+            ToonPeer.Settings settings;
+            Path serverJs;
+            try {
+                settings = new ToonPeer.Settings(sizes, remembers, recalls, warmup, block, budget, ToonPeer.Settings.shapes(shapes),
+                        setSeconds, common.seed, common.workDir());
+                serverJs = ToonPeer.serverScript(toon);
+                if (!Files.isRegularFile(jar)) {
+                    throw new IllegalArgumentException("--jar: " + jar.toAbsolutePath() + " not found; build it with"
+                            + " mvn -B -q -pl engram-cli -am -DskipTests package");
+                }
+            } catch (IllegalArgumentException e) {
+                System.err.println("toonpeer: " + e.getMessage());
+                return 2;
+            }
+            List<PeerTarget> targets = List.of(new ToonPeer.Toon(node, serverJs, budget),
+                    new ToonPeer.EngramToon(jar.toAbsolutePath(), blanksRemoved(javaOpts), embedder, budget));
+            System.out.println("Engram: `java -jar engram.jar mcp --profile toon`, ENGRAM_EMBEDDER=" + embedder
+                    + "; toon-memory: `node " + serverJs + " mcp`; each in its own empty project folder, same MCP Java SDK client."
+                    + " Tokens: ceil(characters / 4) of the text answer.\n");
+            // one size at a time, printed when done: toon's larger sizes take minutes and may fail on their own
+            for (int n : sizes) {
+                var figures = new PeerBench(System.err, common.serverErr()).run(settings.peer(List.of(n)), targets);
+                System.out.println(ToonPeer.table(figures, n, budget));
+                System.out.println(ToonPeer.verdict(figures, n));
+                System.out.flush();
+            }
+            System.out.println();
             System.out.println(machine());
             return 0;
         }

@@ -50,6 +50,11 @@ public final class McpSession implements AutoCloseable {
 
     /** Builds the client; the process starts on {@link #initialize()}. */
     public static McpSession start(ServerCommand server, PrintStream serverStderr) {
+        return start(server, serverStderr, Duration.ofMinutes(2));
+    }
+
+    /** With a per-request timeout: a peer whose one call takes minutes at a size is waited for, not failed. */
+    public static McpSession start(ServerCommand server, PrintStream serverStderr, Duration requestTimeout) {
         ServerParameters params = ServerParameters.builder(server.command().get(0))
                 .args(server.command().subList(1, server.command().size())).env(server.env()).build();
         StdioClientTransport transport = new StdioClientTransport(params, JSON);
@@ -58,7 +63,7 @@ public final class McpSession implements AutoCloseable {
         });
         McpSyncClient client = McpClient.sync(transport)
                 .clientInfo(McpSchema.Implementation.builder("engram-bench", "0.1.0").build())
-                .requestTimeout(Duration.ofMinutes(2)).initializationTimeout(Duration.ofMinutes(2)).build();
+                .requestTimeout(requestTimeout).initializationTimeout(requestTimeout.compareTo(Duration.ofMinutes(2)) > 0 ? requestTimeout : Duration.ofMinutes(2)).build();
         return new McpSession(client);
     }
 

@@ -53,12 +53,25 @@ final class PeerBench {
         }
     }
 
-    /** {@code block}: calls one server makes in a row before the next server's turn (1 = call by call). */
+    /**
+     * {@code block}: calls one server makes in a row before the next server's turn (1 = call by call).
+     * {@code shapes}: the query shapes searched. {@code setCapNanos}: when over 0, a server stops taking calls in a
+     * set (writes, one shape's searches, pings) once its calls there have taken longer than this, so a peer whose
+     * call costs minutes at a size is measured on the calls that fit (the table says how many).
+     */
     record Settings(List<Integer> sizes, List<Corpus> corpora, int writes, int searches, int warmup, int block, long seed,
-                    Path workDir) {
+                    Path workDir, List<QueryShape> shapes, long setCapNanos) {
+        Settings(List<Integer> sizes, List<Corpus> corpora, int writes, int searches, int warmup, int block, long seed,
+                 Path workDir) {
+            this(sizes, corpora, writes, searches, warmup, block, seed, workDir, List.of(QueryShape.values()), 0);
+        }
+
         Settings {
             sizes = List.copyOf(sizes);
             corpora = List.copyOf(corpora);
+            shapes = List.copyOf(shapes);
+            if (shapes.isEmpty()) throw new IllegalArgumentException("at least one query shape must be searched");
+            if (setCapNanos < 0) throw new IllegalArgumentException("the per-set time cap must be >= 0, got " + setCapNanos);
             if (corpora.isEmpty()) throw new IllegalArgumentException("--corpus must name at least one corpus");
             if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1)) {
                 throw new IllegalArgumentException("--sizes must be whole numbers >= 1, got " + sizes);
@@ -69,9 +82,12 @@ final class PeerBench {
         }
     }
 
-    /** A search set's figures: latency and, per response, estimated tokens, UTF-8 bytes and structured chars. */
+    /**
+     * A search set's figures: latency and, per response, estimated tokens, UTF-8 bytes and structured chars;
+     * {@code tokensByQuery[i]} is the tokens of the answer to query i, warm-up included, -1 where it was not asked.
+     */
     record SearchFigures(Latencies latency, double meanTokens, long p95Tokens, double meanBytes,
-                         double meanStructuredChars, double meanResults, double emptyShare, int errors) {
+                         double meanStructuredChars, double meanResults, double emptyShare, int errors, long[] tokensByQuery) {
     }
 
     /**
@@ -120,9 +136,10 @@ final class PeerBench {
             this.dir = dir;
             this.session = session;
             this.preload = preload;
-            this.write = new Latencies.Recorder(s.writes());
-            for (QueryShape shape : QueryShape.values()) search.put(shape, new SearchRecorder(s.searches()));
-            this.ping = new Latencies.Recorder(s.searches());
+            // room for every call: a time cap may end a server's warm-up early and record the calls it skipped
+            this.write = new Latencies.Recorder(s.warmup() + s.writes());
+            for (QueryShape shape : s.shapes()) search.put(shape, new SearchRecorder(s.warmup() + s.searches()));
+            this.ping = new Latencies.Recorder(s.warmup() + s.searches());
         }
 
         Figures figures(int n) {
@@ -137,17 +154,42 @@ final class PeerBench {
         }
     }
 
-    /** Call {@code i} on server {@code r}. */
+    /** Call {@code i} on server {@code r}: how long it took, and how to record it among the timed calls. */
     @FunctionalInterface
-    private interface Call {
-        void run(Running r, int i) throws Exception;
+    interface Call<S> {
+        Done run(S server, int i) throws Exception;
     }
 
-    /** Calls 0 to {@code calls - 1} on every server, {@code block} calls to one server before the next one's turn. */
-    private static void inTurns(List<Running> running, int calls, int block, Call call) throws Exception {
-        for (int start = 0; start < calls; start += block) {
-            for (Running r : running) {
-                for (int i = start; i < Math.min(start + block, calls); i++) call.run(r, i);
+    record Done(long nanos, Runnable record) {
+    }
+
+    /**
+     * Calls 0 to {@code calls - 1} on every server, {@code block} calls to one server before the next one's turn;
+     * calls from {@code s.warmup()} on are recorded. With a time cap, a server stops once its calls in this set
+     * took longer than the cap, and its warm-up ends early once it has taken a tenth of the cap (a server whose
+     * call takes seconds is not warmed by more of them); a call that crosses the cap while the server has no timed
+     * call yet is recorded even if it was a warm-up call: one call longer than the whole cap is a measurement no
+     * warm-up distorts.
+     */
+    static <S> void inTurns(List<S> running, int calls, Settings s, Call<S> call) throws Exception {
+        long cap = s.setCapNanos();
+        // per server: nanos spent in this set, calls recorded, 1 once its warm-up was cut short by the cap
+        Map<S, long[]> state = new java.util.IdentityHashMap<>();
+        for (int start = 0; start < calls; start += s.block()) {
+            for (S r : running) {
+                long[] st = state.computeIfAbsent(r, k -> new long[3]);
+                for (int i = start; i < Math.min(start + s.block(), calls); i++) {
+                    if (cap > 0 && st[0] > cap) break;
+                    boolean warmUp = i < s.warmup() && st[2] == 0;
+                    Done done = call.run(r, i);
+                    st[0] += done.nanos();
+                    boolean crossed = cap > 0 && st[0] > cap;
+                    if (!warmUp || (crossed && st[1] == 0)) {
+                        done.record().run();
+                        st[1]++;
+                    }
+                    if (warmUp && cap > 0 && st[0] > cap / 10) st[2] = 1;
+                }
             }
         }
     }
@@ -169,10 +211,12 @@ final class PeerBench {
                 String how;
                 McpSession session = null;
                 try {
-                    how = target.preloadOffline(dir, preload, log);
-                    session = McpSession.start(target.command(dir), serverStderr);
+                    String offline = target.preloadOffline(dir, preload, log);
+                    session = McpSession.start(target.command(dir), serverStderr, target.requestTimeout());
                     session.initialize();
-                    if (how == null) how = target.preloadOnline(session, preload);
+                    String online = target.preloadOnline(session, preload);
+                    // a target may do both: write its files, then have the started server read them
+                    how = offline == null ? online : online == null ? offline : offline + "; " + online;
                 } catch (Exception | Error e) {
                     if (session != null) session.close(); // the server process and the client's threads
                     TempDirs.deleteQuietly(dir, log);
@@ -181,23 +225,26 @@ final class PeerBench {
                 log.printf(Locale.ROOT, "peer: %s N=%d preloaded: %s%n", target.label(), n, how);
                 running.add(new Running(target, corpus, dir, session, how, s));
             }
-            inTurns(running, writes.size(), s.block(), (r, i) -> {
+            inTurns(running, writes.size(), s, (r, i) -> {
                 McpSession.Reply reply = r.session.call(r.target.writeTool(), r.target.writeArguments(writes.get(i), n + i));
                 if (reply.error()) throw new IllegalStateException(r.target.writeTool() + " failed: " + reply.text());
-                if (i >= s.warmup()) r.write.add(reply.nanos());
+                return new Done(reply.nanos(), () -> r.write.add(reply.nanos()));
             });
-            for (var e : queries.entrySet()) {
-                List<String> shape = e.getValue();
-                inTurns(running, shape.size(), s.block(), (r, i) -> {
-                    McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(shape.get(i)));
-                    if (i >= s.warmup()) r.search.get(e.getKey()).add(reply);
+            log.printf(Locale.ROOT, "peer: N=%d writes done%n", n);
+            for (QueryShape shape : s.shapes()) {
+                List<String> asked = queries.get(shape);
+                inTurns(running, asked.size(), s, (r, i) -> {
+                    McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(asked.get(i)));
+                    r.search.get(shape).answered(i, reply);
+                    return new Done(reply.nanos(), () -> r.search.get(shape).add(reply));
                 });
+                log.printf(Locale.ROOT, "peer: N=%d searches (%s) done%n", n, shape.label);
             }
-            inTurns(running, s.warmup() + s.searches(), s.block(), (r, i) -> {
+            inTurns(running, s.warmup() + s.searches(), s, (r, i) -> {
                 long t0 = System.nanoTime();
                 r.session.ping();
                 long took = System.nanoTime() - t0;
-                if (i >= s.warmup()) r.ping.add(took);
+                return new Done(took, () -> r.ping.add(took));
             });
             return running.stream().map(r -> r.figures(n)).toList();
         } finally {
@@ -219,9 +266,18 @@ final class PeerBench {
         private long results;
         private int empty;
 
-        SearchRecorder(int searches) {
-            latency = new Latencies.Recorder(searches);
-            tokens = new long[searches];
+        private final long[] byQuery;
+
+        SearchRecorder(int queries) {
+            latency = new Latencies.Recorder(queries);
+            tokens = new long[queries];
+            byQuery = new long[queries];
+            Arrays.fill(byQuery, -1);
+        }
+
+        /** Every answer's tokens, warm-up or timed: what a query costs does not depend on when it was asked. */
+        void answered(int query, McpSession.Reply r) {
+            byQuery[query] = TokenEstimate.of(r.text());
         }
 
         void add(McpSession.Reply r) {
@@ -241,7 +297,7 @@ final class PeerBench {
             long p95 = sorted.length == 0 ? 0 : sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
             double mean = Arrays.stream(sorted).average().orElse(0);
             return new SearchFigures(latency.done(), mean, p95, (double) bytes / count,
-                    (double) structured / count, (double) results / count, (double) empty / count, errors);
+                    (double) structured / count, (double) results / count, (double) empty / count, errors, byQuery.clone());
         }
     }
 
@@ -316,7 +372,7 @@ final class PeerBench {
         return t.render();
     }
 
-    private static void latencyRows(MarkdownTable t, String what, Latencies e, Latencies p) {
+    static void latencyRows(MarkdownTable t, String what, Latencies e, Latencies p) {
         for (int q : new int[] {50, 95}) {
             t.row(what + " p" + q + " (ms)", e.ms(q), p.ms(q), ratio(p.percentileNanos(q), e.percentileNanos(q)));
         }
@@ -326,11 +382,11 @@ final class PeerBench {
         return String.format(Locale.ROOT, "%.0f%%", share * 100);
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         return String.format(Locale.ROOT, "%,.0f", v);
     }
 
-    private static String ratio(double peer, double engram) {
+    static String ratio(double peer, double engram) {
         return engram == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f×", peer / engram);
     }
 }

@@ -14,19 +14,24 @@ import java.util.Map;
  * A memory server under test: how to start it, how to preload it, and which tool call writes one
  * memory or searches. Both servers receive the same memories and the same query strings.
  */
-sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory {
+sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, ToonPeer.Toon, ToonPeer.EngramToon {
 
     String label();
 
     McpSession.ServerCommand command(Path dir);
 
-    /** Fills the store before the server starts; returns a one-line description of what was done. */
+    /** Fills the store before the server starts; returns a one-line description of what was done, or null when nothing was. */
     String preloadOffline(Path dir, List<SyntheticMemory> memories, PrintStream log) throws Exception;
 
-    /** Fills the store through the running server; returns a description, or null when done offline. */
+    /** Fills the store (or has it read) through the running server; returns a description, or null when nothing was done. */
     String preloadOnline(McpSession session, List<SyntheticMemory> memories);
 
     String writeTool();
+
+    /** How long one call may take before the client gives up. */
+    default java.time.Duration requestTimeout() {
+        return java.time.Duration.ofMinutes(2);
+    }
 
     Map<String, Object> writeArguments(SyntheticMemory memory, int ordinal);
 
