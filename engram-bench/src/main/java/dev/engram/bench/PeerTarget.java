@@ -14,7 +14,7 @@ import java.util.Map;
  * A memory server under test: how to start it, how to preload it, and which tool call writes one
  * memory or searches. Both servers receive the same memories and the same query strings.
  */
-sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, ToonPeer.Toon, ToonPeer.EngramToon {
+sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, ToonPeer.ToonTools {
 
     String label();
 

@@ -164,8 +164,33 @@ final class ToonPeer {
         return String.format(Locale.ROOT, "first recall after start (imports it) %.1f s", r.nanos() / 1e9);
     }
 
+    /** toon-memory's tools, which both servers answer: remember and recall with the run's {@link #budget()}. */
+    sealed interface ToonTools extends PeerTarget permits Toon, EngramToon {
+        String budget();
+
+        @Override
+        default String writeTool() {
+            return "memory_remember";
+        }
+
+        @Override
+        default Map<String, Object> writeArguments(SyntheticMemory memory, int ordinal) {
+            return rememberArguments(memory, ordinal);
+        }
+
+        @Override
+        default String searchTool() {
+            return "memory_recall";
+        }
+
+        @Override
+        default Map<String, Object> searchArguments(String query) {
+            return Map.of("query", query, "budget", budget());
+        }
+    }
+
     /** The real toon-memory: {@code node bin/toon-memory.js mcp} in the project folder. */
-    record Toon(String node, Path serverJs, String budget) implements PeerTarget {
+    record Toon(String node, Path serverJs, String budget) implements ToonTools {
         @Override
         public String label() {
             return TOON_LABEL;
@@ -193,25 +218,6 @@ final class ToonPeer {
             return null;
         }
 
-        @Override
-        public String writeTool() {
-            return "memory_remember";
-        }
-
-        @Override
-        public Map<String, Object> writeArguments(SyntheticMemory memory, int ordinal) {
-            return rememberArguments(memory, ordinal);
-        }
-
-        @Override
-        public String searchTool() {
-            return "memory_recall";
-        }
-
-        @Override
-        public Map<String, Object> searchArguments(String query) {
-            return Map.of("query", query, "budget", budget);
-        }
     }
 
     /**
@@ -219,7 +225,7 @@ final class ToonPeer {
      * the per-project one and it imports the project's .toon-memory at first start; {@code embedder} is its
      * ENGRAM_EMBEDDER ({@code none}: lexical only, as toon).
      */
-    record EngramToon(Path jar, List<String> javaOptions, String embedder, String budget) implements PeerTarget {
+    record EngramToon(Path jar, List<String> javaOptions, String embedder, String budget) implements ToonTools {
         EngramToon {
             javaOptions = List.copyOf(javaOptions);
         }
@@ -248,25 +254,6 @@ final class ToonPeer {
             return firstRecall(session, budget);
         }
 
-        @Override
-        public String writeTool() {
-            return "memory_remember";
-        }
-
-        @Override
-        public Map<String, Object> writeArguments(SyntheticMemory memory, int ordinal) {
-            return rememberArguments(memory, ordinal);
-        }
-
-        @Override
-        public String searchTool() {
-            return "memory_recall";
-        }
-
-        @Override
-        public Map<String, Object> searchArguments(String query) {
-            return Map.of("query", query, "budget", budget);
-        }
     }
 
     /** One table per size: Engram's toon profile, toon-memory, and toon's figure divided by Engram's. */

@@ -252,8 +252,12 @@ public final class Engine {
     }
 
     private ExportRecord exportRecord(Memory m) {
-        return new ExportRecord(m, store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(),
-                store.versions(m.id()));
+        return new ExportRecord(m, outgoingEdges(m), store.versions(m.id()));
+    }
+
+    /** The edges {@code m} is the source of, as an export line carries them. */
+    private java.util.List<dev.engram.memory.Edge> outgoingEdges(Memory m) {
+        return store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList();
     }
 
     /**
@@ -261,8 +265,7 @@ public final class Engine {
      * store read per memory fewer.
      */
     public void exportCurrent(String zone, Consumer<ExportRecord> sink) {
-        store.forEach(zone, m -> sink.accept(new ExportRecord(m,
-                store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList(), java.util.List.of())));
+        store.forEach(zone, m -> sink.accept(new ExportRecord(m, outgoingEdges(m), java.util.List.of())));
     }
 
     /**

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * {@link Embedder#embedQuery} and statements through {@link Embedder#embedAll}, so a model's prefixes
  * count as they do in recall.
  */
-public final class CalibratedEmbedder implements Embedder {
+public final class CalibratedEmbedder extends ForwardingEmbedder {
     private static final Logger log = LoggerFactory.getLogger(CalibratedEmbedder.class);
 
     /** {question, statement, statement}: the statements answer their own question only. */
@@ -39,11 +39,10 @@ public final class CalibratedEmbedder implements Embedder {
         {"how do we deploy the payments service", "Payments deploy through a blue-green switch after the canary passes.", "The release checklist requires a database migration dry run first."},
     };
 
-    private final Embedder model;
     private final double unrelatedCosine;
 
     private CalibratedEmbedder(Embedder model, double unrelatedCosine) {
-        this.model = model;
+        super(model);
         this.unrelatedCosine = unrelatedCosine;
     }
 
@@ -102,33 +101,9 @@ public final class CalibratedEmbedder implements Embedder {
         return unrelatedCosine;
     }
 
-    @Override
-    public String modelId() {
-        return model.modelId();
-    }
 
-    @Override
-    public int dimensions() {
-        return model.dimensions();
-    }
 
-    @Override
-    public float[] embed(String text) {
-        return model.embed(text);
-    }
 
-    @Override
-    public List<float[]> embedAll(List<String> texts) {
-        return model.embedAll(texts);
-    }
 
-    @Override
-    public float[] embedQuery(String query) {
-        return model.embedQuery(query);
-    }
 
-    @Override
-    public boolean ready() {
-        return model.ready();
-    }
 }

@@ -3,7 +3,6 @@ package dev.engram.embed;
 import dev.engram.spi.Embedder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -16,14 +15,12 @@ import java.util.SplittableRandom;
  * and queries are found by the lexical layer, which reads Korean (Lucene's nori) and the other scripts;
  * a model that reads them (a multilingual ONNX model, {@code ENGRAM_EMBEDDER=onnx}) is not gated.
  */
-final class LatinScriptGate implements Embedder {
+final class LatinScriptGate extends ForwardingEmbedder {
     /** Below this share of Latin letters a text is not English-readable. */
     static final double MIN_LATIN_SHARE = 0.5;
 
-    private final Embedder model;
-
     LatinScriptGate(Embedder model) {
-        this.model = Objects.requireNonNull(model, "model");
+        super(model);
     }
 
     /** Whether at least half of the text's letters are Latin; a text without letters (numbers, symbols) is. */
@@ -73,23 +70,7 @@ final class LatinScriptGate implements Embedder {
         return readable(query) ? model.embedQuery(query) : ownDirection(query);
     }
 
-    @Override
-    public String modelId() {
-        return model.modelId();
-    }
 
-    @Override
-    public int dimensions() {
-        return model.dimensions();
-    }
 
-    @Override
-    public boolean ready() {
-        return model.ready();
-    }
 
-    @Override
-    public double unrelatedCosine() {
-        return model.unrelatedCosine();
-    }
 }

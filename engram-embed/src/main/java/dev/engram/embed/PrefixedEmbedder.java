@@ -10,14 +10,13 @@ import java.util.Objects;
  * instruction before the query only. The passage prefix changes every stored vector, so it is part of
  * the model id; the query prefix changes no stored vector and is not.
  */
-public final class PrefixedEmbedder implements Embedder {
-    private final Embedder inner;
+public final class PrefixedEmbedder extends ForwardingEmbedder {
     private final String queryPrefix;
     private final String passagePrefix;
     private final String modelId;
 
     private PrefixedEmbedder(Embedder inner, String queryPrefix, String passagePrefix) {
-        this.inner = inner;
+        super(inner);
         this.queryPrefix = queryPrefix;
         this.passagePrefix = passagePrefix;
         this.modelId = modelId(inner.modelId(), passagePrefix);
@@ -37,35 +36,23 @@ public final class PrefixedEmbedder implements Embedder {
         return modelId;
     }
 
-    @Override
-    public int dimensions() {
-        return inner.dimensions();
-    }
 
     @Override
     public float[] embed(String text) {
-        return inner.embed(passagePrefix + Objects.requireNonNull(text, "text"));
+        return model.embed(passagePrefix + Objects.requireNonNull(text, "text"));
     }
 
     @Override
     public List<float[]> embedAll(List<String> texts) {
-        return inner.embedAll(texts.stream().map(t -> passagePrefix + t).toList());
+        return model.embedAll(texts.stream().map(t -> passagePrefix + t).toList());
     }
 
     @Override
     public float[] embedQuery(String query) {
-        return inner.embed(queryPrefix + Objects.requireNonNull(query, "query"));
+        return model.embed(queryPrefix + Objects.requireNonNull(query, "query"));
     }
 
-    @Override
-    public boolean ready() {
-        return inner.ready();
-    }
 
-    @Override
-    public double unrelatedCosine() {
-        return inner.unrelatedCosine();
-    }
 
     /** The model id {@link #wrap} gives {@code innerId} with this passage prefix. */
     public static String modelId(String innerId, String passagePrefix) {
