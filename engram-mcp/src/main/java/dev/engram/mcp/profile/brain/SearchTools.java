@@ -189,9 +189,13 @@ final class SearchTools {
             String reason = args.textOr("reason");
             List<String> keywords = keywords(args);
             String zone = c.zone(args, BrainContext.ZONE_ARGUMENT, false);
+            // every argument is read before the search, which records access: a refused call writes nothing
+            boolean full = Boolean.TRUE.equals(args.boolOr("include_entities"));
+            boolean withRelations = Boolean.TRUE.equals(args.boolOr("include_relations"));
+            List<String> types = args.list("entity_types");
             String query = keywords.stream().map(k -> k.contains(" ") ? "\"" + k.replace("\"", "") + "\"" : k)
                     .collect(Collectors.joining(" OR "));
-            List<Entity> candidates = search(zone, query, args.list("entity_types"), 50);
+            List<Entity> candidates = search(zone, query, types, 50);
             if (candidates.size() > 50) candidates = candidates.subList(0, 50);
             String answer;
             List<Entity> chosen;
@@ -206,12 +210,11 @@ final class SearchTools {
                         + keywords + " are " + chosen.stream().map(Entity::name).collect(Collectors.joining(", "))
                         + ". Open them with open_nodes for their observations.";
             }
-            boolean full = Boolean.TRUE.equals(args.boolOr("include_entities"));
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("tentativeAnswer", answer);
             out.put("entities", chosen.stream().map(e -> full ? c.view(e, true) : nameAndType(e)).toList());
-            out.put("relations", Boolean.TRUE.equals(args.boolOr("include_relations"))
+            out.put("relations", withRelations
                     ? c.graph().relationsAmong(chosen).stream().map(BrainContext::relation).toList() : List.of());
             return out;
         });
