@@ -351,9 +351,14 @@ final class MemoryTools {
                 throw new InvalidArgumentException("action", "must be add, remove or set, got '" + action + "'");
             }
             List<String> tags = args.list("tags");
+            if (tags == null) throw new InvalidArgumentException("tags", "is required: send tags separated by ';', e.g. \"api;validation\"");
+            List<String> refs = args.words("ids");
+            if (refs == null || refs.isEmpty()) {
+                throw new InvalidArgumentException("ids", "is required: send keys or ids separated by commas, e.g. \"use-zod,zod-schemas\"");
+            }
             List<Memory> targets = new ArrayList<>();
             List<String> missing = new ArrayList<>();
-            for (String ref : args.words("ids")) c.find(ref).ifPresentOrElse(targets::add, () -> missing.add(ref));
+            for (String ref : refs) c.find(ref).ifPresentOrElse(targets::add, () -> missing.add(ref));
             if (targets.isEmpty()) throw new NotFoundException("none of ids names an entry: " + String.join(", ", missing));
             StringBuilder b = new StringBuilder();
             for (Memory m : targets) {
