@@ -1,7 +1,10 @@
 package dev.engram.error;
 
-/** Storage or index failure: our fault, never the caller's. The message names the operation. */
-public final class StoreException extends RuntimeException {
+/**
+ * Storage or index failure: our fault, never the caller's. The message names the operation. Not final only for
+ * {@link StoreUnavailableException}, the one failure a caller is told about because waiting fixes it.
+ */
+public class StoreException extends RuntimeException {
     public StoreException(String message, Throwable cause) {
         super(message, cause);
     }

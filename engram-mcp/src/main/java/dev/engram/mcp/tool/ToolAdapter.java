@@ -74,6 +74,11 @@ public final class ToolAdapter {
             if (e instanceof dev.engram.access.AccessDeniedException) ToolMetrics.GLOBAL.denied();
             log.debug("tool {} rejected a call: {}", name, e.getMessage());
             return error(e.getMessage());
+        } catch (dev.engram.error.StoreUnavailableException e) {
+            // the server's failure, but one the caller can act on (retry): its message says so, without internals
+            outcome = ToolMetrics.Outcome.FAILURE;
+            log.warn("tool {}: {}", name, e.getMessage());
+            return error(name + ": " + e.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
             outcome = ToolMetrics.Outcome.FAILURE;
             // a StackOverflowError unwinds this call's stack only: the thread and the session live on, and an

@@ -1,6 +1,7 @@
 package dev.engram.store.postgres;
 
 import dev.engram.error.StoreException;
+import dev.engram.error.StoreUnavailableException;
 import java.sql.SQLException;
 
 /** Runs JDBC work, turning an SQLException into a StoreException that names the operation. */
@@ -22,8 +23,33 @@ final class PgCalls {
         try {
             return work.run();
         } catch (SQLException e) {
-            throw new StoreException(operation + ": " + e.getMessage(), e);
+            throw failure(operation, e);
         }
+    }
+
+    /**
+     * The exception for a failed call: {@link StoreUnavailableException} when the server could not be reached or
+     * the connection broke (class 08, the pool's timeout waiting for a connection, or a cause that is a socket
+     * error), so the caller hears that waiting helps; otherwise a {@link StoreException} naming the operation.
+     */
+    static StoreException failure(String operation, SQLException e) {
+        if (unreachable(e)) return new StoreUnavailableException(operation, e);
+        return new StoreException(operation + ": " + e.getMessage(), e);
+    }
+
+    static boolean unreachable(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.sql.SQLTransientConnectionException || c instanceof java.net.SocketException
+                    || c instanceof java.io.EOFException) {
+                return true;
+            }
+            if (c instanceof SQLException s && s.getSQLState() != null && (s.getSQLState().startsWith("08")
+                    || s.getSQLState().equals("57P01") || s.getSQLState().equals("57P02") || s.getSQLState().equals("57P03"))) {
+                return true; // connection exceptions; admin shutdown, crash shutdown, cannot connect now (a restart)
+            }
+            if (c.getCause() == c) break;
+        }
+        return false;
     }
 
     /**

@@ -54,6 +54,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final String lockSql;
     private final String notifySql;
 
+    /** See {@link #open}: the longest a call waits for a connection before it is told the store is unreachable. */
+    static final int CONNECTION_WAIT_MS = 4_000;
+
     private PostgresMemoryStore(HikariDataSource pool, PostgresLocation location) {
         this.pool = pool;
         this.location = location;
@@ -75,7 +78,9 @@ public final class PostgresMemoryStore implements MemoryStore {
         config.setPoolName("engram-pg-" + location.schema());
         config.setMaximumPoolSize(8);
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(10_000);
+        // how long a call waits for a connection: during an outage every call fails after this, with "the store is
+        // unreachable", rather than hanging; far above the wait for a free pooled connection under load (milliseconds)
+        config.setConnectionTimeout(CONNECTION_WAIT_MS);
         config.setInitializationFailTimeout(10_000); // an unreachable server fails the open, with the driver's reason
         HikariDataSource pool;
         try {
@@ -114,7 +119,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         try (Connection c = pool.getConnection()) {
             return work.run(c);
         } catch (SQLException e) {
-            throw new StoreException(operation + ": " + e.getMessage(), e);
+            throw PgCalls.failure(operation, e);
         }
     }
 
@@ -148,13 +153,13 @@ public final class PostgresMemoryStore implements MemoryStore {
                         log.debug("store {}: write attempt {} failed ({}); retrying", location, attempt, e.getMessage());
                         continue;
                     }
-                    if (e instanceof SQLException sql) throw new StoreException("write: " + sql.getMessage(), sql);
+                    if (e instanceof SQLException sql) throw PgCalls.failure("write", sql);
                     throw (RuntimeException) e;
                 } finally {
                     c.setAutoCommit(true);
                 }
             } catch (SQLException e) {
-                throw new StoreException("write: " + e.getMessage(), e);
+                throw PgCalls.failure("write", e);
             }
         }
     }
