@@ -160,11 +160,12 @@ export const MCP_HEADERS = { "Content-Type": "application/json", Accept: "applic
 
 /**
  * Starts `engram --store STORE serve --host 127.0.0.1 --port P [extra]` and waits (bounded) until it
- * answers HTTP. Returns { url, port, proc, stderr, stop() }.
+ * answers HTTP; `env` adds variables to its environment, `port` reuses a port (a replica restarted).
+ * Returns { url, port, proc, stderr, stop() }.
  */
-export async function startServe(store, { tokens, extraArgs = [], readyTimeoutMs = 60_000 } = {}) {
-  const port = await freePort();
-  const env = { ...process.env };
+export async function startServe(store, { tokens, extraArgs = [], readyTimeoutMs = 60_000, env: extraEnv = {}, port: fixedPort } = {}) {
+  const port = fixedPort ?? await freePort();
+  const env = { ...process.env, ...extraEnv };
   delete env.ENGRAM_TOKENS;
   if (tokens) env.ENGRAM_TOKENS = tokens.join(",");
   const proc = track(spawn(JAVA, jvmArgs(store, "serve", "--host", "127.0.0.1", "--port", String(port), ...extraArgs),
@@ -213,8 +214,9 @@ export async function connectHttp(url, token, name = "http", headers = {}) {
 }
 
 /** Runs an `engram` CLI command to completion (bounded). Returns { status, stdout, stderr }. */
-export function runCli(store, args, { timeoutMs = 120_000, input } = {}) {
-  const r = spawnSync(JAVA, jvmArgs(store, ...args), { encoding: "utf8", timeout: timeoutMs, input });
+export function runCli(store, args, { timeoutMs = 120_000, input, env } = {}) {
+  const r = spawnSync(JAVA, jvmArgs(store, ...args), { encoding: "utf8", timeout: timeoutMs, input,
+    ...(env ? { env: { ...process.env, ...env } } : {}) });
   if (r.error) throw new Error(`engram ${args.join(" ")} failed to run: ${r.error.message}`);
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
