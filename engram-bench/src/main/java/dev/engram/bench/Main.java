@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
-                Main.ProxyScaling.class, Main.Load.class, Main.Memento.class, Main.ToonPeerCommand.class},
+                Main.ProxyScaling.class, Main.Load.class, Main.Faults.class, Main.Memento.class, Main.ToonPeerCommand.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -408,6 +408,39 @@ public final class Main implements Runnable {
             System.out.println(LoadBench.table(rows, settings));
             System.out.println(machine());
             return 0;
+        }
+    }
+
+    @Command(name = "faults", mixinStandardHelpOptions = true,
+            description = "kill -9 of engram serve during a stream of HTTP writes, then a restart: acknowledged vs present.")
+    static final class Faults implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+        @CommandLine.Mixin Servers servers = new Servers();
+
+        @Option(names = "--trials", defaultValue = "20", description = "Kills per store (default ${DEFAULT-VALUE}).") int trials;
+        @Option(names = "--writers", defaultValue = "4", description = "Concurrent HTTP writers (default ${DEFAULT-VALUE}).") int writers;
+        @Option(names = "--kill-after", defaultValue = "20..60", paramLabel = "MIN..MAX",
+                description = "Acknowledged writes before the kill, drawn per trial (default ${DEFAULT-VALUE}).") String killAfter;
+        @Option(names = "--postgres", paramLabel = "URL", description = "Also on a fresh schema of this PostgreSQL database"
+                + " (postgresql://user@host:5432/db, no schema), dropped afterwards.") String postgres;
+        @Option(names = "--no-embedded", description = "Only the PostgreSQL store.") boolean noEmbedded;
+
+        @Override
+        public Integer call() throws Exception {
+            FaultsBench.Settings settings;
+            try {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})\\.\\.(\\d{1,6})").matcher(killAfter.strip());
+                if (!m.matches()) throw new IllegalArgumentException("--kill-after must be MIN..MAX, e.g. 20..60, got '" + killAfter + "'");
+                settings = new FaultsBench.Settings(trials, writers, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                        common.seed, common.workDir(), servers.engramJar(), postgres, !noEmbedded);
+            } catch (IllegalArgumentException e) {
+                System.err.println("faults: " + e.getMessage());
+                return 2;
+            }
+            var rows = new FaultsBench(System.err, common.serverErr()).run(settings);
+            System.out.println(FaultsBench.table(rows, settings));
+            System.out.println(machine());
+            return rows.stream().anyMatch(r -> r.failedTrials() > 0 || r.present() < r.acknowledged()) ? 1 : 0;
         }
     }
 
