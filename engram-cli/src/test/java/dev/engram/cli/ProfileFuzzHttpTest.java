@@ -51,10 +51,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * was (export and zones compared before and after); and the server must still answer a ping and a
  * known-good call afterwards.
  *
- * <p>{@code -Dengram.fuzz.cases=N} (default 30 per tool) and {@code -Dengram.fuzz.seed=S} (default fixed)
+ * <p>The native profile's own {@code ToolFuzzTest} (engram-mcp) calls its tools many more times in process on the
+ * in-memory fakes; this one covers every profile, the HTTP transport and the real store at a modest count.
+ * {@code -Dengram.fuzz.cases=N} (default 30 per tool) and {@code -Dengram.fuzz.seed=S} (default fixed)
  * choose the run; a failure names the seed, the tool and the arguments (huge strings abbreviated).
  */
-class ToolFuzzTest {
+class ProfileFuzzHttpTest {
     private static final long SEED = Long.getLong("engram.fuzz.seed", 0x5EED_F022L);
     private static final int CASES = Integer.getInteger("engram.fuzz.cases", 30);
     /** A Java stack trace, an exception's class name or a JDK package in any answer means an error leaked unhandled. */
