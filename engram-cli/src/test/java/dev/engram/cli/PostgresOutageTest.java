@@ -97,6 +97,7 @@ class PostgresOutageTest {
                         assertTrue(took.compareTo(ANSWER_WITHIN) < 0, tool + " took " + took.toMillis() + " ms during the outage");
                         assertTrue(text.contains("the store is unreachable") && text.contains("retry"), tool + ": " + text);
                         assertFalse(LEAK.matcher(text).find(), tool + " leaked internals: " + text);
+                        System.err.println("outage: " + tool + " answered isError in " + took.toMillis() + " ms: " + text);
                     }
                     HttpResponse<String> down = get(health);
                     assertEquals(503, down.statusCode(), down.body());
@@ -109,9 +110,12 @@ class PostgresOutageTest {
                     });
 
                     forwarder.restore();
+                    long restored = System.nanoTime();
                     assertTrue(eventually(Duration.ofSeconds(30), () -> !Boolean.TRUE.equals(
                             call(client, "remember", Map.of("content", "After the outage writes work again")).isError())),
                             "writes did not recover within 30 s of the store coming back");
+                    System.err.println("outage: the first write succeeded " + (System.nanoTime() - restored) / 1_000_000
+                            + " ms after the store came back");
                     CallToolResult found = call(client, "recall", Map.of("query", "other replica could not reach"));
                     assertOk(found);
                     assertTrue(text(found).contains("written-meanwhile"), text(found));

@@ -7,14 +7,14 @@ package dev.engram.error;
  * holds the driver's reason but no stack trace, SQL or credentials.
  */
 public final class StoreUnavailableException extends StoreException {
-    public StoreUnavailableException(String operation, Throwable cause) {
-        super("the store is unreachable (" + operation + "): " + reason(cause)
+    /** {@code reason}: one line saying what failed, e.g. the driver's message; its first line is kept. */
+    public StoreUnavailableException(String operation, String reason, Throwable cause) {
+        super("the store is unreachable (" + operation + "): " + firstLine(reason)
                 + "; retry in a few seconds (the server reconnects on its own)", cause);
     }
 
-    /** The driver's one-line reason, without anything past its first line. */
-    private static String reason(Throwable cause) {
-        String m = cause == null || cause.getMessage() == null ? "no connection" : cause.getMessage();
+    private static String firstLine(String m) {
+        if (m == null || m.isBlank()) return "no connection";
         int nl = m.indexOf('\n');
         return (nl < 0 ? m : m.substring(0, nl)).strip();
     }

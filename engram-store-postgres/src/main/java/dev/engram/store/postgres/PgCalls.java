@@ -33,7 +33,14 @@ final class PgCalls {
      * error), so the caller hears that waiting helps; otherwise a {@link StoreException} naming the operation.
      */
     static StoreException failure(String operation, SQLException e) {
-        if (unreachable(e)) return new StoreUnavailableException(operation, e);
+        if (e instanceof java.sql.SQLTransientConnectionException) {
+            // the pool's own message names its counters; what helps is that no connection came, and why the last try failed
+            Throwable last = e.getCause();
+            return new StoreUnavailableException(operation, "no connection to the database within "
+                    + PostgresMemoryStore.CONNECTION_WAIT_MS / 1000 + " s"
+                    + (last == null || last.getMessage() == null ? "" : " (" + last.getMessage().lines().findFirst().orElse("").strip() + ")"), e);
+        }
+        if (unreachable(e)) return new StoreUnavailableException(operation, e.getMessage(), e);
         return new StoreException(operation + ": " + e.getMessage(), e);
     }
 

@@ -27,6 +27,11 @@ class PgCallsTest {
             assertTrue(f.getMessage().endsWith("; retry in a few seconds (the server reconnects on its own)"), f.getMessage());
             assertFalse(f.getMessage().contains("\n"), "one line, the driver's first: " + f.getMessage());
         }
+        StoreException timeout = PgCalls.failure("recall", new SQLTransientConnectionException(
+                "engram-pg-x - Connection is not available, request timed out after 4000ms (total=0, active=0, idle=0)", "08001",
+                new SQLException("Connection to 127.0.0.1:5432 refused.\nCheck that the hostname and port are correct", "08001")));
+        assertEquals("the store is unreachable (recall): no connection to the database within 4 s (Connection to 127.0.0.1:5432"
+                + " refused.); retry in a few seconds (the server reconnects on its own)", timeout.getMessage());
     }
 
     @Test
