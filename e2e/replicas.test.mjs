@@ -36,7 +36,7 @@ describe("two replicas on one PostgreSQL", { skip: unreachable, timeout: 600_000
   const tokens = {};
   const replicas = {};
   const start = async (name, profile = "native", port) => {
-    replicas[name] = await startServe(STORE, { tokens: [OPS], env: { ENGRAM_HOME: homes[name] }, port,
+    replicas[name] = await startServe(STORE, { tokens: [OPS], env: { ENGRAM_HOME: homes[name] }, port, cwd: homes[name],
       extraArgs: ["--profile", profile, "--rate-limit", "0"] });
     return replicas[name];
   };

@@ -160,16 +160,17 @@ export const MCP_HEADERS = { "Content-Type": "application/json", Accept: "applic
 
 /**
  * Starts `engram --store STORE serve --host 127.0.0.1 --port P [extra]` and waits (bounded) until it
- * answers HTTP; `env` adds variables to its environment, `port` reuses a port (a replica restarted).
+ * answers HTTP; `env` adds variables to its environment, `port` reuses a port (a replica restarted), `cwd` is its
+ * working directory (the toon profile keeps its .toon-memory folder there).
  * Returns { url, port, proc, stderr, stop() }.
  */
-export async function startServe(store, { tokens, extraArgs = [], readyTimeoutMs = 60_000, env: extraEnv = {}, port: fixedPort } = {}) {
+export async function startServe(store, { tokens, extraArgs = [], readyTimeoutMs = 60_000, env: extraEnv = {}, port: fixedPort, cwd } = {}) {
   const port = fixedPort ?? await freePort();
   const env = { ...process.env, ...extraEnv };
   delete env.ENGRAM_TOKENS;
   if (tokens) env.ENGRAM_TOKENS = tokens.join(",");
   const proc = track(spawn(JAVA, jvmArgs(store, "serve", "--host", "127.0.0.1", "--port", String(port), ...extraArgs),
-    { env, stdio: ["ignore", "pipe", "pipe"] }));
+    { env, stdio: ["ignore", "pipe", "pipe"], ...(cwd ? { cwd } : {}) }));
   const out = new Tail();
   proc.stdout.on("data", (d) => out.push(d));
   proc.stderr.on("data", (d) => out.push(d));
