@@ -135,16 +135,30 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void replicas() throws Exception {
+        // twelve JVM starts on PostgreSQL (two replicas, one per profile, three kills and restarts): more than the others
+        nodeTest("replicas.test.mjs", 480);
+    }
+
+    @Test
     void conformance() throws Exception {
         run("run-conformance.sh", List.of("bash", e2eDir.resolve("run-conformance.sh").toString()));
     }
 
     private void nodeTest(String script) throws Exception {
+        nodeTest(script, SCRIPT_TIMEOUT_SECONDS);
+    }
+
+    private void nodeTest(String script, long timeoutSeconds) throws Exception {
         String node = System.getenv().getOrDefault("ENGRAM_E2E_NODE", "node");
-        run(script, List.of(node, "--test", "--test-reporter=spec", script));
+        run(script, List.of(node, "--test", "--test-reporter=spec", script), timeoutSeconds);
     }
 
     private void run(String name, List<String> command) throws Exception {
+        run(name, command, SCRIPT_TIMEOUT_SECONDS);
+    }
+
+    private void run(String name, List<String> command, long timeoutSeconds) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(e2eDir.toFile()).redirectErrorStream(true);
         pb.environment().put("ENGRAM_JAR", jar.toString());
         pb.environment().put("ENGRAM_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -159,13 +173,13 @@ class NodeEndToEndIT {
         Thread pump = new Thread(() -> pump(p, name, tail), "e2e-" + name);
         pump.setDaemon(true);
         pump.start();
-        boolean finished = p.waitFor(SCRIPT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        boolean finished = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!finished) {
             killTree(p);
         }
         pump.join(5_000);
         if (!finished) {
-            fail(name + " did not finish within " + SCRIPT_TIMEOUT_SECONDS + " s and was killed; last output:\n" + joined(tail));
+            fail(name + " did not finish within " + timeoutSeconds + " s and was killed; last output:\n" + joined(tail));
         }
         if (p.exitValue() != 0) {
             fail(name + " failed (exit " + p.exitValue() + "); last output:\n" + joined(tail));
