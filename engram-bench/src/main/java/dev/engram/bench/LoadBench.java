@@ -146,7 +146,10 @@ final class LoadBench {
     private Process startServer(String store, Path home, Settings s) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(s.javaOptions());
-        cmd.addAll(List.of("-jar", s.jar().toString(), "serve", "--store", store, "--port", "0", "--rate-limit", "off"));
+        cmd.addAll(List.of("-jar", s.jar().toString(), "serve", "--store", store, "--port", "0"));
+        // ENGRAM_RATE_LIMIT in the bench's environment keeps the servers' limit on (with ENGRAM_REDIS, shared
+        // through Redis), to measure what the limit costs; by default it is off: every client shares one token
+        if (System.getenv("ENGRAM_RATE_LIMIT") == null) cmd.addAll(List.of("--rate-limit", "off"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("ENGRAM_TOKENS", TOKEN);

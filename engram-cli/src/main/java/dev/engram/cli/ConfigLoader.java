@@ -35,6 +35,8 @@ final class ConfigLoader {
     static final String ENGRAM_PROFILE = "ENGRAM_PROFILE";
     /** serve's requests per second per token ("off" or 0: no limit), its burst, the largest body, the stop's grace period. */
     static final String ENGRAM_RATE_LIMIT = "ENGRAM_RATE_LIMIT";
+    static final String ENGRAM_REDIS = "ENGRAM_REDIS";
+    static final String ENGRAM_REDIS_PREFIX = "ENGRAM_REDIS_PREFIX";
     static final String ENGRAM_RATE_BURST = "ENGRAM_RATE_BURST";
     static final String ENGRAM_MAX_BODY = "ENGRAM_MAX_BODY";
     static final String ENGRAM_SHUTDOWN_GRACE = "ENGRAM_SHUTDOWN_GRACE";
@@ -408,6 +410,26 @@ final class ConfigLoader {
         Setting grace = setting("--shutdown-grace", graceFlag, ENGRAM_SHUTDOWN_GRACE);
         if (grace != null) limits = limits.withShutdownGrace(duration(grace));
         return limits;
+    }
+
+    /**
+     * serve's optional Redis (flag &lt; environment as everywhere): null without one. The key prefix lets several
+     * clusters share one Redis; it must be 1-64 printable characters without spaces.
+     */
+    dev.engram.mcp.http.RedisLink redis(String urlFlag, String prefixFlag) {
+        Setting url = setting("--redis", urlFlag, ENGRAM_REDIS);
+        if (url == null) return null;
+        Setting prefix = setting("--redis-prefix", prefixFlag, ENGRAM_REDIS_PREFIX);
+        String p = prefix == null ? "engram:" : prefix.value();
+        if (p.isEmpty() || p.length() > 64 || !p.chars().allMatch(c -> c > ' ' && c < 127)) {
+            throw new ConfigException(prefix.key(), prefix.source(), "must be 1-64 printable characters without spaces,"
+                    + " e.g. engram:team-a:");
+        }
+        try {
+            return dev.engram.mcp.http.RedisLink.connect(url.value(), p);
+        } catch (dev.engram.error.EngramUserException e) {
+            throw new ConfigException(url.key(), url.source(), "is not usable: " + e.getMessage());
+        }
     }
 
     private static double rate(Setting s) {

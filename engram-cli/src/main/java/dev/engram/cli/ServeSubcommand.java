@@ -56,6 +56,15 @@ final class ServeSubcommand implements Callable<Integer> {
             description = "Largest request body, e.g. 4MiB, 512KiB (default 4MiB, or $ENGRAM_MAX_BODY); larger: 413")
     String maxBody;
 
+    @Option(names = "--redis", paramLabel = "URL",
+            description = "Optional Redis shared by the replicas, e.g. redis://127.0.0.1:6379 (or $ENGRAM_REDIS): rate limits"
+                    + " per token hold across replicas; without it, or while it is down, each replica limits on its own")
+    String redis;
+
+    @Option(names = "--redis-prefix", paramLabel = "PREFIX",
+            description = "Prefix of Engram's Redis keys (default engram:, or $ENGRAM_REDIS_PREFIX)")
+    String redisPrefix;
+
     @Option(names = "--shutdown-grace", paramLabel = "DURATION",
             description = "How long a stop waits for requests in flight, e.g. 10s (default 10s, or $ENGRAM_SHUTDOWN_GRACE)")
     String shutdownGrace;
@@ -91,6 +100,7 @@ final class ServeSubcommand implements Callable<Integer> {
         // flags first; whether a server without configured tokens has callers depends on the store's principals
         HttpServerSettings flags = main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, true);
         dev.engram.mcp.http.ServerLimits limits = main.configLoader().limits(rateLimit, rateBurst, maxBody, shutdownGrace);
+        dev.engram.mcp.http.RedisLink redisLink = main.configLoader().redis(redis, redisPrefix);
         main.configLoader().maintenanceInterval(dev.engram.engine.lifecycle.LifecyclePolicy.forProfile(profileName));
         Main.OpenEngine opened;
         try {
@@ -114,13 +124,14 @@ final class ServeSubcommand implements Callable<Integer> {
             Engine guarded = raw.guarded(Access::current);
             ToolProfile served = main.profile(profileName, config, () -> guarded);
             server = McpHttpServer.builder(settings, served, Main.version(), main.json().mapper())
-                    .variants(Main.variants(profileName, served)).principals(principals).status(status(opened))
+                    .variants(Main.variants(profileName, served)).principals(principals).status(status(opened)).redis(redisLink)
                     .viewer(new dev.engram.mcp.viewer.ViewerApi(guarded, config.defaultZone()))
                     .export(dev.engram.mcp.http.ExportSource.of(guarded,
                             new dev.engram.mcp.json.ExportCodec(main.renderers().structured(), main.json())))
                     .start();
         } catch (Exception e) {
             opened.close();
+            if (redisLink != null) redisLink.close();
             throw e;
         }
         AutoCloseable schedule = main.startMaintenance(profileName, opened.engine());
@@ -128,7 +139,8 @@ final class ServeSubcommand implements Callable<Integer> {
                 + (settings.noAuth() ? " without auth" : " (bearer tokens: " + settings.tokens().size()
                 + (settings.principals() ? ", and the store's principals" : "") + ")")
                 + "; graph viewer at " + server.endpoint().resolve(dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/")
-                + (settings.noAuth() ? "" : " (open it with #token=<token> after the URL)"));
+                + (settings.noAuth() ? "" : " (open it with #token=<token> after the URL)")
+                + (redisLink == null ? "" : "; rate limits shared through " + redisLink.shown()));
         if (!HttpServerSettings.isLoopback(settings.host()) && settings.allowedHosts().isEmpty()) {
             // DNS-rebinding protection accepts only known Host headers: remote clients need theirs listed
             main.err().println("note: remote clients must reach this server by a name given with --allowed-host"
@@ -145,6 +157,7 @@ final class ServeSubcommand implements Callable<Integer> {
                 main.err().println("stopping the maintenance schedule failed: " + e);
             }
             opened.close();
+            if (redisLink != null) redisLink.close();
             main.err().println("engram serve stopped");
         };
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-shutdown"));

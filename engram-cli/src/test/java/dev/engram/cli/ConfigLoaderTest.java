@@ -182,6 +182,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void redisIsOffUnlessAskedForAndABadUrlOrPrefixNamesTheSetting() {
+        assertEquals(null, new ConfigLoader(Map.of(), dir, dir, "Linux").redis(null, null));
+        try (var link = new ConfigLoader(Map.of("ENGRAM_REDIS", "redis://ops:pw@127.0.0.1:6399/1"), dir, dir, "Linux").redis(null, null)) {
+            assertEquals("redis://ops:***@127.0.0.1:6399/1", link.shown(), "connects lazily; no password shown");
+        }
+        assertEquals("--redis (flag) is not usable: the Redis URL must start with redis:// or rediss://, got 'http://h:1'",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of(), dir, dir, "Linux")
+                        .redis("http://h:1", null)).getMessage());
+        assertEquals("ENGRAM_REDIS_PREFIX (environment) must be 1-64 printable characters without spaces, e.g. engram:team-a:",
+                assertThrows(ConfigException.class, () -> new ConfigLoader(Map.of("ENGRAM_REDIS_PREFIX", "a b"), dir, dir, "Linux")
+                        .redis("redis://127.0.0.1:6379", null)).getMessage());
+    }
+
+    @Test
     void badServeLimitsNameTheSettingAndWhatToSend() {
         ConfigLoader none = new ConfigLoader(Map.of(), dir, dir, "Linux");
         assertEquals("--rate-limit (flag) must be requests per second per token (e.g. 50 or 0.5), or off for no limit;"

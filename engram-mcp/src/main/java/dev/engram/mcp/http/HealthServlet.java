@@ -22,11 +22,13 @@ final class HealthServlet extends HttpServlet {
     static final String PATH = "/health";
 
     private final ServerStatus.Probe probe;
+    private final RedisLink redis;
     private final McpJsonMapper mapper;
     private final boolean open;
 
-    HealthServlet(ServerStatus.Probe probe, McpJsonMapper mapper, boolean open) {
+    HealthServlet(ServerStatus.Probe probe, RedisLink redis, McpJsonMapper mapper, boolean open) {
         this.probe = probe;
+        this.redis = redis;
         this.mapper = mapper;
         this.open = open;
     }
@@ -35,6 +37,23 @@ final class HealthServlet extends HttpServlet {
     static boolean operator(HttpServletRequest req, boolean open) {
         Object g = req.getAttribute(CallerRights.KEY);
         return g instanceof Grants grants ? grants.everywhere(Right.READ) : open;
+    }
+
+    /**
+     * {@code off} without Redis, else {@code up} or {@code down} with the reason (asked now). Redis is optional:
+     * a Redis that is down leaves the status {@code ok}, since every request is still answered.
+     */
+    static Map<String, Object> redisState(RedisLink redis) {
+        Map<String, Object> state = new LinkedHashMap<>();
+        if (redis == null) {
+            state.put("state", "off");
+            return state;
+        }
+        String problem = redis.probe();
+        state.put("state", problem == null ? "up" : "down");
+        state.put("url", redis.shown());
+        if (problem != null) state.put("problem", problem);
+        return state;
     }
 
     @Override
@@ -53,6 +72,7 @@ final class HealthServlet extends HttpServlet {
             embedder.put("state", s.embedder());
             if (s.model() != null) embedder.put("model", s.model());
             body.put("embedder", embedder);
+            body.put("redis", redisState(redis));
         }
         byte[] bytes = mapper.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         res.setStatus(s.healthy() ? 200 : 503);

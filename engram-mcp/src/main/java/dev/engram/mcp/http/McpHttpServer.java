@@ -122,6 +122,7 @@ public final class McpHttpServer implements AutoCloseable {
         private ExportSource export;
         private Consumer<String> requestLog;
         private LongSupplier nanoTime = System::nanoTime;
+        private RedisLink redis;
 
         private Builder(HttpServerSettings settings, ToolProfile profile, String version, McpJsonMapper mapper) {
             this.settings = settings;
@@ -166,6 +167,15 @@ public final class McpHttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The optional Redis shared by the replicas: rate limits per caller hold across them, and {@code /health}
+         * and {@code /metrics} report it. The server answers the same without it.
+         */
+        public Builder redis(RedisLink value) {
+            redis = value;
+            return this;
+        }
+
         /** The rate limiter's clock (tests). */
         Builder nanoTime(LongSupplier value) {
             nanoTime = value;
@@ -181,6 +191,11 @@ public final class McpHttpServer implements AutoCloseable {
     private record Shared(HttpCounters counters, RequestLogFilter requestLog, RateLimitFilter rateLimit, ShutdownGate gate) {
     }
 
+    private static CallerLimiter limiter(ServerLimits limits, Builder b) {
+        RateLimiter local = new RateLimiter(limits.ratePerSecond(), limits.burst(), b.nanoTime);
+        return b.redis == null ? local : new SharedRateLimiter(b.redis, limits.ratePerSecond(), limits.burst(), local);
+    }
+
     private static McpHttpServer start(Builder b) throws Exception {
         HttpServerSettings settings = b.settings;
         ServerLimits limits = settings.limits();
@@ -188,8 +203,7 @@ public final class McpHttpServer implements AutoCloseable {
         HttpCounters counters = new HttpCounters();
         Shared shared = new Shared(counters,
                 new RequestLogFilter(b.requestLog != null ? b.requestLog : RequestLogFilter.toLogger(), java.time.Clock.systemUTC()),
-                limits.rateLimited() ? new RateLimitFilter(new RateLimiter(limits.ratePerSecond(), limits.burst(), b.nanoTime),
-                        limits, counters) : null,
+                limits.rateLimited() ? new RateLimitFilter(limiter(limits, b), limits, counters) : null,
                 new ShutdownGate(settings.path()));
         ProfileVariants variants = b.variants;
         Filter variantCheck = variants.profiles().isEmpty() ? null
@@ -265,8 +279,8 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder servlet = new ServletHolder("mcp", transport);
         servlet.setAsyncSupported(true); // SSE streams use startAsync (gotcha 14)
         context.addServlet(servlet, settings.path());
-        context.addServlet(new ServletHolder("health", new HealthServlet(b.status, b.mapper, open)), HealthServlet.PATH);
-        context.addServlet(new ServletHolder("metrics", new MetricsServlet(b.status, shared.counters(), open, shared.gate()::inFlight)), MetricsServlet.PATH);
+        context.addServlet(new ServletHolder("health", new HealthServlet(b.status, b.redis, b.mapper, open)), HealthServlet.PATH);
+        context.addServlet(new ServletHolder("metrics", new MetricsServlet(b.status, b.redis, shared.counters(), open, shared.gate()::inFlight)), MetricsServlet.PATH);
         dev.engram.mcp.viewer.ViewerApi viewer = b.viewer;
         if (viewer != null) {
             context.addServlet(new ServletHolder("ui", new dev.engram.mcp.viewer.ViewerServlet(viewer,

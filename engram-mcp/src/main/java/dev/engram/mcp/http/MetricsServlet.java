@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code GET /metrics} in the Prometheus text format (0.0.4): tool calls and latencies per tool
  * ({@link ToolMetrics}), refused rights, HTTP responses by status, rate-limited and in-flight requests, index lag,
- * memory count, store up.
+ * memory count, store up, and Redis (up, failed calls) when the server has one.
  * Behind the bearer filter like {@code /mcp}, and only for a token with the read right on every zone:
  * the memory count is store-wide.
  */
@@ -19,12 +19,15 @@ final class MetricsServlet extends HttpServlet {
     static final String PATH = "/metrics";
 
     private final ServerStatus.Probe probe;
+    private final RedisLink redis;
     private final HttpCounters http;
     private final boolean open;
     private final java.util.function.IntSupplier inFlight;
 
-    MetricsServlet(ServerStatus.Probe probe, HttpCounters http, boolean open, java.util.function.IntSupplier inFlight) {
+    MetricsServlet(ServerStatus.Probe probe, RedisLink redis, HttpCounters http, boolean open,
+                   java.util.function.IntSupplier inFlight) {
         this.probe = probe;
+        this.redis = redis;
         this.http = http;
         this.open = open;
         this.inFlight = inFlight;
@@ -56,6 +59,12 @@ final class MetricsServlet extends HttpServlet {
         out.append("# HELP engram_embedder_ready Whether the embedding model is loaded (0 while loading or without one).\n")
                 .append("# TYPE engram_embedder_ready gauge\nengram_embedder_ready ")
                 .append("ready".equals(s.embedder()) ? 1 : 0).append('\n');
+        if (redis != null) {
+            out.append("# HELP engram_redis_up Whether Redis answered its last call (without it, limits are per replica).\n")
+                    .append("# TYPE engram_redis_up gauge\nengram_redis_up ").append(redis.problem() == null ? 1 : 0).append('\n');
+            out.append("# HELP engram_redis_failures_total Redis calls that failed or timed out (each answered without Redis).\n")
+                    .append("# TYPE engram_redis_failures_total counter\nengram_redis_failures_total ").append(redis.failures()).append('\n');
+        }
         byte[] bytes = out.toString().getBytes(StandardCharsets.UTF_8);
         res.setStatus(200);
         res.setContentType("text/plain; version=0.0.4; charset=utf-8");

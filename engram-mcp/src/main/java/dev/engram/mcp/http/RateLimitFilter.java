@@ -21,11 +21,11 @@ final class RateLimitFilter implements Filter {
     /** JSON-RPC code of a refused request (the implementation-defined server error range). */
     static final int RATE_LIMITED = -32029;
 
-    private final RateLimiter limiter;
+    private final CallerLimiter limiter;
     private final ServerLimits limits;
     private final HttpCounters counters;
 
-    RateLimitFilter(RateLimiter limiter, ServerLimits limits, HttpCounters counters) {
+    RateLimitFilter(CallerLimiter limiter, ServerLimits limits, HttpCounters counters) {
         this.limiter = limiter;
         this.limits = limits;
         this.counters = counters;

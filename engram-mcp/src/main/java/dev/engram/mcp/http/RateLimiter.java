@@ -9,9 +9,10 @@ import java.util.function.LongSupplier;
  * Token buckets, one per caller: each holds at most {@code burst} requests and refills at {@code ratePerSecond};
  * a request takes one or is refused with the time until the next one is there. In memory, per process: with
  * several replicas behind a balancer each replica limits on its own (a caller gets at most replicas × the rate),
- * which is what a limit against runaway clients needs. The clock is injectable so tests need no sleeps.
+ * unless they share Redis ({@link SharedRateLimiter}, which falls back to this one while Redis is away). The clock
+ * is injectable so tests need no sleeps.
  */
-final class RateLimiter {
+final class RateLimiter implements CallerLimiter {
     /** Above this many callers, buckets that have refilled (idle callers) are dropped: no-auth mode keys by address. */
     static final int MAX_TRACKED = 10_000;
 
@@ -28,7 +29,8 @@ final class RateLimiter {
     }
 
     /** 0 when {@code caller} may send this request now, else how many nanoseconds until it may. */
-    long acquire(String caller) {
+    @Override
+    public long acquire(String caller) {
         long now = nanoTime.getAsLong();
         if (buckets.size() > MAX_TRACKED) evictIdle(now);
         return buckets.computeIfAbsent(caller, k -> new Bucket(burst, now)).take(now, perNano, burst);
