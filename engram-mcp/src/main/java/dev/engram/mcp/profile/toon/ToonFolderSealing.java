@@ -53,7 +53,7 @@ final class ToonFolderSealing {
                 notOpened.add(memoryDir.relativize(f).toString());
             }
         }
-        if (Files.isRegularFile(memoryDir.resolve("config.json"))) setFlag(memoryDir, !notOpened.contains("data.toon"));
+        if (Files.isRegularFile(memoryDir.resolve("config.json"))) setFlag(memoryDir, notOpened.contains("data.toon")); // still encrypted only if data.toon stayed sealed
         return changed;
     }
 

@@ -134,10 +134,10 @@ class ToonToolsTest {
     }
 
     @Test
-    void laterItemsSayTheyAreNotBuilt() {
-        for (String tool : List.of("memory_encrypt", "memory_decrypt")) {
-            assertTrue(error(tool, Map.of()).contains("is not built yet"), tool);
-        }
+    void encryptionNeedsAStoreThatOffersItAndDecryptNeedsToonsKeyArgument() {
+        // the in-memory test store has no encryption at rest (the embedded one does: EncryptedStoreTest, e2e/toon.test.mjs)
+        assertTrue(error("memory_encrypt", Map.of()).contains("embedded store (SQLite) only"));
+        assertTrue(error("memory_decrypt", Map.of()).contains("key"), "toon's schema: key is required");
     }
 
     @Test
