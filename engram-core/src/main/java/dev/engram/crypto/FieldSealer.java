@@ -88,6 +88,17 @@ public final class FieldSealer {
         }
     }
 
+    /** Bytes sealed as a whole (iv | ciphertext | tag), e.g. a snapshot of the in-memory index. */
+    public byte[] sealBytes(byte[] plain) {
+        if (plain()) throw new IllegalStateException("a plain store seals nothing");
+        return AesGcm.seal(encKey, AesGcm.randomBytes(AesGcm.IV_BYTES), plain);
+    }
+
+    public byte[] openBytes(byte[] sealed) throws GeneralSecurityException {
+        if (plain()) throw new IllegalStateException("a plain store opens nothing");
+        return AesGcm.open(encKey, sealed);
+    }
+
     public List<String> sealTags(List<String> tags) {
         return plain() || tags == null ? tags : tags.stream().map(this::seal).toList();
     }

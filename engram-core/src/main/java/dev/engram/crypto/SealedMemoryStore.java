@@ -108,6 +108,11 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
         return state.encrypted();
     }
 
+    /** The current sealer, for what the store keeps beside its record (the index snapshot). */
+    public FieldSealer sealer() {
+        return state.sealer();
+    }
+
     @Override
     public Optional<StoreEncryption> encryption() {
         return Optional.of(this);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,14 +23,17 @@ import org.slf4j.LoggerFactory;
  * that was acknowledged. Several processes may open the same directory at once (see
  * {@link LuceneSearchIndex} for how they share the index). Thread-safe.
  * <p>Encrypted at rest ({@link SealedMemoryStore}, toon's memory_encrypt), the record's fields are
- * sealed and the index lives in memory only, rebuilt from the record at open: its terms are the
- * memories' words, so no {@code index/} directory exists while the store is encrypted.
+ * sealed and the index lives in memory only (its terms are the memories' words, so no {@code index/}
+ * directory exists while the store is encrypted); between runs it is kept as one sealed file
+ * ({@link SealedIndexSnapshot}), loaded at open and caught up from its commit.
  */
 public final class EmbeddedStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedStore.class);
     private final SealedMemoryStore store;
     private final Path indexDir;
     private final SwitchingIndex index;
+    /** The encrypted store's index files, in memory; null while the store is plain. */
+    private volatile ByteBuffersDirectory memoryFiles;
 
     private EmbeddedStore(SealedMemoryStore store, Path indexDir) {
         this.store = store;
@@ -73,18 +77,35 @@ public final class EmbeddedStore implements AutoCloseable {
         // left by a crash between a conversion's commit and the index's removal, or by a process without
         // the key that rebuilt it meanwhile: it holds memories' words
         deleteIndexDir();
-        return LuceneSearchIndex.inMemory(store, indexDir);
+        return inMemory(SealedIndexSnapshot.load(storeDir(), store.sealer()));
+    }
+
+    private LuceneSearchIndex inMemory(ByteBuffersDirectory files) {
+        memoryFiles = files;
+        return LuceneSearchIndex.inMemory(store, indexDir, SealedIndexSnapshot.keptOpen(files));
+    }
+
+    private Path storeDir() {
+        return indexDir.getParent();
     }
 
     /** After this or another process converted the store: the index moves into memory, or back onto disk. */
     private void switchIndex(boolean encrypted) {
         if (encrypted) {
-            LuceneSearchIndex old = index.swap(LuceneSearchIndex.inMemory(store, indexDir));
+            LuceneSearchIndex old = index.swap(inMemory(new ByteBuffersDirectory()));
             closeDiscarded(old);
             deleteIndexDir();
         } else {
             deleteIndexDir(); // what is there is from before the encryption: stale, rebuilt from the record
+            ByteBuffersDirectory files = memoryFiles;
+            memoryFiles = null;
             closeDiscarded(index.swap(LuceneSearchIndex.open(store, indexDir)));
+            if (files != null) org.apache.lucene.util.IOUtils.closeWhileHandlingException(files);
+            try {
+                SealedIndexSnapshot.delete(storeDir());
+            } catch (IOException e) {
+                throw new StoreException("delete " + storeDir().resolve(SealedIndexSnapshot.FILE) + ": " + e.getMessage(), e);
+            }
         }
     }
 
@@ -130,6 +151,19 @@ public final class EmbeddedStore implements AutoCloseable {
         return IndexCheck.of(store, index.current());
     }
 
+    /** An encrypted store's index, sealed beside the record for the next start; a failure costs that start a rebuild. */
+    private void saveSnapshot() {
+        ByteBuffersDirectory files = memoryFiles;
+        if (files == null) return;
+        try {
+            if (store.encrypted()) SealedIndexSnapshot.save(storeDir(), files, store.sealer());
+        } catch (IOException | RuntimeException e) {
+            log.warn("store {}: could not save the sealed index snapshot ({}); the next start rebuilds the index", storeDir(), e.toString());
+        } finally {
+            org.apache.lucene.util.IOUtils.closeWhileHandlingException(files);
+        }
+    }
+
     /** Commits the index, then releases the index's and the record's files and locks. */
     @Override
     public void close() {
@@ -140,6 +174,7 @@ public final class EmbeddedStore implements AutoCloseable {
             } else {
                 index.close();
             }
+            saveSnapshot();
         } finally {
             store.close();
         }

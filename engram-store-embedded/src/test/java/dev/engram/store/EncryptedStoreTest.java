@@ -154,6 +154,7 @@ class EncryptedStoreTest {
 
         assertEquals(List.of(), wordsOnDisk(), "nothing readable anywhere under the store directory");
         assertFalse(Files.exists(dir.resolve("index")), "no on-disk index while encrypted");
+        assertTrue(Files.isRegularFile(dir.resolve(SealedIndexSnapshot.FILE)), "the index is kept sealed between runs");
 
         Map<String, String> hashes = fileHashes();
         SealedStoreException none = assertThrows(SealedStoreException.class, () -> store(null));
@@ -179,7 +180,14 @@ class EncryptedStoreTest {
         close(s);
         assertEquals(List.of(), wordsOnDisk(), "a write while encrypted is sealed too");
 
+        Files.write(dir.resolve(SealedIndexSnapshot.FILE), new byte[] {1, 2, 3}); // a damaged snapshot costs a rebuild only
         s = store(KEY);
+        assertTrue(keys(engine(s), "zanzibarquux").containsAll(List.of("later", "marmaladekey")), "the write since the last snapshot too");
+        close(s);
+        encryptedExport = null;
+
+        s = store(KEY);
+        encryptedExport = export(engine(s));
         EngramUserException wrongDecrypt = assertThrows(EngramUserException.class,
                 () -> open.get(0).store().encryption().orElseThrow().decrypt(OTHER_KEY));
         assertTrue(wrongDecrypt.getMessage().contains("Wrong key"), wrongDecrypt.getMessage());
@@ -189,6 +197,7 @@ class EncryptedStoreTest {
         s = store(null);
         assertTrue(keys(engine(s), "zanzibarquux").containsAll(List.of("later", "marmaladekey")));
         assertTrue(Files.isDirectory(dir.resolve("index")), "plain again: the index is back on disk");
+        assertFalse(Files.exists(dir.resolve(SealedIndexSnapshot.FILE)));
     }
 
     @Test

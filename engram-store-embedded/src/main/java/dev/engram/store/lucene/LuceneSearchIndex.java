@@ -125,11 +125,12 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     /**
-     * An index held in memory only, rebuilt from {@code store} now: an encrypted store's, whose terms
-     * must not reach the disk. {@code path} only names it in logs; nothing is written there.
+     * An index held in memory only ({@code directory}, e.g. a ByteBuffersDirectory, possibly holding a
+     * commit to start from), caught up with {@code store} now: an encrypted store's, whose terms must
+     * not reach the disk. {@code path} only names it in logs; nothing is written there.
      */
-    public static LuceneSearchIndex inMemory(MemoryStore store, Path path) {
-        return new LuceneSearchIndex(store, path, new org.apache.lucene.store.ByteBuffersDirectory());
+    public static LuceneSearchIndex inMemory(MemoryStore store, Path path, Directory directory) {
+        return new LuceneSearchIndex(store, path, directory);
     }
 
     /** {@code directory} is on {@code path}; tests wrap it to slow down or fail its operations. */
