@@ -17,9 +17,9 @@ import java.util.stream.Stream;
 /**
  * Start-up of an encrypted store against the same store in the clear, as an agent's host sees it:
  * spawn {@code engram mcp}, initialize answered, then the first {@code recall} answered (the store
- * is open and its index caught up: on disk for the plain store, rebuilt in memory from the decrypted
- * record for the encrypted one). Both stores hold the same memories, each with a 384-dimension
- * vector as MiniLM stores them, so the in-memory rebuild includes the vector graph. Runs interleave.
+ * is open and its index caught up: on disk for the plain store; in memory for the encrypted one,
+ * loaded from its sealed snapshot). Both stores hold the same memories, each with a 384-dimension
+ * vector as MiniLM stores them, so an index rebuild would include the vector graph. Runs interleave.
  */
 final class EncryptedStartBench {
     static final String KEY = "5e".repeat(32);
@@ -65,7 +65,7 @@ final class EncryptedStartBench {
 
     List<Result> run(Path jar, Path plain, Path encrypted, String query, int runs, int warmup) {
         List<String[]> configs = List.of(new String[] {"plain store (index on disk)", plain.toString(), ""},
-                new String[] {"encrypted store (index rebuilt in memory)", encrypted.toString(), KEY});
+                new String[] {"encrypted store (index in memory, from its sealed snapshot)", encrypted.toString(), KEY});
         List<Latencies.Recorder> init = new ArrayList<>();
         List<Latencies.Recorder> recall = new ArrayList<>();
         String[] answers = new String[configs.size()];

@@ -154,7 +154,8 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
         return state;
     }
 
-    private void refresh(String mark) {
+    /** Synchronized: two threads noticing the same conversion switch the index once. */
+    private synchronized void refresh(String mark) {
         State s = state;
         if (s.mark().equals(mark)) return;
         switchTo(stateOf(mark, envKey));
@@ -251,10 +252,6 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
     private static Tombstone opened(Tombstone t, FieldSealer f) {
         return f.plain() ? t : new Tombstone(opened(t.memory(), f), t.edges().stream().map(e -> opened(e, f)).toList(),
                 t.versions().stream().map(v -> opened(v, f)).toList(), opened(t.embedding(), f), t.deletedAt());
-    }
-
-    private Tombstone open(Tombstone t) {
-        return opened(t, reading(FieldSealer.looksSealed(t.memory().key()) || FieldSealer.looksSealed(t.memory().content())));
     }
 
     private String openMark(String name, String value) {
