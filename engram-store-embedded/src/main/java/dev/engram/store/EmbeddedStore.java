@@ -34,6 +34,8 @@ public final class EmbeddedStore implements AutoCloseable {
     private final SwitchingIndex index;
     /** The encrypted store's index files, in memory; null while the store is plain. */
     private volatile ByteBuffersDirectory memoryFiles;
+    /** Their listing as loaded from the snapshot: unchanged at close, the snapshot is current and is not rewritten. */
+    private volatile java.util.List<String> snapshotListing = java.util.List.of();
 
     private EmbeddedStore(SealedMemoryStore store, Path indexDir) {
         this.store = store;
@@ -77,7 +79,9 @@ public final class EmbeddedStore implements AutoCloseable {
         // left by a crash between a conversion's commit and the index's removal, or by a process without
         // the key that rebuilt it meanwhile: it holds memories' words
         deleteIndexDir();
-        return inMemory(SealedIndexSnapshot.load(storeDir(), store.sealer()));
+        ByteBuffersDirectory files = SealedIndexSnapshot.load(storeDir(), store.sealer());
+        snapshotListing = SealedIndexSnapshot.listing(files);
+        return inMemory(files);
     }
 
     private LuceneSearchIndex inMemory(ByteBuffersDirectory files) {
@@ -92,6 +96,7 @@ public final class EmbeddedStore implements AutoCloseable {
     /** After this or another process converted the store: the index moves into memory, or back onto disk. */
     private void switchIndex(boolean encrypted) {
         if (encrypted) {
+            snapshotListing = java.util.List.of();
             LuceneSearchIndex old = index.swap(inMemory(new ByteBuffersDirectory()));
             closeDiscarded(old);
             deleteIndexDir();
@@ -156,7 +161,8 @@ public final class EmbeddedStore implements AutoCloseable {
         ByteBuffersDirectory files = memoryFiles;
         if (files == null) return;
         try {
-            if (store.encrypted()) SealedIndexSnapshot.save(storeDir(), files, store.sealer());
+            boolean changed = !SealedIndexSnapshot.listing(files).equals(snapshotListing);
+            if (store.encrypted() && changed) SealedIndexSnapshot.save(storeDir(), files, store.sealer());
         } catch (IOException | RuntimeException e) {
             log.warn("store {}: could not save the sealed index snapshot ({}); the next start rebuilds the index", storeDir(), e.toString());
         } finally {

@@ -67,6 +67,15 @@ final class SealedIndexSnapshot {
         }
     }
 
+    /** The files of {@code dir} now: a commit always writes a new segments_N, so an equal listing means no commit since. */
+    static java.util.List<String> listing(Directory dir) {
+        try {
+            return java.util.List.of(dir.listAll());
+        } catch (IOException e) {
+            return java.util.List.of();
+        }
+    }
+
     static void save(Path storeDir, ByteBuffersDirectory dir, FieldSealer sealer) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
