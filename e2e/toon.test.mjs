@@ -1,8 +1,10 @@
 // The toon-memory profile end to end: `engram mcp --profile toon` driven over stdio by the TypeScript
 // SDK client. All 38 of toon's tools are listed with toon's hints; every tool is called: the built ones
 // with valid arguments (toon's text checked: the Saved block, index lines, layouts, Total entries,
-// Memory Health /100, the System Primer), the ones of later issue items answer isError saying what is
-// not built; bad input comes back isError naming the argument, and nothing is half-written. Last, a
+// Memory Health /100, the System Primer); bad input comes back isError naming the argument, and nothing
+// is half-written. memory_encrypt leaves no memory's word readable under the store directory and seals
+// the folder's data.toon in toon's form; a restart needs the key (without it, or with another, tools
+// answer a clear error and nothing is written); memory_decrypt brings everything back. Last, a
 // server started in a project with a .toon-memory folder imports it at first start (escaped | and
 // newlines, ids kept), serves the three toon://memory resources, and writes changes back into that data.toon.
 import assert from "node:assert/strict";
@@ -19,7 +21,6 @@ const TOOLS = ["memory_remember", "memory_recall", "memory_forget", "memory_stat
   "memory_export_gist", "memory_import_gist", "memory_export_global", "memory_import_global", "memory_merge_sessions",
   "memory_graph_path", "memory_checkpoint", "memory_pin", "memory_unpin", "memory_search", "memory_tag",
   "memory_reflect", "memory_promote", "memory_visualize"];
-const NOT_BUILT = { memory_encrypt: {}, memory_decrypt: { key: "ab" } };
 
 describe("toon profile over stdio", () => {
   const project = tempDir("engram-toon-");
@@ -103,10 +104,9 @@ describe("toon profile over stdio", () => {
     assert.match(await ok("memory_import_global", { source: global }), /Added: 0 · Updated: 0 · Unchanged: 3/);
   });
 
-  it("says which tools are not built yet, and refuses bad input by name with nothing written", async () => {
-    for (const [name, args] of Object.entries(NOT_BUILT)) {
-      await callErr(client, name, args, [/is not built yet/]);
-    }
+  it("refuses bad input by name with nothing written", async () => {
+    await callErr(client, "memory_encrypt", {}, [/Set TOON_MEMORY_KEY in environment before encrypting/, /nothing was changed/]);
+    assert.equal(await ok("memory_decrypt", { key: "" }), "Encryption is not enabled");
     await callErr(client, "memory_remember", { category: "idea", key: "k", content: "c" }, [/category/]);
     await callErr(client, "memory_remember", { category: "decision", content: "no key" }, [/key/]);
     await callErr(client, "memory_remember", { category: "decision", key: "Bad Key!", content: "c" }, [/key/]);
@@ -300,5 +300,103 @@ describe("toon profile: capture log, promotion, vault, summaries, backups", () =
     client = server.client;
     assert.match(await ok("memory_recall", { ids: "added-typed-link-parsing" }), /Added typed link parsing/);
     await callErr(client, "memory_secret", { action: "list" }, [/TOON_MEMORY_KEY/]);
+  });
+});
+
+describe("toon profile: memory_encrypt / memory_decrypt, the store encrypted at rest", () => {
+  const project = tempDir("engram-toon-crypt-");
+  const store = tempStore();
+  const memory = join(project, ".toon-memory", "memory");
+  const KEY = "0f".repeat(32);
+  const WORDS = ["platypusquorum", "kestrel-cache-key", "ocelottag"];
+  let server;
+
+  async function start(name, env) {
+    await server?.close();
+    server = await connectStdio(store, name, { mcpArgs: ["--profile", "toon"], cwd: project, env });
+    return server.client;
+  }
+
+  async function ok(client, name, args = {}) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
+    return textOf(r);
+  }
+
+  /** Which of WORDS any file under the store directory holds (the SQLite file, its WAL, the index). */
+  function wordsOnDisk() {
+    const found = new Set();
+    for (const f of filesUnder(store)) {
+      let bytes;
+      try { bytes = readFileSync(f).toString("latin1"); } catch { continue; } // a file replaced meanwhile
+      for (const w of WORDS) if (bytes.includes(w)) found.add(w);
+    }
+    return [...found];
+  }
+
+  before(() => {
+    mkdirSync(memory, { recursive: true });
+    writeFileSync(join(memory, "data.toon"), "version: 1\nentries[0|]{id|category|key|content|file|tags|date|ttl|accessed|links}:\n");
+  });
+  after(async () => { await server?.close(); });
+
+  it("encrypts: nothing readable on disk, data.toon sealed in toon's form; a restart needs the key", async () => {
+    let client = await start("toon-crypt-1", { TOON_MEMORY_KEY: KEY });
+    await ok(client, "memory_remember", { category: "knowledge", key: "kestrel-cache-key",
+      content: "The platypusquorum service caches sessions for ten minutes", tags: "ocelottag" });
+    await server.close(); // its index commit is on disk now: the test can fail
+    server = null;
+    assert.deepEqual(wordsOnDisk().sort(), [...WORDS].sort(), "plain, every word is on disk");
+
+    client = await start("toon-crypt-2", { TOON_MEMORY_KEY: KEY });
+    const enc = await ok(client, "memory_encrypt");
+    assert.match(enc, /^🔐 Encryption enabled/);
+    assert.match(enc, /Sealed in toon's format: data\.toon/);
+    assert.equal(await ok(client, "memory_encrypt"), "Encryption is already enabled");
+    assert.match(await ok(client, "memory_recall", { query: "platypusquorum" }), /kestrel-cache-key/, "recall right after");
+    await server.close();
+    server = null;
+    assert.deepEqual(wordsOnDisk(), [], "no memory's word, key or tag in any file under the store directory");
+    assert.ok(!existsSync(join(store, "index")), "no on-disk index while encrypted");
+    assert.match(readFileSync(join(memory, "data.toon"), "utf8").trim(), /^[0-9a-f]{32}:[0-9a-f]{32}:[0-9a-f]+$/);
+    assert.equal(JSON.parse(readFileSync(join(memory, "config.json"), "utf8")).encrypted, true, "toon's own flag");
+
+    client = await start("toon-crypt-3", { TOON_MEMORY_KEY: KEY });
+    assert.match(await ok(client, "memory_recall", { query: "platypusquorum" }), /kestrel-cache-key/, "lexical recall after a restart with the key");
+    assert.match(await ok(client, "memory_recall", { ids: "kestrel-cache-key" }), /platypusquorum/);
+  });
+
+  it("without the key, or with another, the server starts and every memory tool answers a clear error; nothing is written", async () => {
+    await server?.close(); // the last server's reads are counted at its close
+    server = null;
+    const before = readFileSync(join(store, "engram.db"));
+    let client = await start("toon-crypt-nokey", {});
+    await callErr(client, "memory_recall", { query: "platypusquorum" }, [/encrypted at rest/, /TOON_MEMORY_KEY/, /no key is set/]);
+    await callErr(client, "memory_remember", { category: "knowledge", key: "leak", content: "platypusquorum leak" },
+      [/encrypted at rest/, /TOON_MEMORY_KEY/]);
+    client = await start("toon-crypt-wrongkey", { TOON_MEMORY_KEY: "a1".repeat(32) });
+    await callErr(client, "memory_recall", { query: "platypusquorum" }, [/not this store's key/]);
+    await server.close();
+    server = null;
+    assert.ok(before.equals(readFileSync(join(store, "engram.db"))), "nothing written to the store");
+    assert.deepEqual(wordsOnDisk(), []);
+  });
+
+  it("decrypts with toon's key argument: everything back in the clear", async () => {
+    const client = await start("toon-crypt-4", {});
+    // a server without the key cannot open the store to decrypt it: the key argument is for a server that has it
+    await callErr(client, "memory_decrypt", { key: KEY }, [/TOON_MEMORY_KEY/]);
+    const keyed = await start("toon-crypt-5", { TOON_MEMORY_KEY: KEY });
+    await callErr(keyed, "memory_decrypt", { key: "a1".repeat(32) }, [/Wrong key/]);
+    const dec = await ok(keyed, "memory_decrypt", { key: KEY });
+    assert.match(dec, /^🔓 Encryption disabled/);
+    assert.match(dec, /Decrypted: data\.toon/);
+    assert.match(readFileSync(join(memory, "data.toon"), "utf8"), /kestrel-cache-key\|The platypusquorum service/);
+    assert.equal(JSON.parse(readFileSync(join(memory, "config.json"), "utf8")).encrypted, false);
+    const plain = await start("toon-crypt-6", {});
+    assert.match(await ok(plain, "memory_recall", { query: "platypusquorum" }), /kestrel-cache-key/, "plain again: no key needed");
+    await server.close();
+    server = null;
+    assert.deepEqual(wordsOnDisk().sort(), [...WORDS].sort());
   });
 });

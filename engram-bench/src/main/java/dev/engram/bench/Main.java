@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "engram-bench", mixinStandardHelpOptions = true,
         subcommands = {Main.Latency.class, Main.Peer.class, Main.ColdStart.class, Main.Locomo.class, Main.NearDuplicates.class,
-                Main.ProxyScaling.class, Main.Load.class, Main.Faults.class, Main.Memento.class, Main.ToonPeerCommand.class},
+                Main.ProxyScaling.class, Main.Load.class, Main.Faults.class, Main.Memento.class, Main.ToonPeerCommand.class,
+                Main.EncryptedStart.class},
         description = "Benchmarks for Engram; see engram-bench/README.md.")
 public final class Main implements Runnable {
 
@@ -441,6 +442,33 @@ public final class Main implements Runnable {
             System.out.println(FaultsBench.table(rows, settings));
             System.out.println(machine());
             return rows.stream().anyMatch(r -> r.failedTrials() > 0 || r.present() < r.acknowledged()) ? 1 : 0;
+        }
+    }
+
+    @Command(name = "encrypted-start", mixinStandardHelpOptions = true,
+            description = "Spawn -> initialize -> first recall, on a store encrypted at rest (memory_encrypt) vs the same store plain.")
+    static final class EncryptedStart implements Callable<Integer> {
+        @CommandLine.Mixin Common common = new Common();
+        @CommandLine.Mixin Servers servers = new Servers();
+
+        @Option(names = "--memories", defaultValue = "10000", description = "Memories in each store (default ${DEFAULT-VALUE}).") int memories;
+        @Option(names = "--runs", defaultValue = "5") int runs;
+        @Option(names = "--warmup", defaultValue = "1") int warmup;
+
+        @Override
+        public Integer call() throws Exception {
+            if (memories < 1 || runs < 1 || warmup < 0) {
+                System.err.println("encrypted-start: --memories and --runs must be at least 1, --warmup at least 0");
+                return 2;
+            }
+            Path work = Files.createTempDirectory(common.workDir(), "encrypted-start-");
+            var bench = new EncryptedStartBench(System.err, common.serverErr());
+            bench.prepare(work.resolve("plain"), work.resolve("encrypted"), memories, common.seed);
+            String query = new MemoryGenerator(common.seed + 1).query();
+            var results = bench.run(servers.engramJar(), work.resolve("plain"), work.resolve("encrypted"), query, runs, warmup);
+            System.out.println(EncryptedStartBench.table(results, memories, runs, warmup));
+            System.out.println(machine());
+            return 0;
         }
     }
 

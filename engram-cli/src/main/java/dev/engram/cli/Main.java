@@ -80,7 +80,8 @@ public final class Main {
                 System.getProperty("os.name"), System.out, System.err,
                 (config, embedding) -> openEmbedded(config, clock,
                         embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
-                                .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO)));
+                                .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO),
+                        dev.engram.crypto.UserKey.fromEnvironment(System.getenv()).orElse(null)));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -174,13 +175,21 @@ public final class Main {
 
     /** The embedded store (SQLite + Lucene) in the configured directory, created if missing. */
     static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder) {
+        return openEmbedded(config, clock, embedder, null);
+    }
+
+    /**
+     * As above, with the store key (TOON_MEMORY_KEY / ENGRAM_KEY, null when unset) that opens a store
+     * encrypted at rest; an encrypted store without it, or with another key, fails closed here.
+     */
+    static OpenEngine openEmbedded(EngramConfig config, Clock clock, Embedder embedder, String storeKey) {
         if (config.store().postgres()) return openPostgres(config, clock, embedder);
         try {
             Files.createDirectories(config.storeDir());
         } catch (IOException e) {
             throw new ConfigException("store", config.storeDir().toString(), "cannot be created: " + e.getMessage());
         }
-        EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock);
+        EmbeddedStore store = EmbeddedStore.open(config.storeDir(), clock, storeKey);
         try {
             TagVocabulary vocabulary = TagVocabulary.withProject(ProjectVocabulary.scan(config.projectRoot()));
             Engine engine = new Engine(store.store(), store.index(), clock, vocabulary, embedder, RecallSettings.defaults());

@@ -318,6 +318,11 @@ public final class Engine {
         return store.headSeq();
     }
 
+    /** The store's encryption at rest, when it offers one (toon's memory_encrypt / memory_decrypt). */
+    public java.util.Optional<dev.engram.spi.StoreEncryption> encryption() {
+        return store.encryption();
+    }
+
     public long indexLag() {
         return Math.max(0, store.headSeq() - index.indexedSeq());
     }

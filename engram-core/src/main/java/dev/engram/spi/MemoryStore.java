@@ -106,6 +106,11 @@ public interface MemoryStore extends AutoCloseable {
      */
     void recordAccess(Collection<String> ids, Instant at);
 
+    /** Encryption at rest, for the stores that offer it (the embedded one); empty for the others. */
+    default java.util.Optional<StoreEncryption> encryption() {
+        return Optional.empty();
+    }
+
     @Override
     void close();
 }

@@ -124,6 +124,15 @@ public final class LuceneSearchIndex implements SearchIndex {
         return new LuceneSearchIndex(store, path, directory);
     }
 
+    /**
+     * An index held in memory only ({@code directory}, e.g. a ByteBuffersDirectory, possibly holding a
+     * commit to start from), caught up with {@code store} now: an encrypted store's, whose terms must
+     * not reach the disk. {@code path} only names it in logs; nothing is written there.
+     */
+    public static LuceneSearchIndex inMemory(MemoryStore store, Path path, Directory directory) {
+        return new LuceneSearchIndex(store, path, directory);
+    }
+
     /** {@code directory} is on {@code path}; tests wrap it to slow down or fail its operations. */
     LuceneSearchIndex(MemoryStore store, Path path, Directory directory) {
         this.store = store;

@@ -69,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * reader connection, see {@link #flushAccess}), and on {@link #close}. Reads through this store
  * include them; other processes see them after the flush.
  */
-public final class SqliteMemoryStore implements MemoryStore {
+public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.SealedMemoryStore.Resealer {
     private static final Logger log = LoggerFactory.getLogger(SqliteMemoryStore.class);
 
     /** Longest a writer waits for other processes before failing; far above any single write (p99 ~25 ms). */
@@ -177,6 +177,35 @@ public final class SqliteMemoryStore implements MemoryStore {
             return result;
         } finally {
             if (!written) access.restore(bumps);
+        }
+    }
+
+    /** Encryption at rest: every sealed field rewritten in one write transaction (see {@link SqliteResealing}). */
+    @Override
+    public void reseal(dev.engram.crypto.FieldSealer from, dev.engram.crypto.FieldSealer to, String expectedState, String newState) {
+        write(tx -> SqlCalls.run("reseal " + file, () -> {
+            SqliteResealing.reseal(((SqliteTransaction) tx).connection(), from, to, expectedState, newState);
+            return null;
+        }));
+    }
+
+    /**
+     * After a conversion: VACUUM rebuilds the file so no freed page keeps a field's old form, and a
+     * TRUNCATE checkpoint empties the WAL, which held the pages the conversion replaced.
+     */
+    @Override
+    public void compact() {
+        int busy = writer.outsideTransaction("compact", c -> () -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("VACUUM");
+                try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                    return rs.next() ? rs.getInt(1) : 0;
+                }
+            }
+        });
+        if (busy != 0) {
+            log.warn("store {}: another process was reading, so the WAL could not be emptied now; SQLite empties it"
+                    + " at its next checkpoint", file);
         }
     }
 

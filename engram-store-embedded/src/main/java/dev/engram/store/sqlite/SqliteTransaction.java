@@ -57,6 +57,11 @@ final class SqliteTransaction implements StoreTransaction {
         open = false;
     }
 
+    /** For a rewrite of whole tables inside this transaction ({@link SqliteResealing}). */
+    Connection connection() {
+        return c();
+    }
+
     private Connection c() {
         if (!open) throw new IllegalStateException("transaction used after its write() returned");
         return c;

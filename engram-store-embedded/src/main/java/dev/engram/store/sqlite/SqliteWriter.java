@@ -102,6 +102,16 @@ final class SqliteWriter implements AutoCloseable {
         }
     }
 
+    /** Runs {@code work} on the connection outside any transaction (VACUUM cannot run in one), threads kept out. */
+    <T> T outsideTransaction(String operation, java.util.function.Function<Connection, SqlCalls.SqlWork<T>> work) {
+        lock.lock();
+        try {
+            return SqlCalls.run(operation + " " + file, work.apply(connection));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public void close() throws SQLException {
         lock.lock();

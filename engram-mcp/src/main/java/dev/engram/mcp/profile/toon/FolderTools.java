@@ -331,6 +331,10 @@ final class FolderTools {
         return new ToonTool(ToonTool.define("memory_backup", "Timestamped backup of the project's memory (Engram's export lines "
                 + "in .toon-memory/memory/backups, the last 10 kept); bring one back with `engram restore`.", JsonSchema.input(),
                 ToonTool.hints(false, false, false)), args -> {
+            if (c.engine().encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) {
+                throw new dev.engram.error.EngramUserException("memory_backup is off while the store is encrypted at rest: a backup"
+                        + " is Engram's export lines, in the clear. Use `engram export` to write one deliberately, or memory_decrypt first");
+            }
             var codec = new dev.engram.mcp.json.ExportCodec(new dev.engram.mcp.profile.nativeprofile.StructuredRenderer(), dev.engram.mcp.json.JsonText.standard());
             ToonBackups.Written w = ToonBackups.write(c.engine(), c.zone(), c.memoryDir(), codec, c.now());
             int kept = ToonBackups.list(c.memoryDir()).size();

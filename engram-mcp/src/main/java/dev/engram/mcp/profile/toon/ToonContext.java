@@ -48,6 +48,11 @@ final class ToonContext {
         return memoryDir;
     }
 
+    /** The server's TOON_MEMORY_KEY / ENGRAM_KEY as given (unchecked), null when unset. */
+    String envKey() {
+        return vaultKey;
+    }
+
     ToonVault vault() {
         return new ToonVault(memoryDir, vaultKey);
     }

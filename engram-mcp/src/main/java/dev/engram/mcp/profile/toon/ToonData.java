@@ -93,11 +93,7 @@ public final class ToonData {
 
     /** The secrets vault's key: TOON_MEMORY_KEY (toon's name), else ENGRAM_KEY; null when neither is set. */
     public static String vaultKey(Map<String, String> env) {
-        for (String name : List.of("TOON_MEMORY_KEY", "ENGRAM_KEY")) {
-            String v = env.get(name);
-            if (v != null && !v.isBlank()) return v.strip();
-        }
-        return null;
+        return dev.engram.crypto.UserKey.fromEnvironment(env).orElse(null);
     }
 
     /** Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder). */

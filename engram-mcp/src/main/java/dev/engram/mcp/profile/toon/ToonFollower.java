@@ -101,6 +101,8 @@ public final class ToonFollower implements Supplier<Engine> {
                 if (!Files.isRegularFile(file)) return; // deleted by its owner: not recreated behind their back
                 String current = ToonData.readUtf8(file);
                 if (ToonData.looksEncrypted(current)) return;
+                // an encrypted store is never mirrored into a plain file (memory_encrypt sealed the file; toon may have opened it)
+                if (engine.encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) return;
                 catchUp(engine); // what toon wrote since comes in first, so it is in what is written back
                 String text = ToonData.export(engine, zone, FolderTools.summaries(engine.mark(FolderTools.summariesMark(zone)).orElse("")));
                 if (!text.equals(current)) {

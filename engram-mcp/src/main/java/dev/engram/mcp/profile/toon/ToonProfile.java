@@ -18,8 +18,8 @@ import java.util.Map;
  * The toon-memory face (seed-systems §1): its 38 tools with toon's names, arguments, string forms,
  * defaults, hints and text, and its {@code toon://memory/*} and {@code ui://viewer} resources, on Engram's store and ranking.
  * One project, one zone: toon has no zone argument. The capture log, the secrets vault and backups
- * live in toon's memory folder as toon keeps them. Encryption at rest is not built yet: its tools exist
- * with toon's schema and answer with an error naming what is missing.
+ * live in toon's memory folder as toon keeps them. memory_encrypt / memory_decrypt encrypt the store at
+ * rest ({@link EncryptionTools}).
  */
 public final class ToonProfile {
     public static final String NAME = "toon";
@@ -85,11 +85,9 @@ public final class ToonProfile {
         tools.add(memory.smartRecall());
         tools.add(folder.summary());
         tools.add(reports.archive());
-        tools.add(notBuilt("memory_encrypt", "Encrypt the memory at rest with TOON_MEMORY_KEY.", JsonSchema.input(), false, true, true,
-                "encryption at rest (issue 16 item 5); Engram's store is not encrypted"));
-        tools.add(notBuilt("memory_decrypt", "Decrypt the memory.", JsonSchema.input()
-                        .string("key", "The 64-hex key", "0123…").required("key"), false, true, true,
-                "encryption at rest (issue 16 item 5); there is nothing encrypted to decrypt"));
+        EncryptionTools encryption = new EncryptionTools(c);
+        tools.add(encryption.encrypt());
+        tools.add(encryption.decrypt());
         tools.add(folder.secret());
         tools.add(folder.captured());
         tools.add(new ConsolidateTool(c).tool());
@@ -130,10 +128,5 @@ public final class ToonProfile {
 
     private static Resource resource(String uri, String name, String description, String mime) {
         return Resource.builder(uri, name).description(description).mimeType(mime).build();
-    }
-
-    private static ToonTool notBuilt(String name, String description, JsonSchema schema, boolean readOnly, boolean destructive,
-                                     boolean idempotent, String what) {
-        return ToonTool.notBuilt(ToonTool.define(name, description, schema, ToonTool.hints(readOnly, destructive, idempotent)), what);
     }
 }

@@ -1,5 +1,7 @@
 package dev.engram.mcp.profile.toon;
 
+import dev.engram.crypto.AesGcm;
+import dev.engram.crypto.UserKey;
 import dev.engram.error.EngramUserException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,15 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * toon-memory's secrets vault, {@code .toon-memory/memory/secrets.toon}: one line per secret
@@ -28,8 +24,6 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class ToonVault {
     public static final String FILE = "secrets.toon";
-    private static final Pattern HEX_KEY = Pattern.compile("[0-9a-fA-F]{64}");
-    private static final SecureRandom RANDOM = new SecureRandom();
     private final Path memoryDir;
     private final String hexKey;
 
@@ -48,16 +42,11 @@ public final class ToonVault {
     }
 
     private byte[] key() {
-        if (hexKey == null) {
-            throw new EngramUserException("the secrets vault needs a key and none is set: set TOON_MEMORY_KEY (or ENGRAM_KEY) to"
-                    + " 64 hex characters (for example the output of `openssl rand -hex 32`) in the server's environment;"
-                    + " nothing was read or stored");
+        try {
+            return UserKey.parse(hexKey, "the secrets vault's key").bytes();
+        } catch (EngramUserException e) {
+            throw new EngramUserException(e.getMessage() + "; nothing was read or stored");
         }
-        if (!HEX_KEY.matcher(hexKey).matches()) {
-            throw new EngramUserException("the vault key (TOON_MEMORY_KEY / ENGRAM_KEY) must be 64 hex characters (32 bytes), got "
-                    + hexKey.length() + " characters; nothing was read or stored");
-        }
-        return HexFormat.of().parseHex(hexKey);
     }
 
     /** Every secret (values sealed); empty when there is no vault file yet. */
@@ -139,33 +128,11 @@ public final class ToonVault {
 
     /** toon's sealed form: hex IV (16 bytes) ':' hex GCM tag (16 bytes) ':' hex ciphertext. */
     static String seal(String text, byte[] key) {
-        try {
-            byte[] iv = new byte[16];
-            RANDOM.nextBytes(iv);
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, iv));
-            byte[] out = cipher.doFinal(text.getBytes(StandardCharsets.UTF_8));
-            int n = out.length - 16;
-            HexFormat hex = HexFormat.of();
-            return hex.formatHex(iv) + ":" + hex.formatHex(out, n, out.length) + ":" + hex.formatHex(out, 0, n);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM is not available in this JDK", e);
-        }
+        return AesGcm.sealToon(text, key);
     }
 
     static String open(String sealed, byte[] key) throws GeneralSecurityException {
-        String[] parts = sealed.split(":");
-        if (parts.length != 3) throw new IllegalArgumentException("not iv:tag:ciphertext");
-        HexFormat hex = HexFormat.of();
-        byte[] iv = hex.parseHex(parts[0]);
-        byte[] tag = hex.parseHex(parts[1]);
-        byte[] body = hex.parseHex(parts[2]);
-        byte[] joined = new byte[body.length + tag.length];
-        System.arraycopy(body, 0, joined, 0, body.length);
-        System.arraycopy(tag, 0, joined, body.length, tag.length);
-        Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-        cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(tag.length * 8, iv));
-        return new String(cipher.doFinal(joined), StandardCharsets.UTF_8);
+        return AesGcm.openToon(sealed, key);
     }
 
     private static String pick(String given, String old) {
@@ -173,6 +140,6 @@ public final class ToonVault {
     }
 
     private static String newId() {
-        return String.format("%08x", RANDOM.nextInt());
+        return java.util.HexFormat.of().formatHex(AesGcm.randomBytes(4));
     }
 }

@@ -134,10 +134,12 @@ class ToonToolsTest {
     }
 
     @Test
-    void laterItemsSayTheyAreNotBuilt() {
-        for (String tool : List.of("memory_encrypt", "memory_decrypt")) {
-            assertTrue(error(tool, Map.of()).contains("is not built yet"), tool);
-        }
+    void encryptionNeedsAStoreThatOffersItAndDecryptNeedsToonsKeyArgument() {
+        // the in-memory test store has no encryption at rest (the embedded one does: EncryptedStoreTest, e2e/toon.test.mjs)
+        assertTrue(error("memory_encrypt", Map.of()).contains("embedded store (SQLite) only"));
+        assertTrue(error("memory_decrypt", Map.of("key", "")).contains("embedded store (SQLite) only"));
+        var decrypt = profile().tools().stream().filter(t -> t.definition().name().equals("memory_decrypt")).findFirst().orElseThrow();
+        assertEquals(List.of("key"), decrypt.definition().inputSchema().get("required"), "toon's schema: key is required");
     }
 
     @Test
