@@ -248,15 +248,12 @@ final class RememberOperation {
      * the key and merges.
      */
     private static String freeDerivedKey(StoreTransaction tx, RememberCommand cmd) {
-        String base = MemoryRules.slug(cmd.content());
-        String candidate = base;
-        for (int n = 2; ; n++) {
+        for (int n = 1; ; n++) {
+            String candidate = MemoryRules.derivedKey(cmd.content(), n);
             Optional<Memory> taken = tx.getByKey(cmd.zone(), candidate);
             if (taken.isEmpty() || taken.get().content().equals(cmd.content())) {
                 return candidate;
             }
-            String suffix = "-" + n;
-            candidate = base.substring(0, Math.min(base.length(), 80 - suffix.length())) + suffix;
         }
     }
 

@@ -298,4 +298,25 @@ public final class MemoryRules {
         }
         return sb.length() == 0 ? String.format("note-%08x", text.strip().hashCode()) : sb.toString();
     }
+
+    /**
+     * The {@code n}-th key (1 = the first) the engine derives for a memory written without one: the content's
+     * {@link #slug}, then {@code slug-2}, {@code slug-3}, … cut to stay within 80 characters.
+     */
+    public static String derivedKey(String content, int n) {
+        String base = slug(content);
+        if (n <= 1) return base;
+        String suffix = "-" + n;
+        return base.substring(0, Math.min(base.length(), 80 - suffix.length())) + suffix;
+    }
+
+    /** Whether {@code key} is one {@link #derivedKey} gives for {@code content}: then it says nothing the content does not. */
+    public static boolean isDerivedKey(String key, String content) {
+        if (key.equals(slug(content))) return true;
+        int dash = key.lastIndexOf('-');
+        String digits = dash < 0 ? "" : key.substring(dash + 1);
+        if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) return false;
+        int n = Integer.parseInt(digits);
+        return n >= 2 && key.equals(derivedKey(content, n));
+    }
 }

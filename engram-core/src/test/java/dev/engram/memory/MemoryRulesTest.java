@@ -1,6 +1,7 @@
 package dev.engram.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,5 +121,23 @@ class MemoryRulesTest {
         assertTrue(rejected(() -> dev.engram.engine.Budget.parse("budget", "TINY")).contains("is not a budget"));
         assertTrue(rejected(() -> Origin.parse("origin", "Agent")).contains("is not an origin"));
         assertTrue(rejected(() -> MemoryStatus.parse("status", "ACTIVE")).contains("is not a status"));
+    }
+
+    @Test
+    void derivedKeysAreRecognisedForTheirOwnContentOnly() {
+        String content = "Caroline went to the LGBTQ support group yesterday";
+        assertEquals("caroline-went-to-the-lgbtq-support", MemoryRules.derivedKey(content, 1));
+        assertEquals("caroline-went-to-the-lgbtq-support-3", MemoryRules.derivedKey(content, 3));
+        assertTrue(MemoryRules.isDerivedKey(MemoryRules.derivedKey(content, 1), content));
+        assertTrue(MemoryRules.isDerivedKey(MemoryRules.derivedKey(content, 12), content));
+        assertFalse(MemoryRules.isDerivedKey("caroline-went-to-the-lgbtq-support-1", content), "suffixes start at 2");
+        assertFalse(MemoryRules.isDerivedKey("caroline-support", content));
+        assertFalse(MemoryRules.isDerivedKey("caroline-went-to-the-lgbtq-support-x", content));
+        assertFalse(MemoryRules.isDerivedKey(MemoryRules.derivedKey(content, 1), "Melanie went to the park"));
+        String longWords = "internationalisation ".repeat(3) + "considerations matter everywhere";
+        String cut = MemoryRules.derivedKey(longWords, 10);
+        assertTrue(cut.length() <= 80 && cut.endsWith("-10") && MemoryRules.isDerivedKey(cut, longWords), cut);
+        String korean = "한국어 메모";
+        assertTrue(MemoryRules.isDerivedKey(MemoryRules.derivedKey(korean, 1), korean), "the note-hash fallback too");
     }
 }

@@ -160,7 +160,8 @@ final class ConversationRun {
                     ? List.of(new LinkSpec(EdgeType.RELATED, previous.key())) : List.of();
             previous = t;
             // type fact, as a client sends it (also the engine's default)
-            var saved = engine.remember(new RememberCommand(t.content(ingest), t.key(), MemoryType.FACT, null, null, null, null, links,
+            String key = ingest == LocomoConversation.Ingest.KEYLESS ? null : t.key();
+            var saved = engine.remember(new RememberCommand(t.content(ingest), key, MemoryType.FACT, null, null, null, null, links,
                     null, null, null, false, null, null)).memory();
             diaIdByKey.put(saved.key(), t.diaId());
             // what the engine's recall is priced by: the native text entry (a two-digit rank, full relevance)

@@ -247,7 +247,8 @@ public final class LocomoBench {
     /**
      * {@code --ingest plain|enriched|both}: plain (the default) writes each turn as an MCP client does; enriched is
      * the bench's earlier ingestion (session date in the content, consecutive turns linked); both measures plain
-     * and adds enriched as a labelled secondary row in the same run.
+     * and adds enriched as a labelled secondary row in the same run. keyless writes plain turns without a key, as a
+     * client that leaves keys to the engine does (a turn that repeats an earlier one word for word merges into it).
      */
     static List<LocomoConversation.Ingest> ingests(String[] args) {
         String v = option(args, "--ingest", "plain");
@@ -259,8 +260,9 @@ public final class LocomoBench {
                 case "enriched" -> LocomoConversation.Ingest.ENRICHED;
                 case "sessionless" -> LocomoConversation.Ingest.SESSIONLESS;
                 case "timed" -> LocomoConversation.Ingest.TIMED;
+                case "keyless" -> LocomoConversation.Ingest.KEYLESS;
                 default -> throw new IllegalArgumentException("--ingest must be one or more (comma-separated) of"
-                        + " [plain, enriched, sessionless, timed], or both, got '" + v + "'");
+                        + " [plain, enriched, sessionless, timed, keyless], or both, got '" + v + "'");
             });
         }
         return List.copyOf(out);

@@ -59,7 +59,7 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
      * appended to the content and each turn linked ({@code related}) to the one before it in its session.
      */
     enum Ingest {
-        PLAIN, ENRICHED, SESSIONLESS, TIMED;
+        PLAIN, ENRICHED, SESSIONLESS, TIMED, KEYLESS;
 
         String label() {
             return switch (this) {
@@ -67,6 +67,7 @@ record LocomoConversation(int index, String sampleId, List<Turn> turns, List<Que
                 case ENRICHED -> "enriched (date in content, turns linked)";
                 case SESSIONLESS -> "plain, no client session (no inferred episodes)";
                 case TIMED -> "plain + occurred_at (the session date)";
+                case KEYLESS -> "plain, no key (the engine derives one)";
             };
         }
     }

@@ -153,7 +153,7 @@ final class ProductRun {
         Turn previous = null;
         for (Turn t : conversation.turns()) {
             Map<String, Object> args = new LinkedHashMap<>();
-            args.put("key", t.key());
+            if (ingest != LocomoConversation.Ingest.KEYLESS) args.put("key", t.key());
             args.put("type", "fact");
             args.put("content", t.content(ingest));
             if (ingest == LocomoConversation.Ingest.TIMED) args.put("occurred_at", t.occurredAt()); // a documented parameter

@@ -1,6 +1,7 @@
 package dev.engram.store.lucene;
 
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.StoredEmbedding;
 import java.io.IOException;
@@ -113,6 +114,9 @@ final class MemoryDocuments {
         for (Source source : Source.values()) {
             String text = source.textOf(m);
             if (text.isBlank()) continue;
+            // a key the engine derived from the content is the content's first words: weighed as a key, they
+            // would count seven times and rank memories that merely begin with a query's words first (index layout 4)
+            if (source == Source.KEY && MemoryRules.isDerivedKey(m.key(), m.content())) continue;
             for (String analyser : source.analysers()) {
                 d.add(new TextField(source.field(analyser), text, Field.Store.NO));
             }

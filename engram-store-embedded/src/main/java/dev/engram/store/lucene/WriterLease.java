@@ -39,10 +39,11 @@ final class WriterLease {
     /**
      * What the documents hold, in every commit's user data. An index of another layout is rebuilt
      * from the store on open. 1 (no key): ids stored only; 2: ids also as doc values; 3: keys, tags
-     * and paths in the standard analyser's field only ({@link MemoryDocuments.Source}).
+     * and paths in the standard analyser's field only ({@link MemoryDocuments.Source}); 4: a key the engine
+     * derived from the content is not indexed as a key.
      */
     static final String LAYOUT = "layout";
-    static final int CURRENT_LAYOUT = 3;
+    static final int CURRENT_LAYOUT = 4;
     /** Heartbeat of the lease: how often the holder follows the store and checks the timers below. */
     static final Duration TICK = Duration.ofMillis(100);
     /** Group commit: at most one fsync'ing commit per interval while changes arrive. */

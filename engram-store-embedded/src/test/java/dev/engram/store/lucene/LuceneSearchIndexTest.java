@@ -1,8 +1,10 @@
 package dev.engram.store.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.spi.IndexHit;
 import dev.engram.spi.IndexQuery;
 import dev.engram.spi.MemoryFixtures;
@@ -66,6 +68,28 @@ class LuceneSearchIndexTest extends SearchIndexContract {
             assertEquals(List.of(home.id()), ids(o.index().search(IndexQuery.text("shared", "home", 10))));
             assertEquals(List.of(), ids(o.index().searchVector(new VectorQuery(new float[] {1f, 0f}, "m",
                     java.util.Set.of("work"), null, null, null, null, null, 5))), "the home vector stays out of a work search");
+        }
+    }
+
+    /** A key the engine derived from the content repeats the content's first words: it is not weighed as a key (layout 4). */
+    @Test
+    void aKeyDerivedFromTheContentIsNotWeighedAsAKey() {
+        String content = "harbour lights flicker at dusk";
+        Memory derived = memory(1, content).toBuilder().key(MemoryRules.derivedKey(content, 1)).build();
+        Memory second = memory(2, content).toBuilder().key(MemoryRules.derivedKey(content, 2)).build();
+        Memory given = memory(3, content).toBuilder().key("harbour-watch").build();
+        Memory unrelatedKey = memory(4, content).toBuilder().key("evening-note").build();
+        try (Opened o = open(dir.resolve("derived"), clock)) {
+            o.store().write(tx -> {
+                for (Memory m : List.of(derived, second, given, unrelatedKey)) tx.insert(m);
+                return null;
+            });
+            o.index().catchUp();
+            java.util.Map<String, Double> score = new java.util.HashMap<>();
+            for (IndexHit h : o.index().search(IndexQuery.text("harbour", "work", 10))) score.put(h.id(), h.score());
+            assertEquals(score.get(unrelatedKey.id()), score.get(derived.id()), 1e-9, "a derived key adds nothing to the content");
+            assertTrue(score.get(given.id()) > score.get(derived.id()) * 2, "a key the caller chose still weighs: " + score);
+            assertEquals(score.get(unrelatedKey.id()), score.get(second.id()), 1e-9, "nor does a suffixed one (-2)");
         }
     }
 
