@@ -55,6 +55,9 @@ public final class Main {
     private JsonText json;
 
     private final BiFunction<EngramConfig, Embedding, OpenEngine> opener;
+    // what the hook commands read as their event: null for this process's own stdin
+    private final InputStream in;
+    private final HookDaemonStarter hookDaemon;
 
     /**
      * Whether a command gets the configured embedding model. Only long-running servers and reindex do:
@@ -68,23 +71,48 @@ public final class Main {
 
     Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
          BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
+        this(env, cwd, home, osName, out, err, opener, null, null, HookDaemonStarter.NONE);
+    }
+
+    /**
+     * A hook daemon's call: {@code in} is the event, {@code json} the daemon's mapper (built once);
+     * {@code hookDaemon} is what a hook answered in this process starts for the next calls.
+     */
+    Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
+         BiFunction<EngramConfig, Embedding, OpenEngine> opener, InputStream in, JsonText json, HookDaemonStarter hookDaemon) {
         this.configLoader = new ConfigLoader(env, cwd, home, osName);
         this.out = out;
         this.err = err;
         this.opener = opener;
+        this.in = in;
+        this.json = json;
+        this.hookDaemon = hookDaemon;
     }
 
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.getProperty("os.name"), System.out, System.err,
-                (config, embedding) -> openEmbedded(config, clock,
-                        embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
-                                .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO)));
+                System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN);
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
         }
+    }
+
+    /** How the CLI opens a store: the configured embedding model only for the commands that get one. */
+    static BiFunction<EngramConfig, Embedding, OpenEngine> standardOpener(Clock clock) {
+        return (config, embedding) -> openEmbedded(config, clock,
+                embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
+                        .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO));
+    }
+
+    /** The hook event: the daemon's request body, else null (this process's stdin). */
+    InputStream in() {
+        return in;
+    }
+
+    HookDaemonStarter hookDaemon() {
+        return hookDaemon;
     }
 
     int run(String... args) {
