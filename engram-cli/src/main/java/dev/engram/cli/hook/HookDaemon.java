@@ -116,6 +116,8 @@ public final class HookDaemon implements AutoCloseable {
         FileLock lock;
         try {
             lock = ch.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            lock = null; // a daemon of this very process holds it
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
