@@ -72,7 +72,13 @@ final class HookDaemonRunner implements HookDaemon.Runner {
      */
     synchronized void warmUp(EngramConfig config, Path cwd, Map<String, String> env, PrintStream log) {
         try {
-            engine(config, Main.Embedding.NONE);
+            Main.OpenEngine e = engine(config, Main.Embedding.NONE);
+            // a search the way the gates' search runs, file-scoped and not: the first real call finds the JIT warm
+            var source = new dev.engram.proxy.surfacing.EngineMemorySource(e::engine, config.defaultZone());
+            for (int i = 0; i < 20; i++) {
+                source.search("zqxwarmup zqxdaemon" + i, 3); // words no memory holds: no recall is recorded on a memory
+                source.search("zqxwarmup zqxfile" + i, 3, "zqxwarm/up" + i + ".py");
+            }
             Map<String, String> forwarded = new java.util.HashMap<>();
             env.forEach((k, v) -> {
                 if (HookRequest.forwarded(k)) forwarded.put(k, v);
