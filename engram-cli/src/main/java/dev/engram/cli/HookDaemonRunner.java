@@ -29,6 +29,8 @@ final class HookDaemonRunner implements HookDaemon.Runner {
     private final JsonText json = JsonText.standard();
     private final BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener;
     private final Map<String, Main.OpenEngine> open = new LinkedHashMap<>(8, 0.75f, true);
+    // built once: picocli's model of every command took 26 ms to build per call under load, more than the call
+    private picocli.CommandLine cli;
 
     /** {@code opener} opens a store as the CLI does; {@code charset} is what the CLI's stdout would encode with. */
     HookDaemonRunner(Path home, String osName, Charset charset, BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener) {
@@ -44,7 +46,8 @@ final class HookDaemonRunner implements HookDaemon.Runner {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Main main = new Main(request.env(), request.cwd(), home, osName, new PrintStream(out, true, charset),
                 new PrintStream(err, true, charset), this::engine, new ByteArrayInputStream(request.stdin()), json, HookDaemonStarter.NONE);
-        int code = main.run(request.args().toArray(String[]::new));
+        if (cli == null) cli = new picocli.CommandLine(new EngramCommand(main));
+        int code = main.run(cli, request.args().toArray(String[]::new));
         return new HookDaemon.Reply(code, out.toByteArray(), err.toByteArray());
     }
 

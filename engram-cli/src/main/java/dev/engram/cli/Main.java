@@ -116,7 +116,15 @@ public final class Main {
     }
 
     int run(String... args) {
-        CommandLine cli = new CommandLine(new EngramCommand(this));
+        return run(new CommandLine(new EngramCommand(this)), args);
+    }
+
+    /**
+     * Runs on a command line built before (the hook daemon builds one: picocli's model of every command
+     * costs more than a hook call), now answering to this Main; picocli resets every option before parsing.
+     */
+    int run(CommandLine cli, String... args) {
+        ((EngramCommand) cli.getCommand()).use(this);
         cli.setExecutionExceptionHandler(new ErrorReporter(err));
         cli.setParameterExceptionHandler(new ErrorReporter(err));
         cli.setOut(new java.io.PrintWriter(out, true));

@@ -195,6 +195,21 @@ class HookDaemonTest {
     }
 
     @Test
+    void oneCallsOptionsDoNotLeakIntoTheNext() throws Exception {
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        settings.put("ENGRAM_PROXY_SURFACING__COOLDOWN_SECONDS", "0");
+        settings.put("ENGRAM_PROXY_SURFACING__DEDUP_TTL_SECONDS", "1");
+        CliRunner.Run cursor = viaDaemon(d, "store", claudeRead("/repo/src/auth/jwt_handler.py", BIG), "hook", "post-tool", "--host", "cursor");
+        assertTrue(cursor.out().startsWith("{\"additional_context\":"), cursor.out() + cursor.err());
+        Thread.sleep(1100); // past the dedup window
+        CliRunner.Run told = viaDaemon(d, "store", claudeRead("/repo/src/auth/jwt_handler.py", BIG), "hook", "post-tool");
+        assertTrue(told.out().startsWith("{\"hookSpecificOutput\":"), "the host is told from the event again: " + told.out() + told.err());
+        CliRunner.Run bad = viaDaemon(d, "store", claudeRead("/repo/a.py", BIG), "hook", "post-tool", "--host", "vim");
+        assertEquals(1, bad.exitCode());
+        assertTrue(bad.err().contains("--host must be claude, codex or cursor, got 'vim'"), bad.err());
+    }
+
+    @Test
     void aRequestWithoutTheSecretIsRefusedAndRunsNothing() throws Exception {
         HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
         byte[] body = new HookRequest(dir, List.of("hook", "post-tool"), env("store"),
