@@ -29,6 +29,28 @@ final class HookDaemonRunner implements HookDaemon.Runner {
     private final JsonText json = JsonText.standard();
     private final BiFunction<EngramConfig, Main.Embedding, Main.OpenEngine> opener;
     private final Map<String, Main.OpenEngine> open = new LinkedHashMap<>(8, 0.75f, true);
+    // each store's proxy-stats.db, kept open as the store is (SQLite: other processes' writes are seen)
+    private final Map<Path, dev.engram.proxy.stats.ProxyStats> statsByStore = new LinkedHashMap<>(8, 0.75f, true);
+    private final dev.engram.cli.hook.PostToolHook.StatsLease stats = new dev.engram.cli.hook.PostToolHook.StatsLease() {
+        @Override
+        public dev.engram.proxy.stats.ProxyStats open(Path storeDir, java.time.Clock clock) {
+            synchronized (HookDaemonRunner.this) {
+                var s = statsByStore.computeIfAbsent(storeDir, d -> new dev.engram.proxy.stats.ProxyStats(d, clock));
+                while (statsByStore.size() > MAX_STORES) {
+                    var eldest = statsByStore.entrySet().iterator();
+                    var gone = eldest.next().getValue();
+                    eldest.remove();
+                    gone.close();
+                }
+                return s;
+            }
+        }
+
+        @Override
+        public void release(dev.engram.proxy.stats.ProxyStats s) {
+            // kept for the next call
+        }
+    };
     // built once: picocli's model of every command took 26 ms to build per call under load, more than the call
     private picocli.CommandLine cli;
 
@@ -45,7 +67,7 @@ final class HookDaemonRunner implements HookDaemon.Runner {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Main main = new Main(request.env(), request.cwd(), home, osName, new PrintStream(out, true, charset),
-                new PrintStream(err, true, charset), this::engine, new ByteArrayInputStream(request.stdin()), json, HookDaemonStarter.NONE);
+                new PrintStream(err, true, charset), this::engine, new ByteArrayInputStream(request.stdin()), json, HookDaemonStarter.NONE, stats);
         if (cli == null) cli = new picocli.CommandLine(new EngramCommand(main));
         int code = main.run(cli, request.args().toArray(String[]::new));
         return new HookDaemon.Reply(code, out.toByteArray(), err.toByteArray());
@@ -109,6 +131,14 @@ final class HookDaemonRunner implements HookDaemon.Runner {
             }
         }
         open.clear();
+        for (var s : statsByStore.values()) {
+            try {
+                s.close();
+            } catch (RuntimeException ex) {
+                failure = ex;
+            }
+        }
+        statsByStore.clear();
         if (failure != null) throw failure;
     }
 }

@@ -313,7 +313,7 @@ final class HookSubcommand implements Runnable {
                     byte[] b = new byte[6];
                     random.nextBytes(b);
                     return java.util.HexFormat.of().formatHex(b);
-                });
+                }, main.stats());
                 if (!out.isEmpty()) main.out().print(out);
             } catch (RuntimeException e) {
                 // the store or the search failed: the agent goes on without memories

@@ -58,6 +58,7 @@ public final class Main {
     // what the hook commands read as their event: null for this process's own stdin
     private final InputStream in;
     private final HookDaemonStarter hookDaemon;
+    private final dev.engram.cli.hook.PostToolHook.StatsLease stats;
 
     /**
      * Whether a command gets the configured embedding model. Only long-running servers and reindex do:
@@ -71,15 +72,18 @@ public final class Main {
 
     Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
          BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
-        this(env, cwd, home, osName, out, err, opener, null, null, HookDaemonStarter.NONE);
+        this(env, cwd, home, osName, out, err, opener, null, null, HookDaemonStarter.NONE,
+                dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
     }
 
     /**
      * A hook daemon's call: {@code in} is the event, {@code json} the daemon's mapper (built once);
-     * {@code hookDaemon} is what a hook answered in this process starts for the next calls.
+     * {@code hookDaemon} is what a hook answered in this process starts for the next calls, {@code stats}
+     * how a post-tool call gets the proxy's stats database.
      */
     Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
-         BiFunction<EngramConfig, Embedding, OpenEngine> opener, InputStream in, JsonText json, HookDaemonStarter hookDaemon) {
+         BiFunction<EngramConfig, Embedding, OpenEngine> opener, InputStream in, JsonText json, HookDaemonStarter hookDaemon,
+         dev.engram.cli.hook.PostToolHook.StatsLease stats) {
         this.configLoader = new ConfigLoader(env, cwd, home, osName);
         this.out = out;
         this.err = err;
@@ -87,12 +91,14 @@ public final class Main {
         this.in = in;
         this.json = json;
         this.hookDaemon = hookDaemon;
+        this.stats = stats;
     }
 
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN);
+                System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
+                dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -109,6 +115,11 @@ public final class Main {
     /** The hook event: the daemon's request body, else null (this process's stdin). */
     InputStream in() {
         return in;
+    }
+
+    /** How a post-tool call gets the proxy's stats database (the daemon keeps it open). */
+    dev.engram.cli.hook.PostToolHook.StatsLease stats() {
+        return stats;
     }
 
     HookDaemonStarter hookDaemon() {
