@@ -146,8 +146,8 @@ public final class HookLatencyBench {
         System.out.println("|---|---|---:|---:|---:|---:|---:|");
         row("JVM (ENGRAM_HOOK_DAEMON=off) | memories found | " + runs, jvm.hit, jvm.printed + "/" + runs);
         row("JVM (ENGRAM_HOOK_DAEMON=off) | gates say no | " + runs, jvm.refused, "0/" + runs);
-        row("warm daemon (curl) | memories found | " + daemonRuns, served.hit, served.printed + "/" + daemonRuns);
-        row("warm daemon (curl) | gates say no | " + daemonRuns, served.refused, "0/" + daemonRuns);
+        row("warm daemon (launcher over /dev/tcp) | memories found | " + daemonRuns, served.hit, served.printed + "/" + daemonRuns);
+        row("warm daemon (launcher over /dev/tcp) | gates say no | " + daemonRuns, served.refused, "0/" + daemonRuns);
         System.out.printf(Locale.ROOT, "%nJVM / daemon, memories found: p50 %.1fx, p95 %.1fx; gates say no: p50 %.1fx, p95 %.1fx%n",
                 pct(jvm.hit, 0.5) / pct(served.hit, 0.5), pct(jvm.hit, 0.95) / pct(served.hit, 0.95),
                 pct(jvm.refused, 0.5) / pct(served.refused, 0.5), pct(jvm.refused, 0.95) / pct(served.refused, 0.95));
