@@ -193,7 +193,8 @@ public final class HookLatencyBench {
     private static double pct(long[] nanos, double q) {
         long[] m = Arrays.copyOfRange(nanos, nanos.length / 2, nanos.length);
         Arrays.sort(m);
-        return m[Math.min(m.length - 1, (int) Math.ceil(m.length * q) - 1)] / 1e6;
+        // the same sample the table's columns print: p50 is the upper median, as in row()
+        return (q == 0.5 ? m[m.length / 2] : m[Math.min(m.length - 1, (int) Math.ceil(m.length * q) - 1)]) / 1e6;
     }
 
     private static String read(String path, String content) {
