@@ -104,6 +104,12 @@ describe("engram hook daemon through the launcher", { timeout: 170_000, skip: !e
     assert.ok(fresh, "a new daemon replaced the stale endpoint");
     pids.add(fresh.pid);
     assert.match(hook(read("/repo/src/auth/session.py")).stderr, /answered by the hook daemon/);
+    // switched off: the JVM answers though a daemon runs
+    const off = spawnSync(join(root, "engram"), ["hook", "post-tool"], { encoding: "utf8", env: { ...env, ENGRAM_HOOK_DAEMON: "off" },
+      input: JSON.stringify(read("/repo/src/auth/token.py")), cwd: root, timeout: 120_000 });
+    assert.equal(off.status, 0, off.stderr);
+    assert.match(off.stderr, /running the hook in a JVM/);
+    assert.deepEqual(endpoint(), fresh, "and starts no other daemon");
 
     const stop = spawnSync(join(root, "engram"), ["hook", "daemon", "--stop"], { encoding: "utf8", env, cwd: root, timeout: 60_000 });
     assert.equal(stop.status, 0, stop.stderr);
