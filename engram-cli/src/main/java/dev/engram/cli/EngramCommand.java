@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
                 RestoreSubcommand.class, InitSubcommand.class, UninstallSubcommand.class, DoctorSubcommand.class, ReindexSubcommand.class, ProxySubcommand.class, TokensSubcommand.class,
                 VersionSubcommand.class})
 final class EngramCommand implements Runnable {
-    private final Main main;
+    // replaced per call when the hook daemon reuses one command line (see Main#run(CommandLine, String...))
+    private Main main;
 
     @Mixin
     GlobalOptions global;
@@ -22,6 +23,10 @@ final class EngramCommand implements Runnable {
     CommandSpec spec;
 
     EngramCommand(Main main) {
+        this.main = main;
+    }
+
+    void use(Main main) {
         this.main = main;
     }
 

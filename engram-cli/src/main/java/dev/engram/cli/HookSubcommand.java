@@ -27,15 +27,21 @@ import picocli.CommandLine.ParentCommand;
                 "afterShellExecution) prints memories about the file or command a native tool touched;",
                 "`engram hook feedback ID RATING` rates them.",
                 "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log.",
-                "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context."},
+                "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context.",
+                "`engram hook daemon` keeps the stores warm for post-tool and feedback calls sent by the launcher."},
         subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.SessionStart.class, HookSubcommand.PostTool.class,
-                HookSubcommand.Feedback.class, HookSubcommand.Capture.class})
+                HookSubcommand.Feedback.class, HookSubcommand.Capture.class, HookDaemonSubcommand.class})
 final class HookSubcommand implements Runnable {
     @ParentCommand
     EngramCommand root;
 
     /** Where the event comes from; tests replace it. */
     static InputStream stdin = System.in;
+
+    /** The event's stream: the daemon's request for a call it runs, else stdin. */
+    static InputStream events(Main main) {
+        return main.in() != null ? main.in() : stdin;
+    }
 
     @Override
     public void run() {
@@ -68,7 +74,7 @@ final class HookSubcommand implements Runnable {
 
         /** The host's event; an unreadable one is an empty event (reading only needs the stdin timeout). */
         dev.engram.cli.hook.HookInput input() {
-            if (input == null) input = dev.engram.cli.hook.HookInputs.read(stdin,
+            if (input == null) input = dev.engram.cli.hook.HookInputs.read(events(main),
                     settings(dev.engram.memory.MemoryRules.DEFAULT_ZONE), main.json());
             return input;
         }
@@ -288,7 +294,7 @@ final class HookSubcommand implements Runnable {
             }
             try {
                 // what the host sent cannot be read: exit 1, a non-blocking error for all three hosts
-                String text = dev.engram.cli.hook.HookInputs.readText(stdin,
+                String text = dev.engram.cli.hook.HookInputs.readText(events(main),
                         HookSettings.from(main.configLoader().environment(), config.defaultZone()));
                 event = dev.engram.cli.hook.PostToolEvent.parse(text,
                         host == null ? null : dev.engram.cli.hook.PostToolEvent.Host.parse(host), main.json()::readObject);
@@ -307,13 +313,16 @@ final class HookSubcommand implements Runnable {
                     byte[] b = new byte[6];
                     random.nextBytes(b);
                     return java.util.HexFormat.of().formatHex(b);
-                });
+                }, main.stats());
                 if (!out.isEmpty()) main.out().print(out);
             } catch (RuntimeException e) {
                 // the store or the search failed: the agent goes on without memories
                 main.err().println("engram hook post-tool: " + e.getMessage());
             } finally {
                 if (opened[0] != null) opened[0].close();
+                // answered in this JVM: the next calls go to a resident daemon (the launcher's fast path)
+                main.out().flush();
+                main.hookDaemon().afterInProcessCall(main.configLoader().environment(), main.configLoader().dataDir(), main.err());
             }
             return 0;
         }

@@ -55,6 +55,10 @@ public final class Main {
     private JsonText json;
 
     private final BiFunction<EngramConfig, Embedding, OpenEngine> opener;
+    // what the hook commands read as their event: null for this process's own stdin
+    private final InputStream in;
+    private final HookDaemonStarter hookDaemon;
+    private final dev.engram.cli.hook.PostToolHook.StatsLease stats;
 
     /**
      * Whether a command gets the configured embedding model. Only long-running servers and reindex do:
@@ -68,28 +72,71 @@ public final class Main {
 
     Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
          BiFunction<EngramConfig, Embedding, OpenEngine> opener) {
+        this(env, cwd, home, osName, out, err, opener, null, null, HookDaemonStarter.NONE,
+                dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
+    }
+
+    /**
+     * A hook daemon's call: {@code in} is the event, {@code json} the daemon's mapper (built once);
+     * {@code hookDaemon} is what a hook answered in this process starts for the next calls, {@code stats}
+     * how a post-tool call gets the proxy's stats database.
+     */
+    Main(Map<String, String> env, Path cwd, Path home, String osName, PrintStream out, PrintStream err,
+         BiFunction<EngramConfig, Embedding, OpenEngine> opener, InputStream in, JsonText json, HookDaemonStarter hookDaemon,
+         dev.engram.cli.hook.PostToolHook.StatsLease stats) {
         this.configLoader = new ConfigLoader(env, cwd, home, osName);
         this.out = out;
         this.err = err;
         this.opener = opener;
+        this.in = in;
+        this.json = json;
+        this.hookDaemon = hookDaemon;
+        this.stats = stats;
     }
 
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
-                System.getProperty("os.name"), System.out, System.err,
-                (config, embedding) -> openEmbedded(config, clock,
-                        embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
-                                .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO),
-                        dev.engram.crypto.UserKey.fromEnvironment(System.getenv()).orElse(null)));
+                System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
+                dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
         }
     }
 
+    /** How the CLI opens a store: the configured embedding model only for the commands that get one. */
+    static BiFunction<EngramConfig, Embedding, OpenEngine> standardOpener(Clock clock) {
+        return (config, embedding) -> openEmbedded(config, clock,
+                embedding == Embedding.NONE ? null : EmbedderSettings.from(System.getenv())
+                        .start(embedding == Embedding.AFTER_HANDSHAKE ? MODEL_LOAD_DELAY : Duration.ZERO),
+                dev.engram.crypto.UserKey.fromEnvironment(System.getenv()).orElse(null));
+    }
+
+    /** The hook event: the daemon's request body, else null (this process's stdin). */
+    InputStream in() {
+        return in;
+    }
+
+    /** How a post-tool call gets the proxy's stats database (the daemon keeps it open). */
+    dev.engram.cli.hook.PostToolHook.StatsLease stats() {
+        return stats;
+    }
+
+    HookDaemonStarter hookDaemon() {
+        return hookDaemon;
+    }
+
     int run(String... args) {
-        CommandLine cli = new CommandLine(new EngramCommand(this));
+        return run(new CommandLine(new EngramCommand(this)), args);
+    }
+
+    /**
+     * Runs on a command line built before (the hook daemon builds one: picocli's model of every command
+     * costs more than a hook call), now answering to this Main; picocli resets every option before parsing.
+     */
+    int run(CommandLine cli, String... args) {
+        ((EngramCommand) cli.getCommand()).use(this);
         cli.setExecutionExceptionHandler(new ErrorReporter(err));
         cli.setParameterExceptionHandler(new ErrorReporter(err));
         cli.setOut(new java.io.PrintWriter(out, true));

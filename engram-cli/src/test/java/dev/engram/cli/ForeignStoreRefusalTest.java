@@ -57,7 +57,8 @@ class ForeignStoreRefusalTest {
             Map.entry("init", List.of("init", "--agent", "cursor", "--command", "/usr/bin/engram")));
     /** Commands that never touch a store (hook capture writes toon's capture log only), and the two stdio servers tested as processes. */
     private static final List<String> NOT_HERE = List.of("version", "profiles", "mcp", "proxy", "tokens", "hook capture",
-            "uninstall"); // uninstall edits agents' configs by its own record only
+            "uninstall", // uninstall edits agents' configs by its own record only
+            "hook daemon"); // its warm-up loads the config, which refuses a foreign store; each call it runs refuses as above
     /** The hooks, which must never fail the agent: they report the refusal on stderr and exit 0 ({@link #hooksReportTheRefusalAndExitZero}). */
     private static final List<String> HOOKS = List.of("hook", "hook prompt", "hook stop", "hook post-tool", "hook session-start");
 

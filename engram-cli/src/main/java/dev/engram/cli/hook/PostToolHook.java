@@ -46,16 +46,47 @@ public final class PostToolHook {
      */
     public static String surface(Path storeDir, SurfacingSettings settings, Supplier<Engine> engine, String zone,
                                  PostToolEvent e, JsonText json, Clock clock, Supplier<String> ids) {
+        return surface(storeDir, settings, engine, zone, e, json, clock, ids, StatsLease.PER_CALL);
+    }
+
+    /**
+     * How a call gets the proxy's stats database: opened and closed by each call in its own process;
+     * kept open by the hook daemon (opening and closing it was a large part of a call). Either way every
+     * read and write goes to the database file, shared with every other process on the store.
+     */
+    public interface StatsLease {
+        ProxyStats open(Path storeDir, Clock clock);
+
+        void release(ProxyStats stats);
+
+        StatsLease PER_CALL = new StatsLease() {
+            @Override
+            public ProxyStats open(Path storeDir, Clock clock) {
+                return new ProxyStats(storeDir, clock);
+            }
+
+            @Override
+            public void release(ProxyStats stats) {
+                stats.close();
+            }
+        };
+    }
+
+    /** As above, with the stats database from {@code lease}. */
+    public static String surface(Path storeDir, SurfacingSettings settings, Supplier<Engine> engine, String zone,
+                                 PostToolEvent e, JsonText json, Clock clock, Supplier<String> ids, StatsLease lease) {
         if (Surfacer.statelessSkip(settings, e.tool(), e.arguments(), e.responseChars()) != null) return "";
         Engine opened = engine.get();
         return HookSurfacingState.locked(storeDir, () -> {
-            try (ProxyStats stats = new ProxyStats(storeDir, clock);
-                 Surfacer surfacer = new Surfacer(settings, new FileFirstMemories(new EngineMemorySource(() -> opened, zone),
+            ProxyStats stats = lease.open(storeDir, clock);
+            try (Surfacer surfacer = new Surfacer(settings, new FileFirstMemories(new EngineMemorySource(() -> opened, zone),
                          e.file()), clock, new ThresholdTuner(settings, stats), stats, ids, PostToolHook::rating)) {
                 HookSurfacingState.load(storeDir, surfacer.gate(), surfacer.breaker(), json);
                 String out = new PostToolHook(surfacer, json).run(e);
                 HookSurfacingState.save(storeDir, surfacer.gate(), surfacer.breaker(), json);
                 return out;
+            } finally {
+                lease.release(stats);
             }
         }).orElse("");
     }

@@ -78,6 +78,11 @@ class NodeEndToEndIT {
     }
 
     @Test
+    void hookDaemon() throws Exception {
+        nodeTest("hookd.test.mjs");
+    }
+
+    @Test
     void proxy() throws Exception {
         nodeTest("proxy.test.mjs");
     }

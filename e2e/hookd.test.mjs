@@ -1,0 +1,121 @@
+// The hook daemon through the real launcher, as a host runs `engram hook post-tool`: the first call
+// finds no daemon, answers in a JVM and starts one; the next calls are answered by the daemon (same
+// output shape, gates included); a daemon killed with its endpoint file left behind costs one JVM call,
+// which starts a fresh daemon over the stale file; `engram hook daemon --stop` ends it. No daemon outlives the test.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { after, describe, it } from "node:test";
+import { JAR, pollUntil, runCli, tempDir, tempStore } from "./lib/engram.mjs";
+
+const waitFor = (probe, timeoutMs) => pollUntil(probe, { timeoutMs, intervalMs: 100 });
+
+const LAUNCHER = resolve(JAR, "../../../engram");
+
+// the launcher beside a link to the jar and no sources: it never decides to rebuild during the test
+function launcherCopy() {
+  const root = tempDir("engram-hookd-");
+  copyFileSync(LAUNCHER, join(root, "engram"));
+  mkdirSync(join(root, "engram-cli", "target"), { recursive: true });
+  symlinkSync(JAR, join(root, "engram-cli", "target", "engram.jar"));
+  return root;
+}
+
+const alive = (pid) => {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+};
+
+describe("engram hook daemon through the launcher", { timeout: 170_000, skip: !existsSync(LAUNCHER) && "no launcher beside the jar" }, () => {
+  const root = launcherCopy();
+  const data = join(root, "data");
+  const store = tempStore();
+  const hookd = join(data, "engram", "hookd");
+  const endpoint = () => {
+    try {
+      const [port, pid] = readFileSync(join(hookd, "endpoint"), "utf8").trim().split(" ").map(Number);
+      return { port, pid };
+    } catch { return null; }
+  };
+  const env = {
+    ...process.env, XDG_DATA_HOME: data, ENGRAM_HOME: store, ENGRAM_HOOK_DAEMON_TRACE: "1",
+    ENGRAM_PROXY_SURFACING__MAX_SURFACINGS_PER_MINUTE: "1000",
+  };
+  delete env.ENGRAM_HOOK_DAEMON;
+  if (process.env.ENGRAM_JAVA) env.JAVA_HOME = dirname(dirname(process.env.ENGRAM_JAVA));
+  const hook = (event, ...args) => {
+    const r = spawnSync(join(root, "engram"), ["hook", "post-tool", ...args], { encoding: "utf8", env, input: JSON.stringify(event),
+      timeout: 120_000, cwd: root });
+    if (r.error) throw r.error;
+    return r;
+  };
+  const big = "x".repeat(6000);
+  const read = (path, content = big) => ({ session_id: "s1", cwd: "/repo", hook_event_name: "PostToolUse", tool_name: "Read",
+    tool_input: { file_path: path }, tool_response: { type: "text", file: { filePath: path, content } } });
+  const context = (r) => JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+  const pids = new Set();
+
+  after(() => {
+    const e = endpoint();
+    if (e) pids.add(e.pid);
+    for (const pid of pids) { try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } }
+  });
+
+  it("the first call answers in a JVM and starts the daemon; the next are answered by it", async () => {
+    assert.equal(runCli(store, ["remember", "The JWT handler rejects tokens older than 15 minutes; refresh them in the client",
+      "--type", "warning", "--file", "src/auth/jwt_handler.py"]).status, 0);
+    assert.equal(runCli(store, ["remember", "Deploys of the billing service need the payments migration applied first",
+      "--type", "procedure"]).status, 0);
+    const first = hook(read("/repo/src/auth/jwt_handler.py"));
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stderr, /running the hook in a JVM/);
+    assert.match(context(first), /JWT handler rejects tokens/);
+    const started = await waitFor(() => endpoint(), 90_000);
+    assert.ok(started, `no daemon started:\n${existsSync(join(hookd, "daemon.log")) ? readFileSync(join(hookd, "daemon.log"), "utf8") : ""}`);
+    pids.add(started.pid);
+
+    const codex = { session_id: "c1", turn_id: "t1", cwd: "/repo", hook_event_name: "PostToolUse", tool_name: "Bash",
+      tool_input: { command: "deploy billing service after payments migration" }, tool_response: big };
+    const second = hook(codex);
+    assert.equal(second.status, 0, second.stderr);
+    assert.match(second.stderr, new RegExp(`answered by the hook daemon \\(pid ${started.pid}\\)`));
+    assert.match(context(second), /payments migration applied first/);
+    // the gates say no through the daemon too: nothing printed, exit 0
+    const again = hook(read("/repo/src/auth/jwt_handler.py"));
+    assert.equal(again.status, 0);
+    assert.equal(again.stdout, "", "the cooldown and dedup window, kept in the store's state file");
+    assert.match(again.stderr, /answered by the hook daemon/);
+    const bad = spawnSync(join(root, "engram"), ["hook", "post-tool"], { encoding: "utf8", env, input: "not json", cwd: root });
+    assert.equal(bad.status, 1, "an unreadable event is exit 1 through the daemon as in a JVM");
+    assert.match(bad.stderr, /^engram hook post-tool: stdin is not a JSON object/);
+    assert.match(bad.stderr, /answered by the hook daemon/);
+  });
+
+  it("a killed daemon's stale endpoint costs one JVM call, which starts a new daemon; --stop ends it", async () => {
+    const old = endpoint();
+    assert.ok(old, "a daemon from the test before");
+    process.kill(old.pid, "SIGKILL");
+    await waitFor(() => !alive(old.pid), 10_000);
+    assert.ok(existsSync(join(hookd, "endpoint")), "the endpoint file is left behind by SIGKILL");
+    const r = hook({ ...read("/repo/src/billing/deploy.sh"), tool_input: { file_path: "/repo/src/billing/deploy.sh" } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /running the hook in a JVM/);
+    const fresh = await waitFor(() => { const e = endpoint(); return e && e.pid !== old.pid ? e : null; }, 90_000);
+    assert.ok(fresh, "a new daemon replaced the stale endpoint");
+    pids.add(fresh.pid);
+    assert.match(hook(read("/repo/src/auth/session.py")).stderr, /answered by the hook daemon/);
+    // switched off: the JVM answers though a daemon runs
+    const off = spawnSync(join(root, "engram"), ["hook", "post-tool"], { encoding: "utf8", env: { ...env, ENGRAM_HOOK_DAEMON: "off" },
+      input: JSON.stringify(read("/repo/src/auth/token.py")), cwd: root, timeout: 120_000 });
+    assert.equal(off.status, 0, off.stderr);
+    assert.match(off.stderr, /running the hook in a JVM/);
+    assert.deepEqual(endpoint(), fresh, "and starts no other daemon");
+
+    const stop = spawnSync(join(root, "engram"), ["hook", "daemon", "--stop"], { encoding: "utf8", env, cwd: root, timeout: 60_000 });
+    assert.equal(stop.status, 0, stop.stderr);
+    assert.match(stop.stdout, new RegExp(`hook daemon pid ${fresh.pid} stopped`));
+    assert.ok(await waitFor(() => !alive(fresh.pid), 10_000), "the daemon process ended");
+    assert.equal(endpoint(), null, "no endpoint left");
+    assert.ok(!existsSync(join(hookd, "auth")), "no secret left");
+  });
+});

@@ -1,0 +1,81 @@
+package dev.engram.cli;
+
+import dev.engram.cli.hook.HookDaemon;
+import dev.engram.cli.hook.HookDaemonFiles;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a hook call answered in its own JVM does next: starts the hook daemon of its data folder for
+ * the calls after it, detached (its own session, stdin and stdout closed, stderr to
+ * {@code hookd/daemon.log}), unless {@value #SWITCH} is off or one already runs. Two calls that start one
+ * at once are harmless: the second daemon finds the first's lock and exits.
+ */
+interface HookDaemonStarter {
+    /** Turns the automatic start off: {@code ENGRAM_HOOK_DAEMON=off} (also 0, false, no). */
+    String SWITCH = "ENGRAM_HOOK_DAEMON";
+
+    HookDaemonStarter NONE = (env, dataDir, err) -> { };
+
+    void afterInProcessCall(Map<String, String> env, Path dataDir, PrintStream err);
+
+    static boolean disabled(Map<String, String> env) {
+        String v = env.get(SWITCH);
+        return v != null && List.of("off", "0", "false", "no").contains(v.strip().toLowerCase(Locale.ROOT));
+    }
+
+    /** Starts {@code java -cp <this JVM's class path> dev.engram.cli.Main hook daemon} with {@code env} over this process's. */
+    HookDaemonStarter SPAWN = (env, dataDir, err) -> {
+        if (disabled(env)) return;
+        HookDaemonFiles files = HookDaemonFiles.in(dataDir);
+        if (HookDaemon.running(files)) return;
+        try {
+            files.create();
+            List<String> cmd = new ArrayList<>();
+            if (new File("/usr/bin/setsid").canExecute()) cmd.add("/usr/bin/setsid"); // out of the host's process group
+            cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            cmd.addAll(List.of("-Xshare:auto", "-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=warning:stderr",
+                    "-Dfile.encoding=" + System.getProperty("file.encoding"),
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(), "hook", "daemon"));
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dataDir.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File(File.separatorChar == '/' ? "/dev/null" : "NUL")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
+            pb.environment().putAll(env);
+            pb.start();
+        } catch (IOException | RuntimeException e) {
+            err.println("engram hook: could not start the hook daemon (" + e.getMessage() + "); hooks keep running in their own process"
+                    + " (" + SWITCH + "=off stops trying)");
+        }
+    };
+
+    /** Whether a file of this JVM's class path (the jar) changed since {@code mtimes} were taken: the daemon is outdated. */
+    static Map<Path, Long> classPathStamps() {
+        Map<Path, Long> out = new java.util.HashMap<>();
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            if (entry.isBlank()) continue;
+            Path p = Path.of(entry);
+            if (Files.isRegularFile(p)) out.put(p, stamp(p));
+        }
+        return Map.copyOf(out);
+    }
+
+    static boolean changed(Map<Path, Long> stamps) {
+        return stamps.entrySet().stream().anyMatch(e -> stamp(e.getKey()) != e.getValue());
+    }
+
+    private static long stamp(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis() ^ Files.size(p) * 31;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+}
