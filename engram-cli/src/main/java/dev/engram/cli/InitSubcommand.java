@@ -59,6 +59,10 @@ final class InitSubcommand implements Callable<Integer> {
     @Option(names = "--capture", description = "Also register `engram hook capture` after each tool call (opt-in activity log)")
     boolean capture;
 
+    @Option(names = "--post-tool", description = {"Also register `engram hook post-tool` after each native tool call (Claude Code,",
+            "Codex): memories about the file or command the tool touched, through the surfacing gates (opt-in)"})
+    boolean postTool;
+
     @Option(names = "--dry-run", description = "Print what would be written, write nothing")
     boolean dryRun;
 
@@ -71,6 +75,7 @@ final class InitSubcommand implements Callable<Integer> {
         Scope s = Scope.parse(scope);
         String profileName = loader.profile(profile, main.profiles());
         if (capture && !hooks) throw new EngramUserException("--capture registers a hook; it cannot go with --no-hooks");
+        if (postTool && !hooks) throw new EngramUserException("--post-tool registers a hook; it cannot go with --no-hooks");
         Agent.Places places = places(loader);
         List<Agent> chosen = choose(agents, s, places);
         List<String> launch = launchCommand(command, loader.environment(), runningJar());
@@ -90,7 +95,7 @@ final class InitSubcommand implements Callable<Integer> {
         serverArgs.addAll(storeArgs);
         List<String> hookArgs = new ArrayList<>(List.of("--profile", profileName));
         hookArgs.addAll(storeArgs);
-        Installer.Plan plan = new Installer.Plan(s, places, launch, serverArgs, hookArgs, hooks, capture,
+        Installer.Plan plan = new Installer.Plan(s, places, launch, serverArgs, hookArgs, storeArgs, hooks, capture, postTool,
                 hooks && profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME), dryRun);
         boolean ok = InstallManifest.locked(loader.dataDir().resolve(InstallManifest.FILE), dryRun, main.json()::readObject,
                 main.json()::write, manifest -> new Installer(manifest, main.out()).install(chosen, plan));

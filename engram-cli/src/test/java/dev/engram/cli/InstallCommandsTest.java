@@ -131,6 +131,33 @@ class InstallCommandsTest {
         assertEquals(foldersBefore, folders(), "and the folders it created for them");
     }
 
+    @Test
+    void postToolIsOptInForClaudeAndCodexSaidForOthersAndUninstalledLikeTheRest() throws IOException {
+        Map<String, String> before = files();
+        Run claude = init("--agent", "claude", "--scope", "local", "--post-tool", "--zone", "work");
+        assertEquals(0, claude.code(), claude.out() + claude.err());
+        String settings = files().get("project/.claude/settings.json");
+        assertTrue(settings.contains("\"PostToolUse\"") && settings.contains("hook post-tool --host claude --zone work"), settings);
+        assertTrue(settings.contains("\"SessionStart\""), "the other hooks still come with it: " + settings);
+        assertParses("project/.claude/settings.json", settings);
+        assertTrue(init("--agent", "claude", "--scope", "local", "--post-tool", "--zone", "work").out().contains("Nothing changed"));
+        Run codex = init("--agent", "codex", "--scope", "local", "--post-tool");
+        assertEquals(0, codex.code(), codex.out() + codex.err());
+        assertTrue(files().get("project/.codex/hooks.json").contains("hook post-tool --host codex"), files().toString());
+        Run gemini = init("--agent", "gemini", "--scope", "local", "--post-tool");
+        assertEquals(0, gemini.code(), gemini.out() + gemini.err());
+        assertTrue(gemini.out().contains("gemini: no post-tool hook registered"), gemini.out());
+        assertFalse(files().get("project/.gemini/settings.json").contains("post-tool"));
+        assertFalse(init("--agent", "claude", "--scope", "global").out().contains("post-tool"), "never without --post-tool");
+        Run refused = init("--agent", "claude", "--post-tool", "--no-hooks");
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("--post-tool registers a hook; it cannot go with --no-hooks"), refused.err());
+        for (String agent : List.of("claude", "codex", "gemini")) {
+            for (String scope : List.of("local", "global")) assertEquals(0, engram("uninstall", "--agent", agent, "--scope", scope).code());
+        }
+        assertEquals(before, files(), "uninstall removes the post-tool hook with the rest");
+    }
+
     private static void assertParses(String rel, String text) {
         try {
             if (rel.endsWith(".toml")) TomlTables.scan(text);

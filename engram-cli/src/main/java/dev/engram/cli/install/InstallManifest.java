@@ -18,7 +18,7 @@ public final class InstallManifest {
     public static final String FILE = "installs.json";
 
     /**
-     * One entry: {@code kind} is "server", "hook session-start", "hook capture" or "hook stop"; {@code json} or
+     * One entry: {@code kind} is "server", "hook session-start", "hook capture", "hook post-tool" or "hook stop"; {@code json} or
      * {@code toml} holds the placement; {@code blankOriginal} is the text of a JSON file that was there but
      * blank (init wrote into it as into a new one; uninstall puts the blank text back).
      */

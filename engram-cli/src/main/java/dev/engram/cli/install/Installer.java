@@ -22,17 +22,23 @@ public final class Installer {
     /**
      * What to register: {@code command} starts Engram (the executable and the words before the subcommand),
      * {@code serverArgs} follow it for the MCP server ({@code mcp --profile P}), {@code hookArgs} after a hook's
-     * own words ({@code --profile P}); {@code stopHook} also registers {@code engram hook stop} at the end of each
-     * turn (the toon profile's checkpoint).
+     * own words ({@code --profile P}); {@code storeArgs} the store options alone (for {@code hook post-tool}, which
+     * takes no profile); {@code stopHook} also registers {@code engram hook stop} at the end of each turn (the toon
+     * profile's checkpoint); {@code postTool} registers {@code engram hook post-tool} after each native tool call.
      */
     public record Plan(Scope scope, Places places, List<String> command, List<String> serverArgs, List<String> hookArgs,
-                       boolean hooks, boolean capture, boolean stopHook, boolean dryRun) {
+                       List<String> storeArgs, boolean hooks, boolean capture, boolean postTool, boolean stopHook,
+                       boolean dryRun) {
         public Plan {
             command = List.copyOf(command);
             serverArgs = List.copyOf(serverArgs);
             hookArgs = List.copyOf(hookArgs);
+            storeArgs = List.copyOf(storeArgs);
         }
     }
+
+    /** The agents whose post-tool events {@code engram hook post-tool} reads (its {@code --host} values). */
+    static final java.util.Set<String> POST_TOOL_HOSTS = java.util.Set.of("claude", "codex");
 
     private final InstallManifest manifest;
     private final PrintStream out;
@@ -299,6 +305,14 @@ public final class Installer {
             if (plan.capture()) {
                 ops.add(new Op(hookFile, hookFormat, "hook capture", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
                         h.group("engram-capture", shell(plan.command(), List.of("hook", "capture", agent.name()), List.of()))), null, null));
+            }
+            if (plan.postTool() && POST_TOOL_HOSTS.contains(agent.name())) {
+                ops.add(new Op(hookFile, hookFormat, "hook post-tool", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
+                        h.group("engram-post-tool", shell(plan.command(), List.of("hook", "post-tool", "--host", agent.name()),
+                                plan.storeArgs()))), null, null));
+            } else if (plan.postTool()) {
+                out.println(agent.name() + ": no post-tool hook registered: engram hook post-tool reads the events of"
+                        + " Claude Code, Codex and Cursor (Cursor's hooks file is not written by init)");
             }
             if (plan.stopHook()) {
                 ops.add(new Op(hookFile, hookFormat, "hook stop", new JsonEdit.Entry(List.of("hooks", h.stop()), null,
