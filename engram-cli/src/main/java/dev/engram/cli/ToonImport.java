@@ -26,7 +26,8 @@ final class ToonImport {
             throw new EngramUserException("import --from toon: --replace does not apply; a memory the store holds under the"
                     + " same id keeps its newer state, the file's becomes a version");
         }
-        ToonData.Loaded loaded = ToonData.read(dir, config.defaultZone(), Instant.now());
+        ToonData.Loaded loaded = ToonData.read(dir, config.defaultZone(), Instant.now(),
+                dev.engram.crypto.UserKey.fromEnvironment(main.configLoader().environment()).orElse(null));
         ImportResult result;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             result = ToonData.importInto(opened.engine(), loaded, dryRun);

@@ -96,18 +96,22 @@ public final class ToonData {
         return dev.engram.crypto.UserKey.fromEnvironment(env).orElse(null);
     }
 
-    /** Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder). */
+    /**
+     * Reads data.toon and archive.toon of {@code dir} (a project, its .toon-memory folder or the memory folder);
+     * files toon encrypted (memory_encrypt) are opened with the key in this process's TOON_MEMORY_KEY / ENGRAM_KEY.
+     */
     public static Loaded read(Path dir, String zone, Instant now) throws IOException {
+        return read(dir, zone, now, dev.engram.crypto.UserKey.fromEnvironment(System.getenv()).orElse(null));
+    }
+
+    /** As {@link #read(Path, String, Instant)}, with the key ({@code keyHex}, 64 hex characters; null: none). */
+    public static Loaded read(Path dir, String zone, Instant now, String keyHex) throws IOException {
         Path memory = memoryDir(dir);
         Path data = memory.resolve("data.toon");
         if (!Files.isRegularFile(data)) {
             throw new EngramUserException("no toon-memory data in " + dir + ": expected " + data);
         }
-        String text = readUtf8(data);
-        if (looksEncrypted(text)) {
-            throw new EngramUserException(data + " is encrypted (toon's memory_encrypt); decrypt it with toon-memory"
-                    + " (memory_decrypt) first: importing encrypted stores is not built yet");
-        }
+        String text = opened(data, readUtf8(data), keyHex);
         List<ToonFormat.Entry> entries = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         ToonFormat.Parsed main = ToonFormat.parse(text);
@@ -119,7 +123,7 @@ public final class ToonData {
             // archive.toon lists newest first, so within it the first of a key is kept
             Set<String> seen = new java.util.HashSet<>();
             for (ToonFormat.Entry e : main.entries()) seen.add(slug(e.get("key")));
-            ToonFormat.Parsed archived = ToonFormat.parse(readUtf8(archive));
+            ToonFormat.Parsed archived = ToonFormat.parse(opened(archive, readUtf8(archive), keyHex));
             for (ToonFormat.Entry e : archived.entries()) {
                 String key = slug(e.get("key"));
                 if (!seen.add(key)) {
@@ -163,6 +167,26 @@ public final class ToonData {
         }
         decoder.flush(out);
         return out.flip().toString();
+    }
+
+    /**
+     * {@code text} of {@code file} in the clear: as it is, or opened with toon's key when toon encrypted it
+     * (toon's {@code iv:tag:ciphertext}). Without the key, or with another one, nothing is read: the message
+     * says which variable to set. The key is never shown.
+     */
+    static String opened(Path file, String text, String keyHex) {
+        if (!looksEncrypted(text)) return text;
+        if (keyHex == null) {
+            throw new EngramUserException(file + " is encrypted (toon's memory_encrypt): set " + dev.engram.crypto.UserKey.ENV_HINT
+                    + " to its key (the 64 hex characters toon-memory uses) and try again; nothing was imported");
+        }
+        byte[] key = dev.engram.crypto.UserKey.parse(keyHex, "the toon-memory key").bytes();
+        try {
+            return dev.engram.crypto.AesGcm.openToon(text.strip(), key);
+        } catch (java.security.GeneralSecurityException | IllegalArgumentException e) {
+            throw new EngramUserException(file + " is encrypted with another key than the one in "
+                    + dev.engram.crypto.UserKey.ENV_HINT + "; set the key toon-memory encrypted it with; nothing was imported");
+        }
     }
 
     static boolean looksEncrypted(String text) {

@@ -155,6 +155,30 @@ class ToonDataTest {
                 .getMessage().contains("is encrypted"));
     }
 
+    /** A data.toon toon encrypted comes in whole with its key; without it, or with another, nothing is read. */
+    @Test
+    void encryptedDataAndArchiveAreOpenedWithTheirKey() throws Exception {
+        String key = "0123456789abcdef".repeat(4);
+        Path memory = Files.createDirectories(dir.resolve(".toon-memory").resolve("memory"));
+        Files.writeString(memory.resolve("data.toon"), DATA);
+        Files.writeString(memory.resolve("archive.toon"), ARCHIVE);
+        ToonData.Loaded plain = ToonData.read(dir, "default", Instant.EPOCH, null);
+        Files.writeString(memory.resolve("data.toon"), dev.engram.crypto.AesGcm.sealToon(DATA, java.util.HexFormat.of().parseHex(key)));
+        Files.writeString(memory.resolve("archive.toon"), dev.engram.crypto.AesGcm.sealToon(ARCHIVE, java.util.HexFormat.of().parseHex(key)));
+        ToonData.Loaded opened = ToonData.read(dir, "default", Instant.EPOCH, key);
+        assertEquals(plain.records(), opened.records(), "every entry, archive included, as from the plain files");
+        assertEquals(plain.summaries(), opened.summaries());
+        assertEquals(5, opened.records().size());
+        String none = assertThrows(EngramUserException.class, () -> ToonData.read(dir, "default", Instant.EPOCH, null)).getMessage();
+        assertTrue(none.contains("is encrypted (toon's memory_encrypt): set TOON_MEMORY_KEY (or ENGRAM_KEY)"), none);
+        String wrong = assertThrows(EngramUserException.class,
+                () -> ToonData.read(dir, "default", Instant.EPOCH, "f".repeat(64))).getMessage();
+        assertTrue(wrong.contains("encrypted with another key") && !wrong.contains("ffff"), wrong);
+        String malformed = assertThrows(EngramUserException.class,
+                () -> ToonData.read(dir, "default", Instant.EPOCH, "not-hex")).getMessage();
+        assertTrue(malformed.contains("must be 64 hex characters"), malformed);
+    }
+
     @Test
     void malformedLinesAreReportedNotShifted() {
         ToonFormat.Parsed p = ToonFormat.parse("version: 1\nentries[2|]{id|category|key|content}:\n  x1|decision\n  x2|knowledge|ok-key|a \\\\ backslash\n");
