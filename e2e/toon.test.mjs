@@ -400,3 +400,46 @@ describe("toon profile: memory_encrypt / memory_decrypt, the store encrypted at 
     assert.deepEqual(wordsOnDisk().sort(), [...WORDS].sort());
   });
 });
+
+describe("toon profile: a data.toon toon encrypted is imported with its key", () => {
+  const KEY = "3c".repeat(32);
+  const DATA = "version: 1\nentries[1|]{id|category|key|content|file|tags|date|ttl|accessed|links}:\n"
+    + "  a1b2c3d4|decision|wombat-ledger|The wombat ledger closes at noon||finance|2026-07-10||0|\n";
+
+  /** toon-memory's own sealed form: hex IV (16 bytes) ':' hex GCM tag ':' hex ciphertext. */
+  async function sealToon(text, keyHex) {
+    const { createCipheriv, randomBytes } = await import("node:crypto");
+    const iv = randomBytes(16);
+    const cipher = createCipheriv("aes-256-gcm", Buffer.from(keyHex, "hex"), iv);
+    const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+    return `${iv.toString("hex")}:${cipher.getAuthTag().toString("hex")}:${body.toString("hex")}`;
+  }
+
+  async function projectWithSealedData() {
+    const project = tempDir("engram-toon-sealed-");
+    const memory = join(project, ".toon-memory", "memory");
+    mkdirSync(memory, { recursive: true });
+    writeFileSync(join(memory, "data.toon"), await sealToon(DATA, KEY));
+    return project;
+  }
+
+  async function recallIn(project, env) {
+    const server = await connectStdio(tempStore(), "toon-sealed", { mcpArgs: ["--profile", "toon"], cwd: project, env });
+    try {
+      const r = await server.client.callTool({ name: "memory_recall", arguments: { query: "wombat ledger" } });
+      assert.ok(!r.isError, textOf(r));
+      return textOf(r);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("with TOON_MEMORY_KEY the entries come in; without it nothing does, and the file is left as it was", async () => {
+    const withKey = await projectWithSealedData();
+    assert.match(await recallIn(withKey, { TOON_MEMORY_KEY: KEY }), /wombat-ledger/);
+    const withoutKey = await projectWithSealedData();
+    const sealed = readFileSync(join(withoutKey, ".toon-memory", "memory", "data.toon"), "utf8");
+    assert.doesNotMatch(await recallIn(withoutKey, { TOON_MEMORY_KEY: "", ENGRAM_KEY: "" }), /wombat-ledger/);
+    assert.equal(readFileSync(join(withoutKey, ".toon-memory", "memory", "data.toon"), "utf8"), sealed, "untouched");
+  });
+});
