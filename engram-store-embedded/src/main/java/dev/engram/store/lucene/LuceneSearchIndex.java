@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexReader;
@@ -72,7 +73,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: one monitor guards the writer and swaps of the current reader. Searches never take
  * it when the index is caught up: they read {@link #indexedSeq()} and take a reference on the
- * current reader without it. Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
+ * current reader without it. One thread at a time catches up (the {@link #catchUpTurn}); a search
+ * that finds the index behind while another thread catches up does not queue for the monitor but
+ * waits only until the reader reflects the change the search needs (the store's head when it
+ * started), then searches: with writes streaming in, a queue on the monitor made each search wait
+ * for catch-ups of changes written after it had started (docs/benchmarks.md §10). Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
  * docs/benchmarks.md §1) run on the tick thread outside the monitor. A catch-up (after a write) can
  * still wait for part of a commit: its NRT reopen needs the IndexWriter's own monitor, which Lucene
  * holds while it writes and syncs the new segments_N (CommitOutsideLockTest shows where it blocks).
@@ -107,6 +112,10 @@ public final class LuceneSearchIndex implements SearchIndex {
     private volatile long readerSeq;
     private boolean closed;
     private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    /** Held by the one thread catching up (before {@link #lock}); the others wait on {@link #advanced}. */
+    private final ReentrantLock catchUpTurn = new ReentrantLock();
+    /** Notified whenever {@link #readerSeq} moves or the catch-up turn is given back. */
+    private final Object advanced = new Object();
 
     /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
     public static LuceneSearchIndex open(MemoryStore store, Path path) {
@@ -203,8 +212,59 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     private long catchUp(Duration maxWait) {
-        long head = store.headSeq();
+        return catchUpTo(store.headSeq(), maxWait);
+    }
+
+    /**
+     * Returns once searches reflect change {@code head}, or after {@code maxWait}. Takes the catch-up turn
+     * when it is free; otherwise waits for the thread that holds it, and returns as soon as the reader
+     * reaches {@code head}, not when that thread is done (it may be applying later changes).
+     */
+    private long catchUpTo(long head, Duration maxWait) {
         long deadline = System.nanoTime() + maxWait.toNanos();
+        while (true) {
+            if (catchUpTurn.tryLock()) {
+                try {
+                    return catchUpHoldingTurn(head, deadline);
+                } finally {
+                    catchUpTurn.unlock();
+                    signalAdvance();
+                }
+            }
+            if (!awaitTurnOrSeq(head, deadline)) return readerSeq; // timed out or interrupted: the index as it is
+            if (readerSeq >= head && reader != null) return readerSeq;
+        }
+    }
+
+    /**
+     * Waits while another thread holds the catch-up turn and the reader is short of {@code head}. False
+     * when the deadline passed or the thread was interrupted (its interrupt is kept).
+     */
+    private boolean awaitTurnOrSeq(long head, long deadline) {
+        synchronized (advanced) {
+            while (catchUpTurn.isLocked() && (readerSeq < head || reader == null)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(advanced, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Wakes the threads in {@link #awaitTurnOrSeq}. */
+    private void signalAdvance() {
+        synchronized (advanced) {
+            advanced.notifyAll();
+        }
+    }
+
+    /** The catch-up itself, by the holder of {@link #catchUpTurn}. */
+    private long catchUpHoldingTurn(long head, long deadline) {
         while (true) {
             synchronized (lock) {
                 if (closed) return readerSeq;
@@ -260,28 +320,41 @@ public final class LuceneSearchIndex implements SearchIndex {
     private void refreshFromWriter() throws IOException {
         DirectoryReader fresh = reader == null ? DirectoryReader.open(lease.writer())
                 : DirectoryReader.openIfChanged(reader, lease.writer());
-        if (fresh != null) swap(fresh, lease.seq());
-        else readerSeq = lease.seq();
+        if (fresh != null) {
+            swap(fresh, lease.seq());
+        } else {
+            readerSeq = lease.seq();
+            signalAdvance();
+        }
     }
 
     private void swap(DirectoryReader fresh, long seq) throws IOException {
         DirectoryReader old = reader;
         reader = fresh;
         readerSeq = seq;
+        signalAdvance();
         if (old != null) old.decRef(); // searches still running hold their own reference
     }
 
     /** The lease's heartbeat: follow the store, group-commit, and give the writer up when idle. */
     private void tick() {
         WriterLease.GroupCommit commit;
-        synchronized (lock) {
-            if (closed || !lease.held()) return;
-            try {
-                if (lease.applyChanges()) refreshFromWriter();
-                commit = lease.claimCommit(lease.idle());
-            } catch (IOException | RuntimeException e) {
-                abandon(e);
-                return;
+        boolean turn = catchUpTurn.tryLock(); // without it a catch-up is under way: it applies the same changes
+        try {
+            synchronized (lock) {
+                if (closed || !lease.held()) return;
+                try {
+                    if (turn && lease.applyChanges()) refreshFromWriter();
+                    commit = lease.claimCommit(lease.idle());
+                } catch (IOException | RuntimeException e) {
+                    abandon(e);
+                    return;
+                }
+            }
+        } finally {
+            if (turn) {
+                catchUpTurn.unlock();
+                signalAdvance();
             }
         }
         if (commit != null) {
