@@ -131,6 +131,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final AtomicInteger writesInFlight = new AtomicInteger();
     /** The highest change a write of this process returned without being searchable; searches catch up to it. */
     private final AtomicLong owed = new AtomicLong();
+    /** Whether the holder of the catch-up turn is polling for another process's writer (between tries). */
+    private volatile boolean turnWaitsForOtherProcess;
 
     /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
     public static LuceneSearchIndex open(MemoryStore store, Path path) {
@@ -279,20 +281,27 @@ public final class LuceneSearchIndex implements SearchIndex {
                     signalAdvance();
                 }
             }
-            if (!awaitTurnOrSeq(head, deadline)) return readerSeq; // timed out or interrupted: the index as it is
+            if (!awaitTurnOrSeq(head, deadline, waitForOtherProcess)) return readerSeq; // timed out or interrupted: the index as it is
             if (readerSeq >= head && reader != null) return readerSeq;
         }
     }
 
     /**
      * Waits while another thread holds the catch-up turn and the reader is short of {@code head}. False
-     * when the deadline passed or the thread was interrupted (its interrupt is kept).
+     * when the thread was interrupted (its interrupt is kept), or the deadline passed while the holder
+     * waits for another process's writer. A catch-up within this process always ends, so past the
+     * deadline this goes on waiting for it, as a wait for the monitor did. Without
+     * {@code waitForOtherProcess}, false as soon as the holder polls for another process.
      */
-    private boolean awaitTurnOrSeq(long head, long deadline) {
+    private boolean awaitTurnOrSeq(long head, long deadline, boolean waitForOtherProcess) {
         synchronized (advanced) {
             while (catchUpTurn.isLocked() && (readerSeq < head || reader == null)) {
+                if (turnWaitsForOtherProcess && !waitForOtherProcess) return false;
                 long left = deadline - System.nanoTime();
-                if (left <= 0) return false;
+                if (left <= 0) {
+                    if (turnWaitsForOtherProcess) return false;
+                    left = LOCK_POLL.toNanos();
+                }
                 try {
                     TimeUnit.NANOSECONDS.timedWait(advanced, left);
                 } catch (InterruptedException e) {
@@ -337,7 +346,11 @@ public final class LuceneSearchIndex implements SearchIndex {
                     return readerSeq;
                 }
             }
-            if (!pause()) {
+            turnWaitsForOtherProcess = true;
+            signalAdvance(); // waiters past their own bound now settle for the last commit
+            boolean slept = pause();
+            turnWaitsForOtherProcess = false;
+            if (!slept) {
                 synchronized (lock) {
                     return readerSeq;
                 }
