@@ -88,7 +88,9 @@ import org.slf4j.LoggerFactory;
  * reader already. Otherwise (no write of this process in flight, or one that returned before it was
  * searchable because another process held the writer) a search catches up first, as before. The cost:
  * while this process's writes are in flight, another process's or replica's change committed during
- * the current catch-up is found by the next one, a few milliseconds later, not by a search at once. Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
+ * the current catch-up is found by the next one, a few milliseconds later, not by a search at once.
+ *
+ * <p>Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
  * docs/benchmarks.md §1) run on the tick thread outside the monitor. A catch-up (after a write) can
  * still wait for part of a commit: its NRT reopen needs the IndexWriter's own monitor, which Lucene
  * holds while it writes and syncs the new segments_N (CommitOutsideLockTest shows where it blocks).
