@@ -49,6 +49,11 @@ public final class GuardedIndex implements SearchIndex {
     }
 
     @Override
+    public void catchUpAfterWrite() {
+        index.catchUpAfterWrite();
+    }
+
+    @Override
     public List<IndexHit> search(IndexQuery q) {
         Set<String> zones = zones(q.zones());
         if (zones == null) return List.of();

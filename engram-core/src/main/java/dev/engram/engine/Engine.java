@@ -345,7 +345,7 @@ public final class Engine {
         if (dryRun) return plan;
         java.util.List<DuplicateMerge.Merge> done = plan.stream()
                 .filter(m -> DuplicateMerge.apply(store, m, now).isPresent()).toList();
-        if (!done.isEmpty()) index.catchUpSoon();
+        if (!done.isEmpty()) index.catchUpAfterWrite();
         return done;
     }
 

@@ -56,7 +56,7 @@ final class GraphOperation {
             }
             return new LinkResult(edge, from, tx.get(to.id()).orElse(to), !exists);
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return result;
     }
 

@@ -59,7 +59,7 @@ final class LifecycleOperation {
             tx.update(archived);
             return new ForgetResult(archived, cmd.action(), m.status());
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return result;
     }
 
@@ -97,7 +97,7 @@ final class LifecycleOperation {
             }
             return next;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return new AmendResult(amended, store.versions(amended.id()));
     }
 
@@ -109,7 +109,7 @@ final class LifecycleOperation {
             tx.update(next);
             return next;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return pinned;
     }
 }

@@ -239,7 +239,7 @@ final class RememberOperation {
                 episodes.wrote(cmd.zone(), cmd.session(), results.get(i).memory().id(), prepared.get(i).now);
             }
         }
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
     }
 
     /**

@@ -27,6 +27,17 @@ public interface SearchIndex extends AutoCloseable {
         catchUp();
     }
 
+    /**
+     * What a write of this process calls once the store has committed it, before the write is acknowledged:
+     * returns once this process's searches find it, so its caller's next search does (read-your-writes).
+     * An index whose searches may skip a catch-up while this process's own writes are being indexed relies
+     * on it; one that cannot catch up at once (another process holds its writer) may return earlier, and
+     * then searches catch up first as before. By default this catches up at once.
+     */
+    default void catchUpAfterWrite() {
+        catchUp();
+    }
+
     /** Ranked candidates, best first; BM25-style scores, higher is better. */
     List<IndexHit> search(IndexQuery query);
 

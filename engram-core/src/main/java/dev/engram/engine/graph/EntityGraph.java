@@ -119,7 +119,7 @@ public final class EntityGraph {
             View view = View.of(tx);
             return touched.stream().map(id -> load(view, tx.get(id).orElseThrow())).toList();
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return result;
     }
 
@@ -152,7 +152,7 @@ public final class EntityGraph {
         } catch (DryRun d) {
             return d.summary; // the store rolled the write back: an exception leaves nothing written
         }
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return summary;
     }
 
@@ -254,7 +254,7 @@ public final class EntityGraph {
             }
             return out;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return result;
     }
 
@@ -291,7 +291,7 @@ public final class EntityGraph {
             }
             return n;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return removed;
     }
 
@@ -321,7 +321,7 @@ public final class EntityGraph {
             }
             return out;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return deleted;
     }
 
@@ -334,7 +334,7 @@ public final class EntityGraph {
         String z = zone(zone);
         validateRelations(drafts);
         List<Relation> result = store.write(tx -> relateIn(tx, z, drafts, policy, new int[1]));
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return result;
     }
 
@@ -397,7 +397,7 @@ public final class EntityGraph {
             }
             return n;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return removed;
     }
 
@@ -441,7 +441,7 @@ public final class EntityGraph {
             }
             return set;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return n;
     }
 
@@ -456,7 +456,7 @@ public final class EntityGraph {
             tx.update(v);
             return v;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return load(View.of(store), updated);
     }
 

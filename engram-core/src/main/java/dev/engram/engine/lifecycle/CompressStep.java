@@ -104,7 +104,7 @@ public final class CompressStep implements MaintenanceStep {
             changed += group.size() - 1;
             findings.add(new StepReport.Finding("compressed", ids, detail));
         }
-        if (changed > 0 && !c.dryRun()) c.index().catchUpSoon();
+        if (changed > 0 && !c.dryRun()) c.index().catchUpAfterWrite();
         return new StepReport(name(), all.size(), changed, findings);
     }
 

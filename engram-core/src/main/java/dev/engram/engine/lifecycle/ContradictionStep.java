@@ -118,7 +118,7 @@ public final class ContradictionStep implements MaintenanceStep {
             findings.add(new StepReport.Finding("undecided", List.of(), undecided
                     + " candidate pair(s) left undecided: the judge did not answer; the next run asks again"));
         }
-        if (changed > 0 && !c.dryRun()) c.index().catchUpSoon();
+        if (changed > 0 && !c.dryRun()) c.index().catchUpAfterWrite();
         // the next run compares only what changed after this one, unless this one left pairs for later
         if (complete && undecided == 0 && changed < policy.maxPerCycle()) Neighbours.ran(c, name());
         return new StepReport(name(), memories.size(), changed, findings);

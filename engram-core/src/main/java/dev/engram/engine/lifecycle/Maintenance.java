@@ -192,7 +192,7 @@ public final class Maintenance {
             tx.putMark(mark, start + " " + String.join(",", seen));
             return new Rating(adapted, skipped);
         });
-        if (!out.adapted().isEmpty()) index.catchUpSoon();
+        if (!out.adapted().isEmpty()) index.catchUpAfterWrite();
         return out;
     }
 
@@ -240,7 +240,7 @@ public final class Maintenance {
             for (Memory m : targets(tx, zone, ids)) adapted.add(adapt(tx, m, relevant, sufficient, rules, now));
             return adapted;
         });
-        if (!out.isEmpty()) index.catchUpSoon();
+        if (!out.isEmpty()) index.catchUpAfterWrite();
         return out;
     }
 }

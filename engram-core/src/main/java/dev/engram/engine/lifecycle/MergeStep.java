@@ -85,7 +85,7 @@ public final class MergeStep implements MaintenanceStep {
                             + "' (" + (mg.basis().equals("hash") ? "same content" : "cosine " + mg.similarity())
                             + "); archived, restorable with forget action=restore"));
         }
-        if (changed > 0 && !c.dryRun()) c.index().catchUpSoon();
+        if (changed > 0 && !c.dryRun()) c.index().catchUpAfterWrite();
         if (merges.size() < policy.maxPerCycle()) Neighbours.ran(c, name());
         return new StepReport(name(), memories.size(), changed, findings);
     }

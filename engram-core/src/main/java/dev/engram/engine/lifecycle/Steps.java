@@ -53,7 +53,7 @@ final class Steps {
                 return done;
             }));
         }
-        if (!out.isEmpty()) c.index().catchUpSoon();
+        if (!out.isEmpty()) c.index().catchUpAfterWrite();
         return out;
     }
 

@@ -148,7 +148,7 @@ public final class ZoneOperation {
             tx.removeZone(z);
             return n;
         });
-        index.catchUpSoon();
+        index.catchUpAfterWrite();
         return deleted;
     }
 

@@ -21,8 +21,11 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexReader;
@@ -72,7 +75,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: one monitor guards the writer and swaps of the current reader. Searches never take
  * it when the index is caught up: they read {@link #indexedSeq()} and take a reference on the
- * current reader without it. Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
+ * current reader without it. One thread at a time catches up (the {@link #catchUpTurn}); a search
+ * that finds the index behind while another thread catches up does not queue for the monitor but
+ * waits only until the reader reflects the change the search needs (the store's head when it
+ * started), then searches: with writes streaming in, a queue on the monitor made each search wait
+ * for catch-ups of changes written after it had started (docs/benchmarks.md §10).
+ *
+ * <h2>Read-your-writes without searches waiting for writers</h2>
+ * A write of this process returns only once its change is searchable ({@link #catchUpAfterWrite}:
+ * concurrent writers share one catch-up). While such writes are being indexed, a search does not wait
+ * for them: whoever wrote them has not been answered yet, and every write that was answered is in the
+ * reader already. Otherwise (no write of this process in flight, or one that returned before it was
+ * searchable because another process held the writer) a search catches up first, as before. The cost:
+ * while this process's writes are in flight, another process's or replica's change committed during
+ * the current catch-up is found by the next one, a few milliseconds later, not by a search at once.
+ *
+ * <p>Group commits (an fsync, 11-92 ms per wait under load at 5k memories,
  * docs/benchmarks.md §1) run on the tick thread outside the monitor. A catch-up (after a write) can
  * still wait for part of a commit: its NRT reopen needs the IndexWriter's own monitor, which Lucene
  * holds while it writes and syncs the new segments_N (CommitOutsideLockTest shows where it blocks).
@@ -107,6 +125,16 @@ public final class LuceneSearchIndex implements SearchIndex {
     private volatile long readerSeq;
     private boolean closed;
     private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    /** Held by the one thread catching up (before {@link #lock}); the others wait on {@link #advanced}. */
+    private final ReentrantLock catchUpTurn = new ReentrantLock();
+    /** Notified whenever {@link #readerSeq} moves or the catch-up turn is given back. */
+    private final Object advanced = new Object();
+    /** Writes of this process inside {@link #catchUpAfterWrite}, waiting for their change to be searchable. */
+    private final AtomicInteger writesInFlight = new AtomicInteger();
+    /** The highest change a write of this process returned without being searchable; searches catch up to it. */
+    private final AtomicLong owed = new AtomicLong();
+    /** Whether the holder of the catch-up turn is polling for another process's writer (between tries). */
+    private volatile boolean turnWaitsForOtherProcess;
 
     /** Opens {@code path} (created if missing) over {@code store} and catches up with it. */
     public static LuceneSearchIndex open(MemoryStore store, Path path) {
@@ -189,9 +217,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     }
 
     /**
-     * Runs a catch-up on the lease's thread. A remember then returns once the store has committed it
-     * (the index work was half its time, profiled); searches catch up first, so read-your-writes holds.
-     * Requests made while one is queued share it.
+     * Runs a catch-up on the lease's thread: for changes made elsewhere (another replica's NOTIFY), which
+     * searches catch up to first anyway. Requests made while one is queued share it.
      */
     @Override
     public void catchUpSoon() {
@@ -211,9 +238,101 @@ public final class LuceneSearchIndex implements SearchIndex {
         }
     }
 
-    private long catchUp(Duration maxWait) {
+    /**
+     * Returns once this process's searches find what was just written, sharing the catch-up under way
+     * with the other writers. Does not wait for another process that holds the writer: the change is
+     * then owed, and searches catch up to it first. A failure is logged, not thrown: the store has the
+     * write, and the next catch-up applies it.
+     */
+    @Override
+    public void catchUpAfterWrite() {
         long head = store.headSeq();
+        if (readerSeq >= head && reader != null) return;
+        writesInFlight.incrementAndGet();
+        try {
+            catchUpTo(head, CATCH_UP_WAIT, false);
+        } catch (RuntimeException e) {
+            log.warn("index {}: catch-up after a write failed: {}", path, e.toString());
+        } finally {
+            // before the count drops: a search that sees no write in flight, or this one owed, catches up
+            if (readerSeq < head) owed.accumulateAndGet(head, Math::max);
+            writesInFlight.decrementAndGet();
+        }
+        if (readerSeq < head) catchUpSoon(); // another process held the writer: follow its commit soon
+    }
+
+    /** While writes of this process are being indexed and none is owed, searches use the reader as it is. */
+    private boolean ownWritesInFlight() {
+        return writesInFlight.get() > 0 && reader != null && readerSeq >= owed.get();
+    }
+
+    private long catchUp(Duration maxWait) {
+        return catchUpTo(store.headSeq(), maxWait);
+    }
+
+    /** {@link #catchUpTo(long, Duration, boolean)}, waiting for another process's writer too; package-private for tests. */
+    long catchUpTo(long head, Duration maxWait) {
+        return catchUpTo(head, maxWait, true);
+    }
+
+    /**
+     * Returns once searches reflect change {@code head}, or after {@code maxWait}. Takes the catch-up turn
+     * when it is free; otherwise waits for the thread that holds it, and returns as soon as the reader
+     * reaches {@code head}, not when that thread is done (it may be applying later changes). Without
+     * {@code waitForOtherProcess} it returns as soon as another process is found holding the writer.
+     */
+    private long catchUpTo(long head, Duration maxWait, boolean waitForOtherProcess) {
         long deadline = System.nanoTime() + maxWait.toNanos();
+        while (true) {
+            if (catchUpTurn.tryLock()) {
+                try {
+                    return catchUpHoldingTurn(head, deadline, waitForOtherProcess);
+                } finally {
+                    catchUpTurn.unlock();
+                    signalAdvance();
+                }
+            }
+            if (!awaitTurnOrSeq(head, deadline, waitForOtherProcess)) return readerSeq; // timed out or interrupted: the index as it is
+            if (readerSeq >= head && reader != null) return readerSeq;
+        }
+    }
+
+    /**
+     * Waits while another thread holds the catch-up turn and the reader is short of {@code head}. False
+     * when the thread was interrupted (its interrupt is kept), or the deadline passed while the holder
+     * waits for another process's writer. A catch-up within this process always ends, so past the
+     * deadline this goes on waiting for it, as a wait for the monitor did. Without
+     * {@code waitForOtherProcess}, false as soon as the holder polls for another process.
+     */
+    private boolean awaitTurnOrSeq(long head, long deadline, boolean waitForOtherProcess) {
+        synchronized (advanced) {
+            while (catchUpTurn.isLocked() && (readerSeq < head || reader == null)) {
+                if (turnWaitsForOtherProcess && !waitForOtherProcess) return false;
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (turnWaitsForOtherProcess) return false;
+                    left = LOCK_POLL.toNanos();
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(advanced, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Wakes the threads in {@link #awaitTurnOrSeq}. */
+    private void signalAdvance() {
+        synchronized (advanced) {
+            advanced.notifyAll();
+        }
+    }
+
+    /** The catch-up itself, by the holder of {@link #catchUpTurn}. */
+    private long catchUpHoldingTurn(long head, long deadline, boolean waitForOtherProcess) {
         while (true) {
             synchronized (lock) {
                 if (closed) return readerSeq;
@@ -227,6 +346,7 @@ public final class LuceneSearchIndex implements SearchIndex {
                         refreshFromWriter();
                         return readerSeq;
                     }
+                    if (!waitForOtherProcess) return readerSeq;
                 } catch (IOException e) {
                     throw new StoreException("catch up index " + path + " to change " + head + ": " + e.getMessage(), e);
                 }
@@ -237,7 +357,11 @@ public final class LuceneSearchIndex implements SearchIndex {
                     return readerSeq;
                 }
             }
-            if (!pause()) {
+            turnWaitsForOtherProcess = true;
+            signalAdvance(); // waiters past their own bound now settle for the last commit
+            boolean slept = pause();
+            turnWaitsForOtherProcess = false;
+            if (!slept) {
                 synchronized (lock) {
                     return readerSeq;
                 }
@@ -269,28 +393,41 @@ public final class LuceneSearchIndex implements SearchIndex {
     private void refreshFromWriter() throws IOException {
         DirectoryReader fresh = reader == null ? DirectoryReader.open(lease.writer())
                 : DirectoryReader.openIfChanged(reader, lease.writer());
-        if (fresh != null) swap(fresh, lease.seq());
-        else readerSeq = lease.seq();
+        if (fresh != null) {
+            swap(fresh, lease.seq());
+        } else {
+            readerSeq = lease.seq();
+            signalAdvance();
+        }
     }
 
     private void swap(DirectoryReader fresh, long seq) throws IOException {
         DirectoryReader old = reader;
         reader = fresh;
         readerSeq = seq;
+        signalAdvance();
         if (old != null) old.decRef(); // searches still running hold their own reference
     }
 
     /** The lease's heartbeat: follow the store, group-commit, and give the writer up when idle. */
     private void tick() {
         WriterLease.GroupCommit commit;
-        synchronized (lock) {
-            if (closed || !lease.held()) return;
-            try {
-                if (lease.applyChanges()) refreshFromWriter();
-                commit = lease.claimCommit(lease.idle());
-            } catch (IOException | RuntimeException e) {
-                abandon(e);
-                return;
+        boolean turn = catchUpTurn.tryLock(); // without it a catch-up is under way: it applies the same changes
+        try {
+            synchronized (lock) {
+                if (closed || !lease.held()) return;
+                try {
+                    if (turn && lease.applyChanges()) refreshFromWriter();
+                    commit = lease.claimCommit(lease.idle());
+                } catch (IOException | RuntimeException e) {
+                    abandon(e);
+                    return;
+                }
+            }
+        } finally {
+            if (turn) {
+                catchUpTurn.unlock();
+                signalAdvance();
             }
         }
         if (commit != null) {
@@ -431,7 +568,8 @@ public final class LuceneSearchIndex implements SearchIndex {
 
     /** Runs a search on the current reader, after catching up with the store if it is ahead; {@code empty} without one. */
     private <T> T searchCaughtUp(String operation, T empty, Search<T> search) {
-        if (store.headSeq() > indexedSeq()) catchUp(SEARCH_WAIT);
+        long head = store.headSeq();
+        if (head > indexedSeq() && !ownWritesInFlight()) catchUpTo(head, SEARCH_WAIT);
         DirectoryReader r = acquireReader();
         if (r == null) return empty;
         try {

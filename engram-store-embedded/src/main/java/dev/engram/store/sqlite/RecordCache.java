@@ -22,7 +22,10 @@ import java.util.Map;
  *
  * <p>A row read after {@link #validAt} is at least as new as the version it is filed under (SQLite
  * gives each later statement a later snapshot), so the cache never holds a row older than its
- * version. Not thread-safe: the store uses it under its read lock.
+ * version. Thread-safe: several reader connections fill it at once ({@link ReaderPool}). A reader takes a
+ * {@link #stamp} after validating and before its statement; every put carries it and is dropped if the
+ * cache was reset or patched in between, so a row read from an older snapshot never outlives a reset or
+ * misses an access flush that was applied while it was being read.
  */
 final class RecordCache {
     /** Content characters kept at most (about 16 MB of heap at two bytes a character); oldest use goes first. */
@@ -34,6 +37,8 @@ final class RecordCache {
     static final long MAX_AGE_NANOS = 30_000_000_000L;
 
     private long version = Long.MIN_VALUE;
+    /** Moves on every reset and access patch; puts stamped with an older value are dropped. */
+    private long generation;
     private long resetAt;
     private long contentChars;
     private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
@@ -42,12 +47,13 @@ final class RecordCache {
     private final Map<String, Integer> degrees = bounded();
 
     /** Whether rows read under {@code dataVersion} may still be served. */
-    boolean validAt(long dataVersion) {
+    synchronized boolean validAt(long dataVersion) {
         return dataVersion == version && System.nanoTime() - resetAt < MAX_AGE_NANOS;
     }
 
     /** Empties the cache; rows read from now on belong to {@code dataVersion}. */
-    void reset(long dataVersion) {
+    synchronized void reset(long dataVersion) {
+        generation++;
         memories.clear();
         contentChars = 0;
         pinnedByZone.clear();
@@ -61,16 +67,29 @@ final class RecordCache {
      * This process has written {@code bumps} on the reader connection, whose own commits leave its
      * data version where it was: the cached rows take the bumps and stay valid.
      */
-    void accessWritten(Map<String, PendingAccess.Bump> bumps) {
+    synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
+        generation++; // a row being read now may predate the flush: its put must not land unpatched
         bumps.forEach((id, bump) -> memories.computeIfPresent(id, (k, m) -> bump.applyTo(m)));
         pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
     }
 
-    Memory memory(String id) {
+    /** Resets the cache unless it is valid at {@code dataVersion}; returns the stamp for the puts that follow. */
+    synchronized long validate(long dataVersion) {
+        if (!validAt(dataVersion)) reset(dataVersion);
+        return generation;
+    }
+
+    /** The stamp puts must carry: taken before the statement whose rows they file. */
+    synchronized long stamp() {
+        return generation;
+    }
+
+    synchronized Memory memory(String id) {
         return memories.get(id);
     }
 
-    void putMemory(Memory m) {
+    synchronized void putMemory(long stamp, Memory m) {
+        if (stamp != generation) return;
         Memory old = memories.put(m.id(), m);
         if (old != null) contentChars -= old.content().length();
         contentChars += m.content().length();
@@ -80,28 +99,28 @@ final class RecordCache {
         }
     }
 
-    List<Memory> pinned(String zone) {
+    synchronized List<Memory> pinned(String zone) {
         return pinnedByZone.get(zone);
     }
 
-    void putPinned(String zone, List<Memory> pinned) {
-        pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
+    synchronized void putPinned(long stamp, String zone, List<Memory> pinned) {
+        if (stamp == generation) pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
     }
 
-    List<Edge> edges(String id) {
+    synchronized List<Edge> edges(String id) {
         return edges.get(id);
     }
 
-    void putEdges(String id, List<Edge> list) {
-        edges.put(id, List.copyOf(list));
+    synchronized void putEdges(long stamp, String id, List<Edge> list) {
+        if (stamp == generation) edges.put(id, List.copyOf(list));
     }
 
-    Integer degree(String id) {
+    synchronized Integer degree(String id) {
         return degrees.get(id);
     }
 
-    void putDegree(String id, int degree) {
-        degrees.put(id, degree);
+    synchronized void putDegree(long stamp, String id, int degree) {
+        if (stamp == generation) degrees.put(id, degree);
     }
 
     private static <V> Map<String, V> bounded() {

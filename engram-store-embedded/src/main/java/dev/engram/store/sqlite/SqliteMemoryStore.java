@@ -54,19 +54,22 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link MemoryStore} on one SQLite file, {@code <dir>/engram.db}, in WAL mode with synchronous=FULL.
  * <p>Thread and process safety: one writer connection ({@link SqliteWriter}); each {@link #write}
- * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. A second
- * connection serves reads (WAL readers never block the writer), guarded by its own lock because a
- * JDBC connection is not safe for concurrent use. Each read statement runs in its own read
- * transaction and therefore sees every write committed before it, by any process. Reads inside a
- * write go through the {@link StoreTransaction}, which sees the transaction's own changes.
+ * is one {@code BEGIN IMMEDIATE} transaction, serialized across threads and processes. Reads go to a
+ * {@link ReaderPool} of {@link #READERS} connections (WAL readers never block each other or the writer),
+ * each lent to one thread at a time because a JDBC connection is not safe for concurrent use. Each read
+ * statement runs in its own read transaction and therefore sees every write committed before it, by any
+ * process. Reads inside a write go through the {@link StoreTransaction}, which sees the transaction's own
+ * changes. One more connection, under its own lock, only tells the {@link RecordCache} whether anyone else
+ * committed ({@code PRAGMA data_version}) and commits the access flushes.
  * <p>Lock waits: a writer waits and retries for up to {@link #LOCK_WAIT}; only then does the caller
  * get a StoreException. The work function may run more than once and must act only through the
  * transaction.
- * <p>Memories by id, pins, edges and link counts read on the reader connection are kept in a
- * {@link RecordCache} until the next commit by another connection; {@code PRAGMA data_version} tells.
+ * <p>Memories by id, pins, edges and link counts read on the reader connections are kept in a
+ * {@link RecordCache} until the next commit by another connection than the flush connection; its
+ * {@code PRAGMA data_version} tells.
  * <p>Access bumps ({@link #recordAccess}) are buffered in {@link PendingAccess}: written at the start
  * of the next {@link #write} transaction, by a daemon thread every {@link #ACCESS_FLUSH} (on the
- * reader connection, see {@link #flushAccess}), and on {@link #close}. Reads through this store
+ * flush connection, see {@link #flushAccess}), and on {@link #close}. Reads through this store
  * include them; other processes see them after the flush.
  */
 public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.SealedMemoryStore.Resealer {
@@ -82,14 +85,21 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
      * loses at most this much of them, which the SPI allows; an fsync per recall cost several ms.
      */
     static final Duration ACCESS_FLUSH = Duration.ofSeconds(1);
+    /**
+     * Reader connections. A recall makes four to six reads; on 2 cores, 4 connections let every runnable
+     * request thread read while the rest compute. Each connection costs its page cache (SQLite's default 2 MB).
+     */
+    static final int READERS = 4;
 
     private final Path file;
     private final SqliteWriter writer;
-    private final Connection reader;
-    private final SqliteWriter readerWrites; // access flushes only, under readLock; see flushAccess
-    private final ReaderStatements statements; // guarded by readLock
-    private final RecordCache cache = new RecordCache(); // guarded by readLock
-    private final ReentrantLock readLock = new ReentrantLock();
+    private final ReaderPool readers;
+    // the cache's version check and the access flushes, under flushLock; see flushAccess
+    private final Connection flushConnection;
+    private final SqliteWriter flushWrites;
+    private final ReaderStatements flushStatements; // guarded by flushLock
+    private final RecordCache cache = new RecordCache(); // thread-safe; see validateCache
+    private final ReentrantLock flushLock = new ReentrantLock();
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService accessFlusher;
 
@@ -109,28 +119,33 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             throw new ForeignDatabaseException(file, foreign);
         }
         Connection w = null;
-        Connection r = null;
+        Connection f = null;
+        List<Connection> r = new ArrayList<>();
         try {
             Files.createDirectories(dir);
             w = connect(file);
             migrations.migrate(w, file);
-            r = connect(file);
-            try (Statement st = r.createStatement()) {
+            f = connect(file);
+            try (Statement st = f.createStatement()) {
                 st.execute(SqliteStatements.ACCESS_FLUSH_SYNC); // see flushAccess
             }
+            for (int i = 0; i < READERS; i++) r.add(connect(file));
         } catch (SQLException | IOException e) {
             closeQuietly(w);
-            closeQuietly(r);
+            closeQuietly(f);
+            r.forEach(SqliteMemoryStore::closeQuietly);
             throw new StoreException("open " + file + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             closeQuietly(w);
-            closeQuietly(r);
+            closeQuietly(f);
+            r.forEach(SqliteMemoryStore::closeQuietly);
             throw e;
         }
         this.writer = new SqliteWriter(w, file, lockWait);
-        this.reader = r;
-        this.readerWrites = new SqliteWriter(r, file, Duration.ZERO);
-        this.statements = new ReaderStatements(r);
+        this.readers = new ReaderPool(r);
+        this.flushConnection = f;
+        this.flushWrites = new SqliteWriter(f, file, Duration.ZERO);
+        this.flushStatements = new ReaderStatements(f);
         this.accessFlusher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread t = new Thread(task, "engram-access-flush " + file);
             t.setDaemon(true); // a forgotten close must not keep the JVM alive; only access counts are at stake
@@ -211,9 +226,9 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     /**
      * Writes the buffered access bumps in one transaction; the flusher thread's task. They are written
-     * on the reader connection, under the read lock, because SQLite's {@code data_version} does not
-     * move for a connection's own commits: the {@link RecordCache} stays valid, with the bumps applied
-     * to its rows. Written from the writer connection, a flush emptied the cache whenever a recall read
+     * on the flush connection, under its lock, because SQLite's {@code data_version} does not move for a
+     * connection's own commits and the cache's validity is read on that connection: the
+     * {@link RecordCache} stays valid, with the bumps applied to its rows. Written from the writer connection, a flush emptied the cache whenever a recall read
      * the new version before the flusher could note it, which in a burst of recalls was every flush:
      * at 10k memories each recall then reloaded its hundred candidates (0.8 ms against 0.07 ms cached).
      * The commit does not fsync (synchronous=NORMAL on this connection: it survives a killed process,
@@ -223,13 +238,13 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     void flushAccess() {
         if (access.isEmpty()) return;
         Map<String, PendingAccess.Bump> bumps = access.drain();
-        readLock.lock();
+        flushLock.lock();
         try {
             // no validation first: a foreign commit since the last read still moves data_version, and the
             // next read empties the cache whether or not these bumps were applied to it
             setReaderBusyTimeout(0);
             try {
-                readerWrites.inTransaction("record access", tx -> {
+                flushWrites.inTransaction("record access", tx -> {
                     tx.recordAccess(bumps);
                     return null;
                 });
@@ -246,32 +261,32 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
                 log.warn("store {}: could not record access of {} memories: {}", file, bumps.size(), e.getMessage());
             }
         } finally {
-            readLock.unlock();
+            flushLock.unlock();
         }
     }
 
     private void setReaderBusyTimeout(int millis) {
         SqlCalls.run("busy timeout", () -> {
-            try (Statement st = reader.createStatement()) {
+            try (Statement st = flushConnection.createStatement()) {
                 st.execute(SqliteStatements.busyTimeout(millis));
             }
             return null;
         });
     }
 
-    /** The reader connection's {@code PRAGMA data_version}; for tests of the cache's validity. */
+    /** The flush connection's {@code PRAGMA data_version}, which the cache's validity follows; for tests. */
     long readerDataVersion() {
-        return read("data version", () -> SqlCalls.count(statements.bound(DATA_VERSION)));
+        flushLock.lock();
+        try {
+            return SqlCalls.run("data version", () -> SqlCalls.count(flushStatements.bound(DATA_VERSION)));
+        } finally {
+            flushLock.unlock();
+        }
     }
 
-    /** Runs a read on the reader connection. */
-    private <T> T read(String operation, SqlCalls.SqlWork<T> work) {
-        readLock.lock();
-        try {
-            return SqlCalls.run(operation, work);
-        } finally {
-            readLock.unlock();
-        }
+    /** Runs a read on a pooled reader connection. */
+    private <T> T read(String operation, ReaderPool.ReadWork<T> work) {
+        return readers.read(operation, work);
     }
 
     @Override
@@ -282,48 +297,48 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, () -> SqlCalls.memories(statements.bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
+        return read("get " + zone + "/" + key, r -> SqlCalls.memories(r.statements().bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
                 .map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
         return read("get " + zone + " name " + name,
-                () -> SqlCalls.memories(statements.bound(SqliteStatements.MEMORY_BY_NAME, zone, name)).stream().findFirst())
+                r -> SqlCalls.memories(r.statements().bound(SqliteStatements.MEMORY_BY_NAME, zone, name)).stream().findFirst())
                 .map(access::overlay);
     }
 
     @Override
     public Optional<ZoneInfo> zoneInfo(String name) {
-        return read("zone " + name, () -> SqlCalls.zoneInfos(reader, SqliteStatements.ZONE_INFO, name).stream().findFirst());
+        return read("zone " + name, r -> SqlCalls.zoneInfos(r.connection(), SqliteStatements.ZONE_INFO, name).stream().findFirst());
     }
 
     @Override
     public Optional<String> mark(String name) {
-        return read("mark " + name, () -> SqlCalls.text(reader, SqliteStatements.MARK, name));
+        return read("mark " + name, r -> SqlCalls.text(r.connection(), SqliteStatements.MARK, name));
     }
 
     @Override
     public List<ZoneInfo> zoneInfos() {
-        return read("zones", () -> SqlCalls.zoneInfos(reader, SqliteStatements.ZONE_INFOS));
+        return read("zones", r -> SqlCalls.zoneInfos(r.connection(), SqliteStatements.ZONE_INFOS));
     }
 
     @Override
     public List<Memory> getAll(List<String> ids) {
         Map<String, Memory> found = new HashMap<>();
-        read("get " + ids.size() + " memories", () -> {
-            validateCache();
-            List<String> missing = new ArrayList<>();
-            for (String id : new LinkedHashSet<>(ids)) {
-                Memory cached = cache.memory(id);
-                if (cached != null) found.put(id, cached);
-                else missing.add(id);
-            }
+        long stamp = validateCache();
+        List<String> missing = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(ids)) {
+            Memory cached = cache.memory(id);
+            if (cached != null) found.put(id, cached);
+            else missing.add(id);
+        }
+        if (!missing.isEmpty()) read("get " + missing.size() + " memories", r -> {
             for (List<String> chunk : chunks(missing)) {
-                for (Memory m : SqlCalls.memories(statements.bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
+                for (Memory m : SqlCalls.memories(r.statements().bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
                         padded(chunk)))) {
                     found.put(m.id(), m);
-                    cache.putMemory(m);
+                    cache.putMemory(stamp, m);
                 }
             }
             return null;
@@ -332,13 +347,17 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     }
 
     /**
-     * Resets {@link #cache} if anything was committed since its rows were read (or it is old); returns
-     * the data version it is now valid at. Caller holds the read lock.
+     * Resets {@link #cache} if anyone but the flush connection committed since its rows were read (or it
+     * is old); returns the stamp the rows read next are filed with. Called before the read's statements,
+     * so what they return is at least as new as the version checked.
      */
-    private long validateCache() throws SQLException {
-        long version = SqlCalls.count(statements.bound(DATA_VERSION));
-        if (!cache.validAt(version)) cache.reset(version);
-        return version;
+    private long validateCache() {
+        flushLock.lock();
+        try {
+            return cache.validate(SqlCalls.run("data version", () -> SqlCalls.count(flushStatements.bound(DATA_VERSION))));
+        } finally {
+            flushLock.unlock();
+        }
     }
 
     /** {@code ids} in runs of at most {@link SqliteStatements#MAX_IDS_PER_QUERY}, one statement each. */
@@ -367,36 +386,37 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public List<Edge> edges(String id) {
-        return read("edges " + id, () -> {
-            validateCache();
-            List<Edge> cached = cache.edges(id);
-            if (cached != null) return cached;
-            List<Edge> edges = SqlCalls.edges(statements.bound(SqliteStatements.EDGES_OF, id));
-            cache.putEdges(id, edges);
+        long stamp = validateCache();
+        List<Edge> cached = cache.edges(id);
+        if (cached != null) return cached;
+        return read("edges " + id, r -> {
+            List<Edge> edges = SqlCalls.edges(r.statements().bound(SqliteStatements.EDGES_OF, id));
+            cache.putEdges(stamp, id, edges);
             return edges;
         });
     }
 
     @Override
     public Map<String, Integer> degrees(Collection<String> ids) {
-        return read("degrees of " + ids.size() + " memories", () -> {
-            validateCache();
-            Map<String, Integer> out = new HashMap<>();
-            List<String> missing = new ArrayList<>();
-            for (String id : new LinkedHashSet<>(ids)) {
-                Integer cached = cache.degree(id);
-                if (cached == null) missing.add(id);
-                else if (cached > 0) out.put(id, cached); // memories without edges are absent
-            }
+        long stamp = validateCache();
+        Map<String, Integer> out = new HashMap<>();
+        List<String> missing = new ArrayList<>();
+        for (String id : new LinkedHashSet<>(ids)) {
+            Integer cached = cache.degree(id);
+            if (cached == null) missing.add(id);
+            else if (cached > 0) out.put(id, cached); // memories without edges are absent
+        }
+        if (missing.isEmpty()) return out;
+        return read("degrees of " + missing.size() + " memories", r -> {
             for (List<String> chunk : chunks(missing)) {
                 Object[] once = padded(chunk);
                 Object[] twice = Arrays.copyOf(once, 2 * once.length); // the ids bound once per direction
                 System.arraycopy(once, 0, twice, once.length, once.length);
                 Map<String, Integer> counted = new HashMap<>();
-                try (ResultSet rs = statements.bound(SqliteStatements.degreesOf(once.length), twice).executeQuery()) {
+                try (ResultSet rs = r.statements().bound(SqliteStatements.degreesOf(once.length), twice).executeQuery()) {
                     while (rs.next()) counted.put(rs.getString(1), rs.getInt(2));
                 }
-                for (String id : chunk) cache.putDegree(id, counted.getOrDefault(id, 0));
+                for (String id : chunk) cache.putDegree(stamp, id, counted.getOrDefault(id, 0));
                 out.putAll(counted);
             }
             return out;
@@ -405,19 +425,19 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public Optional<StoredEmbedding> embedding(String id) {
-        return read("embedding " + id, () -> SqliteEmbeddings.get(statements.bound(SqliteStatements.EMBEDDING_OF, id), id));
+        return read("embedding " + id, r -> SqliteEmbeddings.get(r.statements().bound(SqliteStatements.EMBEDDING_OF, id), id));
     }
 
     @Override
     public List<String> missingEmbeddings(String modelId, int max) {
         if (max < 1) return List.of(); // LIMIT with a negative value means no limit in SQLite
-        return read("missing embeddings of " + modelId, () -> SqliteEmbeddings.missing(reader, modelId, max));
+        return read("missing embeddings of " + modelId, r -> SqliteEmbeddings.missing(r.connection(), modelId, max));
     }
 
     @Override
     public List<MemoryVersion> versions(String id) {
-        return read("versions " + id, () -> {
-            try (PreparedStatement ps = SqlCalls.prepare(reader, VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
+        return read("versions " + id, r -> {
+            try (PreparedStatement ps = SqlCalls.prepare(r.connection(), VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
                 List<MemoryVersion> out = new ArrayList<>();
                 while (rs.next()) out.add(MemoryRows.version(rs));
                 return out;
@@ -427,14 +447,12 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public List<Memory> pinned(String zone) {
-        return access.overlay(read("pinned " + zone, () -> {
-            validateCache();
-            List<Memory> cached = cache.pinned(zone);
-            if (cached != null) return cached;
-            List<Memory> pinned = SqlCalls.memories(statements.bound(PINNED, zone));
-            cache.putPinned(zone, pinned);
-            return pinned;
-        }));
+        long stamp = validateCache();
+        List<Memory> cached = cache.pinned(zone);
+        if (cached != null) return access.overlay(cached);
+        List<Memory> pinned = read("pinned " + zone, r -> SqlCalls.memories(r.statements().bound(PINNED, zone)));
+        cache.putPinned(stamp, zone, pinned);
+        return access.overlay(pinned);
     }
 
     @Override
@@ -445,9 +463,9 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         while (true) {
             long c = afterCreated;
             String i = afterId;
-            List<Memory> page = read("scan " + (zone == null ? "all zones" : zone), () -> zone == null
-                    ? SqlCalls.memories(reader, PAGE_OF_ALL, c, i, PAGE)
-                    : SqlCalls.memories(reader, PAGE_OF_ZONE, zone, c, i, PAGE));
+            List<Memory> page = read("scan " + (zone == null ? "all zones" : zone), r -> zone == null
+                    ? SqlCalls.memories(r.connection(), PAGE_OF_ALL, c, i, PAGE)
+                    : SqlCalls.memories(r.connection(), PAGE_OF_ZONE, zone, c, i, PAGE));
             access.overlay(page).forEach(action);
             if (page.size() < PAGE) return;
             Memory last = page.get(page.size() - 1);
@@ -458,8 +476,8 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public Set<String> zones() {
-        return read("zones", () -> {
-            try (PreparedStatement ps = SqlCalls.prepare(reader, ZONES); ResultSet rs = ps.executeQuery()) {
+        return read("zones", r -> {
+            try (PreparedStatement ps = SqlCalls.prepare(r.connection(), ZONES); ResultSet rs = ps.executeQuery()) {
                 Set<String> out = new TreeSet<>();
                 while (rs.next()) out.add(rs.getString(1));
                 return out;
@@ -469,25 +487,25 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public long count() {
-        return read("count", () -> SqlCalls.count(reader, COUNT));
+        return read("count", r -> SqlCalls.count(r.connection(), COUNT));
     }
 
     @Override
     public long edgeCount(String zone) {
-        return read("edge count", () -> zone == null ? SqlCalls.count(reader, SqliteStatements.EDGE_COUNT)
-                : SqlCalls.count(reader, SqliteStatements.EDGE_COUNT_IN_ZONE, zone));
+        return read("edge count", r -> zone == null ? SqlCalls.count(r.connection(), SqliteStatements.EDGE_COUNT)
+                : SqlCalls.count(r.connection(), SqliteStatements.EDGE_COUNT_IN_ZONE, zone));
     }
 
     @Override
     public long headSeq() {
-        return read("head seq", () -> SqlCalls.count(statements.bound(HEAD_SEQ)));
+        return read("head seq", r -> SqlCalls.count(r.statements().bound(HEAD_SEQ)));
     }
 
     @Override
     public List<Change> changesSince(long afterSeq, int max) {
-        return read("changes since " + afterSeq, () -> {
+        return read("changes since " + afterSeq, r -> {
             // every index catch-up asks: a kept statement, as for the recall's reads
-            try (ResultSet rs = statements.bound(CHANGES_SINCE, afterSeq, max).executeQuery()) {
+            try (ResultSet rs = r.statements().bound(CHANGES_SINCE, afterSeq, max).executeQuery()) {
                 List<Change> out = new ArrayList<>();
                 while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
                 return out;
@@ -511,19 +529,20 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             Thread.currentThread().interrupt(); // still flush below: a clean close loses no access count
         }
         flushAccess();
-        readLock.lock();
+        flushLock.lock();
         try {
             try {
-                statements.close();
+                flushStatements.close();
             } catch (SQLException e) {
                 log.debug("closing cached statements", e); // the connection's close below frees them anyway
             }
-            closeQuietly(reader);
+            closeQuietly(flushConnection);
+            readers.close();
             writer.close();
         } catch (SQLException e) {
             throw new StoreException("close " + file + ": " + e.getMessage(), e);
         } finally {
-            readLock.unlock();
+            flushLock.unlock();
         }
     }
 }

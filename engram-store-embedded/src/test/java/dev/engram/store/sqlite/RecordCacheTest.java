@@ -25,7 +25,7 @@ class RecordCacheTest {
     void rowsAreServedOnlyAtTheVersionTheyWereReadUnder() {
         assertFalse(cache.validAt(0), "a new cache holds nothing valid");
         cache.reset(5);
-        cache.putMemory(a);
+        cache.putMemory(cache.stamp(), a);
         assertTrue(cache.validAt(5));
         assertFalse(cache.validAt(6), "anyone's commit moves the version");
         cache.reset(6);
@@ -35,8 +35,8 @@ class RecordCacheTest {
     @Test
     void ownAccessFlushIsAppliedToCachedRows() {
         cache.reset(5);
-        cache.putMemory(a);
-        cache.putPinned("work", List.of(a));
+        cache.putMemory(cache.stamp(), a);
+        cache.putPinned(cache.stamp(), "work", List.of(a));
         cache.accessWritten(bumps);
         assertTrue(cache.validAt(5), "the reader's own commit leaves its version where it was");
         assertEquals(2, cache.memory(a.id()).accessCount());
@@ -50,11 +50,28 @@ class RecordCacheTest {
         String big = "x".repeat(8_000);
         int n = (int) (RecordCache.MAX_CONTENT_CHARS / big.length()) + 10;
         for (int i = 0; i < n; i++) {
-            cache.putMemory(MemoryFixtures.minimal(clock, i, "work", big).build());
+            cache.putMemory(cache.stamp(), MemoryFixtures.minimal(clock, i, "work", big).build());
             if (i > 0) cache.memory(MemoryFixtures.id(0)); // keep the first one in use
         }
         assertTrue(cache.memory(MemoryFixtures.id(0)) != null, "recently used stays");
         assertNull(cache.memory(MemoryFixtures.id(1)), "least recently used went first");
         assertTrue(cache.memory(MemoryFixtures.id(n - 1)) != null);
+    }
+
+    @Test
+    void aRowReadBeforeAResetOrAnAccessPatchIsNotFiled() {
+        long beforeReset = cache.validate(5);
+        cache.validate(6); // another reader saw a commit meanwhile
+        cache.putMemory(beforeReset, a);
+        assertNull(cache.memory(a.id()), "a row from the older snapshot must not outlive the reset");
+
+        long beforeFlush = cache.stamp();
+        cache.accessWritten(bumps); // the flush patched the cache while the row was being read
+        cache.putMemory(beforeFlush, a);
+        assertNull(cache.memory(a.id()), "a row read before the flush would lack its bump");
+
+        cache.putMemory(cache.stamp(), a);
+        assertEquals(a, cache.memory(a.id()));
+        assertEquals(cache.stamp(), cache.validate(6), "validating at the same version keeps the rows and the stamp");
     }
 }
