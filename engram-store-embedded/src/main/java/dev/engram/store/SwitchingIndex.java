@@ -42,6 +42,11 @@ final class SwitchingIndex implements SearchIndex {
     }
 
     @Override
+    public void catchUpAfterWrite() {
+        current.catchUpAfterWrite(); // writers share one catch-up turn (not the default's full catch-up)
+    }
+
+    @Override
     public List<IndexHit> search(IndexQuery query) {
         return current.search(query);
     }
