@@ -133,6 +133,18 @@ final class McpUpstreamSession implements UpstreamSession {
         return timed(() -> client.callTool(request), timeout);
     }
 
+    private boolean exitedWithin(Duration grace) {
+        try {
+            process.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** One request to the upstream, raced against its end (process exit, event stream closed) and the timeout. */
     private <T> T timed(Supplier<T> request, Duration timeout) {
         CompletableFuture<T> call = CompletableFuture.supplyAsync(request, calls);
@@ -165,7 +177,12 @@ final class McpUpstreamSession implements UpstreamSession {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof McpError error && error.getJsonRpcError() != null
                     && error.getJsonRpcError().code() == GuardedStdioClientTransport.OUTPUT_ENDED_CODE) {
-                // not an answer: the connection is gone, so the session is dropped and restarted
+                // not an answer: the connection is gone, so the session is dropped and restarted. A killed process
+                // closes its output and exits at once, and either may be seen first: when it has exited, say so
+                if (process != null && exitedWithin(EXIT_GRACE)) {
+                    throw new UpstreamException("upstream '" + server + "' exited during the call (process "
+                            + process.pid() + ")", cause);
+                }
                 throw new UpstreamException("upstream '" + server + "' failed: " + firstLine(error.getMessage()), cause);
             }
             if (cause instanceof McpError error) {
