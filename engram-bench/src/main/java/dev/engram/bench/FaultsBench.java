@@ -3,15 +3,11 @@ package dev.engram.bench;
 import dev.engram.cli.RemoteServer;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.store.postgres.PostgresLocation;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -39,7 +34,8 @@ import java.util.regex.Pattern;
  */
 final class FaultsBench {
     static final String TOKEN = "engram-bench-faults-token";
-    private static final Pattern SERVING = Pattern.compile("serving MCP .* at (http://\\S+/mcp)");
+    /** A small, quick-starting server: the trials restart it often. */
+    private static final List<String> FAULTS_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     record Settings(int trials, int writers, int minAcks, int maxAcks, long seed, Path workDir, Path jar, String postgres,
                     boolean embedded) {
@@ -104,8 +100,8 @@ final class FaultsBench {
         Set<String> allAcked = new HashSet<>();
         for (int trial = 0; trial < s.trials(); trial++) {
             long t0 = System.nanoTime();
-            Process server = start(store, home, s);
-            String url = awaitUrl(server);
+            Process server = ServeProcess.start(s.jar(), store, home, FAULTS_JVM, "none", TOKEN);
+            String url = ServeProcess.awaitUrl(server, serverErr, "faults-server-stderr");
             restarts.add(System.nanoTime() - t0);
             if (trial > 0) {
                 // the previous trial's writes, read after the restart: this is the check
@@ -135,9 +131,9 @@ final class FaultsBench {
                     t.acked().size(), t.inFlight().size());
         }
         // the last trial's writes, and every trial's at once: nothing acknowledged earlier went missing later either
-        Process server = start(store, home, s);
+        Process server = ServeProcess.start(s.jar(), store, home, FAULTS_JVM, "none", TOKEN);
         try {
-            String url = awaitUrl(server);
+            String url = ServeProcess.awaitUrl(server, serverErr, "faults-server-stderr");
             Set<String> stored = storedWords(http, url);
             long lastPresent = lastAcked.stream().filter(stored::contains).count();
             present += lastPresent;
@@ -227,40 +223,6 @@ final class FaultsBench {
         StringBuilder b = new StringBuilder("zf");
         for (int i = 0; i < 12; i++) b.append(letters.charAt(random.nextInt(letters.length())));
         return b.toString();
-    }
-
-    private Process start(String store, Path home, Settings s) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-jar", s.jar().toString(), "serve", "--store", store, "--port", "0", "--rate-limit", "off"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("ENGRAM_TOKENS", TOKEN);
-        pb.environment().put("ENGRAM_EMBEDDER", "none");
-        pb.environment().put("ENGRAM_MAINTENANCE_INTERVAL", "off");
-        pb.environment().put("ENGRAM_HOME", home.toString());
-        pb.environment().remove("ENGRAM_STORE");
-        return pb.start();
-    }
-
-    private String awaitUrl(Process server) throws Exception {
-        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> url = new CompletableFuture<>();
-        Thread drain = new Thread(() -> {
-            try {
-                for (String line; (line = err.readLine()) != null; ) {
-                    Matcher m = SERVING.matcher(line);
-                    if (!url.isDone() && m.find()) url.complete(m.group(1));
-                    else if (serverErr != null) serverErr.println("[serve] " + line);
-                }
-            } catch (IOException ignored) {
-                // the server ended (killed, as meant)
-            }
-            url.completeExceptionally(new IllegalStateException("engram serve ended before it listened"));
-        }, "faults-server-stderr");
-        drain.setDaemon(true);
-        drain.start();
-        return url.get(120, TimeUnit.SECONDS);
     }
 
     private void dropSchema(String url, String schema) {

@@ -2,9 +2,7 @@ package dev.engram.bench;
 
 import dev.engram.cli.RemoteServer;
 import dev.engram.mcp.json.JsonText;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -38,7 +35,6 @@ import dev.engram.store.postgres.PostgresLocation;
  */
 final class LoadBench {
     static final String TOKEN = "engram-bench-load-token";
-    private static final Pattern SERVING = Pattern.compile("serving MCP .* at (http://\\S+/mcp)");
 
     record Settings(List<Integer> clients, Duration duration, int memories, double recallShare, long seed, Path workDir,
                     Path jar, List<String> javaOptions, String embedder, String postgres, int replicas) {
@@ -89,9 +85,9 @@ final class LoadBench {
             for (int r = 0; r < s.replicas(); r++) {
                 // a PostgreSQL replica keeps its own search index under its own store directory
                 Path home = pg == null ? dir : Files.createDirectories(dir.resolve("replica-" + r));
-                Process server = startServer(pg == null ? dir.toString() : pg, home, s);
+                Process server = ServeProcess.start(s.jar(), pg == null ? dir.toString() : pg, home, s.javaOptions(), s.embedder(), TOKEN);
                 servers.add(server);
-                urls.add(awaitUrl(server));
+                urls.add(ServeProcess.awaitUrl(server, serverErr, "load-server-stderr"));
             }
             progress.println("load: serving at " + urls);
             List<Row> rows = new ArrayList<>();
@@ -141,44 +137,6 @@ final class LoadBench {
             var r = new BulkLoader(s.seed()).load(opened.store(), opened.index(), generator::next, s.memories(), Instant.now());
             progress.printf(Locale.ROOT, "load: %d memories preloaded (%.0f/s)%n", r.count(), r.perSecond());
         }
-    }
-
-    private Process startServer(String store, Path home, Settings s) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        cmd.addAll(s.javaOptions());
-        cmd.addAll(List.of("-jar", s.jar().toString(), "serve", "--store", store, "--port", "0"));
-        // ENGRAM_RATE_LIMIT in the bench's environment keeps the servers' limit on (with ENGRAM_REDIS, shared
-        // through Redis), to measure what the limit costs; by default it is off: every client shares one token
-        if (System.getenv("ENGRAM_RATE_LIMIT") == null) cmd.addAll(List.of("--rate-limit", "off"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("ENGRAM_TOKENS", TOKEN);
-        pb.environment().put("ENGRAM_EMBEDDER", s.embedder());
-        pb.environment().put("ENGRAM_MAINTENANCE_INTERVAL", "off");
-        pb.environment().put("ENGRAM_HOME", home.toString());
-        pb.environment().remove("ENGRAM_STORE");
-        return pb.start();
-    }
-
-    /** The endpoint from the server's "serving MCP" line; the rest of its stderr is drained (or shown). */
-    private String awaitUrl(Process server) throws Exception {
-        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> url = new CompletableFuture<>();
-        Thread drain = new Thread(() -> {
-            try {
-                for (String line; (line = err.readLine()) != null; ) {
-                    Matcher m = SERVING.matcher(line);
-                    if (!url.isDone() && m.find()) url.complete(m.group(1));
-                    else if (serverErr != null) serverErr.println("[serve] " + line);
-                }
-            } catch (IOException ignored) {
-                // the server ended
-            }
-            url.completeExceptionally(new IllegalStateException("engram serve ended before it listened"));
-        }, "load-server-stderr");
-        drain.setDaemon(true);
-        drain.start();
-        return url.get(120, TimeUnit.SECONDS);
     }
 
     /** One row: {@code clients} sessions spread over the replicas in turn. */
