@@ -64,9 +64,11 @@ class LocomoSettingsTest {
         assertEquals(java.util.Set.of(0, 1), LocomoBench.conversations(new String[] {"--conversations", "0, 1"}));
         assertEquals("--conversations must be a whole number, got 'one'", assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--conversations", "0,one"})).getMessage());
-        assertEquals("--ingest must be one or more (comma-separated) of [plain, enriched, sessionless, timed], or both, got 'fancy'", assertThrows(IllegalArgumentException.class,
+        assertEquals("--ingest must be one or more (comma-separated) of [plain, enriched, sessionless, timed, keyless], or both, got 'fancy'", assertThrows(IllegalArgumentException.class,
                 () -> LocomoBench.checkFlags(new String[] {"--ingest", "fancy"})).getMessage());
         assertEquals(List.of(LocomoConversation.Ingest.PLAIN), LocomoBench.ingests(new String[0]));
+        assertEquals(List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.KEYLESS),
+                LocomoBench.ingests(new String[] {"--ingest", "plain,keyless"}));
         assertEquals(List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.ENRICHED),
                 LocomoBench.ingests(new String[] {"--ingest", "both"}));
         assertEquals(List.of(LocomoConversation.Ingest.PLAIN, LocomoConversation.Ingest.SESSIONLESS),
