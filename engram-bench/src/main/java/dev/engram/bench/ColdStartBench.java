@@ -87,14 +87,10 @@ final class ColdStartBench {
                 "tools/list answered, median (min–max) ms", "tools", "vs plain java -jar (median)");
         double base = results.get(0).toolsList().percentileNanos(50);
         for (Result r : results) {
-            t.row(r.label(), span(r.initialize()), span(r.toolsList()), r.tools(),
+            t.row(r.label(), r.initialize().medianAndRange(), r.toolsList().medianAndRange(), r.tools(),
                     String.format(Locale.ROOT, "%.2f×", r.toolsList().percentileNanos(50) / base));
         }
         return t.render() + "\n" + runs + " counted runs per configuration, interleaved, after " + warmup + " warm-up round(s).\n";
     }
 
-    private static String span(Latencies l) {
-        return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", l.percentileNanos(50) / 1e6,
-                l.percentileNanos(0.0001) / 1e6, l.percentileNanos(100) / 1e6);
-    }
 }

@@ -109,16 +109,12 @@ final class EncryptedStartBench {
                 "vs plain (median, first recall)");
         double base = results.get(0).firstRecall().percentileNanos(50);
         for (Result r : results) {
-            t.row(r.label(), span(r.initialize()), span(r.firstRecall()), r.answer(),
+            t.row(r.label(), r.initialize().medianAndRange(), r.firstRecall().medianAndRange(), r.answer(),
                     String.format(Locale.ROOT, "%.2f×", r.firstRecall().percentileNanos(50) / base));
         }
         return t.render() + "\n" + runs + " counted runs per store, interleaved, after " + warmup + " warm-up round(s).\n";
     }
 
-    private static String span(Latencies l) {
-        return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", l.percentileNanos(50) / 1e6,
-                l.percentileNanos(0.0001) / 1e6, l.percentileNanos(100) / 1e6);
-    }
 
     private static float[] unit(Random random) {
         float[] v = new float[DIMENSIONS];

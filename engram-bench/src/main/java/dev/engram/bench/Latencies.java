@@ -26,6 +26,12 @@ record Latencies(long[] sortedNanos) {
         return millis(percentileNanos(p));
     }
 
+    /** "median (min–max)" in whole milliseconds: the start-up tables' cell. */
+    String medianAndRange() {
+        return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", percentileNanos(50) / 1e6,
+                percentileNanos(0.0001) / 1e6, percentileNanos(100) / 1e6);
+    }
+
     static String millis(long nanos) {
         return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
     }
