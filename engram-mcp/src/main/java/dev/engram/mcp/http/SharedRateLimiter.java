@@ -1,7 +1,12 @@
 package dev.engram.mcp.http;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The token buckets of {@link RateLimiter}, kept in Redis so that replicas behind one balancer share one limit per
@@ -32,6 +37,9 @@ final class SharedRateLimiter implements CallerLimiter {
             return wait
             """;
 
+    /** The script's SHA-1, as Redis names it: a request sends 40 characters instead of the script. */
+    static final String TAKE_SHA = sha1(TAKE);
+
     private final RedisLink redis;
     private final String rate;
     private final String burst;
@@ -46,8 +54,23 @@ final class SharedRateLimiter implements CallerLimiter {
 
     @Override
     public long acquire(String caller) {
-        Optional<Object> wait = redis.call(r -> r.eval(TAKE, List.of(redis.key("rate:" + caller)), List.of(rate, burst)));
+        List<String> keys = List.of(redis.key("rate:" + caller)), args = List.of(rate, burst);
+        Optional<Object> wait = redis.call(r -> {
+            try {
+                return r.evalsha(TAKE_SHA, keys, args);
+            } catch (JedisNoScriptException notLoadedYet) {
+                return r.eval(TAKE, keys, args); // a new or restarted Redis: EVAL also caches it for the next calls
+            }
+        });
         if (wait.isPresent() && wait.get() instanceof Long micros) return micros == 0 ? 0 : Math.max(1, micros * 1000);
         return local.acquire(caller);
+    }
+
+    private static String sha1(String script) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is not available in this JDK", e);
+        }
     }
 }

@@ -46,6 +46,8 @@ class SharedRateLimiterTest {
         SharedRateLimiter a = new SharedRateLimiter(link, RATE, BURST, local());
         SharedRateLimiter b = new SharedRateLimiter(link, RATE, BURST, local());
         assertEquals(BURST, granted(a, b, "principal alice", 10), "one burst for the whole cluster");
+        assertEquals(java.util.List.of(true), link.call(r -> r.scriptExists(java.util.List.of(SharedRateLimiter.TAKE_SHA))).orElseThrow(),
+                "the script is cached under the SHA the limiter sends, so later calls send 40 characters, not the script");
         assertEquals(BURST, granted(a, b, "principal bob", 10), "each caller has its own bucket");
         long wait = a.acquire("principal alice");
         assertTrue(wait > 90_000_000_000L && wait <= 100_000_000_000L, "the next token is about 100 s away: " + wait + " ns");
