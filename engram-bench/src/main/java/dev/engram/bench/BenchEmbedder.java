@@ -23,25 +23,26 @@ import java.util.Locale;
  * the langchain4j jars and loaded by {@link OnnxFileEmbedder}.
  */
 public enum BenchEmbedder {
-    MINILM("minilm", null, null, "", ""),
-    /** intfloat/e5-small-v2: mean pooling, trained with "query: " and "passage: " before every input. */
-    E5_SMALL_V2("e5-small-v2", "e5-small-v2-q", PoolingMode.MEAN, "query: ", "passage: "),
-    /** BAAI/bge-small-en-v1.5: CLS pooling, an instruction before queries only (the model card's). */
-    BGE_SMALL_EN_V15("bge-small-en-v1.5", "bge-small-en-v1.5-q", PoolingMode.CLS,
-            "Represent this sentence for searching relevant passages: ", "");
+    MINILM("minilm", BundledModel.MINILM, null),
+    /** intfloat/e5-small-v2 as the server bundles it (mean pooling, "query: " / "passage: " prefixes). */
+    E5_SMALL_V2("e5-small-v2", BundledModel.E5_SMALL_V2, null),
+    /** BAAI/bge-small-en-v1.5: CLS pooling, an instruction before queries only (the model card's); bench-only. */
+    BGE_SMALL_EN_V15("bge-small-en-v1.5", null, new OnnxSpec("bge-small-en-v1.5-q", PoolingMode.CLS,
+            "Represent this sentence for searching relevant passages: ", ""));
+
+    /** A model the bench carries on its own classpath, as {@code ENGRAM_EMBEDDER=onnx} would load it. */
+    private record OnnxSpec(String resource, PoolingMode pooling, String queryPrefix, String passagePrefix) {
+    }
 
     private final String flag;
-    private final String resource;
-    private final PoolingMode pooling;
-    private final String queryPrefix;
-    private final String passagePrefix;
+    /** The server's model of this name, when the jar bundles it; else {@link #spec} says how to load it. */
+    private final BundledModel bundled;
+    private final OnnxSpec spec;
 
-    BenchEmbedder(String flag, String resource, PoolingMode pooling, String queryPrefix, String passagePrefix) {
+    BenchEmbedder(String flag, BundledModel bundled, OnnxSpec spec) {
         this.flag = flag;
-        this.resource = resource;
-        this.pooling = pooling;
-        this.queryPrefix = queryPrefix;
-        this.passagePrefix = passagePrefix;
+        this.bundled = bundled;
+        this.spec = spec;
     }
 
     public String flag() {
@@ -50,11 +51,8 @@ public enum BenchEmbedder {
 
     /** The server's {@code ENGRAM_EMBEDDER} for this model; only the bundled ones have one. */
     public String serverSetting() {
-        return switch (this) {
-            case MINILM -> BundledModel.MINILM.setting();
-            case E5_SMALL_V2 -> BundledModel.E5_SMALL_V2.setting();
-            case BGE_SMALL_EN_V15 -> throw new IllegalArgumentException(flag + " is not bundled in the jar");
-        };
+        if (bundled == null) throw new IllegalArgumentException(flag + " is not bundled in the jar");
+        return bundled.setting();
     }
 
     /** The preset named {@code flag}; the message lists the names when there is none. */
@@ -67,17 +65,16 @@ public enum BenchEmbedder {
     /** Loads the model and waits for it (a benchmark times nothing before its model is ready). */
     public Embedder load() {
         LazyEmbedder lazy;
-        if (this == MINILM) {
-            lazy = LazyEmbedder.minilm();
-        } else if (this == E5_SMALL_V2) {
-            lazy = LazyEmbedder.bundled(BundledModel.E5_SMALL_V2, Duration.ZERO); // the server's default, as it loads it
+        if (bundled != null) {
+            lazy = LazyEmbedder.bundled(bundled, Duration.ZERO); // as the server loads it
         } else {
             Path dir = copyOut();
-            Path model = dir.resolve(resource + ".onnx");
-            Path tokenizer = dir.resolve(resource + "-tokenizer.json");
-            String id = OnnxFileEmbedder.defaultModelId(model, pooling); // the id ENGRAM_EMBEDDER=onnx would give it
-            lazy = LazyEmbedder.start(PrefixedEmbedder.modelId(id, passagePrefix), 384, () -> PrefixedEmbedder.wrap(
-                    new OnnxFileEmbedder(id, model, tokenizer, pooling), queryPrefix, passagePrefix), Duration.ZERO);
+            Path model = dir.resolve(spec.resource() + ".onnx");
+            Path tokenizer = dir.resolve(spec.resource() + "-tokenizer.json");
+            String id = OnnxFileEmbedder.defaultModelId(model, spec.pooling()); // the id ENGRAM_EMBEDDER=onnx would give it
+            lazy = LazyEmbedder.start(PrefixedEmbedder.modelId(id, spec.passagePrefix()), 384, () -> PrefixedEmbedder.wrap(
+                    new OnnxFileEmbedder(id, model, tokenizer, spec.pooling()), spec.queryPrefix(), spec.passagePrefix()),
+                    Duration.ZERO);
         }
         if (!lazy.awaitReady(Duration.ofMinutes(5))) {
             throw new IllegalStateException(flag + " did not load: " + lazy.failure().map(Throwable::toString).orElse("timeout"));
@@ -89,7 +86,7 @@ public enum BenchEmbedder {
         try {
             Path dir = Files.createTempDirectory("engram-bench-model");
             dir.toFile().deleteOnExit();
-            for (String name : new String[] {resource + ".onnx", resource + "-tokenizer.json"}) {
+            for (String name : new String[] {spec.resource() + ".onnx", spec.resource() + "-tokenizer.json"}) {
                 try (InputStream in = BenchEmbedder.class.getResourceAsStream("/" + name)) {
                     if (in == null) throw new IllegalStateException(name + " is not on the bench classpath; rebuild engram-bench");
                     Path file = dir.resolve(name);
@@ -99,7 +96,7 @@ public enum BenchEmbedder {
             }
             return dir;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot copy out " + resource, e);
+            throw new UncheckedIOException("cannot copy out " + spec.resource(), e);
         }
     }
 }
