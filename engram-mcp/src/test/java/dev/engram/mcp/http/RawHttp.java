@@ -99,7 +99,13 @@ final class RawHttp {
         String head = split < 0 ? raw : raw.substring(0, split);
         String body = split < 0 ? "" : raw.substring(split + 4);
         String[] lines = head.split("\r\n");
-        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        String[] statusLine = lines[0].split(" ");
+        if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/")) {
+            // say what came instead of an index error: a connection closed before any answer reads as 0 bytes
+            throw new IOException("no HTTP status line in what the server sent (" + raw.length() + " chars): "
+                    + raw.substring(0, Math.min(200, raw.length())).replace("\r\n", "\\r\\n"));
+        }
+        int status = Integer.parseInt(statusLine[1]);
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int c = lines[i].indexOf(':');
