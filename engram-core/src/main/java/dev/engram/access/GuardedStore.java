@@ -101,6 +101,15 @@ public final class GuardedStore implements MemoryStore {
         return readableEdges(g, store.edges(id), store::getAll);
     }
 
+    @Override
+    public Map<String, List<Edge>> outgoingEdges(String zone) {
+        Grants g = grants();
+        if (zone != null) g.require(Right.READ, zone);
+        if (readsAll(g)) return store.outgoingEdges(zone);
+        // a partial view: memory by memory through edges() above, so no link reveals a memory it cannot read
+        return MemoryStore.super.outgoingEdges(zone);
+    }
+
     /** Edges both of whose ends the caller may read: a link never reveals a memory of another zone. */
     static List<Edge> readableEdges(Grants g, List<Edge> edges, Function<List<String>, List<Memory>> load) {
         if (edges.isEmpty()) return edges;

@@ -261,11 +261,14 @@ public final class Engine {
     }
 
     /**
-     * As {@link #export}, without past versions: for formats that keep none (toon-memory's data.toon), one
-     * store read per memory fewer.
+     * As {@link #export}, without past versions: for formats that keep none (toon-memory's data.toon). The
+     * zone's edges come from one read ({@link MemoryStore#outgoingEdges}) instead of one per memory, since
+     * the toon profile rewrites its data.toon this way after every write. A memory written between the two
+     * reads may lack its edges, as it could before between one memory's read and the next.
      */
     public void exportCurrent(String zone, Consumer<ExportRecord> sink) {
-        store.forEach(zone, m -> sink.accept(new ExportRecord(m, outgoingEdges(m), java.util.List.of())));
+        java.util.Map<String, java.util.List<dev.engram.memory.Edge>> edges = store.outgoingEdges(zone);
+        store.forEach(zone, m -> sink.accept(new ExportRecord(m, edges.getOrDefault(m.id(), java.util.List.of()), java.util.List.of())));
     }
 
     /**

@@ -89,6 +89,22 @@ public interface MemoryStore extends AutoCloseable {
     /** Edges whose source memory is in {@code zone} (every edge when {@code zone} is null). */
     long edgeCount(String zone);
 
+    /**
+     * The edges whose source memory is in {@code zone} (every zone when null), by source id, each list as
+     * {@link #edges} orders it; memories that are the source of no edge are absent. The same as asking
+     * {@link #edges} for every memory of the zone and keeping those it is the source of, in one read:
+     * a whole-zone export (toon's data.toon, rewritten after each write) would otherwise pay one lookup per
+     * memory. Stores should override this default, which does exactly those lookups.
+     */
+    default Map<String, List<Edge>> outgoingEdges(String zone) {
+        Map<String, List<Edge>> out = new java.util.LinkedHashMap<>();
+        forEach(zone, m -> {
+            List<Edge> from = edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList();
+            if (!from.isEmpty()) out.put(m.id(), from);
+        });
+        return out;
+    }
+
     /** Highest sequence number in the change feed; 0 for an empty store. */
     long headSeq();
 

@@ -116,6 +116,16 @@ class GuardedEngineTest {
         assertEquals(List.of(alphaNote.id()), exported.stream().map(e -> e.memory().id()).toList());
         assertTrue(exported.get(0).edges().isEmpty());
         assertThrows(AccessDeniedException.class, () -> guarded.export("beta", exported::add));
+        // the whole-zone export in one edge read (toon's data.toon) hides the link into beta just the same
+        List<ExportRecord> current = new ArrayList<>();
+        guarded.exportCurrent("alpha", current::add);
+        assertEquals(List.of(alphaNote.id()), current.stream().map(e -> e.memory().id()).toList());
+        assertTrue(current.get(0).edges().isEmpty(), "the alpha to beta edge is not the reader's: " + current.get(0).edges());
+        assertThrows(AccessDeniedException.class, () -> guarded.exportCurrent("beta", current::add));
+        grants.set(Grants.FULL);
+        current.clear();
+        guarded.exportCurrent("alpha", current::add);
+        assertEquals(1, current.get(0).edges().size(), "a full reader sees it");
     }
 
     @Test

@@ -178,6 +178,38 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void outgoingEdgesOfAZoneAreWhatEdgesGivesEachOfItsMemoriesInOneRead() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Memory c = insert(fact(3, "other-zone", "c"));
+        Memory lone = insert(fact(4, "work", "lone"));
+        Instant t = clock.instant();
+        store.write(tx -> {
+            tx.addEdge(new Edge(b.id(), a.id(), EdgeType.DEPENDS_ON, t.plusSeconds(9)));
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, "works_at", t)); // same instant: insertion order kept
+            tx.addEdge(new Edge(a.id(), c.id(), EdgeType.RELATED, t)); // to another zone: still a's
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.SUPERSEDES, t.minusSeconds(5))); // older, so first
+            tx.addEdge(new Edge(c.id(), a.id(), EdgeType.RELATED, t)); // into the zone: c's, not the zone's
+            return null;
+        });
+        Map<String, List<Edge>> expected = new java.util.LinkedHashMap<>();
+        for (Memory m : List.of(a, b, lone)) {
+            List<Edge> from = store.edges(m.id()).stream().filter(e -> e.fromId().equals(m.id())).toList();
+            if (!from.isEmpty()) expected.put(m.id(), from);
+        }
+        assertEquals(3, expected.get(a.id()).size(), "the test's own premise");
+        assertEquals(expected, store.outgoingEdges("work"));
+        assertEquals(List.of(EdgeType.SUPERSEDES, EdgeType.RELATED, EdgeType.RELATED),
+                store.outgoingEdges("work").get(a.id()).stream().map(Edge::type).toList());
+        assertEquals("works_at", store.outgoingEdges("work").get(a.id()).get(1).label());
+        assertFalse(store.outgoingEdges("work").containsKey(lone.id()), "a memory that is the source of nothing is absent");
+        assertEquals(Map.of(c.id(), List.of(new Edge(c.id(), a.id(), EdgeType.RELATED, t))), store.outgoingEdges("other-zone"));
+        assertEquals(Set.of(a.id(), b.id(), c.id()), store.outgoingEdges(null).keySet());
+        assertEquals(expected.get(a.id()), store.outgoingEdges(null).get(a.id()));
+        assertEquals(Map.of(), store.outgoingEdges("no-such-zone"));
+    }
+
+    @Test
     void degreesCountDistinctLinkedMemoriesInBothDirections() {
         Memory a = insert(fact(1, "work", "a"));
         Memory b = insert(fact(2, "work", "b"));

@@ -173,6 +173,9 @@ class EncryptedStoreTest {
         assertEquals("marmaladekey", keys(e, "database latency").get(0), "semantic recall: vectors sealed, opened, indexed");
         assertEquals("labelnarwhal", s.store().edges(s.store().getByKey("default", "pets").orElseThrow().id()).stream()
                 .filter(x -> x.label() != null).findFirst().orElseThrow().label());
+        String pets = s.store().getByKey("default", "pets").orElseThrow().id();
+        assertEquals(s.store().edges(pets).stream().filter(x -> x.fromId().equals(pets)).toList(),
+                s.store().outgoingEdges("default").get(pets), "the zone's edges in one read are opened as edges(id) opens them");
         assertEquals("markvalueibis", s.store().mark("custom.note").orElseThrow());
         assertEquals("zonedescpelican", s.store().zoneInfo("default").orElseThrow().description());
         e.remember(RememberCommand.builder("written while encrypted: zanzibarquux again").key("later").type(MemoryType.FACT).build());

@@ -92,6 +92,13 @@ final class SqlCalls {
         }
     }
 
+    /** Edges selected by any query of edge rows (from_id, to_id, type, label, created_at). */
+    static List<Edge> edgesOf(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params)) {
+            return edges(ps);
+        }
+    }
+
     /** Runs a bound {@code EDGES_OF} statement (left open, for reuse). */
     static List<Edge> edges(PreparedStatement bound) throws SQLException {
         try (ResultSet rs = bound.executeQuery()) {

@@ -397,6 +397,18 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     }
 
     @Override
+    public Map<String, List<Edge>> outgoingEdges(String zone) {
+        // one query instead of edges(id) per memory, each of which also checks the cache's data version
+        return read("edges out of " + (zone == null ? "all zones" : zone), r -> {
+            List<Edge> all = zone == null ? SqlCalls.edgesOf(r.connection(), SqliteStatements.EDGES_ALL)
+                    : SqlCalls.edgesOf(r.connection(), SqliteStatements.EDGES_OUT_OF_ZONE, zone);
+            Map<String, List<Edge>> out = new java.util.LinkedHashMap<>();
+            for (Edge e : all) out.computeIfAbsent(e.fromId(), k -> new ArrayList<>()).add(e);
+            return out;
+        });
+    }
+
+    @Override
     public Map<String, Integer> degrees(Collection<String> ids) {
         long stamp = validateCache();
         Map<String, Integer> out = new HashMap<>();

@@ -314,6 +314,10 @@ final class SqliteStatements {
     /** rowid breaks ties in creation time, so edges added in one instant keep their insertion order. */
     static final String EDGES_OF = "SELECT from_id, to_id, type, label, created_at FROM edges WHERE from_id = ?1 OR to_id = ?1"
             + " ORDER BY created_at, rowid";
+    /** Every edge out of a zone's memories, in EDGES_OF's order: grouped by source, each group is what EDGES_OF gives it. */
+    static final String EDGES_OUT_OF_ZONE = "SELECT e.from_id, e.to_id, e.type, e.label, e.created_at FROM edges e"
+            + " JOIN memories m ON m.id = e.from_id WHERE m.zone = ? ORDER BY e.created_at, e.rowid";
+    static final String EDGES_ALL = "SELECT from_id, to_id, type, label, created_at FROM edges ORDER BY created_at, rowid";
 
     static final String ZONE_INFO = "SELECT name, short_description, description, created_at, updated_at FROM zones"
             + " WHERE name = ?";

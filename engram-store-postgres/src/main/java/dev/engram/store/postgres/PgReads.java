@@ -45,6 +45,10 @@ final class PgReads {
     /** ord breaks ties in creation time, so edges added in one instant keep their insertion order. */
     static final String EDGES_OF = "SELECT from_id, to_id, type, label, created_at FROM edges"
             + " WHERE from_id = ? OR to_id = ? ORDER BY created_at, ord";
+    /** Every edge out of a zone's memories, in EDGES_OF's order: grouped by source, each group is what EDGES_OF gives it. */
+    static final String EDGES_OUT_OF_ZONE = "SELECT e.from_id, e.to_id, e.type, e.label, e.created_at FROM edges e"
+            + " JOIN memories m ON m.id = e.from_id WHERE m.zone = ? ORDER BY e.created_at, e.ord";
+    static final String EDGES_ALL = "SELECT from_id, to_id, type, label, created_at FROM edges ORDER BY created_at, ord";
     static final String DEGREES = "SELECT id, count(DISTINCT other) FROM (SELECT from_id AS id, to_id AS other FROM edges"
             + " WHERE from_id = ANY (?) UNION ALL SELECT to_id, from_id FROM edges WHERE to_id = ANY (?)) n GROUP BY id";
     static final String VERSIONS_OF = "SELECT memory_id, version, content, tags, importance, replaced_at FROM versions"
@@ -118,6 +122,19 @@ final class PgReads {
         try (PreparedStatement ps = prepare(c, EDGES_OF, id, id); ResultSet rs = ps.executeQuery()) {
             List<Edge> out = new ArrayList<>();
             while (rs.next()) out.add(PgRows.edge(rs));
+            return out;
+        }
+    }
+
+    /** The edges whose source is in {@code zone} (every zone when null), by source id; see MemoryStore#outgoingEdges. */
+    static Map<String, List<Edge>> outgoingEdges(Connection c, String zone) throws SQLException {
+        try (PreparedStatement ps = zone == null ? prepare(c, EDGES_ALL) : prepare(c, EDGES_OUT_OF_ZONE, zone);
+             ResultSet rs = ps.executeQuery()) {
+            Map<String, List<Edge>> out = new java.util.LinkedHashMap<>();
+            while (rs.next()) {
+                Edge e = PgRows.edge(rs);
+                out.computeIfAbsent(e.fromId(), k -> new ArrayList<>()).add(e);
+            }
             return out;
         }
     }

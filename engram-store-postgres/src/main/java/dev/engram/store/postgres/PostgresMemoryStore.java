@@ -198,6 +198,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Map<String, List<Edge>> outgoingEdges(String zone) {
+        return read("edges out of " + (zone == null ? "all zones" : zone), c -> PgReads.outgoingEdges(c, zone));
+    }
+
+    @Override
     public Map<String, Integer> degrees(Collection<String> ids) {
         return read("degrees of " + ids.size() + " memories", c -> PgReads.degrees(c, ids));
     }

@@ -405,11 +405,20 @@ public final class ToonData {
     record Snapshot(Map<String, Map<String, String>> entries, Map<String, String> summaries) {
         static Snapshot of(Path data) {
             try {
-                ToonFormat.Parsed p = ToonFormat.parse(readUtf8(data));
+                return ofText(readUtf8(data));
+            } catch (IOException | RuntimeException e) {
+                return new Snapshot(Map.of(), Map.of());
+            }
+        }
+
+        /** As {@link #of(Path)} for text known to be the file's (the mirror has just written it). */
+        static Snapshot ofText(String text) {
+            try {
+                ToonFormat.Parsed p = ToonFormat.parse(text);
                 Map<String, Map<String, String>> byKey = new HashMap<>();
                 for (ToonFormat.Entry e : p.entries()) byKey.put(slug(e.get("key")), e.fields());
                 return new Snapshot(byKey, p.summaries());
-            } catch (IOException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 return new Snapshot(Map.of(), Map.of());
             }
         }

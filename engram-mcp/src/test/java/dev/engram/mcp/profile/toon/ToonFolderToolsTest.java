@@ -331,6 +331,33 @@ class ToonFolderToolsTest {
         assertEquals("Use Zod 4 for validation", find("use-zod").content());
     }
     @Test
+    void anEditOfTheMirroredFileBringsInOnlyTheEntryToonChanged() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        Files.writeString(data, "version: 1\n[2|]{id|category|key|content}:\n"
+                + "  aaa000001|decision|use-zod|Use Zod for validation|src/types.ts|types|2026-08-01||0||0.70|1.0||0||agent|active|||\n"
+                + "  bbb000002|pattern|small-prs|Keep pull requests small|||2026-08-02||0||0.70|1.0||0||agent|active|||\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ToonFollower follower = ToonData.importingOnce(() -> engine, "default", List.of(project),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        ToolProfile p = follower.mirroring(ToonProfile.create(new ProfileContext(follower, "default"), project, null, null, null,
+                Clock.systemUTC()));
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "third", "content", "a third memory, mirrored"));
+        String mirrored = Files.readString(data);
+        assertTrue(mirrored.contains("|third|"), mirrored);
+        // toon edits one line of what the mirror wrote: what it left alone is not imported again
+        String line = mirrored.lines().filter(l -> l.contains("|small-prs|")).findFirst().orElseThrow();
+        String edited = line.replace("Keep pull requests small", "Keep pull requests under 400 lines")
+                .replace("|2026-08-02|", "|" + java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1) + "|");
+        Files.writeString(data, mirrored.replace(line, edited));
+        follower.get();
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("imported its 1 new or changed entries"), log);
+        assertEquals("Keep pull requests under 400 lines", find("small-prs").content());
+        assertEquals(3, engine.stats("default").total());
+    }
+
+    @Test
     void writesGoBackIntoTheFollowedDataToonWithTheirEvidence() throws Exception {
         Files.createDirectories(memoryDir());
         Files.createDirectories(project.resolve("src/lib"));
