@@ -78,7 +78,7 @@ final class InitSubcommand implements Callable<Integer> {
         if (postTool && !hooks) throw new EngramUserException("--post-tool registers a hook; it cannot go with --no-hooks");
         Agent.Places places = places(loader);
         List<Agent> chosen = choose(agents, s, places);
-        List<String> launch = launchCommand(command, loader.environment(), runningJar());
+        List<String> launch = launchCommand(command, loader.environment(), runningJar(), places.windows());
         List<String> storeArgs = new ArrayList<>();
         if (root.global.store != null) {
             storeArgs.add("--store");
@@ -135,12 +135,21 @@ final class InitSubcommand implements Callable<Integer> {
      * path: agents start servers from folders of their own, often with a PATH of their own.
      */
     static List<String> launchCommand(String flag, Map<String, String> env, Path runningJar) {
+        return launchCommand(flag, env, runningJar, false);
+    }
+
+    /**
+     * As above; on Windows {@code --command} is split with backslashes kept ({@code "C:\Program Files\…"} as
+     * cmd.exe and PowerShell users write it) and a drive or UNC path counts as absolute.
+     */
+    static List<String> launchCommand(String flag, Map<String, String> env, Path runningJar, boolean windows) {
         if (flag != null) {
-            List<String> words = ShellWords.split(flag);
+            List<String> words = windows ? ShellWords.splitWindows(flag) : ShellWords.split(flag);
             if (words.isEmpty()) throw new EngramUserException("--command is empty; send the program that starts Engram, e.g. "
                     + "--command /usr/local/bin/engram or --command 'java -jar /opt/engram/engram.jar'");
             String program = words.get(0);
-            if ((program.contains("/") || program.contains("\\")) && !Path.of(program).isAbsolute()) {
+            boolean absolute = windows ? program.matches("(?s)([A-Za-z]:[\\\\/]|[\\\\/]{2}).*") : Path.of(program).isAbsolute();
+            if ((program.contains("/") || program.contains("\\")) && !absolute) {
                 throw new EngramUserException("--command's program '" + program + "' is a relative path; agents start servers from"
                         + " other folders: send an absolute path");
             }

@@ -8,6 +8,37 @@ final class ShellWords {
     private ShellWords() {
     }
 
+    /**
+     * As Windows users write a command line: whitespace separates, double or single quotes group, and a
+     * backslash is a path separator, never an escape ({@code "C:\Program Files\Java\bin\java.exe"}).
+     */
+    static List<String> splitWindows(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        boolean inWord = false;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+                else word.append(c);
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                inWord = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inWord) out.add(word.toString());
+                word.setLength(0);
+                inWord = false;
+            } else {
+                word.append(c);
+                inWord = true;
+            }
+        }
+        if (quote != 0) throw new ConfigException("--command", s, "has an unclosed " + quote + " quote");
+        if (inWord) out.add(word.toString());
+        return out;
+    }
+
     static List<String> split(String s) {
         List<String> out = new ArrayList<>();
         StringBuilder word = new StringBuilder();

@@ -54,9 +54,13 @@ class InstallCommandsTest {
     }
 
     private Run engram(String... args) {
+        return engramOn("Linux", args);
+    }
+
+    private Run engramOn(String os, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(Map.of("ENGRAM_HOME", tmp.resolve("store").toString()), project, home, "Linux",
+        int code = new Main(Map.of("ENGRAM_HOME", tmp.resolve("store").toString()), project, home, os,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run(args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
@@ -335,6 +339,62 @@ class InstallCommandsTest {
         assertTrue(mcp.contains("[\"mcp\", \"--profile\", \"native\", \"--store\", \"" + store + "\", \"--zone\", \"team\"]"), mcp);
         String hooks = Files.readString(project.resolve(".claude/settings.json"));
         assertTrue(hooks.contains(COMMAND + " hook session-start claude --profile native --store " + store + " --zone team"), hooks);
+    }
+
+    /** The commands of one hooks file's handlers, by event. */
+    private static Map<String, List<String>> hookCommands(Path file) throws IOException {
+        Map<String, List<String>> out = new TreeMap<>();
+        Map<?, ?> hooks;
+        try {
+            hooks = (Map<?, ?>) ((Map<?, ?>) JsonDocument.parse(Files.readString(file), false).value()).get("hooks");
+        } catch (JsonDocument.SyntaxError e) {
+            throw new AssertionError(file + ": " + e.getMessage());
+        }
+        for (Map.Entry<?, ?> e : hooks.entrySet()) {
+            for (Object group : (List<?>) e.getValue()) {
+                for (Object handler : (List<?>) ((Map<?, ?>) group).get("hooks")) {
+                    out.computeIfAbsent((String) e.getKey(), k -> new ArrayList<>()).add((String) ((Map<?, ?>) handler).get("command"));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void onWindowsEachAgentsHooksAreWrittenForTheShellItRunsThemWith() throws IOException {
+        // as a cmd.exe or PowerShell user types it: double quotes, backslashes that are path separators
+        String java = "\"C:\\Program Files\\Java\\jdk-17\\bin\\java.exe\" -jar \"C:\\Users\\Jo Smith\\engram\\engram.jar\"";
+        Run run = engramOn("Windows 11", "init", "--command", java, "--agent", "claude", "--agent", "gemini", "--agent", "codex",
+                "--profile", "toon", "--capture");
+        assertEquals(0, run.code(), run.out() + run.err());
+        // the MCP server entries take the program and its arguments apart: written as they are
+        String mcp = Files.readString(project.resolve(".mcp.json"));
+        assertTrue(mcp.contains("\"command\": \"C:\\\\Program Files\\\\Java\\\\jdk-17\\\\bin\\\\java.exe\""), mcp);
+        assertTrue(mcp.contains("\"C:\\\\Users\\\\Jo Smith\\\\engram\\\\engram.jar\", \"mcp\""), mcp);
+        // Claude Code: Git Bash or cmd.exe
+        String bash = "\"C:/Program Files/Java/jdk-17/bin/java.exe\" -jar \"C:/Users/Jo Smith/engram/engram.jar\" ";
+        assertEquals(Map.of("SessionStart", List.of(bash + "hook session-start claude --profile toon"),
+                "PostToolUse", List.of(bash + "hook capture claude"), "Stop", List.of(bash + "hook stop --profile toon")),
+                hookCommands(project.resolve(".claude/settings.json")));
+        // Gemini CLI: PowerShell
+        String ps = "& 'C:\\Program Files\\Java\\jdk-17\\bin\\java.exe' -jar 'C:\\Users\\Jo Smith\\engram\\engram.jar' ";
+        assertEquals(Map.of("SessionStart", List.of(ps + "hook session-start gemini --profile toon"),
+                "AfterTool", List.of(ps + "hook capture gemini"), "AfterAgent", List.of(ps + "hook stop --profile toon")),
+                hookCommands(project.resolve(".gemini/settings.json")));
+        // Codex: cmd.exe /C cannot be given a path with a space; its server is registered, its hooks are not, and it says why
+        assertTrue(Files.readString(project.resolve(".codex/config.toml")).contains("[mcp_servers.engram]"));
+        assertFalse(Files.exists(project.resolve(".codex/hooks.json")));
+        assertTrue(run.out().contains("codex: no hooks registered (the MCP server is): its hooks run through cmd.exe /C"), run.out());
+
+        // a path without spaces: Codex gets its hooks, backslashes as they are
+        Run codex = engramOn("Windows 11", "init", "--command", "C:\\engram\\engram.exe", "--agent", "codex", "--profile", "toon");
+        assertEquals(0, codex.code(), codex.out() + codex.err());
+        assertEquals(Map.of("SessionStart", List.of("C:\\engram\\engram.exe hook session-start codex --profile toon"),
+                "Stop", List.of("C:\\engram\\engram.exe hook stop --profile toon")), hookCommands(project.resolve(".codex/hooks.json")));
+        assertEquals(0, engramOn("Windows 11", "uninstall", "--agent", "claude", "--agent", "gemini", "--agent", "codex").code());
+        assertFalse(Files.exists(project.resolve(".codex/hooks.json")));
+        Run relative = engramOn("Windows 11", "init", "--agent", "cursor", "--command", "engram\\engram.exe");
+        assertTrue(relative.err().contains("is a relative path"), relative.err());
     }
 
     @Test

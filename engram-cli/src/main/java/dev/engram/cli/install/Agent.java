@@ -22,7 +22,7 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
 
     /** The project, the user's home, the platform and the environment the paths are resolved against. */
     public record Places(Path project, Path home, String os, Map<String, String> env) {
-        boolean windows() {
+        public boolean windows() {
             return os != null && os.toLowerCase(java.util.Locale.ROOT).startsWith("windows");
         }
 
@@ -109,10 +109,16 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
 
     /**
      * An agent's hooks: the JSON file they go in per scope, the event names for session start, for after
-     * a tool ran and for the end of a turn, and whether each handler carries a {@code name} (Gemini CLI's do).
+     * a tool ran and for the end of a turn, whether each handler carries a {@code name} (Gemini CLI's do), and
+     * the shell the agent runs a hook's command with on Windows (a POSIX shell everywhere else).
      */
     public record Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
-                        String stop, boolean named) {
+                        String stop, boolean named, HookShell windowsShell) {
+        /** The shell a hook command is written for here. */
+        public HookShell shell(Places places) {
+            return places.windows() ? windowsShell : HookShell.POSIX;
+        }
+
         /** One matcher group holding one command handler, in the Claude Code shape Codex and Gemini share. */
         Map<String, Object> group(String handlerName, String command) {
             Map<String, Object> handler = new LinkedHashMap<>();

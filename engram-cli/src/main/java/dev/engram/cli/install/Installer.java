@@ -297,27 +297,30 @@ public final class Installer {
         }
         if (plan.hooks() && agent.hooks() != null) {
             Agent.Hooks h = agent.hooks();
+            HookShell shell = h.shell(plan.places());
             Path hookFile = (plan.scope() == Scope.LOCAL ? h.local() : h.global()).apply(plan.places());
             Agent.Format hookFormat = hookFile.equals(file) ? agent.format() : Agent.Format.JSON;
-            ops.add(new Op(hookFile, hookFormat, "hook session-start", new JsonEdit.Entry(List.of("hooks", h.sessionStart()), null,
-                    h.group("engram-session-start", shell(plan.command(), List.of("hook", "session-start", agent.name()), plan.hookArgs()))),
-                    null, null));
-            if (plan.capture()) {
-                ops.add(new Op(hookFile, hookFormat, "hook capture", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
-                        h.group("engram-capture", shell(plan.command(), List.of("hook", "capture", agent.name()), List.of()))), null, null));
+            List<Op> hookOps = new ArrayList<>();
+            StringBuilder why = new StringBuilder();
+            boolean ok = hook(hookOps, hookFile, hookFormat, "hook session-start", h.sessionStart(), h, "engram-session-start",
+                    shell, plan.command(), List.of("hook", "session-start", agent.name()), plan.hookArgs(), why);
+            if (ok && plan.capture()) {
+                ok = hook(hookOps, hookFile, hookFormat, "hook capture", h.afterTool(), h, "engram-capture", shell, plan.command(),
+                        List.of("hook", "capture", agent.name()), List.of(), why);
             }
-            if (plan.postTool() && POST_TOOL_HOSTS.contains(agent.name())) {
-                ops.add(new Op(hookFile, hookFormat, "hook post-tool", new JsonEdit.Entry(List.of("hooks", h.afterTool()), null,
-                        h.group("engram-post-tool", shell(plan.command(), List.of("hook", "post-tool", "--host", agent.name()),
-                                plan.storeArgs()))), null, null));
+            if (ok && plan.postTool() && POST_TOOL_HOSTS.contains(agent.name())) {
+                ok = hook(hookOps, hookFile, hookFormat, "hook post-tool", h.afterTool(), h, "engram-post-tool", shell, plan.command(),
+                        List.of("hook", "post-tool", "--host", agent.name()), plan.storeArgs(), why);
             } else if (plan.postTool()) {
                 out.println(agent.name() + ": no post-tool hook registered: engram hook post-tool reads the events of"
                         + " Claude Code, Codex and Cursor (Cursor's hooks file is not written by init)");
             }
-            if (plan.stopHook()) {
-                ops.add(new Op(hookFile, hookFormat, "hook stop", new JsonEdit.Entry(List.of("hooks", h.stop()), null,
-                        h.group("engram-stop", shell(plan.command(), List.of("hook", "stop"), plan.hookArgs()))), null, null));
+            if (ok && plan.stopHook()) {
+                ok = hook(hookOps, hookFile, hookFormat, "hook stop", h.stop(), h, "engram-stop", shell, plan.command(),
+                        List.of("hook", "stop"), plan.hookArgs(), why);
             }
+            if (ok) ops.addAll(hookOps);
+            else out.println(agent.name() + ": no hooks registered (the MCP server is): " + why);
         }
         return ops;
     }
@@ -346,17 +349,20 @@ public final class Installer {
         };
     }
 
-    /** A hook's command line, each word quoted for a POSIX shell where it needs it. */
-    static String shell(List<String> command, List<String> subcommand, List<String> more) {
+    /**
+     * Adds one hook's entry, its command line written for the shell the agent runs hooks with; false (and
+     * {@code why} filled) when that shell cannot be given one of its words.
+     */
+    private static boolean hook(List<Op> ops, Path file, Agent.Format format, String kind, String event, Agent.Hooks h,
+                                String handlerName, HookShell shell, List<String> command, List<String> subcommand,
+                                List<String> more, StringBuilder why) {
         List<String> words = new ArrayList<>(command);
         words.addAll(subcommand);
         words.addAll(more);
-        return String.join(" ", words.stream().map(Installer::shellQuote).toList());
-    }
-
-    static String shellQuote(String w) {
-        if (!w.isEmpty() && w.matches("[A-Za-z0-9_./:=@%+,-]+")) return w;
-        return "'" + w.replace("'", "'\\''") + "'";
+        java.util.Optional<String> line = shell.line(words, why);
+        line.ifPresent(l -> ops.add(new Op(file, format, kind, new JsonEdit.Entry(List.of("hooks", event), null,
+                h.group(handlerName, l)), null, null)));
+        return line.isPresent();
     }
 
     static String tomlString(String s) {
