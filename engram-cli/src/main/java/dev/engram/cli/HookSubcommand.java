@@ -209,7 +209,15 @@ final class HookSubcommand implements Runnable {
                 try (Main.OpenEngine opened = main.openEngine(config)) {
                     var text = main.renderers().text();
                     var context = opened.engine().context(new dev.engram.engine.ContextQuery(config.defaultZone(), tokens, null), text);
-                    String sessions = activeSessions(opened.engine().sessions().active(), java.time.Instant.now());
+                    var registry = opened.engine().sessions();
+                    var active = registry.active();
+                    // toon-memory processes still running on this project keep their sessions in its folder
+                    if (profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME)) {
+                        active = dev.engram.mcp.profile.toon.ToonSessionFiles.withToonSessions(active,
+                                dev.engram.mcp.profile.toon.ToonData.memoryFolder(List.of(loader.cwd(), loader.projectRoot())),
+                                registry.host(), java.time.Instant.now());
+                    }
+                    String sessions = activeSessions(active, java.time.Instant.now());
                     // an empty store briefs nothing: no context is spent on a header alone
                     boolean noMemories = context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
                             && context.recent().isEmpty() && context.relevant().isEmpty();

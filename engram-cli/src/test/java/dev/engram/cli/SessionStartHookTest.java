@@ -163,6 +163,21 @@ class SessionStartHookTest {
     }
 
     @Test
+    void withTheToonProfileTheBriefingAlsoNamesSessionsToonMemoryRecordsInItsFolder() throws IOException {
+        Path sessions = Files.createDirectories(project.resolve(".toon-memory/memory/sessions"));
+        java.time.Instant now = java.time.Instant.now();
+        Files.writeString(sessions.resolve("t1.json"), "{\"id\":\"t1\",\"agent\":\"gemini\",\"pid\":9,\"branch\":\"main\","
+                + "\"startedAt\":\"" + now + "\",\"lastSeen\":\"" + now + "\",\"ended\":false,\"files\":{\"src/a.ts\":\"" + now + "\"}}");
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        String briefing = context(engram("{\"cwd\":\"" + project + "\"}", env, "hook", "session-start", "claude", "--profile", "toon"));
+        assertTrue(briefing.contains("Active sessions (1, seen in the last 10 min):\n- gemini (toon-memory)@main (pid 9, now, files: src/a.ts)"),
+                briefing);
+        // the native profile has no toon folder to read
+        assertEquals("", engram("{\"cwd\":\"" + project + "\"}", Map.of(), "hook", "session-start", "claude").out());
+    }
+
+    @Test
     void stopWithTheToonProfileWritesTheSessionCheckpoint() throws IOException {
         Path transcript = tmp.resolve("t.jsonl");
         Files.writeString(transcript, String.join("\n",

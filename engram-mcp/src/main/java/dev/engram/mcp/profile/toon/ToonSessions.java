@@ -26,8 +26,13 @@ final class ToonSessions {
         return SessionHeartbeat.sessionId(c.setting(ToonProfile.SESSION_ID_SETTING), args.caller());
     }
 
+    /**
+     * Every active session on this project: the store's (every Engram process on it), then those of toon-memory
+     * processes still running beside Engram ({@link ToonSessionFiles}), newest first.
+     */
     List<AgentSession> active() {
-        return c.engine().sessions().active();
+        SessionRegistry registry = c.engine().sessions();
+        return ToonSessionFiles.withToonSessions(registry.active(), c.memoryDir(), registry.host(), c.now());
     }
 
     Optional<AgentSession> self(ToolArgs args) {

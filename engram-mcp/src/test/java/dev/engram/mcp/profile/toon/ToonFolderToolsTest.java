@@ -331,6 +331,38 @@ class ToonFolderToolsTest {
         assertEquals("Use Zod 4 for validation", find("use-zod").content());
     }
     @Test
+    void sessionsToonMemoryStillRecordsInItsFolderAreListedBesideEngramsWithTheirConflicts() throws Exception {
+        Path sessions = Files.createDirectories(memoryDir().resolve("sessions"));
+        java.time.Instant now = java.time.Instant.now();
+        // toon-memory's own heartbeat files, as its server and hook scripts write them
+        Files.writeString(sessions.resolve("toon-live.json"), "{\"id\": \"toon-live\", \"agent\": \"claude\", \"pid\": 4242,"
+                + " \"branch\": \"feature/db\", \"startedAt\": \"" + now.minusSeconds(600) + "\", \"lastSeen\": \"" + now.minusSeconds(60)
+                + "\", \"ended\": false, \"files\": {\"src/types.ts\": \"" + now.minusSeconds(60) + "\", \"src/db.ts\": \"" + now + "\"}}");
+        Files.writeString(sessions.resolve("toon-stale.json"), "{\"id\": \"toon-stale\", \"agent\": \"codex\", \"pid\": 1,"
+                + " \"branch\": \"main\", \"startedAt\": \"" + now.minusSeconds(7200) + "\", \"lastSeen\": \"" + now.minusSeconds(3600)
+                + "\", \"ended\": false, \"files\": {\"src/types.ts\": \"" + now.minusSeconds(3600) + "\"}}");
+        Files.writeString(sessions.resolve("toon-ended.json"), "{\"id\": \"toon-ended\", \"agent\": \"gemini\", \"pid\": 2,"
+                + " \"branch\": \"main\", \"startedAt\": \"" + now.minusSeconds(300) + "\", \"lastSeen\": \"" + now.minusSeconds(30)
+                + "\", \"ended\": true, \"files\": {\"src/types.ts\": \"" + now + "\"}}");
+        Files.writeString(sessions.resolve("half-written.json"), "{\"id\": \"x\", \"lastSe");
+        String host = engine.sessions().host();
+        engine.sessions().beat(new dev.engram.engine.session.Heartbeat("engram-1", "opencode", host, 77, "feature/auth",
+                java.util.Set.of("src/types.ts")));
+
+        String report = call(profile(null), "memory_sessions", Map.of());
+        assertTrue(report.contains("🧭 Active sessions (2)"), report);
+        assertTrue(report.contains("• claude (toon-memory) @ feature/db") && report.contains("id: toon-live · pid 4242"), report);
+        assertTrue(report.contains("• opencode @ feature/auth"), report);
+        assertFalse(report.contains("toon-stale") || report.contains("toon-ended"), "past toon's window, or ended: " + report);
+        assertTrue(report.contains("⚠️ src/types.ts  ↔  ") && report.contains("claude (toon-memory)@feature/db"), report);
+        String conflicts = call(profile(null), "memory_sessions", Map.of("conflictsOnly", true));
+        assertTrue(conflicts.contains("🔥 Soft conflicts (1)") && conflicts.contains("(toon-live)"), conflicts);
+        try (var listed = Files.list(sessions)) {
+            assertEquals(4, listed.count(), "toon's folder is only read: nothing added, nothing pruned");
+        }
+    }
+
+    @Test
     void anEditOfTheMirroredFileBringsInOnlyTheEntryToonChanged() throws Exception {
         Files.createDirectories(memoryDir());
         Path data = memoryDir().resolve("data.toon");
