@@ -161,10 +161,10 @@ final class MemoryTools {
     private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
         String query = args.textOr("query") == null ? "" : args.textOr("query").strip();
         String mode = args.textOr("mode");
-        // checked so a bad value is named; Engram's own ranking stands in for toon's hops, bias and rrf
+        // checked so a bad value is named; Engram's own ranking stands in for toon's hops and rrf
         args.intOr("hops", 1, 2);
         args.bool("rrf");
-        bias(args);
+        boolean sessionBias = bias(args);
         List<String> ids = hasIds ? args.words("ids") : null;
         String category = args.textOr("category");
         Set<MemoryType> types = category == null || category.isBlank() ? null : Set.of(category(category));
@@ -187,7 +187,8 @@ final class MemoryTools {
             q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit);
         }
         RecallResult result = c.engine().recall(q.build(), ToonText.COST);
-        List<RecalledMemory> found = result.results();
+        List<RecalledMemory> found = index || (ids != null && !ids.isEmpty()) || !sessionBias ? result.results()
+                : sessionBiased(args, result.results());
         if (found.isEmpty()) return "No matching memories.";
         if (index) {
             StringBuilder b = new StringBuilder();
@@ -198,11 +199,33 @@ final class MemoryTools {
         return ToonText.render(found, layout);
     }
 
-    private static void bias(ToolArgs args) {
+    /** Whether {@code bias} asks for the session bias; a value other than none or session is refused. */
+    private static boolean bias(ToolArgs args) {
         String bias = args.textOr("bias");
         if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
             throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
         }
+        return bias != null && bias.strip().equals("session");
+    }
+
+    /**
+     * toon's session bias over Engram's ranking: an entry whose file this session's calls named scores 1.15
+     * times as much (toon's factor), pinned entries staying first. It reorders what recall returned; the
+     * set itself is Engram's, so within {@code limit} the bias moves entries, it does not bring in others.
+     */
+    private List<RecalledMemory> sessionBiased(ToolArgs args, List<RecalledMemory> found) {
+        Set<String> touched = new java.util.HashSet<>();
+        for (String f : c.sessions().ownFiles(args)) touched.add(normalFile(f));
+        if (touched.isEmpty()) return found;
+        List<RecalledMemory> out = new ArrayList<>(found);
+        out.sort(java.util.Comparator.comparing((RecalledMemory r) -> r.memory().pinPriority() > 0 ? 0 : 1)
+                .thenComparing(r -> -r.score() * (r.memory().file() != null && touched.contains(normalFile(r.memory().file())) ? 1.15 : 1.0)));
+        return out;
+    }
+
+    private static String normalFile(String f) {
+        String s = f.strip().replace('\\', '/');
+        return s.startsWith("./") ? s.substring(2) : s;
     }
 
     private static ToonText.Layout layout(ToolArgs args) {
@@ -233,12 +256,13 @@ final class MemoryTools {
             String category = args.textOr("category");
             Integer tokens = args.intOr("budget_tokens", 0, 100_000);
             args.bool("rrf");
-            bias(args);
+            boolean sessionBias = bias(args);
             RecallQuery q = RecallQuery.builder(args.text("intent")).zone(c.zone()).limit(args.intOr("limit", 8, 1, 100))
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
                     .mode(RecallMode.RANKED).build();
             List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
+            if (sessionBias) found = sessionBiased(args, found);
             return found.isEmpty() ? "No matching memories." : ToonText.render(found, ToonText.Layout.NORMAL);
         });
     }

@@ -363,6 +363,27 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void sessionBiasPutsTheEntriesAboutTheSessionsFilesFirstAsToonsFactorDoes() {
+        ToolProfile p = ToonProfile.create(new ProfileContext(() -> engine, "default")
+                .withSettings(Map.of(ToonProfile.SESSION_ID_SETTING, "s1")), project, null, null, null, Clock.systemUTC());
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "retry-b", "content",
+                "retry policy: the retry policy of the billing retry queue", "file", "src/b.ts"));
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "retry-a", "content",
+                "retry policy for billing export jobs", "file", "src/a.ts"));
+        String plain = call(p, "memory_recall", Map.of("query", "retry policy", "budget", "tiny"));
+        assertTrue(plain.indexOf("retry-b") < plain.indexOf("retry-a"), "the premise: b ranks first unbiased\n" + plain);
+        assertEquals(plain, call(p, "memory_recall", Map.of("query", "retry policy", "budget", "tiny", "bias", "session")),
+                "no session files yet: nothing to bias");
+        engine.sessions().beat(new dev.engram.engine.session.Heartbeat("s1", "claude", engine.sessions().host(),
+                ProcessHandle.current().pid(), "main", java.util.Set.of("./src/a.ts")));
+        String biased = call(p, "memory_recall", Map.of("query", "retry policy", "budget", "tiny", "bias", "session"));
+        assertTrue(biased.indexOf("retry-a") < biased.indexOf("retry-b"), biased);
+        String smart = call(p, "memory_smart_recall", Map.of("intent", "retry policy", "bias", "session"));
+        assertTrue(smart.indexOf("retry-a") < smart.indexOf("retry-b"), smart);
+        assertEquals(plain, call(p, "memory_recall", Map.of("query", "retry policy", "budget", "tiny", "bias", "none")));
+    }
+
+    @Test
     void anEditOfTheMirroredFileBringsInOnlyTheEntryToonChanged() throws Exception {
         Files.createDirectories(memoryDir());
         Path data = memoryDir().resolve("data.toon");
