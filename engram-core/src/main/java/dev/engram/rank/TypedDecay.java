@@ -17,8 +17,8 @@ import java.util.Set;
  * fading, as a saturated activation does).
  * <p>Computed when read from the stored importance, and written back by the maintenance cycle's
  * {@code decay} step ({@link dev.engram.engine.lifecycle.DecayStep}), which stamps
- * {@link Memory#lastDecayAt()}: Δt runs from the latest of that stamp, the last read and the write, so a
- * day of fading is counted once whether it was written back or is still computed. Exempt: the exempt
+ * {@link Memory#lastDecayAt()}: Δt runs from that stamp, or before the first write-back from the last read or the
+ * write ({@link #fadesFrom}), so a day of fading is counted once whether it was written back or is still computed. Exempt: the exempt
  * types (errors and preferences are the lessons agents regret losing), pinned memories (anchors), and
  * whatever the caller marks permanent. A memory already under the floor is left where it is, never raised.
  */
@@ -52,11 +52,16 @@ public record TypedDecay(Map<MemoryType, Integer> halfLifeDays, int defaultHalfL
         return permanent || m.pinned() || exempt.contains(m.type());
     }
 
-    /** Where the fading of {@code m} starts: the latest of its last written-back decay, last read and creation. */
+    /**
+     * Where the fading of {@code m} starts, as Memento counts it ({@code COALESCE(last_decay_at, accessed_at,
+     * created_at)}): its last written-back decay; before any, its last read, else its creation. A read after a
+     * write-back does not restart the clock: the stored importance already holds the fading up to the write-back,
+     * and the days since it still count (use slows them, see {@link #effective}); restarting at the read dropped them.
+     */
     public static Instant fadesFrom(Memory m) {
+        if (m.lastDecayAt() != null) return m.lastDecayAt();
         Instant from = m.createdAt();
         if (m.lastAccessedAt() != null && m.lastAccessedAt().isAfter(from)) from = m.lastAccessedAt();
-        if (m.lastDecayAt() != null && m.lastDecayAt().isAfter(from)) from = m.lastDecayAt();
         return from;
     }
 

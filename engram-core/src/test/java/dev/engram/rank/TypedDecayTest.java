@@ -64,6 +64,16 @@ class TypedDecayTest {
     }
 
     @Test
+    void afterAWriteBackAReadNoLongerRestartsTheClock() {
+        Instant decayed = T0.plus(Duration.ofDays(10));
+        Instant read = decayed.plus(Duration.ofDays(50));
+        Memory m = memory(MemoryType.FACT, 0, read, 0).toBuilder().lastDecayAt(decayed).build();
+        // 60 days since the write-back: a fact's half-life, whatever was read in between
+        assertEquals(0.4, decay.effective(m, 0.8, decayed.plus(Duration.ofDays(60)), false), 1e-9);
+        assertEquals(decayed, TypedDecay.fadesFrom(m));
+    }
+
+    @Test
     void numericImportanceRoundTripsThroughRelevanceAndLevel() {
         assertEquals(1.0, NumericImportance.toRelevance(0.5), 1e-9);
         assertEquals(1.8, NumericImportance.toRelevance(0.9), 1e-9);
