@@ -290,11 +290,19 @@ public final class Main implements Runnable {
         @Option(names = "--days", defaultValue = "30", description = "Length of the simulated month in days (default ${DEFAULT-VALUE}).")
         int days;
 
+        @Option(names = "--threshold", split = ",", description = "The month's questions also asked with recall's"
+                + " threshold (similarity 0..1, as an agent may pass it), one row pair per value; default: none.")
+        List<Double> thresholds = List.of();
+
         @Option(names = "--out", description = "Also write the markdown to this file.")
         Path out;
 
         @Override
         public Integer call() throws Exception {
+            if (thresholds.stream().anyMatch(t -> !(t > 0 && t <= 1))) {
+                System.err.println("memento: --threshold values must be in (0, 1], got " + thresholds);
+                return 2;
+            }
             for (String p : parts) {
                 if (!p.equals("locomo") && !p.equals("month")) {
                     System.err.println("memento: --part must be locomo, month or both (locomo,month), got '" + p + "'");
@@ -324,7 +332,7 @@ public final class Main implements Runnable {
             }
             if (parts.contains("month")) {
                 md.append("\n### A simulated month, with and without maintenance\n\n").append(dev.engram.bench.memento.SimulatedMonth.run(
-                        common.seed, days, embedder, model.flag(), common.workDir(), System.err));
+                        common.seed, days, embedder, model.flag(), common.workDir(), System.err, thresholds));
             }
             md.append('\n').append(machine()).append('\n');
             System.out.print(md);

@@ -93,15 +93,33 @@ public final class SimulatedMonth {
 
     public static String run(long seed, int days, Embedder embedder, String embedderName, Path workDir, PrintStream progress)
             throws IOException {
+        return run(seed, days, embedder, embedderName, workDir, progress, List.of());
+    }
+
+    /** As above, plus a pair of rows for each {@code thresholds} value: the same questions with recall's {@code threshold}. */
+    public static String run(long seed, int days, Embedder embedder, String embedderName, Path workDir, PrintStream progress,
+                             List<Double> thresholds) throws IOException {
         Instant start = Instant.parse("2026-11-01T00:00:00Z");
         AgentMonth.Month month = AgentMonth.generate(seed, start, days);
-        Arm with = arm("maintenance every 6 h (with consolidation)", true, month, embedder, workDir, progress);
-        Arm without = arm("never maintained", false, month, embedder, workDir, progress);
-        return table(month, List.of(without, with), seed, days, embedderName);
+        List<Arm> arms = new ArrayList<>();
+        List<Double> asked = new ArrayList<>();
+        asked.add(null);
+        asked.addAll(thresholds);
+        for (Double t : asked) {
+            String with = t == null ? "" : ", threshold " + t;
+            arms.add(arm("never maintained" + with, false, month, embedder, workDir, progress, t));
+            arms.add(arm("maintenance every 6 h (with consolidation)" + with, true, month, embedder, workDir, progress, t));
+        }
+        return table(month, arms, seed, days, embedderName);
     }
 
     static Arm arm(String name, boolean maintain, AgentMonth.Month month, Embedder embedder, Path workDir, PrintStream progress)
             throws IOException {
+        return arm(name, maintain, month, embedder, workDir, progress, null);
+    }
+
+    static Arm arm(String name, boolean maintain, AgentMonth.Month month, Embedder embedder, Path workDir, PrintStream progress,
+                   Double threshold) throws IOException {
         long t0 = System.nanoTime();
         Path dir = Files.createTempDirectory(workDir, "memento-month-");
         HandClock clock = new HandClock(month.start());
@@ -145,7 +163,9 @@ public final class SimulatedMonth {
             for (Write w : writes) factOf.putIfAbsent(w.content(), w.fact());
             Map<String, int[]> byKind = new LinkedHashMap<>();
             for (Probe p : month.probes()) {
-                Map<String, Object> r = call(tools, "recall", Map.of("keywords", p.keywords(), "text", p.question()), Caller.NONE);
+                Map<String, Object> args = new HashMap<>(Map.of("keywords", p.keywords(), "text", p.question()));
+                if (threshold != null) args.put("threshold", threshold);
+                Map<String, Object> r = call(tools, "recall", args, Caller.NONE);
                 tokens += r.get("totalTokens") instanceof Number n ? n.longValue() : 0;
                 List<String> contents = new ArrayList<>();
                 if (r.get("fragments") instanceof List<?> fs) for (Object f : fs) contents.add(String.valueOf(((Map<?, ?>) f).get("content")));

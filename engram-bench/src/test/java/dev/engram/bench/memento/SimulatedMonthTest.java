@@ -43,6 +43,15 @@ class SimulatedMonthTest {
     }
 
     @Test
+    void aThresholdOnlyLeavesFragmentsOutOfTheAnswer(@TempDir Path dir) throws Exception {
+        AgentMonth.Month month = AgentMonth.generate(3, START, 15, 2);
+        SimulatedMonth.Arm all = SimulatedMonth.arm("never", false, month, null, dir, System.err, null);
+        SimulatedMonth.Arm strict = SimulatedMonth.arm("never, threshold 0.9", false, month, null, dir, System.err, 0.9);
+        assertEquals(all.memories(), strict.memories(), "the same store");
+        assertTrue(strict.tokens() < all.tokens(), strict + " vs " + all);
+    }
+
+    @Test
     void aValueCountsAsAWordAndARepresentativeStatesItsKeepersFact() {
         assertEquals(1, SimulatedMonth.firstWith(List.of("max 400 connections", "max 40 connections"), "40"));
         assertEquals(-1, SimulatedMonth.firstWith(List.of("Go is fine"), "Goal"));
