@@ -22,19 +22,19 @@ import dev.engram.proxy.tools.ReadMoreTool;
 import dev.engram.proxy.tools.SelectChunksTool;
 import dev.engram.proxy.tools.SurfacingFeedbackTool;
 import dev.engram.proxy.upstream.Catalog;
+import dev.engram.proxy.upstream.ExposedTool;
 import dev.engram.proxy.upstream.Exposure;
 import dev.engram.proxy.upstream.ExposureGate;
 import dev.engram.proxy.upstream.ProgressRelay;
 import dev.engram.proxy.upstream.UpstreamConnection;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * A running proxy: its upstream connections, what the exposure gate let through, the gateway and
@@ -180,7 +180,8 @@ public final class ProxyRuntime implements AutoCloseable {
             List<String> removed = new ArrayList<>(old.keySet());
             stopping.addAll(old.values());
             boolean settingsChanged = next.advertiseContextQuery() != config.advertiseContextQuery()
-                    || next.surfacingEnabled() != config.surfacingEnabled();
+                    || next.surfacingEnabled() != config.surfacingEnabled()
+                    || next.recoverUpstreamDescription() != config.recoverUpstreamDescription();
             config = next;
             upstreams = List.copyOf(after);
             for (UpstreamConnection c : stopping) {
@@ -281,18 +282,31 @@ public final class ProxyRuntime implements AutoCloseable {
     /** The proxy's own tools; {@code stm_admin} only when advertised. */
     public List<ToolHandler> ownTools() {
         List<ToolHandler> tools = new ArrayList<>(List.of(new SelectChunksTool(originals, stats),
-                new ReadMoreTool(originals, stats), new DescribeToolTool(this::advertised, json),
+                new ReadMoreTool(originals, stats), new DescribeToolTool(this::metadata, json),
                 new SurfacingFeedbackTool(stats, surfacer), new CompressionFeedbackTool(stats)));
         if (settings.advertiseAdmin()) tools.add(new AdminTool(adminActions()));
         if (settings.formation()) tools.add(new MemoryProposeTool(proposals));
         return tools;
     }
 
-    /** Every tool the agent can list, by its listed name, with the full upstream description and schema. */
-    private List<Tool> advertised() {
-        return Stream.concat(exposure.tools().stream().map(t -> Tool.builder(t.name(), t.exposed().inputSchema())
-                        .description(t.upstream().description()).build()),
-                ownTools().stream().map(ToolHandler::definition)).toList();
+    /**
+     * The full metadata of a tool the agent can list, by its listed name: the description it is listed
+     * with before the length cap (the override where one is set, as memtomem-stm's describe_tool), the
+     * schema as listed, and the upstream's own description only where an override replaced it and
+     * proxy.json's {@code recover_upstream_description} allows handing it back.
+     */
+    private Optional<DescribeToolTool.Metadata> metadata(String name) {
+        Optional<ExposedTool> proxied = exposure.find(name);
+        if (proxied.isPresent()) {
+            ExposedTool t = proxied.get();
+            UpstreamConnection u = upstream(t.server());
+            String override = u == null ? null : u.config().overrideFor(t.upstream().name()).descriptionOverride();
+            String upstreamText = t.upstream().description() == null ? "" : t.upstream().description();
+            return Optional.of(new DescribeToolTool.Metadata(name, override != null ? override : upstreamText,
+                    t.exposed().inputSchema(), override != null && config.recoverUpstreamDescription() ? upstreamText : null));
+        }
+        return ownTools().stream().map(ToolHandler::definition).filter(d -> d.name().equals(name)).findFirst()
+                .map(d -> new DescribeToolTool.Metadata(name, d.description() == null ? "" : d.description(), d.inputSchema(), null));
     }
 
     Map<String, Function<Map<String, Object>, Report>> adminActions() {

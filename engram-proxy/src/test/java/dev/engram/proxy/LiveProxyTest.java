@@ -362,4 +362,35 @@ class LiveProxyTest {
                 .apply(null, new McpSchema.GetPromptRequest("up__greet", Map.of("who", "ann")));
         assertEquals("greet {who=ann}", ((TextContent) p.messages().get(0).content()).text(), "the upstream got its own prompt name");
     }
+
+    /** stm_proxy_describe_tool of a proxied tool, {@code part}, as its structured page. */
+    private Map<String, Object> describe(String name, String part) {
+        dev.engram.mcp.tool.ToolHandler tool = runtime.ownTools().stream()
+                .filter(h -> h.definition().name().equals("stm_proxy_describe_tool")).findFirst().orElseThrow();
+        return tool.call(dev.engram.mcp.tool.ToolArgs.of(tool.definition(), Map.of("name", name, "part", part))).structured();
+    }
+
+    @Test
+    void describeToolGivesTheOverrideAsListedAndTheReplacedUpstreamTextOnlyWhenProxyJsonAllowsIt() {
+        UpstreamConfig up = upstream("up", "up");
+        UpstreamConfig overridden = new UpstreamConfig("up", "up", up.transport(), up.compression(), up.maxResultChars(),
+                up.cacheTtlSeconds(), Map.of("t", new ToolOverride(null, null, null, false, "Operator text for t")));
+        start(new ProxyConfig(List.of(overridden, upstream("plain", "pl"))));
+        assertEquals("Operator text for t", describe("up__t", "description").get("text"),
+                "description is what the tool is listed with: the override (memtomem-stm's describe_tool)");
+        assertEquals("does t", describe("pl__t", "description").get("text"), "without an override, the upstream's text");
+        RuntimeException withheld = assertThrows(RuntimeException.class, () -> describe("up__t", "upstream_description"));
+        assertTrue(withheld.getMessage().contains("recover_upstream_description"), withheld.getMessage());
+        assertFalse(withheld.getMessage().contains("does t"), "the refusal never shows the withheld text");
+
+        runtime.apply(new ProxyConfig(List.of(overridden, upstream("plain", "pl")), true, false, true));
+        Map<String, Object> page = describe("up__t", "upstream_description");
+        assertEquals("does t", page.get("text"), "with the operator's opt-in, the text the override replaced");
+        assertEquals("upstream_description", page.get("part"));
+        assertEquals("text", page.get("format"));
+        assertEquals("Operator text for t", describe("up__t", "description").get("text"), "description still respects the override");
+        RuntimeException noOverride = assertThrows(RuntimeException.class, () -> describe("pl__t", "upstream_description"));
+        assertTrue(noOverride.getMessage().contains("description_override"), "nothing was replaced, so there is nothing to recover");
+        assertTrue(((String) describe("up__t", "input_schema").get("text")).contains("\"path\""));
+    }
 }
