@@ -50,6 +50,7 @@ public final class ProxyRuntime implements AutoCloseable {
     private volatile ProxyConfig config;
     private final Function<UpstreamConfig, UpstreamConnection> connections;
     private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<String>> updateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Object exposureLock = new Object();
     private final Object reloadLock = new Object();
     private volatile Catalog catalog = Catalog.EMPTY;
@@ -124,6 +125,56 @@ public final class ProxyRuntime implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** {@code listener} hears the exposed URI ({@code prefix+uri}) of each update of a resource the agent subscribed to. */
+    public void onResourceUpdated(java.util.function.Consumer<String> listener) {
+        updateListeners.add(listener);
+    }
+
+    /** Passes {@code u}'s resource updates on under the prefix it has when the update comes. */
+    private void follow(UpstreamConnection u) {
+        u.onResourceUpdated(uri -> {
+            String exposed = Catalog.uri(u.config().prefix(), uri);
+            for (java.util.function.Consumer<String> l : updateListeners) {
+                try {
+                    l.accept(exposed);
+                } catch (RuntimeException e) {
+                    log.warn("the update of {} could not be passed on: {}", exposed, e.getMessage());
+                }
+            }
+        });
+    }
+
+    /**
+     * The agent subscribed to the exposed resource {@code exposedUri} ({@code prefix+uri}): the upstream that
+     * serves it subscribes to its own URI. Returns what happened, for the log: the agent has its answer already.
+     */
+    public String subscribe(String exposedUri) {
+        return subscription(exposedUri, true);
+    }
+
+    /** The agent ended its subscription to {@code exposedUri}; the upstream is told. */
+    public String unsubscribe(String exposedUri) {
+        return subscription(exposedUri, false);
+    }
+
+    private String subscription(String exposedUri, boolean subscribe) {
+        java.util.Optional<String[]> parts = Catalog.split(exposedUri);
+        if (parts.isEmpty()) return exposedUri + " is not a proxied resource (prefix+uri); nothing was forwarded";
+        UpstreamConnection u = upstreams.stream().filter(c -> c.config().prefix().equals(parts.get()[0])).findFirst().orElse(null);
+        if (u == null) return "no upstream has the prefix '" + parts.get()[0] + "' (" + exposedUri + "); nothing was forwarded";
+        try {
+            if (!subscribe) {
+                u.unsubscribe(parts.get()[1]);
+                return "upstream '" + u.config().name() + "' unsubscribed from " + parts.get()[1];
+            }
+            return u.subscribe(parts.get()[1]) ? "upstream '" + u.config().name() + "' subscribed to " + parts.get()[1]
+                    : "upstream '" + u.config().name() + "' offers no resource subscriptions; " + exposedUri + " will get no updates";
+        } catch (dev.engram.proxy.upstream.UpstreamException e) {
+            return "upstream '" + u.config().name() + "' could not " + (subscribe ? "subscribe to " : "unsubscribe from ")
+                    + parts.get()[1] + ": " + e.getMessage();
+        }
+    }
+
     /** Applies the gate again to what every upstream lists now, then tells the listeners. */
     public void refreshExposure() {
         synchronized (exposureLock) {
@@ -171,6 +222,7 @@ public final class ProxyRuntime implements AutoCloseable {
                     reconfigured.add(u.name());
                 } else {
                     UpstreamConnection c = connections.apply(u);
+                    c.adoptSubscriptions(have.subscriptions()); // the agent is still subscribed; the new server is told
                     after.add(c);
                     starting.add(c);
                     stopping.add(have);
@@ -193,6 +245,7 @@ public final class ProxyRuntime implements AutoCloseable {
             }
             for (UpstreamConnection c : starting) {
                 c.onChange(this::refreshExposure);
+                follow(c);
                 Thread t = new Thread(c::connect, "engram-proxy-connect-" + c.config().name());
                 t.setDaemon(true);
                 t.start();
@@ -240,7 +293,10 @@ public final class ProxyRuntime implements AutoCloseable {
     /** Connects every upstream in parallel, each within the connect timeout, then applies the gate. */
     public Exposure connectAll() {
         List<UpstreamConnection> upstreams = this.upstreams;
-        for (UpstreamConnection u : upstreams) u.onChange(this::refreshExposure);
+        for (UpstreamConnection u : upstreams) {
+            u.onChange(this::refreshExposure);
+            follow(u);
+        }
         // one thread per upstream: connecting blocks, and the common pool has a single thread on two cores
         java.util.concurrent.ExecutorService connecting = java.util.concurrent.Executors.newFixedThreadPool(
                 Math.max(1, upstreams.size()), r -> {
@@ -367,6 +423,7 @@ public final class ProxyRuntime implements AutoCloseable {
     @Override
     public void close() {
         listeners.clear();
+        updateListeners.clear();
         for (UpstreamConnection u : upstreams) {
             try {
                 u.close();

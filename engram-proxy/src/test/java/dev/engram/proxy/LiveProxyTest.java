@@ -82,6 +82,9 @@ class LiveProxyTest {
         final List<Prompt> prompts = new CopyOnWriteArrayList<>();
         final List<Map<String, Object>> arguments = new CopyOnWriteArrayList<>();
         volatile Consumer<ListKind> listener;
+        volatile Consumer<String> updates;
+        volatile boolean subscribable = true;
+        final List<String> subscribed = new CopyOnWriteArrayList<>();
         volatile boolean closed;
 
         Live(String... tools) {
@@ -145,6 +148,27 @@ class LiveProxyTest {
         @Override
         public void onListChanged(Consumer<ListKind> l) {
             listener = l;
+        }
+
+        @Override
+        public boolean subscribesResources() {
+            return subscribable;
+        }
+
+        @Override
+        public void subscribe(String uri, Duration timeout) {
+            if (uri.endsWith("refused")) throw UpstreamException.errorAnswer("upstream 'up' answered with an error: no such resource", null);
+            subscribed.add(uri);
+        }
+
+        @Override
+        public void unsubscribe(String uri, Duration timeout) {
+            subscribed.remove(uri);
+        }
+
+        @Override
+        public void onResourceUpdated(Consumer<String> l) {
+            updates = l;
         }
 
         @Override
@@ -392,5 +416,42 @@ class LiveProxyTest {
         RuntimeException noOverride = assertThrows(RuntimeException.class, () -> describe("pl__t", "upstream_description"));
         assertTrue(noOverride.getMessage().contains("description_override"), "nothing was replaced, so there is nothing to recover");
         assertTrue(((String) describe("up__t", "input_schema").get("text")).contains("\"path\""));
+    }
+
+    @Test
+    void subscriptionsGoToTheUpstreamThatServesTheResourceAndItsUpdatesComeBackUnderThePrefix() {
+        start(new ProxyConfig(List.of(upstream("up", "up"), upstream("two", "tw"))));
+        List<String> told = new CopyOnWriteArrayList<>();
+        runtime.onResourceUpdated(told::add);
+        Live up = sessions.get("up");
+        Live two = sessions.get("two");
+        assertTrue(runtime.subscribe("up+live://notes/readme").contains("subscribed to live://notes/readme"));
+        assertEquals(List.of("live://notes/readme"), up.subscribed, "the upstream subscribes to its own URI");
+        assertEquals(List.of(), two.subscribed, "only the upstream that serves it");
+
+        up.updates.accept("live://notes/readme");
+        up.updates.accept("live://notes/other"); // nobody subscribed to it through the proxy
+        assertEquals(List.of("up+live://notes/readme"), told, "the update comes back under the listed URI");
+
+        assertTrue(runtime.subscribe("up+live://notes/refused").contains("could not subscribe"), "an upstream's refusal is reported");
+        assertEquals(java.util.Set.of("live://notes/readme"), runtime.upstream("up").subscriptions(), "a refused one is not kept");
+        assertTrue(runtime.subscribe("zz+live://notes/readme").contains("no upstream has the prefix 'zz'"));
+        assertTrue(runtime.subscribe("plain-uri").contains("not a proxied resource"));
+        two.subscribable = false;
+        assertTrue(runtime.subscribe("tw+live://notes/readme").contains("offers no resource subscriptions"));
+        assertEquals(List.of(), two.subscribed, "nothing is sent to an upstream without the capability");
+
+        // a restarted server is subscribed again: the agent still is
+        up.closed = true;
+        runtime.upstream("up").connect();
+        Live again = sessions.get("up");
+        eventually(() -> again != up && again.subscribed.contains("live://notes/readme"), "the new session was not subscribed again");
+        again.updates.accept("live://notes/readme");
+        assertEquals(List.of("up+live://notes/readme", "up+live://notes/readme"), told);
+
+        assertTrue(runtime.unsubscribe("up+live://notes/readme").contains("unsubscribed"));
+        assertEquals(List.of(), again.subscribed, "the upstream is told");
+        again.updates.accept("live://notes/readme");
+        assertEquals(2, told.size(), "no update after the agent unsubscribed");
     }
 }
