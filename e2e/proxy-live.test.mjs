@@ -146,6 +146,19 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
     assert.equal(updated.length, count, "no update after unsubscribing");
   });
 
+  it("passes an upstream's resources/list_changed and prompts/list_changed on, with the new entries under the prefix", async () => {
+    const before = { ...notified };
+    assert.equal(textOf(await client.callTool({ name: "lv__add_note_and_prompt", arguments: {} })), "added");
+    assert.ok(await pollUntil(async () => (await client.listResources()).resources.some((r) => r.uri === "lv+live://notes/late"),
+      { timeoutMs: 15_000, intervalMs: 200 }), "the new resource was not listed under the prefix");
+    assert.ok(await pollUntil(async () => (await client.listPrompts()).prompts.some((p) => p.name === "lv__late"),
+      { timeoutMs: 15_000, intervalMs: 200 }), "the new prompt was not listed under the prefix");
+    assert.ok(await pollUntil(() => notified.resources > before.resources && notified.prompts > before.prompts, { timeoutMs: 10_000 }),
+      `the client was not told: ${JSON.stringify(notified)} after ${JSON.stringify(before)}`);
+    const read = await client.readResource({ uri: "lv+live://notes/late" });
+    assert.equal(read.contents[0].text, "the late note of one");
+  });
+
   it("proxies the upstream's prompt under the prefix", async () => {
     const { prompts } = await client.listPrompts();
     assert.ok(prompts.some((p) => p.name === "lv__greet"), JSON.stringify(prompts));

@@ -44,6 +44,16 @@ server.registerResource("note", new ResourceTemplate("live://notes/{id}", { list
 server.registerPrompt("greet", { description: "Greets someone", argsSchema: { who: z.string() } },
   ({ who }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${who} (${name})` } }] }));
 
+// a resource and a prompt added mid-session: the SDK sends resources/list_changed and prompts/list_changed
+server.registerTool("add_note_and_prompt", { description: "Adds the resource live://notes/late and the prompt late",
+  inputSchema: {} }, async () => {
+  server.registerResource("late", "live://notes/late", { title: "Late", mimeType: "text/plain" },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: `the late note of ${name}` }] }));
+  server.registerPrompt("late", { description: "A prompt added mid-session" },
+    () => ({ messages: [{ role: "user", content: { type: "text", text: `late prompt (${name})` } }] }));
+  return { content: [{ type: "text", text: "added" }] };
+});
+
 const subscribed = new Set();
 server.server.setRequestHandler(SubscribeRequestSchema, async (request) => { subscribed.add(request.params.uri); return {}; });
 server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => { subscribed.delete(request.params.uri); return {}; });
