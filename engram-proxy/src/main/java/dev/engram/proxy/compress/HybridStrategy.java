@@ -1,8 +1,12 @@
 package dev.engram.proxy.compress;
 
 import dev.engram.proxy.config.CompressionMode;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The head of the original (up to {@link #MAX_HEAD_CHARS}, at most 60% of the budget) followed by
@@ -73,8 +77,8 @@ public final class HybridStrategy implements CompressionStrategy {
     private Optional<Compressed> focusedView(CompressionInput in, int showBudget) {
         String raw = in.raw();
         List<Section> all = in.sections();
-        java.util.TreeMap<Integer, String> shown = new java.util.TreeMap<>();
-        java.util.Set<Integer> whole = new java.util.HashSet<>();
+        TreeMap<Integer, String> shown = new TreeMap<>();
+        Set<Integer> whole = new HashSet<>();
         int used = 0;
         for (SectionRanker.Ranked r : in.focus()) {
             Section s = all.get(r.index());
@@ -98,7 +102,7 @@ public final class HybridStrategy implements CompressionStrategy {
             }
         }
         if (shown.isEmpty()) return Optional.empty();
-        List<Section> rest = new java.util.ArrayList<>();
+        List<Section> rest = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) if (!whole.contains(i)) rest.add(all.get(i));
         if (rest.isEmpty()) return Optional.empty();
         String ids = String.join(", ", shown.keySet().stream().map(i -> all.get(i).id()).toList());
