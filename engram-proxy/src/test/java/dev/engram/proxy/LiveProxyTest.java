@@ -454,4 +454,24 @@ class LiveProxyTest {
         again.updates.accept("live://notes/readme");
         assertEquals(2, told.size(), "no update after the agent unsubscribed");
     }
+
+    @Test
+    void aSubscriptionMadeWhileTheUpstreamIsDownIsMadeWhenItIsBack() {
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Live live = new Live("t");
+        UpstreamConnection c = new UpstreamConnection(upstream("up", "up"), cfg -> {
+            if (down.get()) throw new UpstreamException("upstream 'up' failed: connection refused");
+            return live;
+        }, clock, Duration.ofSeconds(5));
+        try {
+            assertThrows(UpstreamException.class, () -> c.subscribe("live://notes/readme"));
+            assertEquals(java.util.Set.of("live://notes/readme"), c.subscriptions(), "the agent is still subscribed");
+            down.set(false);
+            clock.advance(UpstreamConnection.MAX_BACKOFF);
+            assertTrue(c.connect());
+            eventually(() -> live.subscribed.contains("live://notes/readme"), "the upstream was not subscribed once it was back");
+        } finally {
+            c.close();
+        }
+    }
 }
