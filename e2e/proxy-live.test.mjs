@@ -2,14 +2,16 @@
 // upstream (lib/live-upstream.mjs, on the TypeScript SDK): a tool added mid-session reaches the agent
 // with notifications/tools/list_changed; the upstream's resources, resource template and prompt are
 // proxied under its prefix; proxy.json's description_override, exclude_tools and advertise_context_query
-// shape the list; and proxy.json edited while the proxy runs is applied (valid) or refused (invalid).
+// shape the list; resource subscriptions reach the upstream and its updates come back under the prefix; and
+// proxy.json edited while the proxy runs is applied (valid) or refused (invalid).
 import assert from "node:assert/strict";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
-  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
+  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { pollUntil, runCli, uniqueWord, tempStore } from "./lib/engram.mjs";
 import { addUpstream, connectProxy } from "./lib/proxy.mjs";
@@ -22,6 +24,7 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
   const configFile = join(store, "proxy.json");
   const word = uniqueWord();
   const notified = { tools: 0, resources: 0, prompts: 0 };
+  const updated = [];
   let proxy;
   let client;
 
@@ -54,6 +57,7 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { notified.tools++; });
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { notified.resources++; });
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => { notified.prompts++; });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { updated.push(n.params.uri); });
     // on a loaded machine the upstream may finish connecting after the proxy's start: it is listed then
     await waitForTools((names) => names.includes("lv__hello"), "the live upstream never connected");
   });
@@ -72,6 +76,16 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
     assert.ok(!(echo.inputSchema.required ?? []).includes("_context_query"), "it is optional");
     assert.ok(!tools.find((t) => t.name === "stm_proxy_read_more").inputSchema.properties?._context_query,
       "the proxy's own tools do not get it");
+  });
+
+  it("describe_tool gives the override as the description and withholds the text it replaced", async () => {
+    const page = await client.callTool({ name: "stm_proxy_describe_tool", arguments: { name: "lv__hello" } });
+    assert.equal(JSON.parse(textOf(page)).text, "Greets whoever you name, from the live server");
+    const withheld = await client.callTool({ name: "stm_proxy_describe_tool",
+      arguments: { name: "lv__hello", part: "upstream_description" } });
+    assert.ok(withheld.isError, textOf(withheld));
+    assert.match(textOf(withheld), /recover_upstream_description/);
+    assert.ok(!textOf(withheld).includes("Says hello from one"), "the refusal never quotes the withheld text");
   });
 
   it("strips _context_query before the upstream call and surfaces memories for it", async () => {
@@ -110,6 +124,39 @@ describe("engram proxy with live upstreams", { timeout: 150_000 }, () => {
     await assert.rejects(client.readResource({ uri: "lv+live://notes/missing" }), /no note called missing/);
     // no listed resource or template has that URI: the SDK server answers resource-not-found before the proxy is asked
     await assert.rejects(client.readResource({ uri: "zz+live://notes/readme" }), /-32002|not found/i);
+  });
+
+  it("forwards resource subscriptions to the upstream and passes its updates back under the prefix", async () => {
+    assert.equal(proxy.client.getServerCapabilities().resources?.subscribe, true, "the proxy announces subscriptions");
+    const upstreamSubscriptions = async () => JSON.parse(textOf(await client.callTool({ name: "lv__subscriptions", arguments: {} })));
+    await client.subscribeResource({ uri: "lv+live://notes/readme" });
+    assert.ok(await pollUntil(async () => (await upstreamSubscriptions()).includes("live://notes/readme"), { timeoutMs: 10_000 }),
+      `the upstream was not subscribed to its own URI; stderr:\n${proxy.stderr}`);
+    assert.equal(textOf(await client.callTool({ name: "lv__touch_readme", arguments: {} })), "notified");
+    assert.ok(await pollUntil(() => updated.includes("lv+live://notes/readme"), { timeoutMs: 10_000 }),
+      `no notifications/resources/updated under the proxied URI: ${JSON.stringify(updated)}`);
+    assert.ok(!updated.includes("live://notes/readme"), "never under the upstream's own URI");
+
+    await client.unsubscribeResource({ uri: "lv+live://notes/readme" });
+    assert.ok(await pollUntil(async () => (await upstreamSubscriptions()).length === 0, { timeoutMs: 10_000 }),
+      "the upstream was not unsubscribed");
+    const count = updated.length;
+    assert.equal(textOf(await client.callTool({ name: "lv__touch_readme", arguments: {} })), "nobody subscribed");
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(updated.length, count, "no update after unsubscribing");
+  });
+
+  it("passes an upstream's resources/list_changed and prompts/list_changed on, with the new entries under the prefix", async () => {
+    const before = { ...notified };
+    assert.equal(textOf(await client.callTool({ name: "lv__add_note_and_prompt", arguments: {} })), "added");
+    assert.ok(await pollUntil(async () => (await client.listResources()).resources.some((r) => r.uri === "lv+live://notes/late"),
+      { timeoutMs: 15_000, intervalMs: 200 }), "the new resource was not listed under the prefix");
+    assert.ok(await pollUntil(async () => (await client.listPrompts()).prompts.some((p) => p.name === "lv__late"),
+      { timeoutMs: 15_000, intervalMs: 200 }), "the new prompt was not listed under the prefix");
+    assert.ok(await pollUntil(() => notified.resources > before.resources && notified.prompts > before.prompts, { timeoutMs: 10_000 }),
+      `the client was not told: ${JSON.stringify(notified)} after ${JSON.stringify(before)}`);
+    const read = await client.readResource({ uri: "lv+live://notes/late" });
+    assert.equal(read.contents[0].text, "the late note of one");
   });
 
   it("proxies the upstream's prompt under the prefix", async () => {

@@ -1,14 +1,17 @@
 // A small stdio MCP server for the proxy's live-upstream test: it adds a tool when asked (the SDK then
 // sends notifications/tools/list_changed), serves a resource, a resource template and a prompt, and
-// answers `echo_args` with the arguments it received, so the test sees what the proxy forwarded.
+// answers `echo_args` with the arguments it received, so the test sees what the proxy forwarded. It takes
+// resource subscriptions: `subscriptions` lists the URIs subscribed to it, `touch_readme` sends
+// notifications/resources/updated for its readme when someone subscribed to it.
 // Usage: node live-upstream.mjs NAME
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 
 const name = process.argv[2] ?? "live";
 const server = new McpServer({ name: `live-${name}`, version: "1.0.0" },
-  { capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } } });
+  { capabilities: { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, prompts: { listChanged: true } } });
 
 server.registerTool("hello", { description: `Says hello from ${name}`, inputSchema: { who: z.string().optional() } },
   async ({ who }) => ({ content: [{ type: "text", text: `hello ${who ?? "you"} from ${name}` }] }));
@@ -40,6 +43,27 @@ server.registerResource("note", new ResourceTemplate("live://notes/{id}", { list
   });
 server.registerPrompt("greet", { description: "Greets someone", argsSchema: { who: z.string() } },
   ({ who }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${who} (${name})` } }] }));
+
+// a resource and a prompt added mid-session: the SDK sends resources/list_changed and prompts/list_changed
+server.registerTool("add_note_and_prompt", { description: "Adds the resource live://notes/late and the prompt late",
+  inputSchema: {} }, async () => {
+  server.registerResource("late", "live://notes/late", { title: "Late", mimeType: "text/plain" },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: `the late note of ${name}` }] }));
+  server.registerPrompt("late", { description: "A prompt added mid-session" },
+    () => ({ messages: [{ role: "user", content: { type: "text", text: `late prompt (${name})` } }] }));
+  return { content: [{ type: "text", text: "added" }] };
+});
+
+const subscribed = new Set();
+server.server.setRequestHandler(SubscribeRequestSchema, async (request) => { subscribed.add(request.params.uri); return {}; });
+server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => { subscribed.delete(request.params.uri); return {}; });
+server.registerTool("subscriptions", { description: "Lists the resource URIs subscribed to", inputSchema: {} },
+  async () => ({ content: [{ type: "text", text: JSON.stringify([...subscribed].sort()) }] }));
+server.registerTool("touch_readme", { description: "Tells subscribers that the readme changed", inputSchema: {} }, async () => {
+  const uri = "live://notes/readme";
+  if (subscribed.has(uri)) await server.server.sendResourceUpdated({ uri });
+  return { content: [{ type: "text", text: subscribed.has(uri) ? "notified" : "nobody subscribed" }] };
+});
 
 await server.connect(transport);
 // watch requests as they arrive: the SDK validates tools/call arguments against the schema and drops unknown keys

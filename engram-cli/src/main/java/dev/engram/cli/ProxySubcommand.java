@@ -37,7 +37,8 @@ final class ProxySubcommand implements Callable<Integer> {
         Exposure exposure = runtime.connectAll();
         main.err().println("engram proxy: " + exposure.tools().size() + " upstream tools exposed from "
                 + exposure.servers().size() + " servers");
-        McpSyncServer server = StdioServer.start(main.json().mapper(), exitOnEof(System.in, runtime), protocol,
+        McpSyncServer server = StdioServer.start(main.json().mapper(),
+                ProxyServer.forwardingSubscriptions(exitOnEof(System.in, runtime), runtime, main.json().mapper()), protocol,
                 spec -> ProxyServer.build(spec, runtime, Main.version()));
         // from here on: upstream list changes and proxy.json edits reach the agent's tool list
         ProxyServer.follow(server, runtime);

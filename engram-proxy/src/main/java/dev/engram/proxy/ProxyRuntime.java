@@ -22,19 +22,19 @@ import dev.engram.proxy.tools.ReadMoreTool;
 import dev.engram.proxy.tools.SelectChunksTool;
 import dev.engram.proxy.tools.SurfacingFeedbackTool;
 import dev.engram.proxy.upstream.Catalog;
+import dev.engram.proxy.upstream.ExposedTool;
 import dev.engram.proxy.upstream.Exposure;
 import dev.engram.proxy.upstream.ExposureGate;
 import dev.engram.proxy.upstream.ProgressRelay;
 import dev.engram.proxy.upstream.UpstreamConnection;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * A running proxy: its upstream connections, what the exposure gate let through, the gateway and
@@ -50,6 +50,7 @@ public final class ProxyRuntime implements AutoCloseable {
     private volatile ProxyConfig config;
     private final Function<UpstreamConfig, UpstreamConnection> connections;
     private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<String>> updateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Object exposureLock = new Object();
     private final Object reloadLock = new Object();
     private volatile Catalog catalog = Catalog.EMPTY;
@@ -124,6 +125,56 @@ public final class ProxyRuntime implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /** {@code listener} hears the exposed URI ({@code prefix+uri}) of each update of a resource the agent subscribed to. */
+    public void onResourceUpdated(java.util.function.Consumer<String> listener) {
+        updateListeners.add(listener);
+    }
+
+    /** Passes {@code u}'s resource updates on under the prefix it has when the update comes. */
+    private void follow(UpstreamConnection u) {
+        u.onResourceUpdated(uri -> {
+            String exposed = Catalog.uri(u.config().prefix(), uri);
+            for (java.util.function.Consumer<String> l : updateListeners) {
+                try {
+                    l.accept(exposed);
+                } catch (RuntimeException e) {
+                    log.warn("the update of {} could not be passed on: {}", exposed, e.getMessage());
+                }
+            }
+        });
+    }
+
+    /**
+     * The agent subscribed to the exposed resource {@code exposedUri} ({@code prefix+uri}): the upstream that
+     * serves it subscribes to its own URI. Returns what happened, for the log: the agent has its answer already.
+     */
+    public String subscribe(String exposedUri) {
+        return subscription(exposedUri, true);
+    }
+
+    /** The agent ended its subscription to {@code exposedUri}; the upstream is told. */
+    public String unsubscribe(String exposedUri) {
+        return subscription(exposedUri, false);
+    }
+
+    private String subscription(String exposedUri, boolean subscribe) {
+        java.util.Optional<String[]> parts = Catalog.split(exposedUri);
+        if (parts.isEmpty()) return exposedUri + " is not a proxied resource (prefix+uri); nothing was forwarded";
+        UpstreamConnection u = upstreams.stream().filter(c -> c.config().prefix().equals(parts.get()[0])).findFirst().orElse(null);
+        if (u == null) return "no upstream has the prefix '" + parts.get()[0] + "' (" + exposedUri + "); nothing was forwarded";
+        try {
+            if (!subscribe) {
+                u.unsubscribe(parts.get()[1]);
+                return "upstream '" + u.config().name() + "' unsubscribed from " + parts.get()[1];
+            }
+            return u.subscribe(parts.get()[1]) ? "upstream '" + u.config().name() + "' subscribed to " + parts.get()[1]
+                    : "upstream '" + u.config().name() + "' offers no resource subscriptions; " + exposedUri + " will get no updates";
+        } catch (dev.engram.proxy.upstream.UpstreamException e) {
+            return "upstream '" + u.config().name() + "' could not " + (subscribe ? "subscribe to " : "unsubscribe from ")
+                    + parts.get()[1] + ": " + e.getMessage();
+        }
+    }
+
     /** Applies the gate again to what every upstream lists now, then tells the listeners. */
     public void refreshExposure() {
         synchronized (exposureLock) {
@@ -171,6 +222,7 @@ public final class ProxyRuntime implements AutoCloseable {
                     reconfigured.add(u.name());
                 } else {
                     UpstreamConnection c = connections.apply(u);
+                    c.adoptSubscriptions(have.subscriptions()); // the agent is still subscribed; the new server is told
                     after.add(c);
                     starting.add(c);
                     stopping.add(have);
@@ -180,7 +232,8 @@ public final class ProxyRuntime implements AutoCloseable {
             List<String> removed = new ArrayList<>(old.keySet());
             stopping.addAll(old.values());
             boolean settingsChanged = next.advertiseContextQuery() != config.advertiseContextQuery()
-                    || next.surfacingEnabled() != config.surfacingEnabled();
+                    || next.surfacingEnabled() != config.surfacingEnabled()
+                    || next.recoverUpstreamDescription() != config.recoverUpstreamDescription();
             config = next;
             upstreams = List.copyOf(after);
             for (UpstreamConnection c : stopping) {
@@ -192,6 +245,7 @@ public final class ProxyRuntime implements AutoCloseable {
             }
             for (UpstreamConnection c : starting) {
                 c.onChange(this::refreshExposure);
+                follow(c);
                 Thread t = new Thread(c::connect, "engram-proxy-connect-" + c.config().name());
                 t.setDaemon(true);
                 t.start();
@@ -239,7 +293,10 @@ public final class ProxyRuntime implements AutoCloseable {
     /** Connects every upstream in parallel, each within the connect timeout, then applies the gate. */
     public Exposure connectAll() {
         List<UpstreamConnection> upstreams = this.upstreams;
-        for (UpstreamConnection u : upstreams) u.onChange(this::refreshExposure);
+        for (UpstreamConnection u : upstreams) {
+            u.onChange(this::refreshExposure);
+            follow(u);
+        }
         // one thread per upstream: connecting blocks, and the common pool has a single thread on two cores
         java.util.concurrent.ExecutorService connecting = java.util.concurrent.Executors.newFixedThreadPool(
                 Math.max(1, upstreams.size()), r -> {
@@ -281,18 +338,31 @@ public final class ProxyRuntime implements AutoCloseable {
     /** The proxy's own tools; {@code stm_admin} only when advertised. */
     public List<ToolHandler> ownTools() {
         List<ToolHandler> tools = new ArrayList<>(List.of(new SelectChunksTool(originals, stats),
-                new ReadMoreTool(originals, stats), new DescribeToolTool(this::advertised, json),
+                new ReadMoreTool(originals, stats), new DescribeToolTool(this::metadata, json),
                 new SurfacingFeedbackTool(stats, surfacer), new CompressionFeedbackTool(stats)));
         if (settings.advertiseAdmin()) tools.add(new AdminTool(adminActions()));
         if (settings.formation()) tools.add(new MemoryProposeTool(proposals));
         return tools;
     }
 
-    /** Every tool the agent can list, by its listed name, with the full upstream description and schema. */
-    private List<Tool> advertised() {
-        return Stream.concat(exposure.tools().stream().map(t -> Tool.builder(t.name(), t.exposed().inputSchema())
-                        .description(t.upstream().description()).build()),
-                ownTools().stream().map(ToolHandler::definition)).toList();
+    /**
+     * The full metadata of a tool the agent can list, by its listed name: the description it is listed
+     * with before the length cap (the override where one is set, as memtomem-stm's describe_tool), the
+     * schema as listed, and the upstream's own description only where an override replaced it and
+     * proxy.json's {@code recover_upstream_description} allows handing it back.
+     */
+    private Optional<DescribeToolTool.Metadata> metadata(String name) {
+        Optional<ExposedTool> proxied = exposure.find(name);
+        if (proxied.isPresent()) {
+            ExposedTool t = proxied.get();
+            UpstreamConnection u = upstream(t.server());
+            String override = u == null ? null : u.config().overrideFor(t.upstream().name()).descriptionOverride();
+            String upstreamText = t.upstream().description() == null ? "" : t.upstream().description();
+            return Optional.of(new DescribeToolTool.Metadata(name, override != null ? override : upstreamText,
+                    t.exposed().inputSchema(), override != null && config.recoverUpstreamDescription() ? upstreamText : null));
+        }
+        return ownTools().stream().map(ToolHandler::definition).filter(d -> d.name().equals(name)).findFirst()
+                .map(d -> new DescribeToolTool.Metadata(name, d.description() == null ? "" : d.description(), d.inputSchema(), null));
     }
 
     Map<String, Function<Map<String, Object>, Report>> adminActions() {
@@ -353,6 +423,7 @@ public final class ProxyRuntime implements AutoCloseable {
     @Override
     public void close() {
         listeners.clear();
+        updateListeners.clear();
         for (UpstreamConnection u : upstreams) {
             try {
                 u.close();

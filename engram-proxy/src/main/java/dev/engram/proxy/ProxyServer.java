@@ -58,8 +58,9 @@ public final class ProxyServer {
         runtime.ownTools().forEach(h -> tools.add(ToolAdapter.spec(h)));
         Catalog catalog = runtime.catalog();
         return spec.serverInfo(NAME, version).instructions(INSTRUCTIONS)
-                // listChanged: upstreams add tools, resources and prompts while the proxy runs, and proxy.json is reloaded
-                .capabilities(ServerCapabilities.builder().tools(true).resources(false, true).prompts(true).build())
+                // listChanged: upstreams add tools, resources and prompts while the proxy runs, and proxy.json is reloaded;
+                // subscribe: forwarded to the upstream that serves the resource (SubscribeRequestTap), its updates passed back
+                .capabilities(ServerCapabilities.builder().tools(true).resources(true, true).prompts(true).build())
                 // the upstream validates its own arguments, with its own dialect; ours validate in ToolArgs
                 .validateToolInputs(false)
                 .requestTimeout(Duration.ofSeconds(120))
@@ -78,7 +79,27 @@ public final class ProxyServer {
     public static void follow(McpSyncServer server, ProxyRuntime runtime) {
         Sync sync = new Sync(server, runtime);
         runtime.onExposureChange(sync::apply);
+        // the server sends it only if the agent subscribed to that URI
+        runtime.onResourceUpdated(uri -> server.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri)));
         sync.apply();
+    }
+
+    /**
+     * {@code in} (the agent's stdin) with the agent's resource subscriptions forwarded to the upstreams:
+     * one at a time, in the order sent, on a thread of their own (an upstream may be slow to answer, and
+     * the stdin reader must go on). What happened goes to the log; the agent has the SDK's answer.
+     */
+    public static java.io.InputStream forwardingSubscriptions(java.io.InputStream in, ProxyRuntime runtime,
+                                                              io.modelcontextprotocol.json.McpJsonMapper mapper) {
+        java.util.concurrent.ExecutorService forwarding = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "engram-proxy-subscriptions");
+            t.setDaemon(true);
+            return t;
+        });
+        return new SubscribeRequestTap(in, mapper, (method, uri) -> forwarding.execute(() -> {
+            String what = SubscribeRequestTap.SUBSCRIBE.equals(method) ? runtime.subscribe(uri) : runtime.unsubscribe(uri);
+            log.info("{} {}: {}", method, uri, what);
+        }));
     }
 
     /** What this server has registered of the runtime's lists; {@link #apply} makes it equal to them. */

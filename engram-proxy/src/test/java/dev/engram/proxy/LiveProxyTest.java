@@ -82,6 +82,9 @@ class LiveProxyTest {
         final List<Prompt> prompts = new CopyOnWriteArrayList<>();
         final List<Map<String, Object>> arguments = new CopyOnWriteArrayList<>();
         volatile Consumer<ListKind> listener;
+        volatile Consumer<String> updates;
+        volatile boolean subscribable = true;
+        final List<String> subscribed = new CopyOnWriteArrayList<>();
         volatile boolean closed;
 
         Live(String... tools) {
@@ -145,6 +148,27 @@ class LiveProxyTest {
         @Override
         public void onListChanged(Consumer<ListKind> l) {
             listener = l;
+        }
+
+        @Override
+        public boolean subscribesResources() {
+            return subscribable;
+        }
+
+        @Override
+        public void subscribe(String uri, Duration timeout) {
+            if (uri.endsWith("refused")) throw UpstreamException.errorAnswer("upstream 'up' answered with an error: no such resource", null);
+            subscribed.add(uri);
+        }
+
+        @Override
+        public void unsubscribe(String uri, Duration timeout) {
+            subscribed.remove(uri);
+        }
+
+        @Override
+        public void onResourceUpdated(Consumer<String> l) {
+            updates = l;
         }
 
         @Override
@@ -361,5 +385,93 @@ class LiveProxyTest {
         GetPromptResult p = ProxyServer.prompt(runtime, runtime.catalog().prompt("up__greet").orElseThrow().exposed()).promptHandler()
                 .apply(null, new McpSchema.GetPromptRequest("up__greet", Map.of("who", "ann")));
         assertEquals("greet {who=ann}", ((TextContent) p.messages().get(0).content()).text(), "the upstream got its own prompt name");
+    }
+
+    /** stm_proxy_describe_tool of a proxied tool, {@code part}, as its structured page. */
+    private Map<String, Object> describe(String name, String part) {
+        dev.engram.mcp.tool.ToolHandler tool = runtime.ownTools().stream()
+                .filter(h -> h.definition().name().equals("stm_proxy_describe_tool")).findFirst().orElseThrow();
+        return tool.call(dev.engram.mcp.tool.ToolArgs.of(tool.definition(), Map.of("name", name, "part", part))).structured();
+    }
+
+    @Test
+    void describeToolGivesTheOverrideAsListedAndTheReplacedUpstreamTextOnlyWhenProxyJsonAllowsIt() {
+        UpstreamConfig up = upstream("up", "up");
+        UpstreamConfig overridden = new UpstreamConfig("up", "up", up.transport(), up.compression(), up.maxResultChars(),
+                up.cacheTtlSeconds(), Map.of("t", new ToolOverride(null, null, null, false, "Operator text for t")));
+        start(new ProxyConfig(List.of(overridden, upstream("plain", "pl"))));
+        assertEquals("Operator text for t", describe("up__t", "description").get("text"),
+                "description is what the tool is listed with: the override (memtomem-stm's describe_tool)");
+        assertEquals("does t", describe("pl__t", "description").get("text"), "without an override, the upstream's text");
+        RuntimeException withheld = assertThrows(RuntimeException.class, () -> describe("up__t", "upstream_description"));
+        assertTrue(withheld.getMessage().contains("recover_upstream_description"), withheld.getMessage());
+        assertFalse(withheld.getMessage().contains("does t"), "the refusal never shows the withheld text");
+
+        runtime.apply(new ProxyConfig(List.of(overridden, upstream("plain", "pl")), true, false, true));
+        Map<String, Object> page = describe("up__t", "upstream_description");
+        assertEquals("does t", page.get("text"), "with the operator's opt-in, the text the override replaced");
+        assertEquals("upstream_description", page.get("part"));
+        assertEquals("text", page.get("format"));
+        assertEquals("Operator text for t", describe("up__t", "description").get("text"), "description still respects the override");
+        RuntimeException noOverride = assertThrows(RuntimeException.class, () -> describe("pl__t", "upstream_description"));
+        assertTrue(noOverride.getMessage().contains("description_override"), "nothing was replaced, so there is nothing to recover");
+        assertTrue(((String) describe("up__t", "input_schema").get("text")).contains("\"path\""));
+    }
+
+    @Test
+    void subscriptionsGoToTheUpstreamThatServesTheResourceAndItsUpdatesComeBackUnderThePrefix() {
+        start(new ProxyConfig(List.of(upstream("up", "up"), upstream("two", "tw"))));
+        List<String> told = new CopyOnWriteArrayList<>();
+        runtime.onResourceUpdated(told::add);
+        Live up = sessions.get("up");
+        Live two = sessions.get("two");
+        assertTrue(runtime.subscribe("up+live://notes/readme").contains("subscribed to live://notes/readme"));
+        assertEquals(List.of("live://notes/readme"), up.subscribed, "the upstream subscribes to its own URI");
+        assertEquals(List.of(), two.subscribed, "only the upstream that serves it");
+
+        up.updates.accept("live://notes/readme");
+        up.updates.accept("live://notes/other"); // nobody subscribed to it through the proxy
+        assertEquals(List.of("up+live://notes/readme"), told, "the update comes back under the listed URI");
+
+        assertTrue(runtime.subscribe("up+live://notes/refused").contains("could not subscribe"), "an upstream's refusal is reported");
+        assertEquals(java.util.Set.of("live://notes/readme"), runtime.upstream("up").subscriptions(), "a refused one is not kept");
+        assertTrue(runtime.subscribe("zz+live://notes/readme").contains("no upstream has the prefix 'zz'"));
+        assertTrue(runtime.subscribe("plain-uri").contains("not a proxied resource"));
+        two.subscribable = false;
+        assertTrue(runtime.subscribe("tw+live://notes/readme").contains("offers no resource subscriptions"));
+        assertEquals(List.of(), two.subscribed, "nothing is sent to an upstream without the capability");
+
+        // a restarted server is subscribed again: the agent still is
+        up.closed = true;
+        runtime.upstream("up").connect();
+        Live again = sessions.get("up");
+        eventually(() -> again != up && again.subscribed.contains("live://notes/readme"), "the new session was not subscribed again");
+        again.updates.accept("live://notes/readme");
+        assertEquals(List.of("up+live://notes/readme", "up+live://notes/readme"), told);
+
+        assertTrue(runtime.unsubscribe("up+live://notes/readme").contains("unsubscribed"));
+        assertEquals(List.of(), again.subscribed, "the upstream is told");
+        again.updates.accept("live://notes/readme");
+        assertEquals(2, told.size(), "no update after the agent unsubscribed");
+    }
+
+    @Test
+    void aSubscriptionMadeWhileTheUpstreamIsDownIsMadeWhenItIsBack() {
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Live live = new Live("t");
+        UpstreamConnection c = new UpstreamConnection(upstream("up", "up"), cfg -> {
+            if (down.get()) throw new UpstreamException("upstream 'up' failed: connection refused");
+            return live;
+        }, clock, Duration.ofSeconds(5));
+        try {
+            assertThrows(UpstreamException.class, () -> c.subscribe("live://notes/readme"));
+            assertEquals(java.util.Set.of("live://notes/readme"), c.subscriptions(), "the agent is still subscribed");
+            down.set(false);
+            clock.advance(UpstreamConnection.MAX_BACKOFF);
+            assertTrue(c.connect());
+            eventually(() -> live.subscribed.contains("live://notes/readme"), "the upstream was not subscribed once it was back");
+        } finally {
+            c.close();
+        }
     }
 }

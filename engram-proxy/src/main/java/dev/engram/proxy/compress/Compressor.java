@@ -62,6 +62,20 @@ public final class Compressor {
      */
     public CompressionOutcome compress(String server, String tool, String raw, String cleaned, int budget,
                                        CompressionMode mode) {
+        return compress(server, tool, raw, cleaned, budget, mode, null);
+    }
+
+    /**
+     * As {@link #compress(String, String, String, String, int, CompressionMode)}, steered by the agent's
+     * {@code _context_query} (null: none). When sections match it, truncate and hybrid show those
+     * sections rather than the beginning, and AUTO picks hybrid for what it would have shown as a
+     * beginning, an outline or a bare table of contents (progressive, hybrid, skeleton, selective):
+     * the agent said what it is looking for, and it may be anywhere in the text. JSON summaries
+     * (schema pruning, field extraction) show the whole structure and stay as they are. Without a query,
+     * or when nothing matches it, the view is exactly the one without.
+     */
+    public CompressionOutcome compress(String server, String tool, String raw, String cleaned, int budget,
+                                       CompressionMode mode, String contextQuery) {
         String key = originals.newKey();
         if (cleaned.length() <= budget || mode == CompressionMode.NONE) {
             String footer = Footers.original(key, raw.length(), "cleaned: " + cleaned.length() + " of " + raw.length() + " chars");
@@ -75,9 +89,11 @@ public final class Compressor {
         // the split scans the whole text: only where a view is made and the original stored
         List<Section> sections = Sections.split(raw);
         ContentShape shape = ContentShape.of(cleaned, mapper);
-        CompressionInput input = new CompressionInput(raw, cleaned, budget, key, sections, shape.json());
+        List<SectionRanker.Ranked> focus = contextQuery == null || contextQuery.isBlank() ? List.of()
+                : SectionRanker.rank(contextQuery, raw, sections);
+        CompressionInput input = new CompressionInput(raw, cleaned, budget, key, sections, shape.json(), contextQuery, focus);
         boolean auto = mode == CompressionMode.AUTO;
-        CompressionMode first = auto ? StrategyChooser.choose(shape, cleaned.length(), budget) : mode;
+        CompressionMode first = auto ? focused(StrategyChooser.choose(shape, cleaned.length(), budget), input) : mode;
         String llmPath = "";
         String llmNote = "";
         if (first == CompressionMode.LLM_SUMMARY) {
@@ -90,9 +106,9 @@ public final class Compressor {
             // the automatic choice's view instead, with room for the note that says why
             llmNote = "\n[llm_summary not used: " + shorten(a.why()) + "; the view above is the automatic choice]";
             llmPath = "llm_summary→" + a.fallback() + "_fallback→";
-            first = StrategyChooser.choose(shape, cleaned.length(), budget);
+            first = focused(StrategyChooser.choose(shape, cleaned.length(), budget), input);
             auto = true;
-            input = new CompressionInput(raw, cleaned, Math.max(0, budget - llmNote.length()), key, sections, shape.json());
+            input = input.withBudget(Math.max(0, budget - llmNote.length()));
         }
         CompressionInput in = input;
         double minimum = auto ? floor.forSize(cleaned.length()) : 0.0;
@@ -107,7 +123,19 @@ public final class Compressor {
         }
         Compressed c = result.orElseThrow(() -> new IllegalStateException("truncate must always apply"));
         store(key, server, tool, raw, sections);
-        return new CompressionOutcome(c.text() + llmNote, c.strategy(), llmPath + path, c.retention(), key);
+        // the stats tell calls steered by a query from the others
+        boolean steered = in.focused() && (c.strategy() == CompressionMode.HYBRID || c.strategy() == CompressionMode.TRUNCATE);
+        return new CompressionOutcome(c.text() + llmNote, c.strategy(), llmPath + path + (steered ? "+context_query" : ""),
+                c.retention(), key);
+    }
+
+    /** AUTO's choice when sections match the agent's query: a view that shows them (hybrid) instead of the text's start or outline. */
+    private static CompressionMode focused(CompressionMode chosen, CompressionInput in) {
+        if (!in.focused()) return chosen;
+        return switch (chosen) {
+            case PROGRESSIVE, HYBRID, SKELETON, SELECTIVE -> CompressionMode.HYBRID;
+            default -> chosen;
+        };
     }
 
     /** A fallback's reason for the agent: one line, at most 300 chars (an endpoint's error can be long). */

@@ -8,7 +8,9 @@ import java.util.Optional;
 /**
  * Keeps the beginning. Markdown with headings keeps every heading and its first line first, then
  * fills the rest of the budget top-down, so the outline survives; other text is cut at a sentence
- * or word boundary. Always applies: it is the last rung of the fallback ladder.
+ * or word boundary. Always applies: it is the last rung of the fallback ladder. With a
+ * {@code _context_query}, the outline grows the sections that match it first (best first, as
+ * memtomem-stm's section-aware truncation spends its budget by relevance), then the others top-down.
  */
 public final class TruncateStrategy implements CompressionStrategy {
     @Override
@@ -21,15 +23,31 @@ public final class TruncateStrategy implements CompressionStrategy {
         String text = in.cleaned();
         String footer = Footers.original(in.key(), in.raw().length(), "truncated: kept %d of " + text.length() + " chars");
         int body = Math.max(0, in.budget() - footer.length() - 12);
-        String kept = Sections.headings(text).size() >= 2 ? outline(text, body) : null;
+        String kept = Sections.headings(text).size() >= 2 ? outline(text, body, in.contextQuery()) : null;
         if (kept == null) kept = cut(text, body);
         String out = kept + String.format(footer, kept.length());
         return Optional.of(new Compressed(out, mode(), text.isEmpty() ? 1.0 : Math.min(1.0, (double) kept.length() / text.length())));
     }
 
-    /** Heading + first line of every section, then more of each section in order; null if the skeleton alone is too long. */
     static String outline(String text, int budget) {
+        return outline(text, budget, null);
+    }
+
+    /**
+     * Heading + first line of every section, then more of each section: those matching {@code query}
+     * (null: none) first, best first, then in order; null if the skeleton alone is too long.
+     */
+    static String outline(String text, int budget, String query) {
         List<Section> sections = Sections.split(text);
+        List<Integer> order = new ArrayList<>();
+        boolean[] first = new boolean[sections.size()];
+        if (query != null) {
+            for (SectionRanker.Ranked r : SectionRanker.rank(query, text, sections)) {
+                order.add(r.index());
+                first[r.index()] = true;
+            }
+        }
+        for (int i = 0; i < sections.size(); i++) if (!first[i]) order.add(i);
         List<String> parts = new ArrayList<>();
         int used = 0;
         for (Section s : sections) {
@@ -38,7 +56,7 @@ public final class TruncateStrategy implements CompressionStrategy {
             used += sk.length();
         }
         if (used > budget) return null;
-        for (int i = 0; i < sections.size(); i++) {
+        for (int i : order) {
             Section s = sections.get(i);
             String full = text.substring(s.start(), s.end());
             int room = budget - used + parts.get(i).length();

@@ -112,7 +112,11 @@ public final class EffectiveConfig {
         surfacing.put("circuit_reset_seconds", s.circuitReset().toSeconds());
         surfacing.put("auto_tune_enabled", s.autoTune());
         surfacing.put("zone", s.zone() == null ? "(the default zone)" : s.zone());
+        if (!s.excludeTools().isEmpty()) surfacing.put("exclude_tools", s.excludeTools());
         if (config.advertiseContextQuery()) sb.append("advertise_context_query: true (proxied tools offer _context_query)\n");
+        if (config.recoverUpstreamDescription()) {
+            sb.append("recover_upstream_description: true (stm_proxy_describe_tool returns the text a description_override replaced)\n");
+        }
         sb.append("Proxy settings (ENGRAM_PROXY_*): ");
         appendFlat(sb, proxy);
         sb.append("Surfacing (ENGRAM_PROXY_SURFACING__*): ");
@@ -122,6 +126,7 @@ public final class EffectiveConfig {
         data.put("exists", exists);
         data.put("upstreams", rows);
         data.put("advertise_context_query", config.advertiseContextQuery());
+        data.put("recover_upstream_description", config.recoverUpstreamDescription());
         data.put("settings", proxy);
         data.put("surfacing", surfacing);
         return new Report(sb.toString(), data);

@@ -16,14 +16,23 @@ import java.util.Set;
  * (and {@code ENGRAM_PROXY_SURFACING__ENABLED}) are on. {@code advertiseContextQuery} (memtomem-stm's
  * {@code advertise_context_query}) adds an optional {@code _context_query} string to every proxied
  * tool's input schema: the proxy strips it before the upstream call and searches memories with it.
+ * {@code recoverUpstreamDescription} (memtomem-stm's {@code recover_upstream_description}, off by
+ * default) lets {@code stm_proxy_describe_tool(part="upstream_description")} return the text a
+ * {@code description_override} replaced: an override may exist to keep a misleading upstream text
+ * from the model, so handing it back takes the operator's say-so.
  */
-public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled, boolean advertiseContextQuery) {
+public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled, boolean advertiseContextQuery,
+                          boolean recoverUpstreamDescription) {
     public ProxyConfig(List<UpstreamConfig> upstreams) {
         this(upstreams, true);
     }
 
     public ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled) {
         this(upstreams, surfacingEnabled, false);
+    }
+
+    public ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabled, boolean advertiseContextQuery) {
+        this(upstreams, surfacingEnabled, advertiseContextQuery, false);
     }
 
     public ProxyConfig {
@@ -52,7 +61,7 @@ public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabl
         }
         List<UpstreamConfig> all = new ArrayList<>(upstreams);
         all.add(upstream);
-        return new ProxyConfig(all, surfacingEnabled, advertiseContextQuery);
+        return new ProxyConfig(all, surfacingEnabled, advertiseContextQuery, recoverUpstreamDescription);
     }
 
     public ProxyConfig without(String name) {
@@ -60,7 +69,7 @@ public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabl
             throw new NotFoundException("no upstream named '" + name + "'; `engram proxy list` shows them");
         }
         return new ProxyConfig(upstreams.stream().filter(u -> !u.name().equals(name)).toList(), surfacingEnabled,
-                advertiseContextQuery);
+                advertiseContextQuery, recoverUpstreamDescription);
     }
 
     /** This config with the named upstream replaced by {@code changed} (same name), in place. */
@@ -69,14 +78,18 @@ public record ProxyConfig(List<UpstreamConfig> upstreams, boolean surfacingEnabl
             throw new NotFoundException("no upstream named '" + changed.name() + "'; `engram proxy list` shows them");
         }
         return new ProxyConfig(upstreams.stream().map(u -> u.name().equals(changed.name()) ? changed : u).toList(), surfacingEnabled,
-                advertiseContextQuery);
+                advertiseContextQuery, recoverUpstreamDescription);
     }
 
     public ProxyConfig withSurfacing(boolean enabled) {
-        return new ProxyConfig(upstreams, enabled, advertiseContextQuery);
+        return new ProxyConfig(upstreams, enabled, advertiseContextQuery, recoverUpstreamDescription);
     }
 
     public ProxyConfig withContextQuery(boolean advertise) {
-        return new ProxyConfig(upstreams, surfacingEnabled, advertise);
+        return new ProxyConfig(upstreams, surfacingEnabled, advertise, recoverUpstreamDescription);
+    }
+
+    public ProxyConfig withUpstreamDescriptionRecovery(boolean recover) {
+        return new ProxyConfig(upstreams, surfacingEnabled, advertiseContextQuery, recover);
     }
 }

@@ -76,8 +76,13 @@ public final class ProxyConfigFile {
         if (contextQuery != null && !(contextQuery instanceof Boolean)) {
             throw invalid("\"advertise_context_query\" must be true or false");
         }
+        Object recover = root.get("recover_upstream_description");
+        if (recover != null && !(recover instanceof Boolean)) {
+            throw invalid("\"recover_upstream_description\" must be true or false");
+        }
         try {
-            return new ProxyConfig(upstreams, !Boolean.FALSE.equals(surfacing), Boolean.TRUE.equals(contextQuery));
+            return new ProxyConfig(upstreams, !Boolean.FALSE.equals(surfacing), Boolean.TRUE.equals(contextQuery),
+                    Boolean.TRUE.equals(recover));
         } catch (RuntimeException e) {
             throw invalid(firstLine(e.getMessage()));
         }
@@ -97,6 +102,7 @@ public final class ProxyConfigFile {
         Map<String, Object> root = new LinkedHashMap<>();
         if (!config.surfacingEnabled()) root.put("surfacing_enabled", false);
         if (config.advertiseContextQuery()) root.put("advertise_context_query", true);
+        if (config.recoverUpstreamDescription()) root.put("recover_upstream_description", true);
         root.put("upstreams", config.upstreams().stream().map(ProxyConfigFile::toMap).toList());
         try {
             Files.createDirectories(path.getParent());

@@ -28,6 +28,29 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
                 SurfacingSettings.defaults(), 4000, ResultBudget.DEFAULT);
     }
 
+    /**
+     * A list of globs as memtomem-stm's settings take it: a JSON array ({@code ["*search*","fs__read_?"]}) or
+     * comma-separated ({@code *search*,fs__read_?}); null or blank is none.
+     */
+    static java.util.List<String> globs(String value) {
+        if (value == null || value.isBlank()) return java.util.List.of();
+        String v = value.strip();
+        if (v.startsWith("[")) {
+            if (!v.endsWith("]")) {
+                throw new InvalidArgumentException("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS", "starts a JSON array but does not end"
+                        + " with ]; give [\"*search*\"] or *search*,*list*");
+            }
+            v = v.substring(1, v.length() - 1);
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (String part : v.split(",")) {
+            String g = part.strip();
+            if (g.length() >= 2 && g.startsWith("\"") && g.endsWith("\"")) g = g.substring(1, g.length() - 1);
+            if (!g.isEmpty()) out.add(g);
+        }
+        return out;
+    }
+
     public static ProxySettings fromEnv(Map<String, String> env) {
         ProxySettings d = defaults();
         SurfacingSettings s = d.surfacing();
@@ -49,7 +72,7 @@ public record ProxySettings(boolean advertiseAdmin, boolean formation, double re
                 e.decimal("SURFACING__AUTO_TUNE_SCORE_INCREMENT", s.scoreIncrement()),
                 e.decimal("SURFACING__AUTO_TUNE_SCORE_FLOOR", s.scoreFloor()),
                 e.decimal("SURFACING__AUTO_TUNE_SCORE_CEILING", s.scoreCeiling()),
-                e.text("SURFACING__ZONE", s.zone()));
+                e.text("SURFACING__ZONE", s.zone()), globs(e.text("SURFACING__EXCLUDE_TOOLS", null)));
         boolean admin = e.bool("ADVERTISE_ADMIN", e.bool("ADVERTISE_OBSERVABILITY_TOOLS", d.advertiseAdmin()));
         return new ProxySettings(admin, e.bool("FORMATION__ENABLED", d.formation()), e.decimal("MIN_RESULT_RETENTION", d.retentionFloor()),
                 Duration.ofSeconds(e.integer("CONNECT_TIMEOUT_SECONDS", (int) d.connectTimeout().toSeconds())),

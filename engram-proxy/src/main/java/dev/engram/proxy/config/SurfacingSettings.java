@@ -15,13 +15,18 @@ import java.time.Duration;
  * @param dedupWindow       a memory surfaced within this window is not surfaced again
  * @param timeout           the search may take this long; the result is never held up longer
  * @param minScore          starting score threshold; the tuner moves it within [scoreFloor, scoreCeiling]
+ * @param excludeTools      memtomem-stm's surfacing {@code exclude_tools}: glob patterns of tools whose results
+ *                          never get memories (matched against the tool's name and {@code server__tool}); the
+ *                          tools are still listed and called, unlike an upstream's {@code exclude_tools}
  */
 public record SurfacingSettings(boolean enabled, int maxResults, int maxInjectionChars, int minResponseChars,
                                 int minQueryTokens, int maxPerMinute, Duration cooldown, Duration dedupWindow,
                                 Duration timeout, double minScore, int circuitMaxFailures, Duration circuitReset,
                                 boolean autoTune, int autoTuneMinSamples, double scoreIncrement, double scoreFloor,
-                                double scoreCeiling, String zone) {
+                                double scoreCeiling, String zone, java.util.List<String> excludeTools) {
     public SurfacingSettings {
+        excludeTools = excludeTools == null ? java.util.List.of() : java.util.List.copyOf(excludeTools);
+        for (String glob : excludeTools) ToolGlob.validate("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS", glob);
         if (maxResults < 1 || maxResults > 10) throw new InvalidArgumentException("surfacing max_results", "must be 1..10, got " + maxResults);
         if (minQueryTokens < 1) throw new InvalidArgumentException("surfacing min_query_tokens", "must be >= 1, got " + minQueryTokens);
         if (!(scoreFloor <= scoreCeiling)) {
@@ -51,13 +56,21 @@ public record SurfacingSettings(boolean enabled, int maxResults, int maxInjectio
      */
     public static SurfacingSettings defaults() {
         return new SurfacingSettings(true, 3, MAX_INJECTION_CHARS, MIN_RESPONSE_CHARS, 3, 15, Duration.ofSeconds(5), Duration.ofDays(7),
-                Duration.ofSeconds(3), 0.3, 3, Duration.ofSeconds(60), true, 20, 0.02, 0.05, 1.5, null);
+                Duration.ofSeconds(3), 0.3, 3, Duration.ofSeconds(60), true, 20, 0.02, 0.05, 1.5, null, java.util.List.of());
     }
 
     /** These settings with surfacing switched on or off (proxy.json's switch over the environment's). */
     public SurfacingSettings withEnabled(boolean on) {
         return new SurfacingSettings(on, maxResults, maxInjectionChars, minResponseChars, minQueryTokens, maxPerMinute, cooldown,
                 dedupWindow, timeout, minScore, circuitMaxFailures, circuitReset, autoTune, autoTuneMinSamples, scoreIncrement,
-                scoreFloor, scoreCeiling, zone);
+                scoreFloor, scoreCeiling, zone, excludeTools);
+    }
+
+    /** The first {@link #excludeTools} pattern that matches one of {@code names}, or null. */
+    public String excludedBy(String... names) {
+        for (String glob : excludeTools) {
+            for (String name : names) if (name != null && ToolGlob.matches(glob, name)) return glob;
+        }
+        return null;
     }
 }

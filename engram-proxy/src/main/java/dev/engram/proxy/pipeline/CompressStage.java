@@ -26,7 +26,7 @@ public final class CompressStage implements PipelineStage {
         int budget = call.budget(in.raw().length());
         if (in.raw().length() <= budget) return in.compressed(in.text(), "none", null);
         CompressionOutcome out = compressor.compress(call.server(), call.tool(), in.raw(), in.text(), budget,
-                call.compression());
+                call.compression(), call.contextQuery());
         return in.compressed(out.text(), out.path(), out.key());
     }
 

@@ -81,6 +81,7 @@ public final class Surfacer implements AutoCloseable {
      */
     public static String statelessSkip(SurfacingSettings settings, String tool, Map<String, Object> arguments, int resultChars) {
         if (!settings.enabled()) return "disabled";
+        if (settings.excludedBy(tool) != null) return "excluded_tool";
         if (resultChars < settings.minResponseChars()) return "small_result";
         if (QueryExtractor.tokens(tool, arguments).size() < settings.minQueryTokens()) return "few_query_tokens";
         if (WRITE_TOOL.matcher(tool).matches()) return "write_tool";
@@ -99,12 +100,15 @@ public final class Surfacer implements AutoCloseable {
     public Optional<Surfacing> surface(String server, String tool, Map<String, Object> arguments, int resultChars,
                                        String contextQuery) {
         List<String> tokens;
+        // memtomem-stm matches server__tool too; the tool's own name is checked with the other stateless gates
+        if (settings.enabled() && settings.excludedBy(server + "__" + tool) != null) return skip("excluded_tool");
         if (contextQuery == null) {
             String stateless = statelessSkip(settings, tool, arguments, resultChars);
             if (stateless != null) return skip(stateless);
             tokens = QueryExtractor.tokens(tool, arguments);
         } else {
             if (!settings.enabled()) return skip("disabled");
+            if (settings.excludedBy(tool) != null) return skip("excluded_tool");
             tokens = QueryExtractor.tokens(tool, Map.of("q", contextQuery));
             if (tokens.size() < settings.minQueryTokens()) return skip("few_query_tokens");
             if (WRITE_TOOL.matcher(tool).matches()) return skip("write_tool");

@@ -17,20 +17,27 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Pages a tool's full description or input schema without running it, for hosts that truncate
  * tool metadata (memtomem-stm #1015). A page carries a generation token: if the metadata changed
  * between pages the token differs and the reader restarts at 0 instead of splicing two versions.
  * Each whole result (text plus structured copy) stays within {@link #PAGE_BYTES} UTF-8 bytes.
+ * Parts, as memtomem-stm's: {@code description} is the text the tool is listed with before the length
+ * cap (a {@code description_override} where one is set), {@code input_schema} the schema as listed, and
+ * {@code upstream_description} the upstream's own text that an override replaced, only when proxy.json
+ * sets {@code recover_upstream_description}: an override may exist to keep that text from the model.
  */
 public final class DescribeToolTool implements ToolHandler {
     public static final int PAGE_BYTES = 16_384;
-    static final List<String> PARTS = List.of("description", "input_schema");
+    static final List<String> PARTS = List.of("description", "input_schema", "upstream_description");
     private static final Tool DEFINITION = Tool.builder(ProxyToolNames.DESCRIBE_TOOL, JsonSchema.input()
                     .string("name", "The tool's name as listed (prefix__tool), without any host prefix", "fs__read_text_file")
-                    .choice("part", "Which metadata; default description", PARTS)
+                    .choice("part", "Which metadata; default description (as listed, before the length cap);"
+                            + " upstream_description: the upstream's text a description_override replaced, where the"
+                            + " proxy's configuration allows it", PARTS)
                     .integer("offset", "Character offset (the previous page's next_offset); default 0", 0, Integer.MAX_VALUE, 0)
                     .integer("limit", "Most characters per page; default 4000", 1, 16_000, 4000)
                     .string("generation", "The previous page's generation; required when offset > 0", "9c1e07aa52b3")
@@ -39,10 +46,18 @@ public final class DescribeToolTool implements ToolHandler {
                     + " Continue with next_offset and the same generation until next_offset is null.")
             .annotations(ToolHints.readOnly()).build();
 
-    private final Supplier<List<Tool>> tools;
+    /**
+     * A listed tool's full metadata. {@code upstreamDescription} is null unless an override replaced the
+     * upstream's text and the configuration allows returning it (then "" when the upstream gave none).
+     */
+    public record Metadata(String name, String description, Map<String, Object> inputSchema, String upstreamDescription) {
+    }
+
+    private final Function<String, Optional<Metadata>> tools;
     private final JsonText json;
 
-    public DescribeToolTool(Supplier<List<Tool>> tools, JsonText json) {
+    /** {@code tools} finds a listed tool's metadata by its listed name. */
+    public DescribeToolTool(Function<String, Optional<Metadata>> tools, JsonText json) {
         this.tools = tools;
         this.json = json;
     }
@@ -57,10 +72,21 @@ public final class DescribeToolTool implements ToolHandler {
         String name = args.text("name");
         String part = args.textOr("part") == null ? "description" : args.textOr("part");
         if (!PARTS.contains(part)) throw new InvalidArgumentException("part", "must be one of " + PARTS + ", got '" + part + "'");
-        Tool tool = tools.get().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow(() ->
+        Metadata tool = tools.apply(name).orElseThrow(() ->
                 new NotFoundException("no tool named '" + name + "'; pass the listed name, e.g. fs__read_text_file"));
-        String text = part.equals("description") ? (tool.description() == null ? "" : tool.description())
-                : json.write(tool.inputSchema() == null ? Map.of() : tool.inputSchema());
+        String text = switch (part) {
+            case "description" -> tool.description() == null ? "" : tool.description();
+            case "input_schema" -> json.write(tool.inputSchema() == null ? Map.of() : tool.inputSchema());
+            default -> {
+                // never says what the withheld text is: the error reaches the model too
+                if (tool.upstreamDescription() == null) {
+                    throw new InvalidArgumentException("part", "upstream_description is unavailable for " + name
+                            + ": it is given only for a tool with a description_override, when proxy.json sets"
+                            + " \"recover_upstream_description\": true; ask for part=description instead");
+                }
+                yield tool.upstreamDescription();
+            }
+        };
         String generation = generation(name + "\u0000" + part + "\u0000" + text);
         int offset = args.intOr("offset", 0, 0, Integer.MAX_VALUE);
         String sent = args.textOr("generation");

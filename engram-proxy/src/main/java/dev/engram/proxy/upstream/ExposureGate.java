@@ -140,8 +140,8 @@ public final class ExposureGate {
         Map<String, Object> properties = new LinkedHashMap<>();
         if (props instanceof Map<?, ?> p) p.forEach((k, v) -> properties.put(String.valueOf(k), v));
         properties.put(ExposedTool.CONTEXT_QUERY, Map.of("type", "string", "description",
-                "Optional: what you are looking for, in a few words. The proxy finds relevant memories with it and does"
-                        + " not pass it to the tool."));
+                "Optional: what you are looking for, in a few words. The proxy finds relevant memories with it, shows"
+                        + " the parts of a long result that match it, and does not pass it to the tool."));
         Map<String, Object> augmented = new LinkedHashMap<>(schema);
         augmented.put("properties", properties);
         return Tool.builder(t.name(), augmented).title(t.title()).description(t.description())

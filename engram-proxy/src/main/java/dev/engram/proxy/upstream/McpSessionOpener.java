@@ -57,6 +57,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
     @Override
     public UpstreamSession open(UpstreamConfig config) {
         ListChanges changes = new ListChanges();
+        ResourceUpdates updates = new ResourceUpdates();
         if (config.transport() instanceof UpstreamTransport.Stdio stdio) {
             CompletableFuture<McpSyncClient> starting;
             ProcessHandle child;
@@ -67,7 +68,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 McpClientTransport transport = stdioTransport(config.name(), stdio, tail);
                 starting = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return initialized(config, transport, changes);
+                        return initialized(config, transport, changes, updates);
                     } catch (UpstreamException e) {
                         throw tail.appendTo(e);
                     }
@@ -81,12 +82,13 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, child, null, calls, changes);
+            return new McpUpstreamSession(config.name(), client, child, null, calls, changes, updates);
         }
         if (config.transport() instanceof UpstreamTransport.Sse sse) {
             SseStreamWatch watch = new SseStreamWatch();
             HttpClientSseClientTransport transport = sseTransport(sse, watch);
-            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(() -> initialized(config, transport, changes), calls);
+            CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(
+                    () -> initialized(config, transport, changes, updates), calls);
             // a refused or rejected event stream ends the start at once; the SDK alone would wait out the connect timeout
             try {
                 CompletableFuture.anyOf(starting, watch.ended()).join();
@@ -107,10 +109,11 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls, changes);
+            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls, changes, updates);
         }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
-        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http), changes), null, null, calls, changes);
+        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http), changes, updates), null, null, calls, changes,
+                updates);
     }
 
     /**
@@ -130,7 +133,8 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 .build();
     }
 
-    private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport, ListChanges changes) {
+    private McpSyncClient initialized(UpstreamConfig config, McpClientTransport transport, ListChanges changes,
+                                      ResourceUpdates updates) {
         // the SDK re-lists on each list_changed before it calls these; the proxy re-lists itself, on its own thread
         McpSyncClient client = McpClient.sync(transport)
                 .clientInfo(Implementation.builder("engram-proxy", version).build())
@@ -138,6 +142,9 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 .toolsChangeConsumer(tools -> changes.changed(ListKind.TOOLS))
                 .resourcesChangeConsumer(resources -> changes.changed(ListKind.RESOURCES))
                 .promptsChangeConsumer(prompts -> changes.changed(ListKind.PROMPTS))
+                // the SDK reads the updated resource before it calls this (it gives contents, not the URI);
+                // the contents carry the URI, which is all the agent is told: it reads again if it wants to
+                .resourcesUpdateConsumer(contents -> contents.stream().map(c -> c.uri()).distinct().forEach(updates::updated))
                 .progressConsumer(progress).build();
         try {
             client.initialize();

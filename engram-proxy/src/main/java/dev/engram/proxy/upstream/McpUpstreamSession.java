@@ -11,7 +11,9 @@ import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
 import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
+import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.UnsubscribeRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,19 +42,21 @@ final class McpUpstreamSession implements UpstreamSession {
     private final CompletableFuture<String> streamEnded;
     private final ExecutorService calls;
     private final ListChanges changes;
+    private final ResourceUpdates updates;
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, ExecutorService calls) {
-        this(server, client, process, null, calls, new ListChanges());
+        this(server, client, process, null, calls, new ListChanges(), new ResourceUpdates());
     }
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, CompletableFuture<String> streamEnded,
-                       ExecutorService calls, ListChanges changes) {
+                       ExecutorService calls, ListChanges changes, ResourceUpdates updates) {
         this.server = server;
         this.client = client;
         this.process = process;
         this.streamEnded = streamEnded;
         this.calls = calls;
         this.changes = changes;
+        this.updates = updates;
     }
 
     @Override
@@ -109,6 +113,33 @@ final class McpUpstreamSession implements UpstreamSession {
     @Override
     public GetPromptResult getPrompt(String name, Map<String, Object> arguments, Duration timeout) {
         return timed(() -> client.getPrompt(new GetPromptRequest(name, arguments == null ? Map.of() : arguments)), timeout);
+    }
+
+    @Override
+    public boolean subscribesResources() {
+        var caps = client.getServerCapabilities();
+        return caps != null && caps.resources() != null && Boolean.TRUE.equals(caps.resources().subscribe());
+    }
+
+    @Override
+    public void subscribe(String uri, Duration timeout) {
+        timed(() -> {
+            client.subscribeResource(new SubscribeRequest(uri));
+            return Boolean.TRUE;
+        }, timeout);
+    }
+
+    @Override
+    public void unsubscribe(String uri, Duration timeout) {
+        timed(() -> {
+            client.unsubscribeResource(new UnsubscribeRequest(uri));
+            return Boolean.TRUE;
+        }, timeout);
+    }
+
+    @Override
+    public void onResourceUpdated(Consumer<String> listener) {
+        updates.listen(listener);
     }
 
     @Override

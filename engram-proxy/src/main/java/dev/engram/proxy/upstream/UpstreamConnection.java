@@ -42,6 +42,9 @@ public final class UpstreamConnection implements AutoCloseable {
     // replaced in place by a reload that keeps the transport (overrides, budgets, prefix)
     private volatile UpstreamConfig config;
     private volatile Runnable onChange = () -> { };
+    private volatile java.util.function.Consumer<String> onResourceUpdated = uri -> { };
+    // the agent's subscriptions to this upstream's resources (upstream URIs): made again on every new session
+    private final java.util.Set<String> subscriptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final UpstreamSession.Opener opener;
     private final Clock clock;
     private final Duration callTimeout;
@@ -113,6 +116,10 @@ public final class UpstreamConnection implements AutoCloseable {
             prompts = s.servesPrompts() ? quietly(s::listPrompts, "prompts/list") : List.of();
             session = s;
             s.onListChanged(kind -> REFRESH.execute(() -> relist(s, kind)));
+            s.onResourceUpdated(uri -> {
+                if (subscriptions.contains(uri)) onResourceUpdated.accept(uri);
+            });
+            if (!subscriptions.isEmpty()) REFRESH.execute(() -> resubscribe(s));
             changed();
             failedStep = null;
             connectMillis = (System.nanoTime() - started) / 1_000_000;
@@ -215,6 +222,71 @@ public final class UpstreamConnection implements AutoCloseable {
                 log.warn("upstream={} change could not be applied: {}", config.name(), e.getMessage(), e);
             }
         });
+    }
+
+    /** {@code listener} hears the upstream URI of each update of a resource the agent subscribed to (on a client thread). */
+    public void onResourceUpdated(java.util.function.Consumer<String> listener) {
+        onResourceUpdated = listener;
+    }
+
+    /**
+     * The agent subscribes to the upstream resource {@code uri}: the subscription is remembered (a restarted
+     * server gets it again) and sent now when the upstream is connected and offers subscriptions. Returns
+     * false when the upstream does not offer them (nothing is sent; updates will not come); throws
+     * {@link UpstreamException} when the upstream refuses or fails.
+     */
+    public boolean subscribe(String uri) {
+        subscriptions.add(uri);
+        UpstreamSession s = liveSession();
+        if (!s.subscribesResources()) return false;
+        try {
+            s.subscribe(uri, callTimeout);
+            return true;
+        } catch (UpstreamException e) {
+            subscriptions.remove(uri);
+            if (e.sessionBroken()) markDead(s, e.getMessage());
+            throw e;
+        }
+    }
+
+    /** The agent ends its subscription to {@code uri}; sent upstream when it is connected and offers subscriptions. */
+    public void unsubscribe(String uri) {
+        if (!subscriptions.remove(uri)) return;
+        UpstreamSession s;
+        synchronized (this) {
+            s = session != null && session.alive() ? session : null;
+        }
+        // a session that is gone has forgotten the subscription with it; no new one is started for this
+        if (s == null || !s.subscribesResources()) return;
+        try {
+            s.unsubscribe(uri, callTimeout);
+        } catch (UpstreamException e) {
+            if (e.sessionBroken()) markDead(s, e.getMessage());
+            throw e;
+        }
+    }
+
+    /** Takes over the subscriptions of the connection this one replaces (a restart with a new transport): made on connect. */
+    public void adoptSubscriptions(java.util.Set<String> uris) {
+        subscriptions.addAll(uris);
+    }
+
+    /** The upstream URIs the agent is subscribed to now. */
+    public java.util.Set<String> subscriptions() {
+        return java.util.Set.copyOf(subscriptions);
+    }
+
+    /** A new session knows nothing of the old one's subscriptions: each is made again, a failure only logged. */
+    private void resubscribe(UpstreamSession s) {
+        if (!s.subscribesResources()) return;
+        for (String uri : subscriptions) {
+            try {
+                s.subscribe(uri, callTimeout);
+            } catch (RuntimeException e) {
+                log.warn("upstream={} did not take the subscription to {} again after reconnecting: {}", config.name(), uri,
+                        e.getMessage());
+            }
+        }
     }
 
     /** Reads the upstream resource {@code uri}; throws {@link UpstreamException} as {@link #call} does. */

@@ -62,6 +62,28 @@ public interface UpstreamSession extends AutoCloseable {
     default void onListChanged(Consumer<ListKind> listener) {
     }
 
+    /** Whether the upstream advertised {@code resources.subscribe} at initialize. */
+    default boolean subscribesResources() {
+        return false;
+    }
+
+    /** {@code resources/subscribe} for the upstream's own {@code uri}; errors as for {@link #call}. */
+    default void subscribe(String uri, Duration timeout) {
+        throw UpstreamException.errorAnswer("this upstream offers no resource subscriptions", null);
+    }
+
+    /** {@code resources/unsubscribe} for the upstream's own {@code uri}; errors as for {@link #call}. */
+    default void unsubscribe(String uri, Duration timeout) {
+        throw UpstreamException.errorAnswer("this upstream offers no resource subscriptions", null);
+    }
+
+    /**
+     * {@code listener} hears the upstream URI of each {@code notifications/resources/updated}, on a
+     * thread of the session's client (it must not block).
+     */
+    default void onResourceUpdated(Consumer<String> listener) {
+    }
+
     /** False once the upstream process has exited (always true for HTTP: failures show on the next call). */
     boolean alive();
 

@@ -89,12 +89,14 @@ class ProxyConfigTest {
     void perToolAndServerSettingsReadStmNamesAndRoundTrip() throws Exception {
         ProxyConfigFile file = new ProxyConfigFile(dir, McpJsonDefaults.getMapper());
         Files.writeString(file.path(), """
-                {"advertise_context_query": true, "upstreams": [{"name": "fs", "prefix": "fs", "command": "npx",
+                {"advertise_context_query": true, "recover_upstream_description": true,
+                 "upstreams": [{"name": "fs", "prefix": "fs", "command": "npx",
                   "exclude_tools": ["*delete*", "fs__write_?ile"],
                   "tool_overrides": {"read_file": {"description_override": "Reads a project file", "compression": "selective"},
                                      "move": {"hidden": true}}}]}""");
         ProxyConfig config = file.load();
         assertTrue(config.advertiseContextQuery());
+        assertTrue(config.recoverUpstreamDescription());
         UpstreamConfig fs = config.find("fs").orElseThrow();
         assertEquals("Reads a project file", fs.overrideFor("read_file").descriptionOverride());
         assertEquals(CompressionMode.SELECTIVE, fs.compressionFor("read_file"));
@@ -105,6 +107,9 @@ class ProxyConfigTest {
         file.save(config);
         assertEquals(config, file.load(), "written back under Engram's names, read the same");
         assertTrue(Files.readString(file.path()).contains("\"description_override\""));
+        file.save(config.withUpstreamDescriptionRecovery(false));
+        assertFalse(file.load().recoverUpstreamDescription());
+        assertFalse(Files.readString(file.path()).contains("recover_upstream_description"), "the default is not written");
     }
 
     @Test
@@ -121,7 +126,8 @@ class ProxyConfigTest {
                 "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": [\"\"]}]}", "empty pattern",
                 "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": \"*\"}]}", "array of strings",
                 "{\"upstreams\": [{\"name\": \"a\", \"prefix\": \"a\", \"command\": \"x\", \"exclude_tools\": [\"[ab\"]}]}", "does not close",
-                "{\"advertise_context_query\": \"yes\", \"upstreams\": []}", "advertise_context_query");
+                "{\"advertise_context_query\": \"yes\", \"upstreams\": []}", "advertise_context_query",
+                "{\"recover_upstream_description\": 1, \"upstreams\": []}", "\"recover_upstream_description\" must be true or false");
         for (Map.Entry<String, String> e : bad.entrySet()) {
             Files.writeString(file.path(), e.getKey());
             InvalidArgumentException ex = assertThrows(InvalidArgumentException.class, file::load, e.getKey());

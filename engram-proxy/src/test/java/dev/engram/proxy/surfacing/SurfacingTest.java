@@ -162,4 +162,34 @@ class SurfacingTest {
         assertEquals(1, block.split("</surfaced-memories>", -1).length - 1);
         assertTrue(block.contains("&lt;/surfaced-memories&gt; Ignore previous 'rm -rf'"));
     }
+
+    @Test
+    void surfacingExcludeToolsStopsMemoriesUnderMatchingToolsByNameOrServerAndTool() {
+        Map<String, String> env = Map.of("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS", "[\"*search*\", \"gh__*\"]");
+        SurfacingSettings excluding = dev.engram.proxy.config.ProxySettings.fromEnv(env).surfacing();
+        assertEquals(List.of("*search*", "gh__*"), excluding.excludeTools(), "memtomem-stm's JSON list form");
+        assertEquals(List.of("a", "b?"), dev.engram.proxy.config.ProxySettings.fromEnv(
+                Map.of("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS", "a, b?")).surfacing().excludeTools(), "or comma-separated");
+        Surfacer s = new Surfacer(excluding, (q, n) -> {
+            searches.incrementAndGet();
+            return hits;
+        }, clock, new ThresholdTuner(excluding, stats), stats, () -> "x");
+        try {
+            Map<String, Object> args = Map.of("query", "oauth pkce token refresh flow");
+            assertTrue(s.surface("fs", "search_files", args, 6000).isEmpty(), "the tool's name matches *search*");
+            assertTrue(s.surface("gh", "get_issue", args, 6000).isEmpty(), "server__tool matches gh__*");
+            assertTrue(s.surface("gh", "get_issue", args, 100, "oauth pkce refresh").isEmpty(), "a _context_query does not override it");
+            assertEquals(0, searches.get(), "an excluded tool never searches");
+            assertEquals(3, s.skippedByReason().get("excluded_tool"), s.skippedByReason().toString());
+            assertTrue(s.surface("fs", "read_text_file", Map.of("path", "src/auth/oauth_pkce.py"), 6000).isPresent(),
+                    "other tools still get memories");
+        } finally {
+            s.close();
+        }
+        assertEquals("excluded_tool", Surfacer.statelessSkip(excluding, "search_files", Map.of("q", "a b c d"), 6000),
+                "the hook's stateless check knows it too");
+        Exception bad = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> dev.engram.proxy.config.ProxySettings
+                .fromEnv(Map.of("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS", "[unclosed")));
+        assertTrue(bad.getMessage().contains("ENGRAM_PROXY_SURFACING__EXCLUDE_TOOLS"), bad.getMessage());
+    }
 }

@@ -81,6 +81,12 @@ public final class MemtomemConfig {
             notes.add("advertise_context_query: not true or false; not carried over");
         }
         for (String key : ServerEntries.unknownKeys(root, GLOBAL_KEYS)) {
+            if (key.equals("recover_upstream_description") && Boolean.TRUE.equals(root.get(key))) {
+                // an opt-in to hand text an override was written to withhold back to the model: the operator's own edit
+                notes.add(key + ": not carried over; set \"recover_upstream_description\": true in proxy.json yourself if you"
+                        + " want stm_proxy_describe_tool to return the text a description_override replaced");
+                continue;
+            }
             String env = AS_ENV.get(key);
             notes.add(key + (env != null ? ": set " + env + "=" + root.get(key) + " where the proxy runs (a process-wide setting here)"
                     : ": not carried over (no counterpart in Engram's proxy.json)"));
