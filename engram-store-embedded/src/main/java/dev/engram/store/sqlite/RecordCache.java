@@ -13,11 +13,17 @@ import java.util.Map;
  * kept while the database file has not changed. Loading the hundred candidates of a recall took 1.2 ms
  * of its 2.9 ms in the engine at 10k memories (docs/benchmarks.md §0); a cached row takes microseconds.
  *
- * <p>Validity is all or nothing: SQLite's {@code PRAGMA data_version} on the reader connection moves
- * whenever another connection commits (this process's writer, another process), and the store then
- * resets the cache ({@link #validAt}). Finer eviction would need to know what each commit touched.
- * This process's own access flushes are committed on the reader connection itself, which does not
- * move its version; {@link #accessWritten} patches the cached rows instead. Rows are cached as read,
+ * <p>Validity: SQLite's {@code PRAGMA data_version} on the flush connection moves whenever another
+ * connection commits (this process's writer, another process). The cache then reads the store's change
+ * feed since the change it reflects ({@link #validate}) and evicts just the memories those changes name;
+ * edge lists, link counts and pins, which the feed does not describe, are dropped whole. With writes
+ * streaming in, a reset per write made every recall reload its hundred candidates (docs/benchmarks.md
+ * §10). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
+ * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the feed does not carry: access counts
+ * written by another process's flushes, which stay as cached until the next reset (best effort by
+ * contract, like the counts themselves). This process's own access flushes are committed on the flush
+ * connection itself, which does not move its version; {@link #accessWritten} patches the cached rows
+ * instead, and the bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
  * before this process's pending access bumps are overlaid, so the overlay still applies once.
  *
  * <p>A row read after {@link #validAt} is at least as new as the version it is filed under (SQLite
@@ -36,7 +42,26 @@ final class RecordCache {
     /** Longest a cache lives without a reset; see the class comment. */
     static final long MAX_AGE_NANOS = 30_000_000_000L;
 
+    /** More changes than this since the cached state: reset rather than evict one by one. */
+    static final int MAX_EVICTIONS = 512;
+
+    /** The store's change feed, as the validating connection reads it. */
+    interface ChangeFeed {
+        /** The changes after {@code seq}, oldest first, at most {@code max}. */
+        List<dev.engram.spi.Change> since(long seq, int max);
+
+        /** The newest change's seq (0 when there is none). */
+        long head();
+
+        /** How many commits have written access counts ({@code SqliteStatements#ACCESS_EPOCH}). */
+        long accessEpoch();
+    }
+
     private long version = Long.MIN_VALUE;
+    /** The last change the cached rows reflect; -1 when unknown (the cache then resets). */
+    private long seq = -1;
+    /** The access epoch the cached rows reflect: this process's flushes are patched in, anyone else's resets. */
+    private long accessEpoch = Long.MIN_VALUE;
     /** Moves on every reset and access patch; puts stamped with an older value are dropped. */
     private long generation;
     private long resetAt;
@@ -75,8 +100,75 @@ final class RecordCache {
 
     /** Resets the cache unless it is valid at {@code dataVersion}; returns the stamp for the puts that follow. */
     synchronized long validate(long dataVersion) {
-        if (!validAt(dataVersion)) reset(dataVersion);
+        if (!validAt(dataVersion)) {
+            reset(dataVersion);
+            seq = -1;
+        }
         return generation;
+    }
+
+    /**
+     * Brings the cache to {@code dataVersion}: nothing to do when it is there already; else evicts the memories the
+     * changes since {@link #seq} name, or resets when that cannot be told ({@link #MAX_EVICTIONS}, the feed went
+     * backwards, the cache is old). Returns the stamp for the puts that follow. Called before the read's statements.
+     */
+    synchronized long validate(long dataVersion, ChangeFeed feed) {
+        if (validAt(dataVersion)) return generation;
+        boolean young = System.nanoTime() - resetAt < MAX_AGE_NANOS;
+        if (young && seq >= 0 && feed.accessEpoch() == accessEpoch) {
+            List<dev.engram.spi.Change> changes = feed.since(seq, MAX_EVICTIONS + 1);
+            if (changes.size() <= MAX_EVICTIONS && (!changes.isEmpty() || feed.head() >= seq)) {
+                generation++; // a row being read now may predate these changes: its put must not land
+                for (dev.engram.spi.Change c : changes) {
+                    Memory gone = memories.remove(c.memoryId());
+                    if (gone != null) contentChars -= gone.content().length();
+                }
+                pinnedByZone.clear();
+                edges.clear();
+                degrees.clear();
+                version = dataVersion;
+                if (!changes.isEmpty()) seq = changes.get(changes.size() - 1).seq();
+                return generation;
+            }
+        }
+        reset(dataVersion);
+        seq = feed.head();
+        accessEpoch = feed.accessEpoch();
+        return generation;
+    }
+
+    /**
+     * This process moved the access epoch from {@code before} to {@code after} (written with the counts it patched in
+     * or evicted). When the cache was not at {@code before}, someone else wrote counts meanwhile: the next validation
+     * resets.
+     */
+    synchronized void accessEpochMoved(long before, long after) {
+        if (accessEpoch == before) accessEpoch = after;
+        else forget();
+    }
+
+    /** The last change the cache reflects, as of its last {@link #validate(long, ChangeFeed)}; -1 when unknown. */
+    synchronized long seq() {
+        return seq;
+    }
+
+    /** The next validation resets whatever the feed says (every row was rewritten without entries in it: a reseal). */
+    synchronized void forget() {
+        generation++;
+        version = Long.MIN_VALUE;
+        seq = -1;
+        accessEpoch = Long.MIN_VALUE;
+    }
+
+    /** Drops these memories' rows (their access counts were written by a write of this process). */
+    synchronized void evict(java.util.Collection<String> ids) {
+        if (ids.isEmpty()) return;
+        generation++;
+        for (String id : ids) {
+            Memory gone = memories.remove(id);
+            if (gone != null) contentChars -= gone.content().length();
+        }
+        pinnedByZone.clear();
     }
 
     /** The stamp puts must carry: taken before the statement whose rows they file. */

@@ -99,6 +99,11 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     private final SqliteWriter flushWrites;
     private final ReaderStatements flushStatements; // guarded by flushLock
     private final RecordCache cache = new RecordCache(); // thread-safe; see validateCache
+
+    /** For tests: what this store serves from memory. */
+    RecordCache cache() {
+        return cache;
+    }
     private final ReentrantLock flushLock = new ReentrantLock();
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService accessFlusher;
@@ -184,11 +189,17 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         Map<String, PendingAccess.Bump> bumps = access.drain();
         boolean written = false;
         try {
+            long[] epoch = new long[2];
             T result = writer.inTransaction("write", tx -> {
-                tx.recordAccess(bumps);
+                long[] moved = tx.recordAccess(bumps);
+                if (moved != null) System.arraycopy(moved, 0, epoch, 0, 2);
                 return work.apply(tx);
             });
             written = true;
+            if (!bumps.isEmpty()) {
+                cache.evict(bumps.keySet()); // their counts changed without an entry in the change feed
+                cache.accessEpochMoved(epoch[0], epoch[1]);
+            }
             return result;
         } finally {
             if (!written) access.restore(bumps);
@@ -202,6 +213,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             SqliteResealing.reseal(((SqliteTransaction) tx).connection(), from, to, expectedState, newState);
             return null;
         }));
+        cache.forget(); // every row changed form, and the change feed does not say so
     }
 
     /**
@@ -243,15 +255,14 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             // no validation first: a foreign commit since the last read still moves data_version, and the
             // next read empties the cache whether or not these bumps were applied to it
             setReaderBusyTimeout(0);
+            long[] epoch;
             try {
-                flushWrites.inTransaction("record access", tx -> {
-                    tx.recordAccess(bumps);
-                    return null;
-                });
+                epoch = flushWrites.inTransaction("record access", tx -> tx.recordAccess(bumps));
             } finally {
                 setReaderBusyTimeout(BUSY_TIMEOUT_MS);
             }
             cache.accessWritten(bumps);
+            if (epoch != null) cache.accessEpochMoved(epoch[0], epoch[1]);
         } catch (RuntimeException e) {
             // best effort by contract: keep them for the next attempt, and never kill the flusher thread
             access.restore(bumps);
@@ -346,15 +357,39 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         return access.overlay(ids.stream().map(found::get).filter(Objects::nonNull).toList());
     }
 
+    /** The change feed as the flush connection reads it; called by {@link RecordCache#validate} under {@link #flushLock}. */
+    private final RecordCache.ChangeFeed flushFeed = new RecordCache.ChangeFeed() {
+        @Override
+        public List<Change> since(long seq, int max) {
+            return SqlCalls.run("changes since " + seq, () -> {
+                try (ResultSet rs = flushStatements.bound(CHANGES_SINCE, seq, max).executeQuery()) {
+                    List<Change> out = new ArrayList<>();
+                    while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
+                    return out;
+                }
+            });
+        }
+
+        @Override
+        public long head() {
+            return SqlCalls.run("head seq", () -> SqlCalls.count(flushStatements.bound(HEAD_SEQ)));
+        }
+
+        @Override
+        public long accessEpoch() {
+            return SqlCalls.run("access epoch", () -> SqlCalls.count(flushStatements.bound(SqliteStatements.ACCESS_EPOCH)));
+        }
+    };
+
     /**
-     * Resets {@link #cache} if anyone but the flush connection committed since its rows were read (or it
-     * is old); returns the stamp the rows read next are filed with. Called before the read's statements,
-     * so what they return is at least as new as the version checked.
+     * Brings {@link #cache} up to what anyone but the flush connection committed since its rows were read
+     * (evicting what the change feed names, or resetting it); returns the stamp the rows read next are filed
+     * with. Called before the read's statements, so what they return is at least as new as the version checked.
      */
     private long validateCache() {
         flushLock.lock();
         try {
-            return cache.validate(SqlCalls.run("data version", () -> SqlCalls.count(flushStatements.bound(DATA_VERSION))));
+            return cache.validate(SqlCalls.run("data version", () -> SqlCalls.count(flushStatements.bound(DATA_VERSION))), flushFeed);
         } finally {
             flushLock.unlock();
         }
@@ -510,7 +545,10 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public long headSeq() {
-        return read("head seq", r -> SqlCalls.count(r.statements().bound(HEAD_SEQ)));
+        // the cache's validation reads the feed up to the head whenever anyone committed: no query of its own
+        validateCache();
+        long seq = cache.seq();
+        return seq >= 0 ? seq : read("head seq", r -> SqlCalls.count(r.statements().bound(HEAD_SEQ)));
     }
 
     @Override

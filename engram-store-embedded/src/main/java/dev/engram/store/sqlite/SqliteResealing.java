@@ -43,7 +43,8 @@ final class SqliteResealing {
             new Table("edges", "", List.of(new Column("label", Kind.LOOKUP))),
             new Table("tombstone_edges", "", List.of(new Column("label", Kind.LOOKUP))),
             new Table("zones", "", List.of(new Column("short_description", Kind.TEXT), new Column("description", Kind.TEXT))),
-            new Table("marks", "name <> '" + SealedMemoryStore.STATE_MARK + "'", List.of(new Column("value", Kind.TEXT))));
+            new Table("marks", "name NOT IN ('" + SealedMemoryStore.STATE_MARK + "', '" + SqliteStatements.ACCESS_EPOCH_MARK
+                    + "')", List.of(new Column("value", Kind.TEXT))));
 
     /** Vectors: (table, blob column, dims column). */
     private static final List<String[]> VECTORS = List.of(new String[] {"embeddings", "vector", "dims"},

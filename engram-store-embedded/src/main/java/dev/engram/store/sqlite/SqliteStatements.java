@@ -328,6 +328,15 @@ final class SqliteStatements {
             + " description = excluded.description, created_at = excluded.created_at, updated_at = excluded.updated_at";
     static final String DELETE_ZONE = "DELETE FROM zones WHERE name = ?";
     static final String MARK = "SELECT value FROM marks WHERE name = ?";
+    /**
+     * Counts the commits that wrote access counts, which the change feed leaves out: a process whose record
+     * cache sees it move by someone else's hand drops its cached rows ({@link RecordCache}). Never sealed.
+     */
+    static final String ACCESS_EPOCH_MARK = "access.epoch";
+    static final String ACCESS_EPOCH = "SELECT COALESCE((SELECT CAST(value AS INTEGER) FROM marks WHERE name = '"
+            + ACCESS_EPOCH_MARK + "'), 0)";
+    static final String NEXT_ACCESS_EPOCH = "INSERT INTO marks (name, value) VALUES ('" + ACCESS_EPOCH_MARK + "', '1')"
+            + " ON CONFLICT (name) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)";
     static final String PUT_MARK = "INSERT INTO marks (name, value) VALUES (?, ?)"
             + " ON CONFLICT (name) DO UPDATE SET value = excluded.value";
 

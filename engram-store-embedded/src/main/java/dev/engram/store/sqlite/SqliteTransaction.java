@@ -247,9 +247,12 @@ final class SqliteTransaction implements StoreTransaction {
         });
     }
 
-    /** Not in the change feed: no search field depends on access counts (MemoryStore#recordAccess). */
-    void recordAccess(Map<String, PendingAccess.Bump> bumps) {
-        if (bumps.isEmpty()) return;
+    /**
+     * Not in the change feed: no search field depends on access counts (MemoryStore#recordAccess). Moves the access
+     * epoch instead; returns it as {before, after}, or null when there was nothing to write.
+     */
+    long[] recordAccess(Map<String, PendingAccess.Bump> bumps) {
+        if (bumps.isEmpty()) return null;
         SqlCalls.run("record access", () -> {
             try (PreparedStatement ps = c().prepareStatement(RECORD_ACCESS)) {
                 for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
@@ -260,6 +263,11 @@ final class SqliteTransaction implements StoreTransaction {
                 }
                 return ps.executeBatch().length;
             }
+        });
+        return SqlCalls.run("access epoch", () -> {
+            long before = SqlCalls.count(c(), SqliteStatements.ACCESS_EPOCH);
+            SqlCalls.update(c(), SqliteStatements.NEXT_ACCESS_EPOCH);
+            return new long[] {before, SqlCalls.count(c(), SqliteStatements.ACCESS_EPOCH)};
         });
     }
 

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
+import dev.engram.spi.Change;
 import dev.engram.spi.MemoryFixtures;
 import dev.engram.testing.MutableClock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,6 +46,121 @@ class RecordCacheTest {
         assertEquals(2, cache.memory(a.id()).accessCount());
         assertEquals(later, cache.memory(a.id()).lastAccessedAt());
         assertNull(cache.pinned("work"), "pinned rows are reloaded rather than patched");
+    }
+
+    /** A change feed held in a list, with the access epoch as a number the test moves. */
+    private static final class Feed implements RecordCache.ChangeFeed {
+        final List<Change> changes = new ArrayList<>();
+        long epoch;
+        int reads;
+
+        void add(String memoryId) {
+            changes.add(new Change(head() + 1, memoryId));
+        }
+
+        @Override
+        public List<Change> since(long seq, int max) {
+            reads++;
+            return changes.stream().filter(c -> c.seq() > seq).limit(max).toList();
+        }
+
+        @Override
+        public long head() {
+            return changes.isEmpty() ? 0 : changes.get(changes.size() - 1).seq();
+        }
+
+        @Override
+        public long accessEpoch() {
+            return epoch;
+        }
+    }
+
+    private final Memory b = MemoryFixtures.minimal(clock, 2, "work", "b").build();
+    private final Feed feed = new Feed();
+
+    /** A cache at version 5 holding a and b, their pins, an edge list and a link count. */
+    private void filled() {
+        feed.add(a.id());
+        feed.add(b.id());
+        cache.validate(5, feed);
+        long stamp = cache.stamp();
+        cache.putMemory(stamp, a);
+        cache.putMemory(stamp, b);
+        cache.putPinned(stamp, "work", List.of(a));
+        cache.putEdges(stamp, b.id(), List.of(new Edge(b.id(), a.id(), EdgeType.RELATED, clock.instant())));
+        cache.putDegree(stamp, b.id(), 1);
+    }
+
+    @Test
+    void aCommitEvictsOnlyTheMemoriesItsChangesName() {
+        filled();
+        assertEquals(2, cache.seq(), "a reset starts from the feed's head");
+        feed.add(a.id());
+        long before = cache.stamp();
+        long stamp = cache.validate(6, feed);
+        assertNull(cache.memory(a.id()), "the changed memory is read again");
+        assertEquals(b, cache.memory(b.id()), "the others stay");
+        assertNull(cache.pinned("work"), "pins, edges and link counts are not in the feed: dropped whole");
+        assertNull(cache.edges(b.id()));
+        assertNull(cache.degree(b.id()));
+        assertEquals(3, cache.seq());
+        assertTrue(stamp != before, "a row read before the eviction must not be filed after it");
+        cache.putMemory(before, a);
+        assertNull(cache.memory(a.id()));
+        assertTrue(cache.validAt(6));
+    }
+
+    @Test
+    void aCommitOutsideTheFeedKeepsTheRowsAndDropsWhatTheFeedCannotTell() {
+        filled();
+        cache.validate(6, feed); // an edge or a mark written: the version moves, the feed does not
+        assertEquals(a, cache.memory(a.id()));
+        assertNull(cache.edges(b.id()));
+    }
+
+    @Test
+    void aLongFeedOrOneThatWentBackwardsResetsEverything() {
+        filled();
+        for (int i = 0; i <= RecordCache.MAX_EVICTIONS; i++) feed.add(MemoryFixtures.id(1000 + i));
+        cache.validate(6, feed);
+        assertNull(cache.memory(b.id()), "more changes than the bound: a reset");
+        assertEquals(feed.head(), cache.seq());
+
+        cache.putMemory(cache.stamp(), b);
+        feed.changes.clear(); // the file was replaced by an older one
+        cache.validate(7, feed);
+        assertNull(cache.memory(b.id()), "a head behind the cache: a reset");
+        assertEquals(0, cache.seq());
+    }
+
+    @Test
+    void accessCountsWrittenElsewhereResetButThisProcesssOwnDoNot() {
+        filled();
+        cache.accessEpochMoved(0, 1); // this process's flush, from the epoch the cache knew
+        feed.epoch = 1;
+        cache.validate(6, feed);
+        assertEquals(b, cache.memory(b.id()), "its own counts were patched in or evicted: the rows stay");
+
+        feed.epoch = 2; // another process flushed counts
+        cache.validate(7, feed);
+        assertNull(cache.memory(b.id()), "someone else's counts: every row is read again");
+
+        cache.putMemory(cache.stamp(), b);
+        cache.accessEpochMoved(5, 6); // this process moved it, but not from the epoch the cache knew
+        feed.epoch = 6;
+        cache.validate(7, feed);
+        assertNull(cache.memory(b.id()), "a flush by someone else in between: reset at the next validation");
+    }
+
+    @Test
+    void anEvictionDropsTheRowsAndStopsPutsReadBeforeIt() {
+        filled();
+        long before = cache.stamp();
+        cache.evict(List.of(a.id()));
+        assertNull(cache.memory(a.id()));
+        assertEquals(b, cache.memory(b.id()));
+        cache.putMemory(before, a);
+        assertNull(cache.memory(a.id()));
     }
 
     @Test

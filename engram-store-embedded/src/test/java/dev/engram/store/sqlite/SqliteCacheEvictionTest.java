@@ -1,0 +1,83 @@
+package dev.engram.store.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.engram.memory.Memory;
+import dev.engram.spi.MemoryFixtures;
+import dev.engram.testing.MutableClock;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A write evicts from another store's record cache only the memories it changed (two stores on one file, as two
+ * processes share it), and what is served afterwards is what the file holds.
+ */
+class SqliteCacheEvictionTest {
+    @TempDir
+    Path dir;
+    private final MutableClock clock = MutableClock.at("2026-12-04T10:00:00Z");
+    private SqliteMemoryStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) store.close();
+    }
+
+    private static Memory insert(SqliteMemoryStore s, Memory m) {
+        s.write(tx -> {
+            tx.insert(m);
+            return null;
+        });
+        return m;
+    }
+
+    @Test
+    void anotherStoresWriteEvictsWhatItChangedAndKeepsTheRest() {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(store, MemoryFixtures.minimal(clock, 1, "work", "port 8080").build());
+        Memory b = insert(store, MemoryFixtures.minimal(clock, 2, "work", "lead Dana").build());
+        store.getAll(List.of(a.id(), b.id())); // both cached
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(tx -> {
+                tx.update(tx.get(a.id()).orElseThrow().toBuilder().content("port 9090").updatedAt(clock.instant()).build());
+                return null;
+            });
+            insert(other, MemoryFixtures.minimal(clock, 3, "work", "pool 40").build());
+        }
+        assertEquals("port 9090", store.get(a.id()).orElseThrow().content(), "the changed memory is read from the file");
+        assertNotNull(store.cache().memory(b.id()), "the unchanged one is still served from memory");
+        assertEquals("lead Dana", store.get(b.id()).orElseThrow().content());
+        assertEquals(4, store.headSeq(), "two inserts, the update and the other store's insert: the feed's head, read while validating");
+    }
+
+    @Test
+    void aForgottenMemoryIsNotServedFromTheCache() {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(store, MemoryFixtures.minimal(clock, 1, "work", "port 8080").build());
+        store.get(a.id());
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(tx -> tx.delete(a.id()));
+        }
+        assertEquals(List.of(), store.getAll(List.of(a.id())));
+        assertNull(store.cache().memory(a.id()));
+    }
+
+    @Test
+    void thisStoresOwnWriteEvictsItsMemoryOnly() {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(store, MemoryFixtures.minimal(clock, 1, "work", "port 8080").build());
+        Memory b = insert(store, MemoryFixtures.minimal(clock, 2, "work", "lead Dana").build());
+        store.getAll(List.of(a.id(), b.id()));
+        store.write(tx -> {
+            tx.update(tx.get(a.id()).orElseThrow().toBuilder().content("port 9090").updatedAt(clock.instant()).build());
+            return null;
+        });
+        assertEquals("port 9090", store.get(a.id()).orElseThrow().content());
+        assertNotNull(store.cache().memory(b.id()));
+    }
+}
