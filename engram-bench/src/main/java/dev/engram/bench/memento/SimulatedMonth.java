@@ -91,12 +91,7 @@ public final class SimulatedMonth {
     private SimulatedMonth() {
     }
 
-    public static String run(long seed, int days, Embedder embedder, String embedderName, Path workDir, PrintStream progress)
-            throws IOException {
-        return run(seed, days, embedder, embedderName, workDir, progress, List.of());
-    }
-
-    /** As above, plus a pair of rows for each {@code thresholds} value: the same questions with recall's {@code threshold}. */
+    /** The two arms, then a pair for each {@code thresholds} value: the same questions with recall's {@code threshold}. */
     public static String run(long seed, int days, Embedder embedder, String embedderName, Path workDir, PrintStream progress,
                              List<Double> thresholds) throws IOException {
         Instant start = Instant.parse("2026-11-01T00:00:00Z");

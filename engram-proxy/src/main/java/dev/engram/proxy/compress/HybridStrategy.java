@@ -74,6 +74,11 @@ public final class HybridStrategy implements CompressionStrategy {
      * paragraph or line when not even it fits), then the table of contents of all the others. Empty when
      * nothing could be shown, so the caller falls back to the head view.
      */
+    /** A shown section's header line: its id, its title and {@code size}. */
+    private static String label(Section s, String size) {
+        return "[" + s.id() + " \"" + s.title().replace('"', '\'') + "\" · " + size + "]\n";
+    }
+
     private Optional<Compressed> focusedView(CompressionInput in, int showBudget) {
         String raw = in.raw();
         List<Section> all = in.sections();
@@ -83,7 +88,7 @@ public final class HybridStrategy implements CompressionStrategy {
         for (SectionRanker.Ranked r : in.focus()) {
             Section s = all.get(r.index());
             String text = TextCleaner.clean(raw.substring(s.start(), s.end())).stripTrailing();
-            String label = "[" + s.id() + " \"" + s.title().replace('"', '\'') + "\" · " + s.size() + " chars]\n";
+            String label = label(s, s.size() + " chars");
             String block = label + text + "\n";
             if (used + block.length() <= showBudget) {
                 shown.put(r.index(), block);
@@ -91,7 +96,7 @@ public final class HybridStrategy implements CompressionStrategy {
                 used += block.length();
             } else if (shown.isEmpty()) {
                 // the best match alone is longer than the room: its beginning, cut where a chunk would be
-                String partLabel = "[" + s.id() + " \"" + s.title().replace('"', '\'') + "\" · first part of " + s.size() + " chars]\n";
+                String partLabel = label(s, "first part of " + s.size() + " chars");
                 int room = showBudget - partLabel.length() - 1;
                 if (room < 100) break;
                 int cut = ProgressiveChunks.boundary(raw, s.start(), Math.min(room, s.size()));

@@ -1,5 +1,6 @@
 package dev.engram.proxy.compress;
 
+import dev.engram.analysis.StopWords;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,8 +17,8 @@ import java.util.regex.Pattern;
  * Okapi BM25 (k1 1.5, b 0.75) over each section's words, a word of its title counting three times
  * (a heading says what the section is about), case-folded with a crude suffix strip so "deploying"
  * meets "deploy". In-process and linear in the text: it runs on every compressed call that carries a
- * query, so it needs no index and no model. Words shorter than 2 characters and a few stop words of
- * the query are dropped: "how do I" would otherwise match every section.
+ * query, so it needs no index and no model. Words shorter than 2 characters and the query's function
+ * words ({@link StopWords}, the engine's own list) are dropped.
  */
 public final class SectionRanker {
     static final double K1 = 1.5;
@@ -25,10 +26,6 @@ public final class SectionRanker {
     static final double TITLE_WEIGHT = 3.0;
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]+");
     private static final Pattern SUFFIX = Pattern.compile("(ing|ed|ly|tion|ness|ment|ies|es|s)$");
-    private static final Set<String> STOP = Set.of("a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from",
-            "how", "i", "in", "is", "it", "me", "my", "of", "on", "or", "the", "this", "to", "what", "when", "where", "which",
-            "who", "why", "with", "you");
-
     private SectionRanker() {
     }
 
@@ -41,8 +38,16 @@ public final class SectionRanker {
      * query has no usable word or no section holds any of them: then nothing is focused and views stay as they are.
      */
     public static List<Ranked> rank(String query, String raw, List<Section> sections) {
-        Set<String> terms = new HashSet<>(terms(query));
-        terms.removeIf(STOP::contains);
+        Set<String> terms = new HashSet<>();
+        if (query != null) {
+            // the engine's function words ("how do I" would otherwise match every section), dropped before stemming
+            Matcher q = WORD.matcher(query);
+            while (q.find()) {
+                String w = q.group().toLowerCase(Locale.ROOT);
+                String t = stem(w);
+                if (!StopWords.contains(w) && t.length() >= 2) terms.add(t);
+            }
+        }
         if (terms.isEmpty() || sections.isEmpty()) return List.of();
         List<Map<String, Double>> tfs = new ArrayList<>(sections.size());
         double[] lengths = new double[sections.size()];

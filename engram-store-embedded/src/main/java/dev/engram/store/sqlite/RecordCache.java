@@ -98,15 +98,6 @@ final class RecordCache {
         pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
     }
 
-    /** Resets the cache unless it is valid at {@code dataVersion}; returns the stamp for the puts that follow. */
-    synchronized long validate(long dataVersion) {
-        if (!validAt(dataVersion)) {
-            reset(dataVersion);
-            seq = -1;
-        }
-        return generation;
-    }
-
     /**
      * Brings the cache to {@code dataVersion}: nothing to do when it is there already; else evicts the memories the
      * changes since {@link #seq} name, or resets when that cannot be told ({@link #MAX_EVICTIONS}, the feed went

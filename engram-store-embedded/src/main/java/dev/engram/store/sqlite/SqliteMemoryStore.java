@@ -189,16 +189,15 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         Map<String, PendingAccess.Bump> bumps = access.drain();
         boolean written = false;
         try {
-            long[] epoch = new long[2];
+            long[][] epoch = new long[1][]; // {before, after} of the access epoch, set by the (last) attempt
             T result = writer.inTransaction("write", tx -> {
-                long[] moved = tx.recordAccess(bumps);
-                if (moved != null) System.arraycopy(moved, 0, epoch, 0, 2);
+                epoch[0] = tx.recordAccess(bumps);
                 return work.apply(tx);
             });
             written = true;
-            if (!bumps.isEmpty()) {
+            if (epoch[0] != null) {
                 cache.evict(bumps.keySet()); // their counts changed without an entry in the change feed
-                cache.accessEpochMoved(epoch[0], epoch[1]);
+                cache.accessEpochMoved(epoch[0][0], epoch[0][1]);
             }
             return result;
         } finally {
@@ -547,8 +546,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     public long headSeq() {
         // the cache's validation reads the feed up to the head whenever anyone committed: no query of its own
         validateCache();
-        long seq = cache.seq();
-        return seq >= 0 ? seq : read("head seq", r -> SqlCalls.count(r.statements().bound(HEAD_SEQ)));
+        return cache.seq();
     }
 
     @Override

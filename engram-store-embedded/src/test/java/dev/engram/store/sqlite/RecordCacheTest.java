@@ -179,10 +179,10 @@ class RecordCacheTest {
 
     @Test
     void aRowReadBeforeAResetOrAnAccessPatchIsNotFiled() {
-        long beforeReset = cache.validate(5);
-        cache.validate(6); // another reader saw a commit meanwhile
+        long beforeReset = cache.validate(5, feed);
+        cache.validate(6, feed); // another reader saw a commit meanwhile
         cache.putMemory(beforeReset, a);
-        assertNull(cache.memory(a.id()), "a row from the older snapshot must not outlive the reset");
+        assertNull(cache.memory(a.id()), "a row from the older snapshot must not outlive the validation");
 
         long beforeFlush = cache.stamp();
         cache.accessWritten(bumps); // the flush patched the cache while the row was being read
@@ -191,6 +191,6 @@ class RecordCacheTest {
 
         cache.putMemory(cache.stamp(), a);
         assertEquals(a, cache.memory(a.id()));
-        assertEquals(cache.stamp(), cache.validate(6), "validating at the same version keeps the rows and the stamp");
+        assertEquals(cache.stamp(), cache.validate(6, feed), "validating at the same version keeps the rows and the stamp");
     }
 }

@@ -53,7 +53,7 @@ public final class ToonSessionFiles {
         return all;
     }
 
-    /** toon's sessions seen within toon's window and not ended, newest first; unreadable files are skipped. */
+    /** toon's sessions seen within toon's window and not ended, in no order; unreadable files are skipped. */
     List<AgentSession> active(Instant now) {
         if (!Files.isDirectory(dir)) return List.of();
         List<AgentSession> out = new ArrayList<>();
@@ -65,7 +65,6 @@ public final class ToonSessionFiles {
         } catch (IOException | RuntimeException e) {
             return List.of(); // presence is a hint: a folder that cannot be listed shows no toon sessions
         }
-        out.sort((a, b) -> b.lastSeen().compareTo(a.lastSeen()));
         return out;
     }
 
