@@ -131,7 +131,8 @@ final class LatencyBench {
     }
 
     private static RecallQuery query(MemoryGenerator g) {
-        return new RecallQuery(g.query(), null, null, null, null, null, false, g.zone(), null, null, null, null, null, null);
+        return new RecallQuery(g.query(), null, null, null, null, null, false, g.zone(), null, null, null, null, null, null,
+                null, false, null);
     }
 
     static String table(List<Row> rows) {

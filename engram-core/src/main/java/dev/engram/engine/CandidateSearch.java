@@ -56,7 +56,7 @@ final class CandidateSearch {
         this.settings = settings;
     }
 
-    /** {@code forceAll} (mode hybrid) runs every layer and expands two hops. */
+    /** {@code forceAll} (mode hybrid) runs every layer and expands two hops (or the query's {@code hops}). */
     Candidates search(RecallQuery q, Set<MemoryStatus> statuses, Instant from, Instant to, boolean forceAll) {
         List<String> layers = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -106,8 +106,8 @@ final class CandidateSearch {
                 out.putIfAbsent(e.getKey(), new Candidates.Signals(lexical.get(e.getKey()), semantic.get(e.getKey()),
                         e.getValue(), 0, null, false)));
 
-        if (settings.runs(RecallStep.GRAPH) || forceAll) {
-            int added = expand(out, forceAll ? 2 : settings.graphHops());
+        if (settings.runs(RecallStep.GRAPH) || forceAll || q.hops() != null) {
+            int added = expand(out, q.hops() != null ? q.hops() : forceAll ? 2 : settings.graphHops());
             layers.add("graph: " + added + " neighbour signal(s)");
         }
         return new Candidates(out, layers, notes, signal);

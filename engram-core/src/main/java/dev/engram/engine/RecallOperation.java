@@ -1,10 +1,12 @@
 package dev.engram.engine;
 
+import dev.engram.analysis.ScriptFamily;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.rank.Contribution;
+import dev.engram.rank.RankFusion;
 import dev.engram.rank.RecallRanking;
 import dev.engram.spi.Embedder;
 import dev.engram.spi.MemoryStore;
@@ -13,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -120,20 +123,28 @@ final class RecallOperation {
         for (Memory pinned : store.pinned(q.zone())) {
             if (filter.accepts(pinned)) candidates.putIfAbsent(pinned.id(), pinned);
         }
-        boolean graph = settings.runs(RecallStep.GRAPH) || q.mode() == RecallMode.HYBRID;
-        // one query for every candidate's link count; nothing to ask when the graph layer is off
-        Map<String, Integer> links = graph && settings.centralityWeight() > 0 ? store.degrees(candidates.keySet()) : Map.of();
+        boolean graph = settings.runs(RecallStep.GRAPH) || q.mode() == RecallMode.HYBRID || q.hops() != null;
+        // one query for every candidate's link count; nothing to ask when neither the graph layer nor rank fusion reads it
+        Map<String, Integer> links = graph && settings.centralityWeight() > 0 || q.rankFusion()
+                ? store.degrees(candidates.keySet()) : Map.of();
+        Map<String, Double> fused = q.rankFusion() ? rankFused(candidates.keySet(), found, links) : null;
+        ScriptFamily queryScript = q.bias().sameScript() != 0 ? ScriptFamily.of(q.query()) : ScriptFamily.NONE;
         List<RecalledMemory> out = new ArrayList<>(candidates.size());
         for (Memory m : candidates.values()) {
             Candidates.Signals signals = found.byId().get(m.id());
-            double match = signals == null ? 0 : signals.exact() ? 1.0 : signals.fused();
-            List<Contribution> parts = new ArrayList<>(RecallRanking.contributions(m, match, filter.referenceTime(),
-                    settings.boostScale()));
-            if (signals != null && signals.graph() > 0 && !signals.exact()) {
-                parts.add(new Contribution("graph", signals.graph(), () -> "linked: " + signals.graphVia()));
+            List<Contribution> parts;
+            if (fused != null) {
+                parts = new ArrayList<>(RecallRanking.fusedContributions(m, fused.get(m.id()), settings.boostScale()));
+            } else {
+                double match = signals == null ? 0 : signals.exact() ? 1.0 : signals.fused();
+                parts = new ArrayList<>(RecallRanking.contributions(m, match, filter.referenceTime(), settings.boostScale()));
+                if (signals != null && signals.graph() > 0 && !signals.exact()) {
+                    parts.add(new Contribution("graph", signals.graph(), () -> "linked: " + signals.graphVia()));
+                }
+                Integer degree = links.get(m.id());
+                if (degree != null) parts.add(RecallRanking.centrality(degree, settings.centralityWeight()));
             }
-            Integer degree = links.get(m.id());
-            if (degree != null) parts.add(RecallRanking.centrality(degree, settings.centralityWeight()));
+            if (q.bias().any()) parts.addAll(q.bias().contributions(m, RecallRanking.sum(parts), queryScript));
             double score = RecallRanking.sum(parts);
             out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(signals == null ? 0 : signals.relevance()),
                     parts, q.explain() ? reason(m, parts, signals) : null));
@@ -144,6 +155,21 @@ final class RecallOperation {
                 // keys before ids: ids are random, so equal scores would otherwise order differently per store
                 .thenComparing(r -> r.memory().zone()).thenComparing(r -> r.memory().key()));
         return out;
+    }
+
+    /**
+     * Reciprocal-rank scores of the candidates: ranked by relevance (the layers' match, a neighbour's share
+     * through the graph) and by link count ({@link RankFusion}).
+     */
+    private static Map<String, Double> rankFused(Set<String> ids, Candidates found, Map<String, Integer> links) {
+        Map<String, Double> relevance = new HashMap<>();
+        Map<String, Double> degree = new HashMap<>();
+        for (String id : ids) {
+            Candidates.Signals s = found.byId().get(id);
+            relevance.put(id, s == null ? 0 : s.relevance());
+            degree.put(id, (double) links.getOrDefault(id, 0));
+        }
+        return RankFusion.fuse(relevance, degree);
     }
 
     /** One deterministic line: the layers' evidence, every contribution with its value, then use and pin facts. */

@@ -11,10 +11,14 @@ import java.util.Set;
  * Null means default: {@code limit} from the budget, {@code budget} normal, {@code budgetTokens} no
  * cap, {@code mode} ids when {@code ids} are given, else ranked; ids with another mode are refused. {@code from}, {@code to} and {@code asOf} are dates, instants or
  * relative ages such as {@code 7d}; {@code path} is a glob matched against file and path scope.
+ * {@code hops} (1 or 2) makes a ranked recall walk the graph that far from its hits (null: the settings' depth,
+ * two in hybrid); {@code rankFusion} scores by reciprocal ranks ({@link dev.engram.rank.RankFusion}) instead of
+ * the weighted sum; {@code bias} is what the caller favours beyond the words ({@link RecallBias}).
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
                           List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
-                          String from, String to, String path, String asOf) {
+                          String from, String to, String path, String asOf, Integer hops, boolean rankFusion,
+                          RecallBias bias) {
     public static final int MAX_LIMIT = 100;
 
     public RecallQuery {
@@ -48,10 +52,15 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         to = RememberCommand.blankToNull(to);
         path = RememberCommand.blankToNull(path);
         asOf = RememberCommand.blankToNull(asOf);
+        if (hops != null && (hops < 1 || hops > 2)) {
+            throw new InvalidArgumentException("hops", "must be 1 or 2, got " + hops);
+        }
+        bias = bias == null ? RecallBias.NONE : bias;
     }
 
     public static RecallQuery of(String query) {
-        return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null);
+        return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null, null,
+                false, null);
     }
 
     public int effectiveLimit() {
@@ -65,7 +74,9 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
     /** Named-argument construction; {@link #build()} validates. */
     public static final class Builder {
         private final String query;
-        private Integer limit, budgetTokens;
+        private Integer limit, budgetTokens, hops;
+        private boolean rankFusion;
+        private RecallBias bias;
         private Budget budget;
         private RecallMode mode;
         private List<String> ids, tags;
@@ -90,10 +101,13 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         public Builder to(String v) { to = v; return this; }
         public Builder path(String v) { path = v; return this; }
         public Builder asOf(String v) { asOf = v; return this; }
+        public Builder hops(Integer v) { hops = v; return this; }
+        public Builder rankFusion(boolean v) { rankFusion = v; return this; }
+        public Builder bias(RecallBias v) { bias = v; return this; }
 
         public RecallQuery build() {
             return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
-                    path, asOf);
+                    path, asOf, hops, rankFusion, bias);
         }
     }
 }

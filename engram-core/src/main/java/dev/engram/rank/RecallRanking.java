@@ -60,6 +60,23 @@ public final class RecallRanking {
         return parts;
     }
 
+    /**
+     * The parts of a score under rank fusion, as toon-memory's {@code rrf: true} adds them: the fused ranks
+     * ({@link RankFusion}) stand for match, centrality and automatic importance; an explicit importance level
+     * and a warning still add their boosts. Quality and freshness, which toon does not have, are left out.
+     */
+    public static List<Contribution> fusedContributions(Memory m, double fused, double boostScale) {
+        List<Contribution> parts = new ArrayList<>(3);
+        parts.add(new Contribution("fusion", fused, () -> String.format(java.util.Locale.ROOT, "rank fusion %.3f", fused)));
+        if (m.importance() != null) {
+            parts.add(new Contribution("importance", boostScale * m.importance().boost(), () -> "importance " + m.importance().wireName()));
+        }
+        if (m.type() == MemoryType.WARNING) {
+            parts.add(new Contribution("warning", boostScale * WARNING_BOOST, () -> "warning"));
+        }
+        return parts;
+    }
+
     /** {@code q} in [0, 1] as {@code 0.00}, without String.format's cost. */
     static String twoDecimals(double q) {
         long hundredths = Math.round(q * 100);

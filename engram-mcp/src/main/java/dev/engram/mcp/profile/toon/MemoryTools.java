@@ -8,6 +8,7 @@ import dev.engram.engine.ForgetResult;
 import dev.engram.engine.LinkCommand;
 import dev.engram.engine.LinkSpec;
 import dev.engram.engine.PinCommand;
+import dev.engram.engine.RecallBias;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
@@ -161,10 +162,8 @@ final class MemoryTools {
     private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
         String query = args.textOr("query") == null ? "" : args.textOr("query").strip();
         String mode = args.textOr("mode");
-        // checked so a bad value is named; Engram's own ranking stands in for toon's hops and rrf
-        args.intOr("hops", 1, 2);
-        args.bool("rrf");
-        boolean sessionBias = bias(args);
+        int hops = args.intOr("hops", 1, 1, 2);
+        RecallBias bias = bias(args, false);
         List<String> ids = hasIds ? args.words("ids") : null;
         String category = args.textOr("category");
         Set<MemoryType> types = category == null || category.isBlank() ? null : Set.of(category(category));
@@ -177,18 +176,19 @@ final class MemoryTools {
         RecallQuery.Builder q = RecallQuery.builder(query).zone(c.zone()).types(types).tags(tags)
                 .from(args.textOr("from_date")).to(args.textOr("to_date")).path(blank(args.textOr("path_scope")))
                 .asOf(blank(args.textOr("as_of"))).explain(args.bool("explain"))
-                .budgetTokens(tokens == null || tokens == 0 ? null : tokens).budget(Budget.DEEP);
+                .budgetTokens(tokens == null || tokens == 0 ? null : tokens).budget(Budget.DEEP)
+                .rankFusion(args.bool("rrf")).bias(bias);
         if (ids != null && !ids.isEmpty()) {
             q.mode(RecallMode.IDS).ids(ids);
         } else if (index || query.isEmpty()) {
             // toon lists the top entries when the query is empty; Engram's index mode does the listing
             q.mode(RecallMode.INDEX).limit(limit);
         } else {
-            q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit);
+            // toon walks the links from its matches in every mode, hops deep (1 by default)
+            q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit).hops(hops);
         }
         RecallResult result = c.engine().recall(q.build(), ToonText.COST);
-        List<RecalledMemory> found = index || (ids != null && !ids.isEmpty()) || !sessionBias ? result.results()
-                : sessionBiased(args, result.results());
+        List<RecalledMemory> found = result.results();
         if (found.isEmpty()) return "No matching memories.";
         if (index) {
             StringBuilder b = new StringBuilder();
@@ -199,33 +199,23 @@ final class MemoryTools {
         return ToonText.render(found, layout);
     }
 
-    /** Whether {@code bias} asks for the session bias; a value other than none or session is refused. */
-    private static boolean bias(ToolArgs args) {
+    /** toon's session factor (an entry about a file this session touched), script, folder and evidence boosts. */
+    static final double SESSION_FACTOR = 1.15, SAME_SCRIPT = 0.1, FOLDER = 0.05;
+
+    /**
+     * toon's biases as the engine applies them: evidence always (conflict +0.15, verified +0.03, unverified
+     * -0.02); with {@code bias: "session"} the session's files ×1.15; and for smart recall ({@code smart})
+     * toon's language-family (+0.1) and working-folder (+0.05) boosts. A bias other than none or session is
+     * refused.
+     */
+    private RecallBias bias(ToolArgs args, boolean smart) {
         String bias = args.textOr("bias");
         if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
             throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
         }
-        return bias != null && bias.strip().equals("session");
-    }
-
-    /**
-     * toon's session bias over Engram's ranking: an entry whose file this session's calls named scores 1.15
-     * times as much (toon's factor), pinned entries staying first. It reorders what recall returned; the
-     * set itself is Engram's, so within {@code limit} the bias moves entries, it does not bring in others.
-     */
-    private List<RecalledMemory> sessionBiased(ToolArgs args, List<RecalledMemory> found) {
-        Set<String> touched = new java.util.HashSet<>();
-        for (String f : c.sessions().ownFiles(args)) touched.add(normalFile(f));
-        if (touched.isEmpty()) return found;
-        List<RecalledMemory> out = new ArrayList<>(found);
-        out.sort(java.util.Comparator.comparing((RecalledMemory r) -> r.memory().pinPriority() > 0 ? 0 : 1)
-                .thenComparing(r -> -r.score() * (r.memory().file() != null && touched.contains(normalFile(r.memory().file())) ? 1.15 : 1.0)));
-        return out;
-    }
-
-    private static String normalFile(String f) {
-        String s = f.strip().replace('\\', '/');
-        return s.startsWith("./") ? s.substring(2) : s;
+        RecallBias out = RecallBias.NONE.withNudges(ToonEvidence.nudges(c.engine(), c.zone()));
+        if (bias != null && bias.strip().equals("session")) out = out.withFiles(c.sessions().ownFiles(args), SESSION_FACTOR);
+        return smart ? out.withSameScript(SAME_SCRIPT).withFolder(".", FOLDER) : out;
     }
 
     private static ToonText.Layout layout(ToolArgs args) {
@@ -255,14 +245,11 @@ final class MemoryTools {
                 + "entries in the compact layout.", schema, ToonTool.hints(true, false, true)), args -> {
             String category = args.textOr("category");
             Integer tokens = args.intOr("budget_tokens", 0, 100_000);
-            args.bool("rrf");
-            boolean sessionBias = bias(args);
             RecallQuery q = RecallQuery.builder(args.text("intent")).zone(c.zone()).limit(args.intOr("limit", 8, 1, 100))
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
-                    .mode(RecallMode.RANKED).build();
+                    .mode(RecallMode.RANKED).rankFusion(args.bool("rrf")).bias(bias(args, true)).build();
             List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
-            if (sessionBias) found = sessionBiased(args, found);
             return found.isEmpty() ? "No matching memories." : ToonText.render(found, ToonText.Layout.NORMAL);
         });
     }

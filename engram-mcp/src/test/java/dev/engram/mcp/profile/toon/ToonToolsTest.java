@@ -273,4 +273,51 @@ class ToonToolsTest {
         assertTrue(call("memory_stats", Map.of()).contains("Total entries: 1"));
         assertTrue(call("memory_recall", Map.of("ids", "use-zod")).contains("Use Zod") && !call("memory_recall", Map.of("ids", "use-zod")).contains("v4"));
     }
+
+    private String firstKey(String text) {
+        var m = java.util.regex.Pattern.compile("\\[\\w+\\] ([\\w-]+)").matcher(text);
+        assertTrue(m.find(), "no entry in: " + text);
+        return m.group(1);
+    }
+
+    @Test
+    void hopsWalkTheLinksAsFarAsAsked() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "far", "content", "Signing secrets rotate monthly"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "near", "content", "Stripe signs every callback", "links", "far"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "seed", "content", "The billing service retries webhooks", "links", "near"));
+        for (String mode : List.of("flat", "graph")) {
+            String one = call("memory_recall", Map.of("query", "billing webhooks", "mode", mode));
+            assertTrue(one.contains("] near") && !one.contains("] far"), mode + ", toon's default of one hop: " + one);
+            String two = call("memory_recall", Map.of("query", "billing webhooks", "mode", mode, "hops", 2));
+            assertTrue(two.contains("] far"), mode + ", two hops: " + two);
+        }
+        assertTrue(error("memory_recall", Map.of("query", "billing", "hops", 3)).contains("hops"));
+    }
+
+    @Test
+    void rrfLetsAHubOneMatchRankDownLead() {
+        StringBuilder notes = new StringBuilder();
+        for (int i = 1; i <= 11; i++) {
+            call("memory_remember", Map.of("category", "knowledge", "key", "note-" + i, "content", "Unrelated note number " + i));
+            notes.append(" note-").append(i);
+        }
+        call("memory_remember", Map.of("category", "knowledge", "key", "hub", "content", "Deploy runbook for the cluster and its many services", "links", notes.toString().strip()));
+        call("memory_remember", Map.of("category", "knowledge", "key", "plain", "content", "Deploy runbook: deploy with the runbook"));
+        assertEquals("plain", firstKey(call("memory_recall", Map.of("query", "deploy runbook", "limit", 1))), "the linear score: best match first");
+        assertEquals("hub", firstKey(call("memory_recall", Map.of("query", "deploy runbook", "limit", 1, "rrf", true))),
+                "rank fusion: 3/(k+1) + 1/(k+0) beats 3/(k+0) + 1/(k+12) at k 4");
+        String smart = call("memory_smart_recall", Map.of("intent", "deploy runbook", "limit", 1, "rrf", true));
+        assertTrue(smart.startsWith("[1] knowledge/hub\n"), smart);
+    }
+
+    @Test
+    void evidenceMovesEntriesAsToonsBoostsDo() throws Exception {
+        Files.writeString(project.resolve("Present.java"), "class Present {}");
+        // the same words: without evidence the newer entry would lead the tie
+        call("memory_remember", Map.of("category", "knowledge", "key", "pool-a", "content", "The pool keeps twenty connections", "file", "Present.java"));
+        Thread.sleep(5);
+        call("memory_remember", Map.of("category", "knowledge", "key", "pool-b", "content", "The pool keeps twenty connections", "file", "Missing.java"));
+        String recalled = call("memory_recall", Map.of("query", "pool connections", "limit", 1));
+        assertEquals("pool-a", firstKey(recalled), "verified (+0.03) over unverified (-0.02): " + recalled);
+    }
 }
