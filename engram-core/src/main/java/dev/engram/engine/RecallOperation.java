@@ -135,6 +135,10 @@ final class RecallOperation {
             List<Contribution> parts;
             if (fused != null) {
                 parts = new ArrayList<>(RecallRanking.fusedContributions(m, fused.get(m.id()), settings.boostScale()));
+                // the ranks already hold what the link passed on; the part says that a link brought it in
+                if (signals != null && signals.graph() > 0 && signals.fused() == 0 && !signals.exact()) {
+                    parts.add(new Contribution("graph", 0, () -> "linked: " + signals.graphVia()));
+                }
             } else {
                 double match = signals == null ? 0 : signals.exact() ? 1.0 : signals.fused();
                 parts = new ArrayList<>(RecallRanking.contributions(m, match, filter.referenceTime(), settings.boostScale()));

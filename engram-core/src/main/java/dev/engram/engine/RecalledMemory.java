@@ -13,4 +13,14 @@ public record RecalledMemory(Memory memory, double score, double relevance, List
     public RecalledMemory {
         contributions = List.copyOf(contributions);
     }
+
+    /** Whether only a link to another hit brought this memory in: no layer matched it on its own. */
+    public boolean linkedOnly() {
+        boolean linked = false;
+        for (Contribution c : contributions) {
+            if (c.name().equals("match") && c.value() > 0) return false;
+            if (c.name().equals("graph")) linked = true;
+        }
+        return linked;
+    }
 }

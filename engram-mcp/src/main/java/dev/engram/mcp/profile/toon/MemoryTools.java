@@ -187,7 +187,7 @@ final class MemoryTools {
             // toon walks the links from its matches in every mode, hops deep (1 by default)
             q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit).hops(hops);
         }
-        RecallResult result = c.engine().recall(q.build(), ToonText.COST);
+        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout));
         List<RecalledMemory> found = result.results();
         if (found.isEmpty()) return "No matching memories.";
         if (index) {

@@ -13,19 +13,28 @@ import java.util.Locale;
 
 /** toon-memory's text conventions (seed-systems §1.8): the layouts of recall and the names toon prints. */
 final class ToonText {
-    /** toon prices output as ceil(chars / 4) + words; the budgets cut by the same measure. */
-    static final ResultCost COST = new ResultCost() {
-        @Override
-        public int recalled(RecalledMemory result, RecallMode mode, int rank) {
-            String text = mode == RecallMode.INDEX ? index(result, rank) : normal(result.memory(), rank);
-            return tokens(text);
-        }
+    /** toon prices output as ceil(chars / 4) + words; the budgets cut by the same measure, in the normal layout. */
+    static final ResultCost COST = cost(Layout.NORMAL);
 
-        @Override
-        public int briefingLine(Memory memory) {
-            return tokens(line(memory));
-        }
-    };
+    /** The price of each entry as {@code layout} prints it, so {@code budget_tokens} bounds what the agent reads. */
+    static ResultCost cost(Layout layout) {
+        return new ResultCost() {
+            @Override
+            public int recalled(RecalledMemory result, RecallMode mode, int rank) {
+                String text = mode == RecallMode.INDEX ? index(result, rank) : switch (layout) {
+                    case DEEP -> deep(result);
+                    case NORMAL -> normal(result, rank);
+                    case TINY -> tiny(result.memory(), rank);
+                };
+                return tokens(text);
+            }
+
+            @Override
+            public int briefingLine(Memory memory) {
+                return tokens(line(memory));
+            }
+        };
+    }
 
     /** The three layouts of ranked recall ({@code budget}); deep is toon's default. */
     enum Layout { TINY, NORMAL, DEEP }
@@ -100,12 +109,21 @@ final class ToonText {
         return days <= 0 ? "used today" : days == 1 ? "used yesterday" : "used " + days + "d ago";
     }
 
-    /** {@code [1] decision/key}, the content, and the tags line. */
-    static String normal(Memory m, int rank) {
+    /** toon's normal layout cuts an entry that only a link brought in to this many characters. */
+    static final int NEIGHBOUR_SNIPPET = 90;
+
+    /**
+     * toon's normal layout: {@code [1] decision/key}, then the content and {@code · tags: a;b} on one line; an
+     * entry that only a link to a hit brought in shows its first 90 characters.
+     */
+    static String normal(RecalledMemory r, int rank) {
+        Memory m = r.memory();
+        String body = m.content();
+        if (r.linkedOnly() && body.length() > NEIGHBOUR_SNIPPET) body = body.substring(0, NEIGHBOUR_SNIPPET).stripTrailing() + "…";
         StringBuilder b = new StringBuilder("[").append(rank).append("] ").append(category(m.type())).append('/').append(m.key())
-                .append(pin(m)).append('\n').append(indent(m.content())).append('\n');
-        if (!m.tags().isEmpty()) b.append("  tags: ").append(String.join(";", m.tags())).append('\n');
-        return b.toString();
+                .append(pin(m)).append('\n').append(indent(body));
+        if (!m.tags().isEmpty()) b.append(" · tags: ").append(String.join(";", m.tags()));
+        return b.append('\n').toString();
     }
 
     /** {@code [1] decision/key} and the first line, cut at 80 characters. */
@@ -135,7 +153,7 @@ final class ToonText {
             RecalledMemory r = results.get(i);
             b.append(switch (layout) {
                 case DEEP -> deep(r);
-                case NORMAL -> normal(r.memory(), i + 1);
+                case NORMAL -> normal(r, i + 1);
                 case TINY -> tiny(r.memory(), i + 1);
             });
             if (i < results.size() - 1) b.append('\n');

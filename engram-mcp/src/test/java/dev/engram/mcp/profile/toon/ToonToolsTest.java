@@ -320,4 +320,31 @@ class ToonToolsTest {
         String recalled = call("memory_recall", Map.of("query", "pool connections", "limit", 1));
         assertEquals("pool-a", firstKey(recalled), "verified (+0.03) over unverified (-0.02): " + recalled);
     }
+
+    @Test
+    void theNormalLayoutCutsWhatOnlyALinkBroughtInAsToonDoes() {
+        String longer = "Stripe signs every callback with a timestamp and an HMAC of the body, and rejects replays older than five minutes";
+        call("memory_remember", Map.of("category", "knowledge", "key", "near", "content", longer, "tags", "stripe"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "seed", "content", "The billing service retries webhooks", "links", "near", "tags", "billing"));
+        String normal = call("memory_recall", Map.of("query", "billing webhooks", "budget", "normal"));
+        assertTrue(normal.startsWith("[1] knowledge/seed\n  The billing service retries webhooks · tags: billing\n"), normal);
+        assertTrue(normal.contains("[2] knowledge/near\n  " + longer.substring(0, 90).stripTrailing() + "… · tags: stripe"), normal);
+        String deep = call("memory_recall", Map.of("query", "billing webhooks"));
+        assertTrue(deep.contains(longer), "deep shows all of it: " + deep);
+    }
+
+    @Test
+    void budgetTokensBoundsTheLayoutThatIsPrinted() {
+        for (int i = 0; i < 8; i++) {
+            call("memory_remember", Map.of("category", "knowledge", "key", "retry-" + i, "content",
+                    "Retry policy number " + i + " backs off exponentially from 100 ms up to thirty seconds, with jitter"));
+        }
+        for (String budget : List.of("deep", "normal", "tiny")) {
+            String text = call("memory_recall", Map.of("query", "retry policy", "budget", budget, "budget_tokens", 120, "limit", 8));
+            int tokens = 0;
+            for (String block : text.split("\n\n")) tokens += (int) Math.ceil(block.length() / 4.0) + block.strip().split("\\s+").length;
+            assertTrue(tokens <= 120, budget + " printed " + tokens + " tokens over a budget of 120:\n" + text);
+            assertTrue(text.contains("retry-"), budget + ": " + text);
+        }
+    }
 }
