@@ -7,7 +7,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -23,11 +23,12 @@ import java.util.stream.Collectors;
  * @param sameScript  added when the memory is written in the query's {@link ScriptFamily}
  * @param folder      memories whose path scope (a glob) matches this path get {@code folderBoost}; null for none
  * @param folderBoost added for a matching path scope
- * @param nudges      per memory id, an amount the caller knows of and the engine does not (toon's evidence level)
+ * @param nudge       per memory, an amount the caller knows of and the engine does not (toon's evidence level, a
+ *                    file changed since the memory was written), or null for none
  */
 public record RecallBias(Set<String> files, double fileFactor, double sameScript, String folder, double folderBoost,
-                         Map<String, Nudge> nudges) {
-    public static final RecallBias NONE = new RecallBias(Set.of(), 1.0, 0, null, 0, Map.of());
+                         Function<Memory, Nudge> nudge) {
+    public static final RecallBias NONE = new RecallBias(Set.of(), 1.0, 0, null, 0, m -> null);
 
     /** One memory's caller-known amount, with the words {@code explain} shows for it. */
     public record Nudge(double value, String reason) {
@@ -36,7 +37,7 @@ public record RecallBias(Set<String> files, double fileFactor, double sameScript
     public RecallBias {
         files = files == null ? Set.of() : files.stream().map(RecallBias::normalFile).filter(f -> !f.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
-        nudges = nudges == null ? Map.of() : Map.copyOf(nudges);
+        nudge = nudge == null ? m -> null : nudge;
         if (!(fileFactor >= 1 && fileFactor < 100)) throw new IllegalArgumentException("fileFactor must be 1..100, got " + fileFactor);
         if (!(Math.abs(sameScript) < 100 && Math.abs(folderBoost) < 100)) {
             throw new IllegalArgumentException("boosts must be finite and small, got " + sameScript + " and " + folderBoost);
@@ -44,18 +45,18 @@ public record RecallBias(Set<String> files, double fileFactor, double sameScript
     }
 
     public RecallBias withFiles(java.util.Collection<String> v, double factor) {
-        return new RecallBias(Set.copyOf(v), factor, sameScript, folder, folderBoost, nudges);
+        return new RecallBias(Set.copyOf(v), factor, sameScript, folder, folderBoost, nudge);
     }
 
     public RecallBias withSameScript(double v) {
-        return new RecallBias(files, fileFactor, v, folder, folderBoost, nudges);
+        return new RecallBias(files, fileFactor, v, folder, folderBoost, nudge);
     }
 
     public RecallBias withFolder(String path, double boost) {
-        return new RecallBias(files, fileFactor, sameScript, path, boost, nudges);
+        return new RecallBias(files, fileFactor, sameScript, path, boost, nudge);
     }
 
-    public RecallBias withNudges(Map<String, Nudge> v) {
+    public RecallBias withNudge(Function<Memory, Nudge> v) {
         return new RecallBias(files, fileFactor, sameScript, folder, folderBoost, v);
     }
 
@@ -85,13 +86,13 @@ public record RecallBias(Set<String> files, double fileFactor, double sameScript
         if (folder != null && folderBoost != 0 && m.pathScope() != null && scopeMatches(m.pathScope(), folder)) {
             out.add(new Contribution("folder", folderBoost, () -> "scoped to " + folder));
         }
-        Nudge nudge = nudges.get(m.id());
-        if (nudge != null && nudge.value() != 0) out.add(new Contribution("nudge", nudge.value(), nudge::reason));
+        Nudge n = nudge.apply(m);
+        if (n != null && n.value() != 0) out.add(new Contribution("nudge", n.value(), n::reason));
         return out;
     }
 
     boolean any() {
-        return fileFactor > 1 && !files.isEmpty() || sameScript != 0 || folder != null && folderBoost != 0 || !nudges.isEmpty();
+        return this != NONE;
     }
 
     private static boolean scopeMatches(String scope, String path) {

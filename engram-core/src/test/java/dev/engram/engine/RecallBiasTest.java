@@ -13,7 +13,6 @@ import dev.engram.rank.Contribution;
 import dev.engram.rank.RankFusion;
 import dev.engram.testing.PlainCost;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -110,7 +109,7 @@ class RecallBiasTest {
         String enId = f.engine.recall(recall("redis").build(), COST).results().stream()
                 .filter(r -> r.memory().key().equals("en")).findFirst().orElseThrow().memory().id();
         RecallBias bias = RecallBias.NONE.withSameScript(0.1).withFolder(".", 0.05)
-                .withNudges(Map.of(enId, new RecallBias.Nudge(0.15, "evidence conflict")));
+                .withNudge(m -> m.id().equals(enId) ? new RecallBias.Nudge(0.15, "evidence conflict") : null);
 
         RecallResult korean = f.engine.recall(recall("redis 캐시 설정").bias(bias).explain(true).build(), COST);
         assertEquals(0.1, part(only(korean, "ko"), "script").orElseThrow().value(), 1e-9);

@@ -199,21 +199,30 @@ final class MemoryTools {
         return ToonText.render(found, layout);
     }
 
-    /** toon's session factor (an entry about a file this session touched), script, folder and evidence boosts. */
-    static final double SESSION_FACTOR = 1.15, SAME_SCRIPT = 0.1, FOLDER = 0.05;
+    /** toon's session factor (an entry about a file this session touched), script, folder and drift amounts. */
+    static final double SESSION_FACTOR = 1.15, SAME_SCRIPT = 0.1, FOLDER = 0.05, DRIFT = -0.3;
 
     /**
      * toon's biases as the engine applies them: evidence always (conflict +0.15, verified +0.03, unverified
      * -0.02); with {@code bias: "session"} the session's files ×1.15; and for smart recall ({@code smart})
-     * toon's language-family (+0.1) and working-folder (+0.05) boosts. A bias other than none or session is
-     * refused.
+     * toon's language-family (+0.1) and working-folder (+0.05) boosts and its drift penalty (-0.3 when the
+     * entry's file changed after the day the entry was written). A bias other than none or session is refused.
      */
     private RecallBias bias(ToolArgs args, boolean smart) {
         String bias = args.textOr("bias");
         if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
             throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
         }
-        RecallBias out = RecallBias.NONE.withNudges(ToonEvidence.nudges(c.engine(), c.zone()));
+        Map<String, String> evidence = ToonEvidence.levels(c.engine(), c.zone());
+        RecallBias out = RecallBias.NONE.withNudge(m -> {
+            String level = evidence.get(m.id());
+            boolean drifted = smart && c.drifted(m);
+            if (level == null && !drifted) return null;
+            double value = (level == null ? 0 : ToonEvidence.BOOST.get(level)) + (drifted ? DRIFT : 0);
+            String reason = (level == null ? "" : "evidence " + level) + (level != null && drifted ? ", " : "")
+                    + (drifted ? "its file changed since" : "");
+            return new RecallBias.Nudge(value, reason);
+        });
         if (bias != null && bias.strip().equals("session")) out = out.withFiles(c.sessions().ownFiles(args), SESSION_FACTOR);
         return smart ? out.withSameScript(SAME_SCRIPT).withFolder(".", FOLDER) : out;
     }

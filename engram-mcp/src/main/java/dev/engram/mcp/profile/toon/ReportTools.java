@@ -365,6 +365,10 @@ final class ReportTools {
         if (expired > 0) { score -= 3; findings.add("−3 expired TTL (" + expired + " entries)"); }
         List<String> broken = active.stream().filter(m -> m.file() != null && c.evidence(m.file()).equals("unverified")).map(Memory::key).toList();
         if (!broken.isEmpty()) { score -= 5; findings.add("−5 file references that do not exist: " + String.join(", ", broken.stream().limit(5).toList())); }
+        List<String> drifted = active.stream().filter(c::drifted).map(Memory::key).toList();
+        if (!drifted.isEmpty()) { score -= 4; findings.add("−4 entries whose file changed since they were written: " + String.join(", ", drifted.stream().limit(5).toList())); }
+        List<String> overlapping = OverlappingClaims.find(active);
+        if (!overlapping.isEmpty()) { score -= 3; findings.add("−3 potentially overlapping claims: " + String.join("; ", overlapping.stream().limit(3).toList())); }
         long scopeOnly = active.stream().filter(m -> m.pathScope() != null && m.file() == null).count();
         if (scopeOnly > 0) { score -= 3; findings.add("−3 path_scope without a file (" + scopeOnly + " entries)"); }
         return Math.max(0, score);

@@ -118,6 +118,25 @@ final class ToonContext {
     }
 
     /** toon's evidence for a file reference: verified when it exists in the project, else unverified. */
+    /**
+     * toon's code drift: the entry names a file in the project that was modified on a later day (UTC) than the
+     * entry was last written, so what it says about the file may be out of date.
+     */
+    boolean drifted(Memory m) {
+        if (m.file() == null || m.file().isBlank()) return false;
+        String file = m.file().strip();
+        int colon = file.lastIndexOf(':');
+        if (colon > 1 && file.substring(colon + 1).chars().allMatch(Character::isDigit)) file = file.substring(0, colon);
+        try {
+            Path p = project.resolve(file);
+            if (!Files.isRegularFile(p)) return false;
+            java.time.LocalDate changed = Files.getLastModifiedTime(p).toInstant().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+            return changed.isAfter(m.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate());
+        } catch (InvalidPathException | java.io.IOException e) {
+            return false;
+        }
+    }
+
     String evidence(String file) {
         if (file == null || file.isBlank()) return "";
         try {

@@ -1,8 +1,6 @@
 package dev.engram.mcp.profile.toon;
 
 import dev.engram.engine.Engine;
-import dev.engram.engine.RecallBias;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,19 +30,18 @@ final class ToonEvidence {
     }
 
     /** toon's ranking boost of each level. */
-    private static final Map<String, Double> BOOST = Map.of("conflict", 0.15, "verified", 0.03, "unverified", -0.02);
-    /** The last mark text read and its nudges: recall asks on every call, and the mark changes only on writes. */
-    private static volatile Map.Entry<String, Map<String, RecallBias.Nudge>> lastNudges = Map.entry("", Map.of());
+    static final Map<String, Double> BOOST = Map.of("conflict", 0.15, "verified", 0.03, "unverified", -0.02);
+    /** The last mark text read and its levels: recall asks on every call, and the mark changes only on writes. */
+    private static volatile Map.Entry<String, Map<String, String>> last = Map.entry("", Map.of());
 
-    /** The zone's levels as recall nudges (conflicts surface for review, verified is grounded, unverified sinks). */
-    static Map<String, RecallBias.Nudge> nudges(Engine engine, String zone) {
+    /** The zone's levels by memory id, parsed once per change of the mark. */
+    static Map<String, String> levels(Engine engine, String zone) {
         String stored = engine.mark(mark(zone)).orElse("");
-        Map.Entry<String, Map<String, RecallBias.Nudge>> last = lastNudges;
-        if (last.getKey().equals(stored)) return last.getValue();
-        Map<String, RecallBias.Nudge> out = new HashMap<>();
-        decode(stored).forEach((id, level) -> out.put(id, new RecallBias.Nudge(BOOST.get(level), "evidence " + level)));
-        lastNudges = Map.entry(stored, Map.copyOf(out));
-        return lastNudges.getValue();
+        Map.Entry<String, Map<String, String>> seen = last;
+        if (seen.getKey().equals(stored)) return seen.getValue();
+        Map<String, String> parsed = Map.copyOf(decode(stored));
+        last = Map.entry(stored, parsed);
+        return parsed;
     }
 
     /** Sets (or, for "", clears) the levels of these memories; one store write, none when nothing changes. */

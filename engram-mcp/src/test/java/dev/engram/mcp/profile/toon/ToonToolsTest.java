@@ -347,4 +347,25 @@ class ToonToolsTest {
             assertTrue(text.contains("retry-"), budget + ": " + text);
         }
     }
+
+    @Test
+    void aFileChangedSinceItsEntryCountsAsDriftInHealthAndSmartRecall() throws Exception {
+        Files.writeString(project.resolve("Stable.java"), "class Stable {}");
+        Files.writeString(project.resolve("Moved.java"), "class Moved {}");
+        call("memory_remember", Map.of("category", "knowledge", "key", "moved", "content", "The queue worker acks after the write", "file", "Moved.java"));
+        Thread.sleep(5);
+        call("memory_remember", Map.of("category", "knowledge", "key", "stable", "content", "The queue worker acks after the write", "file", "Stable.java"));
+        assertFalse(call("context_health", Map.of()).contains("changed since"));
+        // without drift the newer of two equal entries leads; with it the older one drops below
+        assertTrue(call("memory_smart_recall", Map.of("intent", "queue worker acks", "limit", 1)).startsWith("[1] knowledge/stable"));
+        Files.setLastModifiedTime(project.resolve("Stable.java"), java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().plus(java.time.Duration.ofDays(2))));
+        String health = call("context_health", Map.of());
+        assertTrue(health.contains("−4 entries whose file changed since they were written: stable"), health);
+        assertTrue(health.contains("−3 potentially overlapping claims: moved ≈ stable (100% same category)"), health);
+        String smart = call("memory_smart_recall", Map.of("intent", "queue worker acks", "limit", 1));
+        assertTrue(smart.startsWith("[1] knowledge/moved"), "the drifted entry sinks by 0.3: " + smart);
+        assertTrue(call("memory_recall", Map.of("query", "queue worker acks", "limit", 1)).startsWith("[knowledge] stable"),
+                "plain recall has no drift penalty, as in toon");
+    }
 }
