@@ -236,6 +236,7 @@ final class PeerBench {
                 inTurns(running, asked.size(), s, (r, i) -> {
                     McpSession.Reply reply = r.session.call(r.target.searchTool(), r.target.searchArguments(asked.get(i)));
                     r.search.get(shape).answered(i, reply);
+                    dump(r.target.label(), shape, i, asked.get(i), reply);
                     return new Done(reply.nanos(), () -> r.search.get(shape).add(reply));
                 });
                 log.printf(Locale.ROOT, "peer: N=%d searches (%s) done%n", n, shape.label);
@@ -252,6 +253,22 @@ final class PeerBench {
                 r.close();
                 TempDirs.deleteQuietly(r.dir, log);
             }
+        }
+    }
+
+    /**
+     * With {@code ENGRAM_BENCH_DUMP} set to a folder, each answer is written there as {@code label-shape-query.txt}
+     * (the query, then the text), to compare what two servers answered to the same query.
+     */
+    private static void dump(String label, QueryShape shape, int query, String asked, McpSession.Reply reply) {
+        String dir = System.getenv("ENGRAM_BENCH_DUMP");
+        if (dir == null || dir.isBlank()) return;
+        try {
+            java.nio.file.Path folder = java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
+            String name = (label + "-" + shape + "-" + query).replaceAll("[^A-Za-z0-9._-]", "_") + ".txt";
+            java.nio.file.Files.writeString(folder.resolve(name), asked + "\n---\n" + reply.text());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the answer dump to " + dir, e);
         }
     }
 
