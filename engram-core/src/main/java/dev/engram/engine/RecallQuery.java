@@ -11,10 +11,12 @@ import java.util.Set;
  * Null means default: {@code limit} from the budget, {@code budget} normal, {@code budgetTokens} no
  * cap, {@code mode} ids when {@code ids} are given, else ranked; ids with another mode are refused. {@code from}, {@code to} and {@code asOf} are dates, instants or
  * relative ages such as {@code 7d}; {@code path} is a glob matched against file and path scope.
+ * {@code includeSuperseded} also finds memories a newer one superseded (status superseded), which recall
+ * otherwise leaves out; archived and draft memories stay out either way.
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
                           List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
-                          String from, String to, String path, String asOf) {
+                          String from, String to, String path, String asOf, boolean includeSuperseded) {
     public static final int MAX_LIMIT = 100;
 
     public RecallQuery {
@@ -50,6 +52,12 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         asOf = RememberCommand.blankToNull(asOf);
     }
 
+    public RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
+                       List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
+                       String from, String to, String path, String asOf) {
+        this(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to, path, asOf, false);
+    }
+
     public static RecallQuery of(String query) {
         return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null);
     }
@@ -69,7 +77,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         private Budget budget;
         private RecallMode mode;
         private List<String> ids, tags;
-        private boolean explain;
+        private boolean explain, includeSuperseded;
         private String zone, from, to, path, asOf;
         private Set<MemoryType> types;
 
@@ -90,10 +98,11 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         public Builder to(String v) { to = v; return this; }
         public Builder path(String v) { path = v; return this; }
         public Builder asOf(String v) { asOf = v; return this; }
+        public Builder includeSuperseded(boolean v) { includeSuperseded = v; return this; }
 
         public RecallQuery build() {
             return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
-                    path, asOf);
+                    path, asOf, includeSuperseded);
         }
     }
 }
