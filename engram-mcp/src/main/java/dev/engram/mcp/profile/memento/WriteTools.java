@@ -113,6 +113,9 @@ final class WriteTools {
             String joined = c.sessionCase(zone, session, d.topic).orElse(d.type.equals("error") ? java.util.UUID.randomUUID().toString() : null);
             if (joined != null) k = k.withCase(joined);
         }
+        // the links first: a case id's or phase's spelling is kept in a store mark, which a refusal must not leave behind
+        for (String id : d.linkedTo) c.require("linkedTo", zone, id);
+        for (String id : d.supersedes) c.require("supersedes", zone, id);
         RememberResult r = write(zone, d, a, k.tags(c.fragments), k.notes);
         if (k.caseId != null && session != null) c.sessionCase(zone, session, d.topic, k.caseId);
         Map<String, Object> out = map("success", true, "id", r.memory().id(), "keywords", d.keywords,

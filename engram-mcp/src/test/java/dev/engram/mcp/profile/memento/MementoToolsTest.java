@@ -486,6 +486,8 @@ class MementoToolsTest {
         assertTrue(error("recall", "keywords", List.of("x"), "resolutionStatus", "closed").contains("resolutionStatus 'closed' is not a status"));
         assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "caseId", "배포-장애", "phase", "점검",
                 "affect", "angry").contains("affect 'angry'"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "caseId", "배포-장애", "phase", "점검",
+                "linkedTo", List.of("m_zzzzzzzzzz")).contains("no fragment with linkedTo"));
         assertEquals(0, store.count());
         assertTrue(store.mark(Fragments.MARK + Fragments.tagFor(Fragments.CASE, "배포-장애")).isEmpty()
                 && store.mark(Fragments.MARK + Fragments.tagFor(Fragments.PHASE, "점검")).isEmpty(), "not even a word's spelling is kept");
