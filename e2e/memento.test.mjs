@@ -71,6 +71,7 @@ describe("memento profile over stdio", () => {
     assert.deepEqual(err.keywords, ["redis", "noauth"]);
     assert.equal(err.scope, "permanent");
     assert.equal(err.merged, false);
+    assert.match(err.case_id, /^[0-9a-f-]{36}$/, "an error opens a case in this stdio session");
     const again = await ok("remember", { content: "Redis NOAUTH 에러: REDIS_PASSWORD 가 비어 있다", topic: "redis", type: "error" });
     assert.equal(again.merged, true);
     assert.equal(again.id, err.id);
@@ -86,6 +87,9 @@ describe("memento profile over stdio", () => {
 
     const ctx = await ok("context");
     assert.deepEqual(ctx.fragments.map((f) => f.id).sort(), [pref.id, err.id].sort());
+    // what context gave this session is left out of its recalls (excludeSeen, default true)
+    assert.ok(!(await ok("recall", { keywords: ["noauth"] })).fragments.some((f) => f.id === err.id));
+    assert.equal((await ok("recall", { keywords: ["noauth"], excludeSeen: false })).fragments[0].id, err.id);
 
     // the error is solved: forget it (permanent needs force) and remember the procedure
     await callErr(client, "forget", { id: err.id }, [/force: true/]);
@@ -135,6 +139,9 @@ describe("memento profile over stdio", () => {
 
     const fb = await ok("tool_feedback", { tool_name: "recall", relevant: true, sufficient: true, fragment_ids: [c.id] });
     assert.equal(fb.adjusted[0].importance, 0.525);
+    assert.equal(fb.tool_name, "recall");
+    assert.equal((await ok("memory_stats")).stats.feedback.by_tool.recall.total, 1, "the feedback is stored");
+    await callErr(client, "remember", { content: "x", topic: "t", type: "fact", affect: "angry" }, [/affect 'angry' is not an affect/]);
     assert.equal((await ok("search_traces", { keyword: "JAVA_HOME" })).count, 1);
     assert.ok((await ok("get_skill_guide", { section: "lifecycle" })).guide.lifecycle.includes("half-life"));
     const before = await total();

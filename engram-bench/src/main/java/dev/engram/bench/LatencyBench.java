@@ -131,8 +131,7 @@ final class LatencyBench {
     }
 
     private static RecallQuery query(MemoryGenerator g) {
-        return new RecallQuery(g.query(), null, null, null, null, null, false, g.zone(), null, null, null, null, null, null,
-                null, false, null);
+        return new RecallQuery(g.query(), null, null, null, null, null, false, g.zone(), null, null, null, null, null, null);
     }
 
     static String table(List<Row> rows) {

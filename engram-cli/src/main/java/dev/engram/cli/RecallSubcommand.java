@@ -53,7 +53,7 @@ final class RecallSubcommand implements Callable<Integer> {
         try (Main.OpenEngine opened = root.main().openEngine(config)) {
             RecallResult r = opened.engine().recall(new RecallQuery(query == null ? null : String.join(" ", query),
                     limit, budget == null ? null : Budget.parse("--budget", budget), budgetTokens, recallMode, ids,
-                    explain, config.defaultZone(), typeSet, tags, from, to, path, asOf, null, false, null), root.main().renderers().text());
+                    explain, config.defaultZone(), typeSet, tags, from, to, path, asOf), root.main().renderers().text());
             root.main().printer(config).print(root.main().renderers().text().recall(r),
                     root.main().renderers().structured().recall(r));
         }

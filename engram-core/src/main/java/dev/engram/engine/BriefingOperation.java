@@ -80,7 +80,7 @@ final class BriefingOperation {
         List<Memory> relevant = List.of();
         if (q.task() != null) {
             List<Memory> hits = recall.recall(new RecallQuery(q.task(), 5, null, null, null, null, false, q.zone(),
-                    null, null, null, null, null, null, null, false, null), cost).results().stream().map(RecalledMemory::memory).toList();
+                    null, null, null, null, null, null), cost).results().stream().map(RecalledMemory::memory).toList();
             relevant = take(hits, used, tokens, q.budgetTokens(), cost);
         }
         List<Memory> important = take(active.stream().filter(m -> m.importance() != null && m.importance().rank() >= 3)

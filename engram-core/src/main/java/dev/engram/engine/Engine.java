@@ -183,6 +183,17 @@ public final class Engine {
         });
     }
 
+    /**
+     * The notes written with memory {@code id} of {@code zone} ({@link RememberCommand#notes()}), by name; empty when it
+     * has none, or is not a memory of that zone this engine may read.
+     */
+    public java.util.Map<String, String> notes(String zone, String id) {
+        if (id == null) return java.util.Map.of();
+        java.util.Optional<Memory> m = store.get(id);
+        if (m.isEmpty() || (zone != null && !m.get().zone().equals(zone))) return java.util.Map.of();
+        return store.mark(MemoryNotes.MARK + m.get().id()).map(MemoryNotes::decode).orElseGet(java.util.Map::of);
+    }
+
     public RememberResult remember(RememberCommand command) {
         return remember.remember(command);
     }

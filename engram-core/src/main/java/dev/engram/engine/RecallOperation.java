@@ -196,7 +196,7 @@ final class RecallOperation {
 
     /** Filters re-checked on the loaded record: the store is the truth, the index only proposes. */
     record RecallFilter(Instant referenceTime, Instant asOf, Instant from, Instant to, Set<String> tags,
-                        Set<dev.engram.memory.MemoryType> types, java.nio.file.PathMatcher path) {
+                        Set<dev.engram.memory.MemoryType> types, java.nio.file.PathMatcher path, boolean superseded) {
 
         static RecallFilter of(RecallQuery q, Instant now) {
             Instant asOf = q.asOf() == null ? null : MemoryRules.pointInTime("as_of", q.asOf(), now);
@@ -215,20 +215,22 @@ final class RecallOperation {
                             + " is not a valid glob; send e.g. src/**/*.java");
                 }
             }
-            return new RecallFilter(asOf != null ? asOf : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path);
+            return new RecallFilter(asOf != null ? asOf : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path,
+                    q.includeSuperseded());
         }
 
         Set<MemoryStatus> statuses() {
-            return asOf == null ? Set.of(MemoryStatus.ACTIVE) : Set.of(MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED);
+            return asOf == null && !superseded ? Set.of(MemoryStatus.ACTIVE) : Set.of(MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED);
         }
 
         boolean accepts(Memory m) {
             if (asOf == null) {
-                if (m.status() != MemoryStatus.ACTIVE) return false;
+                if (m.status() != MemoryStatus.ACTIVE && !(superseded && m.status() == MemoryStatus.SUPERSEDED)) return false;
             } else {
                 if (m.createdAt().isAfter(asOf)) return false;
                 if (m.status() == MemoryStatus.ARCHIVED || m.status() == MemoryStatus.DRAFT) return false;
-                if (m.supersededAt() != null && !m.supersededAt().isAfter(asOf)) return false;
+                // superseded by then: left out, unless the caller asked for superseded memories too
+                if (!superseded && m.supersededAt() != null && !m.supersededAt().isAfter(asOf)) return false;
             }
             if (m.expiredAt(referenceTime)) return false;
             if (!types.isEmpty() && !types.contains(m.type())) return false;

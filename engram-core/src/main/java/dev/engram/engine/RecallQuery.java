@@ -14,11 +14,13 @@ import java.util.Set;
  * {@code hops} (1 or 2) makes a ranked recall walk the graph that far from its hits (null: the settings' depth,
  * two in hybrid); {@code rankFusion} scores by reciprocal ranks ({@link dev.engram.rank.RankFusion}) instead of
  * the weighted sum; {@code bias} is what the caller favours beyond the words ({@link RecallBias}).
+ * {@code includeSuperseded} also finds memories a newer one superseded (status superseded), which recall
+ * otherwise leaves out; archived and draft memories stay out either way.
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
                           List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
-                          String from, String to, String path, String asOf, Integer hops, boolean rankFusion,
-                          RecallBias bias) {
+                          String from, String to, String path, String asOf, boolean includeSuperseded, Integer hops,
+                          boolean rankFusion, RecallBias bias) {
     public static final int MAX_LIMIT = 100;
 
     public RecallQuery {
@@ -58,9 +60,15 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         bias = bias == null ? RecallBias.NONE : bias;
     }
 
-    public static RecallQuery of(String query) {
-        return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null, null,
+    public RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
+                       List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
+                       String from, String to, String path, String asOf) {
+        this(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to, path, asOf, false, null,
                 false, null);
+    }
+
+    public static RecallQuery of(String query) {
+        return new RecallQuery(query, null, null, null, null, null, false, null, null, null, null, null, null, null);
     }
 
     public int effectiveLimit() {
@@ -80,7 +88,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         private Budget budget;
         private RecallMode mode;
         private List<String> ids, tags;
-        private boolean explain;
+        private boolean explain, includeSuperseded;
         private String zone, from, to, path, asOf;
         private Set<MemoryType> types;
 
@@ -104,10 +112,11 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         public Builder hops(Integer v) { hops = v; return this; }
         public Builder rankFusion(boolean v) { rankFusion = v; return this; }
         public Builder bias(RecallBias v) { bias = v; return this; }
+        public Builder includeSuperseded(boolean v) { includeSuperseded = v; return this; }
 
         public RecallQuery build() {
             return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
-                    path, asOf, hops, rankFusion, bias);
+                    path, asOf, includeSuperseded, hops, rankFusion, bias);
         }
     }
 }

@@ -14,11 +14,12 @@ import java.util.List;
  * {@code mergeDuplicate} merges into a near-duplicate found by remember (when no key is given)
  * instead of creating a new memory next to it. {@code occurredAt} is when the remembered thing
  * happened (an ISO date or instant, or an age such as {@code 3d}), null when the caller did not say.
+ * {@code notes} are named free-text fields written with the memory ({@link MemoryNotes}); empty for none.
  */
 public record RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
                               Importance importance, String ttl, List<LinkSpec> links, String file,
                               String pathScope, Origin origin, boolean replace, String session, String branch,
-                              boolean mergeDuplicate, String occurredAt, Double relevance) {
+                              boolean mergeDuplicate, String occurredAt, Double relevance, java.util.Map<String, String> notes) {
     public RememberCommand {
         content = MemoryRules.content("content", content);
         key = key == null || key.isBlank() ? null : MemoryRules.key("key", key.strip());
@@ -43,6 +44,15 @@ public record RememberCommand(String content, String key, MemoryType type, List<
             throw new dev.engram.error.InvalidArgumentException("relevance", "must be " + dev.engram.memory.Memory.MIN_RELEVANCE
                     + ".." + dev.engram.memory.Memory.MAX_RELEVANCE + ", got " + relevance);
         }
+        notes = MemoryNotes.checked(notes);
+    }
+
+    public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
+                           Importance importance, String ttl, List<LinkSpec> links, String file,
+                           String pathScope, Origin origin, boolean replace, String session, String branch,
+                           boolean mergeDuplicate, String occurredAt, Double relevance) {
+        this(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin, replace, session, branch,
+                mergeDuplicate, occurredAt, relevance, null);
     }
 
     public RememberCommand(String content, String key, MemoryType type, List<String> tags, String zone,
@@ -87,6 +97,7 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         private Origin origin;
         private boolean replace, mergeDuplicate;
         private Double relevance;
+        private java.util.Map<String, String> notes;
 
         public Builder(String content) {
             this.content = content;
@@ -109,10 +120,12 @@ public record RememberCommand(String content, String key, MemoryType type, List<
         public Builder occurredAt(String v) { occurredAt = v; return this; }
         /** The caller-set weight ({@link dev.engram.memory.Memory#relevance()}); null keeps the default (1) or the stored one. */
         public Builder relevance(Double v) { relevance = v; return this; }
+        /** Named free-text fields stored with the memory ({@link MemoryNotes}). */
+        public Builder notes(java.util.Map<String, String> v) { notes = v; return this; }
 
         public RememberCommand build() {
             return new RememberCommand(content, key, type, tags, zone, importance, ttl, links, file, pathScope, origin,
-                    replace, session, branch, mergeDuplicate, occurredAt, relevance);
+                    replace, session, branch, mergeDuplicate, occurredAt, relevance, notes);
         }
     }
 

@@ -220,6 +220,7 @@ final class RememberOperation {
         double q = outcome == RememberResult.Outcome.MERGED ? Math.max(saved.quality(), quality.total()) : quality.total();
         Memory withQuality = saved.toBuilder().quality(q).build();
         tx.update(withQuality);
+        MemoryNotes.put(tx, saved.id(), cmd.notes());
         RememberResult.NearDuplicate dup = p.duplicate != null && p.duplicate.id().equals(withQuality.id()) ? null : p.duplicate;
         List<Memory> candidates = p.conflictCandidates;
         if (!alsoCompare.isEmpty()) {

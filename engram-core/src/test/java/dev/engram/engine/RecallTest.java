@@ -162,6 +162,26 @@ class RecallTest {
     }
 
     @Test
+    void includeSupersededFindsTheReplacedMemoryTooButNeverArchivedOnes() {
+        f.remember("api-v1", "The public API version is v1", MemoryType.FACT, List.of("api"));
+        f.remember("api-v0", "The public API version is v0", MemoryType.FACT, List.of("api"));
+        f.engine.forget(new ForgetCommand("api-v0", null, ForgetAction.SOFT));
+        f.clock.advance(Duration.ofDays(1));
+        f.engine.remember(new RememberCommand("The public API version is v2", "api-v2", null, List.of("api"), null,
+                null, null, List.of(LinkSpec.parse("supersedes:api-v1")), null, null, null, false, null, null));
+        f.clock.advance(Duration.ofDays(2));
+        assertEquals(List.of("api-v2"), keys(f.engine.recall(EngineFixture.query("public api version"), COST)));
+        assertEquals(Set.of("api-v2", "api-v1"), Set.copyOf(keys(f.engine.recall(recall("public api version")
+                .includeSuperseded(true).build(), COST))), "the archived v0 stays out");
+        assertEquals(Set.of("api-v2", "api-v1"), Set.copyOf(keys(f.engine.recall(recall("").mode(RecallMode.INDEX)
+                .tags(List.of("api")).includeSuperseded(true).build(), COST))), "the listing too");
+        // as of a time after the supersession, the replaced memory comes back only when asked for
+        assertEquals(List.of("api-v2"), keys(f.engine.recall(recall("public api version").asOf("2026-12-01").build(), COST)));
+        assertEquals(Set.of("api-v2", "api-v1"), Set.copyOf(keys(f.engine.recall(recall("public api version")
+                .asOf("2026-12-01").includeSuperseded(true).build(), COST))));
+    }
+
+    @Test
     void asOfShowsTheContentAMemoryHadThen() {
         f.remember("pool", "Pool size is 10", MemoryType.DECISION, List.of("db"));
         f.clock.advance(Duration.ofDays(3));

@@ -213,4 +213,29 @@ class RememberTest {
                 List.of("api"), "web", null, null, null, "src/api/x.ts", null, null, true, null, null, true), built);
         assertThrows(dev.engram.error.InvalidArgumentException.class, () -> RememberCommand.builder(" ").build());
     }
+
+    @Test
+    void notesAreWrittenWithTheMemoryAndAMergeReplacesOnlyTheNamedOnes() {
+        RememberResult r = f.engine.remember(RememberCommand.builder("The nightly export timed out twice")
+                .notes(java.util.Map.of("goal", "Find why the export is slow", "outcome", "  ")).build());
+        assertEquals(java.util.Map.of("goal", "Find why the export is slow"), f.engine.notes("default", r.memory().id()),
+                "a blank note is no note");
+        f.engine.remember(RememberCommand.builder("The nightly export timed out twice")
+                .notes(java.util.Map.of("outcome", "Line 1\nline 2 with a \\ and a\ttab")).build());
+        java.util.Map<String, String> notes = f.engine.notes("default", r.memory().id());
+        assertEquals("Find why the export is slow", notes.get("goal"));
+        assertEquals("Line 1\nline 2 with a \\ and a\ttab", notes.get("outcome"));
+        assertEquals(java.util.Map.of(), f.engine.notes("other", r.memory().id()), "read in the memory's zone only");
+        assertEquals(java.util.Map.of(), f.engine.notes("default", f.remember("no notes here").memory().id()));
+        assertTrue(new Engine(f.store, f.index, f.clock).notes("default", r.memory().id()).containsKey("goal"),
+                "in the store, not in the engine");
+
+        var name = assertThrows(InvalidArgumentException.class, () -> RememberCommand.builder("x")
+                .notes(java.util.Map.of("Goal!", "y")).build());
+        assertTrue(name.getMessage().contains("is not a note name"), name.getMessage());
+        var big = assertThrows(InvalidArgumentException.class, () -> RememberCommand.builder("x")
+                .notes(java.util.Map.of("goal", "y".repeat(MemoryNotes.MAX_CHARS + 1))).build());
+        assertEquals("goal is 2001 characters; send at most 2000", big.getMessage());
+    }
+
 }

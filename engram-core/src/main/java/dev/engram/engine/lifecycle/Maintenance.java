@@ -157,43 +157,86 @@ public final class Maintenance {
     public Rating rate(String zone, String session, List<String> ids, boolean relevant, boolean sufficient,
                        FeedbackRules rules) {
         Instant now = clock.instant();
-        String mark = FEEDBACK_MARK + windowKey(zone, session);
-        Rating out = store.write(tx -> {
-            List<Memory> targets = targets(tx, zone, ids);
-            long start = now.toEpochMilli();
-            java.util.LinkedHashSet<String> seen = new java.util.LinkedHashSet<>();
-            Optional<String> held = tx.mark(mark);
-            if (held.isPresent()) {
-                String[] parts = held.get().split(" ", 2);
-                try {
-                    long opened = Long.parseLong(parts[0]);
-                    if (Instant.ofEpochMilli(opened).plus(rules.window()).isAfter(now)) {
-                        start = opened;
-                        if (parts.length > 1 && !parts[1].isEmpty()) seen.addAll(List.of(parts[1].split(",")));
-                    }
-                } catch (NumberFormatException unreadable) {
-                    // a mark this code did not write: open a new window
-                }
-            }
-            Instant until = Instant.ofEpochMilli(start).plus(rules.window());
-            List<Adapted> adapted = new ArrayList<>();
-            List<Skipped> skipped = new ArrayList<>();
-            for (Memory m : targets) {
-                if (seen.contains(m.id())) {
-                    skipped.add(new Skipped(m.id(), "this session's feedback adapted it already; again after " + until));
-                } else if (seen.size() >= rules.perSession()) {
-                    skipped.add(new Skipped(m.id(), "this session's feedback adapted " + rules.perSession()
-                            + " fragments already (the most per " + rules.window().toHours() + " h); again after " + until));
-                } else {
-                    adapted.add(adapt(tx, m, relevant, sufficient, rules, now));
-                    seen.add(m.id());
-                }
-            }
-            tx.putMark(mark, start + " " + String.join(",", seen));
-            return new Rating(adapted, skipped);
-        });
+        Rating out = store.write(tx -> rate(tx, zone, session, ids, relevant, sufficient, rules, now));
         if (!out.adapted().isEmpty()) index.catchUpAfterWrite();
         return out;
+    }
+
+    /** A rating as logged ({@link ToolFeedback}, with its id, time and session) and what it did to the memories it named. */
+    public record Feedback(ToolFeedback logged, Rating rating) {
+    }
+
+    /**
+     * Logs {@code rating} in {@code zone}'s feedback log ({@link FeedbackLog}) for {@code session} and, when it names
+     * memories ({@code ids}, may be empty), rates them as {@link #rate} does, all in one store write: an unknown id
+     * throws and neither the log nor any importance changes.
+     */
+    public Feedback feedback(String zone, String session, ToolFeedback rating, List<String> ids, FeedbackRules rules) {
+        Instant now = clock.instant();
+        List<String> named = ids == null ? List.of() : ids;
+        Feedback out = store.write(tx -> {
+            if (zone != null) tx.zoneInfo(zone); // a guarded store refuses a zone the caller may not read
+            Rating r = named.isEmpty() ? new Rating(List.of(), List.of())
+                    : rate(tx, zone, session, named, rating.relevant(), rating.sufficient(), rules, now);
+            String mark = FeedbackLog.mark(zone);
+            FeedbackLog.Entries log = FeedbackLog.decode(tx.mark(mark).orElse(""));
+            List<String> targets = new ArrayList<>();
+            r.adapted().forEach(a -> targets.add(a.id()));
+            r.skipped().forEach(k -> targets.add(k.id()));
+            ToolFeedback logged = rating.logged(log.next(), now, session, targets);
+            tx.putMark(mark, FeedbackLog.encode(FeedbackLog.append(log, logged)));
+            return new Feedback(logged, r);
+        });
+        if (!out.rating().adapted().isEmpty()) index.catchUpAfterWrite();
+        return out;
+    }
+
+    /** {@code zone}'s feedback log as kept (the newest {@link FeedbackLog#KEEP} ratings, oldest first). */
+    public FeedbackLog.Entries feedbackLog(String zone) {
+        if (zone != null) store.zoneInfo(zone); // a guarded store refuses a zone the caller may not read
+        return FeedbackLog.decode(store.mark(FeedbackLog.mark(zone)).orElse(""));
+    }
+
+    /** What {@code zone}'s feedback log shows now ({@link FeedbackLog#summarize}). */
+    public FeedbackLog.Summary feedbackSummary(String zone) {
+        return FeedbackLog.summarize(feedbackLog(zone), clock.instant());
+    }
+
+    private Rating rate(dev.engram.spi.StoreTransaction tx, String zone, String session, List<String> ids, boolean relevant,
+                        boolean sufficient, FeedbackRules rules, Instant now) {
+        String mark = FEEDBACK_MARK + windowKey(zone, session);
+        List<Memory> targets = targets(tx, zone, ids);
+        long start = now.toEpochMilli();
+        java.util.LinkedHashSet<String> seen = new java.util.LinkedHashSet<>();
+        Optional<String> held = tx.mark(mark);
+        if (held.isPresent()) {
+            String[] parts = held.get().split(" ", 2);
+            try {
+                long opened = Long.parseLong(parts[0]);
+                if (Instant.ofEpochMilli(opened).plus(rules.window()).isAfter(now)) {
+                    start = opened;
+                    if (parts.length > 1 && !parts[1].isEmpty()) seen.addAll(List.of(parts[1].split(",")));
+                }
+            } catch (NumberFormatException unreadable) {
+                // a mark this code did not write: open a new window
+            }
+        }
+        Instant until = Instant.ofEpochMilli(start).plus(rules.window());
+        List<Adapted> adapted = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        for (Memory m : targets) {
+            if (seen.contains(m.id())) {
+                skipped.add(new Skipped(m.id(), "this session's feedback adapted it already; again after " + until));
+            } else if (seen.size() >= rules.perSession()) {
+                skipped.add(new Skipped(m.id(), "this session's feedback adapted " + rules.perSession()
+                        + " fragments already (the most per " + rules.window().toHours() + " h); again after " + until));
+            } else {
+                adapted.add(adapt(tx, m, relevant, sufficient, rules, now));
+                seen.add(m.id());
+            }
+        }
+        tx.putMark(mark, start + " " + String.join(",", seen));
+        return new Rating(adapted, skipped);
     }
 
     private static String windowKey(String zone, String session) {

@@ -346,6 +346,69 @@ class MaintenanceTest {
         assertEquals(0.579, stored(a), 1e-9);
     }
 
+    @Test
+    void feedbackIsLoggedWithItsRatingInOneWriteAndSurvivesANewEngine() {
+        FeedbackRules rules = MEMENTO.feedback();
+        Memory a = insert(memory(MemoryType.FACT, 0.5));
+        Maintenance.Feedback f = maintenance.feedback("work", "claude/s1",
+                ToolFeedback.of("recall", true, false, "return errors first", "debugging redis", null), List.of(a.id()), rules);
+        assertEquals(1, f.logged().id());
+        assertEquals("voluntary", f.logged().trigger());
+        assertEquals(List.of(a.id()), f.logged().memoryIds());
+        assertEquals(0.488, f.rating().adapted().get(0).after(), 1e-9);
+        maintenance.feedback("work", "claude/s2", ToolFeedback.of("context", false, false, null, null, "sampled"), List.of(), rules);
+        assertThrows(NotFoundException.class, () -> maintenance.feedback("work", "claude/s2",
+                ToolFeedback.of("recall", true, true, null, null, null), List.of(a.id(), "m_zzzzzzzzzz"), rules));
+        assertEquals(0.488, stored(a), 1e-9, "an unknown id changes nothing");
+
+        // another process on the same store reads the same log
+        Maintenance other = new Maintenance(store, index, null, clock);
+        FeedbackLog.Entries log = other.feedbackLog("work");
+        assertEquals(2, log.total(), "the refused rating was not logged");
+        assertEquals(List.of("recall", "context"), log.kept().stream().map(ToolFeedback::tool).toList());
+        assertEquals("return errors first", log.kept().get(0).suggestion());
+        assertEquals("claude/s1", log.kept().get(0).session());
+        FeedbackLog.Summary sum = other.feedbackSummary("work");
+        assertEquals(2, sum.total());
+        assertEquals(0.5, sum.relevantRate());
+        assertEquals(0.0, sum.sufficientRate());
+        assertEquals(new FeedbackLog.ToolStats(1, 0, 0, 1, 0), sum.byTool().get("context"));
+        assertEquals(List.of("return errors first"), sum.recentSuggestions().stream().map(ToolFeedback::suggestion).toList());
+        assertEquals(new FeedbackLog.Evaluation(0.5, 0.0, 2), sum.evaluation());
+        assertEquals(0, other.feedbackLog("elsewhere").total(), "a log per zone");
+
+        days(31);
+        assertEquals(new FeedbackLog.Evaluation(null, null, 0), other.feedbackSummary("work").evaluation(),
+                "the evaluation reads the last 30 days");
+    }
+
+    @Test
+    void theFeedbackLogKeepsTheNewest200AndCountsAll() {
+        FeedbackRules rules = MEMENTO.feedback();
+        for (int i = 0; i < 205; i++) {
+            maintenance.feedback("work", "s", ToolFeedback.of("recall", i % 2 == 0, true, "tab\tand\nline " + i, null, null),
+                    List.of(), rules);
+        }
+        FeedbackLog.Entries log = maintenance.feedbackLog("work");
+        assertEquals(205, log.total());
+        assertEquals(FeedbackLog.KEEP, log.kept().size());
+        assertEquals(6, log.kept().get(0).id(), "the oldest five were dropped");
+        assertEquals("tab\tand\nline 204", log.kept().get(199).suggestion());
+        assertTrue(store.mark(FeedbackLog.MARK + "work").orElseThrow().length() < 40_000, "bounded");
+    }
+
+    @Test
+    void aBadRatingIsRefusedNamingTheField() {
+        assertTrue(assertThrows(dev.engram.error.InvalidArgumentException.class,
+                () -> ToolFeedback.of(" ", true, true, null, null, null)).getMessage().startsWith("tool_name is required"));
+        assertTrue(assertThrows(dev.engram.error.InvalidArgumentException.class,
+                () -> ToolFeedback.of("recall", true, true, "x".repeat(101), null, null)).getMessage()
+                .startsWith("suggestion is 101 characters; send at most 100"));
+        assertTrue(assertThrows(dev.engram.error.InvalidArgumentException.class,
+                () -> ToolFeedback.of("recall", true, true, null, null, "often")).getMessage()
+                .contains("is not a trigger; send voluntary or sampled"));
+    }
+
     // --- hubs, untyped and reflection noise --------------------------------------------------------------
 
     @Test

@@ -99,6 +99,26 @@ class ProfileVariantsHttpTest {
     }
 
     @Test
+    void whatContextGaveIsLeftOutOfRecallInThatHttpSessionOnly() {
+        McpSyncClient a = client(null), b = client("recall-only");
+        try {
+            var saved = a.callTool(CallToolRequest.builder("remember").arguments(Map.of("content",
+                    "Reply to the release channel in plain English", "topic", "etiquette", "type", "preference")).build());
+            assertFalse(Boolean.TRUE.equals(saved.isError()), saved.toString());
+            String id = (String) ((Map<?, ?>) saved.structuredContent()).get("id");
+            var recall = CallToolRequest.builder("recall").arguments(Map.of("keywords", List.of("release", "channel"))).build();
+            assertTrue(a.callTool(recall).structuredContent().toString().contains(id), "not seen yet");
+            var ctx = a.callTool(CallToolRequest.builder("context").arguments(Map.of()).build());
+            assertTrue(ctx.structuredContent().toString().contains(id), ctx.toString());
+            assertFalse(a.callTool(recall).structuredContent().toString().contains(id), "context gave it to this session");
+            assertTrue(b.callTool(recall).structuredContent().toString().contains(id), "another session has not seen it");
+        } finally {
+            a.closeGracefully();
+            b.closeGracefully();
+        }
+    }
+
+    @Test
     void anUnknownPresetIsRefusedAfterAuthentication() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","

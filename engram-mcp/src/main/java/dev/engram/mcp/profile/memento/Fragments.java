@@ -42,7 +42,17 @@ final class Fragments {
     static final int MAX_CHARS = 300, MAX_EPISODE_CHARS = 1000;
     static final String TOPIC = "topic:", KEYWORD = "kw:", EPISODE = "episode", SESSION_SCOPE = "scope:session";
     static final String MARK = "memento.word.";
+    /** remember's v3 case fields: tags for the short ones, the engine's memory notes for the texts. */
+    static final String CASE = "case:", RESOLUTION = "resolution:", PHASE = "phase:", ASSERTION = "assertion:", AFFECT = "affect:";
+    static final String GOAL = "goal", OUTCOME = "outcome", CONTEXT_SUMMARY = "context_summary";
+    static final List<String> RESOLUTIONS = List.of("open", "resolved", "abandoned");
+    /** Memento's assertion levels; observed is the default and is not stored. */
+    static final List<String> ASSERTIONS = List.of("observed", "inferred", "verified", "rejected");
+    /** Memento's affect tags; neutral is the default and is not stored. */
+    static final List<String> AFFECTS = List.of("neutral", "frustration", "confidence", "surprise", "doubt", "satisfaction");
     private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}_]+");
+    /** A tag's length limit ({@link MemoryRules#tags}): a longer word gets a hashed tag. */
+    private static final int MAX_TAG_CHARS = 40;
     private static final Pattern ASCII_SLUG = Pattern.compile("[a-z0-9][a-z0-9._/+#-]{0,35}");
     /** Words that say nothing about a fragment, in English and Korean (particles and fillers). */
     static final Set<String> STOP_WORDS = Set.of("the", "a", "an", "and", "or", "but", "is", "are", "was", "were", "be",
@@ -126,7 +136,7 @@ final class Fragments {
     /** The tag that stands for {@code word} under {@code prefix}; remembers a non-ASCII word's spelling. */
     String tag(String prefix, String word) {
         String w = word.strip().toLowerCase(Locale.ROOT);
-        if (ASCII_SLUG.matcher(w).matches()) return prefix + w;
+        if (plain(prefix, w)) return prefix + w;
         String tag = prefix + "h-" + hash(w);
         String mark = MARK + tag;
         Engine e = engines.get();
@@ -137,7 +147,12 @@ final class Fragments {
     /** The tag {@code word} would have, without writing anything (for filters). */
     static String tagFor(String prefix, String word) {
         String w = word.strip().toLowerCase(Locale.ROOT);
-        return ASCII_SLUG.matcher(w).matches() ? prefix + w : prefix + "h-" + hash(w);
+        return plain(prefix, w) ? prefix + w : prefix + "h-" + hash(w);
+    }
+
+    /** Whether {@code word} can be its own tag under {@code prefix}: an ASCII slug that fits a tag's 40 characters. */
+    private static boolean plain(String prefix, String word) {
+        return ASCII_SLUG.matcher(word).matches() && prefix.length() + word.length() <= MAX_TAG_CHARS;
     }
 
     String word(String tag, String prefix) {
@@ -204,7 +219,35 @@ final class Fragments {
         f.put("is_anchor", m.pinned());
         f.put("access_count", m.accessCount());
         f.put("created_at", m.createdAt().toString());
+        caseFields(m, f);
+        if (m.supersededBy() != null) f.put("superseded_by", m.supersededBy());
         return f;
+    }
+
+    /**
+     * remember's v3 case fields, as Memento's recall returns them: only those the fragment has ({@code case_id},
+     * {@code goal}, {@code outcome}, {@code phase}, {@code resolution_status}, {@code assertion_status} unless
+     * observed, {@code context_summary}, and {@code affect} unless neutral). The short ones are tags, the texts the
+     * engine's notes of the memory.
+     */
+    void caseFields(Memory m, Map<String, Object> f) {
+        String caseTag = null, phaseTag = null, resolution = null, assertion = null, affect = null;
+        for (String t : m.tags()) {
+            if (t.startsWith(CASE)) caseTag = t;
+            else if (t.startsWith(PHASE)) phaseTag = t;
+            else if (t.startsWith(RESOLUTION)) resolution = t.substring(RESOLUTION.length());
+            else if (t.startsWith(ASSERTION)) assertion = t.substring(ASSERTION.length());
+            else if (t.startsWith(AFFECT)) affect = t.substring(AFFECT.length());
+        }
+        Map<String, String> notes = engines.get().notes(m.zone(), m.id());
+        if (caseTag != null) f.put("case_id", word(caseTag, CASE));
+        if (notes.containsKey(GOAL)) f.put("goal", notes.get(GOAL));
+        if (notes.containsKey(OUTCOME)) f.put("outcome", notes.get(OUTCOME));
+        if (phaseTag != null) f.put("phase", word(phaseTag, PHASE));
+        if (resolution != null) f.put("resolution_status", resolution);
+        if (assertion != null) f.put("assertion_status", assertion);
+        if (notes.containsKey(CONTEXT_SUMMARY)) f.put("context_summary", notes.get(CONTEXT_SUMMARY));
+        if (affect != null) f.put("affect", affect);
     }
 
     static int tokens(String text) {

@@ -78,7 +78,7 @@ final class HistoryTool {
             to = instant(range, "to", now);
         }
 
-        String caseTag = caseId == null ? null : Fragments.tagFor(WriteTools.CASE, caseId);
+        String caseTag = caseId == null ? null : Fragments.tagFor(Fragments.CASE, caseId);
         String needle = query == null ? null : query.toLowerCase(Locale.ROOT);
         String who = entity == null ? null : entity.strip().toLowerCase(Locale.ROOT);
         List<ExportRecord> records = new ArrayList<>();
@@ -168,7 +168,7 @@ final class HistoryTool {
 
     /** remember's resolutionStatus, else what reflect wrote: "[resolved] …" for errors_resolved, "[open] …" for open questions. */
     static String status(Memory m) {
-        for (String t : m.tags()) if (t.startsWith(WriteTools.RESOLUTION)) return t.substring(WriteTools.RESOLUTION.length());
+        for (String t : m.tags()) if (t.startsWith(Fragments.RESOLUTION)) return t.substring(Fragments.RESOLUTION.length());
         if (m.content().startsWith("[resolved]")) return "resolved";
         if (m.content().startsWith("[open]")) return "open";
         return null;
@@ -176,8 +176,8 @@ final class HistoryTool {
 
     private Map<String, Object> fragment(Memory m) {
         Map<String, Object> f = c.fragments.render(m, c.clock);
-        String caseTag = m.tags().stream().filter(t -> t.startsWith(WriteTools.CASE)).findFirst().orElse(null);
-        f.put("case_id", caseTag == null ? null : c.fragments.word(caseTag, WriteTools.CASE));
+        String caseTag = m.tags().stream().filter(t -> t.startsWith(Fragments.CASE)).findFirst().orElse(null);
+        f.put("case_id", caseTag == null ? null : c.fragments.word(caseTag, Fragments.CASE));
         f.put("resolution_status", status(m));
         return f;
     }

@@ -6,6 +6,7 @@ import dev.engram.engine.lifecycle.LifecyclePolicy;
 import dev.engram.engine.lifecycle.Maintenance;
 import dev.engram.engine.lifecycle.MaintenanceReport;
 import dev.engram.engine.lifecycle.StepReport;
+import dev.engram.engine.lifecycle.ToolFeedback;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
@@ -38,52 +39,51 @@ final class LifecycleTools {
 
     MementoTool toolFeedback() {
         Tool def = Tool.builder("tool_feedback", JsonSchema.input()
-                        .string("tool_name", "The tool the feedback is about, e.g. recall", "recall")
+                        .string("tool_name", "The tool the feedback is about, e.g. recall (≤64 characters)", "recall")
                         .bool("relevant", "Were the results relevant?")
                         .bool("sufficient", "Were they enough for the task?")
                         .string("suggestion", "≤100 characters", "return error fragments first")
                         .string("context", "≤50 characters", "debugging redis")
-                        .string("session_id", "Session id (accepted; the MCP session is used)", "s1")
-                        .choice("trigger_type", "Default voluntary", List.of("voluntary", "sampled"))
-                        .string("search_event_id", "Accepted; Engram does not log search events yet", "e1")
+                        .string("session_id", "Session id (accepted; the MCP session is recorded)", "s1")
+                        .choice("trigger_type", "Default voluntary", ToolFeedback.TRIGGERS)
+                        .string("search_event_id", "Accepted; Engram does not log search events", "e1")
                         .strings("fragment_ids", "The fragments the feedback is about: their importance adapts", List.of("m_abcdefghij"))
                         .string("workspace", "Workspace (an Engram zone)", "my-project")
                         .required("tool_name", "relevant", "sufficient").build())
                 .title("Tool feedback")
-                .description("Rate a tool's answer. The fragments named in fragment_ids adapt their importance: sufficient +5 %, "
-                        + "insufficient −2.5 %, irrelevant −5 % (within 0.05..1); a session adapts at most 20 fragments, "
-                        + "each once, per 24 hours (the rest are listed in skipped).")
+                .description("Rate a tool's answer. The rating is stored (memory_stats shows the counts by tool, the latest "
+                        + "suggestions and the per-session precision). The fragments named in fragment_ids adapt their importance: "
+                        + "sufficient +5 %, insufficient −2.5 %, irrelevant −5 % (within 0.05..1); a session adapts at most 20 "
+                        + "fragments, each once, per 24 hours (the rest are listed in skipped).")
                 .annotations(ToolHints.writes(false)).build();
         return new MementoTool(def, this::toolFeedback);
     }
 
     private Map<String, Object> toolFeedback(ToolArgs a) {
         String zone = c.zone(a);
-        a.text("tool_name");
+        String tool = a.text("tool_name");
         if (a.boolOr("relevant") == null) throw new InvalidArgumentException("relevant", "is required: true or false");
         if (a.boolOr("sufficient") == null) throw new InvalidArgumentException("sufficient", "is required: true or false");
         boolean relevant = a.bool("relevant"), sufficient = a.bool("sufficient");
-        limit(a, "suggestion", 100);
-        limit(a, "context", 50);
-        String trigger = a.textOr("trigger_type");
-        if (trigger != null && !List.of("voluntary", "sampled").contains(trigger)) {
-            throw new InvalidArgumentException("trigger_type", MemoryRules.shown(trigger) + " is not a trigger; send voluntary or sampled");
-        }
+        limit(a, "suggestion", ToolFeedback.MAX_SUGGESTION);
+        limit(a, "context", ToolFeedback.MAX_CONTEXT);
+        a.textOr("session_id");
+        a.textOr("search_event_id");
+        ToolFeedback rating = ToolFeedback.of(tool, relevant, sufficient, a.textOr("suggestion"), a.textOr("context"),
+                a.textOr("trigger_type"));
         List<String> ids = a.list("fragment_ids");
         List<String> targets = new ArrayList<>();
         if (ids != null) for (String id : ids) targets.add(c.require("fragment_ids", zone, id).memory().id());
+        // stored with the rating in one write; the MCP session's window: at most 20 fragments, each once, per 24 hours
+        Maintenance.Feedback f = c.engine().maintenance().feedback(zone, a.caller().session(), rating, targets,
+                LifecyclePolicy.MEMENTO.feedback());
         List<Map<String, Object>> adjusted = new ArrayList<>(), skipped = new ArrayList<>();
-        if (!targets.isEmpty()) {
-            // the MCP session's window: at most 20 fragments a session, each once, per 24 hours (Memento's calibration)
-            Maintenance.Rating rating = c.engine().maintenance().rate(zone, a.caller().session(), targets, relevant, sufficient,
-                    LifecyclePolicy.MEMENTO.feedback());
-            for (Maintenance.Adapted x : rating.adapted()) {
-                adjusted.add(map("id", x.id(), "importance_before", x.before(), "importance", x.after()));
-            }
-            for (Maintenance.Skipped x : rating.skipped()) skipped.add(map("id", x.id(), "reason", x.reason()));
+        for (Maintenance.Adapted x : f.rating().adapted()) {
+            adjusted.add(map("id", x.id(), "importance_before", x.before(), "importance", x.after()));
         }
-        return map("success", true, "adjusted", adjusted, "skipped", skipped,
-                "note", targets.isEmpty() ? "no fragment_ids were sent, so no importance changed; the feedback itself is not stored yet" : "");
+        for (Maintenance.Skipped x : f.rating().skipped()) skipped.add(map("id", x.id(), "reason", x.reason()));
+        return map("success", true, "id", f.logged().id(), "tool_name", f.logged().tool(), "relevant", relevant,
+                "sufficient", sufficient, "adjusted", adjusted, "skipped", skipped);
     }
 
     private static void limit(ToolArgs a, String name, int max) {

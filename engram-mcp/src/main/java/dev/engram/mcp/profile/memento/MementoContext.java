@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.memento;
 
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
+import dev.engram.engine.session.SeenMemories;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.NotFoundException;
 import dev.engram.mcp.profile.ProfileContext;
@@ -10,7 +11,9 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** What Memento's tools share: the engine, the workspace (Memento's isolation, Engram's zone), the clock and the fragment mapping. */
@@ -18,14 +21,40 @@ final class MementoContext {
     /** Memento isolates by workspace; in Engram that is the zone. */
     static final String ZONE_ARGUMENT = "workspace";
 
+    /** At most this many (workspace, session, topic) cases are remembered for remember's default caseId. */
+    static final int MAX_SESSION_CASES = 10_000;
+
     final ProfileContext profile;
     final Fragments fragments;
     final Clock clock;
+    /** What context last gave each MCP session: recall's excludeSeen leaves those out (Memento's seen ids). */
+    final SeenMemories seen;
+    /** The case each (workspace, MCP session, topic) is on, for remember's default caseId; least recently used go first. */
+    private final Map<String, String> sessionCases = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > MAX_SESSION_CASES;
+        }
+    };
 
     MementoContext(ProfileContext profile, Clock clock) {
         this.profile = profile;
         this.clock = clock;
         this.fragments = new Fragments(profile.engines());
+        this.seen = new SeenMemories(clock);
+    }
+
+    /** The case this session's earlier fragments of {@code topic} in {@code zone} are on, if any. */
+    synchronized Optional<String> sessionCase(String zone, String session, String topic) {
+        return Optional.ofNullable(sessionCases.get(caseKey(zone, session, topic)));
+    }
+
+    synchronized void sessionCase(String zone, String session, String topic, String caseId) {
+        sessionCases.put(caseKey(zone, session, topic), caseId);
+    }
+
+    private static String caseKey(String zone, String session, String topic) {
+        return zone + '\0' + session + '\0' + topic.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     Engine engine() {

@@ -12,6 +12,7 @@ import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecallResult;
 import dev.engram.engine.RecalledMemory;
 import dev.engram.engine.ResultCost;
+import dev.engram.engine.lifecycle.FeedbackLog;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
@@ -73,14 +74,18 @@ final class ReadTools {
                         .property("tokenBudget", integer("Cut the answer at about this many tokens; default 1000", 20, 100_000))
                         .bool("includeLinks", "Add up to 10 fragments linked 1 hop to the top hits (default true)")
                         .property("threshold", number("Minimum similarity 0..1", 0, 1, 0.3))
-                        .bool("includeSuperseded", "Accepted; superseded fragments stay out of recall (see fragment_history)")
+                        .bool("includeSuperseded", "true: also fragments a newer one superseded (supersedes; they carry superseded_by). Default false")
                         .string("asOf", "Answer as of this date or instant", "2026-11-01")
                         .property("timeRange", MementoTool.object("Only fragments written in this range: {from, to}, dates, instants or ages such as 7d",
                                 map("from", map("type", "string"), "to", map("type", "string"))))
-                        .bool("excludeSeen", "Skip fragments context already gave this session (accepted; Engram does not track them yet)")
+                        .bool("excludeSeen", "true (default): leave out the fragments this session's last context call returned; false: return every match")
                         .property("pageSize", integer("At most this many fragments; default 20", 1, 50))
                         .property("minImportance", number("Only fragments at least this important (after decay)", 0, 1, 0.5))
                         .bool("isAnchor", "true: only anchors; false: no anchors")
+                        .string("caseId", "Only fragments of this case (remember's caseId)", "redis-outage-12")
+                        .choice("resolutionStatus", "Only fragments with this resolution status", Fragments.RESOLUTIONS)
+                        .string("phase", "Only fragments of this phase, e.g. debugging", "debugging")
+                        .strings("affect", "Only fragments with one of these affects (neutral: none given)", List.of("frustration"))
                         .string("workspace", "Workspace (an Engram zone)", "my-project")
                         .string("agentId", "Agent id (accepted, not used)", "default").build())
                 .title("Recall fragments")
@@ -100,20 +105,30 @@ final class ReadTools {
         Boolean links = a.boolOr("includeLinks");
         Double threshold = a.numberOr("threshold", 0, 1), minImportance = a.numberOr("minImportance", 0, 1);
         Boolean anchor = a.boolOr("isAnchor");
-        a.bool("includeSuperseded");
-        a.bool("excludeSeen");
+        boolean superseded = a.bool("includeSuperseded");
+        Boolean excludeSeen = a.boolOr("excludeSeen");
+        // Memento's default is true: what this session's last context call gave is not repeated
+        Set<String> seen = excludeSeen == null || excludeSeen ? c.seen.seen(a.caller().session()) : Set.of();
+        List<String> filterTags = new ArrayList<>();
+        if (topic != null) filterTags.add(Fragments.tagFor(Fragments.TOPIC, topic));
+        String caseId = a.textOr("caseId"), phase = a.textOr("phase");
+        if (caseId != null && !caseId.isBlank()) filterTags.add(Fragments.tagFor(Fragments.CASE, caseId));
+        String resolution = WriteTools.choice(a, "resolutionStatus", Fragments.RESOLUTIONS, "a status");
+        if (resolution != null) filterTags.add(Fragments.RESOLUTION + resolution);
+        if (phase != null && !phase.isBlank()) filterTags.add(Fragments.tagFor(Fragments.PHASE, phase));
+        Set<String> affects = affects(a);
         Map<String, Object> range = a.object("timeRange");
         String from = rangeEnd(range, "from"), to = rangeEnd(range, "to");
         String query = String.join(" ", keywords == null ? List.of() : keywords) + (text == null ? "" : " " + text);
         query = query.strip();
         boolean listing = query.isEmpty();
-        if (listing && topic == null && type == null) {
+        if (listing && filterTags.isEmpty() && type == null && affects == null) {
             throw new InvalidArgumentException("keywords", "or text is required: keywords such as [\"redis\", \"auth\"], a text "
-                    + "sentence, or at least a topic or type to list");
+                    + "sentence, or at least a topic, type, caseId, resolutionStatus, phase or affect to list");
         }
-        RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(Math.min(RecallQuery.MAX_LIMIT, pageSize * 2))
-                .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(a.textOr("asOf")).from(from).to(to);
-        if (topic != null) q.tags(List.of(Fragments.tagFor(Fragments.TOPIC, topic)));
+        RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(Math.min(RecallQuery.MAX_LIMIT, pageSize * 2 + seen.size()))
+                .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(a.textOr("asOf")).from(from).to(to)
+                .includeSuperseded(superseded).tags(filterTags);
         if (type != null) q.types(Set.of(Fragments.engineType(type)));
         RecallResult r = c.engine().recall(q.build(), COST);
         Instant now = c.now();
@@ -125,7 +140,8 @@ final class ReadTools {
         for (RecalledMemory hit : r.results()) {
             Memory m = hit.memory();
             if (type != null && !Fragments.typeOf(m).equals(type)) continue;
-            if (m.supersededBy() != null) continue;
+            if (m.supersededBy() != null && !superseded) continue;
+            if (seen.contains(m.id()) || !affected(m, affects)) continue;
             if (anchor != null && anchor != m.pinned()) continue;
             // Engram puts pinned memories into every recall; a Memento anchor comes only when it matches
             if (!listing && m.pinned() && hit.relevance() == 0 && hit.contributions().stream().noneMatch(x -> x.name().equals("graph"))) continue;
@@ -162,8 +178,11 @@ final class ReadTools {
                 for (ExploreResult.Neighbour n : ns) {
                     if (linked == MAX_LINKED) break;
                     Memory m = n.memory();
-                    if (!Fragments.live(m, now) || m.supersededBy() != null || (type != null && !Fragments.typeOf(m).equals(type))
-                            || (topic != null && !m.tags().contains(Fragments.tagFor(Fragments.TOPIC, topic))) || !shown.add(m.id())) continue;
+                    boolean current = Fragments.live(m, now) && m.supersededBy() == null;
+                    boolean replaced = superseded && m.status() == dev.engram.memory.MemoryStatus.SUPERSEDED && !m.expiredAt(now);
+                    if (!(current || replaced) || (type != null && !Fragments.typeOf(m).equals(type))
+                            || !m.tags().containsAll(filterTags) || !affected(m, affects) || seen.contains(m.id())
+                            || !shown.add(m.id())) continue;
                     int cost = Fragments.tokens(m.content());
                     if (tokens + cost > budget) continue;
                     Map<String, Object> lf = c.fragments.render(m, c.clock);
@@ -177,6 +196,30 @@ final class ReadTools {
             if (linked > 0) path.add("Graph:" + linked);
         }
         return map("success", true, "fragments", fragments, "totalTokens", tokens, "searchPath", path);
+    }
+
+    /** recall's affect filter: a string or a list of Memento's affects; null when not sent. */
+    private static Set<String> affects(ToolArgs a) {
+        List<String> values = a.list("affect");
+        if (values == null || values.isEmpty()) return null;
+        Set<String> out = new java.util.LinkedHashSet<>();
+        for (String v : values) {
+            String s = v.strip().toLowerCase(Locale.ROOT);
+            if (!Fragments.AFFECTS.contains(s)) {
+                throw new InvalidArgumentException("affect", MemoryRules.shown(v) + " is not an affect; send one or more of "
+                        + String.join(", ", Fragments.AFFECTS));
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    /** Whether {@code m}'s affect (neutral when it has none) is one of {@code affects}; true without the filter. */
+    private static boolean affected(Memory m, Set<String> affects) {
+        if (affects == null) return true;
+        String affect = m.tags().stream().filter(t -> t.startsWith(Fragments.AFFECT)).map(t -> t.substring(Fragments.AFFECT.length()))
+                .findFirst().orElse("neutral");
+        return affects.contains(affect);
     }
 
     private static int linkOrder(EdgeType e) {
@@ -285,6 +328,8 @@ final class ReadTools {
             add.accept("core", coreAll);
         }
         add.accept("working", working);
+        // Memento's seen ids: recall leaves these out for this session (excludeSeen), until the next context call
+        c.seen.replace(a.caller().session(), flat.stream().map(f -> (String) f.get("id")).toList());
         Map<String, Object> out = map("success", true);
         if (a.bool("structured")) out.put("context", tree);
         else out.put("fragments", flat);
@@ -387,8 +432,25 @@ final class ReadTools {
             if (m.pinned()) anchors++;
         }
         // Memento wraps its numbers: {success, stats: {total, by_type, by_tier, …}}
+        FeedbackLog.Summary fb = c.engine().maintenance().feedbackSummary(zone);
         return map("success", true, "stats", map("total", (long) live.size(), "by_type", byType, "by_tier", byTier,
-                "anchors", anchors, "topics", topics, "avg_importance", live.isEmpty() ? 0.0 : round(sum / live.size())));
+                "anchors", anchors, "topics", topics, "avg_importance", live.isEmpty() ? 0.0 : round(sum / live.size()),
+                "evaluation", map("rolling_precision_at_5", fb.evaluation().precisionAt5(),
+                        "sufficient_rate", fb.evaluation().sufficientRate(), "sample_sessions", fb.evaluation().sampleSessions()),
+                "feedback", feedback(fb)));
+    }
+
+    /** tool_feedback's log as memory_stats shows it: counts over the newest ratings kept, by tool, and the latest suggestions. */
+    static Map<String, Object> feedback(FeedbackLog.Summary fb) {
+        Map<String, Object> byTool = new LinkedHashMap<>();
+        fb.byTool().forEach((tool, t) -> byTool.put(tool, map("total", t.total(), "relevant", t.relevant(),
+                "sufficient", t.sufficient(), "sampled", t.sampled(), "voluntary", t.voluntary())));
+        List<Map<String, Object>> suggestions = new ArrayList<>();
+        for (var t : fb.recentSuggestions()) {
+            suggestions.add(map("tool_name", t.tool(), "suggestion", t.suggestion(), "created_at", t.at().toString()));
+        }
+        return map("total", fb.total(), "kept", fb.kept(), "relevant_rate", fb.relevantRate(),
+                "sufficient_rate", fb.sufficientRate(), "by_tool", byTool, "recent_suggestions", suggestions);
     }
 
     MementoTool searchTraces() {

@@ -33,8 +33,10 @@ import java.util.Map;
 
 /** remember, batch_remember, amend, forget, link, reflect: Memento's writes, each validated whole before anything is written. */
 final class WriteTools {
-    static final List<String> RESOLUTIONS = List.of("open", "resolved", "abandoned");
-    static final String CASE = "case:", RESOLUTION = "resolution:";
+    /** The longest goal, outcome or contextSummary: an episode's length. */
+    static final int MAX_CASE_TEXT = Fragments.MAX_EPISODE_CHARS, MAX_PHASE = 50;
+    /** The types whose fragments join their session's case on a topic when no caseId is sent (Memento's auto case). */
+    static final java.util.Set<String> AUTO_CASE_TYPES = java.util.Set.of("error", "procedure", "decision");
     static final List<String> RELATIONS = List.of("related", "caused_by", "resolved_by", "part_of", "contradicts");
     static final int MAX_BATCH = 200;
     private final MementoContext c;
@@ -64,8 +66,17 @@ final class WriteTools {
                         .bool("isAnchor", "Anchor: never decays, never collected, leads recall")
                         .strings("supersedes", "Fragment ids this one replaces (they leave recall)", List.of("m_abcdefghij"))
                         .string("idempotencyKey", "≤128 characters; a repeat with the same key returns the first id", "deploy-2026-12-01")
-                        .string("caseId", "A case (task, incident) this fragment belongs to; reconstruct_history tells its story", "redis-outage-12")
-                        .choice("resolutionStatus", "Where the case stands with this fragment", RESOLUTIONS)
+                        .string("caseId", "A case (task, incident) this fragment belongs to; reconstruct_history tells its story. "
+                                + "Default: an error, procedure or decision joins the case of this session's earlier fragments on "
+                                + "the topic, and an error opens a new one", "redis-outage-12")
+                        .choice("resolutionStatus", "Where the case stands with this fragment", Fragments.RESOLUTIONS)
+                        .string("goal", "What the episode set out to do (≤1000 characters)", "Make the CLI connect to a remote server")
+                        .string("outcome", "How it ended (≤1000 characters)", "--remote works with the auth header; 12 tests pass")
+                        .string("phase", "Stage of the work (≤50 characters), e.g. planning, debugging, implementation, verification", "debugging")
+                        .choice("assertionStatus", "How sure: observed (default), inferred (not checked yet), verified, rejected", Fragments.ASSERTIONS)
+                        .choice("affect", "Emotional tag: neutral (default), frustration, confidence, surprise, doubt, satisfaction", Fragments.AFFECTS)
+                        .string("contextSummary", "1-2 sentences on the situation the fragment came from (≤1000 characters); recall returns it",
+                                "Found while deploying v2.11 right after migration 030")
                         .bool("dryRun", "Validate and show what would be stored, write nothing")
                         .string("sessionId", "Session id (accepted; the MCP session is used)", "s1")
                         .string("workspace", "Workspace (an Engram zone); default the server's", "my-project")
@@ -83,23 +94,36 @@ final class WriteTools {
         Draft d = draft(a.text("content"), a.text("topic"), a.text("type"), a.list("keywords"),
                 a.numberOr("importance", 0, 1), a.textOr("scope"), a.bool("isAnchor"), a.list("linkedTo"),
                 a.list("supersedes"), a.textOr("idempotencyKey"), "");
-        caseTags(a, false); // checked before a dry run answers or anything is written
+        CaseFields k = caseFields(a); // checked before a dry run answers or anything is written
         if (a.bool("dryRun")) {
             for (String id : d.linkedTo) c.require("linkedTo", zone, id);
             for (String id : d.supersedes) c.require("supersedes", zone, id);
-            return map("dryRun", true, "simulated", map("fragment", map("content", d.content, "topic", d.topic,
-                    "type", d.type, "keywords", d.keywords, "importance", d.importance,
-                    "ttl_tier", initialTier(d), "scope", d.session ? "session" : "permanent"), "conflicts", List.of()));
+            Map<String, Object> f = map("content", d.content, "topic", d.topic, "type", d.type, "keywords", d.keywords,
+                    "importance", d.importance, "ttl_tier", initialTier(d), "scope", d.session ? "session" : "permanent");
+            f.putAll(k.fields());
+            return map("dryRun", true, "simulated", map("fragment", f, "conflicts", List.of()));
         }
         if (d.idempotencyKey != null) {
             var seen = c.record(zone, idempotencyKey(d.idempotencyKey));
             if (seen.isPresent()) return map("id", seen.get().memory().id(), "idempotent", true);
         }
-        RememberResult r = write(zone, d, a, caseTags(a, true));
-        return map("success", true, "id", r.memory().id(), "keywords", d.keywords,
+        String session = a.caller().session();
+        if (k.caseId == null && session != null && AUTO_CASE_TYPES.contains(d.type)) {
+            // Memento's auto case: join the case this session's fragments on the topic are on; an error opens one
+            String joined = c.sessionCase(zone, session, d.topic).orElse(d.type.equals("error") ? java.util.UUID.randomUUID().toString() : null);
+            if (joined != null) k = k.withCase(joined);
+        }
+        // the links first: a case id's or phase's spelling is kept in a store mark, which a refusal must not leave behind
+        for (String id : d.linkedTo) c.require("linkedTo", zone, id);
+        for (String id : d.supersedes) c.require("supersedes", zone, id);
+        RememberResult r = write(zone, d, a, k.tags(c.fragments), k.notes);
+        if (k.caseId != null && session != null) c.sessionCase(zone, session, d.topic, k.caseId);
+        Map<String, Object> out = map("success", true, "id", r.memory().id(), "keywords", d.keywords,
                 "ttl_tier", Fragments.tier(reread(zone, r.memory()), c.now()),
                 "scope", d.session ? "session" : "permanent", "merged", r.outcome() != RememberResult.Outcome.CREATED,
                 "conflicts", conflicts(r));
+        if (k.caseId != null) out.put("case_id", c.fragments.word(Fragments.tagFor(Fragments.CASE, k.caseId), Fragments.CASE));
+        return out;
     }
 
     /**
@@ -171,44 +195,106 @@ final class WriteTools {
         return values.stream().map(v -> MemoryRules.reference(field, v)).distinct().toList();
     }
 
-    /** Stores a checked draft: links and superseded ids must exist (the engine refuses before writing), then the anchor pin. */
-    /** The tags of remember's caseId and resolutionStatus; {@code write} false only checks them (no store mark). */
-    private List<String> caseTags(ToolArgs a, boolean write) {
-        List<String> tags = new ArrayList<>();
+    /**
+     * remember's v3 case fields, checked (nothing is written until {@link #tags} and the write): the short ones become
+     * tags, goal, outcome and contextSummary the memory's notes (the engine keeps them with the fragment).
+     */
+    record CaseFields(String caseId, String resolution, String phase, String assertion, String affect, Map<String, String> notes) {
+        CaseFields withCase(String id) {
+            return new CaseFields(id, resolution, phase, assertion, affect, notes);
+        }
+
+        /** The tags; a non-ASCII case id or phase has its spelling kept in a store mark (so this writes). */
+        List<String> tags(Fragments fragments) {
+            List<String> tags = new ArrayList<>();
+            if (caseId != null) tags.add(fragments.tag(Fragments.CASE, caseId));
+            if (resolution != null) tags.add(Fragments.RESOLUTION + resolution);
+            if (phase != null) tags.add(fragments.tag(Fragments.PHASE, phase));
+            if (assertion != null && !assertion.equals("observed")) tags.add(Fragments.ASSERTION + assertion);
+            if (affect != null && !affect.equals("neutral")) tags.add(Fragments.AFFECT + affect);
+            return tags;
+        }
+
+        /** As recall renders them, for a dry run. */
+        Map<String, Object> fields() {
+            Map<String, Object> f = new LinkedHashMap<>();
+            if (caseId != null) f.put("case_id", caseId);
+            if (notes.containsKey(Fragments.GOAL)) f.put("goal", notes.get(Fragments.GOAL));
+            if (notes.containsKey(Fragments.OUTCOME)) f.put("outcome", notes.get(Fragments.OUTCOME));
+            if (phase != null) f.put("phase", phase);
+            if (resolution != null) f.put("resolution_status", resolution);
+            if (assertion != null && !assertion.equals("observed")) f.put("assertion_status", assertion);
+            if (notes.containsKey(Fragments.CONTEXT_SUMMARY)) f.put("context_summary", notes.get(Fragments.CONTEXT_SUMMARY));
+            if (affect != null && !affect.equals("neutral")) f.put("affect", affect);
+            return f;
+        }
+    }
+
+    private static CaseFields caseFields(ToolArgs a) {
         String caseId = a.textOr("caseId");
-        if (caseId != null && !caseId.isBlank()) {
-            MemoryRules.requireWellFormed("caseId", caseId);
-            if (caseId.strip().length() > 100) {
-                throw new InvalidArgumentException("caseId", "is " + caseId.strip().length() + " characters; send at most 100");
-            }
-            tags.add(write ? c.fragments.tag(CASE, caseId) : Fragments.tagFor(CASE, caseId));
+        if (caseId != null && caseId.isBlank()) caseId = null;
+        if (caseId != null) {
+            caseId = caseId.strip();
+            if (caseId.length() > 100) throw new InvalidArgumentException("caseId", "is " + caseId.length() + " characters; send at most 100");
         }
-        String status = a.textOr("resolutionStatus");
-        if (status != null) {
-            String st = status.strip().toLowerCase(java.util.Locale.ROOT);
-            if (!RESOLUTIONS.contains(st)) {
-                throw new InvalidArgumentException("resolutionStatus", MemoryRules.shown(status) + " is not a status; send "
-                        + String.join(", ", RESOLUTIONS));
+        String phase = a.textOr("phase");
+        if (phase != null && phase.isBlank()) phase = null;
+        if (phase != null) {
+            phase = phase.strip();
+            if (phase.length() > MAX_PHASE) {
+                throw new InvalidArgumentException("phase", "is " + phase.length() + " characters; send a short stage name (at most "
+                        + MAX_PHASE + "), e.g. planning, debugging, implementation, verification");
             }
-            tags.add(RESOLUTION + st);
+            if (phase.chars().anyMatch(Character::isISOControl)) {
+                throw new InvalidArgumentException("phase", "has a line break or control character; send one short stage name, e.g. debugging");
+            }
         }
-        return tags;
+        Map<String, String> notes = new LinkedHashMap<>();
+        caseText(a, "goal", Fragments.GOAL, notes);
+        caseText(a, "outcome", Fragments.OUTCOME, notes);
+        caseText(a, "contextSummary", Fragments.CONTEXT_SUMMARY, notes);
+        return new CaseFields(caseId, choice(a, "resolutionStatus", Fragments.RESOLUTIONS, "a status"), phase,
+                choice(a, "assertionStatus", Fragments.ASSERTIONS, "an assertion status"),
+                choice(a, "affect", Fragments.AFFECTS, "an affect"), notes);
     }
 
+    private static void caseText(ToolArgs a, String field, String note, Map<String, String> notes) {
+        String v = a.textOr(field);
+        if (v == null || v.isBlank()) return;
+        v = v.strip();
+        if (v.length() > MAX_CASE_TEXT) {
+            throw new InvalidArgumentException(field, "is " + v.length() + " characters; send at most " + MAX_CASE_TEXT
+                    + " (a sentence or two)");
+        }
+        notes.put(note, v);
+    }
+
+    /** An optional value of a closed list (case-insensitive), or null; anything else refused naming the values. */
+    static String choice(ToolArgs a, String field, List<String> allowed, String what) {
+        String v = a.textOr(field);
+        if (v == null || v.isBlank()) return null;
+        String s = v.strip().toLowerCase(Locale.ROOT);
+        if (!allowed.contains(s)) {
+            throw new InvalidArgumentException(field, MemoryRules.shown(v) + " is not " + what + "; send one of " + String.join(", ", allowed));
+        }
+        return s;
+    }
+
+    /** Stores a checked draft: links and superseded ids must exist (the engine refuses before writing), then the anchor pin. */
     RememberResult write(String zone, Draft d, ToolArgs a) {
-        return write(zone, d, a, List.of());
+        return write(zone, d, a, List.of(), Map.of());
     }
 
-    RememberResult write(String zone, Draft d, ToolArgs a, List<String> extraTags) {
+    RememberResult write(String zone, Draft d, ToolArgs a, List<String> extraTags, Map<String, String> notes) {
         for (String id : d.linkedTo) c.require("linkedTo", zone, id);
         for (String id : d.supersedes) c.require("supersedes", zone, id);
-        RememberResult r = c.engine().remember(command(zone, d, a, extraTags));
+        RememberResult r = c.engine().remember(command(zone, d, a, extraTags, notes));
         if (d.anchor && !r.memory().pinned()) c.engine().pin(new PinCommand(r.memory().id(), zone, 3));
         return r;
     }
 
     /** The engine's command for a checked draft: the fragment's tags (topic, keywords, episode, scope), importance and expiry. */
-    private RememberCommand command(String zone, Draft d, ToolArgs a, List<String> extraTags) {
+    private RememberCommand command(String zone, Draft d, ToolArgs a, List<String> extraTags, Map<String, String> notes) {
         List<String> tags = new ArrayList<>();
         tags.add(c.fragments.tag(Fragments.TOPIC, d.topic));
         if (d.type.equals(Fragments.EPISODE)) tags.add(Fragments.EPISODE);
@@ -225,7 +311,7 @@ final class WriteTools {
                 .key(d.idempotencyKey == null ? null : idempotencyKey(d.idempotencyKey))
                 .type(Fragments.engineType(d.type)).tags(tags).zone(zone)
                 .importance(NumericImportance.level(d.importance)).relevance(NumericImportance.toRelevance(d.importance))
-                .ttl(d.session ? "24h" : null).links(links).origin(Origin.AGENT)
+                .ttl(d.session ? "24h" : null).links(links).origin(Origin.AGENT).notes(notes)
                 .session(a.caller().session()).branch(a.caller().branch()).build();
         return cmd;
     }
@@ -299,7 +385,7 @@ final class WriteTools {
                 keyed.put(d.idempotencyKey, commands.size());
             }
             slots.add(new Slot(null, commands.size(), false));
-            commands.add(command(zone, d, a, List.of()));
+            commands.add(command(zone, d, a, List.of(), Map.of()));
         }
         // one transaction: every fragment is stored, or (the storage failing part way) none is
         List<RememberResult> written = c.engine().rememberAll(commands);

@@ -72,7 +72,7 @@ final class RecallTool implements ToolHandler {
                 args.choice("budget", Budget::parse), args.intOr("budget_tokens", 20, 100_000),
                 args.choice("mode", RecallMode::parse), args.words("ids"), args.bool("explain"), context.zone(args),
                 types(args.list("types")), args.list("tags"), args.textOr("from"), args.textOr("to"),
-                args.textOr("path"), args.textOr("as_of"), null, false, null);
+                args.textOr("path"), args.textOr("as_of"));
         // priced by the text form this reply prints, so budget_tokens bounds what the agent reads
         RecallResult result = context.engine().recall(request, renderers.text());
         Map<String, Object> structured = renderers.structured().recall(result);

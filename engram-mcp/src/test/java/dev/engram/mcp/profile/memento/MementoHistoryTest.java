@@ -108,7 +108,7 @@ class MementoHistoryTest {
         assertTrue(error("reconstruct_history", "caseId", "c", "timeRange", Map.of("since", "7d")).contains("timeRange.since is not a field"));
         assertTrue(error("reconstruct_history", "caseId", "c", "limit", 501).contains("limit"));
         assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "resolutionStatus", "done")
-                .contains("send open, resolved, abandoned"));
+                .contains("is not a status; send one of open, resolved, abandoned"));
         assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "caseId", "c".repeat(101)).contains("at most 100"));
         assertEquals(0, store.count());
     }

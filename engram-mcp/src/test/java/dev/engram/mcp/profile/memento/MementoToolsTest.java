@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.engine.Engine;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
+import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.testing.InMemoryMemoryStore;
@@ -30,6 +31,19 @@ class MementoToolsTest {
     private CallToolResult call(String tool, Map<String, Object> args) {
         ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
         return ToolAdapter.call(h, args);
+    }
+
+    /** A call from MCP session {@code session} (the transport's id, as ToolAdapter records it). */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> okIn(String session, String tool, Object... kv) {
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        CallToolResult r = ToolAdapter.call(h, args(kv), new Caller(session, null));
+        assertFalse(Boolean.TRUE.equals(r.isError()), tool + " failed: " + text(r));
+        return (Map<String, Object>) r.structuredContent();
+    }
+
+    private static List<String> ids(Map<String, Object> r) {
+        return fragments(r).stream().map(f -> (String) f.get("id")).toList();
     }
 
     private static String text(CallToolResult r) {
@@ -89,7 +103,8 @@ class MementoToolsTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> props = (Map<String, Object>) profile.tools().get(1).definition().inputSchema().get("properties");
         assertTrue(props.keySet().containsAll(List.of("content", "topic", "type", "keywords", "importance", "linkedTo",
-                "scope", "isAnchor", "supersedes", "idempotencyKey", "dryRun", "workspace")), props.keySet().toString());
+                "scope", "isAnchor", "supersedes", "idempotencyKey", "dryRun", "workspace", "caseId", "goal", "outcome", "phase",
+                "resolutionStatus", "assertionStatus", "affect", "contextSummary")), props.keySet().toString());
     }
 
     @Test
@@ -374,4 +389,182 @@ class MementoToolsTest {
         Map<String, Object> calm = ok("remember", "content", "Backups run nightly at two", "topic", "ops", "type", "fact");
         assertEquals(List.of(), calm.get("conflicts"));
     }
+
+    // --- recall: includeSuperseded, excludeSeen -------------------------------------------------------------------
+
+    @Test
+    void includeSupersededBringsBackWhatANewerFragmentReplaced() {
+        String old = remember("The deploy window is Friday evening", "deploy", "decision");
+        String now = remember("The deploy window is Tuesday morning", "deploy", "decision", "supersedes", List.of(old));
+        assertEquals(List.of(now), ids(ok("recall", "keywords", List.of("deploy", "window"))), "left out by default");
+        Map<String, Object> both = ok("recall", "keywords", List.of("deploy", "window"), "includeSuperseded", true);
+        assertEquals(java.util.Set.of(old, now), java.util.Set.copyOf(ids(both)));
+        Map<String, Object> replaced = fragments(both).stream().filter(f -> f.get("id").equals(old)).findFirst().orElseThrow();
+        assertEquals(now, replaced.get("superseded_by"));
+        assertEquals(List.of(now), ids(ok("recall", "topic", "deploy")), "listing leaves it out too");
+        assertEquals(java.util.Set.of(old, now), java.util.Set.copyOf(ids(ok("recall", "topic", "deploy", "includeSuperseded", true))));
+        assertTrue(error("recall", "keywords", List.of("deploy"), "includeSuperseded", "sometimes").contains("includeSuperseded"));
+    }
+
+    @Test
+    void excludeSeenLeavesOutWhatThisSessionsContextGave() {
+        String pref = remember("Answer in English with short sentences", "style", "preference", "keywords", List.of("answer", "style"));
+        String fact = remember("Style guide lives in docs/style.md", "style", "fact", "keywords", List.of("style", "guide"));
+        assertEquals(List.of(pref), ids(okIn("claude/s1", "context")), "context gives the preference");
+        // same session: what context gave is not repeated (Memento's default excludeSeen: true)
+        assertEquals(List.of(fact), ids(okIn("claude/s1", "recall", "keywords", List.of("style"))));
+        assertEquals(List.of(fact), ids(okIn("claude/s1", "recall", "topic", "style")), "listing too");
+        assertEquals(java.util.Set.of(pref, fact),
+                java.util.Set.copyOf(ids(okIn("claude/s1", "recall", "keywords", List.of("style"), "excludeSeen", false))));
+        // another session, and a call without a session, see both
+        assertEquals(java.util.Set.of(pref, fact), java.util.Set.copyOf(ids(okIn("claude/s2", "recall", "keywords", List.of("style")))));
+        assertEquals(java.util.Set.of(pref, fact), java.util.Set.copyOf(ids(ok("recall", "keywords", List.of("style")))));
+        // a recall marks nothing seen: the same recall again answers the same
+        assertEquals(List.of(fact), ids(okIn("claude/s1", "recall", "keywords", List.of("style"))));
+        // the next context call replaces what the session has seen
+        assertEquals(List.of(fact), ids(okIn("claude/s1", "context", "types", List.of("fact"))));
+        assertEquals(List.of(pref), ids(okIn("claude/s1", "recall", "keywords", List.of("style"))));
+        assertTrue(error("recall", "keywords", List.of("style"), "excludeSeen", 3).contains("excludeSeen"));
+    }
+
+    // --- remember: v3 case fields ---------------------------------------------------------------------------------
+
+    @Test
+    void caseFieldsAreStoredAndComeBackWithTheFragment() {
+        String id = remember("CLI --remote now sends the bearer header", "cli", "episode", "caseId", "feat-cli-remote",
+                "goal", "Make the CLI talk to a remote server", "outcome", "Works; 12 integration tests pass",
+                "phase", "Verification", "resolutionStatus", "resolved", "assertionStatus", "verified",
+                "affect", "satisfaction", "contextSummary", "Written while releasing v2.12\nafter the auth rework");
+        Map<String, Object> f = fragments(ok("recall", "keywords", List.of("remote", "bearer"))).get(0);
+        assertEquals(id, f.get("id"));
+        assertEquals("feat-cli-remote", f.get("case_id"));
+        assertEquals("Make the CLI talk to a remote server", f.get("goal"));
+        assertEquals("Works; 12 integration tests pass", f.get("outcome"));
+        assertEquals("verification", f.get("phase"));
+        assertEquals("resolved", f.get("resolution_status"));
+        assertEquals("verified", f.get("assertion_status"));
+        assertEquals("satisfaction", f.get("affect"));
+        assertEquals("Written while releasing v2.12\nafter the auth rework", f.get("context_summary"));
+        assertEquals("feat-cli-remote", fragments(ok("recall", "caseId", "feat-cli-remote")).get(0).get("case_id"));
+        assertEquals(List.of(id), ids(ok("recall", "phase", "verification", "resolutionStatus", "resolved")));
+        assertEquals(List.of(id), ids(ok("recall", "keywords", List.of("remote"), "affect", List.of("confidence", "satisfaction"))));
+        assertEquals(List.of(), ids(ok("recall", "keywords", List.of("remote"), "affect", "frustration")));
+
+        // the defaults (observed, neutral) are not stored and not shown; a Korean phase reads back as written
+        String plain = remember("The staging database is PostgreSQL 16", "db", "fact", "assertionStatus", "observed",
+                "affect", "neutral", "phase", "디버깅");
+        Map<String, Object> p = fragments(ok("recall", "keywords", List.of("staging", "postgresql"))).get(0);
+        assertEquals(plain, p.get("id"));
+        assertFalse(p.containsKey("assertion_status") || p.containsKey("affect") || p.containsKey("goal") || p.containsKey("case_id"), p.toString());
+        assertEquals("디버깅", p.get("phase"));
+        assertEquals(List.of(plain), ids(ok("recall", "keywords", List.of("staging"), "affect", "neutral")));
+        assertEquals(List.of(plain), ids(ok("recall", "phase", "디버깅")));
+
+        Map<String, Object> dry = ok("remember", "content", "A dry one", "topic", "t", "type", "fact", "goal", "g", "affect", "doubt", "dryRun", true);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sim = (Map<String, Object>) ((Map<String, Object>) dry.get("simulated")).get("fragment");
+        assertEquals("g", sim.get("goal"));
+        assertEquals("doubt", sim.get("affect"));
+        assertEquals(2, store.count(), "a dry run writes nothing");
+    }
+
+    @Test
+    void badCaseFieldsAreRefusedSayingWhatToSendAndNothingIsWritten() {
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "assertionStatus", "maybe")
+                .contains("assertionStatus 'maybe' is not an assertion status; send one of observed, inferred, verified, rejected"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "affect", "angry")
+                .contains("affect 'angry' is not an affect; send one of neutral, frustration, confidence, surprise, doubt, satisfaction"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "phase", "p".repeat(51))
+                .contains("phase is 51 characters; send a short stage name"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "phase", "one\ntwo").contains("phase has a line break"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "goal", "g".repeat(1001))
+                .contains("goal is 1001 characters; send at most 1000"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "outcome", 42).contains("outcome"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "contextSummary", "c".repeat(1001))
+                .contains("contextSummary is 1001 characters"));
+        assertTrue(error("recall", "keywords", List.of("x"), "affect", List.of("calm")).contains("affect 'calm' is not an affect"));
+        assertTrue(error("recall", "keywords", List.of("x"), "resolutionStatus", "closed").contains("resolutionStatus 'closed' is not a status"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "caseId", "배포-장애", "phase", "점검",
+                "affect", "angry").contains("affect 'angry'"));
+        assertTrue(error("remember", "content", "x", "topic", "t", "type", "fact", "caseId", "배포-장애", "phase", "점검",
+                "linkedTo", List.of("m_zzzzzzzzzz")).contains("no fragment with linkedTo"));
+        assertEquals(0, store.count());
+        assertTrue(store.mark(Fragments.MARK + Fragments.tagFor(Fragments.CASE, "배포-장애")).isEmpty()
+                && store.mark(Fragments.MARK + Fragments.tagFor(Fragments.PHASE, "점검")).isEmpty(), "not even a word's spelling is kept");
+    }
+
+    @Test
+    void anErrorOpensACaseThatTheSessionsNextFragmentsOnTheTopicJoin() {
+        Map<String, Object> err = okIn("claude/s1", "remember", "content", "Redis NOAUTH on the staging cache", "topic", "redis", "type", "error");
+        String caseId = (String) err.get("case_id");
+        assertTrue(caseId != null && caseId.matches("[0-9a-f-]{36}"), err.toString());
+        Map<String, Object> fix = okIn("claude/s1", "remember", "content", "Set REDIS_PASSWORD and restart", "topic", "redis", "type", "procedure");
+        assertEquals(caseId, fix.get("case_id"), "joins the session's case on the topic");
+        assertFalse(okIn("claude/s1", "remember", "content", "Redis runs on port 6380 here", "topic", "redis", "type", "fact")
+                .containsKey("case_id"), "facts do not join automatically");
+        assertFalse(okIn("claude/s2", "remember", "content", "Use Redis 7 for streams", "topic", "redis", "type", "decision")
+                .containsKey("case_id"), "another session has its own cases");
+        assertFalse(okIn("claude/s1", "remember", "content", "Chose Caddy over nginx", "topic", "proxy", "type", "decision")
+                .containsKey("case_id"), "another topic, no error: no case");
+        assertEquals("inc-7", okIn("claude/s1", "remember", "content", "The proxy drops websocket upgrades", "topic", "proxy",
+                "type", "error", "caseId", "inc-7").get("case_id"), "a caseId sent wins");
+        assertEquals("inc-7", okIn("claude/s1", "remember", "content", "Enable websocket upgrades in the proxy config",
+                "topic", "proxy", "type", "procedure").get("case_id"));
+        assertFalse(ok("remember", "content", "Disk full on the build agent", "topic", "ci", "type", "error").containsKey("case_id"),
+                "no MCP session, no automatic case");
+        Map<String, Object> story = ok("reconstruct_history", "caseId", caseId);
+        assertEquals(2, ((List<?>) story.get("ordered_timeline")).size(), story.toString());
+        // a case id or topic too long for a tag of its own gets a hashed one and reads back as written
+        String topic = "a-rather-long-subsystem-name-of-36ch";
+        String longId = remember("Long names work", topic, "fact", "caseId", "case-id-that-is-longer-than-forty-characters");
+        Map<String, Object> f = fragments(ok("recall", "topic", topic)).get(0);
+        assertEquals(longId, f.get("id"));
+        assertEquals(topic, f.get("topic"));
+        assertEquals("case-id-that-is-longer-than-forty-characters", f.get("case_id"));
+    }
+
+    // --- tool_feedback stored ---------------------------------------------------------------------------------------
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void feedbackIsStoredAndShownByMemoryStatsAcrossAReopen() {
+        String id = remember("Recall pages are slow on big stores", "perf", "fact", "importance", 0.5);
+        Map<String, Object> first = okIn("claude/s1", "tool_feedback", "tool_name", "recall", "relevant", true, "sufficient", false,
+                "suggestion", "show error fragments first", "context", "debugging redis", "fragment_ids", List.of(id));
+        assertEquals(1L, ((Number) first.get("id")).longValue());
+        assertEquals("recall", first.get("tool_name"));
+        assertEquals(true, first.get("relevant"));
+        assertEquals(false, first.get("sufficient"));
+        assertEquals(2L, ((Number) okIn("claude/s2", "tool_feedback", "tool_name", "context", "relevant", true, "sufficient", true,
+                "trigger_type", "sampled").get("id")).longValue());
+        // refused: nothing logged, nothing adapted
+        assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true, "sufficient", true, "trigger_type", "often")
+                .contains("trigger_type 'often' is not a trigger; send voluntary or sampled"));
+        assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true, "sufficient", true,
+                "fragment_ids", List.of(id, "m_zzzzzzzzzz")).contains("no fragment with fragment_ids"));
+        assertTrue(error("tool_feedback", "tool_name", "r".repeat(65), "relevant", true, "sufficient", true).contains("tool_name is 65 characters"));
+        assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true, "sufficient", true, "context", "c".repeat(51))
+                .contains("context is 51 characters; send at most 50"));
+
+        // a new engine and profile on the same store: what a restarted server reads
+        Engine reopened = new Engine(store, new dev.engram.testing.InMemorySearchIndex(store), clock);
+        ToolProfile again = MementoProfile.create(ProfileContext.of(reopened, "default"), clock);
+        ToolHandler statsTool = again.tools().stream().filter(t -> t.definition().name().equals("memory_stats")).findFirst().orElseThrow();
+        Map<String, Object> stats = (Map<String, Object>) ((Map<String, Object>) ToolAdapter.call(statsTool, Map.of())
+                .structuredContent()).get("stats");
+        Map<String, Object> fb = (Map<String, Object>) stats.get("feedback");
+        assertEquals(2L, ((Number) fb.get("total")).longValue());
+        assertEquals(1.0, fb.get("relevant_rate"));
+        assertEquals(0.5, fb.get("sufficient_rate"));
+        Map<String, Object> recall = (Map<String, Object>) ((Map<String, Object>) fb.get("by_tool")).get("recall");
+        assertEquals(Map.of("total", 1, "relevant", 1, "sufficient", 0, "sampled", 0, "voluntary", 1), recall);
+        List<Map<String, Object>> sug = (List<Map<String, Object>>) fb.get("recent_suggestions");
+        assertEquals("show error fragments first", sug.get(0).get("suggestion"));
+        Map<String, Object> eval = (Map<String, Object>) stats.get("evaluation");
+        assertEquals(2, eval.get("sample_sessions"));
+        assertEquals(1.0, eval.get("rolling_precision_at_5"));
+        assertEquals(0.5, eval.get("sufficient_rate"));
+        assertEquals(0.488, store.get(id).orElseThrow().relevance() / 2, 1e-9, "adapted once, by the logged rating");
+    }
+
 }
