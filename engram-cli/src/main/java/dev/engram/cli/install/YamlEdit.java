@@ -243,8 +243,8 @@ public final class YamlEdit {
         /** Refuses a section holding aliases: their nodes carry the marks of what they point to, not their own. */
         void requireNoAliases(NodeTuple sec, String section) throws JsonEdit.Conflict {
             int from = start(sec.getKeyNode());
-            int to = sec.getValueNode() instanceof MappingNode m && !m.getValue().isEmpty() && m.getFlowStyle() != FlowStyle.FLOW
-                    ? entryEnd(m.getValue().get(m.getValue().size() - 1)) : lineEnd(Math.max(end(sec.getKeyNode()), end(sec.getValueNode())));
+            // a block mapping ends at the next token after it (its end mark), past every alias it holds
+            int to = Math.max(lineEnd(end(sec.getKeyNode())), end(sec.getValueNode()));
             if (start(sec.getValueNode()) < end(sec.getKeyNode()) || aliases.stream().anyMatch(a -> a >= from && a < to)) {
                 throw new JsonEdit.Conflict("'" + section + "' uses YAML aliases (*name), which engram init does not edit");
             }

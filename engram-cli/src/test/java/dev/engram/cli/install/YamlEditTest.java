@@ -165,6 +165,8 @@ class YamlEditTest {
         assertTrue(crlf.text().endsWith("    enabled: true\r\n  engram:\r\n    enabled: true\r\n    type: stdio\r\n    name: engram\r\n"
                 + "    description: \"Engram: durable memory for coding agents\"\r\n    cmd: /opt/engram/bin/engram\r\n"
                 + "    args: [\"mcp\", \"--profile\", \"toon\"]\r\n"), crlf.text());
+        // a byte order mark at the start is a character of the text like any other
+        roundTrip("\uFEFFGOOSE_MODE: auto\nextensions:\n  developer:\n    enabled: true\nGOOSE_MODEL: x\n");
         // the parser counts code points: an emoji before the mapping must not shift the edit
         roundTrip("GOOSE_NOTE: \"\uD83E\uDEBF honk \uD83E\uDEBF\"\nextensions:\n  developer:\n    name: \"\uD83E\uDEBF\"\nGOOSE_MODE: auto\n");
     }
@@ -218,6 +220,10 @@ class YamlEditTest {
                         .getMessage());
         assertTrue(assertThrows(JsonEdit.Conflict.class, () -> YamlEdit.add(
                 "base: &b\n  enabled: true\nextensions:\n  dev: *b\n", "extensions", "engram", ENGRAM)).getMessage().contains("aliases"));
+        // an alias on the section's last line: its node carries the marks of the anchor, far above
+        assertTrue(assertThrows(JsonEdit.Conflict.class, () -> YamlEdit.add(
+                "base: &a [\"x\"]\nextensions:\n  dev:\n    args:\n      - *a\n", "extensions", "engram", ENGRAM)).getMessage()
+                .contains("aliases"));
         assertEquals("its top level is not a mapping",
                 assertThrows(JsonEdit.Conflict.class, () -> YamlEdit.add("- a\n- b\n", "extensions", "engram", ENGRAM)).getMessage());
         assertTrue(assertThrows(JsonEdit.Conflict.class, () -> YamlEdit.add("extensions: none\n", "extensions", "engram", ENGRAM))
