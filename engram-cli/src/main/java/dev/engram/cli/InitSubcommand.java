@@ -52,8 +52,9 @@ final class InitSubcommand implements Callable<Integer> {
 
     @Option(names = "--hooks", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = {"Register `engram hook session-start` with agents that have hooks (Claude",
-                    "Code, Codex, Gemini CLI), and with --profile toon `engram hook stop` (toon's",
-                    "checkpoint at the end of each turn); default on"})
+                    "Code, Codex, Gemini CLI; OpenCode through a plugin file of Engram's,",
+                    ".opencode/plugins/engram.js), and with --profile toon `engram hook stop`",
+                    "(toon's checkpoint at the end of each turn); default on"})
     boolean hooks;
 
     @Option(names = "--capture", description = "Also register `engram hook capture` after each tool call (opt-in activity log)")

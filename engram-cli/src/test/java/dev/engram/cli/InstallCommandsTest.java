@@ -165,6 +165,8 @@ class InstallCommandsTest {
     private static void assertParses(String rel, String text) {
         try {
             if (rel.endsWith(".toml")) TomlTables.scan(text);
+            else if (rel.endsWith(".yaml")) yaml(text);
+            else if (rel.endsWith(".js")) assertTrue(text.startsWith("// Engram's OpenCode plugin, written by `engram init`"), text);
             else {
                 JsonDocument.parse(text, false); // a fresh file is plain JSON, whatever its agent allows
                 dev.engram.mcp.json.JsonText.standard().readObject(text); // and an independent parser agrees
@@ -172,6 +174,12 @@ class InstallCommandsTest {
         } catch (JsonDocument.SyntaxError e) {
             throw new AssertionError(rel + " does not parse: " + e.getMessage() + "\n" + text);
         }
+    }
+
+    /** A YAML file read by a YAML 1.2 parser, duplicate keys refused as Goose's serde_yaml refuses them. */
+    static Object yaml(String text) {
+        return new org.snakeyaml.engine.v2.api.Load(org.snakeyaml.engine.v2.api.LoadSettings.builder().setAllowDuplicateKeys(false).build())
+                .loadFromString(text);
     }
 
     static Stream<Arguments> existingConfigs() {
@@ -187,7 +195,10 @@ class InstallCommandsTest {
                         "# Codex\nmodel = \"o3\"\n\n[mcp_servers.other]\ncommand = \"other\"\nargs = [\n  \"a\",\n]\n\n[profiles.fast]\nmodel = 'o4-mini'"),
                 Arguments.of("gemini", "project/.gemini/settings.json",
                         "{\"theme\":\"dark\",\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"echo hi\"}]}]}}"),
-                Arguments.of("opencode", "project/opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {}\n}\n"));
+                Arguments.of("opencode", "project/opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {}\n}\n"),
+                Arguments.of("grok", "project/.grok/config.toml",
+                        "# shared with the team\n[mcp_servers.linear]\nurl = \"https://mcp.linear.app/mcp\"\n\n[permission]\nallow = [\"Read\"]\n"),
+                Arguments.of("trae", "project/.trae/mcp.json", "{\"mcpServers\":{\"figma\":{\"url\":\"https://example.com/mcp\"}}}"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -200,13 +211,13 @@ class InstallCommandsTest {
         assertEquals(0, run.code(), run.out() + run.err());
         String merged = Files.readString(file);
         assertTrue(merged.contains("\"engram\"") || merged.contains("[mcp_servers.engram]"), merged);
-        if (agent.equals("codex")) {
+        if (rel.endsWith(".toml")) {
             assertTrue(merged.startsWith(original), "the table is appended, the rest kept:\n" + merged);
         } else {
             // every member and element of the original is still there with its value; only engram's were added
             assertTrue(contained(parse(original), parse(merged)), merged);
         }
-        assertParsesAs(agent, merged);
+        assertParsesAs(rel, agent, merged);
         Run again = init("--agent", agent);
         assertTrue(again.out().contains("Nothing changed"), again.out());
         assertEquals(merged, Files.readString(file));
@@ -239,9 +250,9 @@ class InstallCommandsTest {
         return JsonDocument.same(a, b);
     }
 
-    private static void assertParsesAs(String agent, String text) {
+    private static void assertParsesAs(String rel, String agent, String text) {
         try {
-            if (agent.equals("codex")) TomlTables.scan(text);
+            if (rel.endsWith(".toml")) TomlTables.scan(text);
             else JsonDocument.parse(text, agent.equals("zed") || agent.equals("vscode") || agent.equals("opencode"));
         } catch (JsonDocument.SyntaxError e) {
             throw new AssertionError(e.getMessage() + "\n" + text);
@@ -441,5 +452,239 @@ class InstallCommandsTest {
         assertEquals(1, windsurf.code());
         assertTrue(windsurf.out().contains("windsurf: refused: it has no local MCP config; use --scope global"), windsurf.out());
         assertEquals(Map.of(), files());
+    }
+
+    static Stream<Arguments> existingGlobalConfigs() {
+        return Stream.of(
+                // OpenClaw's config is JSON5: comments and trailing commas are read and kept
+                Arguments.of("openclaw", "home/.openclaw/openclaw.json", """
+                        // OpenClaw
+                        {
+                          "agents": { "defaults": { "model": "anthropic/claude-opus-4" } },
+                          "mcp": {
+                            "sessionIdleTtlMs": 600000, // ten minutes
+                            "servers": {
+                              "docs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-fetch"], },
+                            },
+                          },
+                        }
+                        """),
+                Arguments.of("kimi", "home/.kimi/mcp.json", "{\n  \"mcpServers\": {\n    \"context7\": {\"url\": \"https://mcp.context7.com/mcp\"}\n  }\n}\n"),
+                // as Goose saves it: sorted keys, indentless lists, its defaults written out; no line break at the end
+                Arguments.of("goose", "home/.config/goose/config.yaml", """
+                        GOOSE_MODEL: claude-sonnet-4
+                        GOOSE_PROVIDER: anthropic
+                        extensions:
+                          developer:
+                            available_tools: []
+                            bundled: true
+                            description: null
+                            display_name: Developer
+                            enabled: true
+                            name: developer
+                            timeout: 300
+                            type: builtin
+                          github:
+                            args:
+                            - -y
+                            - '@modelcontextprotocol/server-github'
+                            cmd: npx
+                            enabled: false
+                            envs: {}
+                            name: github
+                            type: stdio""".stripTrailing()),
+                Arguments.of("goose", "home/.config/goose/config.yaml", """
+                        # my Goose
+                        GOOSE_PROVIDER: ollama    # local
+                        GOOSE_MODE: smart_approve
+                        """),
+                Arguments.of("grok", "home/.grok/config.toml", "[models]\ndefault = \"grok-build\"\n\n[ui]\ntheme = 'dark'\n"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("existingGlobalConfigs")
+    void theUsersGlobalConfigKeepsEverythingElseAndUninstallRestoresTheBytes(String agent, String rel, String original) throws IOException {
+        Path file = tmp.resolve(rel);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, original);
+        Run run = init("--agent", agent, "--scope", "global", "--profile", "toon");
+        assertEquals(0, run.code(), run.out() + run.err());
+        assertTrue(run.out().contains(agent + ": server added to " + file), run.out());
+        String merged = Files.readString(file);
+        if (rel.endsWith(".yaml")) {
+            Map<?, ?> root = (Map<?, ?>) yaml(merged);
+            Map<?, ?> before = (Map<?, ?>) yaml(original);
+            Map<?, ?> engram = (Map<?, ?>) ((Map<?, ?>) root.get("extensions")).get("engram");
+            assertEquals(Map.of("enabled", true, "type", "stdio", "name", "engram", "description", "Engram: durable memory for coding agents",
+                    "cmd", COMMAND, "args", List.of("mcp", "--profile", "toon")), engram, merged);
+            for (Map.Entry<?, ?> e : before.entrySet()) {
+                if (!e.getKey().equals("extensions")) assertEquals(e.getValue(), root.get(e.getKey()), merged);
+                else for (Map.Entry<?, ?> x : ((Map<?, ?>) e.getValue()).entrySet()) {
+                    assertEquals(x.getValue(), ((Map<?, ?>) root.get("extensions")).get(x.getKey()), merged);
+                }
+            }
+            assertTrue(merged.startsWith(original.lines().findFirst().orElseThrow()), merged);
+        } else if (rel.endsWith(".toml")) {
+            assertTrue(merged.startsWith(original) && merged.endsWith("[mcp_servers.engram]\ncommand = \"" + COMMAND
+                    + "\"\nargs = [\"mcp\", \"--profile\", \"toon\"]\n"), merged);
+            assertParsesAs(rel, agent, merged);
+        } else {
+            assertTrue(contained(parse(original), parse(merged)), merged);
+            try {
+                Map<?, ?> root = (Map<?, ?>) JsonDocument.parse(merged, true).value();
+                Map<?, ?> servers = agent.equals("openclaw") ? (Map<?, ?>) ((Map<?, ?>) root.get("mcp")).get("servers")
+                        : (Map<?, ?>) root.get("mcpServers");
+                assertTrue(servers.containsKey("engram"), merged);
+            } catch (JsonDocument.SyntaxError e) {
+                throw new AssertionError(e.getMessage() + "\n" + merged);
+            }
+            if (agent.equals("openclaw")) assertTrue(merged.contains("\"sessionIdleTtlMs\": 600000, // ten minutes"), merged);
+        }
+        Run again = init("--agent", agent, "--scope", "global", "--profile", "toon");
+        assertTrue(again.out().contains("Nothing changed"), again.out());
+        assertEquals(merged, Files.readString(file));
+
+        Run removed = engram("uninstall", "--agent", agent, "--scope", "global");
+        assertEquals(0, removed.code(), removed.out());
+        assertEquals(original, Files.readString(file), "uninstall must restore the original byte for byte");
+    }
+
+    @Test
+    void aGooseOrOpenClawConfigThatCannotBeEditedSafelyIsRefusedUntouched() throws IOException {
+        Path goose = home.resolve(".config/goose/config.yaml");
+        Files.createDirectories(goose.getParent());
+        String tabbed = "extensions:\n  developer:\n\tenabled: true\n";
+        Files.writeString(goose, tabbed);
+        Path openclaw = home.resolve(".openclaw/openclaw.json");
+        Files.createDirectories(openclaw.getParent());
+        String json5 = "{\n  mcp: { servers: {} },\n}\n"; // unquoted keys: JSON5 engram init does not read
+        Files.writeString(openclaw, json5);
+        Run run = init("--agent", "goose,openclaw,kimi", "--scope", "global");
+        assertEquals(1, run.code(), run.out());
+        assertTrue(run.out().contains("goose: refused: " + goose + " is not valid YAML: found character '\\t(TAB)' that cannot start any"
+                + " token. (Do not use \\t(TAB) for indentation) at line 3, column 1"), run.out());
+        assertTrue(run.out().contains("openclaw: refused: " + openclaw + " is not valid JSON5 as engram init reads it (JSON with comments"
+                + " and trailing commas; unquoted keys, single quotes and the like are refused, not guessed at): expected a quoted key at line 2"),
+                run.out());
+        assertEquals(tabbed, Files.readString(goose));
+        assertEquals(json5, Files.readString(openclaw));
+        assertTrue(Files.readString(home.resolve(".kimi/mcp.json")).contains("\"engram\""), "the others go on");
+
+        String flow = "GOOSE_MODE: auto\nextensions: {developer: {enabled: true, type: builtin, name: developer}}\n";
+        Files.writeString(goose, flow);
+        Run refused = init("--agent", "goose", "--scope", "global");
+        assertEquals(1, refused.code(), refused.out());
+        assertTrue(refused.out().contains("goose: refused: " + goose + " cannot take the entry: 'extensions' is written in flow style"),
+                refused.out());
+        assertEquals(flow, Files.readString(goose));
+    }
+
+    @Test
+    void aiderIsRefusedWithTheReasonAndTheOtherAgentsGoOn() throws IOException {
+        Run run = init("--agent", "aider,trae");
+        assertEquals(1, run.code(), run.out());
+        assertTrue(run.out().contains("aider: refused: Aider has no MCP client (Aider-AI/aider#2525 is still open) and no hooks"), run.out());
+        assertTrue(run.out().contains("Nothing was written for aider."), run.out());
+        assertEquals(Map.of("project/.trae/mcp.json", Files.readString(project.resolve(".trae/mcp.json"))), files(),
+                "Trae's file only: nothing for Aider, no CONVENTIONS.md");
+        assertEquals(1, init("--agent", "aider", "--scope", "global").code());
+    }
+
+    @Test
+    void theOpenCodePluginComesWithTheHooksAndIsReplacedOnlyWhenItIsEngrams() throws IOException {
+        Path plugin = project.resolve(".opencode/plugins/engram.js");
+        assertEquals(0, init("--agent", "opencode", "--no-hooks").code());
+        assertFalse(Files.exists(plugin), "--no-hooks: the server only");
+        assertEquals(0, engram("uninstall", "--agent", "opencode").code());
+
+        // a file of someone else's at that path: refused, nothing written for OpenCode
+        Files.createDirectories(plugin.getParent());
+        Files.writeString(plugin, "export const Mine = async () => ({})\n");
+        Run foreign = init("--agent", "opencode");
+        assertEquals(1, foreign.code(), foreign.out());
+        assertTrue(foreign.out().contains("opencode: refused: " + plugin + " cannot take the entry: it is not Engram's plugin"), foreign.out());
+        assertEquals("export const Mine = async () => ({})\n", Files.readString(plugin));
+        assertFalse(Files.exists(project.resolve("opencode.json")));
+        Files.delete(plugin);
+
+        // Engram's own, for another profile: replaced, and put back by uninstall
+        assertEquals(0, init("--agent", "opencode").code());
+        String nativePlugin = Files.readString(plugin);
+        assertTrue(nativePlugin.contains("const SESSION_START = [\"hook\", \"session-start\", \"opencode\", \"--profile\", \"native\"]"),
+                nativePlugin);
+        assertTrue(nativePlugin.contains("const CAPTURE = null") && nativePlugin.contains("const STOP = null"), nativePlugin);
+        Path manifest = home.resolve(".local/share/engram/installs.json");
+        Files.delete(manifest); // as if another machine's init had written it: this init did not create the file
+        Run toon = init("--agent", "opencode", "--profile", "toon", "--capture");
+        assertEquals(0, toon.code(), toon.out());
+        assertTrue(toon.out().contains("opencode: hooks plugin updated in " + plugin), toon.out());
+        String toonPlugin = Files.readString(plugin);
+        assertTrue(toonPlugin.contains("const STOP = [\"hook\", \"stop\", \"--profile\", \"toon\"]")
+                && toonPlugin.contains("const CAPTURE = [\"hook\", \"capture\", \"opencode\"]"), toonPlugin);
+        assertTrue(init("--agent", "opencode", "--profile", "toon", "--capture").out().contains("Nothing changed"));
+        assertEquals(0, engram("uninstall", "--agent", "opencode").code());
+        assertEquals(nativePlugin, Files.readString(plugin), "the plugin it replaced comes back");
+
+        // one edited since init wrote it stays, and says so
+        Files.delete(plugin);
+        Files.delete(project.resolve("opencode.json"));
+        assertEquals(0, init("--agent", "opencode").code());
+        Files.writeString(plugin, Files.readString(plugin).replace("TIMEOUT_MS = 30000", "TIMEOUT_MS = 5000"));
+        Run left = engram("uninstall", "--agent", "opencode");
+        assertEquals(0, left.code(), left.out());
+        assertTrue(left.out().contains("opencode: left the hooks plugin " + plugin + ": it was changed since engram init wrote it"), left.out());
+        assertTrue(Files.exists(plugin));
+        assertFalse(Files.exists(project.resolve("opencode.json")), "the server it added still goes");
+
+        // a dry run shows the file it would create
+        Files.delete(plugin);
+        Run dry = init("--agent", "opencode", "--scope", "global", "--dry-run");
+        assertTrue(dry.out().contains("opencode: would create " + home.resolve(".config/opencode/plugins/engram.js") + ":"), dry.out());
+        assertTrue(dry.out().contains("+ // Engram's OpenCode plugin, written by `engram init`"), dry.out());
+        assertFalse(Files.exists(home.resolve(".config/opencode/plugins")));
+    }
+
+    @Test
+    void onWindowsTheOpenCodePluginIsNotWrittenForABatchFile() throws IOException {
+        Run run = engramOn("Windows 11", "init", "--agent", "opencode", "--command", "C:\\engram\\engram.cmd");
+        assertEquals(0, run.code(), run.out() + run.err());
+        assertTrue(run.out().contains("opencode: no hooks registered (the MCP server is): its plugin starts Engram without a shell,"
+                + " which cannot run the batch file C:\\engram\\engram.cmd"), run.out());
+        assertFalse(Files.exists(project.resolve(".opencode/plugins/engram.js")));
+        Run exe = engramOn("Windows 11", "init", "--agent", "opencode", "--command", "C:\\engram\\engram.exe");
+        assertEquals(0, exe.code(), exe.out() + exe.err());
+        assertTrue(Files.readString(project.resolve(".opencode/plugins/engram.js")).contains("const ENGRAM = [\"C:\\\\engram\\\\engram.exe\"]"));
+    }
+
+    @Test
+    void aSecondInitWithOtherSettingsIsUndoneByOneUninstallBackToBeforeTheFirst() throws IOException {
+        Path codex = project.resolve(".codex/config.toml");
+        Files.createDirectories(codex.getParent());
+        Files.writeString(codex, "model = \"o3\"\n");
+        Path goose = home.resolve(".config/goose/config.yaml");
+        Files.createDirectories(goose.getParent());
+        Files.writeString(goose, "GOOSE_MODE: auto\n");
+        Map<String, String> before = files();
+        java.util.Set<String> foldersBefore = folders();
+        assertEquals(0, init("--agent", "claude,codex,opencode,trae").code());
+        assertEquals(0, init("--agent", "goose", "--scope", "global").code());
+        Run again = init("--agent", "claude,codex,opencode,trae", "--profile", "toon", "--capture");
+        assertEquals(0, again.code(), again.out());
+        assertTrue(again.out().contains("codex: server updated in " + codex), again.out());
+        assertTrue(again.out().contains("opencode: hooks plugin updated in " + project.resolve(".opencode/plugins/engram.js")), again.out());
+        assertTrue(Files.readString(project.resolve(".mcp.json")).contains("\"toon\""));
+        // the hook of the first init is replaced, not joined: one briefing per session, not two
+        assertEquals(List.of(COMMAND + " hook session-start claude --profile toon"),
+                hookCommands(project.resolve(".claude/settings.json")).get("SessionStart"));
+        assertEquals(List.of(COMMAND + " hook session-start codex --profile toon"), hookCommands(project.resolve(".codex/hooks.json")).get("SessionStart"));
+        assertTrue(again.out().contains("claude: hook session-start updated in " + project.resolve(".claude/settings.json")), again.out());
+        assertEquals(0, init("--agent", "goose", "--scope", "global", "--profile", "toon").code());
+        assertTrue(Files.readString(goose).contains("args: [\"mcp\", \"--profile\", \"toon\"]"), Files.readString(goose));
+
+        assertEquals(0, engram("uninstall").code());
+        Run global = engram("uninstall", "--scope", "global");
+        assertEquals(0, global.code(), global.out());
+        assertEquals(before, files(), "not the first init's entries: the files as they were before it");
+        assertEquals(foldersBefore, folders());
     }
 }

@@ -10,14 +10,21 @@ import java.util.function.Function;
  * One coding agent Engram can register with: where its MCP config lives (per project and per user),
  * the file's format, where the servers go in it and how one server is written, and where its hooks
  * go, if it has any. Paths are functions of {@link Places} so tests run against a temporary home.
+ * {@code withoutMcp} says why an agent Engram knows cannot take an MCP server at all (null for the others).
  */
 public record Agent(String name, List<String> aliases, Format format, List<String> serversPath, Shape shape,
                     Function<Places, Path> local, Function<Places, Path> global,
                     Function<Places, List<Path>> localMarkers, Function<Places, List<Path>> globalMarkers,
-                    Hooks hooks) {
+                    Hooks hooks, String withoutMcp) {
     public Agent {
         aliases = List.copyOf(aliases);
         serversPath = List.copyOf(serversPath);
+    }
+
+    public Agent(String name, List<String> aliases, Format format, List<String> serversPath, Shape shape,
+                 Function<Places, Path> local, Function<Places, Path> global,
+                 Function<Places, List<Path>> localMarkers, Function<Places, List<Path>> globalMarkers, Hooks hooks) {
+        this(name, aliases, format, serversPath, shape, local, global, localMarkers, globalMarkers, hooks, null);
     }
 
     /** The project, the user's home, the platform and the environment the paths are resolved against. */
@@ -49,17 +56,48 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
 
         /** Codex's home: {@code $CODEX_HOME}, else {@code ~/.codex}. */
         Path codexHome() {
-            String c = env.get("CODEX_HOME");
-            return c != null && !c.isBlank() && Path.of(c).isAbsolute() ? Path.of(c) : home.resolve(".codex");
+            return absoluteOr("CODEX_HOME", home.resolve(".codex"));
+        }
+
+        /** Grok Build's home: {@code $GROK_HOME}, else {@code ~/.grok} (also on Windows, under the user's profile). */
+        Path grokHome() {
+            return absoluteOr("GROK_HOME", home.resolve(".grok"));
+        }
+
+        /** Goose's config folder: {@code %APPDATA%\Block\goose\config} on Windows, else {@code ~/.config/goose}. */
+        Path gooseConfig() {
+            if (windows()) {
+                String appData = env.get("APPDATA");
+                Path base = appData != null && !appData.isBlank() ? Path.of(appData) : home.resolve("AppData").resolve("Roaming");
+                return base.resolve("Block").resolve("goose").resolve("config");
+            }
+            return xdgConfig().resolve("goose");
+        }
+
+        private Path absoluteOr(String variable, Path otherwise) {
+            String v = env.get(variable);
+            return v != null && !v.isBlank() && Path.of(v).isAbsolute() ? Path.of(v) : otherwise;
         }
     }
 
-    /** How the config file is read: plain JSON, JSON with comments and trailing commas, or TOML. */
+    /**
+     * How the config file is read: plain JSON, JSON with comments and trailing commas, JSON5 (read as far as
+     * JSON with comments and trailing commas: a file using more of JSON5 is refused, never guessed at), TOML or YAML.
+     */
     public enum Format {
-        JSON, JSONC, TOML;
+        JSON, JSONC, JSON5, TOML, YAML;
 
         boolean jsonc() {
-            return this == JSONC;
+            return this == JSONC || this == JSON5;
+        }
+
+        boolean json() {
+            return this == JSON || jsonc();
+        }
+
+        /** The name the install manifest records. */
+        String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
         }
     }
 
@@ -73,7 +111,11 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
         OPENCODE,
         /** Zed: {@code {"command": …, "args": […], "env": {}}}. */
         ZED,
-        /** Codex: a {@code [mcp_servers.NAME]} TOML table with command and args. */
+        /** OpenClaw: {@code {"command": …, "args": […], "enabled": true}} under {@code mcp.servers}. */
+        OPENCLAW,
+        /** Goose: an {@code extensions:} entry, {@code {enabled: true, type: stdio, name, description, cmd, args}}. */
+        GOOSE,
+        /** Codex, Grok Build: a {@code [mcp_servers.NAME]} TOML table with command and args. */
         TOML_TABLE;
 
         /** The server entry as plain values (not for {@link #TOML_TABLE}). */
@@ -98,6 +140,20 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
                     m.put("args", List.copyOf(args));
                     m.put("env", new LinkedHashMap<>());
                 }
+                case OPENCLAW -> {
+                    m.put("command", command);
+                    m.put("args", List.copyOf(args));
+                    m.put("enabled", true);
+                }
+                case GOOSE -> {
+                    // Goose skips an entry without enabled, name, cmd or args (ExtensionEntry / ExtensionConfig::Stdio)
+                    m.put("enabled", true);
+                    m.put("type", "stdio");
+                    m.put("name", Installer.SERVER);
+                    m.put("description", "Engram: durable memory for coding agents");
+                    m.put("cmd", command);
+                    m.put("args", List.copyOf(args));
+                }
                 default -> {
                     m.put("command", command);
                     m.put("args", List.copyOf(args));
@@ -110,10 +166,22 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
     /**
      * An agent's hooks: the JSON file they go in per scope, the event names for session start, for after
      * a tool ran and for the end of a turn, whether each handler carries a {@code name} (Gemini CLI's do), and
-     * the shell the agent runs a hook's command with on Windows (a POSIX shell everywhere else).
+     * the shell the agent runs a hook's command with on Windows (a POSIX shell everywhere else). An agent whose
+     * hooks are code ({@code plugin}: OpenCode) gets a file of Engram's own at {@code local} / {@code global}
+     * instead, which runs the same hook commands ({@link OpenCodePlugin}).
      */
     public record Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
-                        String stop, boolean named, HookShell windowsShell) {
+                        String stop, boolean named, HookShell windowsShell, boolean plugin) {
+        public Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
+                     String stop, boolean named, HookShell windowsShell) {
+            this(local, global, sessionStart, afterTool, stop, named, windowsShell, false);
+        }
+
+        /** Hooks carried by a plugin file of Engram's own at these places. */
+        static Hooks plugin(Function<Places, Path> local, Function<Places, Path> global) {
+            return new Hooks(local, global, null, null, null, false, null, true);
+        }
+
         /** The shell a hook command is written for here. */
         public HookShell shell(Places places) {
             return places.windows() ? windowsShell : HookShell.POSIX;

@@ -69,9 +69,12 @@ public final class Agents {
                     projectMarkers(".gemini"), homeMarkers(".gemini"),
                     new Hooks(project(".gemini", "settings.json"), home(".gemini", "settings.json"), "SessionStart", "AfterTool", "AfterAgent", true,
                             HookShell.POWERSHELL)),
+            // OpenCode's hooks are plugin modules: Engram's own goes where OpenCode loads local plugins from
             new Agent("opencode", List.of(), Format.JSONC, List.of("mcp"), Shape.OPENCODE,
                     project("opencode.json"), p -> p.xdgConfig().resolve("opencode").resolve("opencode.json"),
-                    projectMarkers(".opencode"), p -> List.of(p.xdgConfig().resolve("opencode")), null),
+                    projectMarkers(".opencode"), p -> List.of(p.xdgConfig().resolve("opencode")),
+                    Hooks.plugin(project(".opencode", "plugins", OpenCodePlugin.FILE),
+                            p -> p.xdgConfig().resolve("opencode").resolve("plugins").resolve(OpenCodePlugin.FILE))),
             new Agent("vscode", List.of("copilot", "vscode-copilot"), Format.JSONC, List.of("servers"), Shape.VSCODE,
                     project(".vscode", "mcp.json"), p -> p.vscodeUser().resolve("mcp.json"),
                     projectMarkers(".vscode"), p -> List.of(p.vscodeUser()), null),
@@ -101,7 +104,26 @@ public final class Agents {
             standard("junie", List.of(), ".junie/mcp/mcp.json", ".junie", ".junie/mcp/mcp.json", ".junie"),
             new Agent("amp", List.of(), Format.JSONC, List.of("amp.mcpServers"), Shape.STANDARD,
                     project(".amp", "settings.json"), p -> p.xdgConfig().resolve("amp").resolve("settings.json"),
-                    projectMarkers(".amp"), p -> List.of(p.xdgConfig().resolve("amp")), null));
+                    projectMarkers(".amp"), p -> List.of(p.xdgConfig().resolve("amp")), null),
+            // OpenClaw's one config, JSON5, servers under mcp.servers (its McpServerSchema takes enabled as toon writes it)
+            new Agent("openclaw", List.of(), Format.JSON5, List.of("mcp", "servers"), Shape.OPENCLAW, null,
+                    home(".openclaw", "openclaw.json"), null, homeMarkers(".openclaw"), null),
+            // Kimi CLI (MoonshotAI/kimi-cli): the user's ~/.kimi/mcp.json
+            standard("kimi", List.of("kimi-cli"), null, null, ".kimi/mcp.json", ".kimi"),
+            // Goose: an entry of the extensions map in its YAML config
+            new Agent("goose", List.of(), Format.YAML, List.of("extensions"), Shape.GOOSE, null,
+                    p -> p.gooseConfig().resolve("config.yaml"), null, p -> List.of(p.gooseConfig()), null),
+            // Grok Build (xAI): [mcp_servers.NAME] in .grok/config.toml per repository and $GROK_HOME/config.toml for the user
+            new Agent("grok", List.of("grok-build"), Format.TOML, List.of("mcp_servers"), Shape.TOML_TABLE,
+                    project(".grok", "config.toml"), p -> p.grokHome().resolve("config.toml"),
+                    projectMarkers(".grok"), p -> List.of(p.grokHome()), null),
+            // Trae reads a project's .trae/mcp.json once "Enable Project MCP" is on in its settings
+            standard("trae", List.of(), ".trae/mcp.json", ".trae", null, null),
+            // Aider is known so that asking for it says why nothing is written, instead of "not an agent"
+            new Agent("aider", List.of(), Format.JSON, SERVERS, Shape.STANDARD, null, null, null, null, null,
+                    "Aider has no MCP client (Aider-AI/aider#2525 is still open) and no hooks, so nothing engram init could write"
+                            + " would reach it; toon-memory's CONVENTIONS.md only tells the model to call tools Aider does not have."
+                            + " Hand Aider memories yourself: `engram recall QUERY > notes.md`, then /read notes.md in Aider"));
 
     public static java.util.Optional<Agent> find(String name) {
         String n = name.strip().toLowerCase(java.util.Locale.ROOT);

@@ -18,14 +18,21 @@ public final class InstallManifest {
     public static final String FILE = "installs.json";
 
     /**
-     * One entry: {@code kind} is "server", "hook session-start", "hook capture", "hook post-tool" or "hook stop"; {@code json} or
-     * {@code toml} holds the placement; {@code blankOriginal} is the text of a JSON file that was there but
-     * blank (init wrote into it as into a new one; uninstall puts the blank text back).
+     * One entry: {@code kind} is "server", "hook session-start", "hook capture", "hook post-tool", "hook stop" or
+     * "hooks plugin" (a whole file of Engram's: OpenCode's); {@code json}, {@code toml}, {@code yaml} or {@code plugin}
+     * holds the placement; {@code blankOriginal} is the text of a JSON file that was there but blank (init wrote into
+     * it as into a new one; uninstall puts the blank text back).
      */
     public record Record(String agent, String scope, String file, String kind, String format, boolean createdFile,
-                         List<String> createdFolders, JsonEdit.Placement json, TomlEdit.Placement toml, String blankOriginal) {
+                         List<String> createdFolders, JsonEdit.Placement json, TomlEdit.Placement toml, String blankOriginal,
+                         YamlEdit.Placement yaml, OpenCodePlugin.Placement plugin) {
         public Record {
             createdFolders = List.copyOf(createdFolders);
+        }
+
+        /** The same record with the folders the write created. */
+        Record withFolders(List<String> folders) {
+            return new Record(agent, scope, file, kind, format, createdFile, folders, json, toml, blankOriginal, yaml, plugin);
         }
 
         Path path() {
@@ -143,6 +150,24 @@ public final class InstallManifest {
             t.put("replaced", p.replaced());
             m.put("toml", t);
         }
+        if (r.yaml() != null) {
+            YamlEdit.Placement p = r.yaml();
+            Map<String, Object> y = new LinkedHashMap<>();
+            y.put("section", p.section());
+            y.put("key", p.key());
+            y.put("value", p.value());
+            y.put("block", p.block());
+            y.put("prefix", p.prefix());
+            y.put("createdSection", p.createdSection());
+            y.put("replaced", p.replaced());
+            m.put("yaml", y);
+        }
+        if (r.plugin() != null) {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("text", r.plugin().text());
+            f.put("replaced", r.plugin().replaced());
+            m.put("plugin", f);
+        }
         return m;
     }
 
@@ -159,10 +184,17 @@ public final class InstallManifest {
             toml = new TomlEdit.Placement((String) t.get("table"), (String) t.get("block"), (String) t.get("prefix"),
                     (String) t.get("replaced"));
         }
+        YamlEdit.Placement yaml = null;
+        if (m.get("yaml") instanceof Map<?, ?> y) {
+            yaml = new YamlEdit.Placement((String) y.get("section"), (String) y.get("key"), y.get("value"), (String) y.get("block"),
+                    (String) y.get("prefix"), Boolean.TRUE.equals(y.get("createdSection")), (String) y.get("replaced"));
+        }
+        OpenCodePlugin.Placement plugin = null;
+        if (m.get("plugin") instanceof Map<?, ?> f) plugin = new OpenCodePlugin.Placement((String) f.get("text"), (String) f.get("replaced"));
         List<String> folders = new ArrayList<>();
         if (m.get("createdFolders") instanceof List<?> l) for (Object o : l) folders.add(String.valueOf(o));
         return new Record((String) m.get("agent"), (String) m.get("scope"), (String) m.get("file"), (String) m.get("kind"),
                 (String) m.get("format"), Boolean.TRUE.equals(m.get("createdFile")), folders, json, toml,
-                m.get("blankOriginal") instanceof String b ? b : null);
+                m.get("blankOriginal") instanceof String b ? b : null, yaml, plugin);
     }
 }

@@ -48,8 +48,16 @@ public final class Installer {
         this.out = out;
     }
 
-    /** One edit of one file: the entry to add and what it is, for the messages and the manifest. */
-    private record Op(Path file, Agent.Format format, String kind, JsonEdit.Entry json, String tomlTable, String tomlBlock) {
+    /**
+     * One edit of one file: the entry to add and what it is, for the messages and the manifest. A JSON or YAML
+     * entry is {@code json} (for YAML: the top-level mapping, the key and the value), a TOML one the table and its
+     * text; {@code plugin} is the whole text of a file of Engram's own (format null).
+     */
+    private record Op(Path file, Agent.Format format, String kind, JsonEdit.Entry json, String tomlTable, String tomlBlock,
+                      String plugin) {
+        Op(Path file, Agent.Format format, String kind, JsonEdit.Entry json, String tomlTable, String tomlBlock) {
+            this(file, format, kind, json, tomlTable, tomlBlock, null);
+        }
     }
 
     /** Registers with every agent; returns false when one was refused. */
@@ -57,6 +65,11 @@ public final class Installer {
         boolean ok = true;
         boolean changed = false;
         for (Agent agent : agents) {
+            if (agent.withoutMcp() != null) {
+                out.println(agent.name() + ": refused: " + agent.withoutMcp() + ". Nothing was written for " + agent.name() + ".");
+                ok = false;
+                continue;
+            }
             Path main = agent.file(plan.scope(), plan.places());
             if (main == null) {
                 out.println(agent.name() + ": refused: it has no " + plan.scope().key() + " MCP config; use --scope "
@@ -98,30 +111,63 @@ public final class Installer {
                 String text = ConfigFiles.read(op.file());
                 before.put(op.file(), text);
                 // a missing file, or a blank JSON one (touched, never written), starts as an empty object
-                boolean fresh = text == null || (text.isBlank() && op.format() != Agent.Format.TOML);
-                after.put(op.file(), fresh ? (op.format() == Agent.Format.TOML ? "" : "{}\n") : text);
+                boolean json = op.format() != null && op.format().json();
+                after.put(op.file(), text == null || (json && text.isBlank()) ? (json ? "{}\n" : "") : text);
             }
             String text = after.get(op.file());
-            boolean created = before.get(op.file()) == null;
+            String original = before.get(op.file());
+            boolean created = original == null;
             try {
                 InstallManifest.Record added = null;
-                if (op.json() != null) {
-                    if (JsonEdit.add(text, op.format().jsonc(), op.json()) instanceof JsonEdit.Inserted ins) {
-                        after.put(op.file(), ins.text());
-                        added = record(agent, plan, op, created, ins.placement(), null, blank(before.get(op.file())));
+                boolean replaced = false;
+                if (op.plugin() != null) {
+                    if (!op.plugin().equals(original)) {
+                        if (original != null && !OpenCodePlugin.ours(original)) {
+                            throw new JsonEdit.Conflict("it is not Engram's plugin (its first line is not \"" + OpenCodePlugin.MARK
+                                    + "\"); move it away, or pass --no-hooks to register the server alone");
+                        }
+                        after.put(op.file(), op.plugin());
+                        added = record(agent, plan, op, created, null, null, null, null, new OpenCodePlugin.Placement(op.plugin(), original));
+                        replaced = original != null;
+                    }
+                } else if (op.format() == Agent.Format.YAML) {
+                    @SuppressWarnings("unchecked") Map<String, Object> value = (Map<String, Object>) op.json().value();
+                    YamlEdit.Added y = YamlEdit.add(text, op.json().path().get(0), op.json().key(), value);
+                    if (y != null) {
+                        after.put(op.file(), y.text());
+                        added = record(agent, plan, op, created, null, null, null, y.placement(), null);
+                        replaced = y.placement().replaced() != null;
+                    }
+                } else if (op.json() != null) {
+                    boolean jsonc = op.format().jsonc();
+                    if (JsonEdit.add(text, jsonc, op.json()) instanceof JsonEdit.Inserted ins) {
+                        // a hook an earlier init added for this kind, with other words (another profile): replaced, not joined
+                        InstallManifest.Record prev = op.json().key() == null ? recorded(op.file(), op.kind()) : null;
+                        JsonEdit.Removed old = prev != null && prev.json() != null && prev.json().entry().key() == null
+                                ? JsonEdit.remove(text, jsonc, prev.json()) : null;
+                        if (old instanceof JsonEdit.Deleted d && JsonEdit.add(d.text(), jsonc, op.json()) instanceof JsonEdit.Inserted swap) {
+                            after.put(op.file(), swap.text());
+                            added = record(agent, plan, op, prev.createdFile(), swap.placement(), null, prev.blankOriginal(), null, null)
+                                    .withFolders(prev.createdFolders());
+                            replaced = true;
+                        } else {
+                            after.put(op.file(), ins.text());
+                            added = record(agent, plan, op, created, ins.placement(), null, blank(original), null, null);
+                            replaced = ins.placement().replaced() != null;
+                        }
                     }
                 } else {
                     TomlEdit.Added t = TomlEdit.add(text, op.tomlTable(), op.tomlBlock());
                     if (t != null) {
                         after.put(op.file(), t.text());
-                        added = record(agent, plan, op, created, null, t.placement(), null);
+                        added = record(agent, plan, op, created, null, t.placement(), null, null, null);
+                        replaced = t.placement().replaced() != null;
                     }
                 }
                 if (added == null) {
                     notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
                 } else {
-                    records.add(added);
-                    boolean replaced = added.json() != null ? added.json().replaced() != null : added.toml().replaced() != null;
+                    records.add(replaced ? chained(added) : added);
                     notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file());
                 }
             } catch (JsonDocument.SyntaxError e) {
@@ -131,6 +177,54 @@ public final class Installer {
             }
         }
         return new Edits(before, after, records, notes, null);
+    }
+
+    /**
+     * An addition that replaced what an earlier init wrote (and recorded, still as written) takes over that one's way
+     * back: uninstall then returns the file to where it was before the first init (an entry removed, a file init
+     * created deleted), not to the earlier Engram entry. Anything else it replaced is put back as it was.
+     */
+    private InstallManifest.Record chained(InstallManifest.Record added) {
+        InstallManifest.Record prev = recorded(added.path(), added.kind());
+        if (prev == null) return added;
+        if (added.plugin() != null && prev.plugin() != null && prev.plugin().text().equals(added.plugin().replaced())) {
+            return new InstallManifest.Record(added.agent(), added.scope(), added.file(), added.kind(), added.format(), prev.createdFile(),
+                    prev.createdFolders(), null, null, null, null, new OpenCodePlugin.Placement(added.plugin().text(), prev.plugin().replaced()));
+        }
+        if (added.toml() != null && prev.toml() != null && added.toml().replaced() != null
+                && prev.toml().block().strip().equals(added.toml().replaced().strip())) {
+            TomlEdit.Placement t = added.toml();
+            return new InstallManifest.Record(added.agent(), added.scope(), added.file(), added.kind(), added.format(), prev.createdFile(),
+                    prev.createdFolders(), null, new TomlEdit.Placement(t.table(), t.block(), prev.toml().prefix(), prev.toml().replaced()),
+                    null, null, null);
+        }
+        if (added.yaml() != null && prev.yaml() != null && added.yaml().replaced() != null
+                && YamlEdit.ours(YamlEdit.entryValue(added.yaml().replaced(), added.yaml().key()), prev.yaml().value())) {
+            YamlEdit.Placement y = added.yaml();
+            YamlEdit.Placement p = prev.yaml();
+            return new InstallManifest.Record(added.agent(), added.scope(), added.file(), added.kind(), added.format(), prev.createdFile(),
+                    prev.createdFolders(), null, null, null, new YamlEdit.Placement(y.section(), y.key(), y.value(), y.block(), p.prefix(),
+                    p.createdSection(), p.replaced()), null);
+        }
+        if (added.json() != null && prev.json() != null && added.json().replaced() != null) {
+            try {
+                Object replaced = JsonDocument.parse(added.json().replaced(), true).value();
+                if (JsonDocument.same(replaced, prev.json().entry().value())) {
+                    JsonEdit.Placement p = prev.json();
+                    return new InstallManifest.Record(added.agent(), added.scope(), added.file(), added.kind(), added.format(),
+                            prev.createdFile(), prev.createdFolders(), new JsonEdit.Placement(added.json().entry(), p.anchorDepth(),
+                            p.emptyInner(), p.replaced()), null, prev.blankOriginal(), null, null);
+                }
+            } catch (JsonDocument.SyntaxError | RuntimeException e) {
+                // not an object Engram wrote: put back as it was
+            }
+        }
+        return added;
+    }
+
+    /** What an earlier init recorded adding to this file under this kind, or null. */
+    private InstallManifest.Record recorded(Path file, String kind) {
+        return manifest.records().stream().filter(r -> r.path().equals(file) && r.kind().equals(kind)).findFirst().orElse(null);
     }
 
     /** Writes (or, in a dry run, prints) the agent's changed files and records them; whether any file changed. */
@@ -150,8 +244,7 @@ public final class Installer {
             Files.createDirectories(e.getKey().toAbsolutePath().getParent());
             ConfigFiles.write(e.getKey(), e.getValue());
             // the folders this write created go with the file at uninstall
-            records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? new InstallManifest.Record(r.agent(), r.scope(),
-                    r.file(), r.kind(), r.format(), true, folders, r.json(), r.toml(), null) : r);
+            if (old == null) records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? r.withFolders(folders) : r);
         }
         if (!plan.dryRun()) records.forEach(manifest::put);
         return changed;
@@ -194,8 +287,28 @@ public final class Installer {
             }
             try {
                 String result;
-                if (r.json() != null) {
-                    JsonEdit.Removed removed = JsonEdit.remove(text, "jsonc".equals(r.format()), r.json());
+                if (r.plugin() != null) {
+                    if (!text.equals(r.plugin().text())) {
+                        out.println(r.agent() + ": left the " + r.kind() + " " + file + ": it was changed since engram init wrote it");
+                        done.add(r);
+                        continue;
+                    }
+                    result = r.plugin().replaced(); // null: init created it, and it goes
+                } else if (r.yaml() != null) {
+                    YamlEdit.Removal removal = YamlEdit.remove(text, r.yaml());
+                    if (removal.edited() != null) {
+                        out.println(r.agent() + ": left the " + r.kind() + " in " + file + ": it was changed since engram init wrote it");
+                        done.add(r);
+                        continue;
+                    }
+                    if (removal.text() == null) {
+                        out.println(r.agent() + ": " + r.kind() + " already gone from " + file);
+                        done.add(r);
+                        continue;
+                    }
+                    result = removal.text().isBlank() && r.createdFile() ? null : removal.text();
+                } else if (r.json() != null) {
+                    JsonEdit.Removed removed = JsonEdit.remove(text, !"json".equals(r.format()), r.json());
                     if (removed instanceof JsonEdit.Edited) {
                         out.println(r.agent() + ": left the " + r.kind() + " in " + file + ": it was changed since engram init wrote it");
                         done.add(r);
@@ -291,11 +404,17 @@ public final class Installer {
             String block = "[" + table + "]\ncommand = " + tomlString(command) + "\nargs = ["
                     + String.join(", ", args.stream().map(Installer::tomlString).toList()) + "]\n";
             ops.add(new Op(file, agent.format(), "server", null, table, block));
+        } else if (agent.format() == Agent.Format.YAML) {
+            // the top-level mapping serversPath[0] gets the entry SERVER
+            ops.add(new Op(file, agent.format(), "server", new JsonEdit.Entry(List.of(agent.serversPath().get(0)), SERVER,
+                    agent.shape().entry(command, args)), null, null));
         } else {
             ops.add(new Op(file, agent.format(), "server", new JsonEdit.Entry(agent.serversPath(), SERVER,
                     agent.shape().entry(command, args)), null, null));
         }
-        if (plan.hooks() && agent.hooks() != null) {
+        if (plan.hooks() && agent.hooks() != null && agent.hooks().plugin()) {
+            plugin(ops, agent, plan);
+        } else if (plan.hooks() && agent.hooks() != null) {
             Agent.Hooks h = agent.hooks();
             HookShell shell = h.shell(plan.places());
             Path hookFile = (plan.scope() == Scope.LOCAL ? h.local() : h.global()).apply(plan.places());
@@ -325,11 +444,40 @@ public final class Installer {
         return ops;
     }
 
+    /**
+     * The agent's hooks as a plugin file of Engram's own (OpenCode): the session-start hook, with --capture the capture
+     * hook, with the toon profile the stop hook. Node starts the command without a shell, which on Windows cannot run a
+     * .cmd or .bat file: such a command gets no plugin, and says why.
+     */
+    private void plugin(List<Op> ops, Agent agent, Plan plan) {
+        String program = plan.command().get(0).toLowerCase(java.util.Locale.ROOT);
+        if (plan.places().windows() && (program.endsWith(".cmd") || program.endsWith(".bat"))) {
+            out.println(agent.name() + ": no hooks registered (the MCP server is): its plugin starts Engram without a shell, which"
+                    + " cannot run the batch file " + plan.command().get(0) + "; give --command the .exe or `java -jar engram.jar`");
+            return;
+        }
+        if (plan.postTool()) {
+            out.println(agent.name() + ": no post-tool hook registered: engram hook post-tool reads the events of"
+                    + " Claude Code, Codex and Cursor (Cursor's hooks file is not written by init)");
+        }
+        List<String> start = new ArrayList<>(List.of("hook", "session-start", agent.name()));
+        start.addAll(plan.hookArgs());
+        List<String> stop = null;
+        if (plan.stopHook()) {
+            stop = new ArrayList<>(List.of("hook", "stop"));
+            stop.addAll(plan.hookArgs());
+        }
+        Path file = (plan.scope() == Scope.LOCAL ? agent.hooks().local() : agent.hooks().global()).apply(plan.places());
+        ops.add(new Op(file, null, "hooks plugin", null, null, null, OpenCodePlugin.text(plan.command(), start,
+                plan.capture() ? List.of("hook", "capture", agent.name()) : null, stop)));
+    }
+
     private static InstallManifest.Record record(Agent agent, Plan plan, Op op, boolean created, JsonEdit.Placement json,
-                                                 TomlEdit.Placement toml, String blankOriginal) {
-        String format = op.format() == Agent.Format.TOML ? "toml" : op.format().jsonc() ? "jsonc" : "json";
+                                                 TomlEdit.Placement toml, String blankOriginal, YamlEdit.Placement yaml,
+                                                 OpenCodePlugin.Placement plugin) {
+        String format = op.format() == null ? "js" : op.format().key();
         return new InstallManifest.Record(agent.name(), plan.scope().key(), op.file().toString(), op.kind(), format, created,
-                List.of(), json, toml, blankOriginal);
+                List.of(), json, toml, blankOriginal, yaml, plugin);
     }
 
     /** The text of a file that exists but holds nothing but whitespace, else null. */
@@ -345,7 +493,10 @@ public final class Installer {
         return switch (f) {
             case JSON -> "JSON";
             case JSONC -> "JSON (comments allowed)";
+            case JSON5 -> "JSON5 as engram init reads it (JSON with comments and trailing commas; unquoted keys, single quotes"
+                    + " and the like are refused, not guessed at)";
             case TOML -> "TOML";
+            case YAML -> "YAML";
         };
     }
 
