@@ -59,7 +59,7 @@ public final class MemoryNotes {
 
     static String encode(Map<String, String> notes) {
         StringBuilder b = new StringBuilder();
-        notes.forEach((name, value) -> b.append(name).append('\t').append(escape(value)).append('\n'));
+        notes.forEach((name, value) -> b.append(name).append('\t').append(MarkText.escape(value)).append('\n'));
         return b.toString();
     }
 
@@ -68,27 +68,10 @@ public final class MemoryNotes {
         for (String line : text.split("\n")) {
             int tab = line.indexOf('\t');
             if (tab <= 0) continue; // an empty or unreadable line: no note
-            out.put(line.substring(0, tab), unescape(line.substring(tab + 1)));
+            out.put(line.substring(0, tab), MarkText.unescape(line.substring(tab + 1)));
         }
         return out;
     }
 
-    private static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
-    }
 
-    private static String unescape(String s) {
-        if (s.indexOf('\\') < 0) return s;
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 1 < s.length()) {
-                char n = s.charAt(++i);
-                b.append(n == 'n' ? '\n' : n == 'r' ? '\r' : n);
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
-    }
 }

@@ -294,19 +294,6 @@ public final class Installer {
                         continue;
                     }
                     result = r.plugin().replaced(); // null: init created it, and it goes
-                } else if (r.yaml() != null) {
-                    YamlEdit.Removal removal = YamlEdit.remove(text, r.yaml());
-                    if (removal.edited() != null) {
-                        out.println(r.agent() + ": left the " + r.kind() + " in " + file + ": it was changed since engram init wrote it");
-                        done.add(r);
-                        continue;
-                    }
-                    if (removal.text() == null) {
-                        out.println(r.agent() + ": " + r.kind() + " already gone from " + file);
-                        done.add(r);
-                        continue;
-                    }
-                    result = removal.text().isBlank() && r.createdFile() ? null : removal.text();
                 } else if (r.json() != null) {
                     JsonEdit.Removed removed = JsonEdit.remove(text, !"json".equals(r.format()), r.json());
                     if (removed instanceof JsonEdit.Edited) {
@@ -322,9 +309,10 @@ public final class Installer {
                     JsonEdit.Deleted d = (JsonEdit.Deleted) removed;
                     result = !d.rootEmpty() ? d.text() : r.createdFile() ? null : r.blankOriginal() != null ? r.blankOriginal() : d.text();
                 } else {
-                    TomlEdit.Removal removal = TomlEdit.remove(text, r.toml());
+                    TextRemoval removal = r.yaml() != null ? YamlEdit.remove(text, r.yaml()) : TomlEdit.remove(text, r.toml());
                     if (removal.edited() != null) {
-                        out.println(r.agent() + ": left [" + r.toml().table() + "] in " + file + ": it was changed since engram init wrote it");
+                        out.println(r.agent() + ": left " + (r.yaml() != null ? "the " + r.kind() : "[" + r.toml().table() + "]")
+                                + " in " + file + ": it was changed since engram init wrote it");
                         done.add(r);
                         continue;
                     }

@@ -39,23 +39,19 @@ public final class TomlEdit {
     }
 
     /** The text without the table; null when the table is gone; the table's current text when it was edited. */
-    public static Removal remove(String text, Placement placement) throws JsonDocument.SyntaxError {
+    public static TextRemoval remove(String text, Placement placement) throws JsonDocument.SyntaxError {
         TomlTables.Scan scan = TomlTables.scan(text);
         TomlTables.Table t = find(scan, placement.table());
-        if (t == null) return new Removal(null, null);
+        if (t == null) return new TextRemoval(null, null);
         String now = text.substring(t.start(), t.end());
-        if (!now.strip().equals(placement.block().strip())) return new Removal(null, now.strip());
+        if (!now.strip().equals(placement.block().strip())) return new TextRemoval(null, now.strip());
         if (placement.replaced() != null) {
             String kept = now.substring(now.stripTrailing().length());
-            return new Removal(text.substring(0, t.start()) + placement.replaced() + kept + text.substring(t.end()), null);
+            return new TextRemoval(text.substring(0, t.start()) + placement.replaced() + kept + text.substring(t.end()), null);
         }
         String tail = placement.prefix() + placement.block();
-        if (t.end() == text.length() && text.endsWith(tail)) return new Removal(text.substring(0, text.length() - tail.length()), null);
-        return new Removal(text.substring(0, t.start()) + text.substring(t.end()), null);
-    }
-
-    /** {@code text} is the new text (null: nothing to remove); {@code edited} the table's text when it is not ours any more. */
-    public record Removal(String text, String edited) {
+        if (t.end() == text.length() && text.endsWith(tail)) return new TextRemoval(text.substring(0, text.length() - tail.length()), null);
+        return new TextRemoval(text.substring(0, t.start()) + text.substring(t.end()), null);
     }
 
     private static TomlTables.Table find(TomlTables.Scan scan, String table) {

@@ -45,10 +45,6 @@ public final class YamlEdit {
     public record Added(String text, Placement placement) {
     }
 
-    /** {@code text} is the new text (null: nothing to remove); {@code edited} says what the entry is now when it is not ours. */
-    public record Removal(String text, String edited) {
-    }
-
     private YamlEdit() {
     }
 
@@ -108,35 +104,35 @@ public final class YamlEdit {
     }
 
     /** Takes the entry out again; its old text back when the addition replaced one. */
-    public static Removal remove(String text, Placement p) throws JsonDocument.SyntaxError {
+    public static TextRemoval remove(String text, Placement p) throws JsonDocument.SyntaxError {
         Doc doc;
         try {
             doc = Doc.read(text);
         } catch (JsonEdit.Conflict e) {
-            return new Removal(null, "the file is no longer one engram init can edit: " + e.getMessage());
+            return new TextRemoval(null, "the file is no longer one engram init can edit: " + e.getMessage());
         }
         NodeTuple sec = doc.root() == null ? null : find(doc.root(), p.section());
-        if (sec == null || !(sec.getValueNode() instanceof MappingNode m)) return new Removal(null, null);
+        if (sec == null || !(sec.getValueNode() instanceof MappingNode m)) return new TextRemoval(null, null);
         NodeTuple t = find(m, p.key());
-        if (t == null) return new Removal(null, null);
+        if (t == null) return new TextRemoval(null, null);
         Object now = doc.value(p.section(), p.key());
-        if (!ours(now, p.value())) return new Removal(null, String.valueOf(now));
-        if (m.getFlowStyle() == FlowStyle.FLOW) return new Removal(null, "'" + p.section() + "' rewritten in flow style");
+        if (!ours(now, p.value())) return new TextRemoval(null, String.valueOf(now));
+        if (m.getFlowStyle() == FlowStyle.FLOW) return new TextRemoval(null, "'" + p.section() + "' rewritten in flow style");
         try {
             doc.requireNoAliases(sec, p.section());
             doc.requireOwnLine(t.getKeyNode(), p.section());
         } catch (JsonEdit.Conflict e) {
-            return new Removal(null, e.getMessage());
+            return new TextRemoval(null, e.getMessage());
         }
         int s = doc.lineStart(doc.start(t.getKeyNode()));
         int e = doc.entryEnd(t);
-        if (p.replaced() != null) return new Removal(text.substring(0, s) + p.replaced() + text.substring(e), null);
+        if (p.replaced() != null) return new TextRemoval(text.substring(0, s) + p.replaced() + text.substring(e), null);
         if (p.createdSection() && m.getValue().size() == 1) {
             int header = doc.lineStart(doc.start(sec.getKeyNode()));
             if (text.substring(header, s).strip().equals(p.section() + ":")) s = header; // the section was init's, and holds nothing else
         }
         if (e == text.length() && !p.prefix().isEmpty() && text.startsWith(p.prefix(), s - p.prefix().length())) s -= p.prefix().length();
-        return new Removal(text.substring(0, s) + text.substring(e), null);
+        return new TextRemoval(text.substring(0, s) + text.substring(e), null);
     }
 
     /** The value of the entry {@code key} in an entry's own text (as {@link Placement#replaced()} holds it), or null. */

@@ -117,7 +117,7 @@ class JsonEditTest {
         TomlEdit.Added added = TomlEdit.add(original, "mcp_servers.engram", block);
         assertEquals(original + "\n" + block, added.text());
         String more = added.text() + "\n[profiles.x]\nmodel = \"o4\"\n";
-        TomlEdit.Removal r = TomlEdit.remove(more, added.placement());
+        TextRemoval r = TomlEdit.remove(more, added.placement());
         assertEquals("model = \"o3\"\n\n[profiles.x]\nmodel = \"o4\"\n", r.text());
         assertThrows(JsonEdit.Conflict.class, () -> TomlEdit.add("mcp_servers.engram.command = \"x\"\n", "mcp_servers.engram", block));
         assertThrows(JsonDocument.SyntaxError.class, () -> TomlTables.scan("[table\nkey = 1\n"));

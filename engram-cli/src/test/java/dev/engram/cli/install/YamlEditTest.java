@@ -74,7 +74,7 @@ class YamlEditTest {
         expected.put("extensions", extensions);
         assertEquals(expected, after, added.text());
         assertNull(YamlEdit.add(added.text(), "extensions", "engram", ENGRAM), "a second addition changes nothing");
-        YamlEdit.Removal removal = YamlEdit.remove(added.text(), added.placement());
+        TextRemoval removal = YamlEdit.remove(added.text(), added.placement());
         assertNull(removal.edited());
         assertEquals(original, removal.text(), "removal gives the original bytes back");
         return added;
@@ -204,9 +204,9 @@ class YamlEditTest {
                 GOOSE_MODE: smart_approve
                 """;
         assertNull(YamlEdit.add(resaved, "extensions", "engram", ENGRAM), "the same entry: nothing to change");
-        YamlEdit.Removal removal = YamlEdit.remove(resaved, added.placement());
+        TextRemoval removal = YamlEdit.remove(resaved, added.placement());
         assertEquals(GOOSE_SAVED, removal.text());
-        YamlEdit.Removal edited = YamlEdit.remove(resaved.replace("    enabled: true\n    env_keys", "    enabled: false\n    env_keys"),
+        TextRemoval edited = YamlEdit.remove(resaved.replace("    enabled: true\n    env_keys", "    enabled: false\n    env_keys"),
                 added.placement());
         assertNull(edited.text());
         assertNotNull(edited.edited(), "an entry the user switched off is theirs now");

@@ -1,5 +1,6 @@
 package dev.engram.engine.lifecycle;
 
+import dev.engram.engine.MarkText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,8 +78,8 @@ public final class FeedbackLog {
             try {
                 List<String> ids = f[9].isEmpty() ? List.of() : Arrays.asList(f[9].split(","));
                 ToolFeedback t = new ToolFeedback(Long.parseLong(f[0]), Instant.ofEpochMilli(Long.parseLong(f[1])),
-                        blankToNull(unescape(f[2])), unescape(f[3]), f[4].equals("1"), f[5].equals("1"),
-                        blankToNull(unescape(f[7])), blankToNull(unescape(f[8])), f[6], ids);
+                        blankToNull(MarkText.unescape(f[2])), MarkText.unescape(f[3]), f[4].equals("1"), f[5].equals("1"),
+                        blankToNull(MarkText.unescape(f[7])), blankToNull(MarkText.unescape(f[8])), f[6], ids);
                 kept.add(t);
                 next = Math.max(next, t.id() + 1);
             } catch (RuntimeException unreadable) {
@@ -91,10 +92,10 @@ public final class FeedbackLog {
     static String encode(Entries e) {
         StringBuilder b = new StringBuilder("#v1 ").append(e.next()).append('\n');
         for (ToolFeedback t : e.kept()) {
-            b.append(t.id()).append('\t').append(t.at().toEpochMilli()).append('\t').append(escape(nz(t.session())))
-                    .append('\t').append(escape(t.tool())).append('\t').append(t.relevant() ? '1' : '0').append('\t')
+            b.append(t.id()).append('\t').append(t.at().toEpochMilli()).append('\t').append(MarkText.escape(nz(t.session())))
+                    .append('\t').append(MarkText.escape(t.tool())).append('\t').append(t.relevant() ? '1' : '0').append('\t')
                     .append(t.sufficient() ? '1' : '0').append('\t').append(t.trigger()).append('\t')
-                    .append(escape(nz(t.suggestion()))).append('\t').append(escape(nz(t.context()))).append('\t')
+                    .append(MarkText.escape(nz(t.suggestion()))).append('\t').append(MarkText.escape(nz(t.context()))).append('\t')
                     .append(String.join(",", t.memoryIds())).append('\n');
         }
         return b.toString();
@@ -168,27 +169,5 @@ public final class FeedbackLog {
         return s == null || s.isEmpty() ? null : s;
     }
 
-    private static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
-    }
 
-    private static String unescape(String s) {
-        if (s.indexOf('\\') < 0) return s;
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 1 < s.length()) {
-                char n = s.charAt(++i);
-                b.append(switch (n) {
-                    case 't' -> '\t';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    default -> n;
-                });
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
-    }
 }

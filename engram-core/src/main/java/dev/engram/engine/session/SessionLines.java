@@ -1,5 +1,6 @@
 package dev.engram.engine.session;
 
+import dev.engram.engine.MarkText;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ final class SessionLines {
             });
             for (int i = 0; i < f.size(); i++) {
                 if (i > 0) b.append('\t');
-                b.append(escape(f.get(i)));
+                b.append(MarkText.escape(f.get(i)));
             }
             b.append('\n');
         }
@@ -44,9 +45,9 @@ final class SessionLines {
             if (f.length < 7 || (f.length - 7) % 2 != 0) continue;
             try {
                 Map<String, Instant> files = new LinkedHashMap<>();
-                for (int i = 7; i < f.length; i += 2) files.put(unescape(f[i]), Instant.parse(f[i + 1]));
-                out.add(new AgentSession(unescape(f[0]), blankToNull(unescape(f[1])), unescape(f[2]), Long.parseLong(f[3]),
-                        blankToNull(unescape(f[4])), Instant.parse(f[5]), Instant.parse(f[6]), files));
+                for (int i = 7; i < f.length; i += 2) files.put(MarkText.unescape(f[i]), Instant.parse(f[i + 1]));
+                out.add(new AgentSession(MarkText.unescape(f[0]), blankToNull(MarkText.unescape(f[1])), MarkText.unescape(f[2]), Long.parseLong(f[3]),
+                        blankToNull(MarkText.unescape(f[4])), Instant.parse(f[5]), Instant.parse(f[6]), files));
             } catch (NumberFormatException | DateTimeParseException e) {
                 // skipped, see the class comment
             }
@@ -54,29 +55,7 @@ final class SessionLines {
         return out;
     }
 
-    private static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r");
-    }
 
-    private static String unescape(String s) {
-        if (s.indexOf('\\') < 0) return s;
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 1 < s.length()) {
-                char n = s.charAt(++i);
-                b.append(switch (n) {
-                    case 't' -> '\t';
-                    case 'n' -> '\n';
-                    case 'r' -> '\r';
-                    default -> n;
-                });
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
-    }
 
     private static String nz(String s) {
         return s == null ? "" : s;
