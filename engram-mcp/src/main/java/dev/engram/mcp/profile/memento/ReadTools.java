@@ -65,14 +65,35 @@ final class ReadTools {
 
     // --- recall -------------------------------------------------------------------------------------------
 
+    /** recall's depth: Memento's Planner and Executor views; applied when no type is sent. */
+    static final Map<String, List<String>> DEPTHS = Map.of("high-level", List.of("decision", "episode"),
+            "tool-level", List.of("procedure", "error", "fact"));
+    static final List<String> DEPTH_NAMES = List.of("high-level", "detail", "tool-level");
+    /** The relations includeLinks follows without linkRelationType (Memento's default). */
+    static final List<String> DEFAULT_LINK_RELATIONS = List.of("caused_by", "resolved_by", "related");
+    /**
+     * What recall's {@code fields} can name: every field a recalled fragment can carry, and Memento's sparse-field
+     * names Engram keeps no data for ({@code confidence}, {@code explanations}, {@code valid_to},
+     * {@code ema_activation}: accepted, never present, as Memento leaves out a field a fragment does not have).
+     */
+    static final List<String> FIELDS = List.of("id", "content", "topic", "type", "keywords", "importance", "ttl_tier", "is_anchor",
+            "access_count", "created_at", "similarity", "linked", "workspace", "case_id", "goal", "outcome", "phase",
+            "resolution_status", "assertion_status", "context_summary", "affect", "superseded_by", "nearby_context",
+            "confidence", "explanations", "valid_to", "ema_activation");
+    static final int NEARBY_MINUTES = 30, MAX_NEARBY = 3, MAX_CASES = 10, MAX_CASE_EVENTS = 20, EVENT_SUMMARY_CHARS = 120;
+
     MementoTool recall() {
         Tool def = Tool.builder("recall", JsonSchema.input()
                         .strings("keywords", "Keywords (the keyword layers)", List.of("redis", "noauth"))
                         .string("text", "A sentence to search by meaning (the semantic layer)", "how did we fix the Redis auth error")
                         .string("topic", "Only this topic", "redis")
                         .choice("type", "Only this type", Fragments.TYPES)
+                        .choice("depth", "high-level: only decisions and episodes; tool-level: only procedures, errors and facts; "
+                                + "detail (default): all. Ignored when type is sent", DEPTH_NAMES)
                         .property("tokenBudget", integer("Cut the answer at about this many tokens; default 1000", 20, 100_000))
                         .bool("includeLinks", "Add up to 10 fragments linked 1 hop to the top hits (default true)")
+                        .choice("linkRelationType", "includeLinks adds only links of this relation; default caused_by, resolved_by "
+                                + "and related", WriteTools.RELATIONS)
                         .property("threshold", number("Minimum similarity 0..1", 0, 1, 0.3))
                         .bool("includeSuperseded", "true: also fragments a newer one superseded (supersedes; they carry superseded_by). Default false")
                         .string("asOf", "Answer as of this date or instant", "2026-11-01")
@@ -80,35 +101,58 @@ final class ReadTools {
                                 map("from", map("type", "string"), "to", map("type", "string"))))
                         .bool("excludeSeen", "true (default): leave out the fragments this session's last context call returned; false: return every match")
                         .property("pageSize", integer("At most this many fragments; default 20", 1, 50))
+                        .string("cursor", "The nextCursor of the previous answer, sent with the same arguments: the next page, "
+                                + "without repeats", "AWq3...")
+                        .strings("fields", "Only these fields of each fragment: " + String.join(", ", FIELDS), List.of("id", "content"))
+                        .bool("includeKeywords", "true: add each fragment's keywords (default false)")
+                        .bool("includeContext", "true: add to each fragment up to 3 fragments its session wrote within 30 minutes "
+                                + "(nearby_context)")
+                        .string("contextText", "What you are working on, 1-2 sentences (accepted; Engram keeps no activation to raise)",
+                                "Adding a --remote flag to the CLI")
                         .property("minImportance", number("Only fragments at least this important (after decay)", 0, 1, 0.5))
                         .bool("isAnchor", "true: only anchors; false: no anchors")
                         .string("caseId", "Only fragments of this case (remember's caseId)", "redis-outage-12")
                         .choice("resolutionStatus", "Only fragments with this resolution status", Fragments.RESOLUTIONS)
                         .string("phase", "Only fragments of this phase, e.g. debugging", "debugging")
                         .strings("affect", "Only fragments with one of these affects (neutral: none given)", List.of("frustration"))
+                        .bool("caseMode", "true: answer the cases of this page's matches (goal, outcome, resolution_status, "
+                                + "events) instead of the fragments")
+                        .property("maxCases", integer("caseMode: at most this many cases; default 5", 1, MAX_CASES))
                         .string("workspace", "Workspace (an Engram zone)", "my-project")
                         .string("agentId", "Agent id (accepted, not used)", "default").build())
                 .title("Recall fragments")
-                .description("Search memory: keywords first, text for meaning, topic/type filters. Returns {fragments, totalTokens, searchPath}; "
-                        + "ranked by 0.4·importance (decayed by type) + 0.3·recency + 0.3·match.")
+                .description("Search memory: keywords first, text for meaning, topic/type/depth filters. Returns {fragments, count, "
+                        + "totalTokens, searchPath, hasMore, nextCursor}; ranked by 0.4·importance (decayed by type) + 0.3·recency + "
+                        + "0.3·match. Send nextCursor back as cursor for the next page.")
                 .annotations(ToolHints.writes(true)).build();
         return new MementoTool(def, this::recall);
     }
 
     private Map<String, Object> recall(ToolArgs a) {
+        // every argument is checked before the engine is asked: a refusal records no read
         String zone = c.zone(a);
         List<String> keywords = a.list("keywords");
         String text = a.textOr("text"), topic = a.textOr("topic");
         String type = a.textOr("type") == null ? null : Fragments.parseType(a.textOr("type"));
+        String depth = WriteTools.choice(a, "depth", DEPTH_NAMES, "a depth");
+        List<String> depthTypes = type == null && depth != null ? DEPTHS.get(depth) : null;
         int budget = a.intOr("tokenBudget", DEFAULT_RECALL_BUDGET, 20, 100_000);
         int pageSize = a.intOr("pageSize", 20, 1, 50);
         Boolean links = a.boolOr("includeLinks");
+        String linkRelation = WriteTools.choice(a, "linkRelationType", WriteTools.RELATIONS, "a relation");
         Double threshold = a.numberOr("threshold", 0, 1), minImportance = a.numberOr("minImportance", 0, 1);
         Boolean anchor = a.boolOr("isAnchor");
         boolean superseded = a.bool("includeSuperseded");
         Boolean excludeSeen = a.boolOr("excludeSeen");
+        List<String> fields = fields(a);
+        boolean withKeywords = a.bool("includeKeywords") || fields != null && fields.contains("keywords");
+        boolean withContext = a.bool("includeContext");
+        a.textOr("contextText"); // accepted and checked; see docs/migrate-memento.md
+        boolean caseMode = a.bool("caseMode");
+        int maxCases = a.intOr("maxCases", 5, 1, MAX_CASES);
         // Memento's default is true: what this session's last context call gave is not repeated
-        Set<String> seen = excludeSeen == null || excludeSeen ? c.seen.seen(a.caller().session()) : Set.of();
+        boolean dropSeen = excludeSeen == null || excludeSeen;
+        Set<String> seen = dropSeen ? c.seen.seen(a.caller().session()) : Set.of();
         List<String> filterTags = new ArrayList<>();
         if (topic != null) filterTags.add(Fragments.tagFor(Fragments.TOPIC, topic));
         String caseId = a.textOr("caseId"), phase = a.textOr("phase");
@@ -119,20 +163,30 @@ final class ReadTools {
         Set<String> affects = affects(a);
         Map<String, Object> range = a.object("timeRange");
         String from = rangeEnd(range, "from"), to = rangeEnd(range, "to");
+        String asOf = a.textOr("asOf");
         String query = String.join(" ", keywords == null ? List.of() : keywords) + (text == null ? "" : " " + text);
         query = query.strip();
         boolean listing = query.isEmpty();
-        if (listing && filterTags.isEmpty() && type == null && affects == null) {
+        if (listing && filterTags.isEmpty() && type == null && affects == null && depthTypes == null) {
             throw new InvalidArgumentException("keywords", "or text is required: keywords such as [\"redis\", \"auth\"], a text "
-                    + "sentence, or at least a topic, type, caseId, resolutionStatus, phase or affect to list");
+                    + "sentence, or at least a topic, type, depth, caseId, resolutionStatus, phase or affect to list");
         }
-        RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(Math.min(RecallQuery.MAX_LIMIT, pageSize * 2 + seen.size()))
-                .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(a.textOr("asOf")).from(from).to(to)
+        long search = RecallCursor.fingerprint(zone, query, type, depthTypes, filterTags, affects == null ? null : new java.util.TreeSet<>(affects),
+                threshold, minImportance, anchor, superseded, dropSeen, asOf, from, to);
+        String cursorText = a.textOr("cursor");
+        RecallCursor cursor = cursorText == null || cursorText.isBlank() ? null : RecallCursor.decode(cursorText, search);
+        Instant now = c.now();
+        // every page ranks at the first page's instant, so recency and decay do not reorder the pages
+        Instant rankedAt = cursor == null ? now : cursor.rankedAt();
+        Instant anchorTime = asOf == null ? rankedAt : MemoryRules.pointInTime("asOf", asOf, now);
+        int shownBefore = cursor == null ? 0 : cursor.shown().size();
+        int window = Math.min(RecallQuery.MAX_LIMIT, (shownBefore + pageSize) * 2 + seen.size());
+        RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(window)
+                .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(asOf).from(from).to(to)
                 .includeSuperseded(superseded).tags(filterTags);
         if (type != null) q.types(Set.of(Fragments.engineType(type)));
+        else if (depthTypes != null) q.types(depthTypes.stream().map(Fragments::engineType).collect(java.util.stream.Collectors.toSet()));
         RecallResult r = c.engine().recall(q.build(), COST);
-        Instant now = c.now();
-        Instant anchorTime = a.textOr("asOf") == null ? now : MemoryRules.pointInTime("asOf", a.textOr("asOf"), now);
         double best = r.results().stream().mapToDouble(RecalledMemory::score).max().orElse(1);
         record Ranked(Memory m, double similarity, double rank) {
         }
@@ -140,21 +194,24 @@ final class ReadTools {
         for (RecalledMemory hit : r.results()) {
             Memory m = hit.memory();
             if (type != null && !Fragments.typeOf(m).equals(type)) continue;
+            if (depthTypes != null && !depthTypes.contains(Fragments.typeOf(m))) continue;
             if (m.supersededBy() != null && !superseded) continue;
             if (seen.contains(m.id()) || !affected(m, affects)) continue;
             if (anchor != null && anchor != m.pinned()) continue;
+            if (cursor != null && cursor.wasShown(m.id())) continue;
             // Engram puts pinned memories into every recall; a Memento anchor comes only when it matches
             if (!listing && m.pinned() && hit.relevance() == 0 && hit.contributions().stream().noneMatch(x -> x.name().equals("graph"))) continue;
             double similarity = round(listing ? 1.0 : hit.relevance() > 0 ? hit.relevance() : best > 0 ? Math.max(0, hit.score() / best) : 0);
             if (threshold != null && !listing && similarity < threshold) continue;
-            double importance = Fragments.importance(m, now);
+            double importance = Fragments.importance(m, rankedAt);
             if (minImportance != null && importance < minImportance) continue;
             double days = Math.abs(Duration.between(m.createdAt(), anchorTime).toMillis()) / 86_400_000.0;
             double rank = 0.4 * importance + 0.3 * Math.pow(2, -days / 30) + 0.3 * similarity;
             ranked.add(new Ranked(m, similarity, rank));
         }
-        if (!listing) ranked.sort(Comparator.comparingDouble(Ranked::rank).reversed());
+        if (!listing) ranked.sort(Comparator.comparingDouble(Ranked::rank).reversed().thenComparing(x -> x.m().id()));
         List<Map<String, Object>> fragments = new ArrayList<>();
+        List<Memory> memories = new ArrayList<>();
         Set<String> shown = new HashSet<>();
         int tokens = 0;
         for (Ranked x : ranked) {
@@ -164,6 +221,7 @@ final class ReadTools {
             Map<String, Object> f = c.fragments.render(x.m, c.clock);
             f.put("similarity", x.similarity);
             fragments.add(f);
+            memories.add(x.m);
             shown.add(x.m.id());
             tokens += cost;
         }
@@ -171,6 +229,7 @@ final class ReadTools {
         if (links == null || links) {
             int linked = 0;
             List<Map<String, Object>> extra = new ArrayList<>();
+            List<Memory> extraMemories = new ArrayList<>();
             for (Map<String, Object> f : fragments.subList(0, Math.min(5, fragments.size()))) {
                 ExploreResult e = c.engine().explore(new ExploreQuery((String) f.get("id"), zone, 1));
                 List<ExploreResult.Neighbour> ns = new ArrayList<>(e.neighbours());
@@ -178,24 +237,131 @@ final class ReadTools {
                 for (ExploreResult.Neighbour n : ns) {
                     if (linked == MAX_LINKED) break;
                     Memory m = n.memory();
+                    String relation = WriteTools.relation(n.via());
+                    if (linkRelation != null ? !linkRelation.equals(relation) : !DEFAULT_LINK_RELATIONS.contains(relation)) continue;
                     boolean current = Fragments.live(m, now) && m.supersededBy() == null;
                     boolean replaced = superseded && m.status() == dev.engram.memory.MemoryStatus.SUPERSEDED && !m.expiredAt(now);
                     if (!(current || replaced) || (type != null && !Fragments.typeOf(m).equals(type))
+                            || (depthTypes != null && !depthTypes.contains(Fragments.typeOf(m)))
                             || !m.tags().containsAll(filterTags) || !affected(m, affects) || seen.contains(m.id())
-                            || !shown.add(m.id())) continue;
+                            || (cursor != null && cursor.wasShown(m.id())) || !shown.add(m.id())) continue;
                     int cost = Fragments.tokens(m.content());
                     if (tokens + cost > budget) continue;
                     Map<String, Object> lf = c.fragments.render(m, c.clock);
-                    lf.put("linked", map("from", f.get("id"), "relation", WriteTools.relation(n.via())));
+                    lf.put("linked", map("from", f.get("id"), "relation", relation));
                     extra.add(lf);
+                    extraMemories.add(m);
                     tokens += cost;
                     linked++;
                 }
             }
             fragments.addAll(extra);
+            memories.addAll(extraMemories);
             if (linked > 0) path.add("Graph:" + linked);
         }
-        return map("success", true, "fragments", fragments, "totalTokens", tokens, "searchPath", path);
+        // the next page: what this ranking still holds, or a wider window of the engine's when this one was full
+        boolean hasMore = ranked.stream().anyMatch(x -> !shown.contains(x.m().id()))
+                || r.results().size() >= window && window < RecallQuery.MAX_LIMIT;
+        String next = null;
+        if (hasMore) {
+            Set<Long> all = new java.util.LinkedHashSet<>(cursor == null ? Set.of() : cursor.shown());
+            for (String id : shown) all.add(RecallCursor.idHash(id));
+            next = new RecallCursor(search, rankedAt, (cursor == null ? 0 : cursor.page()) + 1, all).encode();
+        }
+        if (withContext) nearby(zone, fragments, memories);
+        if (!withKeywords) fragments.forEach(f -> f.remove("keywords"));
+        if (caseMode) {
+            List<Map<String, Object>> cases = cases(zone, fragments, maxCases);
+            return map("success", true, "caseMode", true, "cases", cases, "caseCount", cases.size(), "searchPath", path,
+                    "hasMore", hasMore, "nextCursor", next);
+        }
+        List<Map<String, Object>> out = fields == null ? fragments : fragments.stream().map(f -> project(f, fields, zone)).toList();
+        return map("success", true, "fragments", out, "count", out.size(), "totalTokens", tokens, "searchPath", path,
+                "hasMore", hasMore, "nextCursor", next);
+    }
+
+    /** recall's fields: null when not sent (every field); an unknown name is refused with the list. */
+    private static List<String> fields(ToolArgs a) {
+        List<String> fields = a.list("fields");
+        if (fields == null || fields.isEmpty()) return null;
+        List<String> out = new ArrayList<>();
+        for (String f : fields) {
+            if (!FIELDS.contains(f)) {
+                throw new InvalidArgumentException("fields", MemoryRules.shown(f) + " is not a fragment field; send some of "
+                        + String.join(", ", FIELDS));
+            }
+            if (!out.contains(f)) out.add(f);
+        }
+        return out;
+    }
+
+    /** A fragment cut to {@code fields}, in their order; a field the fragment does not have stays out. */
+    private static Map<String, Object> project(Map<String, Object> f, List<String> fields, String zone) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String name : fields) {
+            if (name.equals("workspace")) out.put(name, zone);
+            else if (f.containsKey(name)) out.put(name, f.get(name));
+        }
+        return out;
+    }
+
+    /** includeContext: up to 3 fragments each fragment's session wrote within 30 minutes of it, nearest first. */
+    private void nearby(String zone, List<Map<String, Object>> fragments, List<Memory> memories) {
+        List<Memory> live = null;
+        for (int i = 0; i < fragments.size(); i++) {
+            Memory m = memories.get(i);
+            if (m.session() == null) continue;
+            if (live == null) live = c.live(zone);
+            List<Map<String, Object>> near = live.stream()
+                    .filter(o -> !o.id().equals(m.id()) && m.session().equals(o.session()))
+                    .filter(o -> Math.abs(Duration.between(o.createdAt(), m.createdAt()).toMinutes()) < NEARBY_MINUTES)
+                    .sorted(Comparator.comparingLong((Memory o) -> Math.abs(Duration.between(o.createdAt(), m.createdAt()).toMillis()))
+                            .thenComparing(Memory::id))
+                    .limit(MAX_NEARBY)
+                    .map(o -> map("id", o.id(), "content", o.content(), "type", Fragments.typeOf(o), "created_at", o.createdAt().toString()))
+                    .toList();
+            if (!near.isEmpty()) fragments.get(i).put("nearby_context", near);
+        }
+    }
+
+    /**
+     * caseMode: the cases of this page's fragments, most frequent first, then resolved before the rest (Memento's order):
+     * goal, outcome and resolution status from the case's most important fragment that has them, and as events the
+     * case's fragments in the order they were written (Engram keeps no case events).
+     */
+    private List<Map<String, Object>> cases(String zone, List<Map<String, Object>> fragments, int max) {
+        Map<String, Integer> hits = new LinkedHashMap<>();
+        for (Map<String, Object> f : fragments) {
+            if (f.get("case_id") instanceof String id) hits.merge(id, 1, Integer::sum);
+        }
+        if (hits.isEmpty()) return new ArrayList<>();
+        List<String> top = hits.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .limit(max).map(Map.Entry::getKey).toList();
+        Instant now = c.now();
+        List<Memory> live = c.live(zone);
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (String id : top) {
+            String tag = Fragments.tagFor(Fragments.CASE, id);
+            List<Memory> members = live.stream().filter(m -> m.tags().contains(tag)).toList();
+            String goal = null, outcome = null, status = null;
+            for (Memory m : members.stream().sorted(Comparator.comparingDouble((Memory m) -> Fragments.importance(m, now)).reversed()).toList()) {
+                Map<String, Object> cf = new LinkedHashMap<>();
+                c.fragments.caseFields(m, cf);
+                if (goal == null) goal = (String) cf.get("goal");
+                if (outcome == null) outcome = (String) cf.get("outcome");
+                if (status == null) status = (String) cf.get("resolution_status");
+            }
+            List<Map<String, Object>> events = members.stream().sorted(Comparator.comparing(Memory::createdAt).thenComparing(Memory::id))
+                    .limit(MAX_CASE_EVENTS)
+                    .map(m -> map("fragment_id", m.id(), "type", Fragments.typeOf(m), "summary", m.content().length() > EVENT_SUMMARY_CHARS
+                            ? m.content().substring(0, EVENT_SUMMARY_CHARS) : m.content(), "created_at", m.createdAt().toString()))
+                    .toList();
+            cases.add(map("case_id", id, "goal", goal, "outcome", outcome, "resolution_status", status == null ? "open" : status,
+                    "events", events, "fragment_count", members.size(), "relevance_score", hits.get(id)));
+        }
+        cases.sort(Comparator.comparing((Map<String, Object> x) -> !"resolved".equals(x.get("resolution_status")))
+                .thenComparing(x -> -((Integer) x.get("relevance_score"))));
+        return cases;
     }
 
     /** recall's affect filter: a string or a list of Memento's affects; null when not sent. */

@@ -80,7 +80,7 @@ class MementoDataTest {
         assertEquals(4, store.count());
 
         // found by its Korean keyword and topic, typed, with its importance, under its Memento id
-        List<Map<String, Object>> hits = fragments(ok("recall", "keywords", List.of("누락")));
+        List<Map<String, Object>> hits = fragments(ok("recall", "keywords", List.of("누락"), "includeKeywords", true));
         assertEquals(1, hits.size(), hits.toString());
         Map<String, Object> error = hits.get(0);
         assertEquals("error", error.get("type"));

@@ -132,7 +132,7 @@ class MementoToolsTest {
     @Test
     void importanceRoundTripsAsANumberAndKoreanTopicReadsBack() {
         String id = remember("배포 전에 마이그레이션을 실행한다", "배포", "decision", "importance", 0.73);
-        Map<String, Object> r = ok("recall", "topic", "배포");
+        Map<String, Object> r = ok("recall", "topic", "배포", "includeKeywords", true);
         Map<String, Object> f = fragments(r).get(0);
         assertEquals(id, f.get("id"));
         assertEquals(0.73, f.get("importance"));
