@@ -567,4 +567,158 @@ class MementoToolsTest {
         assertEquals(0.488, store.get(id).orElseThrow().relevance() / 2, 1e-9, "adapted once, by the logged rating");
     }
 
+    // --- recall's v3 arguments: cursor, fields, keywords, links, depth, context, caseMode --------------------
+
+    @Test
+    void recallPagesWithAStatelessCursorAndNeverRepeats() {
+        List<String> all = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            // distinct importances: the ranking has no ties, so a larger page is exactly two smaller ones
+            all.add(remember("Rollout step " + i + " of the canary release: check dashboards", "rollout", "fact",
+                    "importance", 0.9 - 0.05 * i));
+        }
+        Object[] search = {"keywords", List.of("canary"), "includeLinks", false, "tokenBudget", 5000};
+        Map<String, Object> big = ok("recall", with(search, "pageSize", 6));
+        assertEquals(6, ids(big).size());
+        assertEquals(true, big.get("hasMore"));
+        Map<String, Object> p1 = ok("recall", with(search, "pageSize", 3));
+        assertEquals(3, p1.get("count"));
+        assertEquals(true, p1.get("hasMore"));
+        String c1 = (String) p1.get("nextCursor");
+        assertTrue(c1 != null && c1.matches("[A-Za-z0-9_-]+"), "opaque base64url: " + c1);
+        Map<String, Object> p2 = ok("recall", with(search, "pageSize", 3, "cursor", c1));
+        assertTrue(java.util.Collections.disjoint(ids(p1), ids(p2)), ids(p1) + " / " + ids(p2));
+        List<String> both = new java.util.ArrayList<>(ids(p1));
+        both.addAll(ids(p2));
+        assertEquals(ids(big), both, "page 1 + page 2 = the first six");
+        Map<String, Object> p3 = ok("recall", with(search, "pageSize", 3, "cursor", p2.get("nextCursor")));
+        assertEquals(1, ids(p3).size());
+        assertEquals(false, p3.get("hasMore"));
+        assertEquals(null, p3.get("nextCursor"));
+        both.addAll(ids(p3));
+        assertEquals(java.util.Set.copyOf(all), java.util.Set.copyOf(both), "every fragment once");
+        // the page size may change between pages; the search may not
+        assertEquals(ids(p2).subList(0, 2), ids(ok("recall", with(search, "pageSize", 2, "cursor", c1))));
+        String access = accessCounts(all);
+        char flip = c1.charAt(8) == 'A' ? 'B' : 'A';
+        String tampered = c1.substring(0, 8) + flip + c1.substring(9);
+        assertTrue(error("recall", with(search, "cursor", tampered)).contains("cursor was altered or cut short"), "tampered");
+        assertTrue(error("recall", with(search, "cursor", c1.substring(0, c1.length() - 3))).contains("cursor"), "cut");
+        assertTrue(error("recall", with(search, "cursor", "not a cursor!")).contains("cursor is not a recall cursor"));
+        String foreign = error("recall", "keywords", List.of("dashboards"), "includeLinks", false, "cursor", c1);
+        assertTrue(foreign.contains("cursor belongs to a different search") && foreign.contains("leave cursor out"), foreign);
+        assertTrue(error("recall", with(search, "topic", "other", "cursor", c1)).contains("different search"));
+        assertEquals(access, accessCounts(all), "a refused recall records no read");
+    }
+
+    /** The read counts of these fragments, and when they were last read, from the store. */
+    private String accessCounts(List<String> ids) {
+        return ids.stream().map(id -> store.get(id).orElseThrow()).map(m -> m.accessCount() + "@" + m.lastAccessedAt()).toList().toString();
+    }
+
+    private static Object[] with(Object[] base, Object... more) {
+        Object[] out = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, out, base.length, more.length);
+        return out;
+    }
+
+    @Test
+    void recallProjectsFieldsAndAddsKeywordsOnlyWhenAsked() {
+        remember("Flyway migrations run before the app starts", "db", "procedure", "keywords", List.of("flyway", "migrations"));
+        remember("Flyway baseline is version 1", "db", "fact", "keywords", List.of("flyway", "baseline"));
+        List<Map<String, Object>> full = fragments(ok("recall", "keywords", List.of("flyway")));
+        assertEquals(2, full.size());
+        assertTrue(full.stream().noneMatch(f -> f.containsKey("keywords")), "Memento answers keywords only with includeKeywords");
+        assertTrue(fragments(ok("recall", "keywords", List.of("flyway"), "includeKeywords", true)).stream()
+                .allMatch(f -> ((List<?>) f.get("keywords")).contains("flyway")));
+        List<Map<String, Object>> sparse = fragments(ok("recall", "keywords", List.of("flyway"), "fields", List.of("id", "content", "importance")));
+        for (int i = 0; i < sparse.size(); i++) {
+            assertEquals(List.of("id", "content", "importance"), List.copyOf(sparse.get(i).keySet()));
+            assertEquals(full.get(i).get("id"), sparse.get(i).get("id"));
+            assertEquals(full.get(i).get("importance"), sparse.get(i).get("importance"));
+        }
+        Map<String, Object> kw = fragments(ok("recall", "keywords", List.of("flyway"), "fields", List.of("keywords", "workspace", "confidence"))).get(0);
+        assertEquals(List.of("keywords", "workspace"), List.copyOf(kw.keySet()), "a field Engram has no data for stays out");
+        assertEquals("default", kw.get("workspace"));
+        String bad = error("recall", "keywords", List.of("flyway"), "fields", List.of("id", "score"));
+        assertTrue(bad.contains("fields 'score' is not a fragment field; send some of id, content, topic"), bad);
+        assertTrue(error("recall", "keywords", List.of("flyway"), "fields", List.of(3)).contains("fields"));
+        assertTrue(error("recall", "keywords", List.of("flyway"), "includeKeywords", "yes").contains("includeKeywords"));
+        assertTrue(error("recall", "keywords", List.of("flyway"), "contextText", 5).contains("contextText"));
+        assertEquals(2, fragments(ok("recall", "keywords", List.of("flyway"), "contextText", "Migrating the schema")).size());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> relations(Map<String, Object> r) {
+        return fragments(r).stream().filter(f -> f.containsKey("linked"))
+                .map(f -> (String) ((Map<String, Object>) f.get("linked")).get("relation")).sorted().toList();
+    }
+
+    @Test
+    void recallFiltersLinksByRelationAndTypesByDepth() {
+        String error = remember("Kafka consumer lag spikes at midnight", "kafka", "error");
+        String fix = remember("Raise max.poll.records to 500", "kafka", "procedure");
+        String cause = remember("The nightly batch floods the topic", "kafka", "fact");
+        String part = remember("Streaming platform overview", "kafka", "fact");
+        String decision = remember("We keep Kafka over Pulsar for lag tooling", "kafka", "decision");
+        ok("link", "fromId", error, "toId", fix, "relationType", "resolved_by");
+        ok("link", "fromId", error, "toId", cause, "relationType", "caused_by");
+        ok("link", "fromId", error, "toId", part, "relationType", "part_of");
+        // the threshold keeps the graph layer's neighbours (similarity 0.5) out of the hits: they come back as links
+        Object[] q = {"keywords", List.of("midnight"), "threshold", 0.9};
+        Map<String, Object> plain = ok("recall", q);
+        assertEquals(error, ids(plain).get(0));
+        assertEquals(List.of("caused_by", "resolved_by"), relations(plain), "part_of is not followed by default");
+        Map<String, Object> resolved = ok("recall", with(q, "linkRelationType", "resolved_by"));
+        assertEquals(List.of(error, fix), ids(resolved));
+        assertEquals(List.of(error, part), ids(ok("recall", with(q, "linkRelationType", "part_of"))));
+        assertEquals(List.of(error), ids(ok("recall", with(q, "linkRelationType", "contradicts"))));
+        assertTrue(error("recall", with(q, "linkRelationType", "fixes")).contains("linkRelationType 'fixes' is not a relation; send one of related"));
+        // depth: Memento's Planner and Executor views, for the hits and the links alike
+        Object[] all = {"topic", "kafka"};
+        assertEquals(List.of(decision), ids(ok("recall", with(all, "depth", "high-level"))));
+        assertEquals(java.util.Set.of(error, fix, cause, part), java.util.Set.copyOf(ids(ok("recall", with(all, "depth", "tool-level")))));
+        assertEquals(5, ids(ok("recall", with(all, "depth", "detail"))).size());
+        assertEquals(List.of(fix), ids(ok("recall", with(all, "depth", "high-level", "type", "procedure"))), "type wins over depth");
+        assertEquals(List.of(decision), ids(ok("recall", "depth", "high-level")), "depth alone lists");
+        assertEquals(List.of(), ids(ok("recall", with(q, "depth", "high-level"))), "the error and its links are tool-level");
+        assertTrue(error("recall", with(q, "depth", "deep")).contains("depth 'deep' is not a depth; send one of high-level, detail, tool-level"));
+    }
+
+    @Test
+    void recallAddsTheSessionsNearbyFragmentsAndAnswersCases() {
+        String first = (String) okIn("claude/s9", "remember", "content", "Webhook retries hit the rate limit", "topic", "hooks",
+                "type", "error", "caseId", "hooks-429", "goal", "Stop webhook 429s").get("id");
+        clock.advance(Duration.ofMinutes(10));
+        String second = (String) okIn("claude/s9", "remember", "content", "Added jittered backoff to webhook retries", "topic", "hooks",
+                "type", "procedure", "caseId", "hooks-429", "resolutionStatus", "resolved", "outcome", "No 429s since").get("id");
+        clock.advance(Duration.ofHours(2));
+        String later = (String) okIn("claude/s9", "remember", "content", "Lunch order is pizza", "topic", "misc", "type", "fact").get("id");
+        String other = (String) okIn("claude/s8", "remember", "content", "Another session's note on webhooks", "topic", "hooks", "type", "fact").get("id");
+        Map<String, Object> hit = fragments(ok("recall", "keywords", List.of("rate", "limit"), "includeContext", true, "includeLinks", false)).get(0);
+        assertEquals(first, hit.get("id"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> near = (List<Map<String, Object>>) hit.get("nearby_context");
+        assertEquals(List.of(second), near.stream().map(n -> n.get("id")).toList(), "same session, within 30 minutes; not " + later + ", " + other);
+        assertEquals(List.of("id", "content", "type", "created_at"), List.copyOf(near.get(0).keySet()));
+        assertFalse(fragments(ok("recall", "keywords", List.of("rate", "limit"))).get(0).containsKey("nearby_context"));
+        Map<String, Object> cases = ok("recall", "keywords", List.of("webhook"), "caseMode", true);
+        assertEquals(true, cases.get("caseMode"));
+        assertFalse(cases.containsKey("fragments"), "caseMode answers cases, as Memento's tool does");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> list = (List<Map<String, Object>>) cases.get("cases");
+        assertEquals(1, cases.get("caseCount"));
+        Map<String, Object> c1 = list.get(0);
+        assertEquals("hooks-429", c1.get("case_id"));
+        assertEquals("Stop webhook 429s", c1.get("goal"));
+        assertEquals("No 429s since", c1.get("outcome"));
+        assertEquals("resolved", c1.get("resolution_status"));
+        assertEquals(2, c1.get("fragment_count"));
+        assertEquals(2, c1.get("relevance_score"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> events = (List<Map<String, Object>>) c1.get("events");
+        assertEquals(List.of(first, second), events.stream().map(e -> e.get("fragment_id")).toList());
+        assertTrue(error("recall", "keywords", List.of("webhook"), "caseMode", true, "maxCases", 11).contains("maxCases must be 1..10"));
+    }
+
 }
