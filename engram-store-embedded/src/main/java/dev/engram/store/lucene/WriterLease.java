@@ -171,6 +171,7 @@ final class WriterLease {
         boolean existed = DirectoryReader.indexExists(directory);
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setSimilarity(LuceneSearchIndex.SIMILARITY) // the norms it writes are lengths either way; kept as searched
                 .setCodec(new VectorCodec()) // vectors wider than Lucene's default 1024 dimensions
                 .setCommitOnClose(false); // every commit carries the seq, so commits happen only in commit()
         try {
