@@ -3,31 +3,15 @@ package dev.engram.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** `toonpeer` refuses bad flag values with exit 2 and a message naming the flag, before any server starts. */
 class ToonPeerFlagsTest {
     @TempDir Path dir;
-
-    private static String refused(String... args) {
-        PrintStream before = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            assertEquals(2, new CommandLine(new Main()).execute(args), String.join(" ", args));
-        } finally {
-            System.setErr(before);
-        }
-        return err.toString(StandardCharsets.UTF_8).strip();
-    }
 
     /** A folder that looks like a built toon-memory checkout, and a file standing in for Engram's jar. */
     private String[] valid(String... more) throws Exception {
@@ -43,28 +27,28 @@ class ToonPeerFlagsTest {
 
     @Test
     void badValuesAreNamed() throws Exception {
-        assertEquals("toonpeer: --sizes must be whole numbers >= 1, got [1000, 0]", refused(valid("--sizes", "1000,0")));
-        assertEquals("toonpeer: --remembers must be >= 1, got 0", refused(valid("--remembers", "0")));
-        assertEquals("toonpeer: --recalls must be >= 1, got -3", refused(valid("--recalls", "-3")));
-        assertEquals("toonpeer: --warmup must be >= 0, got -1", refused(valid("--warmup", "-1")));
-        assertEquals("toonpeer: --block must be >= 1, got 0", refused(valid("--block", "0")));
+        assertEquals("toonpeer: --sizes must be whole numbers >= 1, got [1000, 0]", BenchCli.refused(valid("--sizes", "1000,0")));
+        assertEquals("toonpeer: --remembers must be >= 1, got 0", BenchCli.refused(valid("--remembers", "0")));
+        assertEquals("toonpeer: --recalls must be >= 1, got -3", BenchCli.refused(valid("--recalls", "-3")));
+        assertEquals("toonpeer: --warmup must be >= 0, got -1", BenchCli.refused(valid("--warmup", "-1")));
+        assertEquals("toonpeer: --block must be >= 1, got 0", BenchCli.refused(valid("--block", "0")));
         assertEquals("toonpeer: --budget must be one of tiny, normal, deep (toon's recall budgets), got 'huge'",
-                refused(valid("--budget", "huge")));
+                BenchCli.refused(valid("--budget", "huge")));
         assertEquals("toonpeer: --shapes must be phrase, keyword or phrase,keyword, got 'sentence'",
-                refused(valid("--shapes", "phrase,sentence")));
-        assertEquals("toonpeer: --set-seconds must be >= 0 (0: no cap), got -60", refused(valid("--set-seconds", "-60")));
-        assertTrue(refused(valid("--sizes", "1k")).contains("--sizes"), "picocli names a value it cannot convert");
+                BenchCli.refused(valid("--shapes", "phrase,sentence")));
+        assertEquals("toonpeer: --set-seconds must be >= 0 (0: no cap), got -60", BenchCli.refused(valid("--set-seconds", "-60")));
+        assertTrue(BenchCli.refused(valid("--sizes", "1k")).contains("--sizes"), "picocli names a value it cannot convert");
     }
 
     @Test
     void theToonCheckoutAndTheJarMustExist() throws Exception {
-        String noToon = refused("toonpeer", "--toon", dir.resolve("nowhere").toString());
+        String noToon = BenchCli.refused("toonpeer", "--toon", dir.resolve("nowhere").toString());
         assertTrue(noToon.startsWith("toonpeer: --toon: ") && noToon.endsWith("not found; pass a toon-memory checkout and run"
                 + " `npm ci && npm run build` there"), noToon);
-        assertTrue(refused("toonpeer").contains("--toon"), "--toon is required");
+        assertTrue(BenchCli.refused("toonpeer").contains("--toon"), "--toon is required");
         String[] args = valid();
         args[4] = dir.resolve("missing.jar").toString();
-        String noJar = refused(args);
+        String noJar = BenchCli.refused(args);
         assertTrue(noJar.startsWith("toonpeer: --jar: ") && noJar.contains("missing.jar not found"), noJar);
     }
 
