@@ -266,7 +266,7 @@ final class ReadTools {
         if (hasMore) {
             Set<Long> all = new java.util.LinkedHashSet<>(cursor == null ? Set.of() : cursor.shown());
             for (String id : shown) all.add(RecallCursor.idHash(id));
-            next = new RecallCursor(search, rankedAt, (cursor == null ? 0 : cursor.page()) + 1, all).encode();
+            next = new RecallCursor(search, rankedAt, all).encode();
         }
         if (withContext) nearby(zone, fragments, memories);
         if (!withKeywords) fragments.forEach(f -> f.remove("keywords"));

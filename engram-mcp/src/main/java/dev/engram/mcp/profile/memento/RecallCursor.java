@@ -13,14 +13,14 @@ import java.util.Set;
 /**
  * recall's page cursor (Memento's {@code nextCursor}), stateless and opaque: the search it belongs to (a fingerprint of
  * the arguments that decide what matches), the instant the first page was ranked at (so every page ranks alike, as
- * Memento's cursor keeps its anchorTime), how many pages came before, and short hashes of every fragment already
+ * Memento's cursor keeps its anchorTime), and short hashes of every fragment already
  * returned (so a later page never repeats one, even when the first page's reads moved the ranking). A checksum makes
  * an altered or truncated cursor fail instead of silently paging wrong; it is no secret, and needs none: a forged
  * cursor can only skip fragments of the caller's own search.
  */
-record RecallCursor(long search, Instant rankedAt, int page, Set<Long> shown) {
-    private static final byte VERSION = 1;
-    private static final int ID_BYTES = 6, CHECK_BYTES = 4, HEAD = 1 + 8 + 8 + 2 + 2;
+record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
+    private static final byte VERSION = 2;
+    private static final int ID_BYTES = 6, CHECK_BYTES = 4, HEAD = 1 + 8 + 8 + 2;
     private static final String AGAIN = "; send the nextCursor of the previous recall answer unchanged, or leave cursor out "
             + "for the first page";
 
@@ -45,7 +45,7 @@ record RecallCursor(long search, Instant rankedAt, int page, Set<Long> shown) {
 
     String encode() {
         ByteBuffer b = ByteBuffer.allocate(HEAD + shown.size() * ID_BYTES + CHECK_BYTES);
-        b.put(VERSION).putLong(search).putLong(rankedAt.toEpochMilli()).putShort((short) page).putShort((short) shown.size());
+        b.put(VERSION).putLong(search).putLong(rankedAt.toEpochMilli()).putShort((short) shown.size());
         for (long h : shown) {
             for (int i = ID_BYTES - 1; i >= 0; i--) b.put((byte) (h >>> (8 * i)));
         }
@@ -79,7 +79,7 @@ record RecallCursor(long search, Instant rankedAt, int page, Set<Long> shown) {
         if (b.get() != VERSION) throw new InvalidArgumentException("cursor", "comes from another version of recall" + AGAIN);
         long fingerprint = b.getLong();
         Instant at = Instant.ofEpochMilli(b.getLong());
-        int page = b.getShort() & 0xffff, count = b.getShort() & 0xffff;
+        int count = b.getShort() & 0xffff;
         if (b.remaining() != count * ID_BYTES) throw new InvalidArgumentException("cursor", "is not a recall cursor (bad length)" + AGAIN);
         if (fingerprint != search) {
             throw new InvalidArgumentException("cursor", "belongs to a different search: send it with the same keywords, text, "
@@ -91,7 +91,7 @@ record RecallCursor(long search, Instant rankedAt, int page, Set<Long> shown) {
             for (int j = 0; j < ID_BYTES; j++) v = (v << 8) | (b.get() & 0xff);
             shown.add(v);
         }
-        return new RecallCursor(fingerprint, at, page, shown);
+        return new RecallCursor(fingerprint, at, shown);
     }
 
     private static byte[] sha(byte[] data) {
