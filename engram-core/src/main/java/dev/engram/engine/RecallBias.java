@@ -60,8 +60,11 @@ public record RecallBias(Set<String> files, double fileFactor, double sameScript
         return new RecallBias(files, fileFactor, sameScript, folder, folderBoost, v);
     }
 
-    /** A file as the bias compares it: forward slashes, no leading {@code ./}, no {@code :line} suffix. */
-    static String normalFile(String f) {
+    /**
+     * The file a memory's file reference names, as the bias compares it: forward slashes, no leading {@code ./},
+     * no {@code :line} or {@code :line:column} suffix (toon writes {@code src/a.ts:12}).
+     */
+    public static String normalFile(String f) {
         String s = f.strip().replace('\\', '/');
         if (s.startsWith("./")) s = s.substring(2);
         int colon = s.lastIndexOf(':');

@@ -1,6 +1,7 @@
 package dev.engram.mcp.profile.toon;
 
 import dev.engram.engine.Engine;
+import dev.engram.engine.RecallBias;
 import dev.engram.engine.ExportRecord;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.memory.Memory;
@@ -117,18 +118,14 @@ final class ToonContext {
                 .or(() -> all.stream().filter(m -> m.id().equals(r)).findFirst());
     }
 
-    /** toon's evidence for a file reference: verified when it exists in the project, else unverified. */
     /**
      * toon's code drift: the entry names a file in the project that was modified on a later day (UTC) than the
      * entry was last written, so what it says about the file may be out of date.
      */
     boolean drifted(Memory m) {
         if (m.file() == null || m.file().isBlank()) return false;
-        String file = m.file().strip();
-        int colon = file.lastIndexOf(':');
-        if (colon > 1 && file.substring(colon + 1).chars().allMatch(Character::isDigit)) file = file.substring(0, colon);
         try {
-            Path p = project.resolve(file);
+            Path p = project.resolve(RecallBias.normalFile(m.file()));
             if (!Files.isRegularFile(p)) return false;
             java.time.LocalDate changed = Files.getLastModifiedTime(p).toInstant().atZone(java.time.ZoneOffset.UTC).toLocalDate();
             return changed.isAfter(m.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate());
@@ -137,10 +134,11 @@ final class ToonContext {
         }
     }
 
+    /** toon's evidence for a file reference ({@code :line} ignored): verified when it exists in the project, else unverified. */
     String evidence(String file) {
         if (file == null || file.isBlank()) return "";
         try {
-            return Files.exists(project.resolve(file.strip())) ? "verified" : "unverified";
+            return Files.exists(project.resolve(RecallBias.normalFile(file))) ? "verified" : "unverified";
         } catch (InvalidPathException e) {
             return "unverified";
         }

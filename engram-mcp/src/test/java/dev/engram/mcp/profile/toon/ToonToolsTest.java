@@ -314,7 +314,7 @@ class ToonToolsTest {
     void evidenceMovesEntriesAsToonsBoostsDo() throws Exception {
         Files.writeString(project.resolve("Present.java"), "class Present {}");
         // the same words: without evidence the newer entry would lead the tie
-        call("memory_remember", Map.of("category", "knowledge", "key", "pool-a", "content", "The pool keeps twenty connections", "file", "Present.java"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "pool-a", "content", "The pool keeps twenty connections", "file", "Present.java:12"));
         Thread.sleep(5);
         call("memory_remember", Map.of("category", "knowledge", "key", "pool-b", "content", "The pool keeps twenty connections", "file", "Missing.java"));
         String recalled = call("memory_recall", Map.of("query", "pool connections", "limit", 1));
