@@ -50,6 +50,11 @@ final class PendingAccess {
         return out;
     }
 
+    /** Takes the pending bump of one memory, or null; the caller writes it or {@link #restore}s it. */
+    Bump take(String id) {
+        return pending.remove(id);
+    }
+
     /** Puts back bumps whose write failed, before any that arrived since (they are later). */
     void restore(Map<String, Bump> drained) {
         drained.forEach((id, b) -> pending.merge(id, b, (newer, older) -> older.then(newer)));

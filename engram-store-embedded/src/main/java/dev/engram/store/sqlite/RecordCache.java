@@ -2,6 +2,7 @@ package dev.engram.store.sqlite;
 
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -171,6 +172,18 @@ final class RecordCache {
         return memories.get(id);
     }
 
+    /**
+     * The cached rows of {@code ids} into {@code found}, the others into {@code missing}, under one lock: a recall asks
+     * for a hundred candidates at once, and fifty threads taking the lock once per id queued on it (issue 18's load).
+     */
+    synchronized void memories(Collection<String> ids, Map<String, Memory> found, List<String> missing) {
+        for (String id : ids) {
+            Memory cached = memories.get(id);
+            if (cached != null) found.put(id, cached);
+            else missing.add(id);
+        }
+    }
+
     synchronized void putMemory(long stamp, Memory m) {
         if (stamp != generation) return;
         Memory old = memories.put(m.id(), m);
@@ -200,6 +213,15 @@ final class RecordCache {
 
     synchronized Integer degree(String id) {
         return degrees.get(id);
+    }
+
+    /** The cached degrees of {@code ids} (those above zero into {@code found}), the unknown ones into {@code missing}, under one lock. */
+    synchronized void degrees(Collection<String> ids, Map<String, Integer> found, List<String> missing) {
+        for (String id : ids) {
+            Integer cached = degrees.get(id);
+            if (cached == null) missing.add(id);
+            else if (cached > 0) found.put(id, cached); // memories without edges are absent
+        }
     }
 
     synchronized void putDegree(long stamp, String id, int degree) {

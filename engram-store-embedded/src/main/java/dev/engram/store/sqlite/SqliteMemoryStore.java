@@ -184,24 +184,32 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
-        // pending bumps go first, in the same transaction: the work then reads and rewrites current
-        // counts, and a memory read through this store before the write is not bumped twice
-        Map<String, PendingAccess.Bump> bumps = access.drain();
+        // pending access bumps are settled row by row, as the work touches rows (SqliteTransaction#settleAccessFrom)
+        Map<String, PendingAccess.Bump> settled = new HashMap<>();
+        long[][] epoch = new long[1][]; // {before, after} of the access epoch, set by the (last) attempt
         boolean written = false;
         try {
-            long[][] epoch = new long[1][]; // {before, after} of the access epoch, set by the (last) attempt
             T result = writer.inTransaction("write", tx -> {
-                epoch[0] = tx.recordAccess(bumps);
-                return work.apply(tx);
+                access.restore(settled); // an attempt that found the database busy rolled back what it settled
+                settled.clear();
+                epoch[0] = null;
+                SqliteTransaction sqlite = tx;
+                sqlite.settleAccessFrom(access);
+                try {
+                    return work.apply(tx);
+                } finally {
+                    settled.putAll(sqlite.settled());
+                    epoch[0] = sqlite.settledEpoch();
+                }
             });
             written = true;
             if (epoch[0] != null) {
-                cache.evict(bumps.keySet()); // their counts changed without an entry in the change feed
+                cache.evict(settled.keySet()); // their counts changed without an entry in the change feed
                 cache.accessEpochMoved(epoch[0][0], epoch[0][1]);
             }
             return result;
         } finally {
-            if (!written) access.restore(bumps);
+            if (!written) access.restore(settled);
         }
     }
 
@@ -338,11 +346,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         Map<String, Memory> found = new HashMap<>();
         long stamp = validateCache();
         List<String> missing = new ArrayList<>();
-        for (String id : new LinkedHashSet<>(ids)) {
-            Memory cached = cache.memory(id);
-            if (cached != null) found.put(id, cached);
-            else missing.add(id);
-        }
+        cache.memories(new LinkedHashSet<>(ids), found, missing);
         if (!missing.isEmpty()) read("get " + missing.size() + " memories", r -> {
             for (List<String> chunk : chunks(missing)) {
                 for (Memory m : SqlCalls.memories(r.statements().bound(SqliteStatements.memoriesByIds(bucket(chunk.size())),
@@ -447,11 +451,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         long stamp = validateCache();
         Map<String, Integer> out = new HashMap<>();
         List<String> missing = new ArrayList<>();
-        for (String id : new LinkedHashSet<>(ids)) {
-            Integer cached = cache.degree(id);
-            if (cached == null) missing.add(id);
-            else if (cached > 0) out.put(id, cached); // memories without edges are absent
-        }
+        cache.degrees(new LinkedHashSet<>(ids), out, missing);
         if (missing.isEmpty()) return out;
         return read("degrees of " + missing.size() + " memories", r -> {
             for (List<String> chunk : chunks(missing)) {

@@ -48,9 +48,43 @@ final class SqliteTransaction implements StoreTransaction {
     private final Connection c;
     // cleared when write() returns so a leaked transaction fails loudly instead of writing outside it
     private boolean open = true;
+    /** This process's buffered access counts, settled row by row as the work touches rows; null: none to settle. */
+    private PendingAccess access;
+    private final Map<String, PendingAccess.Bump> settled = new java.util.HashMap<>();
+    private long[] epoch;
 
     SqliteTransaction(Connection c) {
         this.c = c;
+    }
+
+    /**
+     * Before this transaction reads or rewrites a memory's row, that memory's pending access bump is written into it
+     * (and taken from {@code access}): a row read here then carries its counts, and a row rewritten from an earlier
+     * read through the store (which showed the bump on top) is not bumped twice. Only the rows the work touches: the
+     * flusher writes the rest. Draining every pending bump into each write made a remember under a stream of recalls
+     * rewrite dozens of rows under the write lock and evict them from the record cache (issue 18's load).
+     */
+    void settleAccessFrom(PendingAccess access) {
+        this.access = access;
+    }
+
+    /** The bumps written by {@link #settle}, to put back if the transaction rolls back or to evict once it commits. */
+    Map<String, PendingAccess.Bump> settled() {
+        return settled;
+    }
+
+    /** The access epoch as {before, after} when {@link #settle} wrote counts, else null. */
+    long[] settledEpoch() {
+        return epoch;
+    }
+
+    private void settle(String id) {
+        if (access == null) return;
+        PendingAccess.Bump bump = access.take(id);
+        if (bump == null) return;
+        settled.merge(id, bump, PendingAccess.Bump::then);
+        long[] moved = recordAccess(Map.of(id, bump));
+        epoch = epoch == null ? moved : new long[] {epoch[0], moved[1]};
     }
 
     void end() {
@@ -69,13 +103,20 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> get(String id) {
+        settle(id);
         return SqlCalls.run("get " + id, () -> SqlCalls.memories(c(), MEMORY_BY_ID, id).stream().findFirst());
     }
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return SqlCalls.run("get " + zone + "/" + key,
-                () -> SqlCalls.memories(c(), MEMORY_BY_KEY, zone, key).stream().findFirst());
+        return settled(SqlCalls.run("get " + zone + "/" + key,
+                () -> SqlCalls.memories(c(), MEMORY_BY_KEY, zone, key).stream().findFirst()));
+    }
+
+    /** A row found by key or name, read again by id once its pending bump is settled (when it had one). */
+    private Optional<Memory> settled(Optional<Memory> found) {
+        if (found.isEmpty() || access == null || access.overlay(found.get()) == found.get()) return found;
+        return get(found.get().id());
     }
 
     @Override
@@ -95,6 +136,7 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public void update(Memory memory) {
+        settle(memory.id());
         if (!exists(memory.id())) throw new NotFoundException("no memory with id " + memory.id() + " to update");
         keyFree(memory);
         SqlCalls.run("update " + memory.id(), () -> {
@@ -122,8 +164,8 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return SqlCalls.run("get " + zone + " name " + name,
-                () -> SqlCalls.memories(c(), MEMORY_BY_NAME, zone, name).stream().findFirst());
+        return settled(SqlCalls.run("get " + zone + " name " + name,
+                () -> SqlCalls.memories(c(), MEMORY_BY_NAME, zone, name).stream().findFirst()));
     }
 
     @Override
@@ -162,6 +204,7 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public boolean delete(String id) {
+        settle(id); // a bump left pending would be written into no row; taken, a rollback puts it back
         // edges and versions go by ON DELETE CASCADE (foreign_keys=ON on every connection)
         return SqlCalls.run("delete " + id, () -> {
             int deleted = SqlCalls.update(c(), DELETE_MEMORY, id);

@@ -2,6 +2,7 @@ package dev.engram.store.sqlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Memory;
@@ -55,16 +56,40 @@ class SqliteAccessBufferTest {
     }
 
     @Test
-    void aRecallDoesNotWriteButTheNextWriteTransactionTakesTheBumpsAlong() throws SQLException {
+    void aRecallDoesNotWriteAndAWriteTakesAlongOnlyTheBumpsOfTheRowsItTouches() throws SQLException {
         store = SqliteMemoryStore.open(dir);
         Memory a = insert(1);
-        store.recordAccess(List.of(a.id()), clock.instant());
+        Memory b = insert(2);
+        store.recordAccess(List.of(a.id(), b.id()), clock.instant());
         store.recordAccess(List.of(a.id()), clock.instant().plusSeconds(1));
         assertEquals(0, countInFile(a.id()), "buffered: no transaction per recall");
         assertEquals(2, store.get(a.id()).orElseThrow().accessCount(), "this store's reads include the buffer");
-        insert(2);
-        assertEquals(2, countInFile(a.id()), "written with the next write transaction");
+        insert(3);
+        assertEquals(0, countInFile(a.id()), "a write of another memory leaves them to the flusher");
+        long inTx = store.write(tx -> tx.get(a.id()).orElseThrow().accessCount());
+        assertEquals(2, inTx, "a row read inside a write carries its pending bumps");
+        assertEquals(2, countInFile(a.id()), "written with the write that read the row");
+        assertEquals(0, countInFile(b.id()), "not the bumps of rows it did not touch");
         assertEquals(2, store.get(a.id()).orElseThrow().accessCount(), "and not counted twice");
+        assertEquals(1, store.get(b.id()).orElseThrow().accessCount(), "the untouched row's bump still shows");
+        assertEquals(b.id(), store.write(tx -> tx.getByKey(b.zone(), b.key()).orElseThrow().id()));
+        assertEquals(1, countInFile(b.id()), "a row found by key is settled too");
+        assertEquals(1, store.get(b.id()).orElseThrow().accessCount());
+    }
+
+    @Test
+    void aWriteThatFailsPutsTheBumpsItTookBack() throws SQLException {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(1);
+        store.recordAccess(List.of(a.id()), clock.instant());
+        assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+            tx.get(a.id());
+            throw new IllegalStateException("the work fails after reading the row");
+        }));
+        assertEquals(0, countInFile(a.id()), "rolled back");
+        assertEquals(1, store.get(a.id()).orElseThrow().accessCount(), "the bump is pending again");
+        store.write(tx -> tx.get(a.id()));
+        assertEquals(1, countInFile(a.id()), "and written by the next write that touches the row, once");
     }
 
     @Test
