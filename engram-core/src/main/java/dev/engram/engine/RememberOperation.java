@@ -62,7 +62,8 @@ final class RememberOperation {
     RememberResult remember(RememberCommand cmd) {
         Instant now = clock.instant();
         Prepared p = prepare(cmd, now);
-        RememberResult result = store.write(tx -> store(tx, p, episodes.previous(cmd.zone(), cmd.session(), now), List.of()));
+        RememberResult result = store.write(tx -> store(tx, p, episodes.previous(cmd.zone(), cmd.session(), now), List.of()))
+                .withConflicts();
         finish(List.of(p), List.of(result));
         return result;
     }
@@ -79,8 +80,8 @@ final class RememberOperation {
         Instant now = clock.instant();
         List<Prepared> prepared = new ArrayList<>();
         for (RememberCommand cmd : commands) prepared.add(prepare(cmd, now));
-        List<RememberResult> results = store.write(tx -> {
-            List<RememberResult> out = new ArrayList<>();
+        List<Stored> stored = store.write(tx -> {
+            List<Stored> out = new ArrayList<>();
             java.util.Map<String, String> lastCreated = new java.util.HashMap<>(); // zone + session -> id, within the batch
             List<Memory> written = new ArrayList<>();
             for (Prepared p : prepared) {
@@ -88,13 +89,16 @@ final class RememberOperation {
                 Optional<String> previous = p.cmd.session() == null ? Optional.empty()
                         : lastCreated.containsKey(slot) ? Optional.of(lastCreated.get(slot))
                         : episodes.previous(p.cmd.zone(), p.cmd.session(), now);
-                RememberResult r = store(tx, p, previous, earlierNeighbours(p, written, prepared));
-                if (r.outcome() == RememberResult.Outcome.CREATED && p.cmd.session() != null) lastCreated.put(slot, r.memory().id());
-                written.add(r.memory());
+                Stored r = store(tx, p, previous, earlierNeighbours(p, written, prepared));
+                if (r.result().outcome() == RememberResult.Outcome.CREATED && p.cmd.session() != null) {
+                    lastCreated.put(slot, r.result().memory().id());
+                }
+                written.add(r.result().memory());
                 out.add(r);
             }
             return out;
         });
+        List<RememberResult> results = stored.stream().map(Stored::withConflicts).toList();
         finish(prepared, results);
         return results;
     }
@@ -155,8 +159,21 @@ final class RememberOperation {
         return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
     }
 
+    /**
+     * What a write stored, and the memories its conflicts are checked against once the transaction has committed: the
+     * check reads only these values, and inside the transaction it was half of the time the write lock was held (issue
+     * 18's load), time every other writer of the process waited.
+     */
+    private record Stored(RememberResult result, List<Memory> candidates) {
+        RememberResult withConflicts() {
+            RememberResult r = result;
+            return new RememberResult(r.memory(), r.outcome(), r.inferredTags(), r.nearDuplicate(), r.quality(), r.linked(),
+                    conflicts(r.memory(), candidates));
+        }
+    }
+
     /** The write itself, inside {@code tx}; {@code alsoCompare}: memories of the same batch to check for conflicts. */
-    private RememberResult store(StoreTransaction tx, Prepared p, Optional<String> previousEpisode, List<Memory> alsoCompare) {
+    private Stored store(StoreTransaction tx, Prepared p, Optional<String> previousEpisode, List<Memory> alsoCompare) {
         RememberCommand cmd = p.cmd;
         Instant now = p.now;
         List<String> tags = p.tags;
@@ -228,8 +245,8 @@ final class RememberOperation {
             for (Memory m : alsoCompare) if (all.stream().noneMatch(x -> x.id().equals(m.id()))) all.add(m);
             candidates = all;
         }
-        return new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? p.inferred : List.of(),
-                dup, quality, linked, conflicts(withQuality, candidates));
+        return new Stored(new RememberResult(withQuality, outcome, outcome == RememberResult.Outcome.CREATED ? p.inferred
+                : List.of(), dup, quality, linked, List.of()), candidates);
     }
 
     /** After the commit: the episode tracker learns what each session wrote last, the index catches up soon. */
