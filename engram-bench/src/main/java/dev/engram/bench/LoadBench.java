@@ -36,9 +36,18 @@ import dev.engram.store.postgres.PostgresLocation;
 final class LoadBench {
     static final String TOKEN = "engram-bench-load-token";
 
+    /**
+     * {@code rate} 0: every client calls back to back (closed loop), which measures the most the server gives. Above
+     * 0: the clients together offer {@code rate} calls a second on a fixed schedule (open loop, client i every
+     * clients/rate seconds), which measures latency at a given load. In a closed loop latency is fixed by throughput
+     * (Little's law: N clients / X calls a second), so "p99 under 50 ms at 50 clients" can only be judged paced.
+     */
     record Settings(List<Integer> clients, Duration duration, int memories, double recallShare, long seed, Path workDir,
-                    Path jar, List<String> javaOptions, String embedder, String postgres, int replicas) {
+                    Path jar, List<String> javaOptions, String embedder, String postgres, int replicas, double rate,
+                    Duration warmup) {
         Settings {
+            if (warmup.isNegative()) throw new IllegalArgumentException("--warmup must be >= 0 s");
+            if (!(rate >= 0 && rate <= 100_000)) throw new IllegalArgumentException("--rate must be 0 (back to back) or up to 100000 calls/s, got " + rate);
             clients = List.copyOf(clients);
             if (replicas < 1 || replicas > 8) throw new IllegalArgumentException("--replicas must be 1..8, got " + replicas);
             if (replicas > 1 && postgres == null) {
@@ -58,10 +67,17 @@ final class LoadBench {
         }
     }
 
+    /** {@code serverCpu} and {@code clientCpu}: CPU time the server processes and this benchmark's JVM used during the row. */
     record Row(int clients, double seconds, long recalls, long remembers, long errors, Latencies recall, Latencies remember,
-               long indexLag) {
+               long indexLag, Duration serverCpu, Duration clientCpu) {
         double perSecond(long n) {
             return n / seconds;
+        }
+
+        /** CPU milliseconds per call, or NaN when the platform does not report it. */
+        double cpuPerCall(Duration cpu) {
+            long calls = recalls + remembers;
+            return cpu == null || calls == 0 ? Double.NaN : cpu.toNanos() / 1e6 / calls;
         }
     }
 
@@ -90,8 +106,13 @@ final class LoadBench {
                 urls.add(ServeProcess.awaitUrl(server, serverErr, "load-server-stderr"));
             }
             progress.println("load: serving at " + urls);
+            if (!s.warmup().isZero()) {
+                // the server's JIT compiles its hot paths in the first seconds: not what a long-running server costs
+                progress.printf(Locale.ROOT, "load: warming up for %d s (not measured)%n", s.warmup().toSeconds());
+                measure(urls, servers, s.clients().get(0), s, s.warmup(), 0);
+            }
             List<Row> rows = new ArrayList<>();
-            for (int c : s.clients()) rows.add(measure(urls, c, s));
+            for (int c : s.clients()) rows.add(measure(urls, servers, c, s, s.duration(), s.rate()));
             return rows;
         } finally {
             for (Process server : servers) server.destroy(); // SIGTERM: the graceful stop
@@ -140,18 +161,23 @@ final class LoadBench {
     }
 
     /** One row: {@code clients} sessions spread over the replicas in turn. */
-    private Row measure(List<String> urls, int clients, Settings s) throws Exception {
+    private Row measure(List<String> urls, List<Process> servers, int clients, Settings s, Duration duration, double rate)
+            throws Exception {
         HttpClient http = RemoteServer.httpClient();
         JsonText json = JsonText.standard();
         List<RemoteServer> sessions = new ArrayList<>();
         for (int i = 0; i < clients; i++) sessions.add(RemoteServer.connect(urls.get(i % urls.size()), TOKEN, json, http));
-        progress.printf(Locale.ROOT, "load: %d clients for %d s%n", clients, s.duration().toSeconds());
+        progress.printf(Locale.ROOT, "load: %d clients for %d s%n", clients, duration.toSeconds());
         AtomicLong errors = new AtomicLong();
         List<List<Long>> recallNanos = new ArrayList<>();
         List<List<Long>> rememberNanos = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        Duration serverCpu0 = cpu(servers);
+        Duration clientCpu0 = cpu(ProcessHandle.current());
         long start = System.nanoTime();
-        long deadline = start + s.duration().toNanos();
+        long deadline = start + duration.toNanos();
+        // paced: client i calls every `interval` ns, the clients' first calls spread over one interval
+        long interval = rate > 0 ? Math.round(clients * 1e9 / rate) : 0;
         for (int i = 0; i < clients; i++) {
             List<Long> recalls = new ArrayList<>();
             List<Long> remembers = new ArrayList<>();
@@ -159,26 +185,62 @@ final class LoadBench {
             rememberNanos.add(remembers);
             RemoteServer session = sessions.get(i);
             long seed = s.seed() * 1_000_003L + clients * 7919L + i;
-            Thread t = new Thread(() -> work(session, seed, s.recallShare(), deadline, recalls, remembers, errors), "load-client-" + i);
+            long first = start + (interval == 0 ? 0 : interval * i / clients);
+            Thread t = new Thread(() -> work(session, seed, s.recallShare(), first, interval, deadline, recalls, remembers, errors),
+                    "load-client-" + i);
             threads.add(t);
             t.start();
         }
         for (Thread t : threads) t.join();
         double seconds = (System.nanoTime() - start) / 1e9;
+        Duration serverCpu = minus(cpu(servers), serverCpu0);
+        Duration clientCpu = minus(cpu(ProcessHandle.current()), clientCpu0);
         sessions.forEach(RemoteServer::close);
         long lag = 0;
         for (String url : urls) lag = Math.max(lag, indexLag(http, url)); // the replica furthest behind
         return new Row(clients, seconds, count(recallNanos), count(rememberNanos), errors.get(), latencies(recallNanos),
-                latencies(rememberNanos), lag);
+                latencies(rememberNanos), lag, serverCpu, clientCpu);
     }
 
-    /** One client's loop: its own generators, so the whole run is the same text for the same seed. */
-    private static void work(RemoteServer session, long seed, double recallShare, long deadline, List<Long> recalls,
-                             List<Long> remembers, AtomicLong errors) {
+    /** The CPU time these processes have used so far, or null when the platform does not tell. */
+    private static Duration cpu(List<Process> processes) {
+        Duration sum = Duration.ZERO;
+        for (Process p : processes) {
+            Duration one = cpu(p.toHandle());
+            if (one == null) return null;
+            sum = sum.plus(one);
+        }
+        return sum;
+    }
+
+    private static Duration cpu(ProcessHandle p) {
+        return p.info().totalCpuDuration().orElse(null);
+    }
+
+    private static Duration minus(Duration after, Duration before) {
+        return after == null || before == null ? null : after.minus(before);
+    }
+
+    /**
+     * One client's loop: its own generators, so the whole run is the same text for the same seed. Paced
+     * ({@code interval} > 0), each call is due at {@code first + k·interval}; a call that starts late (the previous
+     * one ran long) is timed from when it was due, so the server's queueing counts in its latency instead of thinning
+     * the samples (coordinated omission).
+     */
+    private static void work(RemoteServer session, long seed, double recallShare, long first, long interval, long deadline,
+                             List<Long> recalls, List<Long> remembers, AtomicLong errors) {
         MemoryGenerator memories = new MemoryGenerator(seed);
         MemoryGenerator queries = new MemoryGenerator(seed ^ 0x9E3779B97F4A7C15L);
         Random choice = new Random(seed);
-        while (System.nanoTime() < deadline) {
+        long due = first;
+        while (true) {
+            if (interval > 0) {
+                long wait = due - System.nanoTime();
+                if (due >= deadline) break;
+                if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            } else if (System.nanoTime() >= deadline) {
+                break;
+            }
             boolean recall = choice.nextDouble() < recallShare;
             Map<String, Object> args;
             if (recall) {
@@ -187,7 +249,7 @@ final class LoadBench {
                 SyntheticMemory m = memories.next();
                 args = Map.of("content", m.content(), "tags", m.tags(), "zone", m.zone(), "type", m.type().wireName());
             }
-            long t0 = System.nanoTime();
+            long t0 = interval > 0 ? due : System.nanoTime();
             try {
                 RemoteServer.ToolAnswer a = session.call(recall ? "recall" : "remember", args);
                 if (a.isError()) errors.incrementAndGet();
@@ -195,6 +257,7 @@ final class LoadBench {
                 errors.incrementAndGet();
             }
             (recall ? recalls : remembers).add(System.nanoTime() - t0);
+            due += interval;
         }
     }
 
@@ -224,17 +287,27 @@ final class LoadBench {
 
     static String table(List<Row> rows, Settings s) {
         MarkdownTable t = new MarkdownTable("clients", "calls/s", "recalls/s", "recall p50 ms", "recall p99 ms",
-                "remembers/s", "remember p50 ms", "remember p99 ms", "errors", "index lag");
+                "remembers/s", "remember p50 ms", "remember p99 ms", "errors", "index lag", "server CPU ms/call",
+                "client CPU ms/call");
         for (Row r : rows) {
             t.row(r.clients(), fmt(r.perSecond(r.recalls() + r.remembers())), fmt(r.perSecond(r.recalls())),
                     r.recall() == null ? "-" : r.recall().ms(50), r.recall() == null ? "-" : r.recall().ms(99),
                     fmt(r.perSecond(r.remembers())), r.remember() == null ? "-" : r.remember().ms(50),
-                    r.remember() == null ? "-" : r.remember().ms(99), r.errors(), r.indexLag());
+                    r.remember() == null ? "-" : r.remember().ms(99), r.errors(), r.indexLag(), cpuCell(r.cpuPerCall(r.serverCpu())),
+                    cpuCell(r.cpuPerCall(r.clientCpu())));
         }
         String where = s.postgres() == null ? "embedded store" : s.replicas() + " replica(s) on one PostgreSQL store";
-        return String.format(Locale.ROOT, "engram serve (%s, %d memories preloaded, embedder %s), %d s per row,"
-                + " %.0f%% recall / %.0f%% remember, one MCP session per client:%n%n", where, s.memories(), s.embedder(),
-                s.duration().toSeconds(), s.recallShare() * 100, (1 - s.recallShare()) * 100) + t.render();
+        String pace = s.rate() > 0
+                ? String.format(Locale.ROOT, "paced: %.0f calls/s offered in all, latency from when each call was due", s.rate())
+                : "back to back (closed loop)";
+        return String.format(Locale.ROOT, "engram serve (%s, %d memories preloaded, embedder %s), %d s per row after %d s of"
+                + " warm-up, %.0f%% recall / %.0f%% remember, one MCP session per client, %s:%n%n", where, s.memories(),
+                s.embedder(), s.duration().toSeconds(), s.warmup().toSeconds(), s.recallShare() * 100,
+                (1 - s.recallShare()) * 100, pace) + t.render();
+    }
+
+    private static String cpuCell(double ms) {
+        return Double.isNaN(ms) ? "-" : String.format(Locale.ROOT, "%.2f", ms);
     }
 
     private static String fmt(double v) {

@@ -402,13 +402,20 @@ public final class Main implements Runnable {
         String postgres;
         @Option(names = "--replicas", defaultValue = "1", description = "Servers on the PostgreSQL store (default ${DEFAULT-VALUE}).")
         int replicas;
+        @Option(names = "--rate", defaultValue = "0", description = "Calls a second the clients offer together, each on a fixed"
+                + " schedule (open loop); 0: back to back (default ${DEFAULT-VALUE}).")
+        double rate;
+        @Option(names = "--warmup", defaultValue = "10", description = "Seconds of unmeasured calls before the first row, so the"
+                + " server's JIT has compiled its hot paths (default ${DEFAULT-VALUE}).")
+        int warmup;
 
         @Override
         public Integer call() throws Exception {
             LoadBench.Settings settings;
             try {
                 settings = new LoadBench.Settings(clients, java.time.Duration.ofSeconds(seconds), memories, recallShare,
-                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas);
+                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas, rate,
+                        java.time.Duration.ofSeconds(warmup));
             } catch (IllegalArgumentException e) {
                 System.err.println("load: " + e.getMessage());
                 return 2;
