@@ -246,8 +246,22 @@ public final class Engine {
         return briefing.context(query, cost);
     }
 
-    /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */
+    /**
+     * Every memory of a zone (all zones when null) with its outgoing edges, versions, notes and the spellings of its
+     * hashed tags, oldest first: everything {@link #importAll} needs to rebuild it in another store.
+     */
     public void export(String zone, Consumer<ExportRecord> sink) {
+        store.forEach(zone, m -> {
+            ExportRecord r = exportRecord(m);
+            sink.accept(new ExportRecord(m, r.edges(), r.versions(), MemoryNotes.of(store, m.id()), TagWords.of(store, m.tags())));
+        });
+    }
+
+    /**
+     * As {@link #export}, without notes and tag words: what a profile's scan of a zone reads (it asks for one
+     * memory's notes when it shows them), one mark read per memory cheaper.
+     */
+    public void records(String zone, Consumer<ExportRecord> sink) {
         store.forEach(zone, m -> sink.accept(exportRecord(m)));
     }
 
