@@ -56,6 +56,8 @@ public final class Engine {
     private final dev.engram.engine.lifecycle.Maintenance maintenance;
     private final dev.engram.engine.view.GraphView graphView;
     private final dev.engram.engine.session.SessionRegistry sessions;
+    /** Which memories each session's context primed lately; shared with the guarded view of this engine. */
+    private final ContextActivation activation;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -68,11 +70,13 @@ public final class Engine {
      */
     public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
                   RecallSettings settings) {
-        this(store, index, clock, vocabulary, embedder, settings, null);
+        this(store, index, clock, vocabulary, embedder, settings, null, new ContextActivation());
     }
 
     private Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
-                   RecallSettings settings, java.util.function.Supplier<dev.engram.access.Grants> grants) {
+                   RecallSettings settings, java.util.function.Supplier<dev.engram.access.Grants> grants,
+                   ContextActivation activation) {
+        this.activation = activation;
         this.vocabulary = vocabulary;
         this.embedder = embedder;
         this.settings = settings;
@@ -89,7 +93,7 @@ public final class Engine {
         this.clock = clock;
         ZoneGuard zones = new ZoneGuard(store, grants);
         this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds(), embedder);
-        this.recall = new RecallOperation(store, index, embedder, settings, clock, zones);
+        this.recall = new RecallOperation(store, index, embedder, settings, clock, zones, activation);
         this.lifecycle = new LifecycleOperation(store, index, clock, embedder);
         this.backfill = new EmbeddingBackfill(store, index, embedder);
         this.graph = new GraphOperation(store, index, clock);
@@ -128,7 +132,7 @@ public final class Engine {
     public Engine guarded(java.util.function.Supplier<dev.engram.access.Grants> grants) {
         java.util.Objects.requireNonNull(grants, "grants");
         if (this.grants != null) throw new IllegalStateException("this engine is guarded already");
-        return new Engine(store, index, clock, vocabulary, embedder, settings, grants);
+        return new Engine(store, index, clock, vocabulary, embedder, settings, grants, activation); // one priming window per session
     }
 
     /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */

@@ -648,6 +648,38 @@ class MementoToolsTest {
         assertEquals(2, fragments(ok("recall", "keywords", List.of("flyway"), "contextText", "Migrating the schema")).size());
     }
 
+    @Test
+    void contextTextPrimesTheFragmentsItNamesAndTheirLinksForTheSearchesThatFollow() {
+        String schema = remember("Flyway migrations run before the app starts", "db", "fact");
+        String linked = remember("The staging database is PostgreSQL 16", "db", "fact", "linkedTo", List.of(schema));
+        String quiet = remember("The old cluster's baseline is version 1", "db", "fact");
+        String tabs = remember("The team indents with tabs", "style", "fact");
+        clock.advance(Duration.ofDays(60)); // a fact's half-life: 0.5 has faded to 0.25
+        for (String id : List.of(schema, linked)) {
+            assertEquals(0.25, Fragments.importance(store.get(id).orElseThrow(), clock.instant()));
+            assertEquals("cold", Fragments.tier(store.get(id).orElseThrow(), clock.instant()));
+        }
+
+        Map<String, Object> r = okIn("claude/s1", "recall", "keywords", List.of("tabs"), "contextText", "Running the Flyway migrations before the app starts");
+        assertEquals(List.of(tabs), ids(r), "the recall answers its own keywords; the context does not join the answer");
+        List<Map<String, Object>> after = fragments(okIn("claude/s2", "recall", "keywords", List.of("flyway", "staging", "baseline"), "excludeSeen", false));
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        after.forEach(f -> byId.put((String) f.get("id"), f));
+        for (String id : List.of(schema, linked)) { // the named fragment and the one linked to it
+            assertEquals(1L, ((Number) byId.get(id).get("access_count")).longValue(), id + " was primed: " + byId.get(id));
+            assertEquals("hot", byId.get(id).get("ttl_tier"));
+            assertEquals(0.5, byId.get(id).get("importance"), "primed: its fading starts again from the priming, as from a read");
+        }
+        assertEquals(0L, ((Number) byId.get(quiet).get("access_count")).longValue(), "a fragment the context does not name");
+        assertEquals(0.25, byId.get(quiet).get("importance"));
+
+        okIn("claude/s1", "recall", "keywords", List.of("tabs"), "contextText", "Running the Flyway migrations before the app starts");
+        assertEquals(2, store.get(schema).orElseThrow().accessCount(), "once per session in 10 minutes (the s2 recall read it once)");
+        String big = error("recall", "keywords", List.of("tabs"), "contextText", "x".repeat(2001));
+        assertTrue(big.contains("contextText is 2001 characters; send at most 2000"), big);
+        assertEquals(2, store.get(tabs).orElseThrow().accessCount(), "a refused recall reads nothing");
+    }
+
     @SuppressWarnings("unchecked")
     private static List<String> relations(Map<String, Object> r) {
         return fragments(r).stream().filter(f -> f.containsKey("linked"))
