@@ -108,7 +108,7 @@ final class ReadTools {
                         .bool("includeContext", "true: add to each fragment up to 3 fragments its session wrote within 30 minutes "
                                 + "(nearby_context)")
                         .string("contextText", "What you are working on, 1-2 sentences: the fragments it names and their linked "
-                                + "neighbours are primed (recorded as read: back to hot, slower decay) for the searches that follow; "
+                                + "neighbours are primed (recorded as read: hot again, their fading restarts) for the searches that follow; "
                                 + "each once per session per 10 minutes", "Adding a --remote flag to the CLI")
                         .property("minImportance", number("Only fragments at least this important (after decay)", 0, 1, 0.5))
                         .bool("isAnchor", "true: only anchors; false: no anchors")
