@@ -5,8 +5,6 @@ import dev.engram.error.InvalidArgumentException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -51,23 +49,24 @@ public final class SessionRotation {
     public record Retired() implements Lookup {
     }
 
-    /** One rotation: the id presented before, the one to present from now on, when and why. */
-    public record Rotated(String previousId, String newId, Instant rotatedAt, String reason) {
+    /** One rotation: the id presented before, the one to present from now on, and why. */
+    public record Rotated(String previousId, String newId, String reason) {
     }
 
-    private final Clock clock;
     private final Supplier<String> ids;
+    private final int capacity;
     /** Current presented id → transport session id, and back. */
     private final Map<String, String> current = new HashMap<>(), issued = new HashMap<>();
 
     /** New ids are random UUIDs (122 random bits, as the transport's own). */
-    public SessionRotation(Clock clock) {
-        this(clock, () -> UUID.randomUUID().toString());
+    public SessionRotation() {
+        this(() -> UUID.randomUUID().toString(), MAX_ROTATED);
     }
 
-    public SessionRotation(Clock clock, Supplier<String> ids) {
-        this.clock = clock;
+    /** @param capacity how many sessions may be rotated at once ({@value #MAX_ROTATED} in a server) */
+    public SessionRotation(Supplier<String> ids, int capacity) {
         this.ids = ids;
+        this.capacity = capacity;
     }
 
     public synchronized Lookup lookup(String presented) {
@@ -88,8 +87,8 @@ public final class SessionRotation {
         if (!now.equals(presented)) {
             throw new EngramUserException("this session's id was rotated already; send the newest id you were given");
         }
-        if (!issued.containsKey(sessionId) && issued.size() >= MAX_ROTATED) {
-            throw new EngramUserException("this server holds " + MAX_ROTATED + " rotated sessions already; try again when some "
+        if (!issued.containsKey(sessionId) && issued.size() >= capacity) {
+            throw new EngramUserException("this server holds " + capacity + " rotated sessions already; try again when some "
                     + "have ended, or reconnect for a new session");
         }
         String next = ids.get();
@@ -99,7 +98,7 @@ public final class SessionRotation {
         current.remove(presented);
         current.put(next, sessionId);
         issued.put(sessionId, next);
-        Rotated r = new Rotated(presented, next, clock.instant(), why);
+        Rotated r = new Rotated(presented, next, why);
         audit.info("session rotated: {} -> {} reason={}", fingerprint(presented), fingerprint(next), why);
         return r;
     }

@@ -7,20 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.error.EngramUserException;
 import dev.engram.error.InvalidArgumentException;
-import dev.engram.testing.MutableClock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SessionRotationTest {
-    private final MutableClock clock = MutableClock.at("2026-12-01T10:00:00Z");
     private final AtomicInteger n = new AtomicInteger();
-    private final SessionRotation ledger = new SessionRotation(clock, () -> "issued-" + n.incrementAndGet());
+    private final SessionRotation ledger = new SessionRotation(() -> "issued-" + n.incrementAndGet(), 3);
 
     @Test
     void aRotationRoutesTheNewIdRetiresTheTransportsAndForgetsEarlierIssuedOnes() {
         assertEquals(new SessionRotation.Unrotated(), ledger.lookup("sdk-1"), "never rotated: the transport's own id");
         SessionRotation.Rotated first = ledger.rotate("sdk-1", "sdk-1", "suspected_leak");
-        assertEquals(new SessionRotation.Rotated("sdk-1", "issued-1", clock.instant(), "suspected_leak"), first);
+        assertEquals(new SessionRotation.Rotated("sdk-1", "issued-1", "suspected_leak"), first);
         assertEquals(new SessionRotation.Current("sdk-1"), ledger.lookup("issued-1"));
         assertEquals(new SessionRotation.Retired(), ledger.lookup("sdk-1"));
 
@@ -61,14 +59,14 @@ class SessionRotationTest {
 
     @Test
     void pastItsCapacityTheLedgerRefusesRatherThanForgetARetiredId() {
-        for (int i = 0; i < SessionRotation.MAX_ROTATED; i++) ledger.rotate("sdk-" + i, "sdk-" + i, null);
+        for (int i = 0; i < 3; i++) ledger.rotate("sdk-" + i, "sdk-" + i, null);
         var full = assertThrows(EngramUserException.class, () -> ledger.rotate("sdk-new", "sdk-new", null));
-        assertTrue(full.getMessage().contains("100000 rotated sessions already"), full.getMessage());
+        assertTrue(full.getMessage().contains("holds 3 rotated sessions already"), full.getMessage());
         assertEquals(new SessionRotation.Retired(), ledger.lookup("sdk-0"), "the oldest retired id stays retired");
         ledger.rotate("sdk-0", "issued-1", null); // a session already in the ledger may rotate again
         ledger.ended("sdk-1");
         ledger.rotate("sdk-new", "sdk-new", null);
-        assertEquals(SessionRotation.MAX_ROTATED, ledger.rotated());
+        assertEquals(3, ledger.rotated());
     }
 
     @Test

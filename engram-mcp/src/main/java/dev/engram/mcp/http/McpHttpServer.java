@@ -209,7 +209,7 @@ public final class McpHttpServer implements AutoCloseable {
         Shared shared = new Shared(counters,
                 new RequestLogFilter(b.requestLog != null ? b.requestLog : RequestLogFilter.toLogger(), java.time.Clock.systemUTC()),
                 limits.rateLimited() ? new RateLimitFilter(limiter(limits, b), limits, counters) : null,
-                new ShutdownGate(settings.path()), new dev.engram.engine.session.SessionRotation(java.time.Clock.systemUTC()));
+                new ShutdownGate(settings.path()), new dev.engram.engine.session.SessionRotation());
         ProfileVariants variants = b.variants;
         Filter variantCheck = variants.profiles().isEmpty() ? null
                 : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());

@@ -153,7 +153,7 @@ final class LifecycleTools {
         }
         SessionRotation.Rotated r = session.rotate(reason);
         // Engram's HTTP sessions do not expire by time: they end when the client deletes them or the server stops
-        return map("success", true, "newSessionId", r.newId(), "expiresAt", null, "rotatedAt", r.rotatedAt().toString(),
+        return map("success", true, "newSessionId", r.newId(), "expiresAt", null, "rotatedAt", c.now().toString(),
                 "reason", r.reason());
     }
 

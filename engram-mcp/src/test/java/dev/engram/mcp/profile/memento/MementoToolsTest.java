@@ -373,7 +373,7 @@ class MementoToolsTest {
         assertTrue(stdio.contains("session_rotate: no session id to rotate") && stdio.contains("came over stdio"), stdio);
         assertTrue(error("session_rotate", "reason", "a\nb").contains("reason has a line break"), "the reason is checked first");
 
-        SessionRotation ledger = new SessionRotation(clock, () -> "7c1d8d52-0000-4000-8000-000000000001");
+        SessionRotation ledger = new SessionRotation(() -> "7c1d8d52-0000-4000-8000-000000000001", 10);
         List<String> rotations = new java.util.ArrayList<>();
         TransportSession http = new TransportSession() {
             @Override
