@@ -6,7 +6,7 @@
 // back as isError saying what to send, with nothing written.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { connectHttp, connectStdio, startServe, tempStore } from "./lib/engram.mjs";
+import { MCP_HEADERS, connectHttp, connectStdio, rawRequest, startServe, tempStore } from "./lib/engram.mjs";
 import { callErr, textOf } from "./lib/tools.mjs";
 
 const TOOLS = ["context", "remember", "batch_remember", "recall", "reflect", "forget", "link", "amend", "graph_explore",
@@ -158,7 +158,7 @@ describe("memento profile over stdio", () => {
     assert.equal(story.ordered_timeline.length, 3);
     assert.equal(story.causal_chains[0].root_id, a.id);
     assert.equal(story.causal_chains[0].is_resolved, true);
-    await callErr(client, "session_rotate", {}, [/not built yet/]);
+    await callErr(client, "session_rotate", {}, [/no session id to rotate/, /came over stdio/]);
     const n = await total();
     await ok("forget", { topic: "build", force: true });
     assert.equal(await total(), n - 3);
@@ -234,6 +234,24 @@ describe("memento profile over HTTP", () => {
       assert.ok(!proc.isError, textOf(proc));
       const refl = await full.client.callTool({ name: "reflect", arguments: { summary: "Fixed Redis auth" } });
       assert.ok(!refl.isError, textOf(refl));
+
+      // session_rotate: the SDK client takes the new id from the response header and goes on; the old id is refused
+      const before = full.transport.sessionId;
+      const rotated = await full.client.callTool({ name: "session_rotate", arguments: { reason: "suspected_leak" } });
+      assert.ok(!rotated.isError, textOf(rotated));
+      const answer = JSON.parse(textOf(rotated));
+      assert.equal(answer.success, true);
+      assert.equal(answer.reason, "suspected_leak");
+      assert.match(answer.newSessionId, /^[0-9a-f-]{36}$/);
+      assert.notEqual(answer.newSessionId, before);
+      assert.equal(full.transport.sessionId, answer.newSessionId, "the client switched to the announced id");
+      const after = await full.client.callTool({ name: "recall", arguments: { keywords: ["redis"], excludeSeen: false } });
+      assert.ok(!after.isError, textOf(after));
+      assert.ok(JSON.parse(textOf(after)).fragments.length >= 1, textOf(after));
+      const stale = await rawRequest(serve.url, { headers: { ...MCP_HEADERS, Authorization: `Bearer ${KEY}`, "Mcp-Session-Id": before },
+        body: { jsonrpc: "2.0", id: 7, method: "tools/list" } });
+      assert.equal(stale.status, 404, stale.body);
+      assert.match(stale.body, /rotated with session_rotate/);
     } finally {
       await reader.close();
       await full.close();

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * {@code engram import --from memento FILE} (what {@code memento-mcp export} writes) and
@@ -34,10 +35,13 @@ import java.util.TreeSet;
  */
 final class MementoImport {
     static final String SCHEMA = "agent_memory";
-    /** Memento's columns that Engram reads; the vector column is never selected (Engram re-embeds the content). */
-    private static final List<String> FRAGMENT_COLUMNS = List.of("id", "content", "topic", "type", "keywords", "importance",
-            "linked_to", "access_count", "accessed_at", "created_at", "ttl_tier", "is_anchor", "valid_to", "superseded_by",
-            "workspace", "idempotency_key");
+    /**
+     * Memento's columns that Engram reads, the case columns of v3 included; the vector column is never selected
+     * (Engram re-embeds the content). Only those the database has are selected: older schemas lack the case columns.
+     */
+    private static final List<String> FRAGMENT_COLUMNS = Stream.concat(Stream.of("id", "content", "topic",
+            "type", "keywords", "importance", "linked_to", "access_count", "accessed_at", "created_at", "ttl_tier", "is_anchor",
+            "valid_to", "superseded_by", "workspace", "idempotency_key"), MementoData.caseColumnNames().stream()).toList();
 
     private MementoImport() {
     }
@@ -64,7 +68,12 @@ final class MementoImport {
         } else {
             rows = readDatabase(jdbc);
         }
-        MementoData.Loaded loaded = MementoData.toRecords(rows, config.defaultZone(), Instant.now());
+        MementoData.Loaded loaded;
+        try {
+            loaded = MementoData.toRecords(rows, config.defaultZone(), Instant.now());
+        } catch (EngramUserException e) {
+            throw new EngramUserException(source + ": " + e.getMessage() + "; nothing was imported");
+        }
         ImportResult result;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             result = MementoData.importInto(opened.engine(), loaded, dryRun);

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +66,68 @@ class ExportImportRoundTripTest {
         Path second = dir.resolve("second.jsonl");
         assertEquals(0, to.run("export", "--out", second.toString()).exitCode());
         assertEquals(lines, Files.readAllLines(second));
+    }
+
+    @Test
+    void mementoCaseFieldsSurviveExportAndImportKoreanIncluded() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        Engine source = engine(clock);
+        Map<String, Object> saved = memento(source, clock, "remember", args("content", "배포가 JDK 누락으로 실패한다", "topic", "빌드",
+                "type", "error", "keywords", List.of("jdk", "배포"), "caseId", "배포-장애-12", "goal", "배포를 복구한다",
+                "outcome", "temurin-17 설치 후 통과", "phase", "점검", "resolutionStatus", "resolved", "assertionStatus", "verified",
+                "affect", "frustration", "contextSummary", "금요일 배포 중\n두 번째 시도"));
+        Path first = dir.resolve("memento.jsonl");
+        assertEquals(0, cli(source).run("export", "--out", first.toString()).exitCode());
+        String line = Files.readAllLines(first).get(0);
+        assertTrue(line.contains("\"notes\":{\"goal\":\"배포를 복구한다\",\"outcome\":\"temurin-17 설치 후 통과\","
+                + "\"context_summary\":\"금요일 배포 중\\n두 번째 시도\"}"), line);
+        assertTrue(line.contains("\"tag_words\":{") && line.contains(":\"배포-장애-12\"") && line.contains(":\"점검\"")
+                && line.contains(":\"빌드\""), line);
+
+        Engine empty = engine(clock);
+        CliRunner to = cli(empty);
+        CliRunner.Run imported = to.run("import", first.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        Path second = dir.resolve("memento-again.jsonl");
+        assertEquals(0, to.run("export", "--out", second.toString()).exitCode());
+        assertEquals(Files.readAllLines(first), Files.readAllLines(second));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = ((List<Map<String, Object>>) memento(empty, clock, "recall", Map.of("caseId", "배포-장애-12"))
+                .get("fragments")).get(0);
+        assertEquals(saved.get("id"), f.get("id"));
+        Map<String, Object> expected = new java.util.LinkedHashMap<>();
+        expected.put("case_id", "배포-장애-12");
+        expected.put("goal", "배포를 복구한다");
+        expected.put("outcome", "temurin-17 설치 후 통과");
+        expected.put("phase", "점검");
+        expected.put("resolution_status", "resolved");
+        expected.put("assertion_status", "verified");
+        expected.put("context_summary", "금요일 배포 중\n두 번째 시도");
+        expected.put("affect", "frustration");
+        expected.put("topic", "빌드");
+        expected.forEach((k, v) -> assertEquals(v, f.get(k), k + " in " + f));
+
+        Path bad = Files.writeString(dir.resolve("bad-word.jsonl"), line.replace(":\"점검\"", ":\"검토\""));
+        CliRunner.Run refused = cli(engine(clock)).run("import", bad.toString());
+        assertEquals(2, refused.exitCode());
+        assertTrue(refused.err().contains("bad-word.jsonl line 1: tag_words '검토' is not the word of tag 'phase:h-")
+                && refused.err().contains("nothing was imported"), refused.err());
+    }
+
+    private static Map<String, Object> args(Object... kv) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    /** A call of the memento profile's tool on {@code engine}; fails the test on an error answer. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> memento(Engine engine, MutableClock clock, String tool, Map<String, Object> args) {
+        var profile = dev.engram.mcp.profile.memento.MementoProfile.create(dev.engram.mcp.profile.ProfileContext.of(engine, "default"), clock);
+        var handler = profile.tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow();
+        var r = dev.engram.mcp.tool.ToolAdapter.call(handler, args);
+        assertTrue(!Boolean.TRUE.equals(r.isError()), r.content().toString());
+        return (Map<String, Object>) r.structuredContent();
     }
 
     @Test

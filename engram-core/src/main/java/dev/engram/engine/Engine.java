@@ -56,6 +56,8 @@ public final class Engine {
     private final dev.engram.engine.lifecycle.Maintenance maintenance;
     private final dev.engram.engine.view.GraphView graphView;
     private final dev.engram.engine.session.SessionRegistry sessions;
+    /** Which memories each session's context primed lately; shared with the guarded view of this engine. */
+    private final ContextActivation activation;
 
     /** A lexical engine: no embedder, built-in tag vocabulary, default recall settings. */
     public Engine(MemoryStore store, SearchIndex index, Clock clock) {
@@ -68,11 +70,13 @@ public final class Engine {
      */
     public Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
                   RecallSettings settings) {
-        this(store, index, clock, vocabulary, embedder, settings, null);
+        this(store, index, clock, vocabulary, embedder, settings, null, new ContextActivation());
     }
 
     private Engine(MemoryStore store, SearchIndex index, Clock clock, TagVocabulary vocabulary, Embedder embedder,
-                   RecallSettings settings, java.util.function.Supplier<dev.engram.access.Grants> grants) {
+                   RecallSettings settings, java.util.function.Supplier<dev.engram.access.Grants> grants,
+                   ContextActivation activation) {
+        this.activation = activation;
         this.vocabulary = vocabulary;
         this.embedder = embedder;
         this.settings = settings;
@@ -89,7 +93,7 @@ public final class Engine {
         this.clock = clock;
         ZoneGuard zones = new ZoneGuard(store, grants);
         this.remember = new RememberOperation(store, index, clock, vocabulary, new MemoryIds(), embedder);
-        this.recall = new RecallOperation(store, index, embedder, settings, clock, zones);
+        this.recall = new RecallOperation(store, index, embedder, settings, clock, zones, activation);
         this.lifecycle = new LifecycleOperation(store, index, clock, embedder);
         this.backfill = new EmbeddingBackfill(store, index, embedder);
         this.graph = new GraphOperation(store, index, clock);
@@ -128,7 +132,7 @@ public final class Engine {
     public Engine guarded(java.util.function.Supplier<dev.engram.access.Grants> grants) {
         java.util.Objects.requireNonNull(grants, "grants");
         if (this.grants != null) throw new IllegalStateException("this engine is guarded already");
-        return new Engine(store, index, clock, vocabulary, embedder, settings, grants);
+        return new Engine(store, index, clock, vocabulary, embedder, settings, grants, activation); // one priming window per session
     }
 
     /** The graph profiles cut search by entity count, not by tokens: every hit costs the same. */
@@ -246,8 +250,22 @@ public final class Engine {
         return briefing.context(query, cost);
     }
 
-    /** Every memory of a zone (all zones when null) with its outgoing edges and versions, oldest first. */
+    /**
+     * Every memory of a zone (all zones when null) with its outgoing edges, versions, notes and the spellings of its
+     * hashed tags, oldest first: everything {@link #importAll} needs to rebuild it in another store.
+     */
     public void export(String zone, Consumer<ExportRecord> sink) {
+        store.forEach(zone, m -> {
+            ExportRecord r = exportRecord(m);
+            sink.accept(new ExportRecord(m, r.edges(), r.versions(), MemoryNotes.of(store, m.id()), TagWords.of(store, m.tags())));
+        });
+    }
+
+    /**
+     * As {@link #export}, without notes and tag words: what a profile's scan of a zone reads (it asks for one
+     * memory's notes when it shows them), one mark read per memory cheaper.
+     */
+    public void records(String zone, Consumer<ExportRecord> sink) {
         store.forEach(zone, m -> sink.accept(exportRecord(m)));
     }
 

@@ -26,6 +26,9 @@ import java.util.Set;
  *       importance the history already holds is skipped (two stores that amended the same text keep it
  *       once, though at different times), the others are appended with the next numbers;
  *   <li>edges are added where both ends exist after the import (adding is idempotent);
+ *   <li>the file's notes ({@link MemoryNotes}) replace the stored ones of the same name when the file's state
+ *       is written, and only add the names the memory has no note of when the stored state stays; the spellings of
+ *       hashed tags ({@link TagWords}) are added where the store has none;
  *   <li>a key or display name that belongs to another memory, or an id twice in the file, is a
  *       conflict: the import refuses as a whole, and a dry run lists them.
  * </ul>
@@ -174,6 +177,11 @@ final class ImportPlan {
             else if (s.write() != null) tx.update(s.write());
             if (s.contentChanged()) tx.clearEmbedding(s.write().id()); // stale; the backfill embeds the new content
             s.versions().forEach(tx::addVersion);
+            // the notes follow the state that wins: the file's replace theirs, else they only fill what the store lacks
+            String id = s.record().memory().id();
+            if (s.write() != null) MemoryNotes.put(tx, id, s.record().notes());
+            else MemoryNotes.putAbsent(tx, id, s.record().notes());
+            TagWords.putAbsent(tx, s.record().tagWords());
         }
         edges.forEach(tx::addEdge);
     }

@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * profile's extra fields (Memento's {@code goal}, {@code outcome}, {@code contextSummary}). They are written with the
  * memory, in its store transaction ({@link RememberCommand#notes()}), and read back with {@link Engine#notes}; a
  * later remember that merges into the memory replaces the notes it names and keeps the others. Kept in one store mark
- * per memory ({@code memory-notes/<id>}), so an encrypted store seals them like the content. Not searched, not
- * exported: they travel with the memory only through the profile that wrote them.
+ * per memory ({@code memory-notes/<id>}), so an encrypted store seals them like the content. Not searched; exported
+ * with the memory ({@link ExportRecord#notes}) and imported with it: the file's notes replace the stored ones of the
+ * same name when the file's state of the memory wins, and only fill the names the store lacks when the stored state stays.
  * <p>Bounded: at most {@link #MAX_NOTES} notes, names {@code [a-z][a-z0-9_]{0,31}}, values of at most
  * {@link #MAX_CHARS} characters; a blank value is no note.
  */
@@ -57,6 +58,22 @@ public final class MemoryNotes {
         tx.putMark(MARK + id, encode(all));
     }
 
+    /** As {@link #put}, only for the names the memory has no note of yet: the stored ones stay. */
+    static void putAbsent(StoreTransaction tx, String id, Map<String, String> notes) {
+        if (notes.isEmpty()) return;
+        Map<String, String> all = decode(tx.mark(MARK + id).orElse(""));
+        Map<String, String> missing = new LinkedHashMap<>();
+        notes.forEach((name, value) -> {
+            if (!all.containsKey(name)) missing.put(name, value);
+        });
+        put(tx, id, missing);
+    }
+
+    /** The notes the store keeps for memory {@code id}; empty when it has none. */
+    static Map<String, String> of(dev.engram.spi.MemoryStore store, String id) {
+        return store.mark(MARK + id).map(MemoryNotes::decode).orElseGet(Map::of);
+    }
+
     static String encode(Map<String, String> notes) {
         StringBuilder b = new StringBuilder();
         notes.forEach((name, value) -> b.append(name).append('\t').append(MarkText.escape(value)).append('\n'));
@@ -72,6 +89,4 @@ public final class MemoryNotes {
         }
         return out;
     }
-
-
 }

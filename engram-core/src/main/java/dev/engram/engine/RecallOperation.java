@@ -38,10 +38,14 @@ final class RecallOperation {
     private final ZoneGuard zones;
     private final CandidateSearch search;
     private final RecallSettings settings;
+    private final SearchIndex index;
+    private final ContextActivation activation;
 
     RecallOperation(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings, Clock clock,
-                    ZoneGuard zones) {
+                    ZoneGuard zones, ContextActivation activation) {
         this.store = store;
+        this.index = index;
+        this.activation = activation;
         this.clock = clock;
         this.zones = zones;
         this.settings = settings;
@@ -87,6 +91,8 @@ final class RecallOperation {
         if (filter.asOf() == null && !kept.isEmpty()) {
             store.recordAccess(kept.stream().map(r -> r.memory().id()).toList(), now);
         }
+        // after this recall is ranked, so it primes the searches that follow and leaves this one's order alone
+        if (q.priming() != null) layers.add(activation.prime(store, index, q.zone(), q.priming(), now).layer());
         return new RecallResult(q.mode(), kept, ranked.size(), tokens, budgetLimited, notes, layers,
                 found == null ? null : found.stop());
     }

@@ -15,12 +15,14 @@ import java.util.Set;
  * two in hybrid); {@code rankFusion} scores by reciprocal ranks ({@link dev.engram.rank.RankFusion}) instead of
  * the weighted sum; {@code bias} is what the caller favours beyond the words ({@link RecallBias}).
  * {@code includeSuperseded} also finds memories a newer one superseded (status superseded), which recall
- * otherwise leaves out; archived and draft memories stay out either way.
+ * otherwise leaves out; archived and draft memories stay out either way. {@code priming} (null: none) is what the
+ * caller is working on: the memories around it are recorded as read, for the searches that follow
+ * ({@link ContextActivation}); this recall's ranking is not changed by it.
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
                           List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
                           String from, String to, String path, String asOf, boolean includeSuperseded, Integer hops,
-                          boolean rankFusion, RecallBias bias) {
+                          boolean rankFusion, RecallBias bias, ContextPriming priming) {
     public static final int MAX_LIMIT = 100;
 
     public RecallQuery {
@@ -64,7 +66,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
                        List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
                        String from, String to, String path, String asOf) {
         this(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to, path, asOf, false, null,
-                false, null);
+                false, null, null);
     }
 
     public static RecallQuery of(String query) {
@@ -85,6 +87,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         private Integer limit, budgetTokens, hops;
         private boolean rankFusion;
         private RecallBias bias;
+        private ContextPriming priming;
         private Budget budget;
         private RecallMode mode;
         private List<String> ids, tags;
@@ -113,10 +116,11 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         public Builder rankFusion(boolean v) { rankFusion = v; return this; }
         public Builder bias(RecallBias v) { bias = v; return this; }
         public Builder includeSuperseded(boolean v) { includeSuperseded = v; return this; }
+        public Builder priming(ContextPriming v) { priming = v; return this; }
 
         public RecallQuery build() {
             return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
-                    path, asOf, includeSuperseded, hops, rankFusion, bias);
+                    path, asOf, includeSuperseded, hops, rankFusion, bias, priming);
         }
     }
 }

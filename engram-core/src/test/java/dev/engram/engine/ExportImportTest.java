@@ -37,6 +37,81 @@ class ExportImportTest {
     }
 
     @Test
+    void notesAndTheWordsOfHashedTagsTravelWithTheMemory() {
+        EngineFixture source = new EngineFixture();
+        String caseTag = TagWords.tagFor("case:", "배포-장애"), phaseTag = TagWords.tagFor("phase:", "점검");
+        assertTrue(TagWords.hashed(caseTag) && TagWords.hashed(phaseTag), caseTag + " " + phaseTag);
+        source.engine.remember(RememberCommand.builder("배포가 JDK 누락으로 실패한다").key("deploy-jdk")
+                .tags(List.of("deploy", caseTag, phaseTag))
+                .notes(java.util.Map.of("goal", "배포를 복구한다", "outcome", "temurin-17 설치 후 통과")).build());
+        source.engine.setMark(TagWords.MARK + caseTag, "배포-장애");
+        source.engine.setMark(TagWords.MARK + phaseTag, "점검");
+        List<ExportRecord> exported = new ArrayList<>();
+        source.engine.export(null, exported::add);
+        ExportRecord r = exported.get(0);
+        assertEquals(java.util.Map.of("goal", "배포를 복구한다", "outcome", "temurin-17 설치 후 통과"), r.notes());
+        assertEquals(java.util.Map.of(caseTag, "배포-장애", phaseTag, "점검"), r.tagWords());
+        List<ExportRecord> scanned = new ArrayList<>();
+        source.engine.records(null, scanned::add);
+        assertTrue(scanned.get(0).notes().isEmpty() && scanned.get(0).tagWords().isEmpty(), "a scan reads neither");
+
+        EngineFixture dry = new EngineFixture();
+        dry.engine.importAll(new ImportCommand(exported, ImportPolicy.KEEP_NEWER, true));
+        assertTrue(dry.store.mark(TagWords.MARK + caseTag).isEmpty() && dry.engine.notes(null, r.memory().id()).isEmpty(),
+                "a dry run writes no note and no word");
+
+        EngineFixture target = new EngineFixture();
+        target.engine.importAll(ImportCommand.of(exported));
+        assertEquals(r.notes(), target.engine.notes("default", r.memory().id()));
+        assertEquals(java.util.Optional.of("배포-장애"), target.store.mark(TagWords.MARK + caseTag));
+        List<ExportRecord> again = new ArrayList<>();
+        target.engine.export(null, again::add);
+        assertEquals(exported, again);
+    }
+
+    @Test
+    void aStoredMemoryKeepsItsNotesWhenItStaysAndTakesTheFilesWhenTheFileWins() {
+        EngineFixture source = new EngineFixture();
+        source.engine.remember(RememberCommand.builder("The API answers in JSON").key("api")
+                .notes(java.util.Map.of("goal", "from the file", "outcome", "file outcome")).build());
+        List<ExportRecord> older = new ArrayList<>();
+        source.engine.export(null, older::add);
+
+        EngineFixture target = new EngineFixture();
+        target.engine.importAll(ImportCommand.of(older));
+        target.clock.advance(java.time.Duration.ofMinutes(1));
+        target.engine.remember(RememberCommand.builder("The API answers in JSON and CSV").key("api").replace(true)
+                .notes(java.util.Map.of("goal", "stored goal")).build());
+        target.engine.importAll(ImportCommand.of(older));
+        String id = older.get(0).memory().id();
+        assertEquals("The API answers in JSON and CSV", target.store.get(id).orElseThrow().content(), "the newer stored state stays");
+        assertEquals(java.util.Map.of("goal", "stored goal", "outcome", "file outcome"), target.engine.notes("default", id),
+                "its notes stay; the file only adds the one it lacked");
+
+        target.engine.importAll(new ImportCommand(older, ImportPolicy.REPLACE, false));
+        assertEquals(java.util.Map.of("goal", "from the file", "outcome", "file outcome"), target.engine.notes("default", id),
+                "the file's state wins, and its notes with it");
+    }
+
+    @Test
+    void aTagWordMustBeTheWordOfOneOfTheMemorysTags() {
+        EngineFixture f = new EngineFixture();
+        String tag = TagWords.tagFor("topic:", "레디스");
+        var m = f.engine.remember(RememberCommand.builder("Redis NOAUTH").tags(List.of(tag)).build()).memory();
+        var wrong = assertThrows(dev.engram.error.InvalidArgumentException.class,
+                () -> new ExportRecord(m, List.of(), List.of(), java.util.Map.of(), java.util.Map.of(tag, "데이터베이스")));
+        assertTrue(wrong.getMessage().contains("'데이터베이스' is not the word of tag '" + tag + "'"), wrong.getMessage());
+        var stranger = assertThrows(dev.engram.error.InvalidArgumentException.class, () -> new ExportRecord(m, List.of(), List.of(),
+                java.util.Map.of(), java.util.Map.of(TagWords.tagFor("topic:", "캐시"), "캐시")));
+        assertTrue(stranger.getMessage().contains("is not a tag of this memory"), stranger.getMessage());
+        var note = assertThrows(dev.engram.error.InvalidArgumentException.class, () -> new ExportRecord(m, List.of(), List.of(),
+                java.util.Map.of("Goal!", "x"), java.util.Map.of()));
+        assertTrue(note.getMessage().contains("is not a note name"), note.getMessage());
+        assertEquals(java.util.Map.of(tag, "레디스"), new ExportRecord(m, List.of(), List.of(), java.util.Map.of(),
+                java.util.Map.of(tag, "레디스")).tagWords());
+    }
+
+    @Test
     void importRefusesAKeyOwnedByAnotherMemory() {
         EngineFixture source = new EngineFixture();
         source.remember("same", "From the source", MemoryType.FACT, List.of("x"));

@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * MCP over Streamable HTTP on Jetty 12 (EE10). Filter chain, outermost first: the response counter, the
  * request log line, error bodies rewritten to JSON-RPC (no stack traces), the shutdown gate (503 once
- * stopping), bearer auth (unless {@code noAuth}), the rate limit per caller (429), the body check (size
- * limit, 413, and the same message check as stdio), then the SDK servlet with Host/Origin validation
+ * stopping), bearer auth (unless {@code noAuth}), the rate limit per caller (429), the session-id rotation (a
+ * retired id is 404, {@link SessionRotationFilter}), the body check (size limit, 413, and the same message check as
+ * stdio), then the SDK servlet with Host/Origin validation
  * against DNS rebinding, which the SDK leaves off by default (gotcha 2). {@link #close()} stops
  * gracefully: new requests get 503 while those in flight finish, for at most the settings' grace period.
  */
@@ -187,8 +188,12 @@ public final class McpHttpServer implements AutoCloseable {
         }
     }
 
-    /** What every servlet context of one server shares: one count, one log, one limit, one gate, whichever face answered. */
-    private record Shared(HttpCounters counters, RequestLogFilter requestLog, RateLimitFilter rateLimit, ShutdownGate gate) {
+    /**
+     * What every servlet context of one server shares: one count, one log, one limit, one gate and one ledger of rotated
+     * session ids, whichever face answered.
+     */
+    private record Shared(HttpCounters counters, RequestLogFilter requestLog, RateLimitFilter rateLimit, ShutdownGate gate,
+                          dev.engram.engine.session.SessionRotation rotation) {
     }
 
     private static CallerLimiter limiter(ServerLimits limits, Builder b) {
@@ -204,7 +209,7 @@ public final class McpHttpServer implements AutoCloseable {
         Shared shared = new Shared(counters,
                 new RequestLogFilter(b.requestLog != null ? b.requestLog : RequestLogFilter.toLogger(), java.time.Clock.systemUTC()),
                 limits.rateLimited() ? new RateLimitFilter(limiter(limits, b), limits, counters) : null,
-                new ShutdownGate(settings.path()));
+                new ShutdownGate(settings.path()), new dev.engram.engine.session.SessionRotation());
         ProfileVariants variants = b.variants;
         Filter variantCheck = variants.profiles().isEmpty() ? null
                 : new VariantHeaderFilter(variants.header(), variants.profiles().keySet());
@@ -263,6 +268,10 @@ public final class McpHttpServer implements AutoCloseable {
                     ctx.put(dev.engram.mcp.server.CallerRights.KEY,
                             g != null ? g : open ? dev.engram.access.Grants.FULL : dev.engram.access.Grants.NONE);
                     if (req.getAttribute(CallNote.KEY) instanceof CallNote note) ctx.put(CallNote.KEY, note);
+                    // the request's session, which session_rotate can give a new id (SessionRotationFilter)
+                    if (req.getAttribute(dev.engram.mcp.tool.TransportSession.KEY) instanceof dev.engram.mcp.tool.TransportSession t) {
+                        ctx.put(dev.engram.mcp.tool.TransportSession.KEY, t);
+                    }
                     return McpTransportContext.create(ctx);
                 })
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
@@ -299,6 +308,8 @@ public final class McpHttpServer implements AutoCloseable {
         }
         if (shared.rateLimit() != null) addFilter(context, shared.rateLimit());
         if (afterAuth != null) addFilter(context, afterAuth);
+        // after auth: a retired session id is news only to a caller with a token
+        addFilter(context, new SessionRotationFilter(shared.rotation(), settings.path()));
         // the viewer's and the export's routes call the engine themselves: they run with the caller's rights bound, as tools do
         if (viewer != null || b.export != null) addFilter(context, new GrantsBindingFilter(open));
         addFilter(context, new JsonRpcBodyFilter(settings.limits().maxBodyBytes()));

@@ -22,7 +22,8 @@ import java.util.Map;
 
 /**
  * The export line format: one JSON object per memory with every field (as {@link
- * StructuredRenderer#memory}), its outgoing {@code edges} and its {@code versions}. Reading is the
+ * StructuredRenderer#memory}), its outgoing {@code edges} and its {@code versions}, and when it has any its
+ * {@code notes} (name → text) and {@code tag_words} (hashed tag → the word it stands for). Reading is the
  * exact inverse of writing, so export → import → export reproduces the same lines.
  */
 public final class ExportCodec {
@@ -45,6 +46,9 @@ public final class ExportCodec {
             return m;
         }).toList());
         line.put("versions", record.versions().stream().map(structured::version).toList());
+        // only when there are some: lines of memories without them stay as they were
+        if (!record.notes().isEmpty()) line.put("notes", record.notes());
+        if (!record.tagWords().isEmpty()) line.put("tag_words", record.tagWords());
         return json.write(line);
     }
 
@@ -89,7 +93,7 @@ public final class ExportCodec {
                     strings(v, "tags"), importance == null ? null : Importance.parse("versions.importance", importance),
                     instant(v, "replaced_at")));
         }
-        return new ExportRecord(memory, edges, versions);
+        return new ExportRecord(memory, edges, versions, textMap(m, "notes"), textMap(m, "tag_words"));
     }
 
     private static String text(Map<String, Object> m, String field) {
@@ -136,6 +140,18 @@ public final class ExportCodec {
             return l.stream().map(String.class::cast).toList();
         }
         throw new InvalidArgumentException(field, "must be an array of strings");
+    }
+
+    /** An object of strings by name (notes, tag_words), in the line's order; absent is empty. */
+    private static Map<String, String> textMap(Map<String, Object> m, String field) {
+        Object v = m.get(field);
+        if (v == null) return Map.of();
+        if (v instanceof Map<?, ?> map && map.values().stream().allMatch(x -> x instanceof String)) {
+            Map<String, String> out = new LinkedHashMap<>();
+            map.forEach((k, x) -> out.put(String.valueOf(k), (String) x));
+            return out;
+        }
+        throw new InvalidArgumentException(field, "must be an object of strings by name");
     }
 
     @SuppressWarnings("unchecked")

@@ -44,7 +44,13 @@ public final class ToolAdapter {
     private static Caller caller(McpSyncServerExchange exchange, ToolHandler handler) {
         try {
             Implementation client = exchange.getClientInfo();
-            return caller(client == null ? null : client.name(), exchange.sessionId(), handler, PROJECT);
+            Caller c = caller(client == null ? null : client.name(), exchange.sessionId(), handler, PROJECT);
+            // the request's transport session, when the HTTP server made one for this very session
+            var ctx = exchange.transportContext();
+            if (ctx != null && ctx.get(TransportSession.KEY) instanceof TransportSession t && t.id().equals(exchange.sessionId())) {
+                c = new Caller(c.session(), c.branch(), c.client(), t);
+            }
+            return c;
         } catch (RuntimeException e) {
             log.debug("no caller details for a tool call: {}", e.toString());
             return Caller.NONE; // provenance is a nicety: never a reason to fail the call

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.memento;
 
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
+import dev.engram.engine.TagWords;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
@@ -9,14 +10,10 @@ import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import dev.engram.rank.NumericImportance;
 import dev.engram.engine.lifecycle.LifecyclePolicy;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +38,8 @@ final class Fragments {
     static final List<String> TYPES = List.of("fact", "decision", "error", "preference", "procedure", "relation", "episode");
     static final int MAX_CHARS = 300, MAX_EPISODE_CHARS = 1000;
     static final String TOPIC = "topic:", KEYWORD = "kw:", EPISODE = "episode", SESSION_SCOPE = "scope:session";
-    static final String MARK = "memento.word.";
+    /** The store mark keeping a hashed tag's word ({@link TagWords}: export and import carry it). */
+    static final String MARK = TagWords.MARK;
     /** remember's v3 case fields: tags for the short ones, the engine's memory notes for the texts. */
     static final String CASE = "case:", RESOLUTION = "resolution:", PHASE = "phase:", ASSERTION = "assertion:", AFFECT = "affect:";
     static final String GOAL = "goal", OUTCOME = "outcome", CONTEXT_SUMMARY = "context_summary";
@@ -51,9 +49,6 @@ final class Fragments {
     /** Memento's affect tags; neutral is the default and is not stored. */
     static final List<String> AFFECTS = List.of("neutral", "frustration", "confidence", "surprise", "doubt", "satisfaction");
     private static final Pattern WORD = Pattern.compile("[^\\p{L}\\p{N}_]+");
-    /** A tag's length limit ({@link MemoryRules#tags}): a longer word gets a hashed tag. */
-    private static final int MAX_TAG_CHARS = 40;
-    private static final Pattern ASCII_SLUG = Pattern.compile("[a-z0-9][a-z0-9._/+#-]{0,35}");
     /** Words that say nothing about a fragment, in English and Korean (particles and fillers). */
     static final Set<String> STOP_WORDS = Set.of("the", "a", "an", "and", "or", "but", "is", "are", "was", "were", "be",
             "been", "to", "of", "in", "on", "at", "for", "with", "by", "from", "as", "it", "its", "this", "that", "these",
@@ -135,24 +130,17 @@ final class Fragments {
 
     /** The tag that stands for {@code word} under {@code prefix}; remembers a non-ASCII word's spelling. */
     String tag(String prefix, String word) {
-        String w = word.strip().toLowerCase(Locale.ROOT);
-        if (plain(prefix, w)) return prefix + w;
-        String tag = prefix + "h-" + hash(w);
+        String tag = tagFor(prefix, word);
+        if (tag.equals(prefix + word.strip().toLowerCase(Locale.ROOT))) return tag; // the word is its own tag
         String mark = MARK + tag;
         Engine e = engines.get();
         if (e.mark(mark).isEmpty()) e.setMark(mark, word.strip());
         return tag;
     }
 
-    /** The tag {@code word} would have, without writing anything (for filters). */
+    /** The tag {@code word} would have, without writing anything (for filters): the engine's rule ({@link TagWords}). */
     static String tagFor(String prefix, String word) {
-        String w = word.strip().toLowerCase(Locale.ROOT);
-        return plain(prefix, w) ? prefix + w : prefix + "h-" + hash(w);
-    }
-
-    /** Whether {@code word} can be its own tag under {@code prefix}: an ASCII slug that fits a tag's 40 characters. */
-    private static boolean plain(String prefix, String word) {
-        return ASCII_SLUG.matcher(word).matches() && prefix.length() + word.length() <= MAX_TAG_CHARS;
+        return TagWords.tagFor(prefix, word);
     }
 
     String word(String tag, String prefix) {
@@ -167,15 +155,6 @@ final class Fragments {
 
     List<String> keywordsOf(Memory m) {
         return m.tags().stream().filter(t -> t.startsWith(KEYWORD)).map(t -> word(t, KEYWORD)).toList();
-    }
-
-    private static String hash(String w) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(w.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     // --- importance and tier ------------------------------------------------------------------------------
@@ -198,7 +177,7 @@ final class Fragments {
 
     List<ExportRecord> records(String zone) {
         List<ExportRecord> out = new ArrayList<>();
-        engines.get().export(zone, out::add);
+        engines.get().records(zone, out::add);
         return out;
     }
 

@@ -7,10 +7,13 @@ import dev.engram.engine.lifecycle.Maintenance;
 import dev.engram.engine.lifecycle.MaintenanceReport;
 import dev.engram.engine.lifecycle.StepReport;
 import dev.engram.engine.lifecycle.ToolFeedback;
+import dev.engram.engine.session.SessionRotation;
+import dev.engram.error.EngramUserException;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.mcp.tool.TransportSession;
 import dev.engram.memory.MemoryRules;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
@@ -22,7 +25,8 @@ import java.util.Map;
  * tool_feedback, memory_consolidate, get_skill_guide, session_rotate: the lifecycle tools.
  * tool_feedback and memory_consolidate call the engine's lifecycle under {@link LifecyclePolicy#MEMENTO}
  * (feedback-adaptive importance; the maintenance cycle, with the contradiction judge when a model is
- * configured); session_rotate answers isError saying why, never a pretended success.
+ * configured); session_rotate gives the call's HTTP session a new id ({@link SessionRotation}, applied by the HTTP
+ * server), and over stdio, which has no session id, answers isError saying so.
  */
 final class LifecycleTools {
     static final List<String> SECTIONS = List.of("overview", "lifecycle", "keywords", "search", "episode", "multiplatform",
@@ -128,16 +132,29 @@ final class LifecycleTools {
 
     MementoTool sessionRotate() {
         Tool def = Tool.builder("session_rotate", JsonSchema.input()
-                        .string("reason", "≤256 characters", "token leaked").build())
+                        .string("reason", "Why (≤256 characters, one line; default user_request), logged with fingerprints of "
+                                + "both ids", "suspected_leak").build())
                 .title("Rotate session")
-                .description("Memento's session-id rotation. Not built yet in Engram: answers an error; "
-                        + "restart the client to get a new MCP session.")
+                .description("Give this HTTP session a new id (Mcp-Session-Id) and retire the old one at once, e.g. when it "
+                        + "may have leaked; everything the session had carries over. The new id is in newSessionId and in this "
+                        + "response's Mcp-Session-Id header: send it from now on (the old one gets 404). Over stdio there is no "
+                        + "session id to rotate: refused.")
                 .annotations(ToolHints.writes(false)).build();
-        return new MementoTool(def, a -> {
-            limit(a, "reason", 256);
-            throw MementoContext.notBuilt("session_rotate", "Engram's sessions are the transport's; reconnect the client for a new "
-                    + "session, and rotate the bearer token with engram token");
-        });
+        return new MementoTool(def, this::sessionRotate);
+    }
+
+    private Map<String, Object> sessionRotate(ToolArgs a) {
+        String reason = SessionRotation.reason(a.textOr("reason")); // checked first: a bad reason is refused on any transport
+        TransportSession session = a.caller().transport();
+        if (session == null) {
+            throw new EngramUserException("session_rotate: no session id to rotate. It rotates the Mcp-Session-Id of an HTTP "
+                    + "session (engram serve --profile memento); this call came over stdio, whose one session has no id that a "
+                    + "client sends or anyone could steal. Restart the client for a new session.");
+        }
+        SessionRotation.Rotated r = session.rotate(reason);
+        // Engram's HTTP sessions do not expire by time: they end when the client deletes them or the server stops
+        return map("success", true, "newSessionId", r.newId(), "expiresAt", null, "rotatedAt", c.now().toString(),
+                "reason", r.reason());
     }
 
     MementoTool skillGuide() {

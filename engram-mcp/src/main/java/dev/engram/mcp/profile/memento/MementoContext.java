@@ -86,8 +86,4 @@ final class MementoContext {
                 .orElseThrow(() -> new NotFoundException("no fragment with " + field + " '" + MemoryRules.shown(id).replace("'", "")
                         + "' in workspace '" + zone + "'; recall or context first to get a fragment id"));
     }
-
-    static dev.engram.error.EngramUserException notBuilt(String tool, String what) {
-        return new dev.engram.error.EngramUserException(tool + " is not built yet in Engram's memento profile: " + what);
-    }
 }

@@ -51,13 +51,36 @@ public final class MementoData {
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
     private static final int ANCHOR_PRIORITY = 3;
 
-    /** What a source gave: memories with their edges and versions, the Korean words to remember, and every note. */
-    public record Loaded(List<ExportRecord> records, Map<String, String> words, List<String> problems) {
+    /**
+     * What a source gave: memories with their edges, versions, notes (goal, outcome, context_summary) and the spellings
+     * of their hashed tags (Korean topics, keywords, case ids, phases), and every problem noted on the way.
+     */
+    public record Loaded(List<ExportRecord> records, List<String> problems) {
         public Loaded {
             records = List.copyOf(records);
-            words = Map.copyOf(words);
             problems = List.copyOf(problems);
         }
+    }
+
+    /** Memento's case columns, by the name remember takes them under ({@link CaseFields#NAMES}). */
+    private static final Map<String, String> CASE_COLUMNS = caseColumns();
+
+    private static Map<String, String> caseColumns() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("caseId", "case_id");
+        m.put("resolutionStatus", "resolution_status");
+        m.put("phase", "phase");
+        m.put("assertionStatus", "assertion_status");
+        m.put("affect", "affect");
+        m.put("goal", "goal");
+        m.put("outcome", "outcome");
+        m.put("contextSummary", "context_summary");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The case columns a Memento database may have (v3 migrations 017, 025 and 034); the CLI selects those present. */
+    public static List<String> caseColumnNames() {
+        return List.copyOf(CASE_COLUMNS.values());
     }
 
     /** Rows as Memento's tables hold them: fragments, fragment_links and fragment_versions. */
@@ -98,10 +121,14 @@ public final class MementoData {
         return new Rows(rows, List.of(), List.of());
     }
 
-    /** The rows as Engram records for {@code zone} (used where a fragment names no valid workspace). */
+    /**
+     * The rows as Engram records for {@code zone} (used where a fragment names no valid workspace). A case field
+     * outside Memento's own values (a hand-edited export) refuses the whole source, naming the fragment and the column.
+     */
     public static Loaded toRecords(Rows rows, String zone, Instant now) {
         List<String> problems = new ArrayList<>();
-        Map<String, String> words = new LinkedHashMap<>();
+        Map<String, Map<String, String>> words = new HashMap<>();
+        Map<String, Map<String, String>> notes = new HashMap<>();
         Map<String, Memory> byMementoId = new LinkedHashMap<>();
         Map<String, List<String>> linkedTo = new HashMap<>();
         Map<String, String> supersededBy = new HashMap<>();
@@ -135,8 +162,12 @@ public final class MementoData {
             if (!hashes.add(content.strip() + "\u0000" + topic)) {
                 problems.add(where + " repeats another fragment's content and topic word for word; imported all the same");
             }
-            Memory m = memory(row, mementoId, content, type, topic, zone, now, words, problems);
+            Map<String, String> spelled = new LinkedHashMap<>();
+            CaseFields cf = caseFields(row, mementoId);
+            Memory m = memory(row, mementoId, content, type, topic, cf, zone, now, spelled, problems);
             byMementoId.put(mementoId, m);
+            words.put(mementoId, spelled);
+            notes.put(mementoId, cf.notes());
             List<String> linked = strings(row.get("linked_to"));
             if (!linked.isEmpty()) linkedTo.put(mementoId, linked);
             String by = text(row.get("superseded_by"));
@@ -177,13 +208,22 @@ public final class MementoData {
                 m = m.toBuilder().supersededBy(memoryIdOf.get(by)).build();
             }
             Collection<Edge> own = edges.getOrDefault(m.id(), new LinkedHashMap<>()).values();
-            out.add(new ExportRecord(m, List.copyOf(own), versions.getOrDefault(m.id(), List.of())));
+            out.add(new ExportRecord(m, List.copyOf(own), versions.getOrDefault(m.id(), List.of()), notes.get(e.getKey()),
+                    words.get(e.getKey())));
         }
-        return new Loaded(out, words, problems);
+        return new Loaded(out, problems);
+    }
+
+    /** A fragment's case columns, checked as remember checks its arguments (Memento's limits for length). */
+    private static CaseFields caseFields(Map<String, Object> row, String mementoId) {
+        Map<String, String> raw = new LinkedHashMap<>();
+        CASE_COLUMNS.forEach((name, column) -> raw.put(name, text(row.get(column))));
+        return CaseFields.check(raw, CaseFields.Limits.IMPORT, name -> "fragment " + mementoId + ": " + CASE_COLUMNS.get(name));
     }
 
     private static Memory memory(Map<String, Object> row, String mementoId, String content, String type, String topic,
-                                 String defaultZone, Instant now, Map<String, String> words, List<String> problems) {
+                                 CaseFields cf, String defaultZone, Instant now, Map<String, String> words,
+                                 List<String> problems) {
         String where = "fragment " + mementoId;
         String zone = defaultZone;
         String workspace = text(row.get("workspace"));
@@ -200,6 +240,8 @@ public final class MementoData {
         String tier = text(row.get("ttl_tier"));
         boolean session = "short".equals(tier);
         if (session) tags.add(Fragments.SESSION_SCOPE);
+        // the case fields before the keywords: past the tag limit a keyword is dropped (and noted), never a case field
+        tags.addAll(cf.tags((prefix, word) -> tag(prefix, word, words)));
         for (String k : strings(row.get("keywords"))) {
             if (tags.size() >= MemoryRules.MAX_TAGS) {
                 problems.add(where + " has more than " + MemoryRules.MAX_TAGS + " topic and keyword tags; the rest were dropped");
@@ -251,24 +293,21 @@ public final class MementoData {
         edges.computeIfAbsent(edge.fromId(), k -> new LinkedHashMap<>()).putIfAbsent(identity, edge);
     }
 
-    /** Imports the records (newer stored memories win, the other state becomes a version) and their words. */
+    /**
+     * Imports the records (newer stored memories win, the other state becomes a version) with their notes and words,
+     * in one store write.
+     */
     public static ImportResult importInto(Engine engine, Loaded loaded, boolean dryRun) {
-        ImportResult result = engine.importAll(new ImportCommand(loaded.records(), ImportPolicy.KEEP_NEWER, dryRun));
-        if (!dryRun) {
-            loaded.words().forEach((mark, word) -> {
-                if (engine.mark(mark).isEmpty()) engine.setMark(mark, word);
-            });
-        }
-        return result;
+        return engine.importAll(new ImportCommand(loaded.records(), ImportPolicy.KEEP_NEWER, dryRun));
     }
 
     // --- mapping helpers ----------------------------------------------------------------------------------
 
-    /** The tag the profile gives {@code word}; a non-ASCII word's spelling is collected for its store mark. */
+    /** The tag the profile gives {@code word}; a hashed tag's spelling is collected for the record's tag words. */
     private static String tag(String prefix, String word, Map<String, String> words) {
         String tag = Fragments.tagFor(prefix, word);
-        if (!tag.startsWith(prefix + "h-") || word.strip().toLowerCase(Locale.ROOT).startsWith("h-")) return tag;
-        words.putIfAbsent(Fragments.MARK + tag, word.strip());
+        if (tag.equals(prefix + word.strip().toLowerCase(Locale.ROOT))) return tag; // the word is its own tag
+        words.putIfAbsent(tag, word.strip());
         return tag;
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
  * importance 0..1, linkedTo, isAnchor, supersedes, scope, idempotencyKey, dryRun), defaults and JSON answers,
  * on Engram's engine. The zone argument is {@code workspace}. Importance decays by type on read
  * ({@link dev.engram.rank.TypedDecay#MEMENTO}). Memento's self-update tools (check_update, apply_update) are
- * left out: they git-pull Memento's own server. The lifecycle tools Engram cannot back yet answer isError.
+ * left out: they git-pull Memento's own server.
  */
 public final class MementoProfile {
     public static final String NAME = "memento";

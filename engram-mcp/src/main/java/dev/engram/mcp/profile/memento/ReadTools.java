@@ -107,8 +107,9 @@ final class ReadTools {
                         .bool("includeKeywords", "true: add each fragment's keywords (default false)")
                         .bool("includeContext", "true: add to each fragment up to 3 fragments its session wrote within 30 minutes "
                                 + "(nearby_context)")
-                        .string("contextText", "What you are working on, 1-2 sentences (accepted; Engram keeps no activation to raise)",
-                                "Adding a --remote flag to the CLI")
+                        .string("contextText", "What you are working on, 1-2 sentences: the fragments it names and their linked "
+                                + "neighbours are primed (recorded as read: hot again, their fading restarts) for the searches that follow; "
+                                + "each once per session per 10 minutes", "Adding a --remote flag to the CLI")
                         .property("minImportance", number("Only fragments at least this important (after decay)", 0, 1, 0.5))
                         .bool("isAnchor", "true: only anchors; false: no anchors")
                         .string("caseId", "Only fragments of this case (remember's caseId)", "redis-outage-12")
@@ -147,7 +148,7 @@ final class ReadTools {
         List<String> fields = fields(a);
         boolean withKeywords = a.bool("includeKeywords") || fields != null && fields.contains("keywords");
         boolean withContext = a.bool("includeContext");
-        a.textOr("contextText"); // accepted and checked; see docs/migrate-memento.md
+        dev.engram.engine.ContextPriming priming = priming(a);
         boolean caseMode = a.bool("caseMode");
         int maxCases = a.intOr("maxCases", 5, 1, MAX_CASES);
         // Memento's default is true: what this session's last context call gave is not repeated
@@ -183,7 +184,7 @@ final class ReadTools {
         int window = Math.min(RecallQuery.MAX_LIMIT, (shownBefore + pageSize) * 2 + seen.size());
         RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(window)
                 .mode(listing ? RecallMode.INDEX : RecallMode.RANKED).asOf(asOf).from(from).to(to)
-                .includeSuperseded(superseded).tags(filterTags);
+                .includeSuperseded(superseded).tags(filterTags).priming(priming);
         if (type != null) q.types(Set.of(Fragments.engineType(type)));
         else if (depthTypes != null) q.types(depthTypes.stream().map(Fragments::engineType).collect(java.util.stream.Collectors.toSet()));
         RecallResult r = c.engine().recall(q.build(), COST);
@@ -278,6 +279,21 @@ final class ReadTools {
         List<Map<String, Object>> out = fields == null ? fragments : fragments.stream().map(f -> project(f, fields, zone)).toList();
         return map("success", true, "fragments", out, "count", out.size(), "totalTokens", tokens, "searchPath", path,
                 "hasMore", hasMore, "nextCursor", next);
+    }
+
+    /**
+     * contextText as the engine's priming (Memento's spreading activation), for this MCP session; null when not sent.
+     * Checked here so a refusal names Memento's argument.
+     */
+    private static dev.engram.engine.ContextPriming priming(ToolArgs a) {
+        String text = a.textOr("contextText");
+        if (text == null || text.isBlank()) return null;
+        int max = dev.engram.engine.ContextPriming.MAX_CHARS;
+        if (text.strip().length() > max) {
+            throw new InvalidArgumentException("contextText", "is " + text.strip().length() + " characters; send at most " + max
+                    + ", a sentence or two about the work at hand");
+        }
+        return new dev.engram.engine.ContextPriming(text, a.caller().session());
     }
 
     /** recall's fields: null when not sent (every field); an unknown name is refused with the list. */

@@ -33,8 +33,6 @@ import java.util.Map;
 
 /** remember, batch_remember, amend, forget, link, reflect: Memento's writes, each validated whole before anything is written. */
 final class WriteTools {
-    /** The longest goal, outcome or contextSummary: an episode's length. */
-    static final int MAX_CASE_TEXT = Fragments.MAX_EPISODE_CHARS, MAX_PHASE = 50;
     /** The types whose fragments join their session's case on a topic when no caseId is sent (Memento's auto case). */
     static final java.util.Set<String> AUTO_CASE_TYPES = java.util.Set.of("error", "procedure", "decision");
     static final List<String> RELATIONS = List.of("related", "caused_by", "resolved_by", "part_of", "contradicts");
@@ -108,7 +106,7 @@ final class WriteTools {
             if (seen.isPresent()) return map("id", seen.get().memory().id(), "idempotent", true);
         }
         String session = a.caller().session();
-        if (k.caseId == null && session != null && AUTO_CASE_TYPES.contains(d.type)) {
+        if (k.caseId() == null && session != null && AUTO_CASE_TYPES.contains(d.type)) {
             // Memento's auto case: join the case this session's fragments on the topic are on; an error opens one
             String joined = c.sessionCase(zone, session, d.topic).orElse(d.type.equals("error") ? java.util.UUID.randomUUID().toString() : null);
             if (joined != null) k = k.withCase(joined);
@@ -116,13 +114,13 @@ final class WriteTools {
         // the links first: a case id's or phase's spelling is kept in a store mark, which a refusal must not leave behind
         for (String id : d.linkedTo) c.require("linkedTo", zone, id);
         for (String id : d.supersedes) c.require("supersedes", zone, id);
-        RememberResult r = write(zone, d, a, k.tags(c.fragments), k.notes);
-        if (k.caseId != null && session != null) c.sessionCase(zone, session, d.topic, k.caseId);
+        RememberResult r = write(zone, d, a, k.tags(c.fragments::tag), k.notes());
+        if (k.caseId() != null && session != null) c.sessionCase(zone, session, d.topic, k.caseId());
         Map<String, Object> out = map("success", true, "id", r.memory().id(), "keywords", d.keywords,
                 "ttl_tier", Fragments.tier(reread(zone, r.memory()), c.now()),
                 "scope", d.session ? "session" : "permanent", "merged", r.outcome() != RememberResult.Outcome.CREATED,
                 "conflicts", conflicts(r));
-        if (k.caseId != null) out.put("case_id", c.fragments.word(Fragments.tagFor(Fragments.CASE, k.caseId), Fragments.CASE));
+        if (k.caseId() != null) out.put("case_id", c.fragments.word(Fragments.tagFor(Fragments.CASE, k.caseId()), Fragments.CASE));
         return out;
     }
 
@@ -195,78 +193,11 @@ final class WriteTools {
         return values.stream().map(v -> MemoryRules.reference(field, v)).distinct().toList();
     }
 
-    /**
-     * remember's v3 case fields, checked (nothing is written until {@link #tags} and the write): the short ones become
-     * tags, goal, outcome and contextSummary the memory's notes (the engine keeps them with the fragment).
-     */
-    record CaseFields(String caseId, String resolution, String phase, String assertion, String affect, Map<String, String> notes) {
-        CaseFields withCase(String id) {
-            return new CaseFields(id, resolution, phase, assertion, affect, notes);
-        }
-
-        /** The tags; a non-ASCII case id or phase has its spelling kept in a store mark (so this writes). */
-        List<String> tags(Fragments fragments) {
-            List<String> tags = new ArrayList<>();
-            if (caseId != null) tags.add(fragments.tag(Fragments.CASE, caseId));
-            if (resolution != null) tags.add(Fragments.RESOLUTION + resolution);
-            if (phase != null) tags.add(fragments.tag(Fragments.PHASE, phase));
-            if (assertion != null && !assertion.equals("observed")) tags.add(Fragments.ASSERTION + assertion);
-            if (affect != null && !affect.equals("neutral")) tags.add(Fragments.AFFECT + affect);
-            return tags;
-        }
-
-        /** As recall renders them, for a dry run. */
-        Map<String, Object> fields() {
-            Map<String, Object> f = new LinkedHashMap<>();
-            if (caseId != null) f.put("case_id", caseId);
-            if (notes.containsKey(Fragments.GOAL)) f.put("goal", notes.get(Fragments.GOAL));
-            if (notes.containsKey(Fragments.OUTCOME)) f.put("outcome", notes.get(Fragments.OUTCOME));
-            if (phase != null) f.put("phase", phase);
-            if (resolution != null) f.put("resolution_status", resolution);
-            if (assertion != null && !assertion.equals("observed")) f.put("assertion_status", assertion);
-            if (notes.containsKey(Fragments.CONTEXT_SUMMARY)) f.put("context_summary", notes.get(Fragments.CONTEXT_SUMMARY));
-            if (affect != null && !affect.equals("neutral")) f.put("affect", affect);
-            return f;
-        }
-    }
-
+    /** remember's v3 case fields, checked before anything is written ({@link CaseFields}). */
     private static CaseFields caseFields(ToolArgs a) {
-        String caseId = a.textOr("caseId");
-        if (caseId != null && caseId.isBlank()) caseId = null;
-        if (caseId != null) {
-            caseId = caseId.strip();
-            if (caseId.length() > 100) throw new InvalidArgumentException("caseId", "is " + caseId.length() + " characters; send at most 100");
-        }
-        String phase = a.textOr("phase");
-        if (phase != null && phase.isBlank()) phase = null;
-        if (phase != null) {
-            phase = phase.strip();
-            if (phase.length() > MAX_PHASE) {
-                throw new InvalidArgumentException("phase", "is " + phase.length() + " characters; send a short stage name (at most "
-                        + MAX_PHASE + "), e.g. planning, debugging, implementation, verification");
-            }
-            if (phase.chars().anyMatch(Character::isISOControl)) {
-                throw new InvalidArgumentException("phase", "has a line break or control character; send one short stage name, e.g. debugging");
-            }
-        }
-        Map<String, String> notes = new LinkedHashMap<>();
-        caseText(a, "goal", Fragments.GOAL, notes);
-        caseText(a, "outcome", Fragments.OUTCOME, notes);
-        caseText(a, "contextSummary", Fragments.CONTEXT_SUMMARY, notes);
-        return new CaseFields(caseId, choice(a, "resolutionStatus", Fragments.RESOLUTIONS, "a status"), phase,
-                choice(a, "assertionStatus", Fragments.ASSERTIONS, "an assertion status"),
-                choice(a, "affect", Fragments.AFFECTS, "an affect"), notes);
-    }
-
-    private static void caseText(ToolArgs a, String field, String note, Map<String, String> notes) {
-        String v = a.textOr(field);
-        if (v == null || v.isBlank()) return;
-        v = v.strip();
-        if (v.length() > MAX_CASE_TEXT) {
-            throw new InvalidArgumentException(field, "is " + v.length() + " characters; send at most " + MAX_CASE_TEXT
-                    + " (a sentence or two)");
-        }
-        notes.put(note, v);
+        Map<String, String> raw = new LinkedHashMap<>();
+        for (String name : CaseFields.NAMES) raw.put(name, a.textOr(name));
+        return CaseFields.check(raw, CaseFields.Limits.REMEMBER, name -> name);
     }
 
     /** An optional value of a closed list (case-insensitive), or null; anything else refused naming the values. */

@@ -96,7 +96,7 @@ final class ToonContext {
     /** Every memory of the zone with its outgoing edges, whatever its status (toon's whole file). */
     List<ExportRecord> records() {
         List<ExportRecord> out = new ArrayList<>();
-        engine().export(zone(), out::add);
+        engine().records(zone(), out::add);
         return out;
     }
 

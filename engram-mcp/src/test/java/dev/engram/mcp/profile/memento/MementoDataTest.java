@@ -146,6 +146,65 @@ class MementoDataTest {
     }
 
     @Test
+    void caseFieldsComeAcrossAsRememberWouldHaveStoredThemKoreanIncluded() {
+        String line = "{\"id\":\"frag_case1\",\"content\":\"배포가 JDK 누락으로 실패한다\",\"topic\":\"빌드\",\"type\":\"error\","
+                + "\"keywords\":[\"jdk\"],\"case_id\":\"배포-장애-12\",\"goal\":\"배포를 복구한다\",\"outcome\":\"temurin-17 설치 후 통과\","
+                + "\"phase\":\"점검\",\"resolution_status\":\"RESOLVED\",\"assertion_status\":\"verified\",\"affect\":\"frustration\","
+                + "\"context_summary\":\"금요일 배포 중\\n두 번째 시도\"}\n"
+                + "{\"id\":\"frag_plain\",\"content\":\"The API answers in JSON\",\"topic\":\"api\",\"type\":\"fact\","
+                + "\"assertion_status\":\"observed\",\"affect\":\"neutral\",\"case_id\":\"\",\"goal\":null}";
+        MementoData.Loaded loaded = MementoData.toRecords(MementoData.parseExport(line, json), "default", clock.instant());
+        var rec = loaded.records().get(0);
+        assertEquals(Map.of("goal", "배포를 복구한다", "outcome", "temurin-17 설치 후 통과", "context_summary", "금요일 배포 중\n두 번째 시도"),
+                rec.notes());
+        assertEquals("배포-장애-12", rec.tagWords().get(Fragments.tagFor(Fragments.CASE, "배포-장애-12")));
+        assertEquals("점검", rec.tagWords().get(Fragments.tagFor(Fragments.PHASE, "점검")));
+        assertEquals("빌드", rec.tagWords().get(Fragments.tagFor(Fragments.TOPIC, "빌드")));
+        assertTrue(loaded.records().get(1).notes().isEmpty() && loaded.records().get(1).tagWords().isEmpty(), loaded.records().get(1).toString());
+        MementoData.importInto(engine, loaded, false);
+
+        Map<String, Object> f = fragments(ok("recall", "keywords", List.of("jdk"))).get(0);
+        assertEquals("배포-장애-12", f.get("case_id"));
+        assertEquals("배포를 복구한다", f.get("goal"));
+        assertEquals("temurin-17 설치 후 통과", f.get("outcome"));
+        assertEquals("점검", f.get("phase"));
+        assertEquals("resolved", f.get("resolution_status"));
+        assertEquals("verified", f.get("assertion_status"));
+        assertEquals("frustration", f.get("affect"));
+        assertEquals("금요일 배포 중\n두 번째 시도", f.get("context_summary"));
+        assertEquals(1, fragments(ok("recall", "caseId", "배포-장애-12")).size(), "the case filter finds it");
+        Map<String, Object> plain = fragments(ok("recall", "keywords", List.of("json"))).get(0);
+        assertFalse(plain.containsKey("case_id") || plain.containsKey("affect") || plain.containsKey("assertion_status")
+                || plain.containsKey("goal"), plain.toString());
+        Map<String, Object> story = ok("reconstruct_history", "caseId", "배포-장애-12");
+        assertEquals(1, ((List<?>) story.get("ordered_timeline")).size(), story.toString());
+    }
+
+    @Test
+    void aCaseFieldOutsideMementosValuesRefusesTheSourceNamingTheFragment() {
+        String good = "{\"id\":\"ok1\",\"content\":\"fine\",\"topic\":\"t\",\"type\":\"fact\"}\n";
+        for (String[] bad : new String[][] {
+                {"\"affect\":\"angry\"", "fragment b1: affect 'angry' is not an affect; send one of neutral, frustration"},
+                {"\"resolution_status\":\"closed\"", "fragment b1: resolution_status 'closed' is not a status; send one of open, resolved, abandoned"},
+                {"\"assertion_status\":\"maybe\"", "fragment b1: assertion_status 'maybe' is not an assertion status"},
+                {"\"phase\":\"" + "p".repeat(51) + "\"", "fragment b1: phase is 51 characters"},
+                {"\"case_id\":\"" + "c".repeat(256) + "\"", "fragment b1: case_id is 256 characters; send at most 255"},
+                {"\"goal\":\"" + "목".repeat(2001) + "\"", "fragment b1: goal is 2001 characters; send at most 2000"}}) {
+            String text = good + "{\"id\":\"b1\",\"content\":\"x\",\"topic\":\"t\",\"type\":\"fact\"," + bad[0] + "}";
+            EngramUserException e = assertThrows(EngramUserException.class,
+                    () -> MementoData.toRecords(MementoData.parseExport(text, json), "default", clock.instant()));
+            assertTrue(e.getMessage().startsWith(bad[1]), e.getMessage());
+        }
+        assertEquals(0, store.count());
+        // Memento's own limits pass: a 255-character case id and a long goal
+        String longOk = "{\"id\":\"l1\",\"content\":\"x\",\"topic\":\"t\",\"type\":\"fact\",\"case_id\":\"" + "c".repeat(255)
+                + "\",\"goal\":\"" + "g".repeat(1500) + "\"}";
+        var rec = MementoData.toRecords(MementoData.parseExport(longOk, json), "default", clock.instant()).records().get(0);
+        assertEquals(1500, rec.notes().get("goal").length());
+        assertEquals("c".repeat(255), rec.tagWords().get(Fragments.tagFor(Fragments.CASE, "c".repeat(255))));
+    }
+
+    @Test
     void aMalformedLineRefusesTheFileNamingTheLine() {
         EngramUserException e = assertThrows(EngramUserException.class,
                 () -> MementoData.parseExport("{\"id\":\"a\",\"content\":\"x\",\"topic\":\"t\"}\n{not json\n", json));

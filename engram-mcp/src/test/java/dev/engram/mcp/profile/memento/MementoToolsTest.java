@@ -10,6 +10,8 @@ import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.mcp.tool.TransportSession;
+import dev.engram.engine.session.SessionRotation;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import dev.engram.testing.MutableClock;
@@ -346,7 +348,7 @@ class MementoToolsTest {
     }
 
     @Test
-    void feedbackAdaptsImportanceAndUnbuiltToolsSaySo() {
+    void feedbackAdaptsImportanceAndTheGuideAndTracesAnswer() {
         String id = remember("Recall pages are slow", "perf", "fact", "importance", 0.5);
         Map<String, Object> r = ok("tool_feedback", "tool_name", "recall", "relevant", false, "sufficient", false, "fragment_ids", List.of(id));
         @SuppressWarnings("unchecked")
@@ -358,12 +360,49 @@ class MementoToolsTest {
         assertEquals(0.475, store.get(id).orElseThrow().relevance() / 2, 1e-9);
         assertTrue(error("tool_feedback", "tool_name", "recall", "relevant", true).contains("sufficient is required"));
         assertTrue(((String) ok("reconstruct_history", "caseId", "c1").get("summary")).startsWith("No fragments found for case 'c1'"));
-        assertTrue(error("session_rotate").contains("not built yet"));
         assertTrue(((Map<?, ?>) ok("get_skill_guide", "section", "importance").get("guide")).containsKey("importance"));
         assertTrue(error("get_skill_guide", "section", "nope").contains("overview"));
         Map<String, Object> t = ok("search_traces", "keyword", "PAGES");
         assertEquals(1, t.get("count"));
         assertTrue(error("search_traces").contains("keyword is required"));
+    }
+
+    @Test
+    void sessionRotateGivesTheCallsHttpSessionANewIdAndOverStdioSaysThereIsNone() {
+        String stdio = error("session_rotate");
+        assertTrue(stdio.contains("session_rotate: no session id to rotate") && stdio.contains("came over stdio"), stdio);
+        assertTrue(error("session_rotate", "reason", "a\nb").contains("reason has a line break"), "the reason is checked first");
+
+        SessionRotation ledger = new SessionRotation(() -> "7c1d8d52-0000-4000-8000-000000000001", 10);
+        List<String> rotations = new java.util.ArrayList<>();
+        TransportSession http = new TransportSession() {
+            @Override
+            public String id() {
+                return "sdk-session-1";
+            }
+
+            @Override
+            public SessionRotation.Rotated rotate(String reason) {
+                SessionRotation.Rotated r = ledger.rotate("sdk-session-1", "sdk-session-1", reason);
+                rotations.add(r.newId());
+                return r;
+            }
+        };
+        ToolHandler h = profile.tools().stream().filter(t -> t.definition().name().equals("session_rotate")).findFirst().orElseThrow();
+        CallToolResult tooLong = ToolAdapter.call(h, args("reason", "r".repeat(257)), new Caller("t/sdk-session-1", null, "t", http));
+        assertTrue(Boolean.TRUE.equals(tooLong.isError()) && text(tooLong).contains("reason is 257 characters; send at most 256"), text(tooLong));
+        assertEquals(List.of(), rotations, "a refused reason rotates nothing");
+
+        CallToolResult r = ToolAdapter.call(h, args(), new Caller("t/sdk-session-1", null, "t", http));
+        assertFalse(Boolean.TRUE.equals(r.isError()), text(r));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> out = (Map<String, Object>) r.structuredContent();
+        assertEquals(List.of("success", "newSessionId", "expiresAt", "rotatedAt", "reason"), List.copyOf(out.keySet()));
+        assertEquals("7c1d8d52-0000-4000-8000-000000000001", out.get("newSessionId"));
+        assertEquals("2026-12-01T10:00:00Z", out.get("rotatedAt"));
+        assertEquals(SessionRotation.DEFAULT_REASON, out.get("reason"));
+        assertTrue(ledger.lookup("sdk-session-1") instanceof SessionRotation.Retired);
+        assertEquals(new SessionRotation.Current("sdk-session-1"), ledger.lookup("7c1d8d52-0000-4000-8000-000000000001"));
     }
 
     @Test
@@ -646,6 +685,38 @@ class MementoToolsTest {
         assertTrue(error("recall", "keywords", List.of("flyway"), "includeKeywords", "yes").contains("includeKeywords"));
         assertTrue(error("recall", "keywords", List.of("flyway"), "contextText", 5).contains("contextText"));
         assertEquals(2, fragments(ok("recall", "keywords", List.of("flyway"), "contextText", "Migrating the schema")).size());
+    }
+
+    @Test
+    void contextTextPrimesTheFragmentsItNamesAndTheirLinksForTheSearchesThatFollow() {
+        String schema = remember("Flyway migrations run before the app starts", "db", "fact");
+        String linked = remember("The staging database is PostgreSQL 16", "db", "fact", "linkedTo", List.of(schema));
+        String quiet = remember("The old cluster's baseline is version 1", "db", "fact");
+        String tabs = remember("The team indents with tabs", "style", "fact");
+        clock.advance(Duration.ofDays(60)); // a fact's half-life: 0.5 has faded to 0.25
+        for (String id : List.of(schema, linked)) {
+            assertEquals(0.25, Fragments.importance(store.get(id).orElseThrow(), clock.instant()));
+            assertEquals("cold", Fragments.tier(store.get(id).orElseThrow(), clock.instant()));
+        }
+
+        Map<String, Object> r = okIn("claude/s1", "recall", "keywords", List.of("tabs"), "contextText", "Running the Flyway migrations before the app starts");
+        assertEquals(List.of(tabs), ids(r), "the recall answers its own keywords; the context does not join the answer");
+        List<Map<String, Object>> after = fragments(okIn("claude/s2", "recall", "keywords", List.of("flyway", "staging", "baseline"), "excludeSeen", false));
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        after.forEach(f -> byId.put((String) f.get("id"), f));
+        for (String id : List.of(schema, linked)) { // the named fragment and the one linked to it
+            assertEquals(1L, ((Number) byId.get(id).get("access_count")).longValue(), id + " was primed: " + byId.get(id));
+            assertEquals("hot", byId.get(id).get("ttl_tier"));
+            assertEquals(0.5, byId.get(id).get("importance"), "primed: its fading starts again from the priming, as from a read");
+        }
+        assertEquals(0L, ((Number) byId.get(quiet).get("access_count")).longValue(), "a fragment the context does not name");
+        assertEquals(0.25, byId.get(quiet).get("importance"));
+
+        okIn("claude/s1", "recall", "keywords", List.of("tabs"), "contextText", "Running the Flyway migrations before the app starts");
+        assertEquals(2, store.get(schema).orElseThrow().accessCount(), "once per session in 10 minutes (the s2 recall read it once)");
+        String big = error("recall", "keywords", List.of("tabs"), "contextText", "x".repeat(2001));
+        assertTrue(big.contains("contextText is 2001 characters; send at most 2000"), big);
+        assertEquals(2, store.get(tabs).orElseThrow().accessCount(), "a refused recall reads nothing");
     }
 
     @SuppressWarnings("unchecked")
