@@ -178,7 +178,8 @@ final class MemoryTools {
                 .asOf(blank(args.textOr("as_of"))).explain(args.bool("explain"))
                 .budgetTokens(tokens == null || tokens == 0 ? null : tokens).budget(Budget.DEEP)
                 .rankFusion(args.bool("rrf")).bias(bias);
-        if (ids != null && !ids.isEmpty()) {
+        boolean byIds = ids != null && !ids.isEmpty();
+        if (byIds) {
             q.mode(RecallMode.IDS).ids(ids);
         } else if (index || query.isEmpty()) {
             // toon lists the top entries when the query is empty; Engram's index mode does the listing
@@ -187,7 +188,9 @@ final class MemoryTools {
             // toon walks the links from its matches in every mode, hops deep (1 by default)
             q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit).hops(hops);
         }
-        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout));
+        // toon prints the edges among a ranked recall's entries in the normal layout, not among entries fetched by ids
+        ToonLinks links = new ToonLinks(c.engine(), c.zone(), !byIds);
+        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links));
         List<RecalledMemory> found = result.results();
         if (found.isEmpty()) return "No matching memories.";
         if (index) {
@@ -196,7 +199,7 @@ final class MemoryTools {
             b.append("\nFetch full entries with memory_recall ids: \"<id>,<id>\"");
             return b.toString();
         }
-        return ToonText.render(found, layout);
+        return ToonText.render(found, layout, links);
     }
 
     /** toon's session factor (an entry about a file this session touched), script, folder and drift amounts. */
