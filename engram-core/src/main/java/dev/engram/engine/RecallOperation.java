@@ -75,6 +75,7 @@ final class RecallOperation {
             int price = cost.added(r, q.mode(), java.util.Collections.unmodifiableList(kept));
             if (q.budgetTokens() != null && tokens + price > q.budgetTokens()) {
                 budgetLimited = true;
+                if (!cost.skipsWhatDoesNotFit()) break;
                 continue; // greedy: a later, shorter result may still fit
             }
             tokens += price;

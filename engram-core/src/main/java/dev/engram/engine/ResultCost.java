@@ -25,6 +25,15 @@ public interface ResultCost {
         return recalled(result, mode, kept.size() + 1);
     }
 
+    /**
+     * Whether the budget cut may pass over a result that does not fit and keep a later, shorter one (the
+     * default), or stops at the first result that does not fit, so what is kept is always the top of the
+     * ranking (toon-memory's cut).
+     */
+    default boolean skipsWhatDoesNotFit() {
+        return true;
+    }
+
     /** Tokens of one memory's line in the session briefing, as printed. */
     int briefingLine(Memory memory);
 }

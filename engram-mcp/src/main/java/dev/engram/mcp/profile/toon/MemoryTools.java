@@ -192,7 +192,7 @@ final class MemoryTools {
         ToonLinks links = new ToonLinks(c.engine(), c.zone(), !byIds);
         RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links));
         List<RecalledMemory> found = result.results();
-        if (found.isEmpty()) return "No matching memories.";
+        if (found.isEmpty()) return result.budgetLimited() ? tooSmall(tokens) : "No matching memories.";
         if (index) {
             StringBuilder b = new StringBuilder();
             for (int i = 0; i < found.size(); i++) b.append(ToonText.index(found.get(i), i + 1)).append('\n');
@@ -261,9 +261,19 @@ final class MemoryTools {
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
                     .mode(RecallMode.RANKED).rankFusion(args.bool("rrf")).bias(bias(args, true)).build();
-            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
-            return found.isEmpty() ? "No matching memories." : ToonText.render(found, ToonText.Layout.NORMAL);
+            RecallResult result = c.engine().recall(q, ToonText.COST);
+            if (result.results().isEmpty()) return result.budgetLimited() ? tooSmall(q.budgetTokens()) : "No matching memories.";
+            return ToonText.render(result.results(), ToonText.Layout.NORMAL);
         });
+    }
+
+    /**
+     * When the best entry alone is over {@code budget_tokens}: toon prints it anyway, Engram stays within the
+     * budget and says so (an empty answer would read as "nothing matched").
+     */
+    static String tooSmall(int budgetTokens) {
+        return "No entry fits within budget_tokens " + budgetTokens + ": the best match alone takes more. Raise budget_tokens, "
+                + "or ask for budget \"tiny\" (one line each) or mode \"index\".";
     }
 
     ToonTool suggest() {

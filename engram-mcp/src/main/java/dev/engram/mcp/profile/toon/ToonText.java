@@ -19,7 +19,8 @@ final class ToonText {
     /**
      * The price of each entry as {@code layout} prints it with {@code links} (null: no links or edges printed),
      * so {@code budget_tokens} bounds what the agent reads. An entry kept in the normal layout also lengthens
-     * the earlier entries it is joined to ({@code · edges: ->3}): that growth is part of its price.
+     * the earlier entries it is joined to ({@code · edges: ->3}): that growth is part of its price. As toon's, the
+     * cut keeps the entries in rank order and stops at the first that does not fit.
      */
     static ResultCost cost(Layout layout, ToonLinks links) {
         return new ResultCost() {
@@ -44,6 +45,12 @@ final class ToonText {
                             - tokens(normal(k, i + 1, links.ranks(k.memory(), before)));
                 }
                 return price;
+            }
+
+            /** toon keeps its entries in rank order up to the first that does not fit: no shorter one from further down. */
+            @Override
+            public boolean skipsWhatDoesNotFit() {
+                return false;
             }
 
             @Override

@@ -383,12 +383,34 @@ class ToonToolsTest {
         int printedEdges = 0;
         for (int budget = 20; budget <= 300; budget += 3) {
             String text = call("memory_recall", Map.of("query", "hook retries", "budget", "normal", "budget_tokens", budget, "limit", 8));
+            if (text.equals(MemoryTools.tooSmall(budget))) continue; // not even the first entry fits: none printed
             int tokens = 0;
             for (String block : text.split("\n\n")) tokens += (int) Math.ceil(block.length() / 4.0) + block.strip().split("\\s+").length;
             assertTrue(tokens <= budget, "printed " + tokens + " tokens over a budget of " + budget + ":\n" + text);
             if (text.contains("edges: ->")) printedEdges++;
         }
         assertTrue(printedEdges > 50, "the edges were printed: " + printedEdges);
+    }
+
+    @Test
+    void budgetTokensKeepTheTopOfTheRankingAndStopAtTheFirstEntryThatDoesNotFitAsToonDoes() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "first", "content", "Retry once"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "second", "content", "Retry " + "with a long explanation ".repeat(20)));
+        call("memory_remember", Map.of("category", "knowledge", "key", "third", "content", "Retry twice"));
+        // pins order the answer: first, second, third
+        call("memory_pin", Map.of("key", "first", "priority", 3));
+        call("memory_pin", Map.of("key", "second", "priority", 2));
+        call("memory_pin", Map.of("key", "third", "priority", 1));
+        String all = call("memory_recall", Map.of("query", "retry", "budget", "normal"));
+        assertTrue(all.indexOf("/first") < all.indexOf("/second") && all.indexOf("/second") < all.indexOf("/third"), all);
+        String cut = call("memory_recall", Map.of("query", "retry", "budget", "normal", "budget_tokens", 40));
+        assertTrue(cut.contains("/first"), cut);
+        assertFalse(cut.contains("/third"), "third would fit, but toon stops at second, which does not: " + cut);
+        String smart = call("memory_smart_recall", Map.of("intent", "retry", "budget_tokens", 40));
+        assertTrue(smart.contains("/first") && !smart.contains("/third"), smart);
+        call("memory_pin", Map.of("key", "second", "priority", 5));
+        assertEquals(MemoryTools.tooSmall(20), call("memory_recall", Map.of("query", "retry", "budget", "normal", "budget_tokens", 20)));
+        assertTrue(MemoryTools.tooSmall(20).startsWith("No entry fits within budget_tokens 20"));
     }
 
     @Test
