@@ -192,6 +192,8 @@ public final class Main implements Runnable {
         @Option(names = "--block", defaultValue = "25", description = "Calls each server makes in a row before the other's turn.") int block;
         @Option(names = "--budget", defaultValue = "normal", description = "memory_recall's budget: tiny, normal or deep (default ${DEFAULT-VALUE}).")
         String budget;
+        @Option(names = "--budget-tokens", defaultValue = "0", description = "memory_recall's budget_tokens, sent to both"
+                + " servers (default ${DEFAULT-VALUE}: not sent).") int budgetTokens;
         @Option(names = "--embedder", defaultValue = "none", description = "Engram's ENGRAM_EMBEDDER (default ${DEFAULT-VALUE}: lexical, as toon).")
         String embedder;
         @Option(names = "--engram-java-opts", split = " ", defaultValue = "", description = "JVM options for Engram's server.")
@@ -207,7 +209,7 @@ public final class Main implements Runnable {
             ToonPeer.Settings settings;
             Path serverJs;
             try {
-                settings = new ToonPeer.Settings(sizes, remembers, recalls, warmup, block, budget, ToonPeer.Settings.shapes(shapes),
+                settings = new ToonPeer.Settings(sizes, remembers, recalls, warmup, block, budget, budgetTokens, ToonPeer.Settings.shapes(shapes),
                         setSeconds, common.seed, common.workDir());
                 serverJs = ToonPeer.serverScript(toon);
                 if (!Files.isRegularFile(jar)) {
@@ -218,15 +220,15 @@ public final class Main implements Runnable {
                 System.err.println("toonpeer: " + e.getMessage());
                 return 2;
             }
-            List<PeerTarget> targets = List.of(new ToonPeer.Toon(node, serverJs, budget),
-                    new ToonPeer.EngramToon(jar.toAbsolutePath(), blanksRemoved(javaOpts), embedder, budget));
+            List<PeerTarget> targets = List.of(new ToonPeer.Toon(node, serverJs, budget, budgetTokens),
+                    new ToonPeer.EngramToon(jar.toAbsolutePath(), blanksRemoved(javaOpts), embedder, budget, budgetTokens));
             System.out.println("Engram: `java -jar engram.jar mcp --profile toon`, ENGRAM_EMBEDDER=" + embedder
                     + "; toon-memory: `node " + serverJs + " mcp`; each in its own empty project folder, same MCP Java SDK client."
                     + " Tokens: ceil(characters / 4) of the text answer.\n");
             // one size at a time, printed when done: toon's larger sizes take minutes and may fail on their own
             for (int n : sizes) {
                 var figures = new PeerBench(System.err, common.serverErr()).run(settings.peer(List.of(n)), targets);
-                System.out.println(ToonPeer.table(figures, n, budget));
+                System.out.println(ToonPeer.table(figures, n, budget + (budgetTokens == 0 ? "" : ", budget_tokens " + budgetTokens)));
                 System.out.println(ToonPeer.verdict(figures, n));
                 System.out.flush();
             }

@@ -37,7 +37,7 @@ final class ToonPeer {
     }
 
     /** The command's flags, checked with the names the user typed. */
-    record Settings(List<Integer> sizes, int remembers, int recalls, int warmup, int block, String budget,
+    record Settings(List<Integer> sizes, int remembers, int recalls, int warmup, int block, String budget, int budgetTokens,
                     List<PeerBench.QueryShape> shapes, int setSeconds, long seed, Path workDir) {
         Settings {
             sizes = List.copyOf(sizes);
@@ -51,6 +51,10 @@ final class ToonPeer {
             if (block < 1) throw new IllegalArgumentException("--block must be >= 1, got " + block);
             if (!BUDGETS.contains(budget)) {
                 throw new IllegalArgumentException("--budget must be one of tiny, normal, deep (toon's recall budgets), got '" + budget + "'");
+            }
+            if (budgetTokens != 0 && (budgetTokens < 20 || budgetTokens > 100_000)) {
+                throw new IllegalArgumentException("--budget-tokens must be 0 (not sent) or 20..100000 (what both servers take), got "
+                        + budgetTokens);
             }
             if (shapes.isEmpty()) throw new IllegalArgumentException("--shapes must name phrase, keyword or both");
             if (setSeconds < 0) throw new IllegalArgumentException("--set-seconds must be >= 0 (0: no cap), got " + setSeconds);
@@ -164,9 +168,14 @@ final class ToonPeer {
         return String.format(Locale.ROOT, "first recall after start (imports it) %.1f s", r.nanos() / 1e9);
     }
 
-    /** toon-memory's tools, which both servers answer: remember and recall with the run's {@link #budget()}. */
+    /**
+     * toon-memory's tools, which both servers answer: remember and recall with the run's {@link #budget()} and,
+     * when not 0, its {@link #budgetTokens()}.
+     */
     sealed interface ToonTools extends PeerTarget permits Toon, EngramToon {
         String budget();
+
+        int budgetTokens();
 
         @Override
         default String writeTool() {
@@ -185,12 +194,13 @@ final class ToonPeer {
 
         @Override
         default Map<String, Object> searchArguments(String query) {
-            return Map.of("query", query, "budget", budget());
+            return budgetTokens() == 0 ? Map.of("query", query, "budget", budget())
+                    : Map.of("query", query, "budget", budget(), "budget_tokens", budgetTokens());
         }
     }
 
     /** The real toon-memory: {@code node bin/toon-memory.js mcp} in the project folder. */
-    record Toon(String node, Path serverJs, String budget) implements ToonTools {
+    record Toon(String node, Path serverJs, String budget, int budgetTokens) implements ToonTools {
         @Override
         public String label() {
             return TOON_LABEL;
@@ -225,7 +235,7 @@ final class ToonPeer {
      * the per-project one and it imports the project's .toon-memory at first start; {@code embedder} is its
      * ENGRAM_EMBEDDER ({@code none}: lexical only, as toon).
      */
-    record EngramToon(Path jar, List<String> javaOptions, String embedder, String budget) implements ToonTools {
+    record EngramToon(Path jar, List<String> javaOptions, String embedder, String budget, int budgetTokens) implements ToonTools {
         EngramToon {
             javaOptions = List.copyOf(javaOptions);
         }

@@ -34,6 +34,8 @@ class ToonPeerFlagsTest {
         assertEquals("toonpeer: --block must be >= 1, got 0", BenchCli.refused(valid("--block", "0")));
         assertEquals("toonpeer: --budget must be one of tiny, normal, deep (toon's recall budgets), got 'huge'",
                 BenchCli.refused(valid("--budget", "huge")));
+        assertEquals("toonpeer: --budget-tokens must be 0 (not sent) or 20..100000 (what both servers take), got 19",
+                BenchCli.refused(valid("--budget-tokens", "19")));
         assertEquals("toonpeer: --shapes must be phrase, keyword or phrase,keyword, got 'sentence'",
                 BenchCli.refused(valid("--shapes", "phrase,sentence")));
         assertEquals("toonpeer: --set-seconds must be >= 0 (0: no cap), got -60", BenchCli.refused(valid("--set-seconds", "-60")));
@@ -60,6 +62,14 @@ class ToonPeerFlagsTest {
         assertEquals(String.join(";", m.tags()), args.get("tags"));
         assertTrue(((String) args.get("key")).matches("[a-z0-9]+(-[a-z0-9]+)*-15"), (String) args.get("key"));
         assertEquals(m.content(), args.get("content"));
+    }
+
+    @Test
+    void budgetTokensIsSentToBothServersOnlyWhenGiven() {
+        var toon = new ToonPeer.Toon("node", Path.of("toon.js"), "normal", 0);
+        var engram = new ToonPeer.EngramToon(Path.of("engram.jar"), List.of(), "none", "normal", 300);
+        assertEquals(java.util.Map.of("query", "q", "budget", "normal"), toon.searchArguments("q"));
+        assertEquals(java.util.Map.of("query", "q", "budget", "normal", "budget_tokens", 300), engram.searchArguments("q"));
     }
 
     @Test

@@ -84,6 +84,22 @@ final class HookSubcommand implements Runnable {
         void run(SoftRun run) throws java.io.IOException;
     }
 
+    /**
+     * Whether {@code agent} is Antigravity, which decodes every hook's stdout as its own JSON message (protojson):
+     * an empty or plain-text answer fails the hook, and a failed PreInvocation hook stops the model call. Its hooks
+     * answer {@code {}} when they have nothing to add.
+     */
+    static boolean antigravity(String agent) {
+        return agent != null && !agent.isBlank()
+                && dev.engram.cli.install.Agents.find(agent).filter(a -> a.name().equals("antigravity")).isPresent();
+    }
+
+    /** After a hook for {@code agent} ran: Antigravity's answer when the hook printed none. */
+    static int answered(Main main, String agent, boolean printed) {
+        if (antigravity(agent) && !printed) main.out().println("{}");
+        return 0;
+    }
+
     /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
     int failSoft(String name, SoftHook body) {
         SoftRun run = new SoftRun(this);
@@ -125,12 +141,16 @@ final class HookSubcommand implements Runnable {
         @ParentCommand
         HookSubcommand hook;
 
+        @picocli.CommandLine.Parameters(arity = "0..1", paramLabel = "AGENT", description = "The agent running the hook"
+                + " (antigravity: answered with {} on stdout, as it requires)")
+        String agent;
+
         @picocli.CommandLine.Option(names = "--profile", paramLabel = "NAME", description = "The profile the agent's server runs (default native, or $ENGRAM_PROFILE)")
         String profile;
 
         @Override
         public Integer call() {
-            return hook.failSoft("stop", run -> {
+            hook.failSoft("stop", run -> {
                 Main main = run.main;
                 EngramConfig config = run.config();
                 String profileName = main.configLoader().profile(profile, main.profiles());
@@ -152,6 +172,7 @@ final class HookSubcommand implements Runnable {
                             : "engram hook stop: saved " + o.saved() + ", verified " + o.verified());
                 }
             });
+            return answered(hook.root.main(), agent, false);
         }
 
         /** toon's checkpoint, through the toon profile's own code, in the store its MCP server uses for this project. */
@@ -178,7 +199,9 @@ final class HookSubcommand implements Runnable {
                     "(pinned, warnings, important and recent memories of the store the agent's",
                     "MCP server opens for the session's folder) as the host's",
                     "hookSpecificOutput.additionalContext, within --budget-tokens (default 2000,",
-                    "or ENGRAM_HOOK_BUDGET_TOKENS). Always exits 0; problems go to stderr."})
+                    "or ENGRAM_HOOK_BUDGET_TOKENS). For antigravity (its PreInvocation event, before",
+                    "every model call) as {\"injectSteps\":[{\"ephemeralMessage\": …}]}, else {}.",
+                    "Always exits 0; problems go to stderr."})
     static final class SessionStart implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
@@ -194,7 +217,8 @@ final class HookSubcommand implements Runnable {
 
         @Override
         public Integer call() {
-            return hook.failSoft("session-start", run -> {
+            boolean[] printed = {false};
+            hook.failSoft("session-start", run -> {
                 Main main = run.main;
                 int tokens = budgetTokens(budget, run.env, main.err());
                 var input = run.input();
@@ -225,11 +249,20 @@ final class HookSubcommand implements Runnable {
                     briefing = noMemories ? sessions.strip() : text.context(context) + (sessions.isEmpty() ? "" : "\n\n" + sessions.strip());
                 }
                 if (briefing.isBlank()) return;
-                java.util.Map<String, Object> specific = new java.util.LinkedHashMap<>();
-                specific.put("hookEventName", "SessionStart");
-                specific.put("additionalContext", briefing);
-                main.out().println(main.json().write(java.util.Map.of("hookSpecificOutput", specific)));
+                if (antigravity(agent)) {
+                    // an ephemeral step lasts one model call, and PreInvocation runs before each: the briefing stays in view
+                    // without piling up in the conversation
+                    main.out().println(main.json().write(java.util.Map.of("injectSteps",
+                            List.of(java.util.Map.of("ephemeralMessage", briefing)))));
+                } else {
+                    java.util.Map<String, Object> specific = new java.util.LinkedHashMap<>();
+                    specific.put("hookEventName", "SessionStart");
+                    specific.put("additionalContext", briefing);
+                    main.out().println(main.json().write(java.util.Map.of("hookSpecificOutput", specific)));
+                }
+                printed[0] = true;
             });
+            return answered(hook.root.main(), agent, printed[0]);
         }
 
         static final int DEFAULT_BUDGET_TOKENS = 2000;
@@ -390,7 +423,7 @@ final class HookSubcommand implements Runnable {
 
         @Override
         public Integer call() {
-            return hook.failSoft("capture", run -> {
+            hook.failSoft("capture", run -> {
                 var input = run.input();
                 String cwd = input.text("cwd");
                 java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : run.main.configLoader().cwd();
@@ -400,6 +433,7 @@ final class HookSubcommand implements Runnable {
                         dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), run.main.json()::write);
                 if (o != null) dev.engram.mcp.profile.toon.ToonCapture.append(memory, o, java.time.Instant.now());
             });
+            return answered(hook.root.main(), agent, false);
         }
     }
 }

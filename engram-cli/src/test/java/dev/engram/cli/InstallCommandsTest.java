@@ -198,7 +198,11 @@ class InstallCommandsTest {
                 Arguments.of("opencode", "project/opencode.json", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"mcp\": {}\n}\n"),
                 Arguments.of("grok", "project/.grok/config.toml",
                         "# shared with the team\n[mcp_servers.linear]\nurl = \"https://mcp.linear.app/mcp\"\n\n[permission]\nallow = [\"Read\"]\n"),
-                Arguments.of("trae", "project/.trae/mcp.json", "{\"mcpServers\":{\"figma\":{\"url\":\"https://example.com/mcp\"}}}"));
+                Arguments.of("trae", "project/.trae/mcp.json", "{\"mcpServers\":{\"figma\":{\"url\":\"https://example.com/mcp\"}}}"),
+                // Antigravity's hooks.json holds named sets of hooks: toon-memory's own stays beside Engram's
+                Arguments.of("antigravity", "project/.agents/hooks.json", "{\n  \"toon-memory\": {\n    \"PreInvocation\": [{\"type\": \"command\","
+                        + " \"command\": \"/p/.toon-memory/hooks/session-start-antigravity.sh\"}],\n    \"PostToolUse\": [{\"matcher\": \"*\","
+                        + " \"hooks\": [{\"type\": \"command\", \"command\": \"/p/.toon-memory/hooks/capture-antigravity.sh\"}]}]\n  }\n}\n"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -290,6 +294,51 @@ class InstallCommandsTest {
         assertEquals(badToml, Files.readString(codex));
         assertFalse(Files.exists(project.resolve(".codex/hooks.json")), "nothing is written for a refused agent");
         assertTrue(Files.readString(project.resolve(".kiro/settings/mcp.json")).contains("\"engram\""));
+    }
+
+    @Test
+    void antigravitysHooksAreANamedSetInHooksJsonAndAnUnreadableOneIsRefusedUntouched() throws IOException {
+        Run run = init("--agent", "antigravity", "--profile", "toon", "--capture");
+        assertEquals(0, run.code(), run.out() + run.err());
+        Map<String, Object> hooks = dev.engram.mcp.json.JsonText.standard().readObject(Files.readString(project.resolve(".agents/hooks.json")));
+        assertEquals(java.util.Set.of("engram"), hooks.keySet(), "every top-level key is a hook set's name");
+        @SuppressWarnings("unchecked") Map<String, Object> mine = (Map<String, Object>) hooks.get("engram");
+        assertEquals(List.of(Map.of("type", "command", "command", COMMAND + " hook session-start antigravity --profile toon")),
+                mine.get("PreInvocation"), "PreInvocation and Stop list their handlers directly");
+        assertEquals(List.of(Map.of("type", "command", "command", COMMAND + " hook stop antigravity --profile toon")), mine.get("Stop"));
+        assertEquals(List.of(Map.of("matcher", "*", "hooks", List.of(Map.of("type", "command", "command", COMMAND + " hook capture antigravity")))),
+                mine.get("PostToolUse"), "PostToolUse takes matcher groups");
+        assertEquals(0, engram("uninstall", "--agent", "antigravity").code());
+        assertFalse(Files.exists(project.resolve(".agents/hooks.json")));
+        // on Windows its hook shell is not documented: plain words only, a path with a space gets no hooks and says why
+        Run spaced = engramOn("Windows 11", "init", "--command", "\"C:\\Program Files\\engram\\engram.exe\"", "--agent", "antigravity");
+        assertEquals(0, spaced.code(), spaced.out() + spaced.err());
+        assertTrue(spaced.out().contains("antigravity: no hooks registered (the MCP server is): the shell it runs hooks with on Windows"
+                + " is not documented"), spaced.out());
+        assertFalse(Files.exists(project.resolve(".agents/hooks.json")));
+        Run plain = engramOn("Windows 11", "init", "--command", "C:\\engram\\engram.exe", "--agent", "antigravity");
+        assertEquals(0, plain.code(), plain.out() + plain.err());
+        assertTrue(Files.readString(project.resolve(".agents/hooks.json")).contains(
+                "\"command\": \"C:\\\\engram\\\\engram.exe hook session-start antigravity --profile native\""), plain.out());
+        assertEquals(0, engramOn("Windows 11", "uninstall", "--agent", "antigravity").code());
+        assertFalse(Files.exists(project.resolve(".agents/hooks.json")));
+
+        // a hooks.json Antigravity could not read either: refused, left as it is, and nothing written for the agent
+        Path file = Files.createDirectories(project.resolve(".agents")).resolve("hooks.json");
+        String broken = "{\n  \"lint\": {\"PostToolUse\": [],},\n}\n";
+        Files.writeString(file, broken);
+        Run refused = init("--agent", "antigravity,cursor");
+        assertEquals(1, refused.code(), refused.out());
+        assertTrue(refused.out().contains("antigravity: refused: " + file + " is not valid JSON: "), refused.out());
+        assertTrue(refused.out().contains("Nothing was written for antigravity"), refused.out());
+        assertEquals(broken, Files.readString(file));
+        assertFalse(Files.exists(project.resolve(".agents/mcp_config.json")), "nothing is written for a refused agent");
+        assertTrue(Files.exists(project.resolve(".cursor/mcp.json")), "the other agents go on");
+        // --no-hooks registers the server alone and leaves the file be
+        Run serverOnly = init("--agent", "antigravity", "--no-hooks");
+        assertEquals(0, serverOnly.code(), serverOnly.out());
+        assertTrue(Files.readString(project.resolve(".agents/mcp_config.json")).contains("\"engram\""));
+        assertEquals(broken, Files.readString(file));
     }
 
     @Test

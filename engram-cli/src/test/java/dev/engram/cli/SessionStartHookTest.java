@@ -145,6 +145,45 @@ class SessionStartHookTest {
     }
 
     @Test
+    void forAntigravityTheBriefingIsAnEphemeralStepAndEveryHookAnswersJson() throws IOException {
+        seed(0);
+        // Antigravity's PreInvocation event: flat, camelCase, the workspace as a list
+        String event = "{\"conversationId\":\"c-0042\",\"workspacePaths\":[\"" + project + "\"],\"transcriptPath\":\""
+                + tmp.resolve("none.jsonl") + "\",\"invocationNum\":0,\"initialNumSteps\":3}";
+        for (String agent : List.of("antigravity", "agy")) {
+            Run run = engram(event, Map.of(), "hook", "session-start", agent);
+            assertEquals(0, run.code(), run.err());
+            Map<String, Object> root = json.readObject(run.out().strip());
+            assertEquals(java.util.Set.of("injectSteps"), root.keySet(), run.out());
+            List<?> steps = (List<?>) root.get("injectSteps");
+            assertEquals(1, steps.size(), run.out());
+            Map<?, ?> step = (Map<?, ?>) steps.get(0);
+            assertEquals(java.util.Set.of("ephemeralMessage"), step.keySet(), "nothing its protojson decoder would refuse");
+            assertTrue(((String) step.get("ephemeralMessage")).contains("deploy-day: We deploy with Kubernetes on GKE every Friday afternoon"),
+                    run.out());
+        }
+        // nothing to brief, or a failure: {} (an empty answer fails the hook, and a failed PreInvocation stops the model call)
+        assertEquals("{}\n", engram(event, Map.of("ENGRAM_HOME", tmp.resolve("empty").toString()), "hook", "session-start", "antigravity").out());
+        Run bad = engram(event, Map.of("ENGRAM_STORE", "mysql://nope"), "hook", "session-start", "antigravity");
+        assertEquals("{}\n", bad.out());
+        assertTrue(bad.err().startsWith("engram hook session-start: "), bad.err());
+        assertEquals("{}\n", engram("not json{", Map.of(), "hook", "stop", "antigravity").out());
+        assertEquals("", engram("{}", Map.of(), "hook", "stop").out(), "other agents' stop hook prints nothing, as before");
+        // the workspace is the event's workspacePaths[0]: the toon profile's per-project store opens there
+        Map<String, String> perProject = new HashMap<>();
+        perProject.put("ENGRAM_HOME", "");
+        assertEquals("{}\n", engram(event, perProject, "hook", "session-start", "antigravity", "--profile", "toon").out());
+        assertTrue(Files.isDirectory(project.resolve(".engram-store")), "the store of the event's workspace, not of the hook's folder");
+        // PostToolUse: the tool call is read from toolCall {name, args}
+        String tool = "{\"conversationId\":\"c-0042\",\"workspacePaths\":[\"" + project + "\"],\"toolCall\":{\"name\":\"run_command\","
+                + "\"args\":{\"command\":\"npm test\"}}}";
+        Run capture = engram(tool, Map.of("ENGRAM_CAPTURE", "1"), "hook", "capture", "antigravity");
+        assertEquals("{}\n", capture.out(), capture.err());
+        String log = Files.readString(project.resolve(".toon-memory/memory/observations.toon"));
+        assertTrue(log.contains("|c-0042|antigravity|") && log.contains("|run_command|") && log.contains("|npm test"), log);
+    }
+
+    @Test
     void anEmptyStorePrintsNothing() {
         Run run = engram("{}", Map.of(), "hook", "session-start", "claude");
         assertEquals(0, run.code());

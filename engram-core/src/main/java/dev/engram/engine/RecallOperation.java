@@ -76,9 +76,10 @@ final class RecallOperation {
         int tokens = 0;
         boolean budgetLimited = false;
         for (RecalledMemory r : limited) {
-            int price = cost.recalled(r, q.mode(), kept.size() + 1);
+            int price = cost.added(r, q.mode(), java.util.Collections.unmodifiableList(kept));
             if (q.budgetTokens() != null && tokens + price > q.budgetTokens()) {
                 budgetLimited = true;
+                if (!cost.skipsWhatDoesNotFit()) break;
                 continue; // greedy: a later, shorter result may still fit
             }
             tokens += price;

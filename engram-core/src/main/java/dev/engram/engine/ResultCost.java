@@ -16,6 +16,24 @@ public interface ResultCost {
      */
     int recalled(RecalledMemory result, RecallMode mode, int rank);
 
+    /**
+     * Tokens that keeping {@code result} adds to the output when {@code kept} are kept before it (it gets rank
+     * {@code kept.size() + 1}): by default its own price. A layout whose entries refer to one another (toon's
+     * {@code · edges: ->2}) adds what the earlier entries grow by, so the greedy cut still never exceeds the budget.
+     */
+    default int added(RecalledMemory result, RecallMode mode, java.util.List<RecalledMemory> kept) {
+        return recalled(result, mode, kept.size() + 1);
+    }
+
+    /**
+     * Whether the budget cut may pass over a result that does not fit and keep a later, shorter one (the
+     * default), or stops at the first result that does not fit, so what is kept is always the top of the
+     * ranking (toon-memory's cut).
+     */
+    default boolean skipsWhatDoesNotFit() {
+        return true;
+    }
+
     /** Tokens of one memory's line in the session briefing, as printed. */
     int briefingLine(Memory memory);
 }

@@ -18,7 +18,7 @@ public record HookInput(Map<String, Object> fields) {
         String text = readText(in, timeout);
         if (text.isBlank()) return new HookInput(Map.of());
         try {
-            return new HookInput(json.apply(text.strip()));
+            return new HookInput(claudeNames(json.apply(text.strip())));
         } catch (RuntimeException e) {
             return new HookInput(Map.of());
         }
@@ -49,6 +49,28 @@ public record HookInput(Map<String, Object> fields) {
         synchronized (got) {
             return got.toString(StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * Antigravity's event (one flat camelCase object for every event: {@code conversationId}, {@code workspacePaths},
+     * {@code transcriptPath}, {@code toolCall {name, args}}) with the fields the hooks read added under Claude Code's
+     * names ({@code session_id}, {@code cwd}, {@code transcript_path}, {@code tool_name}, {@code tool_input}); any
+     * other event as it is.
+     */
+    static Map<String, Object> claudeNames(Map<String, Object> f) {
+        if (!f.containsKey("conversationId") && !f.containsKey("workspacePaths")) return f;
+        Map<String, Object> out = new java.util.LinkedHashMap<>(f);
+        out.putIfAbsent("session_id", f.get("conversationId"));
+        if (f.get("workspacePaths") instanceof java.util.List<?> paths && !paths.isEmpty() && paths.get(0) instanceof String first) {
+            out.putIfAbsent("cwd", first);
+        }
+        out.putIfAbsent("transcript_path", f.get("transcriptPath"));
+        if (f.get("toolCall") instanceof Map<?, ?> call) {
+            out.putIfAbsent("tool_name", call.get("name"));
+            out.putIfAbsent("tool_input", call.get("args") == null ? Map.of() : call.get("args"));
+        }
+        out.values().removeIf(java.util.Objects::isNull);
+        return out;
     }
 
     public String text(String name) {

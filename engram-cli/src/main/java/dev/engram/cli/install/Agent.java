@@ -168,18 +168,35 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
      * a tool ran and for the end of a turn, whether each handler carries a {@code name} (Gemini CLI's do), and
      * the shell the agent runs a hook's command with on Windows (a POSIX shell everywhere else). An agent whose
      * hooks are code ({@code plugin}: OpenCode) gets a file of Engram's own at {@code local} / {@code global}
-     * instead, which runs the same hook commands ({@link OpenCodePlugin}).
+     * instead, which runs the same hook commands ({@link OpenCodePlugin}). The events are members of the object
+     * {@code container} ({@code hooks}; Antigravity names each set of hooks, Engram's is {@code engram}); the
+     * events in {@code flat} hold their handlers directly, the others in matcher groups ({@code matcher}, if not
+     * null, written on each).
      */
     public record Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
-                        String stop, boolean named, HookShell windowsShell, boolean plugin) {
+                        String stop, boolean named, HookShell windowsShell, boolean plugin, String container,
+                        java.util.Set<String> flat, String matcher) {
+        public Hooks {
+            flat = java.util.Set.copyOf(flat);
+        }
+
         public Hooks(Function<Places, Path> local, Function<Places, Path> global, String sessionStart, String afterTool,
                      String stop, boolean named, HookShell windowsShell) {
-            this(local, global, sessionStart, afterTool, stop, named, windowsShell, false);
+            this(local, global, sessionStart, afterTool, stop, named, windowsShell, false, "hooks", java.util.Set.of(), null);
         }
 
         /** Hooks carried by a plugin file of Engram's own at these places. */
         static Hooks plugin(Function<Places, Path> local, Function<Places, Path> global) {
-            return new Hooks(local, global, null, null, null, false, null, true);
+            return new Hooks(local, global, null, null, null, false, null, true, "hooks", java.util.Set.of(), null);
+        }
+
+        /**
+         * Antigravity's hooks.json: named sets of hooks at the top level (Engram's is {@link Installer#SERVER}),
+         * PreInvocation and Stop handlers listed directly, PostToolUse handlers in groups matching every tool.
+         */
+        static Hooks antigravity(Function<Places, Path> local, Function<Places, Path> global) {
+            return new Hooks(local, global, "PreInvocation", "PostToolUse", "Stop", false, HookShell.PLAIN, false,
+                    Installer.SERVER, java.util.Set.of("PreInvocation", "Stop"), "*");
         }
 
         /** The shell a hook command is written for here. */
@@ -187,13 +204,18 @@ public record Agent(String name, List<String> aliases, Format format, List<Strin
             return places.windows() ? windowsShell : HookShell.POSIX;
         }
 
-        /** One matcher group holding one command handler, in the Claude Code shape Codex and Gemini share. */
-        Map<String, Object> group(String handlerName, String command) {
+        /**
+         * What goes into {@code event}'s array for one command: the handler itself for a flat event, else one
+         * matcher group holding it, in the Claude Code shape Codex and Gemini share.
+         */
+        Map<String, Object> entry(String event, String handlerName, String command) {
             Map<String, Object> handler = new LinkedHashMap<>();
             if (named) handler.put("name", handlerName);
             handler.put("type", "command");
             handler.put("command", command);
+            if (flat.contains(event)) return handler;
             Map<String, Object> group = new LinkedHashMap<>();
+            if (matcher != null) group.put("matcher", matcher);
             group.put("hooks", List.of(handler));
             return group;
         }

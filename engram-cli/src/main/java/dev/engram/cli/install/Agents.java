@@ -92,10 +92,11 @@ public final class Agents {
                             : p.xdgConfig().resolve("zed").resolve("settings.json"),
                     projectMarkers(".zed"), p -> List.of(p.xdgConfig().resolve("zed")), null),
             standard("kiro", List.of(), ".kiro/settings/mcp.json", ".kiro", ".kiro/settings/mcp.json", ".kiro"),
-            // the Antigravity CLI (agy): .agents/ per workspace, ~/.gemini/config/ for the user
+            // the Antigravity CLI (agy): .agents/ per workspace, ~/.gemini/config/ for the user; hooks in hooks.json beside
             new Agent("antigravity", List.of("agy", "antigravity-cli"), Format.JSON, SERVERS, Shape.STANDARD,
                     project(".agents", "mcp_config.json"), home(".gemini", "config", "mcp_config.json"),
-                    projectMarkers(".agents"), homeMarkers(".gemini/config"), null),
+                    projectMarkers(".agents"), homeMarkers(".gemini/config"),
+                    Hooks.antigravity(project(".agents", "hooks.json"), home(".gemini", "config", "hooks.json"))),
             // the Antigravity IDE keeps its agent's servers apart, under ~/.gemini/antigravity/
             standard("antigravity-ide", List.of(), null, null, ".gemini/antigravity/mcp_config.json", ".gemini/antigravity"),
             standard("roo", List.of("roo-code"), ".roo/mcp.json", ".roo", null, null),

@@ -29,7 +29,12 @@ public enum HookShell {
     /** cmd.exe through an argument quoting that cannot carry quotes: bare words only. */
     CMD_BARE,
     /** PowerShell {@code -Command}: single-quoted literals, the call operator before a quoted program. */
-    POWERSHELL;
+    POWERSHELL,
+    /**
+     * A shell the agent does not document (Antigravity on Windows): bare words only, which cmd.exe, PowerShell
+     * and a POSIX shell all read the same way.
+     */
+    PLAIN;
 
     private static final Pattern POSIX_PLAIN = Pattern.compile("[A-Za-z0-9_./:=@%+,-]+");
     private static final Pattern PLAIN_WINDOWS = Pattern.compile("[A-Za-z0-9_./:\\\\=+-]+");
@@ -62,7 +67,7 @@ public enum HookShell {
                 // inside double quotes bash still expands $ ` \ and cmd.exe still expands %VAR%; " ends the quote in both
                 yield s.matches(".*[\"$`\\\\%!].*") ? null : "\"" + s + "\"";
             }
-            case CMD_BARE -> !w.isEmpty() && PLAIN_WINDOWS.matcher(w).matches() ? w : null;
+            case CMD_BARE, PLAIN -> !w.isEmpty() && PLAIN_WINDOWS.matcher(w).matches() ? w : null;
             case POWERSHELL -> {
                 if (!w.isEmpty() && PLAIN_WINDOWS.matcher(w).matches()) yield w; // options (-jar, --profile) pass to native programs as written
                 String quoted = "'" + w.replaceAll("['\u2018\u2019\u201A\u201B]", "$0$0") + "'"; // PowerShell takes typographic quotes as ' too
@@ -76,6 +81,9 @@ public enum HookShell {
             case CMD_BARE -> "its hooks run through cmd.exe /C with quotes escaped away, so the word '" + w
                     + "' (a space or one of cmd's special characters) cannot be written; give --command a path without"
                     + " spaces (for example a copy of engram.jar in C:\\engram\\) to register them";
+            case PLAIN -> "the shell it runs hooks with on Windows is not documented, so only plain words are written and '" + w
+                    + "' (a space or a shell's special character) is not one; give --command a path without spaces (for example"
+                    + " a copy of engram.jar in C:\\engram\\) to register them";
             case BASH_OR_CMD -> "the word '" + w + "' holds a character that Git Bash or cmd.exe would expand even in"
                     + " double quotes (\" $ ` \\ % !); give --command a path without it to register them";
             default -> "the word '" + w + "' cannot be written for this shell";

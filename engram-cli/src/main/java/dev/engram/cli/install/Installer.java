@@ -423,8 +423,10 @@ public final class Installer {
                         + " Claude Code, Codex and Cursor (Cursor's hooks file is not written by init)");
             }
             if (ok && plan.stopHook()) {
+                // Antigravity reads every hook's stdout as its own JSON: the hook is told whom it answers
+                List<String> stop = agent.name().equals("antigravity") ? List.of("hook", "stop", agent.name()) : List.of("hook", "stop");
                 ok = hook(hookOps, hookFile, hookFormat, "hook stop", h.stop(), h, "engram-stop", shell, plan.command(),
-                        List.of("hook", "stop"), plan.hookArgs(), why);
+                        stop, plan.hookArgs(), why);
             }
             if (ok) ops.addAll(hookOps);
             else out.println(agent.name() + ": no hooks registered (the MCP server is): " + why);
@@ -499,8 +501,8 @@ public final class Installer {
         words.addAll(subcommand);
         words.addAll(more);
         java.util.Optional<String> line = shell.line(words, why);
-        line.ifPresent(l -> ops.add(new Op(file, format, kind, new JsonEdit.Entry(List.of("hooks", event), null,
-                h.group(handlerName, l)), null, null)));
+        line.ifPresent(l -> ops.add(new Op(file, format, kind, new JsonEdit.Entry(List.of(h.container(), event), null,
+                h.entry(event, handlerName, l)), null, null)));
         return line.isPresent();
     }
 

@@ -68,6 +68,19 @@ class HookShellTest {
     }
 
     @Test
+    void plainWritesOnlyWordsEveryShellReadsAlike() throws Exception {
+        List<String> words = List.of("C:\\engram\\engram.exe", "hook", "session-start", "antigravity", "--profile", "toon");
+        assertEquals("C:\\engram\\engram.exe hook session-start antigravity --profile toon", line(HookShell.PLAIN, words));
+        assertEquals(List.of("/opt/engram/bin/engram", "hook", "stop", "antigravity"),
+                bashWords(line(HookShell.PLAIN, List.of("/opt/engram/bin/engram", "hook", "stop", "antigravity"))));
+        StringBuilder why = new StringBuilder();
+        assertTrue(HookShell.PLAIN.line(WINDOWS_WORDS, why).isEmpty());
+        assertTrue(why.toString().contains("'C:\\Program Files\\Java\\jdk-17\\bin\\java.exe'") && why.toString().contains("not documented"),
+                why.toString());
+        assertTrue(HookShell.PLAIN.line(List.of("C:\\e\\engram.exe", "--zone", "a$b"), new StringBuilder()).isEmpty(), "$ is PowerShell's and bash's");
+    }
+
+    @Test
     void powershellCallsAQuotedProgramWithTheCallOperatorAndDoublesSingleQuotes() {
         assertEquals("& 'C:\\Program Files\\Java\\jdk-17\\bin\\java.exe' -jar 'C:\\Users\\Jo Smith\\engram\\engram.jar'"
                 + " hook session-start claude --profile toon", line(HookShell.POWERSHELL, WINDOWS_WORDS));

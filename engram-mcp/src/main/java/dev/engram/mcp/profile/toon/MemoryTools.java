@@ -178,7 +178,8 @@ final class MemoryTools {
                 .asOf(blank(args.textOr("as_of"))).explain(args.bool("explain"))
                 .budgetTokens(tokens == null || tokens == 0 ? null : tokens).budget(Budget.DEEP)
                 .rankFusion(args.bool("rrf")).bias(bias);
-        if (ids != null && !ids.isEmpty()) {
+        boolean byIds = ids != null && !ids.isEmpty();
+        if (byIds) {
             q.mode(RecallMode.IDS).ids(ids);
         } else if (index || query.isEmpty()) {
             // toon lists the top entries when the query is empty; Engram's index mode does the listing
@@ -187,16 +188,18 @@ final class MemoryTools {
             // toon walks the links from its matches in every mode, hops deep (1 by default)
             q.mode("graph".equals(mode) ? RecallMode.HYBRID : RecallMode.RANKED).limit(limit).hops(hops);
         }
-        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout));
+        // toon prints the edges among a ranked recall's entries in the normal layout, not among entries fetched by ids
+        ToonLinks links = new ToonLinks(c.engine(), c.zone(), !byIds);
+        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links));
         List<RecalledMemory> found = result.results();
-        if (found.isEmpty()) return "No matching memories.";
+        if (found.isEmpty()) return result.budgetLimited() ? tooSmall(tokens) : "No matching memories.";
         if (index) {
             StringBuilder b = new StringBuilder();
             for (int i = 0; i < found.size(); i++) b.append(ToonText.index(found.get(i), i + 1)).append('\n');
             b.append("\nFetch full entries with memory_recall ids: \"<id>,<id>\"");
             return b.toString();
         }
-        return ToonText.render(found, layout);
+        return ToonText.render(found, layout, links);
     }
 
     /** toon's session factor (an entry about a file this session touched), script, folder and drift amounts. */
@@ -258,9 +261,19 @@ final class MemoryTools {
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
                     .mode(RecallMode.RANKED).rankFusion(args.bool("rrf")).bias(bias(args, true)).build();
-            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
-            return found.isEmpty() ? "No matching memories." : ToonText.render(found, ToonText.Layout.NORMAL);
+            RecallResult result = c.engine().recall(q, ToonText.COST);
+            if (result.results().isEmpty()) return result.budgetLimited() ? tooSmall(q.budgetTokens()) : "No matching memories.";
+            return ToonText.render(result.results(), ToonText.Layout.NORMAL);
         });
+    }
+
+    /**
+     * When the best entry alone is over {@code budget_tokens}: toon prints it anyway, Engram stays within the
+     * budget and says so (an empty answer would read as "nothing matched").
+     */
+    static String tooSmall(int budgetTokens) {
+        return "No entry fits within budget_tokens " + budgetTokens + ": the best match alone takes more. Raise budget_tokens, "
+                + "or ask for budget \"tiny\" (one line each) or mode \"index\".";
     }
 
     ToonTool suggest() {

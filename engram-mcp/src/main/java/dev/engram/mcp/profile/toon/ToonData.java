@@ -542,9 +542,7 @@ public final class ToonData {
             Set<String> links = new LinkedHashSet<>();
             for (Edge e : r.edges()) {
                 String target = keyOf.get(e.toId());
-                if (target == null || e.type() == EdgeType.FOLLOWS) continue;
-                String type = e.label() != null && e.type() == EdgeType.RELATED ? e.label() : e.type().wireName();
-                links.add(type.equals("related") ? target : type + ":" + target);
+                if (target != null && ToonLinks.toons(e)) links.add(ToonLinks.word(e, target));
             }
             if (m.supersededBy() != null && keyOf.containsKey(m.supersededBy())) links.add("superseded_by:" + keyOf.get(m.supersededBy()));
             Map<String, String> f = new LinkedHashMap<>();

@@ -14,19 +14,43 @@ import java.util.Locale;
 /** toon-memory's text conventions (seed-systems §1.8): the layouts of recall and the names toon prints. */
 final class ToonText {
     /** toon prices output as ceil(chars / 4) + words; the budgets cut by the same measure, in the normal layout. */
-    static final ResultCost COST = cost(Layout.NORMAL);
+    static final ResultCost COST = cost(Layout.NORMAL, null);
 
-    /** The price of each entry as {@code layout} prints it, so {@code budget_tokens} bounds what the agent reads. */
-    static ResultCost cost(Layout layout) {
+    /**
+     * The price of each entry as {@code layout} prints it with {@code links} (null: no links or edges printed),
+     * so {@code budget_tokens} bounds what the agent reads. An entry kept in the normal layout also lengthens
+     * the earlier entries it is joined to ({@code · edges: ->3}): that growth is part of its price. As toon's, the
+     * cut keeps the entries in rank order and stops at the first that does not fit.
+     */
+    static ResultCost cost(Layout layout, ToonLinks links) {
         return new ResultCost() {
             @Override
             public int recalled(RecalledMemory result, RecallMode mode, int rank) {
-                String text = mode == RecallMode.INDEX ? index(result, rank) : switch (layout) {
-                    case DEEP -> deep(result);
-                    case NORMAL -> normal(result, rank);
-                    case TINY -> tiny(result.memory(), rank);
-                };
-                return tokens(text);
+                return tokens(mode == RecallMode.INDEX ? index(result, rank) : block(result, rank, layout, links, List.of()));
+            }
+
+            @Override
+            public int added(RecalledMemory result, RecallMode mode, List<RecalledMemory> kept) {
+                int rank = kept.size() + 1;
+                if (mode == RecallMode.INDEX || layout != Layout.NORMAL || links == null) return recalled(result, mode, rank);
+                List<Memory> shown = new java.util.ArrayList<>(kept.size() + 1);
+                kept.forEach(k -> shown.add(k.memory()));
+                shown.add(result.memory());
+                int price = tokens(normal(result, rank, links.ranks(result.memory(), shown)));
+                List<Memory> before = shown.subList(0, kept.size());
+                for (int i = 0; i < kept.size(); i++) {
+                    RecalledMemory k = kept.get(i);
+                    if (!links.joined(k.memory(), result.memory())) continue;
+                    price += tokens(normal(k, i + 1, links.ranks(k.memory(), shown)))
+                            - tokens(normal(k, i + 1, links.ranks(k.memory(), before)));
+                }
+                return price;
+            }
+
+            /** toon keeps its entries in rank order up to the first that does not fit: no shorter one from further down. */
+            @Override
+            public boolean skipsWhatDoesNotFit() {
+                return false;
             }
 
             @Override
@@ -74,8 +98,11 @@ final class ToonText {
         return m.pinPriority() > 0 ? " 📌" + m.pinPriority() : "";
     }
 
-    /** {@code [decision] key 📌2 (id)}, content, the facts line and (with a reason) the ↳ line. */
-    static String deep(RecalledMemory r) {
+    /**
+     * {@code [decision] key 📌2 (id)}, content, the facts line, {@code links: a, depends_on:b} when the entry has
+     * links of its own (toon prints them in the deep layout whoever they point at), and the ↳ line.
+     */
+    static String deep(RecalledMemory r, List<String> links) {
         Memory m = r.memory();
         StringBuilder b = new StringBuilder("[").append(category(m.type())).append("] ").append(m.key()).append(pin(m))
                 .append(" (").append(m.id()).append(")\n");
@@ -89,6 +116,7 @@ final class ToonText {
         if (m.importance() != null) facts.append(" | importance: ").append(m.importance().name().toLowerCase(Locale.ROOT));
         if (m.expiresAt() != null) facts.append(" | ttl: ").append(date(m.expiresAt()));
         b.append("  ").append(facts).append('\n');
+        if (!links.isEmpty()) b.append("  links: ").append(String.join(", ", links)).append('\n');
         b.append("  ↳ ").append(reason(r)).append('\n');
         return b.toString();
     }
@@ -113,16 +141,21 @@ final class ToonText {
     static final int NEIGHBOUR_SNIPPET = 90;
 
     /**
-     * toon's normal layout: {@code [1] decision/key}, then the content and {@code · tags: a;b} on one line; an
-     * entry that only a link to a hit brought in shows its first 90 characters.
+     * toon's normal layout: {@code [1] decision/key}, then the content, {@code · tags: a;b} and
+     * {@code · edges: ->2, ->3} (the printed entries joined to this one, by rank) on one line; an entry that only
+     * a link to a hit brought in shows its first 90 characters.
      */
-    static String normal(RecalledMemory r, int rank) {
+    static String normal(RecalledMemory r, int rank, List<Integer> edges) {
         Memory m = r.memory();
         String body = m.content();
         if (r.linkedOnly() && body.length() > NEIGHBOUR_SNIPPET) body = body.substring(0, NEIGHBOUR_SNIPPET).stripTrailing() + "…";
         StringBuilder b = new StringBuilder("[").append(rank).append("] ").append(category(m.type())).append('/').append(m.key())
                 .append(pin(m)).append('\n').append(indent(body));
         if (!m.tags().isEmpty()) b.append(" · tags: ").append(String.join(";", m.tags()));
+        if (!edges.isEmpty()) {
+            b.append(" · edges: ");
+            for (int i = 0; i < edges.size(); i++) b.append(i == 0 ? "->" : ", ->").append(edges.get(i));
+        }
         return b.append('\n').toString();
     }
 
@@ -147,18 +180,29 @@ final class ToonText {
         return "[" + category(m.type()) + "] " + m.key() + pin(m) + " — " + first;
     }
 
+    /** The entries without links or edges (smart recall, as toon prints it). */
     static String render(List<RecalledMemory> results, Layout layout) {
+        return render(results, layout, null);
+    }
+
+    /** The entries in {@code layout}, with the links and edges of {@code links} (null: none). */
+    static String render(List<RecalledMemory> results, Layout layout, ToonLinks links) {
+        List<Memory> shown = results.stream().map(RecalledMemory::memory).toList();
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < results.size(); i++) {
-            RecalledMemory r = results.get(i);
-            b.append(switch (layout) {
-                case DEEP -> deep(r);
-                case NORMAL -> normal(r, i + 1);
-                case TINY -> tiny(r.memory(), i + 1);
-            });
+            List<Integer> edges = layout == Layout.NORMAL && links != null ? links.ranks(shown.get(i), shown) : List.of();
+            b.append(block(results.get(i), i + 1, layout, links, edges));
             if (i < results.size() - 1) b.append('\n');
         }
         return b.toString().stripTrailing();
+    }
+
+    private static String block(RecalledMemory r, int rank, Layout layout, ToonLinks links, List<Integer> edges) {
+        return switch (layout) {
+            case DEEP -> deep(r, links == null ? List.of() : links.words(r.memory()));
+            case NORMAL -> normal(r, rank, edges);
+            case TINY -> tiny(r.memory(), rank);
+        };
     }
 
     static String indent(String text) {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -327,10 +328,89 @@ class ToonToolsTest {
         call("memory_remember", Map.of("category", "knowledge", "key", "near", "content", longer, "tags", "stripe"));
         call("memory_remember", Map.of("category", "knowledge", "key", "seed", "content", "The billing service retries webhooks", "links", "near", "tags", "billing"));
         String normal = call("memory_recall", Map.of("query", "billing webhooks", "budget", "normal"));
-        assertTrue(normal.startsWith("[1] knowledge/seed\n  The billing service retries webhooks · tags: billing\n"), normal);
-        assertTrue(normal.contains("[2] knowledge/near\n  " + longer.substring(0, 90).stripTrailing() + "… · tags: stripe"), normal);
+        assertTrue(normal.startsWith("[1] knowledge/seed\n  The billing service retries webhooks · tags: billing · edges: ->2\n"), normal);
+        assertTrue(normal.contains("[2] knowledge/near\n  " + longer.substring(0, 90).stripTrailing() + "… · tags: stripe · edges: ->1"), normal);
         String deep = call("memory_recall", Map.of("query", "billing webhooks"));
         assertTrue(deep.contains(longer), "deep shows all of it: " + deep);
+    }
+
+    @Test
+    void theNormalLayoutPrintsTheEdgesAmongTheEntriesAndDeepTheirLinksAsToonDoes() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "pool", "content", "The webhook pool holds eight workers", "tags", "infra"));
+        call("memory_remember", Map.of("category", "decision", "key", "queue", "content", "Webhook deliveries go through one queue",
+                "tags", "billing;queue;infra", "links", "depends_on:pool"));
+        call("memory_remember", Map.of("category", "pattern", "key", "retry", "content", "Webhook retries back off twice as long each time",
+                "tags", "billing;queue"));
+        call("memory_remember", Map.of("category", "warning", "key", "alone", "content", "Webhook secrets are never logged", "tags", "billing"));
+        String normal = call("memory_recall", Map.of("query", "webhook", "budget", "normal"));
+        Map<String, String> lines = new java.util.HashMap<>();
+        Map<String, Integer> rank = new java.util.HashMap<>();
+        for (String block : normal.split("\n\n")) {
+            Matcher m = Pattern.compile("\\[(\\d)] [a-z]+/([a-z]+)\n  (.*)").matcher(block);
+            assertTrue(m.matches(), block);
+            rank.put(m.group(2), Integer.parseInt(m.group(1)));
+            lines.put(m.group(2), m.group(3));
+        }
+        assertEquals(Set.of("pool", "queue", "retry", "alone"), rank.keySet(), normal);
+        // queue links pool (either way counts) and shares two tags with retry; alone shares one tag only
+        assertTrue(lines.get("queue").endsWith("· edges: ->" + Math.min(rank.get("pool"), rank.get("retry")) + ", ->"
+                + Math.max(rank.get("pool"), rank.get("retry"))), normal);
+        assertTrue(lines.get("pool").endsWith("· tags: infra · edges: ->" + rank.get("queue")), normal);
+        assertTrue(lines.get("retry").endsWith("· tags: billing;queue · edges: ->" + rank.get("queue")), normal);
+        assertTrue(lines.get("alone").endsWith("· tags: billing"), "no edge for one shared tag: " + normal);
+        assertFalse(call("memory_search", Map.of("query", "webhook", "budget", "normal", "category", "decision")).contains("edges:"),
+                "only the entries printed are numbered, so a lone entry has no edge");
+        assertTrue(call("memory_search", Map.of("query", "webhook", "budget", "normal")).contains("edges: ->"));
+        // toon's fetch by ids, its tiny layout and its smart recall print no edges
+        assertFalse(call("memory_recall", Map.of("ids", "queue,pool,retry", "budget", "normal")).contains("edges:"));
+        assertFalse(call("memory_recall", Map.of("query", "webhook", "budget", "tiny")).contains("edges:"));
+        assertFalse(call("memory_smart_recall", Map.of("intent", "webhook")).contains("edges:"));
+        // the deep layout prints an entry's own links, by ids as well
+        String deep = call("memory_recall", Map.of("query", "webhook deliveries queue", "limit", 1));
+        assertTrue(deep.matches("(?s)\\[decision] queue \\(m_[a-z2-7]{10}\\)\n  Webhook deliveries go through one queue\n  Tags: billing;queue;infra \\| Date: [^\n]*\n  links: depends_on:pool\n  ↳ .*"), deep);
+        String pool = call("memory_recall", Map.of("ids", "pool"));
+        assertFalse(pool.contains("links:"), "pool links nowhere itself: " + pool);
+        assertTrue(call("memory_recall", Map.of("ids", "queue")).contains("\n  links: depends_on:pool\n"));
+    }
+
+    @Test
+    void budgetTokensCountTheEdgesAnEntryAddsToTheOnesBeforeIt() {
+        // every entry shares two tags with every other: each one kept adds an edge to all the entries before it
+        for (int i = 0; i < 8; i++) {
+            call("memory_remember", Map.of("category", "knowledge", "key", "hook-" + i, "content", "Hook " + i + " retries twice",
+                    "tags", "hooks;retry"));
+        }
+        int printedEdges = 0;
+        for (int budget = 20; budget <= 300; budget += 3) {
+            String text = call("memory_recall", Map.of("query", "hook retries", "budget", "normal", "budget_tokens", budget, "limit", 8));
+            if (text.equals(MemoryTools.tooSmall(budget))) continue; // not even the first entry fits: none printed
+            int tokens = 0;
+            for (String block : text.split("\n\n")) tokens += (int) Math.ceil(block.length() / 4.0) + block.strip().split("\\s+").length;
+            assertTrue(tokens <= budget, "printed " + tokens + " tokens over a budget of " + budget + ":\n" + text);
+            if (text.contains("edges: ->")) printedEdges++;
+        }
+        assertTrue(printedEdges > 50, "the edges were printed: " + printedEdges);
+    }
+
+    @Test
+    void budgetTokensKeepTheTopOfTheRankingAndStopAtTheFirstEntryThatDoesNotFitAsToonDoes() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "first", "content", "Retry once"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "second", "content", "Retry " + "with a long explanation ".repeat(20)));
+        call("memory_remember", Map.of("category", "knowledge", "key", "third", "content", "Retry twice"));
+        // pins order the answer: first, second, third
+        call("memory_pin", Map.of("key", "first", "priority", 3));
+        call("memory_pin", Map.of("key", "second", "priority", 2));
+        call("memory_pin", Map.of("key", "third", "priority", 1));
+        String all = call("memory_recall", Map.of("query", "retry", "budget", "normal"));
+        assertTrue(all.indexOf("/first") < all.indexOf("/second") && all.indexOf("/second") < all.indexOf("/third"), all);
+        String cut = call("memory_recall", Map.of("query", "retry", "budget", "normal", "budget_tokens", 40));
+        assertTrue(cut.contains("/first"), cut);
+        assertFalse(cut.contains("/third"), "third would fit, but toon stops at second, which does not: " + cut);
+        String smart = call("memory_smart_recall", Map.of("intent", "retry", "budget_tokens", 40));
+        assertTrue(smart.contains("/first") && !smart.contains("/third"), smart);
+        call("memory_pin", Map.of("key", "second", "priority", 5));
+        assertEquals(MemoryTools.tooSmall(20), call("memory_recall", Map.of("query", "retry", "budget", "normal", "budget_tokens", 20)));
+        assertTrue(MemoryTools.tooSmall(20).startsWith("No entry fits within budget_tokens 20"));
     }
 
     @Test
