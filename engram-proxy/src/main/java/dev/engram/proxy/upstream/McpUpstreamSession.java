@@ -223,9 +223,34 @@ final class McpUpstreamSession implements UpstreamSession {
                 throw UpstreamException.errorAnswer("upstream '" + server + "' answered"
                         + (tooLarge ? ", but " : " with an error: ") + firstLine(String.valueOf(error.getMessage())), cause);
             }
+            if (process == null && streamEnded != null && causedByIo(cause)) {
+                // an SSE server going away fails the call's POST and ends its event stream, and either may be seen
+                // first: both are the connection dropping during the call
+                throw new UpstreamException("upstream '" + server + "' dropped the connection during the call: "
+                        + streamEndReason(cause), cause);
+            }
             // the agent reads this: the cause's words, not its Java class (which the log keeps)
             throw new UpstreamException("upstream '" + server + "' failed: "
                     + (cause.getMessage() == null ? "no reason given" : firstLine(cause.getMessage())), cause);
+        }
+    }
+
+    private static boolean causedByIo(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.io.IOException) return true;
+        }
+        return false;
+    }
+
+    /** Why the event stream ended, once it has (a moment's grace), else the failed request's own words. */
+    private String streamEndReason(Throwable cause) {
+        try {
+            return streamEnded.get(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException stillOpen) {
+            return cause.getMessage() == null ? "its request failed" : firstLine(cause.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "its request failed";
         }
     }
 
