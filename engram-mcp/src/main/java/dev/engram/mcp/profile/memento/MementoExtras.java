@@ -5,8 +5,10 @@ import static dev.engram.mcp.profile.memento.MementoTool.map;
 import dev.engram.mcp.json.JsStringify;
 import dev.engram.mcp.profile.Guarded;
 import dev.engram.mcp.tool.Caller;
+import dev.engram.mcp.tool.TransportSession;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
+import dev.engram.rank.CompositeRank;
 import dev.engram.rank.TypedDecay;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
@@ -85,7 +87,9 @@ final class MementoExtras {
                         "hot", "read within 7 days, or an error or procedure not idle 30 days",
                         "warm", "an episode or importance ≥ 0.5, not idle 30 days and above 0.3 after decay",
                         "cold", "everything else", "short", "scope session (expires after 24 h)"),
-                "ranking", map("importance", 0.4, "recency", 0.3, "match", 0.3, "recencyHalfLifeDays", 30),
+                "ranking", map("importance", CompositeRank.MEMENTO.importanceWeight(), "recency", CompositeRank.MEMENTO.recencyWeight(),
+                        "match", CompositeRank.MEMENTO.matchWeight(), "recencyHalfLifeDays", CompositeRank.MEMENTO.recencyHalfLifeDays(),
+                        "formula", "match × match weight + match × (importance × its weight + 2^(−days / half-life) × recency weight)"),
                 "limits", map("contentChars", Fragments.MAX_CHARS, "episodeChars", Fragments.MAX_EPISODE_CHARS,
                         "batchRemember", WriteTools.MAX_BATCH, "recallTokenBudget", ReadTools.DEFAULT_RECALL_BUDGET,
                         "contextTokenBudget", ReadTools.DEFAULT_CONTEXT_BUDGET));
