@@ -97,7 +97,16 @@ final class MementoExtras {
 
     private Map<String, Object> activeSession(McpSyncServerExchange exchange) {
         Implementation client = exchange.getClientInfo();
-        String session = Caller.session(client == null ? null : client.name(), exchange.sessionId());
+        String clientName = client == null ? null : client.name();
+        // what the session wrote is recorded under the transport's id, which a rotation keeps
+        String session = Caller.session(clientName, exchange.sessionId());
+        // what the client presents now: after session_rotate or POST /session/rotate, the newest id, never the retired one
+        String shown = session;
+        var ctx = exchange.transportContext();
+        if (exchange.sessionId() != null && ctx != null && ctx.get(TransportSession.KEY) instanceof TransportSession t
+                && t.id().equals(exchange.sessionId())) {
+            shown = Caller.session(clientName, t.currentId());
+        }
         List<Memory> written = new ArrayList<>();
         if (session != null) {
             for (Memory m : c.live(c.profile.defaultZone())) if (session.equals(m.session())) written.add(m);
@@ -106,7 +115,7 @@ final class MementoExtras {
         Map<String, Long> byType = new TreeMap<>();
         for (Memory m : written) byType.merge(Fragments.typeOf(m), 1L, Long::sum);
         List<Map<String, Object>> latest = written.stream().limit(10).map(m -> c.fragments.render(m, c.clock)).toList();
-        return map("sessionId", session == null ? "unknown" : session, "workspace", c.profile.defaultZone(),
+        return map("sessionId", shown == null ? "unknown" : shown, "workspace", c.profile.defaultZone(),
                 "fragmentsWritten", (long) written.size(), "byType", byType,
                 "lastWriteAt", written.isEmpty() ? null : written.get(0).createdAt().toString(), "latest", latest);
     }
