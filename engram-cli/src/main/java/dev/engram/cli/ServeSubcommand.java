@@ -125,6 +125,8 @@ final class ServeSubcommand implements Callable<Integer> {
             ToolProfile served = main.profile(profileName, config, () -> guarded);
             server = McpHttpServer.builder(settings, served, Main.version(), main.json().mapper())
                     .variants(Main.variants(profileName, served)).principals(principals).status(status(opened)).redis(redisLink)
+                    // Memento's POST /session/rotate: the session_rotate tool's rotation for a client outside a tool call
+                    .sessionRotateRoute(profileName.equals(dev.engram.mcp.profile.memento.MementoProfile.NAME))
                     .viewer(new dev.engram.mcp.viewer.ViewerApi(guarded, config.defaultZone()))
                     .export(dev.engram.mcp.http.ExportSource.of(guarded,
                             new dev.engram.mcp.json.ExportCodec(main.renderers().structured(), main.json())))

@@ -14,6 +14,7 @@ import dev.engram.mcp.profile.memento.MementoProfile;
 import dev.engram.mcp.tool.Caller;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.rank.CompositeRank;
 import dev.engram.memory.MemoryRules;
 import dev.engram.spi.Embedder;
 import dev.engram.store.EmbeddedStore;
@@ -172,6 +173,8 @@ public final class SimulatedMonth {
                 }
                 int current = firstWith(contents, p.expected());
                 boolean hit = current >= 0 && current < AgentMonth.TOP;
+                String show = System.getenv(SHOW_MISSES);
+                if (show != null && (!hit || show.equals("all"))) printRanks(progress, name, p, hit, current, r, clock.instant());
                 if (hit) hits++;
                 int[] k = byKind.computeIfAbsent(p.kind(), x -> new int[2]);
                 k[0]++;
@@ -188,6 +191,28 @@ public final class SimulatedMonth {
                     repeats, byKind);
         } finally {
             deleteQuietly(dir);
+        }
+    }
+
+    /**
+     * {@value #SHOW_MISSES}=1 prints each question the top 5 missed ({@code all}: every question) with the fragments down
+     * to the expected one: importance, age, match and reads as recall saw them, and the rank under Memento's plain sum
+     * and under the gated one recall uses ({@link CompositeRank}).
+     */
+    static final String SHOW_MISSES = "ENGRAM_BENCH_MONTH_MISSES";
+
+    private static void printRanks(PrintStream out, String arm, Probe p, boolean hit, int expectedAt, Map<String, Object> answer,
+                                   Instant now) {
+        out.printf(Locale.ROOT, "%s, %s: %s (expected %s, at %d)%n", arm, hit ? "hit" : "MISS", p.question(), p.expected(), expectedAt);
+        List<?> fs = (List<?>) answer.get("fragments");
+        for (int i = 0; i < Math.min(fs.size(), Math.max(expectedAt + 1, AgentMonth.TOP + 1)); i++) {
+            Map<?, ?> f = (Map<?, ?>) fs.get(i);
+            double importance = ((Number) f.get("importance")).doubleValue(), match = ((Number) f.get("similarity")).doubleValue();
+            double days = Duration.between(Instant.parse((String) f.get("created_at")), now).toMillis() / 86_400_000.0;
+            double plain = 0.4 * importance + 0.3 * Math.pow(2, -days / 30) + 0.3 * match;
+            out.printf(Locale.ROOT, "  %2d importance %.3f, %5.1f days, match %.3f, reads %s: plain %.4f, gated %.4f  %s%n", i,
+                    importance, days, match, f.get("access_count"), plain, CompositeRank.MEMENTO.score(importance, days, match),
+                    f.get("content"));
         }
     }
 

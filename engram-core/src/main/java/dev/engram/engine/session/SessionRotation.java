@@ -53,10 +53,35 @@ public final class SessionRotation {
     public record Rotated(String previousId, String newId, String reason) {
     }
 
+    /**
+     * {@link #rotatePresented}'s refusal: the presented id opens no session, because a rotation retired it
+     * ({@code retired}) or because no open session has it (never issued, ended, or opened before this server started).
+     */
+    public static final class UnknownSession extends EngramUserException {
+        private final boolean retired;
+
+        UnknownSession(boolean retired) {
+            super(retired ? "session not found: this id was retired by a rotation; send the newest id you were given, or "
+                    + "initialize a new session" : "session not found: no open session has this id (it ended, the server "
+                    + "restarted, or it was never issued); initialize a new session");
+            this.retired = retired;
+        }
+
+        public boolean retired() {
+            return retired;
+        }
+    }
+
     private final Supplier<String> ids;
     private final int capacity;
     /** Current presented id → transport session id, and back. */
     private final Map<String, String> current = new HashMap<>(), issued = new HashMap<>();
+    /**
+     * The transport's open sessions, as the server saw them opened and ended ({@link #opened}, {@link #ended}), oldest
+     * first: what {@link #rotatePresented} may rotate. Bounded by the capacity: past it the oldest is forgotten (it can
+     * still rotate itself with the tool; the route then answers that it knows no such session).
+     */
+    private final java.util.LinkedHashSet<String> open = new java.util.LinkedHashSet<>();
 
     /** New ids are random UUIDs (122 random bits, as the transport's own). */
     public SessionRotation() {
@@ -103,8 +128,40 @@ public final class SessionRotation {
         return r;
     }
 
+    /**
+     * Rotates the session a client reaches by presenting {@code presented}, for a caller outside the session's own
+     * requests (Memento's {@code POST /session/rotate}): the same rotation as {@link #rotate}, for an open session's
+     * current id. Refused with {@link UnknownSession} when the id was retired or no open session has it.
+     */
+    public synchronized Rotated rotatePresented(String presented, String reason) {
+        String why = reason(reason);
+        Lookup lookup = lookup(presented);
+        if (lookup instanceof Retired) throw new UnknownSession(true);
+        String session = lookup instanceof Current c ? c.sessionId() : presented;
+        if (presented == null || !open.contains(session)) throw new UnknownSession(false);
+        return rotate(session, presented, why);
+    }
+
+    /** The id a client presents for transport session {@code sessionId} now: its latest rotated id, else its own. */
+    public synchronized String currentId(String sessionId) {
+        return issued.getOrDefault(sessionId, sessionId);
+    }
+
+    /** The transport opened session {@code sessionId} (its initialize was answered with that id). */
+    public synchronized void opened(String sessionId) {
+        if (sessionId == null || sessionId.isBlank()) return;
+        open.remove(sessionId);
+        open.add(sessionId);
+        while (open.size() > capacity) {
+            var eldest = open.iterator();
+            eldest.next();
+            eldest.remove();
+        }
+    }
+
     /** The transport ended session {@code sessionId}: its ids are forgotten. */
     public synchronized void ended(String sessionId) {
+        open.remove(sessionId);
         String alias = issued.remove(sessionId);
         if (alias != null) current.remove(alias);
     }

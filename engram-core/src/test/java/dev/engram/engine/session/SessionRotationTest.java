@@ -38,6 +38,44 @@ class SessionRotationTest {
     }
 
     @Test
+    void rotatingByThePresentedIdTakesOnlyAnOpenSessionsCurrentId() {
+        var unknown = assertThrows(SessionRotation.UnknownSession.class, () -> ledger.rotatePresented("sdk-1", null));
+        assertFalse(unknown.retired());
+        assertTrue(unknown.getMessage().contains("no open session has this id"), unknown.getMessage());
+        assertEquals(0, n.get(), "nothing issued for an unknown id");
+
+        ledger.opened("sdk-1");
+        assertEquals("sdk-1", ledger.currentId("sdk-1"));
+        SessionRotation.Rotated first = ledger.rotatePresented("sdk-1", "suspected_leak");
+        assertEquals(new SessionRotation.Rotated("sdk-1", "issued-1", "suspected_leak"), first);
+        assertEquals("issued-1", ledger.currentId("sdk-1"));
+        var retired = assertThrows(SessionRotation.UnknownSession.class, () -> ledger.rotatePresented("sdk-1", null));
+        assertTrue(retired.retired());
+        assertTrue(retired.getMessage().contains("retired by a rotation"), retired.getMessage());
+
+        // the same ledger the tool's rotation uses: either one follows the other
+        assertEquals("issued-2", ledger.rotate("sdk-1", "issued-1", null).newId());
+        assertEquals("issued-3", ledger.rotatePresented("issued-2", null).newId());
+        assertEquals(new SessionRotation.Current("sdk-1"), ledger.lookup("issued-3"));
+
+        var bad = assertThrows(InvalidArgumentException.class, () -> ledger.rotatePresented("issued-3", "a\nb"));
+        assertTrue(bad.getMessage().startsWith("reason has a line break"), bad.getMessage());
+        assertEquals("issued-3", ledger.currentId("sdk-1"), "a refused reason rotates nothing");
+
+        ledger.ended("sdk-1");
+        assertEquals("sdk-1", ledger.currentId("sdk-1"));
+        assertFalse(assertThrows(SessionRotation.UnknownSession.class, () -> ledger.rotatePresented("issued-3", null)).retired(),
+                "an ended session is unknown");
+    }
+
+    @Test
+    void theOpenSessionsAreBoundedOldestForgottenFirst() {
+        for (String id : new String[] {"a", "b", "c", "d"}) ledger.opened(id);
+        assertThrows(SessionRotation.UnknownSession.class, () -> ledger.rotatePresented("a", null));
+        assertEquals("issued-1", ledger.rotatePresented("d", null).newId());
+    }
+
+    @Test
     void aStaleIdCannotRotateAgain() {
         ledger.rotate("sdk-1", "sdk-1", null);
         var e = assertThrows(EngramUserException.class, () -> ledger.rotate("sdk-1", "sdk-1", null));

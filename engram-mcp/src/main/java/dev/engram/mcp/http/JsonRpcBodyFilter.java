@@ -31,16 +31,23 @@ import java.nio.charset.StandardCharsets;
  */
 public final class JsonRpcBodyFilter implements Filter {
     private final int maxBodyBytes;
+    /** Routes whose POST body is not JSON-RPC (they read and check it themselves), passed untouched. */
+    private final java.util.Set<String> otherBodies;
 
     public JsonRpcBodyFilter(int maxBodyBytes) {
+        this(maxBodyBytes, java.util.Set.of());
+    }
+
+    public JsonRpcBodyFilter(int maxBodyBytes, java.util.Set<String> otherBodies) {
         this.maxBodyBytes = maxBodyBytes;
+        this.otherBodies = java.util.Set.copyOf(otherBodies);
     }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) req;
         HttpServletResponse out = (HttpServletResponse) res;
-        if (!"POST".equalsIgnoreCase(http.getMethod())) {
+        if (!"POST".equalsIgnoreCase(http.getMethod()) || otherBodies.contains(http.getRequestURI())) {
             chain.doFilter(req, res);
             return;
         }

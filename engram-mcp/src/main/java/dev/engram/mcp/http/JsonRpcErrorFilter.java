@@ -34,9 +34,16 @@ public final class JsonRpcErrorFilter implements Filter {
     private static final int MAX_MESSAGE_CHARS = 300;
 
     private final McpJsonMapper mapper;
+    /** Routes that write their own JSON error bodies (besides /health and /metrics), passed untouched. */
+    private final java.util.Set<String> ownBodies;
 
     public JsonRpcErrorFilter(McpJsonMapper mapper) {
+        this(mapper, java.util.Set.of());
+    }
+
+    public JsonRpcErrorFilter(McpJsonMapper mapper, java.util.Set<String> ownBodies) {
         this.mapper = mapper;
+        this.ownBodies = java.util.Set.copyOf(ownBodies);
     }
 
     @Override
@@ -44,7 +51,7 @@ public final class JsonRpcErrorFilter implements Filter {
             throws IOException, ServletException {
         HttpServletResponse http = (HttpServletResponse) res;
         String uri = ((jakarta.servlet.http.HttpServletRequest) req).getRequestURI();
-        if (HealthServlet.PATH.equals(uri) || MetricsServlet.PATH.equals(uri)) {
+        if (HealthServlet.PATH.equals(uri) || MetricsServlet.PATH.equals(uri) || ownBodies.contains(uri)) {
             chain.doFilter(req, res); // their own bodies: a degraded /health is a 503 with JSON, not JSON-RPC
             return;
         }

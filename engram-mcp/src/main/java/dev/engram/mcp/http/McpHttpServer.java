@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * request log line, error bodies rewritten to JSON-RPC (no stack traces), the shutdown gate (503 once
  * stopping), bearer auth (unless {@code noAuth}), the rate limit per caller (429), the session-id rotation (a
  * retired id is 404, {@link SessionRotationFilter}), the body check (size limit, 413, and the same message check as
- * stdio), then the SDK servlet with Host/Origin validation
+ * stdio), then the SDK servlet with Host/Origin validation (and, when asked for, Memento's {@code POST /session/rotate}
+ * on the same ledger, {@link SessionRotateServlet})
  * against DNS rebinding, which the SDK leaves off by default (gotcha 2). {@link #close()} stops
  * gracefully: new requests get 503 while those in flight finish, for at most the settings' grace period.
  */
@@ -124,6 +125,7 @@ public final class McpHttpServer implements AutoCloseable {
         private Consumer<String> requestLog;
         private LongSupplier nanoTime = System::nanoTime;
         private RedisLink redis;
+        private boolean sessionRotateRoute;
 
         private Builder(HttpServerSettings settings, ToolProfile profile, String version, McpJsonMapper mapper) {
             this.settings = settings;
@@ -177,6 +179,15 @@ public final class McpHttpServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Memento's {@code POST /session/rotate} beside the MCP endpoint ({@link SessionRotateServlet}): the same rotation
+         * as the {@code session_rotate} tool, for a client outside a tool call. Off by default; on for {@code --profile memento}.
+         */
+        public Builder sessionRotateRoute(boolean value) {
+            sessionRotateRoute = value;
+            return this;
+        }
+
         /** The rate limiter's clock (tests). */
         Builder nanoTime(LongSupplier value) {
             nanoTime = value;
@@ -203,6 +214,9 @@ public final class McpHttpServer implements AutoCloseable {
 
     private static McpHttpServer start(Builder b) throws Exception {
         HttpServerSettings settings = b.settings;
+        if (b.sessionRotateRoute && SessionRotateServlet.PATH.equals(settings.path())) {
+            throw new IllegalArgumentException("the MCP path " + settings.path() + " is the session rotation route; choose another path");
+        }
         ServerLimits limits = settings.limits();
         List<McpSyncServer> servers = new ArrayList<>();
         HttpCounters counters = new HttpCounters();
@@ -297,9 +311,18 @@ public final class McpHttpServer implements AutoCloseable {
                     new dev.engram.mcp.json.JsonText(b.mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
         }
         if (b.export != null) context.addServlet(new ServletHolder("export", new ExportServlet(b.export)), ExportServlet.PATH);
+        java.util.Set<String> ownBodies = java.util.Set.of();
+        if (b.sessionRotateRoute) {
+            // the same Host/Origin check as the SDK applies to the MCP endpoint, and the same ledger as session_rotate
+            context.addServlet(new ServletHolder("session-rotate", new SessionRotateServlet(shared.rotation(),
+                    DefaultServerTransportSecurityValidator.builder().allowedHosts(allowedHosts(settings))
+                            .allowedOrigins(allowedOrigins(settings)).build(), new dev.engram.mcp.json.JsonText(b.mapper))),
+                    SessionRotateServlet.PATH);
+            ownBodies = java.util.Set.of(SessionRotateServlet.PATH);
+        }
         addFilter(context, shared.counters());
         addFilter(context, shared.requestLog());
-        addFilter(context, new JsonRpcErrorFilter(b.mapper));
+        addFilter(context, new JsonRpcErrorFilter(b.mapper, ownBodies));
         addFilter(context, shared.gate());
         if (!settings.noAuth()) {
             // the viewer's page shell (no memory in it) loads without a token; its api/ routes need one
@@ -312,7 +335,7 @@ public final class McpHttpServer implements AutoCloseable {
         addFilter(context, new SessionRotationFilter(shared.rotation(), settings.path()));
         // the viewer's and the export's routes call the engine themselves: they run with the caller's rights bound, as tools do
         if (viewer != null || b.export != null) addFilter(context, new GrantsBindingFilter(open));
-        addFilter(context, new JsonRpcBodyFilter(settings.limits().maxBodyBytes()));
+        addFilter(context, new JsonRpcBodyFilter(settings.limits().maxBodyBytes(), ownBodies));
         return context;
     }
 

@@ -28,6 +28,8 @@ import java.util.Enumeration;
  * rotate. The response to the rotating request announces the new id in {@code Mcp-Session-Id}, set before its first
  * byte is written (the SDK writes a tool's answer after the tool returns), which clients that take the header from
  * any response (the TypeScript SDK does) switch to on their own. When a session is deleted, its ids are forgotten.
+ * The ledger also learns which sessions are open (the id an initialize is answered with; a DELETE or the transport's
+ * 404 ends it), so {@link SessionRotateServlet} can tell an unknown id from a live one.
  */
 final class SessionRotationFilter implements Filter {
     private final SessionRotation ledger;
@@ -42,11 +44,16 @@ final class SessionRotationFilter implements Filter {
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) req;
         String presented = http.getHeader(HttpHeaders.MCP_SESSION_ID);
-        if (presented == null || !http.getRequestURI().endsWith(path)) {
-            chain.doFilter(req, res); // initialize, or not the MCP endpoint
+        if (!http.getRequestURI().endsWith(path)) {
+            chain.doFilter(req, res); // not the MCP endpoint
             return;
         }
         HttpServletResponse out = (HttpServletResponse) res;
+        if (presented == null) {
+            // initialize: the id the SDK answers with is an open session (POST /session/rotate may rotate it)
+            chain.doFilter(req, new Opening(out, ledger));
+            return;
+        }
         SessionRotation.Lookup lookup = ledger.lookup(presented);
         if (lookup instanceof SessionRotation.Retired) {
             byte[] body = JsonRpcErrors.body(-32001, "Session not found: it was rotated with session_rotate; send the id the "
@@ -63,7 +70,30 @@ final class SessionRotationFilter implements Filter {
         HttpServletRequest forward = session.equals(presented) ? http : new Routed(http, session);
         Announcing announcing = new Announcing(out, slot);
         chain.doFilter(forward, announcing);
-        if ("DELETE".equals(http.getMethod()) && out.getStatus() < 300) ledger.ended(session);
+        // deleted, or unknown to the transport (404): either way no open session has these ids any more
+        if ("DELETE".equals(http.getMethod()) && out.getStatus() < 300 || out.getStatus() == 404) ledger.ended(session);
+    }
+
+    /** The response to a request without a session id: the id the SDK sets on it is recorded as an open session. */
+    private static final class Opening extends HttpServletResponseWrapper {
+        private final SessionRotation ledger;
+
+        Opening(HttpServletResponse response, SessionRotation ledger) {
+            super(response);
+            this.ledger = ledger;
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            super.setHeader(name, value);
+            if (HttpHeaders.MCP_SESSION_ID.equalsIgnoreCase(name)) ledger.opened(value);
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            super.addHeader(name, value);
+            if (HttpHeaders.MCP_SESSION_ID.equalsIgnoreCase(name)) ledger.opened(value);
+        }
     }
 
     /** One request's view of its session: the transport's id, the id the client presented, and the rotation if it made one. */
@@ -81,6 +111,12 @@ final class SessionRotationFilter implements Filter {
         @Override
         public String id() {
             return session;
+        }
+
+        @Override
+        public String currentId() {
+            String rotated = rotatedTo;
+            return rotated != null ? rotated : ledger.currentId(session);
         }
 
         @Override

@@ -15,6 +15,14 @@ public interface TransportSession {
     String id();
 
     /**
+     * The id its client presents for this session now: after a rotation the newest issued one, which is what a
+     * reader of the session ({@code memory://active-session}) must be shown; before any, {@link #id()}.
+     */
+    default String currentId() {
+        return id();
+    }
+
+    /**
      * Gives this session a new id ({@link SessionRotation#rotate}); the id this request presented stops working, and
      * the response to this request carries the new one in its {@code Mcp-Session-Id} header.
      */

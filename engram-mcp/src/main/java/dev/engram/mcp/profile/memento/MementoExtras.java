@@ -5,8 +5,10 @@ import static dev.engram.mcp.profile.memento.MementoTool.map;
 import dev.engram.mcp.json.JsStringify;
 import dev.engram.mcp.profile.Guarded;
 import dev.engram.mcp.tool.Caller;
+import dev.engram.mcp.tool.TransportSession;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
+import dev.engram.rank.CompositeRank;
 import dev.engram.rank.TypedDecay;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
@@ -85,7 +87,9 @@ final class MementoExtras {
                         "hot", "read within 7 days, or an error or procedure not idle 30 days",
                         "warm", "an episode or importance ≥ 0.5, not idle 30 days and above 0.3 after decay",
                         "cold", "everything else", "short", "scope session (expires after 24 h)"),
-                "ranking", map("importance", 0.4, "recency", 0.3, "match", 0.3, "recencyHalfLifeDays", 30),
+                "ranking", map("importance", CompositeRank.MEMENTO.importanceWeight(), "recency", CompositeRank.MEMENTO.recencyWeight(),
+                        "match", CompositeRank.MEMENTO.matchWeight(), "recencyHalfLifeDays", CompositeRank.MEMENTO.recencyHalfLifeDays(),
+                        "formula", "match × match weight + match × (importance × its weight + 2^(−days / half-life) × recency weight)"),
                 "limits", map("contentChars", Fragments.MAX_CHARS, "episodeChars", Fragments.MAX_EPISODE_CHARS,
                         "batchRemember", WriteTools.MAX_BATCH, "recallTokenBudget", ReadTools.DEFAULT_RECALL_BUDGET,
                         "contextTokenBudget", ReadTools.DEFAULT_CONTEXT_BUDGET));
@@ -93,7 +97,16 @@ final class MementoExtras {
 
     private Map<String, Object> activeSession(McpSyncServerExchange exchange) {
         Implementation client = exchange.getClientInfo();
-        String session = Caller.session(client == null ? null : client.name(), exchange.sessionId());
+        String clientName = client == null ? null : client.name();
+        // what the session wrote is recorded under the transport's id, which a rotation keeps
+        String session = Caller.session(clientName, exchange.sessionId());
+        // what the client presents now: after session_rotate or POST /session/rotate, the newest id, never the retired one
+        String shown = session;
+        var ctx = exchange.transportContext();
+        if (exchange.sessionId() != null && ctx != null && ctx.get(TransportSession.KEY) instanceof TransportSession t
+                && t.id().equals(exchange.sessionId())) {
+            shown = Caller.session(clientName, t.currentId());
+        }
         List<Memory> written = new ArrayList<>();
         if (session != null) {
             for (Memory m : c.live(c.profile.defaultZone())) if (session.equals(m.session())) written.add(m);
@@ -102,7 +115,7 @@ final class MementoExtras {
         Map<String, Long> byType = new TreeMap<>();
         for (Memory m : written) byType.merge(Fragments.typeOf(m), 1L, Long::sum);
         List<Map<String, Object>> latest = written.stream().limit(10).map(m -> c.fragments.render(m, c.clock)).toList();
-        return map("sessionId", session == null ? "unknown" : session, "workspace", c.profile.defaultZone(),
+        return map("sessionId", shown == null ? "unknown" : shown, "workspace", c.profile.defaultZone(),
                 "fragmentsWritten", (long) written.size(), "byType", byType,
                 "lastWriteAt", written.isEmpty() ? null : written.get(0).createdAt().toString(), "latest", latest);
     }

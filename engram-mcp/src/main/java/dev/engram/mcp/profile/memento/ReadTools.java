@@ -123,8 +123,8 @@ final class ReadTools {
                         .string("agentId", "Agent id (accepted, not used)", "default").build())
                 .title("Recall fragments")
                 .description("Search memory: keywords first, text for meaning, topic/type/depth filters. Returns {fragments, count, "
-                        + "totalTokens, searchPath, hasMore, nextCursor}; ranked by 0.4·importance (decayed by type) + 0.3·recency + "
-                        + "0.3·match. Send nextCursor back as cursor for the next page.")
+                        + "totalTokens, searchPath, hasMore, nextCursor}; ranked by 0.3·match + match × (0.4·importance (decayed "
+                        + "by type) + 0.3·recency). Send nextCursor back as cursor for the next page.")
                 .annotations(ToolHints.writes(true)).build();
         return new MementoTool(def, this::recall);
     }
@@ -207,7 +207,8 @@ final class ReadTools {
             double importance = Fragments.importance(m, rankedAt);
             if (minImportance != null && importance < minImportance) continue;
             double days = Math.abs(Duration.between(m.createdAt(), anchorTime).toMillis()) / 86_400_000.0;
-            double rank = 0.4 * importance + 0.3 * Math.pow(2, -days / 30) + 0.3 * similarity;
+            // Memento's 0.4·importance + 0.3·recency + 0.3·match, its lifecycle part gated by the match (CompositeRank)
+            double rank = dev.engram.rank.CompositeRank.MEMENTO.score(importance, days, similarity);
             ranked.add(new Ranked(m, similarity, rank));
         }
         if (!listing) ranked.sort(Comparator.comparingDouble(Ranked::rank).reversed().thenComparing(x -> x.m().id()));
