@@ -9,6 +9,8 @@ import dev.engram.engine.RecallResult;
 import dev.engram.engine.RememberCommand;
 import dev.engram.mcp.profile.nativeprofile.TextRenderer;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,8 +36,8 @@ final class LatencyBench {
     }
 
     /** One size's figures. */
-    record Row(int size, BulkLoader.LoadResult load, Latencies remember, Latencies recall, double meanResults,
-               double meanTokens, long storeBytes) {
+    record Row(int size, BulkLoader.LoadResult load, Latencies remember, Latencies recall, Latencies recallCpu,
+               double meanResults, double meanTokens, long storeBytes) {
     }
 
     private final OpenedStore.Opener opener;
@@ -72,8 +74,8 @@ final class LatencyBench {
         try {
             Row row = measure(s, n, dir, clock, generator, queries);
             // measured after close, so the size includes everything flushed on close
-            return new Row(row.size(), row.load(), row.remember(), row.recall(), row.meanResults(), row.meanTokens(),
-                    TempDirs.sizeOf(dir));
+            return new Row(row.size(), row.load(), row.remember(), row.recall(), row.recallCpu(), row.meanResults(),
+                    row.meanTokens(), TempDirs.sizeOf(dir));
         } finally {
             TempDirs.deleteQuietly(dir, log);
         }
@@ -110,17 +112,23 @@ final class LatencyBench {
                 remember.add(System.nanoTime() - t0);
             }
             Latencies.Recorder recall = new Latencies.Recorder(s.recalls());
+            // the calling thread's CPU, which other processes' load on the machine barely moves (wall time does);
+            // work the embedder hands to its own threads is not in it
+            Latencies.Recorder recallCpu = new Latencies.Recorder(s.recalls());
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long results = 0;
             long tokens = 0;
             for (int i = 0; i < s.recalls(); i++) {
                 RecallQuery q = query(queries);
+                long c0 = threads.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
                 RecallResult r = engine.recall(q, TEXT);
                 recall.add(System.nanoTime() - t0);
+                recallCpu.add(threads.getCurrentThreadCpuTime() - c0);
                 results += r.results().size();
                 tokens += r.tokens();
             }
-            return new Row(n, load, remember.done(), recall.done(), (double) results / s.recalls(),
+            return new Row(n, load, remember.done(), recall.done(), recallCpu.done(), (double) results / s.recalls(),
                     (double) tokens / s.recalls(), 0);
         }
     }
@@ -136,7 +144,7 @@ final class LatencyBench {
 
     static String table(List<Row> rows) {
         MarkdownTable t = new MarkdownTable("N", "bulk load (mem/s)", "load write / index (s)",
-                "remember p50 / p95 / p99 (ms)", "recall p50 / p95 / p99 (ms)", "timed calls", "recall results (mean)",
+                "remember p50 / p95 / p99 (ms)", "recall p50 / p95 / p99 (ms)", "recall CPU p50 / p95 (ms)", "timed calls", "recall results (mean)",
                 "recall tokens (mean)", "store size (MB)");
         for (Row r : rows) {
             t.row(String.format(Locale.ROOT, "%,d", r.size()),
@@ -145,6 +153,7 @@ final class LatencyBench {
                             r.load().catchUp().toMillis() / 1000.0),
                     r.remember().ms(50) + " / " + r.remember().ms(95) + " / " + r.remember().ms(99),
                     r.recall().ms(50) + " / " + r.recall().ms(95) + " / " + r.recall().ms(99),
+                    r.recallCpu().ms(50) + " / " + r.recallCpu().ms(95),
                     r.remember().count() + " + " + r.recall().count(),
                     String.format(Locale.ROOT, "%.1f", r.meanResults()),
                     String.format(Locale.ROOT, "%.0f", r.meanTokens()),

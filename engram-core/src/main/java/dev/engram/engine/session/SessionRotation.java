@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -81,7 +82,7 @@ public final class SessionRotation {
      * first: what {@link #rotatePresented} may rotate. Bounded by the capacity: past it the oldest is forgotten (it can
      * still rotate itself with the tool; the route then answers that it knows no such session).
      */
-    private final java.util.LinkedHashSet<String> open = new java.util.LinkedHashSet<>();
+    private final LinkedHashSet<String> open = new LinkedHashSet<>();
 
     /** New ids are random UUIDs (122 random bits, as the transport's own). */
     public SessionRotation() {

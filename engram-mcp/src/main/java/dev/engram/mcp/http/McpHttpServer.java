@@ -18,6 +18,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import dev.engram.mcp.server.CallNote;
@@ -311,14 +312,14 @@ public final class McpHttpServer implements AutoCloseable {
                     new dev.engram.mcp.json.JsonText(b.mapper), allowedHosts(settings))), dev.engram.mcp.viewer.ViewerServlet.MOUNT + "/*");
         }
         if (b.export != null) context.addServlet(new ServletHolder("export", new ExportServlet(b.export)), ExportServlet.PATH);
-        java.util.Set<String> ownBodies = java.util.Set.of();
+        Set<String> ownBodies = Set.of();
         if (b.sessionRotateRoute) {
             // the same Host/Origin check as the SDK applies to the MCP endpoint, and the same ledger as session_rotate
             context.addServlet(new ServletHolder("session-rotate", new SessionRotateServlet(shared.rotation(),
                     DefaultServerTransportSecurityValidator.builder().allowedHosts(allowedHosts(settings))
                             .allowedOrigins(allowedOrigins(settings)).build(), new dev.engram.mcp.json.JsonText(b.mapper))),
                     SessionRotateServlet.PATH);
-            ownBodies = java.util.Set.of(SessionRotateServlet.PATH);
+            ownBodies = Set.of(SessionRotateServlet.PATH);
         }
         addFilter(context, shared.counters());
         addFilter(context, shared.requestLog());

@@ -1,6 +1,7 @@
 package dev.engram.store.lucene;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,8 +9,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.spi.VectorQuery;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.jupiter.api.Test;
 
 /** The over-fetch policy and field naming, which the contract suite can only observe indirectly. */
@@ -51,5 +72,91 @@ class VectorSearchTest {
         assertNotEquals(VectorFields.field("a/b", 3), VectorFields.field("a_b", 3));
         assertNotEquals(VectorFields.field("m", 3), VectorFields.field("m", 4));
         assertEquals(VectorFields.field("m", 3), VectorFields.field("m", 3));
+    }
+
+    /** The figures the rule was drawn from (10,000 memories, docs/benchmarks.md, issue 14). */
+    @Test
+    void aSegmentIsScannedWhenTheWalkWouldVisitAtLeastAsManyNodesAsTheFilterMatches() {
+        assertTrue(VectorSearch.scansExactly(500, 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
+        assertTrue(VectorSearch.scansExactly(500, 1_446, 10_000), "recall's 500 in a 14% zone");
+        assertFalse(VectorSearch.scansExactly(75, 4_200, 10_000), "remember's 75 in a 42% zone: the walk finished in 1,624 visits");
+        assertTrue(VectorSearch.scansExactly(75, 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
+        assertTrue(VectorSearch.scansExactly(50, 50, 10_000), "no more candidates than neighbours asked for");
+        assertFalse(VectorSearch.scansExactly(500, 10_000, 10_000), "unfiltered: 4,500 predicted visits against 10,000 reads");
+        assertTrue(VectorSearch.scansExactly(1_000, 5_000, 5_000), "unfiltered, small: 9,000 predicted visits against 5,000 reads");
+    }
+
+    /** Whichever way a segment is searched, the answer is the true top k wherever the rule says scan. */
+    @Test
+    void aScannedSegmentAnswersExactlyTheBruteForceTopK() throws IOException {
+        int n = 3_000, dims = 128;
+        Random random = new Random(42);
+        float[][] vectors = new float[n][];
+        String field = VectorFields.field("m", dims);
+        try (var dir = new ByteBuffersDirectory()) {
+            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+                for (int i = 0; i < n; i++) {
+                    vectors[i] = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+                    Document d = new Document();
+                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
+                    d.add(new StringField("zone", i % 5 < 2 ? "small" : "large", Field.Store.NO));
+                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
+                    w.addDocument(d);
+                }
+                for (int i = 0; i < n; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i)));
+                w.commit(); // one segment, its deletions kept as live docs rather than merged away
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                IndexSearcher searcher = new IndexSearcher(reader);
+                float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+                int live = reader.numDocs();
+                long small = IntStream.range(0, n).filter(i -> i % 5 < 2 && i % 11 != 0).count();
+                // a filter small enough to scan, and no filter with k large enough to scan all live documents
+                assertTrue(VectorSearch.scansExactly(100, small, live));
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, new TermQuery(new Term("zone", "small"))),
+                        vectors, target, i -> i % 5 < 2, 100);
+                assertTrue(VectorSearch.scansExactly(320, live, live));
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, null), vectors, target, i -> true, 320);
+                // where the rule keeps the walk, it still answers k live documents
+                assertFalse(VectorSearch.scansExactly(20, live, live));
+                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, null), 20);
+                assertEquals(20, walked.size());
+                assertTrue(walked.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + walked);
+            }
+        }
+    }
+
+    private static void assertExact(IndexSearcher searcher, Query q, float[][] vectors, float[] target,
+                                    IntPredicate passes, int k) throws IOException {
+        assertEquals(bruteForce(vectors, target, passes, k), ids(searcher, q, k));
+    }
+
+    private static List<Integer> ids(IndexSearcher searcher, Query q, int k) throws IOException {
+        ScoreDoc[] hits = searcher.search(q, k).scoreDocs;
+        return Arrays.stream(hits).map(h -> {
+            try {
+                return Integer.parseInt(searcher.storedFields().document(h.doc).get("id"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+    }
+
+    private static List<Integer> bruteForce(float[][] vectors, float[] target, IntPredicate passes, int k) {
+        return IntStream.range(0, vectors.length).filter(i -> i % 11 != 0 && passes.test(i)).boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], target)).thenComparing(i -> i))
+                .limit(k).toList();
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) s += a[i] * b[i];
+        return s;
+    }
+
+    private static float[] randomVector(Random random, int dims) {
+        float[] v = new float[dims];
+        for (int i = 0; i < dims; i++) v[i] = (float) random.nextGaussian();
+        return v;
     }
 }
