@@ -68,8 +68,9 @@ final class ToonBriefing {
         Instant now = c.now();
         // toon's file holds what is not archived, whatever its status: the overview counts all of it
         List<Memory> all = c.all().stream().filter(m -> m.status() != MemoryStatus.ARCHIVED).toList();
-        List<Memory> open = c.active().stream().filter(m -> !m.tags().contains("private"))
-                .sorted(byImportance(now)).toList();
+        // what recall would show (c.active(), without reading the store a second time), private entries left out
+        List<Memory> open = all.stream().filter(m -> m.status() == MemoryStatus.ACTIVE && !m.expiredAt(now)
+                && !m.tags().contains("private")).sorted(byImportance(now)).toList();
         long expired = all.stream().filter(m -> m.expiredAt(now)).count();
 
         List<String> sections = new ArrayList<>();

@@ -513,11 +513,12 @@ class ToonToolsTest {
     }
 
     @Test
-    void contextBriefOnAnEmptyStoreAndWithAPinPutsThePinFirst() {
+    void contextBriefOnAnEmptyStoreAndWithAPinPutsThePinFirst() throws Exception {
         String empty = call("context_brief", Map.of());
         assertTrue(empty.startsWith("Memory: empty\n\n## Sessions"), "no entries section without entries: " + empty);
 
         call("memory_remember", Map.of("category", "warning", "key", "prod-db", "content", "Never run migrations against prod by hand"));
+        Thread.sleep(5); // one newer than the other
         call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Validate input with zod"));
         String unpinned = call("context_brief", Map.of()).split("\n\n(?=## )")[1];
         assertTrue(unpinned.startsWith("## Top memories\n[1] decision/use-zod\n"), "the newest first at equal importance: " + unpinned);
