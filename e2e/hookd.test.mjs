@@ -1,10 +1,13 @@
 // The hook daemon through the real launcher, as a host runs `engram hook post-tool`: the first call
 // finds no daemon, answers in a JVM and starts one; the next calls are answered by the daemon (same
-// output shape, gates included); a daemon killed with its endpoint file left behind costs one JVM call,
+// output shape, gates included); session-start, prompt and stop answered by it byte for byte as by a JVM
+// (prompt and stop left to the JVM with a chat model); an event the launcher read for a daemon that cannot
+// answer reaches the JVM whole; a daemon killed with its endpoint file left behind costs one JVM call,
 // which starts a fresh daemon over the stale file; `engram hook daemon --stop` ends it. No daemon outlives the test.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
 import { JAR, pollUntil, runCli, tempDir, tempStore } from "./lib/engram.mjs";
@@ -89,6 +92,86 @@ describe("engram hook daemon through the launcher", { timeout: 170_000, skip: !e
     assert.equal(bad.status, 1, "an unreadable event is exit 1 through the daemon as in a JVM");
     assert.match(bad.stderr, /^engram hook post-tool: stdin is not a JSON object/);
     assert.match(bad.stderr, /answered by the hook daemon/);
+  });
+
+  it("session-start, prompt and stop are answered by it with the JVM's bytes; with a chat model prompt and stop stay in the JVM", () => {
+    const e = endpoint();
+    assert.ok(e, "a daemon from the test before");
+    // an entity for the prompt hook to recall (it recalls brain-tools' entities)
+    const graph = join(root, "memory.jsonl");
+    writeFileSync(graph, JSON.stringify({ type: "entity", name: "billing-service", entityType: "Project",
+      observations: ["deploys after the payments migration"] }) + "\n");
+    assert.equal(runCli(store, ["import", "--from", "server-memory", graph]).status, 0);
+    const run = (args, event, extra = {}) => {
+      const r = spawnSync(join(root, "engram"), ["hook", ...args], { encoding: "utf8", env: { ...env, ...extra }, input: event, cwd: root,
+        timeout: 120_000 });
+      if (r.error) throw r.error;
+      return r;
+    };
+    const trace = /^engram: (answered by the hook daemon \(pid \d+\)|no hook daemon answered; running the hook in a JVM)\n/m;
+    const claude = JSON.stringify({ session_id: "s1", cwd: root, hook_event_name: "SessionStart", source: "startup" });
+    const antigravity = JSON.stringify({ conversationId: "c1", workspacePaths: [root], hookEventName: "PreInvocation" });
+    const prompt = JSON.stringify({ session_id: "s1", cwd: root, prompt: "How do we deploy the billing service after the payments migration?" });
+    const stop = JSON.stringify({ session_id: "s1", cwd: root, hook_event_name: "Stop" });
+    const calls = [[["session-start", "claude"], claude], [["session-start", "antigravity"], antigravity], [["session-start"], ""],
+      [["prompt"], prompt], [["stop"], stop], [["stop", "antigravity"], stop]];
+    for (const [args, event] of calls) {
+      const served = run(args, event);
+      const own = run(args, event, { ENGRAM_HOOK_DAEMON: "off" });
+      const what = `hook ${args.join(" ")}`;
+      assert.match(served.stderr, new RegExp(`answered by the hook daemon \\(pid ${e.pid}\\)`), `${what}: ${served.stderr}`);
+      assert.match(own.stderr, /running the hook in a JVM/, what);
+      assert.equal(served.status, own.status, what);
+      assert.equal(served.stdout, own.stdout, what);
+      assert.equal(served.stderr.replace(trace, ""), own.stderr.replace(trace, ""), what);
+    }
+    assert.match(run(...calls[0]).stdout, /payments migration applied first/, "the briefing");
+    assert.match(run(...calls[1]).stdout, /^\{"injectSteps":\[\{"ephemeralMessage":/, "Antigravity's step");
+    assert.match(run(...calls[3]).stdout, /\*\*billing-service\*\* \(Project\)/, "the prompt's memories");
+    // a chat model: the launcher keeps prompt and stop in the JVM (the model may take longer than it waits)
+    const model = { AI_API_KEY: "k", AI_API_BASE: "http://127.0.0.1:9/v1", MEMORY_HOOK_AI_TIMEOUT: "300", MEMORY_SAVE_AI_TIMEOUT: "300" };
+    for (const [args, event] of [calls[3], calls[4]]) {
+      const r = run(args, event, model);
+      assert.equal(r.status, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /answered by the hook daemon/, args.join(" "));
+      assert.match(r.stderr, /^engram hook (prompt|stop): /m, "the JVM's hook ran, and tried the model: " + r.stderr);
+    }
+    assert.match(run(calls[0][0], calls[0][1], model).stderr, /answered by the hook daemon/, "the briefing asks no model");
+  });
+
+  it("an event read for a daemon that then cannot answer goes to the JVM whole", async () => {
+    // another data folder whose endpoint names a live process (this test's) and a port nobody listens on: the
+    // launcher reads the event, cannot connect, and replays the event to the JVM
+    const otherData = join(root, "other-data");
+    const otherHookd = join(otherData, "engram", "hookd");
+    mkdirSync(otherHookd, { recursive: true, mode: 0o700 });
+    const closed = net.createServer();
+    await new Promise((res) => closed.listen(0, "127.0.0.1", res));
+    const port = closed.address().port;
+    await new Promise((res) => closed.close(res));
+    writeFileSync(join(otherHookd, "endpoint"), `${port} ${process.pid}\n`, { mode: 0o600 });
+    writeFileSync(join(otherHookd, "auth"), "Authorization: Bearer 00\n", { mode: 0o600 });
+    const otherEnv = { ...env, XDG_DATA_HOME: otherData };
+    const event = JSON.stringify({ conversationId: "c1", workspacePaths: [root], hookEventName: "PreInvocation" });
+    const replayed = spawnSync(join(root, "engram"), ["hook", "session-start", "antigravity"], { encoding: "utf8", env: otherEnv,
+      input: event, cwd: root, timeout: 120_000 });
+    const own = spawnSync(join(root, "engram"), ["hook", "session-start", "antigravity"], { encoding: "utf8",
+      env: { ...otherEnv, ENGRAM_HOOK_DAEMON: "off" }, input: event, cwd: root, timeout: 120_000 });
+    assert.equal(replayed.status, 0, replayed.stderr);
+    assert.match(replayed.stderr, /running the hook in a JVM/);
+    assert.match(replayed.stdout, /payments migration applied first/, "the JVM got the event the launcher had read");
+    assert.equal(replayed.stdout, own.stdout);
+    // the JVM started that folder's daemon over the dead endpoint: ended here
+    const started = await waitFor(() => {
+      try {
+        const [p, pid] = readFileSync(join(otherHookd, "endpoint"), "utf8").trim().split(" ").map(Number);
+        return pid !== process.pid ? { port: p, pid } : null;
+      } catch { return null; }
+    }, 90_000);
+    assert.ok(started, "a daemon for the other data folder");
+    pids.add(started.pid);
+    const stop = spawnSync(join(root, "engram"), ["hook", "daemon", "--stop"], { encoding: "utf8", env: otherEnv, cwd: root, timeout: 60_000 });
+    assert.equal(stop.status, 0, stop.stderr);
   });
 
   it("a killed daemon's stale endpoint costs one JVM call, which starts a new daemon; --stop ends it", async () => {

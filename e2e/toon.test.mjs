@@ -147,7 +147,7 @@ describe("toon profile: a .toon-memory folder imported at first start", () => {
     const r = await server.client.callTool({ name: "memory_recall", arguments: { ids: "abc12345" } });
     const text = textOf(r);
     assert.ok(!r.isError, text);
-    assert.match(text, /^\[decision\] use-zod 📌1 \(abc12345\)\n  Use Zod \| not Joi\n  for validation\n/);
+    assert.match(text, /^\[decision\] use-zod 📌 \(abc12345\)\n  Use Zod \| not Joi\n  for validation\n/);
     const { resources } = await server.client.listResources();
     assert.deepEqual(resources.map((x) => x.uri), ["toon://memory/entries", "toon://memory/stats", "toon://memory/summaries", "ui://viewer"]);
     const entries = (await server.client.readResource({ uri: "toon://memory/entries" })).contents[0].text;

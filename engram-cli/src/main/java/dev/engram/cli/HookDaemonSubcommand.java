@@ -27,11 +27,12 @@ import picocli.CommandLine.ParentCommand;
  * {@code --status} says whether one runs.
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
-        description = {"Keep the stores open and answer `hook post-tool` and `hook feedback` calls that the `engram`",
-                "launcher sends over 127.0.0.1 (a secret in DATA/hookd/, readable by this user only), so a call",
-                "costs milliseconds instead of a JVM start. Runs in the foreground; a hook call that finds none",
-                "starts one in the background (unless ENGRAM_HOOK_DAEMON=off). It ends after --idle-timeout",
-                "without calls, on --stop, or when the jar is rebuilt. One per data folder: a second start does nothing."})
+        description = {"Keep the stores open and answer the `hook post-tool`, `feedback`, `session-start`, `prompt` and",
+                "`stop` calls that the `engram` launcher sends over 127.0.0.1 (prompt and stop only without a chat",
+                "model; a secret in DATA/hookd/, readable by this user only), so a call costs milliseconds instead",
+                "of a JVM start. Runs in the foreground; a hook call that finds none starts one in the background",
+                "(unless ENGRAM_HOOK_DAEMON=off). It ends after --idle-timeout without calls, on --stop, or when the",
+                "jar is rebuilt. One per data folder: a second start does nothing."})
 final class HookDaemonSubcommand implements Callable<Integer> {
     /** The idle time without the flag: ENGRAM_HOOK_DAEMON_IDLE, else 30 minutes. */
     static final String IDLE_VARIABLE = "ENGRAM_HOOK_DAEMON_IDLE";
@@ -69,8 +70,9 @@ final class HookDaemonSubcommand implements Callable<Integer> {
         }
         Duration idle = idle(idleTimeout, loader.environment());
         var stamps = HookDaemonStarter.classPathStamps();
+        // the store key is each call's own (its TOON_MEMORY_KEY / ENGRAM_KEY), not this process's
         HookDaemonRunner runner = new HookDaemonRunner(loader.home(), loader.osName(), Charset.defaultCharset(),
-                Main.standardOpener(Clock.systemUTC()));
+                (cfg, storeKey) -> Main.openEmbedded(cfg, Clock.systemUTC(), null, storeKey));
         EngramConfig config;
         try {
             config = hook.root.config();

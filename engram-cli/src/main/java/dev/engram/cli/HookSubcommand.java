@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.cli.hook.EntityGraphHookMemory;
+import dev.engram.cli.hook.HookRequest;
 import dev.engram.cli.hook.HookSettings;
 import dev.engram.cli.hook.PromptHook;
 import dev.engram.cli.hook.StopHook;
@@ -8,6 +9,7 @@ import dev.engram.llm.ChatModels;
 import java.io.InputStream;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -28,7 +30,8 @@ import picocli.CommandLine.ParentCommand;
                 "`engram hook feedback ID RATING` rates them.",
                 "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log.",
                 "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context.",
-                "`engram hook daemon` keeps the stores warm for post-tool and feedback calls sent by the launcher."},
+                "`engram hook daemon` keeps the stores warm for the post-tool, feedback, session-start, prompt and stop",
+                "calls the launcher sends it (prompt and stop only without a chat model)."},
         subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.SessionStart.class, HookSubcommand.PostTool.class,
                 HookSubcommand.Feedback.class, HookSubcommand.Capture.class, HookDaemonSubcommand.class})
 final class HookSubcommand implements Runnable {
@@ -100,6 +103,18 @@ final class HookSubcommand implements Runnable {
         return 0;
     }
 
+    /**
+     * After {@code engram hook NAME} answered in this JVM: starts the resident hook daemon, so the launcher sends the
+     * next calls to it (its fast path), when the daemon answers this hook at all ({@link HookRequest#answers}). In the
+     * daemon's own calls this starts nothing. Prints nothing on stdout.
+     */
+    static void startDaemon(Main main, String name) {
+        Map<String, String> env = main.configLoader().environment();
+        if (!HookRequest.answers(name, env)) return;
+        main.out().flush();
+        main.hookDaemon().afterInProcessCall(env, main.configLoader().dataDir(), main.err());
+    }
+
     /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
     int failSoft(String name, SoftHook body) {
         SoftRun run = new SoftRun(this);
@@ -119,7 +134,7 @@ final class HookSubcommand implements Runnable {
 
         @Override
         public Integer call() {
-            return hook.failSoft("prompt", run -> {
+            int code = hook.failSoft("prompt", run -> {
                 EngramConfig config = run.config();
                 HookSettings settings = run.settings(config.defaultZone());
                 var input = run.input();
@@ -129,6 +144,8 @@ final class HookSubcommand implements Runnable {
                     if (!text.isEmpty()) run.main.out().print(text);
                 }
             });
+            startDaemon(hook.root.main(), "prompt");
+            return code;
         }
     }
 
@@ -172,7 +189,9 @@ final class HookSubcommand implements Runnable {
                             : "engram hook stop: saved " + o.saved() + ", verified " + o.verified());
                 }
             });
-            return answered(hook.root.main(), agent, false);
+            int code = answered(hook.root.main(), agent, false);
+            startDaemon(hook.root.main(), "stop");
+            return code;
         }
 
         /** toon's checkpoint, through the toon profile's own code, in the store its MCP server uses for this project. */
@@ -262,7 +281,9 @@ final class HookSubcommand implements Runnable {
                 }
                 printed[0] = true;
             });
-            return answered(hook.root.main(), agent, printed[0]);
+            int code = answered(hook.root.main(), agent, printed[0]);
+            startDaemon(hook.root.main(), "session-start");
+            return code;
         }
 
         static final int DEFAULT_BUDGET_TOKENS = 2000;
@@ -361,9 +382,7 @@ final class HookSubcommand implements Runnable {
                 main.err().println("engram hook post-tool: " + e.getMessage());
             } finally {
                 if (opened[0] != null) opened[0].close();
-                // answered in this JVM: the next calls go to a resident daemon (the launcher's fast path)
-                main.out().flush();
-                main.hookDaemon().afterInProcessCall(main.configLoader().environment(), main.configLoader().dataDir(), main.err());
+                startDaemon(main, "post-tool");
             }
             return 0;
         }

@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.cli.hook.HookDaemon;
 import dev.engram.cli.hook.HookDaemonFiles;
 import dev.engram.cli.hook.HookRequest;
+import dev.engram.cli.hook.PostToolHook;
+import dev.engram.crypto.UserKey;
+import dev.engram.engine.graph.EntityDraft;
+import dev.engram.engine.graph.ExistingEntity;
 import dev.engram.mcp.json.JsonText;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -38,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The hook daemon in process, over its real HTTP endpoint: it answers what the in-process hook answers
  * for Claude Code's, Codex's and Cursor's events (a copy of the same store, so the state is the same),
- * its gates say no as theirs do, it refuses a request without its secret, ends when idle, and a second
+ * its gates say no as theirs do; session-start, prompt and stop answer byte for byte as in their own JVM
+ * (the toon profile's per-project store, an encrypted store with and without its key), prompt and stop are
+ * left to the JVM with a chat model; it refuses a request without its secret, ends when idle, and a second
  * start for the same data folder does nothing.
  */
 class HookDaemonTest {
@@ -76,7 +82,10 @@ class HookDaemonTest {
     }
 
     private CliRunner runner(String store) {
-        return new CliRunner(dir, env(store), (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null));
+        Map<String, String> env = env(store);
+        // the store key of its environment, as the JVM's own opener takes it from the process's
+        return new CliRunner(dir, env, (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null,
+                UserKey.fromEnvironment(env).orElse(null)));
     }
 
     private HookDaemonFiles files() {
@@ -84,9 +93,9 @@ class HookDaemonTest {
     }
 
     private HookDaemon start(Duration idle, AtomicInteger opened) throws Exception {
-        HookDaemonRunner runner = new HookDaemonRunner(dir, "Linux", StandardCharsets.UTF_8, (config, embedding) -> {
+        HookDaemonRunner runner = new HookDaemonRunner(dir, "Linux", StandardCharsets.UTF_8, (config, storeKey) -> {
             opened.incrementAndGet();
-            return Main.openEmbedded(config, Clock.systemUTC(), null);
+            return Main.openEmbedded(config, Clock.systemUTC(), null, storeKey);
         });
         HookDaemon d = HookDaemon.start(files(), runner, idle, () -> false, new PrintStream(log, true)).orElseThrow();
         daemons.add(d);
@@ -274,6 +283,173 @@ class HookDaemonTest {
         for (String bad : List.of("soon", "0s", "25h", "-5m")) {
             var e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> HookDaemonSubcommand.idle(bad, Map.of()));
             assertTrue(e.getMessage().contains("must be a duration from 1s to 24h, e.g. 90s, 30m or 2h; got '" + bad + "'"), e.getMessage());
+        }
+    }
+
+    /** A hook call in its own JVM (a fresh Main) in folder {@code cwd} with exactly {@code env}. */
+    private static CliRunner.Run inProcess(Path cwd, Map<String, String> env, String stdin, HookDaemonStarter starter, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Main main = new Main(env, cwd, cwd, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null, UserKey.fromEnvironment(env).orElse(null)),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), null, starter,
+                PostToolHook.StatsLease.PER_CALL);
+        int code = main.run(args);
+        return new CliRunner.Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The same call through the daemon: folder {@code cwd}, exactly {@code env}. */
+    private CliRunner.Run viaDaemon(HookDaemon d, Path cwd, Map<String, String> env, String stdin, String... args) throws Exception {
+        HttpResponse<byte[]> resp = post(d, "/hook", secret(), new HookRequest(cwd, List.of(args), env, stdin.getBytes(StandardCharsets.UTF_8)).encode());
+        assertEquals(200, resp.statusCode(), new String(resp.body(), StandardCharsets.UTF_8));
+        int exit = Integer.parseInt(resp.headers().firstValue("X-Engram-Exit").orElseThrow());
+        String err = resp.headers().firstValue("X-Engram-Stderr").map(s -> new String(Base64.getDecoder().decode(s), StandardCharsets.UTF_8))
+                .orElse("");
+        return new CliRunner.Run(exit, new String(resp.body(), StandardCharsets.UTF_8), err);
+    }
+
+    private static void assertSame(CliRunner.Run own, CliRunner.Run served, String what) {
+        assertEquals(own.exitCode(), served.exitCode(), what);
+        assertEquals(own.out(), served.out(), what);
+        assertEquals(own.err(), served.err(), what);
+    }
+
+    /** One call, in its own JVM on store {@code store} and through the daemon on its twin: the same bytes out. */
+    private CliRunner.Run same(HookDaemon d, String stdin, String... args) throws Exception {
+        CliRunner.Run own = inProcess(dir, env("store"), stdin, HookDaemonStarter.NONE, args);
+        CliRunner.Run served = viaDaemon(d, dir, env("twin"), stdin, args);
+        assertSame(own, served, String.join(" ", args) + " on " + stdin);
+        return own;
+    }
+
+    @Test
+    void sessionStartPromptAndStopAnswerAsInTheirOwnJvm() throws Exception {
+        for (int i = 0; i < 6; i++) { // more than a 60-token briefing holds
+            assertEquals(0, runner("store").run("remember", "Service " + i + " reads its settings from the environment first, "
+                    + "then from config/service-" + i + ".yaml, and refuses to start when neither names a database", "--type", "fact").exitCode());
+        }
+        // the prompt hook recalls entities (brain-tools' shape)
+        try (Main.OpenEngine opened = Main.openEmbedded(new ConfigLoader(env("store"), dir, dir, "Linux").load(new GlobalOptions()),
+                Clock.systemUTC(), null)) {
+            opened.engine().entities().create("default", List.of(new EntityDraft("billing-service", "Project",
+                    List.of("deploys after the payments migration", "runs on Kubernetes"))), ExistingEntity.MERGE);
+        }
+        copy(dir.resolve("store"), dir.resolve("twin"));
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        String claude = JSON.write(Map.of("session_id", "s1", "cwd", dir.toString(), "hook_event_name", "SessionStart", "source", "startup"));
+        String antigravity = JSON.write(Map.of("conversationId", "c1", "workspacePaths", List.of(dir.toString()),
+                "hookEventName", "PreInvocation"));
+        // an agent named, then none: the daemon's reused command line keeps no option or argument of the call before
+        CliRunner.Run steps = same(d, antigravity, "hook", "session-start", "antigravity");
+        assertTrue(steps.out().startsWith("{\"injectSteps\":[{\"ephemeralMessage\":") && steps.out().contains("payments migration"), steps.out());
+        CliRunner.Run brief = same(d, claude, "hook", "session-start", "claude", "--budget-tokens", "60");
+        assertTrue(brief.out().startsWith("{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":"), brief.out());
+        assertTrue(same(d, claude, "hook", "session-start").out().length() > brief.out().length(), "the budget of the call before is gone");
+        same(d, "", "hook", "session-start"); // no event: the caller's folder
+        same(d, "not json", "hook", "session-start", "antigravity");
+        settings.put("ENGRAM_HOOK_BUDGET_TOKENS", "lots");
+        assertTrue(same(d, claude, "hook", "session-start").err().contains("'lots' is not a number of tokens"));
+        settings.remove("ENGRAM_HOOK_BUDGET_TOKENS");
+
+        String prompt = JSON.write(Map.of("session_id", "s1", "cwd", dir.toString(), "hook_event_name", "UserPromptSubmit",
+                "prompt", "How do we deploy the billing service without breaking the payments migration?"));
+        CliRunner.Run memories = same(d, prompt, "hook", "prompt");
+        assertTrue(memories.out().contains("<memory zone=\"default\">\n  - **billing-service** (Project)"), memories.out() + memories.err());
+        assertEquals("", same(d, JSON.write(Map.of("prompt", "ok thanks")), "hook", "prompt").out(), "an acknowledgement recalls nothing");
+
+        String stop = JSON.write(Map.of("session_id", "s1", "cwd", dir.toString(), "hook_event_name", "Stop"));
+        assertTrue(same(d, stop, "hook", "stop").err().contains("no chat model is configured"));
+        assertEquals("{}\n", same(d, stop, "hook", "stop", "antigravity").out());
+        assertEquals("", same(d, stop, "hook", "stop").out(), "no {} for the agent of the call before");
+    }
+
+    @Test
+    void theToonProfilesHooksOpenTheProjectsStoreAsTheirOwnJvmDoes() throws Exception {
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        // two copies of one project, each with its own per-project store (toon keeps memory in the project)
+        for (String project : List.of("own", "served")) {
+            Path root = dir.resolve(project);
+            Files.createDirectories(root);
+            assertEquals(0, new CliRunner(dir, Map.of("ENGRAM_HOME", root.resolve(".engram-store").toString()),
+                    (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null))
+                    .run("remember", "Release builds are signed with the key in the team vault", "--type", "procedure").exitCode());
+        }
+        Map<String, String> toon = Map.of("ENGRAM_PROFILE", "toon", "XDG_DATA_HOME", dir.resolve("data").toString());
+        for (String[] args : List.of(new String[] {"hook", "session-start", "claude"}, new String[] {"hook", "stop"})) {
+            CliRunner.Run own = inProcess(dir.resolve("own"), toon, event(dir.resolve("own"), "s1"), HookDaemonStarter.NONE, args);
+            CliRunner.Run served = viaDaemon(d, dir.resolve("served"), toon, event(dir.resolve("served"), "s1"), args);
+            assertSame(own, served, String.join(" ", args));
+        }
+        CliRunner.Run brief = viaDaemon(d, dir.resolve("served"), toon, event(dir.resolve("served"), "s2"), "hook", "session-start");
+        assertTrue(brief.out().contains("signed with the key in the team vault"), "the project's store: " + brief.out() + brief.err());
+        assertTrue(brief.out().contains("checkpoint-s1"), "the checkpoint the stop hook wrote through the daemon: " + brief.out());
+        assertFalse(Files.exists(dir.resolve("data").resolve("engram")), "not the user's default store");
+    }
+
+    private static String event(Path cwd, String session) {
+        return JSON.write(Map.of("session_id", session, "cwd", cwd.toString(), "hook_event_name", "SessionStart"));
+    }
+
+    @Test
+    void aStoreKeptOpenWithItsKeyAnswersACallWithoutItAsTheJvmDoes() throws Exception {
+        String key = "0f".repeat(32);
+        try (Main.OpenEngine e = Main.openEmbedded(new ConfigLoader(env("store"), dir, dir, "Linux").load(new GlobalOptions()),
+                Clock.systemUTC(), null, null)) {
+            e.engine().encryption().orElseThrow().encrypt(key);
+        }
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        String claude = JSON.write(Map.of("session_id", "s1", "hook_event_name", "SessionStart"));
+        for (String given : new String[] {key, null, "a1".repeat(32), key}) {
+            if (given == null) settings.remove("TOON_MEMORY_KEY");
+            else settings.put("TOON_MEMORY_KEY", given);
+            CliRunner.Run own = inProcess(dir, env("store"), claude, HookDaemonStarter.NONE, "hook", "session-start");
+            CliRunner.Run served = viaDaemon(d, dir, env("store"), claude, "hook", "session-start");
+            assertSame(own, served, given == null ? "no key" : given.equals(key) ? "the key" : "another key");
+            assertEquals(given != null && given.equals(key), served.out().contains("payments migration"), served.out() + served.err());
+        }
+    }
+
+    @Test
+    void promptAndStopWithAChatModelAreLeftToTheJvm() throws Exception {
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        settings.put("ENGRAM_LLM_URL", "http://127.0.0.1:9/v1");
+        for (String hook : List.of("prompt", "stop")) {
+            HttpResponse<byte[]> r = post(d, "/hook", secret(), new HookRequest(dir, List.of("hook", hook), env("store"),
+                    "{}".getBytes(StandardCharsets.UTF_8)).encode());
+            assertEquals(400, r.statusCode(), hook);
+        }
+        assertEquals(200, post(d, "/hook", secret(), new HookRequest(dir, List.of("hook", "session-start"), env("store"),
+                new byte[0]).encode()).statusCode(), "the briefing asks no model");
+        for (String model : List.of("ENGRAM_LLM_URL", "ENGRAM_LLM_KEY", "AI_API_BASE", "AI_API_KEY", "GROQ_API_KEY")) {
+            assertFalse(HookRequest.answers("prompt", Map.of(model, "x")), model);
+            assertFalse(HookRequest.answers("stop", Map.of(model, "x")), model);
+            assertTrue(HookRequest.answers("session-start", Map.of(model, "x")), model);
+        }
+        assertTrue(HookRequest.answers("prompt", Map.of("ENGRAM_LLM_URL", " ")), "a blank variable configures nothing");
+        assertFalse(HookRequest.answers("capture", Map.of()));
+    }
+
+    @Test
+    void aHookAnsweredInItsOwnJvmStartsTheDaemonWhenTheDaemonCouldAnswerIt() {
+        List<String> started = new ArrayList<>();
+        HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
+        String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
+        for (String hook : List.of("session-start", "prompt", "stop")) {
+            started.clear();
+            CliRunner.Run r = inProcess(dir, env("store"), event, recording, "hook", hook);
+            assertEquals(0, r.exitCode(), r.err());
+            assertEquals(List.of(dir.resolve(".local/share/engram").toString()), started, hook);
+        }
+        Map<String, String> withModel = new HashMap<>(env("store"));
+        withModel.put("AI_API_KEY", "k");
+        withModel.put("AI_API_BASE", "http://127.0.0.1:9/v1");
+        withModel.put("MEMORY_HOOK_AI_TIMEOUT", "200");
+        withModel.put("MEMORY_SAVE_AI_TIMEOUT", "200");
+        for (String hook : List.of("prompt", "stop")) {
+            started.clear();
+            inProcess(dir, withModel, event, recording, "hook", hook);
+            assertEquals(List.of(), started, hook + " with a chat model: a daemon would not answer it");
         }
     }
 }

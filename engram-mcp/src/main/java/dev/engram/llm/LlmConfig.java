@@ -42,9 +42,9 @@ public record LlmConfig(URI baseUrl, String model, String apiKey, Duration timeo
      * over brain-tools'. A malformed value is an {@link IllegalArgumentException} naming the variable.
      */
     public static Optional<LlmConfig> fromEnvironment(Map<String, String> env) {
+        if (!configured(env)) return Optional.empty();
         String url = first(env, URL, AI_API_BASE);
         String key = first(env, KEY, AI_API_KEY, GROQ_API_KEY);
-        if (url == null && key == null) return Optional.empty();
         String model = first(env, MODEL, AI_MODEL);
         Duration timeout = DEFAULT_TIMEOUT;
         String ms = first(env, TIMEOUT_MS);
@@ -66,6 +66,14 @@ public record LlmConfig(URI baseUrl, String model, String apiKey, Duration timeo
                     + url + "'; e.g. http://127.0.0.1:11434/v1");
         }
         return Optional.of(new LlmConfig(base, model == null ? DEFAULT_MODEL : model, key, timeout));
+    }
+
+    /**
+     * Whether these variables name a chat model at all (a URL or a key), well-formed or not: what
+     * {@link #fromEnvironment} reads a configuration from, or fails on.
+     */
+    public static boolean configured(Map<String, String> env) {
+        return first(env, URL, AI_API_BASE) != null || first(env, KEY, AI_API_KEY, GROQ_API_KEY) != null;
     }
 
     /** The profile-setting names ({@code ProfileContext#settings}) the command line passes a checked model under. */

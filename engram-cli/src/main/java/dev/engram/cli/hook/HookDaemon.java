@@ -28,8 +28,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The resident hook process of one data folder ({@code engram hook daemon}): it keeps the stores open
- * and warm and answers {@code hook post-tool} and {@code hook feedback} calls the {@code engram} launcher
- * sends it over loopback HTTP, by running the very same command in process ({@link Runner}), so its
+ * and warm and answers the hook calls the {@code engram} launcher sends it over loopback HTTP (the ones
+ * {@link HookRequest#servable()} names), by running the very same command in process ({@link Runner}), so its
  * answer is the in-process hook's byte for byte. Calls run one at a time: the gates' state stays in the
  * store's locked state file, shared with hook calls that run in their own JVM meanwhile.
  * <p>Only 127.0.0.1, and only requests carrying the secret of {@link HookDaemonFiles#auth()}. It ends
@@ -205,7 +205,8 @@ public final class HookDaemon implements AutoCloseable {
                 return;
             }
             if (!request.servable()) {
-                send(x, 400, "the daemon answers `hook post-tool` and `hook feedback` only, not " + request.args() + "\n");
+                send(x, 400, "the daemon answers only `hook post-tool`, `feedback`, `session-start`, and `prompt` and `stop`"
+                        + " without a chat model; not " + request.args() + "\n");
                 return;
             }
             Reply reply = runner.run(request);

@@ -1,5 +1,6 @@
 package dev.engram.cli.hook;
 
+import dev.engram.llm.LlmConfig;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -38,14 +39,26 @@ public record HookRequest(Path cwd, List<String> args, Map<String, String> env, 
     }
 
     /**
-     * The commands the daemon answers: {@code hook post-tool} and {@code hook feedback} after any global
-     * options. Everything else is refused, and the launcher runs it in a JVM as always.
+     * The commands the daemon answers, after any global options: {@code hook post-tool}, {@code hook feedback},
+     * {@code hook session-start}, and {@code hook prompt} and {@code hook stop} when no chat model is configured
+     * ({@link #answers}). Everything else is refused, and the launcher runs it in a JVM as always.
      */
     public boolean servable() {
         int hook = args.indexOf("hook");
-        if (hook < 0 || hook + 1 >= args.size()) return false;
-        String sub = args.get(hook + 1);
-        return sub.equals("post-tool") || sub.equals("feedback");
+        return hook >= 0 && hook + 1 < args.size() && answers(args.get(hook + 1), env);
+    }
+
+    /**
+     * Whether the daemon answers {@code engram hook NAME} run with {@code env}. Not prompt and stop with a chat model
+     * configured: they then wait on the model for seconds, longer than the launcher waits for the daemon, and a call
+     * the launcher gave up on would run twice (once in the daemon, once in the JVM it falls back on), saving twice.
+     */
+    public static boolean answers(String hook, Map<String, String> env) {
+        return switch (hook) {
+            case "post-tool", "feedback", "session-start" -> true;
+            case "prompt", "stop" -> !LlmConfig.configured(env);
+            default -> false;
+        };
     }
 
     public byte[] encode() {

@@ -1,23 +1,18 @@
 package dev.engram.mcp.profile.toon;
 
-import dev.engram.engine.ContextQuery;
-import dev.engram.engine.ContextResult;
 import dev.engram.engine.RecallMode;
 import dev.engram.engine.RecallQuery;
 import dev.engram.engine.RecalledMemory;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
-import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /** toon's one-call briefings: context_brief, context_generate, context_diff, context_focus, context_export. */
@@ -26,41 +21,22 @@ final class ContextTools {
             "Cargo.toml", "go.mod", "pyproject.toml", "requirements.txt", "Gemfile", "composer.json", "tsconfig.json");
     private final ToonContext c;
     private final ReportTools reports;
+    private final ToonBriefing briefing;
 
     ContextTools(ToonContext c, ReportTools reports) {
         this.c = c;
         this.reports = reports;
+        this.briefing = new ToonBriefing(c);
     }
 
     ToonTool brief() {
         var schema = JsonSchema.input()
                 .string("task", "What you are about to do (optional)", "add validation")
-                .integer("limit", "How many memories (default 6)", 1, 100, 6);
-        return new ToonTool(ToonTool.define("context_brief", "Compact briefing: memory summary, the most relevant "
-                + "entries, sessions and health.", schema, ToonTool.hints(true, false, true)),
-                args -> briefText(args, args.textOr("task"), args.intOr("limit", 6, 1, 100)));
-    }
-
-    private String briefText(ToolArgs args, String task, int limit) {
-        ContextResult ctx = c.engine().context(new ContextQuery(c.zone(), ContextQuery.DEFAULT_BUDGET_TOKENS,
-                task == null || task.isBlank() ? null : task.strip()), ToonText.COST);
-        StringBuilder b = new StringBuilder("## Memory\n");
-        b.append(ctx.totalActive()).append(" active entries · ").append(ctx.pinned().size()).append(" pinned · ")
-                .append(ctx.warnings().size()).append(" warnings\n");
-        Set<Memory> picked = new LinkedHashSet<>();
-        picked.addAll(ctx.pinned());
-        picked.addAll(ctx.relevant());
-        picked.addAll(ctx.warnings());
-        picked.addAll(ctx.important());
-        picked.addAll(ctx.recent());
-        b.append(task == null || task.isBlank() ? "\n## Top memories\n" : "\n## Relevant to: " + task.strip() + "\n");
-        List<Memory> top = picked.stream().limit(limit).toList();
-        if (top.isEmpty()) b.append("(none yet: save decisions and fixes with memory_remember)\n");
-        top.forEach(m -> b.append("- ").append(ToonText.line(m)).append('\n'));
-        b.append('\n').append(c.sessions().brief(args)).append('\n');
-        List<String> findings = new ArrayList<>();
-        b.append("\n## Health: ").append(reports.healthScore(findings)).append("/100");
-        return b.toString();
+                .integer("limit", "How many entries (default 6; the section stays within 800 tokens)", 1, 100, 6);
+        return new ToonTool(ToonTool.define("context_brief", "Compact briefing: memory overview, the entries most "
+                + "relevant to the task (without one, the most important), established patterns, active sessions and "
+                + "health warnings. One call instead of several.", schema, ToonTool.hints(true, false, true)),
+                args -> briefing.text(args, args.textOr("task"), args.intOr("limit", 6, 1, 100)));
     }
 
     ToonTool generate() {
@@ -82,7 +58,7 @@ final class ContextTools {
             } else {
                 b.append("Git: not a repository\n");
             }
-            b.append('\n').append(briefText(args, args.textOr("task"), 10));
+            b.append('\n').append(briefing.text(args, args.textOr("task"), 6));
             return b.toString();
         });
     }

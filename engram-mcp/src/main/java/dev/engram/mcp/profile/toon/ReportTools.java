@@ -351,7 +351,7 @@ final class ReportTools {
     }
 
     /** toon's score: 100 minus a deduction per kind of problem found (§1.7). */
-    int healthScore(List<String> findings) {
+    private int healthScore(List<String> findings) {
         List<Memory> all = c.all();
         List<Memory> active = all.stream().filter(m -> m.status() == MemoryStatus.ACTIVE).toList();
         Instant now = c.now();

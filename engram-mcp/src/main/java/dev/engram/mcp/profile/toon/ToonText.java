@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToIntFunction;
 
 /** toon-memory's text conventions (seed-systems §1.8): the layouts of recall and the names toon prints. */
 final class ToonText {
@@ -94,8 +95,10 @@ final class ToonText {
         };
     }
 
+    /** toon's pin mark: {@code 📌} at priority 1, {@code 📌3} above it, nothing when not pinned. */
     static String pin(Memory m) {
-        return m.pinPriority() > 0 ? " 📌" + m.pinPriority() : "";
+        int p = m.pinPriority();
+        return p == 0 ? "" : p == 1 ? " 📌" : " 📌" + p;
     }
 
     /**
@@ -146,9 +149,16 @@ final class ToonText {
      * a link to a hit brought in shows its first 90 characters.
      */
     static String normal(RecalledMemory r, int rank, List<Integer> edges) {
-        Memory m = r.memory();
+        return normal(r.memory(), rank, r.linkedOnly() ? NEIGHBOUR_SNIPPET : 0, edges);
+    }
+
+    /**
+     * One entry in toon's normal layout, its content cut to {@code snippet} characters and an ellipsis when longer
+     * (0: the whole content, as for an entry that matched).
+     */
+    static String normal(Memory m, int rank, int snippet, List<Integer> edges) {
         String body = m.content();
-        if (r.linkedOnly() && body.length() > NEIGHBOUR_SNIPPET) body = body.substring(0, NEIGHBOUR_SNIPPET).stripTrailing() + "…";
+        if (snippet > 0 && body.length() > snippet) body = body.substring(0, snippet).stripTrailing() + "…";
         StringBuilder b = new StringBuilder("[").append(rank).append("] ").append(category(m.type())).append('/').append(m.key())
                 .append(pin(m)).append('\n').append(indent(body));
         if (!m.tags().isEmpty()) b.append(" · tags: ").append(String.join(";", m.tags()));
@@ -157,6 +167,21 @@ final class ToonText {
             for (int i = 0; i < edges.size(); i++) b.append(i == 0 ? "->" : ", ->").append(edges.get(i));
         }
         return b.append('\n').toString();
+    }
+
+    /**
+     * Memories in toon's normal layout, numbered in the order given, with the edges {@code links} joins among them
+     * (null: no edges) and each one's content cut to {@code snippet.applyAsInt(m)} characters (0: whole): how
+     * toon's context_brief prints its entries, with the same blocks as recall's normal layout.
+     */
+    static String normal(List<Memory> shown, ToIntFunction<Memory> snippet, ToonLinks links) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < shown.size(); i++) {
+            Memory m = shown.get(i);
+            b.append(normal(m, i + 1, snippet.applyAsInt(m), links == null ? List.of() : links.ranks(m, shown)));
+            if (i < shown.size() - 1) b.append('\n');
+        }
+        return b.toString().stripTrailing();
     }
 
     /** {@code [1] decision/key} and the first line, cut at 80 characters. */
@@ -173,7 +198,7 @@ final class ToonText {
                 + category(m.type()) + " · " + date(m.updatedAt()) + " · " + Math.round(r.relevance() * 100) + "%";
     }
 
-    /** One line per memory, for briefings and lists: {@code [decision] key — first line}. */
+    /** One line per memory, for lists: {@code [decision] key — first line}. */
     static String line(Memory m) {
         String first = m.content().lines().findFirst().orElse("");
         if (first.length() > 100) first = first.substring(0, 100) + "…";

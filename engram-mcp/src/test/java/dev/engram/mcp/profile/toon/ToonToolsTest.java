@@ -448,4 +448,83 @@ class ToonToolsTest {
         assertTrue(call("memory_recall", Map.of("query", "queue worker acks", "limit", 1)).startsWith("[knowledge] stable"),
                 "plain recall has no drift penalty, as in toon");
     }
+
+    @Test
+    void contextBriefPrintsToonsSectionsWithRecallsNormalLayout() throws Exception {
+        String longer = "Stripe signs every callback with a timestamp and an HMAC of the body, and rejects replays older than five minutes";
+        call("memory_remember", Map.of("category", "pattern", "key", "api-errors", "content", "API errors are returned as RFC 7807 problem details", "tags", "api;errors"));
+        Thread.sleep(5);
+        call("memory_remember", Map.of("category", "knowledge", "key", "near", "content", longer, "tags", "stripe"));
+        Thread.sleep(5);
+        call("memory_remember", Map.of("category", "knowledge", "key", "seed", "content", "The billing service retries webhooks", "links", "near", "tags", "billing"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "secret-host", "content", "The billing host is behind the VPN", "tags", "private"));
+
+        String task = call("context_brief", Map.of("task", "billing webhooks"));
+        String[] sections = task.split("\n\n(?=## )");
+        assertTrue(sections[0].matches("## Memory \\(4 entries\\)\nknowledge:3 pattern:1\nOrigin: [a-z]+:4"), sections[0]);
+        // the entry that matched whole, the rest by toon's importance (here: newest first) cut to 80 characters, the edges among them
+        assertEquals("## Relevant entries\n"
+                + "[1] knowledge/seed\n  The billing service retries webhooks · tags: billing · edges: ->2\n\n"
+                + "[2] knowledge/near\n  " + longer.substring(0, 80).stripTrailing() + "… · tags: stripe · edges: ->1\n\n"
+                + "[3] pattern/api-errors\n  API errors are returned as RFC 7807 problem details · tags: api;errors", sections[1]);
+        assertEquals("## Established patterns\n- **api-errors**: API errors are returned as RFC 7807 problem details", sections[2]);
+        assertTrue(sections[3].startsWith("## Sessions"), task);
+        assertEquals(4, sections.length, "no health section without a warning: " + task);
+        assertFalse(task.contains("secret-host"), "private entries stay out: " + task);
+        // the same blocks memory_recall prints in its normal layout
+        String recall = call("memory_recall", Map.of("query", "billing webhooks", "budget", "normal"));
+        assertTrue(recall.startsWith("[1] knowledge/seed\n  The billing service retries webhooks · tags: billing · edges: ->2\n"), recall);
+
+        String limited = call("context_brief", Map.of("task", "billing webhooks", "limit", 1));
+        assertTrue(limited.contains("## Relevant entries\n[1] knowledge/seed\n  The billing service retries webhooks · tags: billing\n\n## "), limited);
+
+        String general = call("context_brief", Map.of());
+        String top = general.split("\n\n(?=## )")[1];
+        assertTrue(top.startsWith("## Top memories\n[1] "), general);
+        assertTrue(top.contains("/near\n  " + longer + " · tags: stripe"), "whole entries in general mode: " + top);
+        assertFalse(top.contains("edges:"), "toon prints no edges among its top memories: " + top);
+        assertFalse(general.contains("secret-host"), general);
+
+        assertTrue(error("context_brief", Map.of("limit", 0)).contains("limit"));
+        assertTrue(error("context_brief", Map.of("limit", 101)).contains("limit"));
+    }
+
+    @Test
+    void contextBriefWarnsOfExpiredEntriesAndStaysWithinItsBudget() {
+        call("memory_remember", Map.of("category", "knowledge", "key", "short-lived", "content", "The demo token works until tomorrow", "ttl", "1d"));
+        for (int i = 0; i < 30; i++) {
+            call("memory_remember", Map.of("category", "decision", "key", "retry-" + i, "content",
+                    ("Retry policy number " + i + " backs off exponentially from 100 ms up to thirty seconds, with jitter. ").repeat(3)));
+        }
+        String brief = call("context_brief", Map.of("limit", 30));
+        String entries = brief.split("\n\n(?=## )")[1];
+        String printed = entries.substring("## Top memories\n".length(), entries.lastIndexOf("\n\n("));
+        assertTrue(ToonText.tokens(printed) <= ToonBriefing.BUDGET_TOKENS, entries);
+        assertTrue(entries.matches("(?s).*\n\n\\(\\d+ more left out to stay within 800 tokens: memory_recall for more\\)"), entries);
+        assertFalse(brief.contains("## Health"), brief);
+
+        // ten days on, the entry with a one-day TTL has expired: counted, warned of, not listed
+        profile = ToonProfile.create(ProfileContext.of(engine, "default"), project,
+                Clock.offset(Clock.systemUTC(), java.time.Duration.ofDays(10)));
+        String later = call("context_brief", Map.of("limit", 50));
+        assertTrue(later.startsWith("## Memory (31 entries) | 1 expired\ndecision:30 knowledge:1\n"), later);
+        assertTrue(later.endsWith("## Health\n⚠️ 1 entries with expired TTL (run memory_archive)"), later);
+        assertFalse(later.contains("short-lived"), later);
+    }
+
+    @Test
+    void contextBriefOnAnEmptyStoreAndWithAPinPutsThePinFirst() throws Exception {
+        String empty = call("context_brief", Map.of());
+        assertTrue(empty.startsWith("Memory: empty\n\n## Sessions"), "no entries section without entries: " + empty);
+
+        call("memory_remember", Map.of("category", "warning", "key", "prod-db", "content", "Never run migrations against prod by hand"));
+        Thread.sleep(5); // one newer than the other
+        call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Validate input with zod"));
+        String unpinned = call("context_brief", Map.of()).split("\n\n(?=## )")[1];
+        assertTrue(unpinned.startsWith("## Top memories\n[1] decision/use-zod\n"), "the newest first at equal importance: " + unpinned);
+        call("memory_pin", Map.of("key", "prod-db"));
+        String pinned = call("context_brief", Map.of()).split("\n\n(?=## )")[1];
+        assertEquals("## Top memories\n[1] warning/prod-db 📌\n  Never run migrations against prod by hand\n\n"
+                + "[2] decision/use-zod\n  Validate input with zod", pinned, "pinned first, marked as toon marks priority 1");
+    }
 }
