@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Rows a recall reads again and again (its candidates, the zone's pins, edges and link counts),
@@ -21,8 +22,8 @@ import java.util.Map;
  * streaming in, a reset per write made every recall reload its hundred candidates (docs/benchmarks.md
  * §10). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
  * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the feed does not carry: access counts
- * written by another process's flushes, which stay as cached until the next reset (best effort by
- * contract, like the counts themselves). This process's own access flushes are committed on the flush
+ * written by another process's flushes, which move the access epoch ({@link ChangeFeed#accessEpoch}) and so
+ * reset the cache at the next validation. This process's own access flushes are committed on the flush
  * connection itself, which does not move its version; {@link #accessWritten} patches the cached rows
  * instead, and the bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
  * before this process's pending access bumps are overlaid, so the overlay still applies once.
@@ -40,8 +41,14 @@ final class RecordCache {
     /** Edge lists and link counts kept at most; each is a few small objects. */
     static final int MAX_ENTRIES = 50_000;
 
-    /** Longest a cache lives without a reset; see the class comment. */
-    static final long MAX_AGE_NANOS = 30_000_000_000L;
+    /**
+     * Longest a cache lives without a reset. Every write of Engram's is in the change feed or moves the access epoch,
+     * so this only bounds how long an edit made outside Engram (a hand-run SQL statement) can go unseen. It was 30 s:
+     * then an agent whose recalls come minutes apart found the cache reset at almost every recall and read its
+     * hundred candidates, pins and link counts from SQLite again, 1.0-1.8 ms of CPU more per recall at 10k
+     * memories (docs/benchmarks.md, "Scan instead of a walk that would give up").
+     */
+    static final long MAX_AGE_NANOS = 600_000_000_000L;
 
     /** More changes than this since the cached state: reset rather than evict one by one. */
     static final int MAX_EVICTIONS = 512;
@@ -71,10 +78,20 @@ final class RecordCache {
     private final Map<String, List<Memory>> pinnedByZone = new HashMap<>();
     private final Map<String, List<Edge>> edges = bounded();
     private final Map<String, Integer> degrees = bounded();
+    private final LongSupplier nanoTime;
+
+    RecordCache() {
+        this(System::nanoTime);
+    }
+
+    /** A cache whose age is read from {@code nanoTime} (tests). */
+    RecordCache(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
 
     /** Whether rows read under {@code dataVersion} may still be served. */
     synchronized boolean validAt(long dataVersion) {
-        return dataVersion == version && System.nanoTime() - resetAt < MAX_AGE_NANOS;
+        return dataVersion == version && nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
     }
 
     /** Empties the cache; rows read from now on belong to {@code dataVersion}. */
@@ -86,7 +103,7 @@ final class RecordCache {
         edges.clear();
         degrees.clear();
         version = dataVersion;
-        resetAt = System.nanoTime();
+        resetAt = nanoTime.getAsLong();
     }
 
     /**
@@ -106,7 +123,7 @@ final class RecordCache {
      */
     synchronized long validate(long dataVersion, ChangeFeed feed) {
         if (validAt(dataVersion)) return generation;
-        boolean young = System.nanoTime() - resetAt < MAX_AGE_NANOS;
+        boolean young = nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
         if (young && seq >= 0 && feed.accessEpoch() == accessEpoch) {
             List<dev.engram.spi.Change> changes = feed.since(seq, MAX_EVICTIONS + 1);
             if (changes.size() <= MAX_EVICTIONS && (!changes.isEmpty() || feed.head() >= seq)) {

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** When cached rows may be served, and what this process's own access flush does to them. */
@@ -116,6 +117,22 @@ class RecordCacheTest {
         cache.validate(6, feed); // an edge or a mark written: the version moves, the feed does not
         assertEquals(a, cache.memory(a.id()));
         assertNull(cache.edges(b.id()));
+    }
+
+    @Test
+    void anIdleCacheStaysValidForMinutesAndResetsOnceOld() {
+        long[] now = {0};
+        RecordCache aging = new RecordCache(() -> now[0]);
+        aging.validate(5, feed);
+        aging.putMemory(aging.stamp(), a);
+        now[0] = TimeUnit.MINUTES.toNanos(5);
+        assertTrue(aging.validAt(5), "recalls minutes apart find the rows they read");
+        aging.validate(5, feed);
+        assertEquals(a, aging.memory(a.id()));
+        now[0] = RecordCache.MAX_AGE_NANOS;
+        assertFalse(aging.validAt(5), "an edit made outside Engram is seen within the bound");
+        aging.validate(5, feed);
+        assertNull(aging.memory(a.id()));
     }
 
     @Test
