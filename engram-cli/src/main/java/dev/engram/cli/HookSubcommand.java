@@ -30,8 +30,8 @@ import picocli.CommandLine.ParentCommand;
                 "`engram hook feedback ID RATING` rates them.",
                 "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log.",
                 "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context.",
-                "`engram hook daemon` keeps the stores warm for the post-tool, feedback, session-start, prompt and stop",
-                "calls the launcher sends it (prompt and stop only without a chat model)."},
+                "`engram hook daemon` keeps the stores warm for the post-tool, feedback, session-start, capture, prompt",
+                "and stop calls the launcher sends it (prompt and stop only without a chat model)."},
         subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.SessionStart.class, HookSubcommand.PostTool.class,
                 HookSubcommand.Feedback.class, HookSubcommand.Capture.class, HookDaemonSubcommand.class})
 final class HookSubcommand implements Runnable {
@@ -441,7 +441,8 @@ final class HookSubcommand implements Runnable {
             description = {"PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
                     "capture log, read by the toon profile's memory_captured and memory_promote), secrets redacted.",
                     "Opt-in: does nothing unless ENGRAM_CAPTURE (or TOON_MEMORY_CAPTURE) is set, or the folder's",
-                    "config.json says \"capture\": true. Opens no store; never fails the agent."})
+                    "config.json says \"capture\": true. Opens no store; never fails the agent. Through the launcher, answered",
+                    "by the hook daemon when one runs."})
     static final class Capture implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
