@@ -1,9 +1,10 @@
 // The hook daemon through the real launcher, as a host runs `engram hook post-tool`: the first call
 // finds no daemon, answers in a JVM and starts one; the next calls are answered by the daemon (same
 // output shape, gates included); session-start, prompt and stop answered by it byte for byte as by a JVM
-// (prompt and stop left to the JVM with a chat model); an event the launcher read for a daemon that cannot
-// answer reaches the JVM whole; a daemon killed with its endpoint file left behind costs one JVM call,
-// which starts a fresh daemon over the stale file; `engram hook daemon --stop` ends it. No daemon outlives the test.
+// (prompt and stop left to the JVM with a chat model); capture too, writing the JVM's log lines (left to
+// the JVM with GIT_DIR set); an event the launcher read for a daemon that cannot answer reaches the JVM
+// whole; a daemon killed with its endpoint file left behind costs one JVM call, which starts a fresh
+// daemon over the stale file; `engram hook daemon --stop` ends it. No daemon outlives the test.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -137,6 +138,51 @@ describe("engram hook daemon through the launcher", { timeout: 170_000, skip: !e
       assert.match(r.stderr, /^engram hook (prompt|stop): /m, "the JVM's hook ran, and tried the model: " + r.stderr);
     }
     assert.match(run(calls[0][0], calls[0][1], model).stderr, /answered by the hook daemon/, "the briefing asks no model");
+  });
+
+  it("capture is answered by it with the JVM's bytes and log lines; not with GIT_DIR set", () => {
+    const e = endpoint();
+    assert.ok(e, "a daemon from the test before");
+    const run = (args, event, extra = {}) => {
+      const r = spawnSync(join(root, "engram"), ["hook", ...args], { encoding: "utf8", env: { ...env, ENGRAM_CAPTURE: "1", ...extra },
+        input: event, cwd: root, timeout: 120_000 });
+      if (r.error) throw r.error;
+      return r;
+    };
+    // the log lines but their time (the first field)
+    const log = (project) => readFileSync(join(project, ".toon-memory", "memory", "observations.toon"), "utf8")
+      .split("\n").filter((l) => l.startsWith("  ")).map((l) => l.replace(/^  [^|]*\|/, ""));
+    const trace = /^engram: (answered by the hook daemon \(pid \d+\)|no hook daemon answered; running the hook in a JVM)\n/m;
+    const projects = { served: join(root, "capture-served"), own: join(root, "capture-own") };
+    for (const p of Object.values(projects)) mkdirSync(p, { recursive: true });
+    const events = (cwd) => [
+      [["capture", "claude"], { session_id: "s1", cwd, tool_name: "Bash", tool_input: { command: "deploy --token=ghp_" + "a".repeat(36) } }],
+      [["capture", "antigravity"], { session_id: "s1", cwd, tool_name: "Edit", tool_input: { file_path: "src/a.js", new_string: "x = 1" } }],
+      [["capture"], { session_id: "s1", cwd, tool_name: "Edit", tool_input: { file_path: "src/a.js", new_string: "x = 1" } }],
+    ];
+    const served = events(projects.served);
+    const own = events(projects.own);
+    for (let i = 0; i < served.length; i++) {
+      const a = run(served[i][0], JSON.stringify(served[i][1]));
+      const b = run(own[i][0], JSON.stringify(own[i][1]), { ENGRAM_HOOK_DAEMON: "off" });
+      const what = `hook ${served[i][0].join(" ")}`;
+      assert.match(a.stderr, new RegExp(`answered by the hook daemon \\(pid ${e.pid}\\)`), `${what}: ${a.stderr}`);
+      assert.match(b.stderr, /running the hook in a JVM/, what);
+      assert.equal(a.status, b.status, what);
+      assert.equal(a.stdout, b.stdout, what);
+      assert.equal(a.stderr.replace(trace, ""), b.stderr.replace(trace, ""), what);
+      assert.deepEqual(log(projects.served), log(projects.own), what);
+    }
+    assert.equal(log(projects.served).length, 2, "the repeated Edit is logged once");
+    assert.match(log(projects.served)[1], /^s1\|claude\|\|Bash\|[0-9a-f]{16}\|\|deploy --token=<redacted>$/);
+    assert.equal(run(served[1][0], "{}").stdout, "{}\n", "Antigravity's answer");
+    // git would look elsewhere: the launcher does not even try the daemon, the JVM logs the call
+    const moved = run(["capture"], JSON.stringify({ session_id: "s1", cwd: projects.served, tool_name: "Read", tool_input: { file_path: "b" } }),
+      { GIT_DIR: join(root, "no-repo") });
+    assert.equal(moved.status, 0, moved.stderr);
+    assert.doesNotMatch(moved.stderr, /hook daemon/);
+    assert.match(log(projects.served)[0], /^s1\|agent\|\|Read\|[0-9a-f]{16}\|b\|/);
+    assert.match(run(["capture"], "{}", { GIT_EDITOR: "vi" }).stderr, /answered by the hook daemon/, "an editor moves no repository");
   });
 
   it("an event read for a daemon that then cannot answer goes to the JVM whole", async () => {

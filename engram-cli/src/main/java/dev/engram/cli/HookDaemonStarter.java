@@ -49,6 +49,10 @@ interface HookDaemonStarter {
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
             pb.environment().putAll(env);
+            // the daemon's git (the branch of `hook capture` and of toon's stop checkpoint) must find each call's
+            // repository from the call's folder alone, not from the GIT_DIR & co. of whichever hook started it;
+            // the launcher sends it no call whose own GIT_ variables would change that answer
+            pb.environment().keySet().removeIf(name -> name.startsWith("GIT_"));
             pb.start();
         } catch (IOException | RuntimeException e) {
             err.println("engram hook: could not start the hook daemon (" + e.getMessage() + "); hooks keep running in their own process"

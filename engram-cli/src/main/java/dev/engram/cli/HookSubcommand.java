@@ -30,8 +30,8 @@ import picocli.CommandLine.ParentCommand;
                 "`engram hook feedback ID RATING` rates them.",
                 "`engram hook capture` (PostToolUse, opt-in: ENGRAM_CAPTURE=1) logs the tool call to toon's capture log.",
                 "`engram hook session-start` (SessionStart) prints the project's briefing for the agent's context.",
-                "`engram hook daemon` keeps the stores warm for the post-tool, feedback, session-start, prompt and stop",
-                "calls the launcher sends it (prompt and stop only without a chat model)."},
+                "`engram hook daemon` keeps the stores warm for the post-tool, feedback, session-start, capture, prompt",
+                "and stop calls the launcher sends it (prompt and stop only without a chat model)."},
         subcommands = {HookSubcommand.Prompt.class, HookSubcommand.Stop.class, HookSubcommand.SessionStart.class, HookSubcommand.PostTool.class,
                 HookSubcommand.Feedback.class, HookSubcommand.Capture.class, HookDaemonSubcommand.class})
 final class HookSubcommand implements Runnable {
@@ -113,6 +113,16 @@ final class HookSubcommand implements Runnable {
         if (!HookRequest.answers(name, env)) return;
         main.out().flush();
         main.hookDaemon().afterInProcessCall(env, main.configLoader().dataDir(), main.err());
+    }
+
+    /**
+     * The folder an event's {@code cwd} names, null when it names none. A relative one is taken from the folder the
+     * hook runs in (the caller's: in the daemon that is not the process's own working folder, which the JVM would
+     * resolve it against); in its own JVM the two are the same.
+     */
+    static java.nio.file.Path eventFolder(Main main, String cwd) {
+        if (cwd == null || cwd.isBlank()) return null;
+        return main.configLoader().cwd().resolve(cwd);
     }
 
     /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
@@ -199,9 +209,8 @@ final class HookSubcommand implements Runnable {
             Main main = run.main;
             var input = run.input();
             String sessionId = input.text("session_id");
-            String cwd = input.text("cwd");
-            java.nio.file.Path dir = cwd != null && !cwd.isBlank() && java.nio.file.Files.isDirectory(java.nio.file.Path.of(cwd))
-                    ? java.nio.file.Path.of(cwd) : main.configLoader().cwd();
+            java.nio.file.Path named = eventFolder(main, input.text("cwd"));
+            java.nio.file.Path dir = named != null && java.nio.file.Files.isDirectory(named) ? named : main.configLoader().cwd();
             String branch = dev.engram.mcp.profile.toon.ToonCapture.branch(dir);
             var files = dev.engram.cli.hook.Transcript.touchedFiles(input.text("transcript_path"), 400,
                     dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject);
@@ -432,7 +441,8 @@ final class HookSubcommand implements Runnable {
             description = {"PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
                     "capture log, read by the toon profile's memory_captured and memory_promote), secrets redacted.",
                     "Opt-in: does nothing unless ENGRAM_CAPTURE (or TOON_MEMORY_CAPTURE) is set, or the folder's",
-                    "config.json says \"capture\": true. Opens no store; never fails the agent."})
+                    "config.json says \"capture\": true. Opens no store; never fails the agent. Through the launcher, answered",
+                    "by the hook daemon when one runs."})
     static final class Capture implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
@@ -444,15 +454,17 @@ final class HookSubcommand implements Runnable {
         public Integer call() {
             hook.failSoft("capture", run -> {
                 var input = run.input();
-                String cwd = input.text("cwd");
-                java.nio.file.Path dir = cwd != null && !cwd.isBlank() ? java.nio.file.Path.of(cwd) : run.main.configLoader().cwd();
+                java.nio.file.Path named = eventFolder(run.main, input.text("cwd"));
+                java.nio.file.Path dir = named != null ? named : run.main.configLoader().cwd();
                 java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
                 if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(run.env, memory, run.main.json()::readObject)) return;
                 var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),
                         dev.engram.mcp.profile.toon.ToonCapture.branch(dir), java.time.Instant.now(), run.main.json()::write);
                 if (o != null) dev.engram.mcp.profile.toon.ToonCapture.append(memory, o, java.time.Instant.now());
             });
-            return answered(hook.root.main(), agent, false);
+            int code = answered(hook.root.main(), agent, false);
+            startDaemon(hook.root.main(), "capture");
+            return code;
         }
     }
 }

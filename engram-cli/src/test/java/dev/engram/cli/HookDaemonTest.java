@@ -44,7 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * for Claude Code's, Codex's and Cursor's events (a copy of the same store, so the state is the same),
  * its gates say no as theirs do; session-start, prompt and stop answer byte for byte as in their own JVM
  * (the toon profile's per-project store, an encrypted store with and without its key), prompt and stop are
- * left to the JVM with a chat model; it refuses a request without its secret, ends when idle, and a second
+ * left to the JVM with a chat model; capture prints and logs what its own JVM does (the log's lines but their time),
+ * logs a call run twice (daemon and JVM) once, and a call its launcher stopped waiting for is not run;
+ * it refuses a request without its secret, ends when idle, and a second
  * start for the same data folder does nothing.
  */
 class HookDaemonTest {
@@ -427,7 +429,9 @@ class HookDaemonTest {
             assertTrue(HookRequest.answers("session-start", Map.of(model, "x")), model);
         }
         assertTrue(HookRequest.answers("prompt", Map.of("ENGRAM_LLM_URL", " ")), "a blank variable configures nothing");
-        assertFalse(HookRequest.answers("capture", Map.of()));
+        assertTrue(HookRequest.answers("capture", Map.of("ENGRAM_LLM_URL", "x")), "capture asks no model");
+        assertFalse(HookRequest.answers("daemon", Map.of()));
+        assertFalse(HookRequest.answers("install", Map.of()));
     }
 
     @Test
@@ -435,7 +439,7 @@ class HookDaemonTest {
         List<String> started = new ArrayList<>();
         HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
         String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
-        for (String hook : List.of("session-start", "prompt", "stop")) {
+        for (String hook : List.of("session-start", "prompt", "stop", "capture")) {
             started.clear();
             CliRunner.Run r = inProcess(dir, env("store"), event, recording, "hook", hook);
             assertEquals(0, r.exitCode(), r.err());
@@ -451,5 +455,157 @@ class HookDaemonTest {
             inProcess(dir, withModel, event, recording, "hook", hook);
             assertEquals(List.of(), started, hook + " with a chat model: a daemon would not answer it");
         }
+    }
+
+    /** {@code git ARGS} in {@code dir}; the test is skipped where there is no git. */
+    private static void git(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-c", "user.name=t", "-c", "user.email=t@example.com"));
+        cmd.addAll(List.of(args));
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "no git: " + e.getMessage());
+            return;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
+    }
+
+    /** A project folder that is a git repository on branch feature/capture. */
+    private Path repository(String name) throws Exception {
+        Path root = dir.resolve(name);
+        Files.createDirectories(root);
+        git(root, "init", "-q");
+        git(root, "commit", "-q", "--allow-empty", "-m", "start");
+        git(root, "checkout", "-q", "-b", "feature/capture");
+        return root;
+    }
+
+    /** The capture log of {@code project}, each line without its time (the one thing the two runs differ in). */
+    private static List<String> captured(Path project) {
+        return dev.engram.mcp.profile.toon.ToonCapture.read(project.resolve(".toon-memory/memory")).stream().map(o -> {
+            assertTrue(o.instant() != null, "a time: " + o);
+            return String.join("|", o.session(), o.agent(), o.branch(), o.tool(), o.hash(), o.file(), o.summary());
+        }).toList();
+    }
+
+    @Test
+    void captureLogsTheCallAsItsOwnJvmDoes() throws Exception {
+        Path own = repository("own");
+        Path served = repository("served");
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        String secret = "sk-" + "a".repeat(30);
+        // an event per project: {cwd} is the project's folder, {rel} its name (relative to the caller's folder, dir)
+        List<Object[]> calls = List.of(
+                new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\","
+                        + "\"tool_input\":{\"command\":\"curl -H 'Authorization: Bearer abc.def-123' https://api && export OPENAI_API_KEY="
+                        + secret + "\"}}", new String[] {"hook", "capture", "claude"}},
+                new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"src/app.py\","
+                        + "\"new_string\":\"password = 'hunter2hunter2'\"}}", new String[] {"hook", "capture", "antigravity"}},
+                // the same call again: the log skips it (five minutes), in the daemon as in the JVM
+                new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"src/app.py\","
+                        + "\"new_string\":\"password = 'hunter2hunter2'\"}}", new String[] {"hook", "capture"}},
+                // a relative cwd is the caller's folder's, not the daemon process's
+                new Object[] {"{\"session_id\":\"s2\",\"cwd\":\"{rel}\",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"README.md\"}}",
+                        new String[] {"hook", "capture", "codex"}},
+                new Object[] {"{\"session_id\":\"s2\",\"tool_name\":\"Grep\",\"tool_input\":{\"pattern\":\"TODO\"}}", new String[] {"hook", "capture"}},
+                new Object[] {"{\"session_id\":\"s2\",\"cwd\":\"{cwd}\"}", new String[] {"hook", "capture"}},
+                new Object[] {"not json", new String[] {"hook", "capture", "antigravity"}},
+                new Object[] {"", new String[] {"hook", "capture"}});
+        Map<String, String> on = new HashMap<>(Map.of("ENGRAM_CAPTURE", "1", "XDG_DATA_HOME", dir.resolve("data").toString()));
+        for (String key : new String[] {null, "0f".repeat(32)}) { // a store key changes nothing: capture opens no store
+            if (key != null) on.put("TOON_MEMORY_KEY", key);
+            for (Object[] call : calls) {
+                String event = (String) call[0];
+                String[] args = (String[]) call[1];
+                // in the project's folder, except for the relative cwd: then in the folder it is relative to
+                Path ownAt = event.contains("{rel}") ? dir : own;
+                Path servedAt = event.contains("{rel}") ? dir : served;
+                CliRunner.Run a = inProcess(ownAt, on, event.replace("{cwd}", own.toString()).replace("{rel}", "own"), HookDaemonStarter.NONE, args);
+                CliRunner.Run b = viaDaemon(d, servedAt, on, event.replace("{cwd}", served.toString()).replace("{rel}", "served"), args);
+                String what = String.join(" ", args) + " on " + event;
+                assertSame(a, b, what);
+                assertEquals(captured(own), captured(served), what);
+            }
+        }
+        List<String> log = captured(served);
+        assertEquals(4, log.size(), "Bash, Edit (once), Read, Grep: " + log);
+        assertTrue(log.stream().allMatch(l -> l.contains("|feature/capture|")), "the branch of the event's folder: " + log);
+        String bash = log.get(3);
+        assertTrue(bash.startsWith("s1|claude|feature/capture|Bash|") && bash.contains("Bearer <redacted>")
+                && bash.contains("OPENAI_API_KEY=<redacted>") && !bash.contains(secret), bash);
+        assertTrue(log.get(2).contains("|antigravity|feature/capture|Edit|") && log.get(2).contains("|src/app.py|password = '<redacted>"),
+                log.get(2));
+        assertTrue(log.get(1).startsWith("s2|codex|feature/capture|Read|"), log.get(1));
+        assertFalse(Files.exists(Path.of("served", ".toon-memory")), "nothing in the daemon process's own folder");
+        assertEquals("{}\n", viaDaemon(d, served, on, "{}", "hook", "capture", "antigravity").out(), "Antigravity's answer");
+
+        // off: nothing logged, in the daemon as in the JVM; toon's config.json turns it on
+        Map<String, String> off = Map.of("XDG_DATA_HOME", dir.resolve("data").toString());
+        String grep = "{\"session_id\":\"s3\",\"cwd\":\"{cwd}\",\"tool_name\":\"Glob\",\"tool_input\":{\"pattern\":\"**/*.java\"}}";
+        for (String config : new String[] {null, "{\"capture\": true}"}) {
+            for (Path p : List.of(own, served)) {
+                if (config != null) Files.writeString(p.resolve(".toon-memory/memory/config.json"), config);
+            }
+            assertSame(inProcess(own, off, grep.replace("{cwd}", own.toString()), HookDaemonStarter.NONE, "hook", "capture"),
+                    viaDaemon(d, served, off, grep.replace("{cwd}", served.toString()), "hook", "capture"), "config " + config);
+            assertEquals(captured(own), captured(served), "config " + config);
+            assertEquals(config == null ? 4 : 5, captured(served).size(), "config " + config);
+        }
+    }
+
+    @Test
+    void aCaptureRunInTheDaemonAndAgainInItsJvmIsLoggedOnce() throws Exception {
+        Path project = repository("project");
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        Map<String, String> on = Map.of("ENGRAM_CAPTURE", "1");
+        for (int i = 0; i < 2; i++) {
+            // the launcher stopped waiting, its JVM ran the call too: in either order
+            String event = "{\"session_id\":\"s1\",\"cwd\":\"" + project + "\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make test " + i + "\"}}";
+            if (i == 0) {
+                viaDaemon(d, project, on, event, "hook", "capture");
+                inProcess(project, on, event, HookDaemonStarter.NONE, "hook", "capture");
+            } else {
+                inProcess(project, on, event, HookDaemonStarter.NONE, "hook", "capture");
+                viaDaemon(d, project, on, event, "hook", "capture");
+            }
+            assertEquals(i + 1, captured(project).size(), captured(project).toString());
+        }
+    }
+
+    @Test
+    void aCallItsLauncherStoppedWaitingForIsNotRun() throws Exception {
+        Path project = repository("project");
+        HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
+        Map<String, String> on = new HashMap<>(Map.of("ENGRAM_CAPTURE", "1"));
+        String event = "{\"session_id\":\"s1\",\"cwd\":\"" + project + "\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make\"}}";
+        java.util.function.Function<Double, Integer> sentAgo = seconds -> {
+            try {
+                String sent = String.format(java.util.Locale.ROOT, "%.6f", System.currentTimeMillis() / 1000.0 - seconds);
+                return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.endpoint().port() + "/hook"))
+                        .header("Authorization", secret()).header(HookRequest.SENT_HEADER, sent)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(new HookRequest(project, List.of("hook", "capture"), on,
+                                event.getBytes(StandardCharsets.UTF_8)).encode())).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertEquals(503, sentAgo.apply(2.5), "sent 2.5 s ago, and the launcher waits 2 s");
+        assertEquals(List.of(), captured(project), "not run");
+        on.put("ENGRAM_HOOK_DAEMON_TIMEOUT", "10");
+        assertEquals(200, sentAgo.apply(2.5), "the launcher waits 10 s");
+        assertEquals(1, captured(project).size());
+        on.remove("ENGRAM_HOOK_DAEMON_TIMEOUT");
+        assertEquals(200, sentAgo.apply(0.0));
+
+        long now = 1_000_000_000_000L;
+        assertFalse(HookRequest.givenUp(null, Map.of(), now), "a client that says nothing");
+        assertFalse(HookRequest.givenUp("999999998.5", Map.of(), now));
+        assertTrue(HookRequest.givenUp("999999997.9", Map.of(), now));
+        assertTrue(HookRequest.givenUp("999999997,9", Map.of(), now), "a locale's decimal comma");
+        assertFalse(HookRequest.givenUp("999999997", Map.of("ENGRAM_HOOK_DAEMON_TIMEOUT", "3.5"), now));
+        assertFalse(HookRequest.givenUp("soon", Map.of(), now));
+        assertFalse(HookRequest.givenUp("999999990", Map.of("ENGRAM_HOOK_DAEMON_TIMEOUT", "lots"), now), "the launcher's read fails on it");
     }
 }

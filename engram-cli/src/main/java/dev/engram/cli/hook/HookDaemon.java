@@ -205,8 +205,13 @@ public final class HookDaemon implements AutoCloseable {
                 return;
             }
             if (!request.servable()) {
-                send(x, 400, "the daemon answers only `hook post-tool`, `feedback`, `session-start`, and `prompt` and `stop`"
-                        + " without a chat model; not " + request.args() + "\n");
+                send(x, 400, "the daemon answers only `hook post-tool`, `feedback`, `session-start`, `capture`, and `prompt` and"
+                        + " `stop` without a chat model; not " + request.args() + "\n");
+                return;
+            }
+            // calls run one at a time: one queued behind a slow call may come up after its launcher stopped waiting
+            if (HookRequest.givenUp(x.getRequestHeaders().getFirst(HookRequest.SENT_HEADER), request.env(), System.currentTimeMillis())) {
+                send(x, 503, "the launcher has stopped waiting for this call; its JVM runs it\n");
                 return;
             }
             Reply reply = runner.run(request);

@@ -40,8 +40,8 @@ public record HookRequest(Path cwd, List<String> args, Map<String, String> env, 
 
     /**
      * The commands the daemon answers, after any global options: {@code hook post-tool}, {@code hook feedback},
-     * {@code hook session-start}, and {@code hook prompt} and {@code hook stop} when no chat model is configured
-     * ({@link #answers}). Everything else is refused, and the launcher runs it in a JVM as always.
+     * {@code hook session-start}, {@code hook capture}, and {@code hook prompt} and {@code hook stop} when no chat
+     * model is configured ({@link #answers}). Everything else is refused, and the launcher runs it in a JVM as always.
      */
     public boolean servable() {
         int hook = args.indexOf("hook");
@@ -52,13 +52,37 @@ public record HookRequest(Path cwd, List<String> args, Map<String, String> env, 
      * Whether the daemon answers {@code engram hook NAME} run with {@code env}. Not prompt and stop with a chat model
      * configured: they then wait on the model for seconds, longer than the launcher waits for the daemon, and a call
      * the launcher gave up on would run twice (once in the daemon, once in the JVM it falls back on), saving twice.
+     * capture may run twice that way and still logs the call once: the log skips a call (same tool and input) logged
+     * in the last five minutes, and the daemon runs no call the launcher has already given up on ({@link #givenUp}).
      */
     public static boolean answers(String hook, Map<String, String> env) {
         return switch (hook) {
-            case "post-tool", "feedback", "session-start" -> true;
+            case "post-tool", "feedback", "session-start", "capture" -> true;
             case "prompt", "stop" -> !LlmConfig.configured(env);
             default -> false;
         };
+    }
+
+    /** The header the launcher stamps a request with: its wall clock when it sent it, in seconds since the epoch. */
+    public static final String SENT_HEADER = "X-Engram-Sent";
+
+    /**
+     * Whether the launcher has given up waiting for this call by {@code nowMillis}: it sent it at {@code sent} (its
+     * {@value #SENT_HEADER}; null from a client that sends none: never) and waits {@code ENGRAM_HOOK_DAEMON_TIMEOUT}
+     * seconds (default 2) of {@code env}. Such a call is run by the launcher's JVM already: running it here too, once
+     * the calls queued before it are done, would only do it twice.
+     */
+    public static boolean givenUp(String sent, Map<String, String> env, long nowMillis) {
+        if (sent == null) return false;
+        try {
+            // bash prints EPOCHREALTIME with the locale's decimal mark
+            double at = Double.parseDouble(sent.strip().replace(',', '.'));
+            String t = env.getOrDefault("ENGRAM_HOOK_DAEMON_TIMEOUT", "").strip();
+            double wait = t.isEmpty() ? 2 : Double.parseDouble(t);
+            return Double.isFinite(at) && Double.isFinite(wait) && nowMillis > (at + wait) * 1000;
+        } catch (NumberFormatException e) {
+            return false; // the launcher's own wait fails on a bad timeout: it answers from the JVM anyway
+        }
     }
 
     public byte[] encode() {

@@ -158,7 +158,7 @@ final class ToonText {
      */
     static String normal(Memory m, int rank, int snippet, List<Integer> edges) {
         String body = m.content();
-        if (snippet > 0 && body.length() > snippet) body = body.substring(0, snippet).stripTrailing() + "…";
+        if (snippet > 0 && body.length() > snippet) body = trimEnd(body.substring(0, snippet)) + "…";
         StringBuilder b = new StringBuilder("[").append(rank).append("] ").append(category(m.type())).append('/').append(m.key())
                 .append(pin(m)).append('\n').append(indent(body));
         if (!m.tags().isEmpty()) b.append(" · tags: ").append(String.join(";", m.tags()));
@@ -184,11 +184,36 @@ final class ToonText {
         return b.toString().stripTrailing();
     }
 
-    /** {@code [1] decision/key} and the first line, cut at 80 characters. */
+    /**
+     * toon's tiny layout: {@code [1] decision/key 📌2} (the pin mark as in every layout) and the content up to its
+     * first {@code \n}, cut at 80 characters with the cut's trailing blanks trimmed (JavaScript's trimEnd) before the
+     * {@code …}. Only {@code \n} ends the line, as toon splits: a {@code \r} of CRLF content stays in it.
+     */
     static String tiny(Memory m, int rank) {
-        String first = m.content().lines().findFirst().orElse("");
-        if (first.length() > 80) first = first.substring(0, 80) + "…";
-        return "[" + rank + "] " + category(m.type()) + "/" + m.key() + "\n  " + first + "\n";
+        String content = m.content();
+        int nl = content.indexOf('\n');
+        String first = nl < 0 ? content : content.substring(0, nl);
+        if (first.length() > 80) first = trimEnd(first.substring(0, 80)) + "…";
+        return "[" + rank + "] " + category(m.type()) + "/" + m.key() + pin(m) + "\n  " + first + "\n";
+    }
+
+    /**
+     * JavaScript's {@code String.prototype.trimEnd}: drops trailing white space and line terminators as ECMAScript
+     * defines them (no-break spaces and the BOM included, the ASCII separators U+001C..U+001F not), where Java's
+     * stripTrailing takes Character.isWhitespace's set; toon's cut text ends as toon's does.
+     */
+    static String trimEnd(String s) {
+        int end = s.length();
+        while (end > 0 && jsSpace(s.charAt(end - 1))) end--;
+        return s.substring(0, end);
+    }
+
+    private static boolean jsSpace(char c) {
+        return switch (c) {
+            case '\t', '\n', '\u000B', '\f', '\r', ' ', '\u00A0', '\u1680', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000',
+                 '\uFEFF' -> true;
+            default -> c >= '\u2000' && c <= '\u200A';
+        };
     }
 
     /** {@code [1] use-zod (a1b2c3d4) 📌 · decision · 2026-07-10 · 100%}. */

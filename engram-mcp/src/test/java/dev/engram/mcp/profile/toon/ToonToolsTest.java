@@ -111,6 +111,26 @@ class ToonToolsTest {
     }
 
     @Test
+    void tinyLayoutPrintsThePinMarkAndTrimsBeforeItsEllipsisAsToonDoes() {
+        String spaces = "Redis " + "x".repeat(72);           // 78 characters, then two blanks inside the cut
+        String nbsp = "Redis " + "y".repeat(73);             // 79 characters, then a no-break space at the cut's end
+        call("memory_remember", Map.of("category", "knowledge", "key", "redis-a", "content", spaces + "  then words past the cut\nline two"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "redis-b", "content", nbsp + "\u00A0and more past the cut"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "redis-c", "content", "Redis plain entry\nits second line"));
+        call("memory_pin", Map.of("key", "redis-a", "priority", 1));
+        call("memory_pin", Map.of("key", "redis-b", "priority", 3));
+        String tiny = call("memory_recall", Map.of("query", "redis", "budget", "tiny"));
+        // toon: `[n] category/key` + ` 📌` (priority 1) or ` 📌N`, then the first line cut at 80, trimEnd, `…`
+        for (String block : List.of("knowledge/redis-a 📌\n  " + spaces + "…", "knowledge/redis-b 📌3\n  " + nbsp + "…",
+                "knowledge/redis-c\n  Redis plain entry")) {
+            assertTrue(Pattern.compile("(^|\n\n)\\[[1-3]] " + Pattern.quote(block) + "(\n\n|$)").matcher(tiny).find(), block + " in:\n" + tiny);
+        }
+        assertEquals(3, tiny.split("\n\n").length, tiny);
+        assertEquals(spaces, ToonText.trimEnd(spaces + " \t\u00A0\u2007\u3000\uFEFF"));
+        assertEquals(spaces + "\u001F", ToonText.trimEnd(spaces + "\u001F "), "not a JavaScript space");
+    }
+
+    @Test
     void forgetSoftRestoreHardAndSupersede() {
         call("memory_remember", Map.of("category", "decision", "key", "use-joi", "content", "Use Joi for validation"));
         call("memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Zod for validation"));
