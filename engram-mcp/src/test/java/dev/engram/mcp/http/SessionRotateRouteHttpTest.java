@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.Engine;
-import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.profile.memento.MementoProfile;
@@ -15,13 +14,11 @@ import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,10 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class SessionRotateRouteHttpTest {
     private static final String TOKEN = "rotate-route-token-0123456789";
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final JsonText json = JsonText.standard();
-    private final AtomicInteger ids = new AtomicInteger(1);
     private McpHttpServer server;
+    private final McpHttpCalls mcp = new McpHttpCalls(() -> server.port(), TOKEN);
 
     @BeforeEach
     void start() throws Exception {
@@ -51,15 +46,6 @@ class SessionRotateRouteHttpTest {
         server.close();
     }
 
-    private HttpResponse<String> post(String session, String body, boolean auth) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
-                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (auth) b.header("Authorization", "Bearer " + TOKEN);
-        if (session != null) b.header("Mcp-Session-Id", session);
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
     /** {@code POST /session/rotate}; {@code body} null sends none. */
     private HttpResponse<String> rotate(String session, String body, boolean auth, String origin) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/session/rotate"))
@@ -68,45 +54,19 @@ class SessionRotateRouteHttpTest {
         if (auth) b.header("Authorization", "Bearer " + TOKEN);
         if (session != null) b.header("Mcp-Session-Id", session);
         if (origin != null) b.header("Origin", origin);
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private String initialize() throws Exception {
-        HttpResponse<String> r = post(null, RawHttp.INITIALIZE, true);
-        assertEquals(200, r.statusCode(), r.body());
-        String session = r.headers().firstValue("Mcp-Session-Id").orElseThrow();
-        assertEquals(202, post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", true).statusCode());
-        return session;
-    }
-
-    /** The result of an SSE answer. */
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> result(HttpResponse<String> r) {
-        assertEquals(200, r.statusCode(), r.body());
-        String data = r.body().lines().filter(l -> l.startsWith("data:")).map(l -> l.substring(5).strip()).reduce((a, b) -> b)
-                .orElseThrow(() -> new AssertionError("no data line in " + r.body()));
-        return (Map<String, Object>) json.readObject(data).get("result");
-    }
-
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> ok(String session, String tool, Map<String, Object> args) throws Exception {
-        Map<String, Object> result = result(post(session, json.write(Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(),
-                "method", "tools/call", "params", Map.of("name", tool, "arguments", args))), true));
-        assertFalse(Boolean.TRUE.equals(result.get("isError")), tool + ": " + result);
-        return (Map<String, Object>) result.get("structuredContent");
+        return mcp.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** memory://active-session, read over the session presented as {@code session}. */
     private Map<String, Object> activeSession(String session) throws Exception {
-        Map<String, Object> result = result(post(session, json.write(Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(),
-                "method", "resources/read", "params", Map.of("uri", "memory://active-session"))), true));
+        Map<String, Object> result = mcp.result(mcp.request(session, "resources/read", Map.of("uri", "memory://active-session")));
         Map<?, ?> contents = (Map<?, ?>) ((List<?>) result.get("contents")).get(0);
-        return json.readObject((String) contents.get("text"));
+        return mcp.json().readObject((String) contents.get("text"));
     }
 
     private Map<String, Object> body(HttpResponse<String> r) {
         assertEquals("application/json", r.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", ""), r.body());
-        return json.readObject(r.body());
+        return mcp.json().readObject(r.body());
     }
 
     /** The client name RawHttp.INITIALIZE sends, as memory://active-session prefixes the id with it. */
@@ -118,8 +78,8 @@ class SessionRotateRouteHttpTest {
 
     @Test
     void theRouteRotatesTheSessionTheToolWouldAndActiveSessionFollows() throws Exception {
-        String first = initialize();
-        ok(first, "remember", Map.of("content", "Redis NOAUTH means REDIS_PASSWORD is empty", "topic", "redis", "type", "error"));
+        String first = mcp.initialize();
+        mcp.ok(first, "remember", Map.of("content", "Redis NOAUTH means REDIS_PASSWORD is empty", "topic", "redis", "type", "error"));
         shown(activeSession(first), first);
 
         HttpResponse<String> r = rotate(first, "{\"reason\": \"suspected_leak\"}", true, null);
@@ -132,14 +92,14 @@ class SessionRotateRouteHttpTest {
         assertTrue(rotated.containsKey("expiresAt") && rotated.get("expiresAt") == null, rotated.toString());
         assertEquals(second, r.headers().firstValue("Mcp-Session-Id").orElse(null));
 
-        assertEquals(404, post(first, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}", true).statusCode(),
+        assertEquals(404, mcp.post(first, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}", true).statusCode(),
                 "the MCP endpoint refuses the retired id, as after the tool");
         Map<String, Object> active = activeSession(second);
         shown(active, second);
         assertEquals(1L, ((Number) active.get("fragmentsWritten")).longValue(), "what the session wrote carries over: " + active);
 
         // the tool and the route share one ledger: the tool rotates the route's id, the route the tool's
-        String third = (String) ok(second, "session_rotate", Map.of()).get("newSessionId");
+        String third = (String) mcp.ok(second, "session_rotate", Map.of()).get("newSessionId");
         shown(activeSession(third), third);
         HttpResponse<String> stale = rotate(second, null, true, null);
         assertEquals(404, stale.statusCode(), stale.body());
@@ -150,13 +110,13 @@ class SessionRotateRouteHttpTest {
         assertEquals("user_request", fourth.get("reason"), "no body: Memento's default reason");
         String current = (String) fourth.get("newSessionId");
         shown(activeSession(current), current);
-        assertEquals(1L, ((Number) ((Map<?, ?>) ok(current, "memory_stats", Map.of()).get("stats")).get("total")).longValue());
+        assertEquals(1L, ((Number) ((Map<?, ?>) mcp.ok(current, "memory_stats", Map.of()).get("stats")).get("total")).longValue());
     }
 
     @Test
     void activeSessionShowsTheToolsNewIdNotTheRetiredOne() throws Exception {
-        String first = initialize();
-        String second = (String) ok(first, "session_rotate", Map.of("reason", "suspected_leak")).get("newSessionId");
+        String first = mcp.initialize();
+        String second = (String) mcp.ok(first, "session_rotate", Map.of("reason", "suspected_leak")).get("newSessionId");
         Map<String, Object> active = activeSession(second);
         String s = shown(active, second);
         assertFalse(s.contains(first), "the retired id is not shown: " + active);
@@ -164,7 +124,7 @@ class SessionRotateRouteHttpTest {
 
     @Test
     void refusalsSayWhatIsWrong() throws Exception {
-        String session = initialize();
+        String session = mcp.initialize();
 
         HttpResponse<String> anonymous = rotate(session, null, false, null);
         assertEquals(401, anonymous.statusCode(), "the token is checked before anything else");
@@ -187,7 +147,7 @@ class SessionRotateRouteHttpTest {
         assertEquals(400, number.statusCode(), number.body());
         assertTrue(((String) body(number).get("error_description")).contains("reason must be a string"), number.body());
 
-        HttpResponse<String> longer = rotate(session, json.write(Map.of("reason", "r".repeat(257))), true, null);
+        HttpResponse<String> longer = rotate(session, mcp.json().write(Map.of("reason", "r".repeat(257))), true, null);
         assertEquals(400, longer.statusCode(), longer.body());
         assertEquals("reason is 257 characters; send at most 256", body(longer).get("error_description"));
 
@@ -198,21 +158,21 @@ class SessionRotateRouteHttpTest {
         assertEquals(403, foreign.statusCode(), foreign.body());
         assertEquals("forbidden", body(foreign).get("error"));
 
-        HttpResponse<String> get = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+        HttpResponse<String> get = mcp.http().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
                 + "/session/rotate")).header("Authorization", "Bearer " + TOKEN).header("Mcp-Session-Id", session).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(405, get.statusCode(), get.body());
         assertEquals("POST", get.headers().firstValue("Allow").orElse(null));
 
-        assertEquals(true, ok(session, "memory_stats", Map.of()).get("success"), "every refusal left the id working");
+        assertEquals(true, mcp.ok(session, "memory_stats", Map.of()).get("success"), "every refusal left the id working");
         HttpResponse<String> local = rotate(session, "{}", true, "http://localhost:3000");
         assertEquals(200, local.statusCode(), "a loopback origin is allowed, as on /mcp: " + local.body());
     }
 
     @Test
     void aDeletedSessionIsUnknownToTheRoute() throws Exception {
-        String session = initialize();
-        HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
+        String session = mcp.initialize();
+        HttpResponse<String> deleted = mcp.http().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
                 .header("Authorization", "Bearer " + TOKEN).header("Mcp-Session-Id", session).DELETE().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, deleted.statusCode(), deleted.body());
@@ -228,7 +188,7 @@ class SessionRotateRouteHttpTest {
         ToolProfile profile = MementoProfile.create(ProfileContext.of(engine, "default"), Clock.systemUTC());
         try (McpHttpServer plain = McpHttpServer.start(new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.of(List.of(TOKEN)),
                 false, List.of(), List.of()), profile, "test", McpJsonDefaults.getMapper())) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + plain.port()
+            HttpResponse<String> r = mcp.http().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + plain.port()
                     + "/session/rotate")).header("Authorization", "Bearer " + TOKEN).header("Mcp-Session-Id", "x")
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             // no route: the request meets the MCP server's own checks (here the body check), never a rotation
