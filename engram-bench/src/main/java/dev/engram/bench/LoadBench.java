@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import dev.engram.store.postgres.PostgresLocation;
@@ -169,6 +170,7 @@ final class LoadBench {
         for (int i = 0; i < clients; i++) sessions.add(RemoteServer.connect(urls.get(i % urls.size()), TOKEN, json, http));
         progress.printf(Locale.ROOT, "load: %d clients for %d s%n", clients, duration.toSeconds());
         AtomicLong errors = new AtomicLong();
+        AtomicReference<String> firstError = new AtomicReference<>();
         List<List<Long>> recallNanos = new ArrayList<>();
         List<List<Long>> rememberNanos = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -186,12 +188,15 @@ final class LoadBench {
             RemoteServer session = sessions.get(i);
             long seed = s.seed() * 1_000_003L + clients * 7919L + i;
             long first = start + (interval == 0 ? 0 : interval * i / clients);
-            Thread t = new Thread(() -> work(session, seed, s.recallShare(), first, interval, deadline, recalls, remembers, errors),
+            Thread t = new Thread(() -> work(session, seed, s.recallShare(), first, interval, deadline, recalls, remembers, errors,
+                    firstError),
                     "load-client-" + i);
             threads.add(t);
             t.start();
         }
         for (Thread t : threads) t.join();
+        // the count alone cannot tell an overloaded server's failed request from a tool that answered isError
+        if (firstError.get() != null) progress.println("load: first error: " + firstError.get());
         double seconds = (System.nanoTime() - start) / 1e9;
         Duration serverCpu = minus(cpu(servers), serverCpu0);
         Duration clientCpu = minus(cpu(ProcessHandle.current()), clientCpu0);
@@ -228,7 +233,8 @@ final class LoadBench {
      * the samples (coordinated omission).
      */
     private static void work(RemoteServer session, long seed, double recallShare, long first, long interval, long deadline,
-                             List<Long> recalls, List<Long> remembers, AtomicLong errors) {
+                             List<Long> recalls, List<Long> remembers, AtomicLong errors,
+                             AtomicReference<String> firstError) {
         MemoryGenerator memories = new MemoryGenerator(seed);
         MemoryGenerator queries = new MemoryGenerator(seed ^ 0x9E3779B97F4A7C15L);
         Random choice = new Random(seed);
@@ -252,9 +258,13 @@ final class LoadBench {
             long t0 = interval > 0 ? due : System.nanoTime();
             try {
                 RemoteServer.ToolAnswer a = session.call(recall ? "recall" : "remember", args);
-                if (a.isError()) errors.incrementAndGet();
+                if (a.isError()) {
+                    errors.incrementAndGet();
+                    firstError.compareAndSet(null, (recall ? "recall" : "remember") + " answered isError: " + a.text());
+                }
             } catch (RuntimeException e) {
                 errors.incrementAndGet();
+                firstError.compareAndSet(null, (recall ? "recall" : "remember") + " failed: " + e);
             }
             (recall ? recalls : remembers).add(System.nanoTime() - t0);
             due += interval;

@@ -146,6 +146,28 @@ class RememberTest {
     }
 
     @Test
+    void theNeighbourhoodIsSearchedByContentWordsEachOnce() {
+        assertEquals("deploy script run migration slow",
+                RememberOperation.neighbourhoodWords("The deploy script must run before the migration, and the deploy is slow"));
+        String thirty = java.util.stream.IntStream.rangeClosed(1, 30).mapToObj(i -> "word" + i)
+                .collect(java.util.stream.Collectors.joining(" the "));
+        assertEquals(java.util.stream.IntStream.rangeClosed(1, 24).mapToObj(i -> "word" + i)
+                .collect(java.util.stream.Collectors.joining(" ")), RememberOperation.neighbourhoodWords(thirty),
+                "24 content words at most, function words between them not counted");
+        assertEquals("it is what it is", RememberOperation.neighbourhoodWords("It is what it is"),
+                "a text of function words only is searched by them");
+    }
+
+    @Test
+    void aNearDuplicateOfFunctionWordsOnlyIsStillFound() {
+        // its neighbourhood query falls back to the function words; without them it would search nothing
+        RememberResult a = f.remember("saying", "It is what it is", MemoryType.FACT, List.of());
+        RememberResult b = f.remember("saying-2", "It is what it was", MemoryType.FACT, List.of());
+        assertNotNull(b.nearDuplicate());
+        assertEquals(a.memory().key(), b.nearDuplicate().key());
+    }
+
+    @Test
     void linksNeedExistingTargetsAndRollBackOtherwise() {
         RememberResult target = f.remember("root-cause", "The cache TTL was zero", MemoryType.ERROR, List.of("cache"));
         RememberResult linked = f.engine.remember(new RememberCommand("Set the cache TTL to 60s", "fix", null, null,
