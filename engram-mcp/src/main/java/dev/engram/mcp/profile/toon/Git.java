@@ -26,13 +26,15 @@ final class Git {
             // the output is read beside the wait, so a git that hangs with its output open (a slow network
             // filesystem, a lock) costs the 3 s too instead of blocking the read: `engram hook capture`'s branch
             // then returns in bounded time in the hook daemon, well inside the capture log's de-duplication window
+            // on a thread of its own: the common pool has one thread on a 2-core machine, so a hanging git there
+            // would hold up every other caller's read (and their deadlines) behind it
             CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
                 try {
                     return p.getInputStream().readNBytes(64 * 1024);
                 } catch (IOException e) {
                     return null;
                 }
-            });
+            }, Git::ownThread);
             byte[] out;
             try {
                 out = read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -50,5 +52,12 @@ final class Git {
             Thread.currentThread().interrupt();
             return List.of();
         }
+    }
+
+    /** Runs a git output read on a daemon thread of its own, which ends when the process's output closes. */
+    private static void ownThread(Runnable read) {
+        Thread t = new Thread(read, "git-output");
+        t.setDaemon(true);
+        t.start();
     }
 }
