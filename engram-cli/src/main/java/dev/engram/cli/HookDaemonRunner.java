@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.cli.hook.HookDaemon;
 import dev.engram.cli.hook.HookRequest;
 import dev.engram.crypto.UserKey;
@@ -10,9 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -122,12 +120,7 @@ final class HookDaemonRunner implements HookDaemon.Runner {
 
     /** What tells two store keys apart without keeping a second copy of either: their SHA-256. */
     private static String digest(String storeKey) {
-        if (storeKey == null) return "";
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(storeKey.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return storeKey == null ? "" : Sha256.hex(storeKey);
     }
 
     /**

@@ -1,12 +1,11 @@
 package dev.engram.access;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.MemoryRules;
 import dev.engram.spi.MemoryStore;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -164,14 +163,10 @@ public final class Principals {
     }
 
     public static String sha256Hex(String token) {
-        return HexFormat.of().formatHex(sha256(token));
+        return Sha256.hex(token);
     }
 
     static byte[] sha256(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        return Sha256.of(token);
     }
 }

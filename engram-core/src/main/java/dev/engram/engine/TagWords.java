@@ -1,15 +1,12 @@
 package dev.engram.engine;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.memory.MemoryRules;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -94,11 +91,6 @@ public final class TagWords {
     }
 
     private static String hash(String w) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(w.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(w, 6);
     }
 }

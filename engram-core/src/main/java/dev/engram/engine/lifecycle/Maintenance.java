@@ -1,5 +1,6 @@
 package dev.engram.engine.lifecycle;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.ConflictException;
 import dev.engram.error.NotFoundException;
 import dev.engram.memory.Memory;
@@ -240,13 +241,7 @@ public final class Maintenance {
     }
 
     private static String windowKey(String zone, String session) {
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(
-                    ((zone == null ? "" : zone) + '\0' + (session == null ? "" : session)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d, 0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex((zone == null ? "" : zone) + '\0' + (session == null ? "" : session), 12);
     }
 
     private static List<Memory> targets(dev.engram.spi.StoreTransaction tx, String zone, List<String> ids) {

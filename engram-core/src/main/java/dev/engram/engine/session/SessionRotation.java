@@ -1,12 +1,9 @@
 package dev.engram.engine.session;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.EngramUserException;
 import dev.engram.error.InvalidArgumentException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.UUID;
@@ -187,11 +184,6 @@ public final class SessionRotation {
 
     /** What the audit line shows of an id: {@code sha256:} and 16 hex digits, never the id. */
     public static String fingerprint(String id) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
-            return "sha256:" + HexFormat.of().formatHex(d, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return "sha256:" + Sha256.hex(id, 8);
     }
 }

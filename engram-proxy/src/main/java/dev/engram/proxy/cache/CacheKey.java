@@ -1,12 +1,9 @@
 package dev.engram.proxy.cache;
 
+import dev.engram.crypto.Sha256;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,10 +38,6 @@ public record CacheKey(String server, String tool, String digest) {
     }
 
     private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return Sha256.hex(s);
     }
 }

@@ -1,5 +1,6 @@
 package dev.engram.proxy.tools;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.ConflictException;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.NotFoundException;
@@ -11,9 +12,6 @@ import dev.engram.mcp.tool.ToolHints;
 import dev.engram.mcp.tool.ToolReply;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,11 +125,6 @@ public final class DescribeToolTool implements ToolHandler {
     }
 
     static String generation(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return Sha256.hex(s, 6);
     }
 }

@@ -1,9 +1,6 @@
 package dev.engram.proxy.upstream;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.engram.crypto.Sha256;
 import java.util.regex.Pattern;
 
 /**
@@ -32,11 +29,6 @@ public final class ToolNames {
     }
 
     private static String hash8(String s) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-        }
+        return Sha256.hex(s, 4);
     }
 }

@@ -1,10 +1,7 @@
 package dev.engram.store.lucene;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.spi.StoredEmbedding;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.lucene.document.Document;
@@ -47,16 +44,7 @@ final class VectorFields {
     static String field(String modelId, int dims) {
         String slug = modelId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
         if (slug.length() > SLUG_LENGTH) slug = slug.substring(0, SLUG_LENGTH);
-        return "vec_" + slug + "_" + hash(modelId) + "_" + dims;
-    }
-
-    private static String hash(String modelId) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(modelId.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        return "vec_" + slug + "_" + Sha256.hex(modelId, 4) + "_" + dims;
     }
 
     /** Adds the vector field and the model keyword, unless the vector has no direction or is too wide. */

@@ -113,17 +113,91 @@ class VectorSearchTest {
                 long small = IntStream.range(0, n).filter(i -> i % 5 < 2 && i % 11 != 0).count();
                 // a filter small enough to scan, and no filter with k large enough to scan all live documents
                 assertTrue(VectorSearch.scansExactly(100, small, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, new TermQuery(new Term("zone", "small"))),
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, 100, new TermQuery(new Term("zone", "small")), small),
                         vectors, target, i -> i % 5 < 2, 100);
+                // over-fetched for the walk, a scan keeps only what the caller keeps, and exactly those
+                VectorSearch.ScanOrWalk overFetched = new VectorSearch.ScanOrWalk(field, target, 500, 40,
+                        new TermQuery(new Term("zone", "small")), small);
+                assertEquals(bruteForce(vectors, target, i -> i % 5 < 2, 40), ids(searcher, overFetched, 500));
                 assertTrue(VectorSearch.scansExactly(320, live, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, null), vectors, target, i -> true, 320);
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, 320, null, live), vectors, target, i -> true, 320);
                 // where the rule keeps the walk, it still answers k live documents
                 assertFalse(VectorSearch.scansExactly(20, live, live));
-                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, null), 20);
+                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, 20, null, live), 20);
                 assertEquals(20, walked.size());
                 assertTrue(walked.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + walked);
             }
         }
+    }
+
+    @Test
+    void aSegmentIsAskedForItsShareOfTheNeighboursAndThreeDeviationsMore() {
+        assertEquals(500, VectorSearch.leafFetch(500, 10_000, 10_000), "one segment: all of them");
+        assertEquals(500, VectorSearch.leafFetch(500, 10_000, 0), "nothing counted: all of them");
+        // a tenth of the candidates: 50 expected, sd sqrt(50 * 0.9) = 6.7, so 50 + 20.2 rounded up, + 1
+        assertEquals(72, VectorSearch.leafFetch(500, 1_000, 10_000));
+        assertEquals(1, VectorSearch.leafFetch(10, 0, 10_000), "a segment without candidates is still asked for one");
+        assertEquals(10, VectorSearch.leafFetch(10, 9_000, 10_000), "never more than k");
+    }
+
+    /**
+     * Several segments, the query's true neighbours all in one of them (segments fill by time, and a query about
+     * recent memories finds them in the newest): that segment is searched again for all k, and the answer is as
+     * good as Lucene's, which asks every segment for k. With the neighbours spread evenly, nothing is searched again.
+     */
+    @Test
+    void aSegmentThatMayHoldMoreOfTheTopKIsSearchedAgain() throws IOException {
+        int perSegment = 4_000, segments = 5, dims = 32, k = 200;
+        Random random = new Random(7);
+        String field = VectorFields.field("m", dims);
+        float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+        float[][] vectors = new float[perSegment * segments][];
+        try (var dir = new ByteBuffersDirectory()) {
+            IndexWriterConfig config = new IndexWriterConfig().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
+            try (var w = new IndexWriter(dir, config)) {
+                for (int i = 0; i < vectors.length; i++) {
+                    float[] v = randomVector(random, dims);
+                    // the last segment's documents lie near the target: the whole top k is there
+                    if (i >= perSegment * (segments - 1)) for (int d = 0; d < dims; d++) v[d] = 0.2f * v[d] + target[d];
+                    vectors[i] = VectorFields.unit(v).orElseThrow();
+                    Document d = new Document();
+                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
+                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
+                    w.addDocument(d);
+                    if ((i + 1) % perSegment == 0) w.flush();
+                }
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                assertEquals(segments, reader.leaves().size());
+                IndexSearcher searcher = new IndexSearcher(reader);
+                List<Integer> truth = nearest(vectors, target, k);
+                VectorSearch.ScanOrWalk skewed = new VectorSearch.ScanOrWalk(field, target, k, k, null, reader.numDocs());
+                List<Integer> found = ids(searcher, skewed, k);
+                List<Integer> lucene = ids(searcher, new KnnFloatVectorQuery(field, target, k), k);
+                assertEquals(1, skewed.searchedAgain(), "the segment holding the top k");
+                assertTrue(overlap(found, truth) >= overlap(lucene, truth) - 2,
+                        "found " + overlap(found, truth) + " of the true top " + k + ", Lucene " + overlap(lucene, truth));
+                assertTrue(overlap(found, truth) >= 0.9 * k, "found " + overlap(found, truth));
+
+                float[] elsewhere = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+                VectorSearch.ScanOrWalk even = new VectorSearch.ScanOrWalk(field, elsewhere, 20, 20, null, reader.numDocs());
+                List<Integer> evenFound = ids(searcher, even, 20);
+                assertEquals(0, even.searchedAgain(), "neighbours spread over the segments: each gave its share");
+                assertTrue(overlap(evenFound, nearest(vectors, elsewhere, 20)) >= 16, evenFound.toString());
+            }
+        }
+    }
+
+    /** The true top k of every vector, nothing deleted. */
+    private static List<Integer> nearest(float[][] vectors, float[] target, int k) {
+        return IntStream.range(0, vectors.length).boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], target)).thenComparing(i -> i))
+                .limit(k).toList();
+    }
+
+    private static long overlap(List<Integer> a, List<Integer> b) {
+        return a.stream().filter(b::contains).count();
     }
 
     private static void assertExact(IndexSearcher searcher, Query q, float[][] vectors, float[] target,

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.memento;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
 import dev.engram.engine.ImportCommand;
@@ -16,9 +17,6 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
 import dev.engram.rank.NumericImportance;
 import io.modelcontextprotocol.json.TypeRef;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -335,11 +333,7 @@ public final class MementoData {
     }
 
     private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.of(s);
     }
 
     private static String text(Object v) {

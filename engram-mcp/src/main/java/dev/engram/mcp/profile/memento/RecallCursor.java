@@ -1,10 +1,9 @@
 package dev.engram.mcp.profile.memento;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.error.InvalidArgumentException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashSet;
@@ -95,10 +94,6 @@ record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
     }
 
     private static byte[] sha(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.of(data);
     }
 }

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.memento;
 
+import dev.engram.crypto.Sha256;
 import static dev.engram.mcp.profile.memento.MementoTool.map;
 import static dev.engram.mcp.profile.memento.MementoTool.number;
 
@@ -19,11 +20,9 @@ import dev.engram.mcp.tool.ToolHints;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
-import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import dev.engram.rank.NumericImportance;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -248,15 +247,7 @@ final class WriteTools {
     }
 
     static String idempotencyKey(String key) {
-        return "idem-" + java.util.HexFormat.of().formatHex(sha(key), 0, 10);
-    }
-
-    private static byte[] sha(String s) {
-        try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return "idem-" + Sha256.hex(key, 10);
     }
 
     // --- batch_remember -----------------------------------------------------------------------------------

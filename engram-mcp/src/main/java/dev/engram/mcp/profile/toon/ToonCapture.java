@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.toon;
 
+import dev.engram.crypto.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -160,14 +161,7 @@ public final class ToonCapture {
         }
         summary = redact(summary).replaceAll("\\s+", " ").strip();
         if (summary.length() > 200) summary = summary.substring(0, 200);
-        String hash;
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest((tool + "|" + json.apply(input == null ? Map.of() : input)).getBytes(StandardCharsets.UTF_8));
-            hash = java.util.HexFormat.of().formatHex(d).substring(0, 16);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        String hash = Sha256.hex(tool + "|" + json.apply(input == null ? Map.of() : input), 8);
         String session = firstText(event, "session_id", "sessionId");
         return new Observation(now.toString(), session, agent, branch, tool, hash, redact(file.strip()), summary);
     }
