@@ -1,8 +1,8 @@
 package dev.engram.cli;
 
-import dev.engram.crypto.Sha256;
 import dev.engram.cli.hook.HookDaemon;
 import dev.engram.cli.hook.HookRequest;
+import dev.engram.crypto.Sha256;
 import dev.engram.crypto.UserKey;
 import dev.engram.mcp.json.JsonText;
 import java.io.ByteArrayInputStream;

@@ -108,7 +108,7 @@ public final class Principals {
      */
     public Optional<Principal> authenticate(String token) {
         if (token == null || token.isEmpty()) return Optional.empty();
-        byte[] presented = sha256(token);
+        byte[] presented = Sha256.of(token);
         Principal found = null;
         for (Principal p : current()) {
             if (MessageDigest.isEqual(HexFormat.of().parseHex(p.tokenSha256()), presented) && found == null) found = p;
@@ -164,9 +164,5 @@ public final class Principals {
 
     public static String sha256Hex(String token) {
         return Sha256.hex(token);
-    }
-
-    static byte[] sha256(String token) {
-        return Sha256.of(token);
     }
 }

@@ -35,7 +35,7 @@ public final class TagWords {
     /** The tag {@code word} has under {@code prefix} ({@code topic:}): the word itself when it can be one, else hashed. */
     public static String tagFor(String prefix, String word) {
         String w = word.strip().toLowerCase(Locale.ROOT);
-        return plain(prefix, w) ? prefix + w : prefix + "h-" + hash(w);
+        return plain(prefix, w) ? prefix + w : prefix + "h-" + Sha256.hex(w, 6);
     }
 
     /** Whether {@code word} can be its own tag under {@code prefix}: an ASCII slug that fits a tag's 40 characters. */
@@ -90,7 +90,4 @@ public final class TagWords {
         return Collections.unmodifiableMap(out);
     }
 
-    private static String hash(String w) {
-        return Sha256.hex(w, 6);
-    }
 }

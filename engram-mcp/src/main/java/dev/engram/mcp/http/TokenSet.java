@@ -23,7 +23,7 @@ public final class TokenSet {
     }
 
     public static TokenSet of(Collection<String> tokens) {
-        return new TokenSet(tokens.stream().map(String::strip).filter(t -> !t.isEmpty()).map(TokenSet::sha256).toList());
+        return new TokenSet(tokens.stream().map(String::strip).filter(t -> !t.isEmpty()).map(Sha256::of).toList());
     }
 
     public static TokenSet none() {
@@ -60,7 +60,7 @@ public final class TokenSet {
      */
     public int indexOf(String presented) {
         if (presented == null) return -1;
-        byte[] candidate = sha256(presented);
+        byte[] candidate = Sha256.of(presented);
         int found = -1;
         for (int i = 0; i < digests.size(); i++) {
             if (MessageDigest.isEqual(digests.get(i), candidate) && found < 0) found = i;
@@ -73,7 +73,4 @@ public final class TokenSet {
         return "TokenSet[" + digests.size() + " tokens]";
     }
 
-    private static byte[] sha256(String token) {
-        return Sha256.of(token);
-    }
 }

@@ -20,7 +20,7 @@ public record CacheKey(String server, String tool, String digest) {
         } catch (IOException e) {
             throw new IllegalStateException("arguments that came from JSON must serialize back", e);
         }
-        return new CacheKey(server, tool, sha256(server + "\u0000" + tool + "\u0000" + canonical));
+        return new CacheKey(server, tool, Sha256.hex(server + "\u0000" + tool + "\u0000" + canonical));
     }
 
     static Object canonical(Object v) {
@@ -37,7 +37,4 @@ public record CacheKey(String server, String tool, String digest) {
         return v;
     }
 
-    private static String sha256(String s) {
-        return Sha256.hex(s);
-    }
 }

@@ -21,14 +21,11 @@ public final class ToolNames {
         String name = INVALID.matcher(raw).replaceAll("_");
         if (name.length() <= MAX_LENGTH && name.equals(raw)) return name;
         if (name.length() <= MAX_LENGTH) return name;
-        return name.substring(0, MAX_LENGTH - 9) + "_" + hash8(raw);
+        return name.substring(0, MAX_LENGTH - 9) + "_" + Sha256.hex(raw, 4);
     }
 
     public static boolean valid(String name) {
         return name != null && !name.isEmpty() && name.length() <= MAX_LENGTH && !INVALID.matcher(name).find();
     }
 
-    private static String hash8(String s) {
-        return Sha256.hex(s, 4);
-    }
 }

@@ -7,13 +7,17 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 
 /**
  * Which zone, type and status filters every document of one reader passes. Such a filter drops
  * nothing, yet walks its postings on every search: Lucene caches filters only for segments of 10,000
  * documents or more. The answer is asked on every search and changes only with the reader, so it is
  * kept per reader; a term lookup allocates a terms enumerator per segment, which was a sixteenth of a
- * recall's allocation when it was asked each time.
+ * recall's allocation when it was asked each time. The documents a vector search's filter lets through are
+ * counted here too ({@link #count}), for the same reason: the vector search shares its neighbours out among
+ * the segments by them, on every search, and a zone's count changes only with the reader.
  */
 final class FilterCoverage {
     /** Distinct filters remembered per reader: a store has a handful of zones and one status set. */
@@ -21,6 +25,7 @@ final class FilterCoverage {
 
     private final IndexReader reader;
     private final Map<String, Boolean> known = new ConcurrentHashMap<>();
+    private final Map<Query, Long> counts = new ConcurrentHashMap<>();
 
     FilterCoverage(IndexReader reader) {
         this.reader = reader;
@@ -45,5 +50,14 @@ final class FilterCoverage {
         boolean all = documents == reader.maxDoc();
         if (known.size() < MAX_KNOWN) known.put(key, all);
         return all;
+    }
+
+    /** How many live documents of the reader {@code filter} matches, counted once per reader and filter. */
+    long count(Query filter) throws IOException {
+        Long cached = counts.get(filter);
+        if (cached != null) return cached;
+        long n = new IndexSearcher(reader).count(filter);
+        if (counts.size() < MAX_KNOWN) counts.put(filter, n);
+        return n;
     }
 }

@@ -15,7 +15,6 @@ import org.apache.lucene.search.ConjunctionUtils;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.FilteredDocIdSetIterator;
 import org.apache.lucene.search.HitQueue;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -114,7 +113,7 @@ final class VectorSearch {
         Query filter = QueryTranslator.filter(q, coverage).orElse(null);
         IndexReader reader = coverage.reader();
         // with one segment there is nothing to share out (0: not counted, every segment asked for all k)
-        long candidates = reader.leaves().size() < 2 ? 0 : filter == null ? reader.numDocs() : new IndexSearcher(reader).count(filter);
+        long candidates = reader.leaves().size() < 2 ? 0 : filter == null ? reader.numDocs() : coverage.count(filter);
         return Optional.of(new ScanOrWalk(VectorFields.field(q.modelId(), vector.length), unit.get(),
                 fetch(q.k(), reader.maxDoc()), Math.max(1, Math.min(q.k(), reader.maxDoc())), filter, candidates));
     }

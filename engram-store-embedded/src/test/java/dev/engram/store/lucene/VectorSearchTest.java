@@ -131,6 +131,15 @@ class VectorSearchTest {
     }
 
     @Test
+    void aFiltersLiveDocumentsAreCountedOncePerReader() throws IOException {
+        FilterCoverage coverage = new FilterCoverage(Zones.withDeleted("home", "work", "home", "work", "work"));
+        Query work = new TermQuery(new Term(MemoryDocuments.ZONE, "work"));
+        assertEquals(3, coverage.count(work));
+        assertEquals(3, coverage.count(new TermQuery(new Term(MemoryDocuments.ZONE, "work"))), "an equal filter, the same count");
+        assertEquals(0, coverage.count(new TermQuery(new Term(MemoryDocuments.ZONE, "home"))), "deleted documents do not count");
+    }
+
+    @Test
     void aSegmentIsAskedForItsShareOfTheNeighboursAndThreeDeviationsMore() {
         assertEquals(500, VectorSearch.leafFetch(500, 10_000, 10_000), "one segment: all of them");
         assertEquals(500, VectorSearch.leafFetch(500, 10_000, 0), "nothing counted: all of them");

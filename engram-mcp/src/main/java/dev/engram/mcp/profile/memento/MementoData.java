@@ -311,7 +311,7 @@ public final class MementoData {
 
     /** The Engram id a Memento id always maps to: {@code m_} and 10 base32 characters of its SHA-256. */
     static String id(String mementoId) {
-        byte[] d = sha256(mementoId);
+        byte[] d = Sha256.of(mementoId);
         StringBuilder b = new StringBuilder("m_");
         long bits = 0;
         for (int i = 0; i < 8; i++) bits = bits << 8 | (d[i] & 0xff);
@@ -327,13 +327,9 @@ public final class MementoData {
         if (MemoryRules.isKey(mementoId) && !MemoryRules.isId(mementoId)) return mementoId;
         String k = "memento-" + mementoId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-");
         if (k.length() > 80 || !MemoryRules.isKey(k)) {
-            k = "memento-" + java.util.HexFormat.of().formatHex(sha256(mementoId), 0, 16);
+            k = "memento-" + Sha256.hex(mementoId, 16);
         }
         return k;
-    }
-
-    private static byte[] sha256(String s) {
-        return Sha256.of(s);
     }
 
     private static String text(Object v) {

@@ -3,7 +3,6 @@ package dev.engram.mcp.profile.memento;
 import dev.engram.crypto.Sha256;
 import dev.engram.error.InvalidArgumentException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashSet;
@@ -27,12 +26,12 @@ record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
     static long fingerprint(Object... parts) {
         StringBuilder sb = new StringBuilder("memento.recall");
         for (Object p : parts) sb.append('\u0001').append(p == null ? "\u0000" : p.toString());
-        return ByteBuffer.wrap(sha(sb.toString().getBytes(StandardCharsets.UTF_8))).getLong();
+        return ByteBuffer.wrap(Sha256.of(sb.toString())).getLong();
     }
 
     /** The short hash that stands for a fragment id in a cursor (48 bits: collisions are negligible at a few thousand). */
     static long idHash(String id) {
-        byte[] d = sha(("id:" + id).getBytes(StandardCharsets.UTF_8));
+        byte[] d = Sha256.of("id:" + id);
         long v = 0;
         for (int i = 0; i < ID_BYTES; i++) v = (v << 8) | (d[i] & 0xff);
         return v;
@@ -51,7 +50,7 @@ record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
         byte[] body = new byte[b.position()];
         b.flip();
         b.get(body);
-        byte[] check = sha(body);
+        byte[] check = Sha256.of(body);
         byte[] all = new byte[body.length + CHECK_BYTES];
         System.arraycopy(body, 0, all, 0, body.length);
         System.arraycopy(check, 0, all, body.length, CHECK_BYTES);
@@ -68,7 +67,7 @@ record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
         }
         if (all.length < HEAD + CHECK_BYTES) throw new InvalidArgumentException("cursor", "is not a recall cursor (too short)" + AGAIN);
         int bodyLength = all.length - CHECK_BYTES;
-        byte[] check = sha(java.util.Arrays.copyOf(all, bodyLength));
+        byte[] check = Sha256.of(java.util.Arrays.copyOf(all, bodyLength));
         for (int i = 0; i < CHECK_BYTES; i++) {
             if (check[i] != all[bodyLength + i]) {
                 throw new InvalidArgumentException("cursor", "was altered or cut short (its checksum does not match)" + AGAIN);
@@ -91,9 +90,5 @@ record RecallCursor(long search, Instant rankedAt, Set<Long> shown) {
             shown.add(v);
         }
         return new RecallCursor(fingerprint, at, shown);
-    }
-
-    private static byte[] sha(byte[] data) {
-        return Sha256.of(data);
     }
 }

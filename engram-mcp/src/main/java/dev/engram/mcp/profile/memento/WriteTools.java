@@ -1,9 +1,9 @@
 package dev.engram.mcp.profile.memento;
 
-import dev.engram.crypto.Sha256;
 import static dev.engram.mcp.profile.memento.MementoTool.map;
 import static dev.engram.mcp.profile.memento.MementoTool.number;
 
+import dev.engram.crypto.Sha256;
 import dev.engram.engine.AmendCommand;
 import dev.engram.engine.ExportRecord;
 import dev.engram.engine.ForgetAction;
