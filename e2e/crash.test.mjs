@@ -2,7 +2,10 @@
 // that was acknowledged before the kill must survive, and `engram doctor` must pass.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { assertIsJvm, connectStdio, pollUntil, runCli, tempStore, uniqueWord } from "./lib/engram.mjs";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { JAVA, Tail, assertIsJvm, clientInfo, connectStdio, jvmArgs, pollUntil, runCli, tempStore, track, uniqueWord } from "./lib/engram.mjs";
 import { recallResults, textOf } from "./lib/tools.mjs";
 
 const KILL_AFTER = Number(process.env.ENGRAM_E2E_KILL_AFTER ?? 40);
@@ -73,5 +76,89 @@ describe("crash safety", { timeout: 170_000 }, () => {
   it("engram doctor passes after the crash", () => {
     const r = runCli(store, ["doctor"]);
     assert.equal(r.status, 0, `doctor exit ${r.status}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  });
+});
+
+// toon-memory's own suite (and any script) may signal the server and delete its folder in the same breath: after
+// SIGTERM the server must write nothing more (no final index commit, no merge, no checkpoint), and still lose nothing.
+describe("SIGTERM stops the stdio server at once, writing nothing more", { timeout: 120_000 }, () => {
+  const store = tempStore();
+  const keys = [];
+  let server;
+  after(async () => { await server?.close(); });
+
+  /** Every file under dir with its size and modification time, by path. */
+  function listing(dir) {
+    const out = new Map();
+    for (const name of readdirSync(dir, { recursive: true })) {
+      const p = join(dir, name);
+      try {
+        const s = statSync(p);
+        if (s.isFile()) out.set(name, `${s.size}@${s.mtimeMs}`);
+      } catch { /* removed while listed */ }
+    }
+    return out;
+  }
+
+  it("exits 0 without creating or changing a file, and a restart recalls every acknowledged write", async () => {
+    // spawned here rather than through the SDK's transport, which does not report the exit code;
+    // no model: its load and vector backfill would be background writes of their own
+    const child = track(spawn(JAVA, jvmArgs(store, "mcp"), { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ENGRAM_EMBEDDER: "none" } }));
+    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const stderr = new Tail();
+    child.stderr.on("data", (d) => stderr.push(d));
+    const answers = new Map();
+    let buffered = "";
+    child.stdout.on("data", (d) => {
+      buffered += d.toString("utf8");
+      let nl;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const msg = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        answers.get(msg.id)?.(msg);
+      }
+    });
+    let nextId = 1;
+    const request = (method, params) => new Promise((resolve) => {
+      const id = nextId++;
+      answers.set(id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    });
+    const init = await request("initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: clientInfo("sigterm") });
+    assert.ok(init.result, `initialize failed: ${JSON.stringify(init)}; stderr:\n${stderr}`);
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    for (let i = 0; i < 30; i++) {
+      const key = `term-${i}`;
+      const r = await request("tools/call", { name: "remember", arguments: {
+        key, content: `${uniqueWord("zqt")} is acknowledged as write ${i} before the signal.` } });
+      assert.ok(r.result && !r.result.isError, JSON.stringify(r));
+      keys.push(key);
+    }
+    // wait until the server is idle on disk (group commit, segment merge, writer released), so that whatever
+    // changes after the signal is the signal's doing
+    let before = listing(store);
+    let stableSince = Date.now();
+    const deadline = Date.now() + 30_000;
+    while (Date.now() - stableSince < 3000 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      const now = listing(store);
+      if ([...now].some(([k, v]) => before.get(k) !== v) || now.size !== before.size) { before = now; stableSince = Date.now(); }
+    }
+    assert.ok(Date.now() - stableSince >= 3000, "the store never went quiet for 3 s after the writes");
+
+    child.kill("SIGTERM");
+    const { code, signal } = await exited;
+    assert.equal(code, 0, `exit code ${code} (signal ${signal}); stderr:\n${stderr}`);
+    const afterSignal = listing(store);
+    const changed = [...afterSignal].filter(([k, v]) => before.get(k) !== v).map(([k]) => k);
+    assert.deepEqual(changed, [], "files created or changed after SIGTERM");
+
+    server = await connectStdio(store, "sigterm-2", { env: { ENGRAM_EMBEDDER: "none" } });
+    const missing = [];
+    for (const key of keys) {
+      const r = await server.client.callTool({ name: "recall", arguments: { ids: [key], mode: "ids" } });
+      if (r.isError || !textOf(r).includes(key)) missing.push(key);
+    }
+    assert.deepEqual(missing, [], `${missing.length} of ${keys.length} acknowledged writes were lost`);
   });
 });

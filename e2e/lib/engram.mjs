@@ -97,9 +97,10 @@ export async function connectStdio(store, name = "stdio", { mcpArgs = [], env, c
     command: JAVA,
     args: jvmArgs(store, "mcp", ...mcpArgs),
     stderr: "pipe",
-    ...(cwd ? { cwd } : {}), // the project directory a profile reads (the toon profile's .toon-memory)
+    // the server's working directory: the project a profile reads (the toon profile's .toon-memory), and the
+    // only tree inspect_files reads
+    ...(cwd ? { cwd } : {}),
     ...(env ? { env } : {}), // added to the SDK's default environment (PATH, HOME, ...)
-    ...(cwd ? { cwd } : {}), // the server's working directory (inspect_files reads only under it)
   });
   const stderr = new Tail();
   transport.stderr.on("data", (d) => stderr.push(d));

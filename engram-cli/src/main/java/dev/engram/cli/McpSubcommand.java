@@ -69,6 +69,8 @@ final class McpSubcommand implements Callable<Integer> {
             });
             opening.thenAccept(Main.OpenEngine::close);
         }, "engram-shutdown"));
+        // the hook above runs when stdin closes; a signal stops at once, writing nothing (see StopSignal)
+        StopSignal.haltOnSignal();
         // the transport's reader thread keeps the JVM alive; it exits when the agent closes stdin
         return Main.SERVING;
     }
