@@ -92,7 +92,7 @@ final class ContextTools {
                     .limit(args.intOr("limit", 6, 1, 100)).mode(RecallMode.RANKED).build(), ToonText.COST).results();
             StringBuilder b = new StringBuilder("## Focus: ").append(args.text("task").strip()).append('\n');
             if (found.isEmpty()) b.append("No relevant memories.\n");
-            else b.append(ToonText.render(found, ToonText.Layout.NORMAL, new ToonLinks(c.engine(), c.zone(), true))).append('\n');
+            else b.append(ToonText.render(found, ToonText.Layout.NORMAL, new ToonLinks(c.engine(), c.zone(), true), null)).append('\n');
             List<String> files = found.stream().map(r -> r.memory().file()).filter(f -> f != null && !f.isBlank()).distinct()
                     .filter(f -> c.evidence(f).equals("verified")).toList();
             b.append("\n## Related files\n");

@@ -190,7 +190,8 @@ final class MemoryTools {
         }
         // toon prints the edges among a ranked recall's entries in the normal layout, not among entries fetched by ids
         ToonLinks links = new ToonLinks(c.engine(), c.zone(), !byIds);
-        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links));
+        ToonText.Explainer why = explainer(args);
+        RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links, why));
         List<RecalledMemory> found = result.results();
         if (found.isEmpty()) return result.budgetLimited() ? tooSmall(tokens) : "No matching memories.";
         if (index) {
@@ -199,7 +200,14 @@ final class MemoryTools {
             b.append("\nFetch full entries with memory_recall ids: \"<id>,<id>\"");
             return b.toString();
         }
-        return ToonText.render(found, layout, links);
+        return ToonText.render(found, layout, links, why);
+    }
+
+    /** toon's explain: a ↳ line under each entry, saying why it was chosen; null without {@code explain}. */
+    private ToonText.Explainer explainer(ToolArgs args) {
+        return args.bool("explain")
+                ? new ToonText.Explainer(ToonEvidence.levels(c.engine(), c.zone()), java.time.LocalDate.now(java.time.ZoneOffset.UTC))
+                : null;
     }
 
     /** toon's session factor (an entry about a file this session touched), script, folder and drift amounts. */
@@ -261,9 +269,10 @@ final class MemoryTools {
                     .types(category == null || category.isBlank() ? null : Set.of(category(category)))
                     .budgetTokens(tokens == null || tokens == 0 ? null : Math.max(20, tokens)).explain(args.bool("explain"))
                     .mode(RecallMode.RANKED).rankFusion(args.bool("rrf")).bias(bias(args, true)).build();
-            RecallResult result = c.engine().recall(q, ToonText.COST);
+            ToonText.Explainer why = explainer(args);
+            RecallResult result = c.engine().recall(q, ToonText.cost(ToonText.Layout.NORMAL, null, why));
             if (result.results().isEmpty()) return result.budgetLimited() ? tooSmall(q.budgetTokens()) : "No matching memories.";
-            return ToonText.render(result.results(), ToonText.Layout.NORMAL);
+            return ToonText.render(result.results(), ToonText.Layout.NORMAL, why);
         });
     }
 

@@ -6,28 +6,32 @@ import dev.engram.engine.ResultCost;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
+import dev.engram.memory.Origin;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /** toon-memory's text conventions (seed-systems §1.8): the layouts of recall and the names toon prints. */
 final class ToonText {
     /** toon prices output as ceil(chars / 4) + words; the budgets cut by the same measure, in the normal layout. */
-    static final ResultCost COST = cost(Layout.NORMAL, null);
+    static final ResultCost COST = cost(Layout.NORMAL, null, null);
 
     /**
-     * The price of each entry as {@code layout} prints it with {@code links} (null: no links or edges printed),
-     * so {@code budget_tokens} bounds what the agent reads. An entry kept in the normal layout also lengthens
+     * The price of each entry as {@code layout} prints it with {@code links} (null: no links or edges printed) and
+     * the ↳ line of {@code why} (null: none), so {@code budget_tokens} bounds what the agent reads. An entry kept in the normal layout also lengthens
      * the earlier entries it is joined to ({@code · edges: ->3}): that growth is part of its price. As toon's, the
      * cut keeps the entries in rank order and stops at the first that does not fit.
      */
-    static ResultCost cost(Layout layout, ToonLinks links) {
+    static ResultCost cost(Layout layout, ToonLinks links, Explainer why) {
         return new ResultCost() {
             @Override
             public int recalled(RecalledMemory result, RecallMode mode, int rank) {
-                return tokens(mode == RecallMode.INDEX ? index(result, rank) : block(result, rank, layout, links, List.of()));
+                return tokens(mode == RecallMode.INDEX ? index(result, rank) : block(result, rank, layout, links, List.of(), why));
             }
 
             @Override
@@ -37,7 +41,7 @@ final class ToonText {
                 List<Memory> shown = new java.util.ArrayList<>(kept.size() + 1);
                 kept.forEach(k -> shown.add(k.memory()));
                 shown.add(result.memory());
-                int price = tokens(normal(result, rank, links.ranks(result.memory(), shown)));
+                int price = tokens(normal(result, rank, links.ranks(result.memory(), shown)) + (why == null ? "" : why.line(result)));
                 List<Memory> before = shown.subList(0, kept.size());
                 for (int i = 0; i < kept.size(); i++) {
                     RecalledMemory k = kept.get(i);
@@ -102,42 +106,60 @@ final class ToonText {
     }
 
     /**
-     * {@code [decision] key 📌2 (id)}, content, the facts line, {@code links: a, depends_on:b} when the entry has
-     * links of its own (toon prints them in the deep layout whoever they point at), and the ↳ line.
+     * toon's deep layout: {@code [decision] key 📌2 (id)}, the content, {@code File: … | Tags: … | Date: …} (each
+     * always, empty when unset), the entry's own links on a line of their own ({@code links: a, depends_on:b}, toon
+     * prints them whoever they point at), then on that line what differs from the usual ({@code | origin: hook},
+     * {@code | scope: src/api}, {@code | status: obsolete}), and the ↳ line when {@code why} is given (explain).
      */
-    static String deep(RecalledMemory r, List<String> links) {
+    static String deep(RecalledMemory r, List<String> links, Explainer why) {
         Memory m = r.memory();
         StringBuilder b = new StringBuilder("[").append(category(m.type())).append("] ").append(m.key()).append(pin(m))
                 .append(" (").append(m.id()).append(")\n");
         b.append(indent(m.content())).append('\n');
-        StringBuilder facts = new StringBuilder();
-        if (m.file() != null) facts.append("File: ").append(m.file()).append(" | ");
-        if (!m.tags().isEmpty()) facts.append("Tags: ").append(String.join(";", m.tags())).append(" | ");
-        facts.append("Date: ").append(date(m.updatedAt())).append(" | origin: ").append(m.origin().name().toLowerCase(Locale.ROOT));
-        if (m.pathScope() != null) facts.append(" | scope: ").append(m.pathScope());
-        if (m.status() != MemoryStatus.ACTIVE) facts.append(" | status: ").append(status(m));
-        if (m.importance() != null) facts.append(" | importance: ").append(m.importance().name().toLowerCase(Locale.ROOT));
-        if (m.expiresAt() != null) facts.append(" | ttl: ").append(date(m.expiresAt()));
-        b.append("  ").append(facts).append('\n');
-        if (!links.isEmpty()) b.append("  links: ").append(String.join(", ", links)).append('\n');
-        b.append("  ↳ ").append(reason(r)).append('\n');
-        return b.toString();
+        b.append("  File: ").append(m.file() == null ? "" : m.file()).append(" | Tags: ").append(String.join(";", m.tags()))
+                .append(" | Date: ").append(date(m.updatedAt()));
+        if (!links.isEmpty()) b.append("\n  links: ").append(String.join(", ", links));
+        if (m.origin() != Origin.AGENT) b.append(" | origin: ").append(m.origin().wireName());
+        if (m.pathScope() != null) b.append(" | scope: ").append(m.pathScope());
+        if (m.status() != MemoryStatus.ACTIVE) b.append(" | status: ").append(status(m));
+        return b.append('\n').append(why == null ? "" : why.line(r)).toString();
     }
 
-    /** The ↳ line: relevance, use and recency, as toon's explain prints them. */
-    static String reason(RecalledMemory r) {
-        Memory m = r.memory();
-        StringBuilder b = new StringBuilder().append(Math.round(r.relevance() * 100)).append("% relevance");
-        b.append(" · used ").append(m.accessCount()).append("×");
-        b.append(" · ").append(lastUse(m));
-        if (m.importance() != null) b.append(" · explicit ").append(m.importance().name().toLowerCase(Locale.ROOT));
-        return b.toString();
-    }
+    /**
+     * The ↳ line of toon's explain, in every layout: relevance, use, recency, toon's importance (recency and use, as
+     * {@link ToonBriefing#importance}) and the entry's explicit importance and evidence level when it has them.
+     */
+    static final class Explainer {
+        private final Map<String, String> evidence;
+        private final LocalDate today;
 
-    private static String lastUse(Memory m) {
-        if (m.lastAccessedAt() == null) return "never used";
-        long days = java.time.Duration.between(m.lastAccessedAt(), Instant.now()).toDays();
-        return days <= 0 ? "used today" : days == 1 ? "used yesterday" : "used " + days + "d ago";
+        /** {@code evidence}: the zone's levels by memory id ({@link ToonEvidence#levels}). */
+        Explainer(Map<String, String> evidence, LocalDate today) {
+            this.evidence = evidence;
+            this.today = today;
+        }
+
+        String line(RecalledMemory r) {
+            return "  ↳ " + reason(r) + "\n";
+        }
+
+        String reason(RecalledMemory r) {
+            Memory m = r.memory();
+            StringBuilder b = new StringBuilder().append(Math.round(r.relevance() * 100)).append("% relevance");
+            if (m.accessCount() > 0) b.append(" · used ").append(m.accessCount()).append("×");
+            if (m.lastAccessedAt() != null) {
+                long days = ChronoUnit.DAYS.between(m.lastAccessedAt().atZone(ZoneOffset.UTC).toLocalDate(), today);
+                b.append(days <= 0 ? " · used today" : days == 1 ? " · used yesterday" : " · used " + days + "d ago");
+            } else if (m.accessCount() == 0) {
+                b.append(" · never used");
+            }
+            double importance = ToonBriefing.importance(m, today);
+            b.append(importance >= 0.7 ? " · importance HIGH" : importance >= 0.4 ? " · importance MED" : " · importance LOW");
+            if (m.importance() != null) b.append(" · explicit ").append(m.importance().name().toLowerCase(Locale.ROOT));
+            String level = evidence.get(m.id());
+            if (level != null && !level.isEmpty()) b.append(" · evidence ").append(level);
+            return b.toString();
+        }
     }
 
     /** toon's normal layout cuts an entry that only a link brought in to this many characters. */
@@ -230,28 +252,29 @@ final class ToonText {
         return "[" + category(m.type()) + "] " + m.key() + pin(m) + " — " + first;
     }
 
-    /** The entries without links or edges (smart recall, as toon prints it). */
-    static String render(List<RecalledMemory> results, Layout layout) {
-        return render(results, layout, null);
+    /** The entries without links or edges (smart recall, as toon prints it), each with its ↳ line when {@code why} is given. */
+    static String render(List<RecalledMemory> results, Layout layout, Explainer why) {
+        return render(results, layout, null, why);
     }
 
-    /** The entries in {@code layout}, with the links and edges of {@code links} (null: none). */
-    static String render(List<RecalledMemory> results, Layout layout, ToonLinks links) {
+    /** The entries in {@code layout}, with the links and edges of {@code links} (null: none) and the ↳ lines of {@code why} (null: none). */
+    static String render(List<RecalledMemory> results, Layout layout, ToonLinks links, Explainer why) {
         List<Memory> shown = results.stream().map(RecalledMemory::memory).toList();
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < results.size(); i++) {
             List<Integer> edges = layout == Layout.NORMAL && links != null ? links.ranks(shown.get(i), shown) : List.of();
-            b.append(block(results.get(i), i + 1, layout, links, edges));
+            b.append(block(results.get(i), i + 1, layout, links, edges, why));
             if (i < results.size() - 1) b.append('\n');
         }
         return b.toString().stripTrailing();
     }
 
-    private static String block(RecalledMemory r, int rank, Layout layout, ToonLinks links, List<Integer> edges) {
+    private static String block(RecalledMemory r, int rank, Layout layout, ToonLinks links, List<Integer> edges, Explainer why) {
+        String reason = why == null ? "" : why.line(r);
         return switch (layout) {
-            case DEEP -> deep(r, links == null ? List.of() : links.words(r.memory()));
-            case NORMAL -> normal(r, rank, edges);
-            case TINY -> tiny(r.memory(), rank);
+            case DEEP -> deep(r, links == null ? List.of() : links.words(r.memory()), why);
+            case NORMAL -> normal(r, rank, edges) + reason;
+            case TINY -> tiny(r.memory(), rank) + reason;
         };
     }
 

@@ -387,10 +387,11 @@ class ToonToolsTest {
         assertFalse(call("memory_smart_recall", Map.of("intent", "webhook")).contains("edges:"));
         // the deep layout prints an entry's own links, by ids as well
         String deep = call("memory_recall", Map.of("query", "webhook deliveries queue", "limit", 1));
-        assertTrue(deep.matches("(?s)\\[decision] queue \\(m_[a-z2-7]{10}\\)\n  Webhook deliveries go through one queue\n  Tags: billing;queue;infra \\| Date: [^\n]*\n  links: depends_on:pool\n  ↳ .*"), deep);
+        assertTrue(deep.matches("\\[decision] queue \\(m_[a-z2-7]{10}\\)\n  Webhook deliveries go through one queue\n"
+                + "  File:  \\| Tags: billing;queue;infra \\| Date: \\d{4}-\\d\\d-\\d\\d\n  links: depends_on:pool"), deep);
         String pool = call("memory_recall", Map.of("ids", "pool"));
         assertFalse(pool.contains("links:"), "pool links nowhere itself: " + pool);
-        assertTrue(call("memory_recall", Map.of("ids", "queue")).contains("\n  links: depends_on:pool\n"));
+        assertTrue(call("memory_recall", Map.of("ids", "queue")).endsWith("\n  links: depends_on:pool"));
     }
 
     @Test
@@ -446,6 +447,45 @@ class ToonToolsTest {
             assertTrue(tokens <= 120, budget + " printed " + tokens + " tokens over a budget of 120:\n" + text);
             assertTrue(text.contains("retry-"), budget + ": " + text);
         }
+    }
+
+    /**
+     * toon's explain: the ↳ line (relevance, use, recency, toon's importance, explicit importance, evidence) under each
+     * entry in every layout, and only with explain; the deep layout prints origin only when it is not the agent.
+     */
+    @Test
+    void explainAddsToonsReasonLineInEveryLayoutAndOnlyThen() throws Exception {
+        Files.writeString(project.resolve("Pool.java"), "class Pool {}");
+        call("memory_remember", Map.of("category", "decision", "key", "pool-size", "content", "The connection pool holds twenty connections",
+                "file", "Pool.java", "importance", "high"));
+        String deep = call("memory_recall", Map.of("query", "connection pool"));
+        assertFalse(deep.contains("↳"), "no reason without explain: " + deep);
+        assertFalse(deep.contains("origin:"), "the agent's own entry does not name its origin: " + deep);
+        assertTrue(deep.contains("\n  File: Pool.java | Tags:  | Date: "), deep);
+        // recalled once before: used 1×, today; written today, so toon's importance is 0.6 + 0.4 × uses / 5: 0.68 MED at one
+        // use, 0.76 HIGH at two (each recall below adds one)
+        List<String> levels = List.of("MED", "HIGH", "HIGH");
+        List<String> budgets = List.of("deep", "normal", "tiny");
+        for (int i = 0; i < budgets.size(); i++) {
+            String text = call("memory_recall", Map.of("query", "connection pool", "budget", budgets.get(i), "explain", true));
+            String reason = "  ↳ 100% relevance · used " + (i + 1) + "× · used today · importance " + levels.get(i)
+                    + " · explicit high · evidence verified";
+            assertTrue(text.contains(reason), budgets.get(i) + ": " + text);
+            assertTrue(text.endsWith("evidence verified"), "the ↳ line closes the entry: " + text);
+        }
+        assertTrue(call("memory_smart_recall", Map.of("intent", "connection pool", "explain", true)).contains("\n  ↳ 100% relevance"));
+        assertFalse(call("memory_smart_recall", Map.of("intent", "connection pool")).contains("↳"));
+        // a budget counts the ↳ lines it prints
+        for (int i = 0; i < 8; i++) {
+            call("memory_remember", Map.of("category", "knowledge", "key", "pool-" + i, "content",
+                    "Pool rule " + i + " keeps the connection pool warm between bursts of requests"));
+        }
+        String budgeted = call("memory_recall", Map.of("query", "connection pool", "budget", "normal", "budget_tokens", 120,
+                "limit", 8, "explain", true));
+        int tokens = 0;
+        for (String block : budgeted.split("\n\n")) tokens += (int) Math.ceil(block.length() / 4.0) + block.strip().split("\\s+").length;
+        assertTrue(tokens <= 120, tokens + " tokens over a budget of 120:\n" + budgeted);
+        assertTrue(budgeted.contains("↳"), budgeted);
     }
 
     @Test
