@@ -127,6 +127,8 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final QueryTranslator queries = new QueryTranslator(analysis);
     /** Of the reader last searched; replaced, never changed, when a search brings another reader. */
     private volatile FilterCoverage coverage;
+    /** Sign codes of the segments vector scans have read; segments outlive readers, so they are kept here. */
+    private final SignCodes.Cache signCodes = new SignCodes.Cache();
     private final ScheduledExecutorService timer;
     private final WriterLease lease;
     private final Object lock = new Object();
@@ -535,7 +537,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public List<IndexHit> searchVector(VectorQuery query) {
         return searchCaughtUp("vector search", (searcher, maxDoc) -> {
-            Optional<Query> knn = VectorSearch.translate(query, coverage(searcher));
+            Optional<Query> knn = VectorSearch.translate(query, coverage(searcher), signCodes);
             if (knn.isEmpty()) return List.of();
             // the kNN query has already picked its over-fetched neighbours; this keeps the best k of them
             return MemoryDocuments.hits(searcher, searcher.search(knn.get(), Math.max(1, Math.min(query.k(), maxDoc))));

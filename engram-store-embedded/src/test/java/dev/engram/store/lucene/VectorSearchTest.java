@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /** The over-fetch policy and field naming, which the contract suite can only observe indirectly. */
 class VectorSearchTest {
+    private static final SignCodes.Cache CODES = new SignCodes.Cache();
     @Test
     void hnswIsAskedForFiveTimesKAtLeastFiftyAtMostAThousandNeverFewerThanK() {
         assertEquals(50, VectorSearch.fetch(1, 100_000));
@@ -50,17 +51,17 @@ class VectorSearchTest {
     void theKnnQueryOverFetchesAndCarriesTheFilter() throws IOException {
         FilterCoverage reader = new FilterCoverage(Zones.reader("home", "work"));
         VectorQuery plain = new VectorQuery(new float[] {3f, 4f}, "m", null, null, null, null, null, null, 10);
-        KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, reader).orElseThrow();
+        KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, reader, new SignCodes.Cache()).orElseThrow();
         assertEquals(2, q.getK(), "never more than there are documents");
         assertNull(q.getFilter(), "no filter clause: an empty BooleanQuery would match nothing");
         assertEquals(0.6f, q.getTargetCopy()[0], 1e-6f, "the query vector is normalised like the stored ones");
         assertEquals(VectorFields.field("m", 2), q.getField());
         VectorQuery zoned = new VectorQuery(new float[] {3f, 4f}, "m", Set.of("work"), null, null, null, null, null, 10);
-        assertNotNull(((KnnFloatVectorQuery) VectorSearch.translate(zoned, reader).orElseThrow()).getFilter());
+        assertNotNull(((KnnFloatVectorQuery) VectorSearch.translate(zoned, reader, new SignCodes.Cache()).orElseThrow()).getFilter());
         VectorQuery both = new VectorQuery(new float[] {3f, 4f}, "m", Set.of("work", "home"), null, null, null, null, null, 10);
-        assertNull(((KnnFloatVectorQuery) VectorSearch.translate(both, reader).orElseThrow()).getFilter(),
+        assertNull(((KnnFloatVectorQuery) VectorSearch.translate(both, reader, new SignCodes.Cache()).orElseThrow()).getFilter(),
                 "a filter every document passes is left out");
-        assertTrue(VectorSearch.translate(new VectorQuery(new float[] {0f, 0f}, "m", null, null, null, null, null, null, 1), reader)
+        assertTrue(VectorSearch.translate(new VectorQuery(new float[] {0f, 0f}, "m", null, null, null, null, null, null, 1), reader, new SignCodes.Cache())
                 .isEmpty());
     }
 
@@ -76,14 +77,19 @@ class VectorSearchTest {
 
     /** The figures the rule was drawn from (10,000 memories, docs/benchmarks.md, issue 14). */
     @Test
-    void aSegmentIsScannedWhenTheWalkWouldVisitAtLeastAsManyNodesAsTheFilterMatches() {
-        assertTrue(VectorSearch.scansExactly(500, 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
-        assertTrue(VectorSearch.scansExactly(500, 1_446, 10_000), "recall's 500 in a 14% zone");
-        assertFalse(VectorSearch.scansExactly(75, 4_200, 10_000), "remember's 75 in a 42% zone: the walk finished in 1,624 visits");
-        assertTrue(VectorSearch.scansExactly(75, 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
-        assertTrue(VectorSearch.scansExactly(50, 50, 10_000), "no more candidates than neighbours asked for");
-        assertFalse(VectorSearch.scansExactly(500, 10_000, 10_000), "unfiltered: 4,500 predicted visits against 10,000 reads");
-        assertTrue(VectorSearch.scansExactly(1_000, 5_000, 5_000), "unfiltered, small: 9,000 predicted visits against 5,000 reads");
+    void aSegmentIsScannedWhenTheWalkWouldCostMoreThanTheScan() {
+        assertEquals(1_000, VectorSearch.shortlist(100));
+        assertEquals(2_000, VectorSearch.shortlist(200));
+        assertEquals(1_500, VectorSearch.scanCost(1_500, 100), 1e-9, "up to twice the shortlist: every candidate scored");
+        assertEquals(4_238 / 10.0 + 1_000, VectorSearch.scanCost(4_238, 100), 1e-9, "more: codes, then the shortlist");
+        assertTrue(VectorSearch.scans(500, 100, 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
+        assertTrue(VectorSearch.scans(500, 100, 1_446, 10_000), "recall's 500 in a 14% zone");
+        assertTrue(VectorSearch.scans(75, 75, 4_200, 10_000), "remember's 75 in a 42% zone: 1,607 visits against 1,420");
+        assertTrue(VectorSearch.scans(75, 75, 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
+        assertTrue(VectorSearch.scans(50, 50, 50, 10_000), "no more candidates than neighbours asked for");
+        assertTrue(VectorSearch.scans(500, 100, 10_000, 10_000), "unfiltered: 4,500 predicted visits against 2,000");
+        assertFalse(VectorSearch.scans(20, 20, 10_000, 10_000), "20 neighbours: 180 predicted visits against 2,000");
+        assertFalse(VectorSearch.scans(500, 100, 1_000_000, 1_000_000), "a million candidates: 4,500 visits against 101,000");
     }
 
     /** Whichever way a segment is searched, the answer is the true top k wherever the rule says scan. */
@@ -112,20 +118,113 @@ class VectorSearchTest {
                 int live = reader.numDocs();
                 long small = IntStream.range(0, n).filter(i -> i % 5 < 2 && i % 11 != 0).count();
                 // a filter small enough to scan, and no filter with k large enough to scan all live documents
-                assertTrue(VectorSearch.scansExactly(100, small, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, 100, new TermQuery(new Term("zone", "small")), small),
+                assertTrue(VectorSearch.scans(100, 100, small, live));
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, 100, new TermQuery(new Term("zone", "small")), small, CODES),
                         vectors, target, i -> i % 5 < 2, 100);
                 // over-fetched for the walk, a scan keeps only what the caller keeps, and exactly those
                 VectorSearch.ScanOrWalk overFetched = new VectorSearch.ScanOrWalk(field, target, 500, 40,
-                        new TermQuery(new Term("zone", "small")), small);
+                        new TermQuery(new Term("zone", "small")), small, CODES);
                 assertEquals(bruteForce(vectors, target, i -> i % 5 < 2, 40), ids(searcher, overFetched, 500));
-                assertTrue(VectorSearch.scansExactly(320, live, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, 320, null, live), vectors, target, i -> true, 320);
+                assertTrue(VectorSearch.scans(320, 320, live, live));
+                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, 320, null, live, CODES), vectors, target, i -> true, 320);
                 // where the rule keeps the walk, it still answers k live documents
-                assertFalse(VectorSearch.scansExactly(20, live, live));
-                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, 20, null, live), 20);
+                assertFalse(VectorSearch.scans(20, 20, live, live));
+                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, 20, null, live, CODES), 20);
                 assertEquals(20, walked.size());
                 assertTrue(walked.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + walked);
+            }
+        }
+    }
+
+    /**
+     * Vectors like a sentence model's: a large component they all share, and clusters around it. A scan of more than twice
+     * the shortlist ranks by sign codes, scores between one and two shortlists, and still finds the true top k (deleted
+     * documents and documents without a vector never among them); its codes are dropped with the segment.
+     */
+    @Test
+    void aLargeScanScoresOnlyTheShortlistItsSignCodesPickAndFindsTheTopK() throws IOException {
+        int n = 12_000, dims = 96, k = 50;
+        Random random = new Random(11);
+        String field = VectorFields.field("m", dims);
+        float[] shared = randomVector(random, dims);
+        float[][] centres = new float[40][];
+        for (int c = 0; c < centres.length; c++) centres[c] = randomVector(random, dims);
+        float[][] vectors = new float[n][];
+        SignCodes.Cache codes = new SignCodes.Cache();
+        try (var dir = new ByteBuffersDirectory()) {
+            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+                for (int i = 0; i < n; i++) {
+                    Document d = new Document();
+                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
+                    if (i % 97 != 5) { // a few documents hold no vector of this model
+                        float[] centre = centres[random.nextInt(centres.length)];
+                        float[] v = randomVector(random, dims);
+                        for (int x = 0; x < dims; x++) v[x] = 3 * shared[x] + centre[x] + 0.6f * v[x];
+                        vectors[i] = VectorFields.unit(v).orElseThrow();
+                        d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
+                    }
+                    w.addDocument(d);
+                }
+                for (int i = 0; i < n; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i))); // as bruteForce expects
+                w.commit(); // deletions kept as live docs, not merged away
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                assertEquals(1, reader.leaves().size());
+                assertTrue(reader.hasDeletions());
+                IndexSearcher searcher = new IndexSearcher(reader);
+                IntPredicate live = i -> i % 11 != 0 && i % 97 != 5;
+                int found = 0;
+                for (int round = 0; round < 5; round++) {
+                    float[] centre = centres[random.nextInt(centres.length)];
+                    float[] t = randomVector(random, dims);
+                    for (int x = 0; x < dims; x++) t[x] = 3 * shared[x] + centre[x] + 0.6f * t[x];
+                    float[] target = VectorFields.unit(t).orElseThrow();
+                    // a recall's shape: 10 x k asked of the graph, k kept
+                    assertTrue(VectorSearch.scans(10 * k, k, reader.numDocs(), reader.numDocs()));
+                    VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 10 * k, k, null, reader.numDocs(), codes);
+                    List<Integer> got = ids(searcher, scan, k);
+                    assertTrue(scan.lastShortlist() >= VectorSearch.shortlist(k) && scan.lastShortlist() <= 2 * VectorSearch.shortlist(k),
+                            "scored " + scan.lastShortlist() + " of " + reader.numDocs());
+                    assertTrue(got.stream().allMatch(live::test), "a deleted document or one without a vector: " + got);
+                    List<Integer> truth = bruteForce(vectors, target, live, k);
+                    assertEquals(truth.subList(0, 10), got.subList(0, 10), "the top 10 exactly");
+                    found += overlap(got, truth);
+                }
+                assertTrue(found >= 0.97 * 5 * k, found + " of the true top " + k + " in 5 queries");
+                assertEquals(1, codes.size(), "one segment's codes, built once");
+            }
+            assertEquals(0, codes.size(), "dropped when the segment closed");
+        }
+    }
+
+    @Test
+    void signCodesAreCloseForVectorsThatPointTheSameWay() throws IOException {
+        int dims = 130; // three words, the last partly used
+        Random random = new Random(3);
+        String field = VectorFields.field("m", dims);
+        float[] a = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+        float[] near = a.clone();
+        near[0] += 0.05f;
+        float[] opposite = new float[dims];
+        for (int x = 0; x < dims; x++) opposite[x] = -a[x];
+        try (var dir = new ByteBuffersDirectory()) {
+            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+                for (float[] v : List.of(a, VectorFields.unit(near).orElseThrow(), opposite)) {
+                    Document d = new Document();
+                    d.add(new KnnFloatVectorField(field, v, VectorFields.SIMILARITY));
+                    w.addDocument(d);
+                }
+                w.addDocument(new Document());
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                SignCodes codes = SignCodes.build(reader.leaves().get(0).reader(), field, dims);
+                long[] query = codes.encode(a);
+                assertEquals(0, codes.distance(0, query));
+                assertTrue(codes.distance(1, query) <= 1, "one coordinate moved: " + codes.distance(1, query));
+                assertTrue(codes.distance(2, query) >= dims - 2, "every coordinate flipped around the mean (the mean's own may tie)");
+                assertTrue(codes.has(2));
+                assertFalse(codes.has(3), "no vector");
             }
         }
     }
@@ -181,7 +280,7 @@ class VectorSearchTest {
                 assertEquals(segments, reader.leaves().size());
                 IndexSearcher searcher = new IndexSearcher(reader);
                 List<Integer> truth = nearest(vectors, target, k);
-                VectorSearch.ScanOrWalk skewed = new VectorSearch.ScanOrWalk(field, target, k, k, null, reader.numDocs());
+                VectorSearch.ScanOrWalk skewed = new VectorSearch.ScanOrWalk(field, target, k, k, null, reader.numDocs(), CODES);
                 List<Integer> found = ids(searcher, skewed, k);
                 List<Integer> lucene = ids(searcher, new KnnFloatVectorQuery(field, target, k), k);
                 assertEquals(1, skewed.searchedAgain(), "the segment holding the top k");
@@ -190,7 +289,7 @@ class VectorSearchTest {
                 assertTrue(overlap(found, truth) >= 0.9 * k, "found " + overlap(found, truth));
 
                 float[] elsewhere = VectorFields.unit(randomVector(random, dims)).orElseThrow();
-                VectorSearch.ScanOrWalk even = new VectorSearch.ScanOrWalk(field, elsewhere, 20, 20, null, reader.numDocs());
+                VectorSearch.ScanOrWalk even = new VectorSearch.ScanOrWalk(field, elsewhere, 20, 20, null, reader.numDocs(), CODES);
                 List<Integer> evenFound = ids(searcher, even, 20);
                 assertEquals(0, even.searchedAgain(), "neighbours spread over the segments: each gave its share");
                 assertTrue(overlap(evenFound, nearest(vectors, elsewhere, 20)) >= 16, evenFound.toString());
