@@ -2,6 +2,7 @@ package dev.engram.store.lucene;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
@@ -107,17 +108,17 @@ final class SignCodes {
         private final Map<Key, SignCodes> codes = new ConcurrentHashMap<>();
 
         /** The segment's codes for {@code field}, built on first use; empty when the segment offers no key to keep them by. */
-        java.util.Optional<SignCodes> of(LeafReader reader, String field, int dimensions) throws IOException {
+        Optional<SignCodes> of(LeafReader reader, String field, int dimensions) throws IOException {
             IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
-            if (helper == null) return java.util.Optional.empty();
+            if (helper == null) return Optional.empty();
             Key key = new Key(helper.getKey(), field);
             SignCodes known = codes.get(key);
-            if (known != null && known.dimensions() == dimensions) return java.util.Optional.of(known);
+            if (known != null && known.dimensions() == dimensions) return Optional.of(known);
             SignCodes built = build(reader, field, dimensions);
             if (codes.put(key, built) == null) {
                 helper.addClosedListener(closed -> codes.keySet().removeIf(k -> k.segment() == closed));
             }
-            return java.util.Optional.of(built);
+            return Optional.of(built);
         }
 
         /** Segments and fields whose codes are kept (for tests). */

@@ -3,6 +3,7 @@ package dev.engram.store.lucene;
 import dev.engram.spi.VectorQuery;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -281,8 +282,8 @@ final class VectorSearch {
             for (int doc = acceptIterator.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = acceptIterator.nextDoc()) {
                 if (!signs.has(doc)) continue;
                 if (n == docs.length) { // cost() was an estimate below the truth
-                    docs = java.util.Arrays.copyOf(docs, docs.length * 2);
-                    distance = java.util.Arrays.copyOf(distance, docs.length);
+                    docs = Arrays.copyOf(docs, docs.length * 2);
+                    distance = Arrays.copyOf(distance, docs.length);
                 }
                 int d = signs.distance(doc, query);
                 docs[n] = doc;
