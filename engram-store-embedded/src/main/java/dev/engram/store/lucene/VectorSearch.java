@@ -59,8 +59,12 @@ import org.apache.lucene.util.Bits;
  * shortlist only. Over 30,000 generated memories embedded by e5-small-v2, zones of 4-13k, 300 queries
  * (docs/benchmarks.md, issue 14): a shortlist of 1,000 kept 98.2% of the exact top 100 and all of the exact top
  * 10, in a sixth of the exact scan's time; through the engine at 100,000 memories, 99.8% of the recalls'
- * results were the same as with every dot product computed. Such a scan costs {@link #scanCost} dot products,
- * and {@link #scans} compares the walk with that: a segment is scanned wherever it is cheaper.
+ * results were the same as with every dot product computed. A store's candidates are spread over several
+ * segments, and each would rarely hold more than twice the whole shortlist: a segment gets its share of it
+ * ({@link #shortlistShare}), as it gets its share of the neighbours, and one that turns out to hold more of the
+ * kept top than its share of the neighbours is scored again with the whole shortlist. Such a scan costs
+ * {@link #scanCost} dot products, and {@link #scans} compares the walk with that: a segment is scanned wherever
+ * it is cheaper.
  *
  * <h2>Each segment asked for its share</h2>
  * Lucene asks every segment for all {@code k} neighbours, and an index has several segments (ten or more
@@ -103,20 +107,28 @@ final class VectorSearch {
         return Math.max(MIN_SHORTLIST, SHORTLIST_PER_KEPT * kept);
     }
 
-    /** What scanning {@code candidates} costs, in dot products, when {@code kept} neighbours are kept. */
-    static double scanCost(long candidates, int kept) {
-        int shortlist = shortlist(kept);
+    /**
+     * The shortlist of a segment holding {@code leafCandidates} of all {@code totalCandidates}: its share of the whole
+     * shortlist and three standard deviations more, as {@link #leafFetch} shares out the neighbours. A segment that turns
+     * out to hold more of the top than its share is scored again with the whole shortlist ({@code mergeLeafResults}).
+     */
+    static int shortlistShare(int kept, long leafCandidates, long totalCandidates) {
+        return leafFetch(shortlist(kept), leafCandidates, totalCandidates);
+    }
+
+    /** What scanning {@code candidates} costs, in dot products, with a shortlist of {@code shortlist}. */
+    static double scanCost(long candidates, int shortlist) {
         return candidates <= 2L * shortlist ? candidates : (double) candidates / CODES_PER_DOT + shortlist;
     }
 
     /**
      * Whether a walk for {@code k} neighbours among the {@code candidates} of {@code live} documents the
-     * filter lets through is expected to visit at least as many nodes as scanning the candidates for the
-     * {@code kept} best costs dot products.
+     * filter lets through is expected to visit at least as many nodes as scanning the candidates with a shortlist of
+     * {@code shortlist} costs dot products.
      */
-    static boolean scans(int k, int kept, long candidates, long live) {
+    static boolean scans(int k, int shortlist, long candidates, long live) {
         if (candidates <= k) return true; // Lucene scans these itself
-        return (double) VISITS_PER_NEIGHBOUR * k * live / candidates >= scanCost(candidates, kept);
+        return (double) VISITS_PER_NEIGHBOUR * k * live / candidates >= scanCost(candidates, shortlist);
     }
 
     /**
@@ -166,6 +178,13 @@ final class VectorSearch {
         private final Map<Integer, Partial> partial = new ConcurrentHashMap<>();
         private int searchedAgain;
         private volatile int lastShortlist;
+        /** Segments scanned with their share of the shortlist, by ordinal. */
+        private final Map<Integer, Shared> shared = new ConcurrentHashMap<>();
+        private int scoredAgain;
+
+        /** A segment scanned with its share of the shortlist: its candidates, to score them again with the whole one. */
+        private record Shared(LeafReaderContext context, java.util.function.Supplier<DocIdSetIterator> candidates, long count) {
+        }
 
         /** A segment walked for {@code asked} neighbours; what is needed to walk it again for k. */
         private record Partial(LeafReaderContext context, Bits acceptDocs, int visitedLimit, int asked) {
@@ -191,7 +210,7 @@ final class VectorSearch {
             // filtered: Lucene passes the filter's cardinality in this segment + 1
             long here = filtered ? visitedLimit - 1L : context.reader().numDocs();
             int asked = leafFetch(k, here, candidates);
-            if (scans(asked, Math.min(kept, asked), here, context.reader().numDocs())) {
+            if (scans(asked, shortlistShare(kept, here, candidates), here, context.reader().numDocs())) {
                 // filtered, Lucene scans when the walk gives up; unfiltered, it keeps whatever the walk returns
                 return filtered ? GAVE_UP : exactSearch(context, live(context.reader().maxDoc(), acceptDocs), null);
             }
@@ -210,24 +229,46 @@ final class VectorSearch {
             return found == null ? GAVE_UP : found;
         }
 
-        /** Merges, then searches again for all k each segment that was asked for less and whose last neighbour made the kept top. */
+        /**
+         * Merges, then searches again for all k each segment that was asked for less and whose last neighbour made the kept
+         * top, and scores again with the whole shortlist each segment that holds more of the kept top than its share.
+         */
         @Override
         protected TopDocs mergeLeafResults(TopDocs[] perLeaf) {
             TopDocs merged = super.mergeLeafResults(perLeaf);
-            if (partial.isEmpty()) return merged;
+            if (partial.isEmpty() && shared.isEmpty()) return merged;
             // what decides is the last neighbour the caller keeps: the over-fetch serves the walk, not the answer
             float kth = merged.scoreDocs.length < kept ? Float.NEGATIVE_INFINITY : merged.scoreDocs[kept - 1].score;
-            for (Partial p : partial.values()) {
-                ScoreDoc[] got = perLeaf[p.context().ord].scoreDocs;
-                if (got.length < p.asked() || got[got.length - 1].score < kth) continue; // it gave all it had, or enough
-                try {
+            try {
+                for (Partial p : partial.values()) {
+                    ScoreDoc[] got = perLeaf[p.context().ord].scoreDocs;
+                    if (got.length < p.asked() || got[got.length - 1].score < kth) continue; // it gave all it had, or enough
                     perLeaf[p.context().ord] = inWholeIndex(all(p), p.context().docBase);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    searchedAgain++;
                 }
-                searchedAgain++;
+                if (searchedAgain > 0) merged = super.mergeLeafResults(perLeaf);
+                int before = scoredAgain;
+                for (Shared s : shared.values()) {
+                    int from = s.context().docBase;
+                    int to = from + s.context().reader().maxDoc();
+                    int inTop = 0;
+                    for (int i = 0; i < Math.min(kept, merged.scoreDocs.length); i++) {
+                        int doc = merged.scoreDocs[i].doc;
+                        if (doc >= from && doc < to) inTop++;
+                    }
+                    if (inTop <= leafFetch(kept, s.count(), candidates)) continue; // its share of the top, as expected
+                    perLeaf[s.context().ord] = inWholeIndex(scan(s.context(), s.candidates().get(), shortlist(kept), false), from);
+                    scoredAgain++;
+                }
+                return scoredAgain > before ? super.mergeLeafResults(perLeaf) : merged;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            return searchedAgain > 0 ? super.mergeLeafResults(perLeaf) : merged;
+        }
+
+        /** Segments scored a second time with the whole shortlist (for tests). */
+        int scoredAgain() {
+            return scoredAgain;
         }
 
         /** Segments searched a second time for all k (for tests). */
@@ -247,25 +288,49 @@ final class VectorSearch {
         /**
          * Scans a segment's candidates, keeping the {@code kept} best: an exact answer needs no over-fetch, and a queue of
          * the over-fetched size (500 for a recall) cost a quarter of a recall's vector time at 10,000 memories in heap
-         * updates and in sorting the merged neighbours (docs/benchmarks.md, issue 14). More than twice
-         * {@link #shortlist} candidates are ranked by their sign codes first, and only the shortlist is scored.
+         * updates and in sorting the merged neighbours (docs/benchmarks.md, issue 14). More than twice the segment's
+         * share of the shortlist ({@link #shortlistShare}) are ranked by their sign codes first, and only that share is
+         * scored.
          */
         @Override
         protected TopDocs exactSearch(LeafReaderContext context, DocIdSetIterator acceptIterator, QueryTimeout timeout)
+                throws IOException {
+            return scan(context, acceptIterator, shortlistShare(kept, acceptIterator.cost(), candidates), true);
+        }
+
+        /**
+         * Scans with a shortlist of {@code shortlist} when the candidates are more than twice as many, and records a
+         * segment given less than the whole shortlist when {@code mayShare}, to be scored again if it holds more of the top.
+         */
+        private TopDocs scan(LeafReaderContext context, DocIdSetIterator acceptIterator, int shortlist, boolean mayShare)
                 throws IOException {
             FloatVectorValues values = context.reader().getFloatVectorValues(field);
             if (values == null || acceptIterator.cost() == 0) return NOTHING;
             VectorScorer scorer = values.scorer(target);
             if (scorer == null) return NOTHING;
-            int shortlist = shortlist(kept);
             if (acceptIterator.cost() > 2L * shortlist) {
                 Optional<SignCodes> signs = codes.of(context.reader(), field, target.length);
-                if (signs.isPresent()) return scoreShortlist(scorer, signs.get(), acceptIterator, shortlist);
+                if (signs.isPresent()) {
+                    if (mayShare && shortlist < shortlist(kept)) {
+                        shared.put(context.ord, new Shared(context, again(context, acceptIterator), acceptIterator.cost()));
+                    }
+                    return scoreShortlist(scorer, signs.get(), acceptIterator, shortlist);
+                }
             }
             HitQueue queue = new HitQueue((int) Math.min(kept, acceptIterator.cost()), true);
             DocIdSetIterator both = ConjunctionUtils.intersectIterators(List.of(scorer.iterator(), acceptIterator));
             for (int doc = both.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = both.nextDoc()) offer(queue, doc, scorer.score());
             return best(queue, acceptIterator.cost());
+        }
+
+        /** The same candidates again: the filter's bit set when Lucene passed one, else the segment's live documents. */
+        private static java.util.function.Supplier<DocIdSetIterator> again(LeafReaderContext context, DocIdSetIterator candidates) {
+            if (candidates instanceof BitSetIterator bits) {
+                BitSet set = bits.getBitSet();
+                long cost = bits.cost();
+                return () -> new BitSetIterator(set, cost);
+            }
+            return () -> live(context.reader().maxDoc(), context.reader().getLiveDocs());
         }
 
         /**

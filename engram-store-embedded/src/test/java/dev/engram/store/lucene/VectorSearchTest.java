@@ -80,16 +80,19 @@ class VectorSearchTest {
     void aSegmentIsScannedWhenTheWalkWouldCostMoreThanTheScan() {
         assertEquals(1_000, VectorSearch.shortlist(100));
         assertEquals(2_000, VectorSearch.shortlist(200));
-        assertEquals(1_500, VectorSearch.scanCost(1_500, 100), 1e-9, "up to twice the shortlist: every candidate scored");
-        assertEquals(4_238 / 10.0 + 1_000, VectorSearch.scanCost(4_238, 100), 1e-9, "more: codes, then the shortlist");
-        assertTrue(VectorSearch.scans(500, 100, 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
-        assertTrue(VectorSearch.scans(500, 100, 1_446, 10_000), "recall's 500 in a 14% zone");
-        assertTrue(VectorSearch.scans(75, 75, 4_200, 10_000), "remember's 75 in a 42% zone: 1,607 visits against 1,420");
-        assertTrue(VectorSearch.scans(75, 75, 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
-        assertTrue(VectorSearch.scans(50, 50, 50, 10_000), "no more candidates than neighbours asked for");
-        assertTrue(VectorSearch.scans(500, 100, 10_000, 10_000), "unfiltered: 4,500 predicted visits against 2,000");
-        assertFalse(VectorSearch.scans(20, 20, 10_000, 10_000), "20 neighbours: 180 predicted visits against 2,000");
-        assertFalse(VectorSearch.scans(500, 100, 1_000_000, 1_000_000), "a million candidates: 4,500 visits against 101,000");
+        assertEquals(1_500, VectorSearch.scanCost(1_500, 1_000), 1e-9, "up to twice the shortlist: every candidate scored");
+        assertEquals(4_238 / 10.0 + 1_000, VectorSearch.scanCost(4_238, 1_000), 1e-9, "more: codes, then the shortlist");
+        assertEquals(1_000, VectorSearch.shortlistShare(100, 4_000, 0), "one segment: the whole shortlist");
+        // a fifth of the candidates: 200 expected, sd sqrt(200 * 0.8) = 12.6, so 200 + 37.9 rounded up, + 1
+        assertEquals(239, VectorSearch.shortlistShare(100, 3_000, 15_000));
+        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
+        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 1_446, 10_000), "recall's 500 in a 14% zone");
+        assertTrue(VectorSearch.scans(75, VectorSearch.shortlist(75), 4_200, 10_000), "remember's 75 in a 42% zone: 1,607 visits against 1,420");
+        assertTrue(VectorSearch.scans(75, VectorSearch.shortlist(75), 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
+        assertTrue(VectorSearch.scans(50, VectorSearch.shortlist(50), 50, 10_000), "no more candidates than neighbours asked for");
+        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 10_000, 10_000), "unfiltered: 4,500 predicted visits against 2,000");
+        assertFalse(VectorSearch.scans(20, VectorSearch.shortlist(20), 10_000, 10_000), "20 neighbours: 180 predicted visits against 2,000");
+        assertFalse(VectorSearch.scans(500, VectorSearch.shortlist(100), 1_000_000, 1_000_000), "a million candidates: 4,500 visits against 101,000");
     }
 
     /** Whichever way a segment is searched, the answer is the true top k wherever the rule says scan. */
@@ -118,17 +121,17 @@ class VectorSearchTest {
                 int live = reader.numDocs();
                 long small = IntStream.range(0, n).filter(i -> i % 5 < 2 && i % 11 != 0).count();
                 // a filter small enough to scan, and no filter with k large enough to scan all live documents
-                assertTrue(VectorSearch.scans(100, 100, small, live));
+                assertTrue(VectorSearch.scans(100, VectorSearch.shortlist(100), small, live));
                 assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, 100, new TermQuery(new Term("zone", "small")), small, CODES),
                         vectors, target, i -> i % 5 < 2, 100);
                 // over-fetched for the walk, a scan keeps only what the caller keeps, and exactly those
                 VectorSearch.ScanOrWalk overFetched = new VectorSearch.ScanOrWalk(field, target, 500, 40,
                         new TermQuery(new Term("zone", "small")), small, CODES);
                 assertEquals(bruteForce(vectors, target, i -> i % 5 < 2, 40), ids(searcher, overFetched, 500));
-                assertTrue(VectorSearch.scans(320, 320, live, live));
+                assertTrue(VectorSearch.scans(320, VectorSearch.shortlist(320), live, live));
                 assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, 320, null, live, CODES), vectors, target, i -> true, 320);
                 // where the rule keeps the walk, it still answers k live documents
-                assertFalse(VectorSearch.scans(20, 20, live, live));
+                assertFalse(VectorSearch.scans(20, VectorSearch.shortlist(20), live, live));
                 List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, 20, null, live, CODES), 20);
                 assertEquals(20, walked.size());
                 assertTrue(walked.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + walked);
@@ -180,7 +183,7 @@ class VectorSearchTest {
                     for (int x = 0; x < dims; x++) t[x] = 3 * shared[x] + centre[x] + 0.6f * t[x];
                     float[] target = VectorFields.unit(t).orElseThrow();
                     // a recall's shape: 10 x k asked of the graph, k kept
-                    assertTrue(VectorSearch.scans(10 * k, k, reader.numDocs(), reader.numDocs()));
+                    assertTrue(VectorSearch.scans(10 * k, VectorSearch.shortlist(k), reader.numDocs(), reader.numDocs()));
                     VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 10 * k, k, null, reader.numDocs(), codes);
                     List<Integer> got = ids(searcher, scan, k);
                     assertTrue(scan.lastShortlist() >= VectorSearch.shortlist(k) && scan.lastShortlist() <= 2 * VectorSearch.shortlist(k),
@@ -194,6 +197,65 @@ class VectorSearchTest {
                 assertEquals(1, codes.size(), "one segment's codes, built once");
             }
             assertEquals(0, codes.size(), "dropped when the segment closed");
+        }
+    }
+
+    /**
+     * Five segments of 2,000: each holds fewer than twice the whole shortlist, so each gets its share of it (239). A
+     * query whose top is spread over them is answered from the shares; one whose whole top lies in the newest segment
+     * makes that segment be scored again with the whole shortlist. Both find the true top 10 and nearly all the top 100.
+     */
+    @Test
+    void eachSegmentScoresItsShareOfTheShortlistAndOneHoldingMoreOfTheTopIsScoredAgain() throws IOException {
+        int perSegment = 2_000, segments = 5, dims = 64, kept = 100;
+        Random random = new Random(5);
+        String field = VectorFields.field("m", dims);
+        float[] shared = randomVector(random, dims);
+        float[][] centres = new float[30][];
+        for (int c = 0; c < centres.length; c++) centres[c] = randomVector(random, dims);
+        float[] hot = centres[0];
+        float[][] vectors = new float[perSegment * segments][];
+        try (var dir = new ByteBuffersDirectory()) {
+            IndexWriterConfig config = new IndexWriterConfig().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
+            try (var w = new IndexWriter(dir, config)) {
+                for (int i = 0; i < vectors.length; i++) {
+                    boolean newest = i >= perSegment * (segments - 1);
+                    // only the newest segment has memories about the hot subject
+                    float[] centre = newest && i % 3 == 0 ? hot : centres[1 + random.nextInt(centres.length - 1)];
+                    float[] v = randomVector(random, dims);
+                    for (int x = 0; x < dims; x++) v[x] = 3 * shared[x] + centre[x] + 0.6f * v[x];
+                    vectors[i] = VectorFields.unit(v).orElseThrow();
+                    Document d = new Document();
+                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
+                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
+                    w.addDocument(d);
+                    if ((i + 1) % perSegment == 0) w.flush();
+                }
+                for (int i = 0; i < vectors.length; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i))); // as bruteForce expects
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                assertEquals(segments, reader.leaves().size());
+                IndexSearcher searcher = new IndexSearcher(reader);
+                SignCodes.Cache codes = new SignCodes.Cache();
+                long live = reader.numDocs();
+                long perLeaf = reader.leaves().get(0).reader().numDocs();
+                int share = VectorSearch.shortlistShare(kept, perLeaf, live);
+                assertTrue(perLeaf > 2L * share && perLeaf < 2L * VectorSearch.shortlist(kept),
+                        "each segment is shortlisted only with its share: " + perLeaf + " candidates, share " + share);
+                for (boolean skewed : List.of(false, true)) {
+                    float[] centre = skewed ? hot : centres[1 + random.nextInt(centres.length - 1)];
+                    float[] t = randomVector(random, dims);
+                    for (int x = 0; x < dims; x++) t[x] = 3 * shared[x] + centre[x] + 0.6f * t[x];
+                    float[] target = VectorFields.unit(t).orElseThrow();
+                    VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 5 * kept, kept, null, live, codes);
+                    List<Integer> got = ids(searcher, scan, kept);
+                    List<Integer> truth = bruteForce(vectors, target, i -> true, kept);
+                    assertEquals(skewed ? 1 : 0, scan.scoredAgain(), skewed ? "the newest segment holds the top" : "the top is spread");
+                    assertEquals(truth.subList(0, 10), got.subList(0, 10), "the top 10 exactly");
+                    assertTrue(overlap(got, truth) >= 0.95 * kept, overlap(got, truth) + " of the true top " + kept);
+                }
+            }
         }
     }
 
