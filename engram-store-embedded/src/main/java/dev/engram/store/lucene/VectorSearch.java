@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -183,7 +184,7 @@ final class VectorSearch {
         private int scoredAgain;
 
         /** A segment scanned with its share of the shortlist: its candidates, to score them again with the whole one. */
-        private record Shared(LeafReaderContext context, java.util.function.Supplier<DocIdSetIterator> candidates, long count) {
+        private record Shared(LeafReaderContext context, Supplier<DocIdSetIterator> candidates, long count) {
         }
 
         /** A segment walked for {@code asked} neighbours; what is needed to walk it again for k. */
@@ -324,7 +325,7 @@ final class VectorSearch {
         }
 
         /** The same candidates again: the filter's bit set when Lucene passed one, else the segment's live documents. */
-        private static java.util.function.Supplier<DocIdSetIterator> again(LeafReaderContext context, DocIdSetIterator candidates) {
+        private static Supplier<DocIdSetIterator> again(LeafReaderContext context, DocIdSetIterator candidates) {
             if (candidates instanceof BitSetIterator bits) {
                 BitSet set = bits.getBitSet();
                 long cost = bits.cost();
