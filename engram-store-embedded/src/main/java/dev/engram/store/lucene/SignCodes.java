@@ -112,8 +112,8 @@ final class SignCodes {
             IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
             if (helper == null) return Optional.empty();
             Key key = new Key(helper.getKey(), field);
-            SignCodes known = codes.get(key);
-            if (known != null && known.dimensions() == dimensions) return Optional.of(known);
+            SignCodes known = codes.get(key); // the field's name holds its dimensions
+            if (known != null) return Optional.of(known);
             SignCodes built = build(reader, field, dimensions);
             if (codes.put(key, built) == null) {
                 helper.addClosedListener(closed -> codes.keySet().removeIf(k -> k.segment() == closed));

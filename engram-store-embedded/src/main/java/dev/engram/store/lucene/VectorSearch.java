@@ -357,14 +357,11 @@ final class VectorSearch {
                 byDistance[d]++;
             }
             if (n == 0) return NOTHING;
-            // the largest distance that keeps the shortlist: all closer candidates, and ties with it up to twice the shortlist
+            // the distance at which the shortlist fills: every closer candidate, and ties with it up to twice the shortlist
             int limit = 0;
-            for (int within = byDistance[0]; within < shortlist && limit < byDistance.length - 1; within += byDistance[++limit]) {
-                // widens the limit until the shortlist is full
-            }
             int closer = 0;
-            for (int d = 0; d < limit; d++) closer += byDistance[d];
-            int tiesAllowed = Math.max(0, 2 * shortlist - closer);
+            while (limit < byDistance.length - 1 && closer + byDistance[limit] < shortlist) closer += byDistance[limit++];
+            int tiesAllowed = 2 * shortlist - closer;
             HitQueue queue = new HitQueue(Math.min(kept, n), true);
             DocIdSetIterator vectors = scorer.iterator();
             int scored = 0;

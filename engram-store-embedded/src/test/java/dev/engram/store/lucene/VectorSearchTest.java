@@ -106,10 +106,8 @@ class VectorSearchTest {
             try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
                 for (int i = 0; i < n; i++) {
                     vectors[i] = VectorFields.unit(randomVector(random, dims)).orElseThrow();
-                    Document d = new Document();
-                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
+                    Document d = document(i, field, vectors[i]);
                     d.add(new StringField("zone", i % 5 < 2 ? "small" : "large", Field.Store.NO));
-                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
                     w.addDocument(d);
                 }
                 for (int i = 0; i < n; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i)));
@@ -157,16 +155,9 @@ class VectorSearchTest {
         try (var dir = new ByteBuffersDirectory()) {
             try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
                 for (int i = 0; i < n; i++) {
-                    Document d = new Document();
-                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
-                    if (i % 97 != 5) { // a few documents hold no vector of this model
-                        float[] centre = centres[random.nextInt(centres.length)];
-                        float[] v = randomVector(random, dims);
-                        for (int x = 0; x < dims; x++) v[x] = 3 * shared[x] + centre[x] + 0.6f * v[x];
-                        vectors[i] = VectorFields.unit(v).orElseThrow();
-                        d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
-                    }
-                    w.addDocument(d);
+                    // a few documents hold no vector of this model
+                    if (i % 97 != 5) vectors[i] = nearSubject(random, shared, centres[random.nextInt(centres.length)]);
+                    w.addDocument(document(i, field, vectors[i]));
                 }
                 for (int i = 0; i < n; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i))); // as bruteForce expects
                 w.commit(); // deletions kept as live docs, not merged away
@@ -178,10 +169,7 @@ class VectorSearchTest {
                 IntPredicate live = i -> i % 11 != 0 && i % 97 != 5;
                 int found = 0;
                 for (int round = 0; round < 5; round++) {
-                    float[] centre = centres[random.nextInt(centres.length)];
-                    float[] t = randomVector(random, dims);
-                    for (int x = 0; x < dims; x++) t[x] = 3 * shared[x] + centre[x] + 0.6f * t[x];
-                    float[] target = VectorFields.unit(t).orElseThrow();
+                    float[] target = nearSubject(random, shared, centres[random.nextInt(centres.length)]);
                     // a recall's shape: 10 x k asked of the graph, k kept
                     assertTrue(VectorSearch.scans(10 * k, VectorSearch.shortlist(k), reader.numDocs(), reader.numDocs()));
                     VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 10 * k, k, null, reader.numDocs(), codes);
@@ -221,14 +209,8 @@ class VectorSearchTest {
                 for (int i = 0; i < vectors.length; i++) {
                     boolean newest = i >= perSegment * (segments - 1);
                     // only the newest segment has memories about the hot subject
-                    float[] centre = newest && i % 3 == 0 ? hot : centres[1 + random.nextInt(centres.length - 1)];
-                    float[] v = randomVector(random, dims);
-                    for (int x = 0; x < dims; x++) v[x] = 3 * shared[x] + centre[x] + 0.6f * v[x];
-                    vectors[i] = VectorFields.unit(v).orElseThrow();
-                    Document d = new Document();
-                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
-                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
-                    w.addDocument(d);
+                    vectors[i] = nearSubject(random, shared, newest && i % 3 == 0 ? hot : centres[1 + random.nextInt(centres.length - 1)]);
+                    w.addDocument(document(i, field, vectors[i]));
                     if ((i + 1) % perSegment == 0) w.flush();
                 }
                 for (int i = 0; i < vectors.length; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i))); // as bruteForce expects
@@ -244,10 +226,7 @@ class VectorSearchTest {
                 assertTrue(perLeaf > 2L * share && perLeaf < 2L * VectorSearch.shortlist(kept),
                         "each segment is shortlisted only with its share: " + perLeaf + " candidates, share " + share);
                 for (boolean skewed : List.of(false, true)) {
-                    float[] centre = skewed ? hot : centres[1 + random.nextInt(centres.length - 1)];
-                    float[] t = randomVector(random, dims);
-                    for (int x = 0; x < dims; x++) t[x] = 3 * shared[x] + centre[x] + 0.6f * t[x];
-                    float[] target = VectorFields.unit(t).orElseThrow();
+                    float[] target = nearSubject(random, shared, skewed ? hot : centres[1 + random.nextInt(centres.length - 1)]);
                     VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 5 * kept, kept, null, live, codes);
                     List<Integer> got = ids(searcher, scan, kept);
                     List<Integer> truth = bruteForce(vectors, target, i -> true, kept);
@@ -271,12 +250,9 @@ class VectorSearchTest {
         for (int x = 0; x < dims; x++) opposite[x] = -a[x];
         try (var dir = new ByteBuffersDirectory()) {
             try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
-                for (float[] v : List.of(a, VectorFields.unit(near).orElseThrow(), opposite)) {
-                    Document d = new Document();
-                    d.add(new KnnFloatVectorField(field, v, VectorFields.SIMILARITY));
-                    w.addDocument(d);
-                }
-                w.addDocument(new Document());
+                List<float[]> vectors = List.of(a, VectorFields.unit(near).orElseThrow(), opposite);
+                for (int i = 0; i < vectors.size(); i++) w.addDocument(document(i, field, vectors.get(i)));
+                w.addDocument(document(3, field, null));
                 w.commit();
             }
             try (DirectoryReader reader = DirectoryReader.open(dir)) {
@@ -330,10 +306,7 @@ class VectorSearchTest {
                     // the last segment's documents lie near the target: the whole top k is there
                     if (i >= perSegment * (segments - 1)) for (int d = 0; d < dims; d++) v[d] = 0.2f * v[d] + target[d];
                     vectors[i] = VectorFields.unit(v).orElseThrow();
-                    Document d = new Document();
-                    d.add(new StringField("id", Integer.toString(i), Field.Store.YES));
-                    d.add(new KnnFloatVectorField(field, vectors[i], VectorFields.SIMILARITY));
-                    w.addDocument(d);
+                    w.addDocument(document(i, field, vectors[i]));
                     if ((i + 1) % perSegment == 0) w.flush();
                 }
                 w.commit();
@@ -396,6 +369,21 @@ class VectorSearchTest {
         double s = 0;
         for (int i = 0; i < a.length; i++) s += a[i] * b[i];
         return s;
+    }
+
+    /** A document with its {@code id} stored and, unless null, a vector in {@code field}. */
+    private static Document document(int id, String field, float[] vector) {
+        Document d = new Document();
+        d.add(new StringField("id", Integer.toString(id), Field.Store.YES));
+        if (vector != null) d.add(new KnnFloatVectorField(field, vector, VectorFields.SIMILARITY));
+        return d;
+    }
+
+    /** A unit vector like a sentence model's: a large component all share, the subject's centre, and noise. */
+    private static float[] nearSubject(Random random, float[] shared, float[] centre) {
+        float[] v = randomVector(random, shared.length);
+        for (int x = 0; x < v.length; x++) v[x] = 3 * shared[x] + centre[x] + 0.6f * v[x];
+        return VectorFields.unit(v).orElseThrow();
     }
 
     private static float[] randomVector(Random random, int dims) {
