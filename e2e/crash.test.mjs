@@ -4,8 +4,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
-import { JAVA, Tail, assertIsJvm, clientInfo, connectStdio, jvmArgs, pollUntil, runCli, tempStore, track, uniqueWord } from "./lib/engram.mjs";
+import { assertIsJvm, clientInfo, connectStdio, jvmArgs, pollUntil, rawSession, runCli, tempStore, uniqueWord } from "./lib/engram.mjs";
 import { recallResults, textOf } from "./lib/tools.mjs";
 
 const KILL_AFTER = Number(process.env.ENGRAM_E2E_KILL_AFTER ?? 40);
@@ -101,32 +100,18 @@ describe("SIGTERM stops the stdio server at once, writing nothing more", { timeo
   }
 
   it("exits 0 without creating or changing a file, and a restart recalls every acknowledged write", async () => {
-    // spawned here rather than through the SDK's transport, which does not report the exit code;
+    // a raw session rather than the SDK's transport, which does not report the exit code;
     // no model: its load and vector backfill would be background writes of their own
-    const child = track(spawn(JAVA, jvmArgs(store, "mcp"), { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ENGRAM_EMBEDDER: "none" } }));
-    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-    const stderr = new Tail();
-    child.stderr.on("data", (d) => stderr.push(d));
-    const answers = new Map();
-    let buffered = "";
-    child.stdout.on("data", (d) => {
-      buffered += d.toString("utf8");
-      let nl;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const msg = JSON.parse(buffered.slice(0, nl));
-        buffered = buffered.slice(nl + 1);
-        answers.get(msg.id)?.(msg);
-      }
-    });
+    const first = rawSession(jvmArgs(store, "mcp"), { env: { ENGRAM_EMBEDDER: "none" } });
     let nextId = 1;
-    const request = (method, params) => new Promise((resolve) => {
+    const request = async (method, params) => {
       const id = nextId++;
-      answers.set(id, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-    });
+      first.send(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method, params })));
+      return (await first.until(id, 60_000)).at(-1);
+    };
     const init = await request("initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: clientInfo("sigterm") });
-    assert.ok(init.result, `initialize failed: ${JSON.stringify(init)}; stderr:\n${stderr}`);
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    assert.ok(init.result, `initialize failed: ${JSON.stringify(init)}; stderr:\n${first.stderr}`);
+    first.send(Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })));
     for (let i = 0; i < 30; i++) {
       const key = `term-${i}`;
       const r = await request("tools/call", { name: "remember", arguments: {
@@ -146,9 +131,9 @@ describe("SIGTERM stops the stdio server at once, writing nothing more", { timeo
     }
     assert.ok(Date.now() - stableSince >= 3000, "the store never went quiet for 3 s after the writes");
 
-    child.kill("SIGTERM");
-    const { code, signal } = await exited;
-    assert.equal(code, 0, `exit code ${code} (signal ${signal}); stderr:\n${stderr}`);
+    first.kill("SIGTERM");
+    const { code, signal } = await first.exit;
+    assert.equal(code, 0, `exit code ${code} (signal ${signal}); stderr:\n${first.stderr}`);
     const afterSignal = listing(store);
     const changed = [...afterSignal].filter(([k, v]) => before.get(k) !== v).map(([k]) => k);
     assert.deepEqual(changed, [], "files created or changed after SIGTERM");

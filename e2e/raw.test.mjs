@@ -4,10 +4,9 @@
 // JSON-RPC answer it calls for, or none for a blank line, and the server keeps serving: a ping after
 // each line is answered.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { JAVA, jvmArgs, tempStore, track } from "./lib/engram.mjs";
+import { jvmArgs, rawSession, tempStore } from "./lib/engram.mjs";
 import { addUpstream, connectProxy } from "./lib/proxy.mjs";
 import { textOf } from "./lib/tools.mjs";
 
@@ -57,46 +56,6 @@ const CASES = [
     { id: 29, result: true }],
   ["a line over 16 MiB", b(`{"jsonrpc":"2.0","id":26,"method":"ping","params":{"x":"${"a".repeat(17 << 20)}"}}`), { id: null, code: -32600 }],
 ];
-
-/** A raw line-level session with a spawned server: send bytes, await the next answer or a given id. */
-function rawSession(args) {
-  const child = track(spawn(JAVA, args, { stdio: ["pipe", "pipe", "pipe"] }));
-  let exited = null;
-  child.once("exit", (code) => { exited = code; });
-  child.stderr.resume();
-  let buffered = "";
-  const lines = [];
-  let waiter = null;
-  child.stdout.on("data", (d) => {
-    buffered += d.toString("utf8");
-    let nl;
-    while ((nl = buffered.indexOf("\n")) >= 0) {
-      lines.push(buffered.slice(0, nl));
-      buffered = buffered.slice(nl + 1);
-    }
-    waiter?.();
-  });
-  return {
-    send(bytes) { child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")])); },
-    /** Every line written until a line with id `untilId` (inclusive), within a deadline. */
-    async until(untilId, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      const seen = [];
-      for (;;) {
-        while (lines.length) {
-          const line = lines.shift();
-          const msg = JSON.parse(line);
-          seen.push(msg);
-          if (msg.id === untilId) return seen;
-        }
-        if (exited !== null) throw new Error(`server exited with code ${exited}; read so far: ${JSON.stringify(seen)}`);
-        if (Date.now() > deadline) throw new Error(`no answer with id ${untilId}; read so far: ${JSON.stringify(seen)}`);
-        await new Promise((r) => { waiter = r; setTimeout(r, 200); });
-      }
-    },
-    close() { child.stdin.end(); child.kill("SIGKILL"); },
-  };
-}
 
 function lineClassTests(name, args) {
   describe(`${name}: raw lines over stdio`, { timeout: 240_000 }, () => {

@@ -120,6 +120,54 @@ export async function connectStdio(store, name = "stdio", { mcpArgs = [], env, c
   };
 }
 
+/**
+ * A raw line-level session with a spawned JVM (`java ...args`), for what the SDK's transport hides: send bytes, await
+ * the lines up to a given id, signal the process and read its exit code. `env` adds variables to its environment.
+ */
+export function rawSession(args, { env } = {}) {
+  const child = track(spawn(JAVA, args, { stdio: ["pipe", "pipe", "pipe"], ...(env ? { env: { ...process.env, ...env } } : {}) }));
+  let exited = null;
+  const exit = new Promise((resolve) => child.once("exit", (code, signal) => { exited = code; resolve({ code, signal }); }));
+  const stderr = new Tail();
+  child.stderr.on("data", (d) => stderr.push(d));
+  let buffered = "";
+  const lines = [];
+  let waiter = null;
+  child.stdout.on("data", (d) => {
+    buffered += d.toString("utf8");
+    let nl;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      lines.push(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+    }
+    waiter?.();
+  });
+  return {
+    stderr,
+    /** Resolves with { code, signal } once the process has exited. */
+    exit,
+    send(bytes) { child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")])); },
+    /** Every line written until a line with id `untilId` (inclusive), within a deadline. */
+    async until(untilId, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      const seen = [];
+      for (;;) {
+        while (lines.length) {
+          const line = lines.shift();
+          const msg = JSON.parse(line);
+          seen.push(msg);
+          if (msg.id === untilId) return seen;
+        }
+        if (exited !== null) throw new Error(`server exited with code ${exited}; read so far: ${JSON.stringify(seen)}`);
+        if (Date.now() > deadline) throw new Error(`no answer with id ${untilId}; read so far: ${JSON.stringify(seen)}`);
+        await new Promise((r) => { waiter = r; setTimeout(r, 200); });
+      }
+    },
+    kill(signal) { child.kill(signal); },
+    close() { child.stdin.end(); child.kill("SIGKILL"); },
+  };
+}
+
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 export function freePort() {
   return new Promise((res, rej) => {
