@@ -179,7 +179,7 @@ public final class LuceneSearchIndex implements SearchIndex {
         this.store = store;
         this.path = path;
         this.directory = directory;
-        this.lease = new WriterLease(directory, analysis, store, path);
+        this.lease = new WriterLease(directory, analysis, store, path, signCodes);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "engram-index-lease " + path);
             t.setDaemon(true); // a forgotten close must not keep the JVM alive; the store has everything

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
@@ -18,8 +19,9 @@ import org.apache.lucene.util.FixedBitSet;
  * dot product of the best few only. Centring matters: a sentence model's vectors share a large common
  * component, and the sign of a raw coordinate says little about the direction that sets two of them apart.
  *
- * <p>Built on a segment's first large scan, from its vectors as Lucene stores them, and kept while the segment
- * lives ({@link Cache}): a segment never changes, and a deletion only leaves a code nobody asks for.
+ * <p>Built when a merge writes a segment ({@link Cache#warm}) or on a segment's first large scan, from its vectors as
+ * Lucene stores them, and kept while the segment lives ({@link Cache}): a segment never changes, and a deletion only
+ * leaves a code nobody asks for.
  */
 final class SignCodes {
     private final float[] mean;
@@ -119,6 +121,18 @@ final class SignCodes {
                 helper.addClosedListener(closed -> codes.keySet().removeIf(k -> k.segment() == closed));
             }
             return Optional.of(built);
+        }
+
+        /**
+         * Builds the codes of every vector field of a segment a merge has just written, before any search sees it
+         * (the index writer's merged-segment warmer): a merged segment is the largest, and its first scan would
+         * otherwise pay two passes over its vectors inside a recall. A flushed segment holds a few writes and
+         * builds its codes on first use.
+         */
+        void warm(LeafReader reader) throws IOException {
+            for (FieldInfo f : reader.getFieldInfos()) {
+                if (f.getVectorDimension() > 0) of(reader, f.name, f.getVectorDimension());
+            }
         }
 
         /** Segments and fields whose codes are kept (for tests). */

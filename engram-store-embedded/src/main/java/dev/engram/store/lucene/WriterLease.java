@@ -57,15 +57,13 @@ final class WriterLease {
     static final Duration COMPACT_AFTER = Duration.ofSeconds(1);
     /**
      * Most estimated work for one such merge ({@link #mergeMicros}); a costlier index is left to Lucene's own
-     * merge policy. About 33k memories without vectors, or a few hundred vectors to insert into a graph. The
+     * merge policy. About 33k memories (vectors are stored flat, {@link FlatVectors}: a merge copies them). The
      * lease's thread waits for the merge, so other processes' writes reach the commit that much later: kept
      * well under the second within which every process must see them.
      */
     static final long COMPACT_BUDGET_MICROS = 500_000;
     /** Rewriting one document's postings, stored fields and doc values: 10k memories merged in 150 ms here. */
     private static final long MERGE_DOC_MICROS = 15;
-    /** Inserting one vector into a segment's HNSW graph: 10k MiniLM vectors re-graphed in 11.3 s here. */
-    private static final long MERGE_VECTOR_MICROS = 1_100;
     /**
      * Merges are spaced by this many times the last one's duration: at most 5% of the time goes to them even
      * when writes trickle in with a pause after each (a 10k-memory index merged in 150 ms waits 3 s for the next).
@@ -76,6 +74,8 @@ final class WriterLease {
     private static final int FEED_PAGE = 10_000;
 
     private final Directory directory;
+    /** The index's sign codes, built for each merged segment before searches see it. */
+    private final SignCodes.Cache signCodes;
     private final TextAnalysis analysis;
     private final MemoryStore store;
     private final Path path;
@@ -96,8 +96,9 @@ final class WriterLease {
     // written by every search without the monitor (LuceneSearchIndex#acquireReader)
     private volatile long lastUseNanos;
 
-    WriterLease(Directory directory, TextAnalysis analysis, MemoryStore store, Path path) {
+    WriterLease(Directory directory, TextAnalysis analysis, MemoryStore store, Path path, SignCodes.Cache signCodes) {
         this.directory = directory;
+        this.signCodes = signCodes;
         this.analysis = analysis;
         this.store = store;
         this.path = path;
@@ -172,7 +173,8 @@ final class WriterLease {
         IndexWriterConfig config = new IndexWriterConfig(analysis.indexAnalyzer())
                 .setOpenMode(recreate ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                 .setSimilarity(LuceneSearchIndex.SIMILARITY) // the norms it writes are lengths either way; kept as searched
-                .setCodec(new VectorCodec()) // vectors wider than Lucene's default 1024 dimensions
+                .setCodec(new VectorCodec()) // vectors flat, and wider than Lucene's default 1024 dimensions
+                .setMergedSegmentWarmer(signCodes::warm)
                 .setCommitOnClose(false); // every commit carries the seq, so commits happen only in commit()
         try {
             writer = new IndexWriter(directory, config);
@@ -262,30 +264,14 @@ final class WriterLease {
     }
 
     /**
-     * What merging every segment of {@code reader} into one would cost, roughly: every document is rewritten,
-     * and every vector is inserted into the new segment's graph except those of the largest segment without
-     * deletions, whose graph Lucene takes over as it is (its {@code IncrementalHnswGraphMerger}).
+     * What merging every segment of {@code reader} into one would cost, roughly: every document is rewritten. Vectors
+     * are copied with them, into the flat format, with no graph to build (a segment an earlier version wrote with one
+     * included).
      */
     static long mergeMicros(DirectoryReader reader) {
-        LeafReader reusedGraph = null;
-        for (LeafReaderContext leaf : reader.leaves()) {
-            LeafReader r = leaf.reader();
-            if (hasVectors(r) && !r.hasDeletions() && (reusedGraph == null || r.maxDoc() > reusedGraph.maxDoc())) reusedGraph = r;
-        }
         long micros = 0;
-        for (LeafReaderContext leaf : reader.leaves()) {
-            LeafReader r = leaf.reader();
-            micros += r.maxDoc() * MERGE_DOC_MICROS;
-            if (r != reusedGraph && hasVectors(r)) micros += r.numDocs() * MERGE_VECTOR_MICROS;
-        }
+        for (LeafReaderContext leaf : reader.leaves()) micros += leaf.reader().maxDoc() * MERGE_DOC_MICROS;
         return micros;
-    }
-
-    private static boolean hasVectors(LeafReader r) {
-        for (FieldInfo f : r.getFieldInfos()) {
-            if (f.getVectorDimension() > 0) return true;
-        }
-        return false;
     }
 
     /** The merged segments go into the next group commit, so other processes and the next open read them too. */

@@ -33,22 +33,11 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.jupiter.api.Test;
 
-/** The over-fetch policy and field naming, which the contract suite can only observe indirectly. */
+/** The scan, its shortlist and field naming, which the contract suite can only observe indirectly. */
 class VectorSearchTest {
     private static final SignCodes.Cache CODES = new SignCodes.Cache();
     @Test
-    void hnswIsAskedForFiveTimesKAtLeastFiftyAtMostAThousandNeverFewerThanK() {
-        assertEquals(50, VectorSearch.fetch(1, 100_000));
-        assertEquals(50, VectorSearch.fetch(10, 100_000));
-        assertEquals(100, VectorSearch.fetch(20, 100_000));
-        assertEquals(1_000, VectorSearch.fetch(500, 100_000));
-        assertEquals(2_000, VectorSearch.fetch(2_000, 100_000));
-        assertEquals(30, VectorSearch.fetch(10, 30), "never more than there are documents");
-        assertEquals(1, VectorSearch.fetch(10, 0));
-    }
-
-    @Test
-    void theKnnQueryOverFetchesAndCarriesTheFilter() throws IOException {
+    void theKnnQueryKeepsKAtMostTheDocumentsAndCarriesTheFilter() throws IOException {
         FilterCoverage reader = new FilterCoverage(Zones.reader("home", "work"));
         VectorQuery plain = new VectorQuery(new float[] {3f, 4f}, "m", null, null, null, null, null, null, 10);
         KnnFloatVectorQuery q = (KnnFloatVectorQuery) VectorSearch.translate(plain, reader, new SignCodes.Cache()).orElseThrow();
@@ -75,35 +64,24 @@ class VectorSearchTest {
         assertEquals(VectorFields.field("m", 3), VectorFields.field("m", 3));
     }
 
-    /** The figures the rule was drawn from (10,000 memories, docs/benchmarks.md, issue 14). */
     @Test
-    void aSegmentIsScannedWhenTheWalkWouldCostMoreThanTheScan() {
+    void theShortlistIsTenPerNeighbourKeptAtLeastAThousandSharedOutBySegment() {
         assertEquals(1_000, VectorSearch.shortlist(100));
         assertEquals(2_000, VectorSearch.shortlist(200));
-        assertEquals(1_500, VectorSearch.scanCost(1_500, 1_000), 1e-9, "up to twice the shortlist: every candidate scored");
-        assertEquals(4_238 / 10.0 + 1_000, VectorSearch.scanCost(4_238, 1_000), 1e-9, "more: codes, then the shortlist");
         assertEquals(1_000, VectorSearch.shortlistShare(100, 4_000, 0), "one segment: the whole shortlist");
         // a fifth of the candidates: 200 expected, sd sqrt(200 * 0.8) = 12.6, so 200 + 37.9 rounded up, + 1
         assertEquals(239, VectorSearch.shortlistShare(100, 3_000, 15_000));
-        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 4_238, 10_000), "recall's 500 in a 42% zone: the walk gave up there");
-        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 1_446, 10_000), "recall's 500 in a 14% zone");
-        assertTrue(VectorSearch.scans(75, VectorSearch.shortlist(75), 4_200, 10_000), "remember's 75 in a 42% zone: 1,607 visits against 1,420");
-        assertTrue(VectorSearch.scans(75, VectorSearch.shortlist(75), 1_400, 10_000), "remember's 75 in a 14% zone: the walk gave up there");
-        assertTrue(VectorSearch.scans(50, VectorSearch.shortlist(50), 50, 10_000), "no more candidates than neighbours asked for");
-        assertTrue(VectorSearch.scans(500, VectorSearch.shortlist(100), 10_000, 10_000), "unfiltered: 4,500 predicted visits against 2,000");
-        assertFalse(VectorSearch.scans(20, VectorSearch.shortlist(20), 10_000, 10_000), "20 neighbours: 180 predicted visits against 2,000");
-        assertFalse(VectorSearch.scans(500, VectorSearch.shortlist(100), 1_000_000, 1_000_000), "a million candidates: 4,500 visits against 101,000");
     }
 
-    /** Whichever way a segment is searched, the answer is the true top k wherever the rule says scan. */
+    /** Up to twice the shortlist, a scan scores every candidate: the answer is the true top k, filtered or not. */
     @Test
-    void aScannedSegmentAnswersExactlyTheBruteForceTopK() throws IOException {
+    void aScanAnswersExactlyTheBruteForceTopK() throws IOException {
         int n = 3_000, dims = 128;
         Random random = new Random(42);
         float[][] vectors = new float[n][];
         String field = VectorFields.field("m", dims);
         try (var dir = new ByteBuffersDirectory()) {
-            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+            try (var w = new IndexWriter(dir, flat())) {
                 for (int i = 0; i < n; i++) {
                     vectors[i] = VectorFields.unit(randomVector(random, dims)).orElseThrow();
                     Document d = document(i, field, vectors[i]);
@@ -118,23 +96,99 @@ class VectorSearchTest {
                 float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
                 int live = reader.numDocs();
                 long small = IntStream.range(0, n).filter(i -> i % 5 < 2 && i % 11 != 0).count();
-                // a filter small enough to scan, and no filter with k large enough to scan all live documents
-                assertTrue(VectorSearch.scans(100, VectorSearch.shortlist(100), small, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 100, 100, new TermQuery(new Term("zone", "small")), small, CODES),
+                assertExact(searcher, new VectorSearch.Scan(field, target, 100, new TermQuery(new Term("zone", "small")), small, CODES),
                         vectors, target, i -> i % 5 < 2, 100);
-                // over-fetched for the walk, a scan keeps only what the caller keeps, and exactly those
-                VectorSearch.ScanOrWalk overFetched = new VectorSearch.ScanOrWalk(field, target, 500, 40,
-                        new TermQuery(new Term("zone", "small")), small, CODES);
-                assertEquals(bruteForce(vectors, target, i -> i % 5 < 2, 40), ids(searcher, overFetched, 500));
-                assertTrue(VectorSearch.scans(320, VectorSearch.shortlist(320), live, live));
-                assertExact(searcher, new VectorSearch.ScanOrWalk(field, target, 320, 320, null, live, CODES), vectors, target, i -> true, 320);
-                // where the rule keeps the walk, it still answers k live documents
-                assertFalse(VectorSearch.scans(20, VectorSearch.shortlist(20), live, live));
-                List<Integer> walked = ids(searcher, new VectorSearch.ScanOrWalk(field, target, 20, 20, null, live, CODES), 20);
-                assertEquals(20, walked.size());
-                assertTrue(walked.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + walked);
+                assertExact(searcher, new VectorSearch.Scan(field, target, 40, new TermQuery(new Term("zone", "small")), small, CODES),
+                        vectors, target, i -> i % 5 < 2, 40);
+                assertExact(searcher, new VectorSearch.Scan(field, target, 320, null, live, CODES), vectors, target, i -> true, 320);
+                // more than twice the shortlist (1,000 for 20 kept): ranked by codes, still k live documents
+                VectorSearch.Scan coded = new VectorSearch.Scan(field, target, 20, null, live, CODES);
+                List<Integer> found = ids(searcher, coded, 20);
+                assertTrue(coded.lastShortlist() >= 1_000 && coded.lastShortlist() <= 2_000, "scored " + coded.lastShortlist());
+                assertEquals(20, found.size());
+                assertTrue(found.stream().allMatch(i -> i % 11 != 0), "no deleted document: " + found);
             }
         }
+    }
+
+    /**
+     * A store an earlier version indexed with Lucene's HNSW graph: its segment is still read and scanned beside a flat
+     * one, and a merge rewrites both flat, every vector kept. Opening the merged index from the directory finds the
+     * format by its registered name, as the next process does.
+     */
+    @Test
+    void segmentsWrittenWithAGraphAreScannedAndMergedFlat() throws IOException {
+        int dims = 16, perSegment = 200;
+        Random random = new Random(9);
+        String field = VectorFields.field("m", dims);
+        float[][] vectors = new float[2 * perSegment][];
+        for (int i = 0; i < vectors.length; i++) vectors[i] = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+        float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+        try (var dir = new ByteBuffersDirectory()) {
+            try (var w = new IndexWriter(dir, new IndexWriterConfig())) { // Lucene's default: HNSW
+                for (int i = 0; i < perSegment; i++) w.addDocument(document(i, field, vectors[i]));
+                w.commit();
+            }
+            try (var w = new IndexWriter(dir, flat().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE))) {
+                for (int i = perSegment; i < vectors.length; i++) w.addDocument(document(i, field, vectors[i]));
+                for (int i = 0; i < vectors.length; i += 11) w.deleteDocuments(new Term("id", Integer.toString(i))); // as bruteForce expects
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                assertEquals(List.of("Lucene99HnswVectorsFormat", FlatVectors.NAME), formats(reader, field));
+                assertExact(new IndexSearcher(reader), new VectorSearch.Scan(field, target, 30, null, reader.numDocs(), CODES),
+                        vectors, target, i -> true, 30);
+            }
+            try (var w = new IndexWriter(dir, flat())) {
+                w.forceMerge(1);
+                w.commit();
+            }
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                assertEquals(List.of(FlatVectors.NAME), formats(reader, field));
+                assertEquals(reader.numDocs(), reader.leaves().get(0).reader().getFloatVectorValues(field).size(), "every live vector kept");
+                assertExact(new IndexSearcher(reader), new VectorSearch.Scan(field, target, 30, null, reader.numDocs(), CODES),
+                        vectors, target, i -> true, 30);
+            }
+        }
+    }
+
+    /** A merged segment's codes are built as the merge writes it, so no search pays for them; a flushed one's on first use. */
+    @Test
+    void aMergeBuildsTheMergedSegmentsSignCodesBeforeAnySearch() throws IOException {
+        int dims = 8;
+        Random random = new Random(4);
+        String field = VectorFields.field("m", dims);
+        SignCodes.Cache codes = new SignCodes.Cache();
+        try (var dir = new ByteBuffersDirectory();
+             var w = new IndexWriter(dir, flat().setMergedSegmentWarmer(codes::warm)
+                     .setMergePolicy(new org.apache.lucene.index.TieredMergePolicy()))) {
+            DirectoryReader.open(w).close(); // near-real-time readers: the writer pools its segments, and warms merged ones
+            for (int segment = 0; segment < 3; segment++) {
+                for (int i = 0; i < 50; i++) w.addDocument(document(segment * 50 + i, field, randomVector(random, dims)));
+                w.flush();
+            }
+            assertEquals(0, codes.size(), "flushed segments wait for their first large scan");
+            w.forceMerge(1);
+            assertEquals(1, codes.size(), "the merged segment's codes");
+            try (DirectoryReader reader = DirectoryReader.open(w)) {
+                assertEquals(1, reader.leaves().size());
+                IndexSearcher searcher = new IndexSearcher(reader);
+                float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
+                assertEquals(5, ids(searcher, new VectorSearch.Scan(field, target, 5, null, 0, codes), 5).size());
+                assertEquals(1, codes.size(), "the search found them built");
+            }
+        }
+    }
+
+    /** The vector format each segment recorded for {@code field}, oldest first. */
+    private static List<String> formats(DirectoryReader reader, String field) {
+        return reader.leaves().stream().map(l -> l.reader().getFieldInfos().fieldInfo(field)
+                .getAttribute(org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY)).toList();
+    }
+
+    /** A writer's configuration with Engram's codec: vectors stored flat. */
+    private static IndexWriterConfig flat() {
+        return new IndexWriterConfig().setCodec(new VectorCodec());
     }
 
     /**
@@ -153,7 +207,7 @@ class VectorSearchTest {
         float[][] vectors = new float[n][];
         SignCodes.Cache codes = new SignCodes.Cache();
         try (var dir = new ByteBuffersDirectory()) {
-            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+            try (var w = new IndexWriter(dir, flat())) {
                 for (int i = 0; i < n; i++) {
                     // a few documents hold no vector of this model
                     if (i % 97 != 5) vectors[i] = nearSubject(random, shared, centres[random.nextInt(centres.length)]);
@@ -170,9 +224,7 @@ class VectorSearchTest {
                 int found = 0;
                 for (int round = 0; round < 5; round++) {
                     float[] target = nearSubject(random, shared, centres[random.nextInt(centres.length)]);
-                    // a recall's shape: 10 x k asked of the graph, k kept
-                    assertTrue(VectorSearch.scans(10 * k, VectorSearch.shortlist(k), reader.numDocs(), reader.numDocs()));
-                    VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 10 * k, k, null, reader.numDocs(), codes);
+                    VectorSearch.Scan scan = new VectorSearch.Scan(field, target, k, null, reader.numDocs(), codes);
                     List<Integer> got = ids(searcher, scan, k);
                     assertTrue(scan.lastShortlist() >= VectorSearch.shortlist(k) && scan.lastShortlist() <= 2 * VectorSearch.shortlist(k),
                             "scored " + scan.lastShortlist() + " of " + reader.numDocs());
@@ -204,7 +256,7 @@ class VectorSearchTest {
         float[] hot = centres[0];
         float[][] vectors = new float[perSegment * segments][];
         try (var dir = new ByteBuffersDirectory()) {
-            IndexWriterConfig config = new IndexWriterConfig().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
+            IndexWriterConfig config = flat().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
             try (var w = new IndexWriter(dir, config)) {
                 for (int i = 0; i < vectors.length; i++) {
                     boolean newest = i >= perSegment * (segments - 1);
@@ -227,7 +279,7 @@ class VectorSearchTest {
                         "each segment is shortlisted only with its share: " + perLeaf + " candidates, share " + share);
                 for (boolean skewed : List.of(false, true)) {
                     float[] target = nearSubject(random, shared, skewed ? hot : centres[1 + random.nextInt(centres.length - 1)]);
-                    VectorSearch.ScanOrWalk scan = new VectorSearch.ScanOrWalk(field, target, 5 * kept, kept, null, live, codes);
+                    VectorSearch.Scan scan = new VectorSearch.Scan(field, target, kept, null, live, codes);
                     List<Integer> got = ids(searcher, scan, kept);
                     List<Integer> truth = bruteForce(vectors, target, i -> true, kept);
                     assertEquals(skewed ? 1 : 0, scan.scoredAgain(), skewed ? "the newest segment holds the top" : "the top is spread");
@@ -249,7 +301,7 @@ class VectorSearchTest {
         float[] opposite = new float[dims];
         for (int x = 0; x < dims; x++) opposite[x] = -a[x];
         try (var dir = new ByteBuffersDirectory()) {
-            try (var w = new IndexWriter(dir, new IndexWriterConfig())) {
+            try (var w = new IndexWriter(dir, flat())) {
                 List<float[]> vectors = List.of(a, VectorFields.unit(near).orElseThrow(), opposite);
                 for (int i = 0; i < vectors.size(); i++) w.addDocument(document(i, field, vectors.get(i)));
                 w.addDocument(document(3, field, null));
@@ -277,66 +329,13 @@ class VectorSearchTest {
     }
 
     @Test
-    void aSegmentIsAskedForItsShareOfTheNeighboursAndThreeDeviationsMore() {
-        assertEquals(500, VectorSearch.leafFetch(500, 10_000, 10_000), "one segment: all of them");
-        assertEquals(500, VectorSearch.leafFetch(500, 10_000, 0), "nothing counted: all of them");
+    void aSegmentsShareIsItsExpectedPartAndThreeDeviationsMore() {
+        assertEquals(500, VectorSearch.share(500, 10_000, 10_000), "one segment: all of them");
+        assertEquals(500, VectorSearch.share(500, 10_000, 0), "nothing counted: all of them");
         // a tenth of the candidates: 50 expected, sd sqrt(50 * 0.9) = 6.7, so 50 + 20.2 rounded up, + 1
-        assertEquals(72, VectorSearch.leafFetch(500, 1_000, 10_000));
-        assertEquals(1, VectorSearch.leafFetch(10, 0, 10_000), "a segment without candidates is still asked for one");
-        assertEquals(10, VectorSearch.leafFetch(10, 9_000, 10_000), "never more than k");
-    }
-
-    /**
-     * Several segments, the query's true neighbours all in one of them (segments fill by time, and a query about
-     * recent memories finds them in the newest): that segment is searched again for all k, and the answer is as
-     * good as Lucene's, which asks every segment for k. With the neighbours spread evenly, nothing is searched again.
-     */
-    @Test
-    void aSegmentThatMayHoldMoreOfTheTopKIsSearchedAgain() throws IOException {
-        int perSegment = 4_000, segments = 5, dims = 32, k = 200;
-        Random random = new Random(7);
-        String field = VectorFields.field("m", dims);
-        float[] target = VectorFields.unit(randomVector(random, dims)).orElseThrow();
-        float[][] vectors = new float[perSegment * segments][];
-        try (var dir = new ByteBuffersDirectory()) {
-            IndexWriterConfig config = new IndexWriterConfig().setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
-            try (var w = new IndexWriter(dir, config)) {
-                for (int i = 0; i < vectors.length; i++) {
-                    float[] v = randomVector(random, dims);
-                    // the last segment's documents lie near the target: the whole top k is there
-                    if (i >= perSegment * (segments - 1)) for (int d = 0; d < dims; d++) v[d] = 0.2f * v[d] + target[d];
-                    vectors[i] = VectorFields.unit(v).orElseThrow();
-                    w.addDocument(document(i, field, vectors[i]));
-                    if ((i + 1) % perSegment == 0) w.flush();
-                }
-                w.commit();
-            }
-            try (DirectoryReader reader = DirectoryReader.open(dir)) {
-                assertEquals(segments, reader.leaves().size());
-                IndexSearcher searcher = new IndexSearcher(reader);
-                List<Integer> truth = nearest(vectors, target, k);
-                VectorSearch.ScanOrWalk skewed = new VectorSearch.ScanOrWalk(field, target, k, k, null, reader.numDocs(), CODES);
-                List<Integer> found = ids(searcher, skewed, k);
-                List<Integer> lucene = ids(searcher, new KnnFloatVectorQuery(field, target, k), k);
-                assertEquals(1, skewed.searchedAgain(), "the segment holding the top k");
-                assertTrue(overlap(found, truth) >= overlap(lucene, truth) - 2,
-                        "found " + overlap(found, truth) + " of the true top " + k + ", Lucene " + overlap(lucene, truth));
-                assertTrue(overlap(found, truth) >= 0.9 * k, "found " + overlap(found, truth));
-
-                float[] elsewhere = VectorFields.unit(randomVector(random, dims)).orElseThrow();
-                VectorSearch.ScanOrWalk even = new VectorSearch.ScanOrWalk(field, elsewhere, 20, 20, null, reader.numDocs(), CODES);
-                List<Integer> evenFound = ids(searcher, even, 20);
-                assertEquals(0, even.searchedAgain(), "neighbours spread over the segments: each gave its share");
-                assertTrue(overlap(evenFound, nearest(vectors, elsewhere, 20)) >= 16, evenFound.toString());
-            }
-        }
-    }
-
-    /** The true top k of every vector, nothing deleted. */
-    private static List<Integer> nearest(float[][] vectors, float[] target, int k) {
-        return IntStream.range(0, vectors.length).boxed()
-                .sorted(Comparator.comparingDouble((Integer i) -> -dot(vectors[i], target)).thenComparing(i -> i))
-                .limit(k).toList();
+        assertEquals(72, VectorSearch.share(500, 1_000, 10_000));
+        assertEquals(1, VectorSearch.share(10, 0, 10_000), "a segment without candidates still gets one");
+        assertEquals(10, VectorSearch.share(10, 9_000, 10_000), "never more than k");
     }
 
     private static long overlap(List<Integer> a, List<Integer> b) {
