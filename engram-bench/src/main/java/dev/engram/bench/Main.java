@@ -517,10 +517,13 @@ public final class Main implements Runnable {
                 bench.trainArchive(engram("training", jar, training, Files.createDirectories(work.resolve("training"))), archive);
                 List<String> fastCds = new ArrayList<>(fast);
                 fastCds.add("-XX:SharedArchiveFile=" + archive);
+                // C2 kept: the archive was recorded under C1, and a JVM uses it whatever its compilers
+                List<String> serialCds = List.of("-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive);
                 List<ColdStartBench.Config> configs = new ArrayList<>(List.of(
                         config("Engram, java -jar", jar, List.of(), work),
                         config("Engram, -XX:TieredStopAtLevel=1 -XX:+UseSerialGC", jar, fast, work),
-                        config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work)));
+                        config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work),
+                        config("Engram, SerialGC + AppCDS (C1 and C2)", jar, serialCds, work)));
                 if (launcher != null) {
                     Path dir = Files.createDirectories(work.resolve("store-launcher"));
                     // `mcp` first: the launcher only records its archive when the command is its first argument
