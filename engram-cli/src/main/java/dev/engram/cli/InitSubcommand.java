@@ -171,7 +171,10 @@ final class InitSubcommand implements Callable<Integer> {
         }
         if (runningJar != null) {
             Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-            return List.of(java.toString(), "-jar", runningJar.toAbsolutePath().normalize().toString());
+            // the launcher's flags for one-client commands (agents' servers and hooks): SerialGC and C1 only,
+            // 0.80x the plain java -jar's start to tools/list (docs/benchmarks.md, the collector the product runs)
+            return List.of(java.toString(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
+                    runningJar.toAbsolutePath().normalize().toString());
         }
         throw new EngramUserException("cannot tell how agents should start Engram: no Engram launcher found and this is not"
                 + " running from engram.jar; pass --command /path/to/engram or --command 'java -jar /path/to/engram.jar'");

@@ -43,7 +43,8 @@ class LaunchCommandTest {
         assertEquals(List.of(ours.toString()), InitSubcommand.launchCommand(null, env, null));
         Path jar = dir.resolve("x/y/engram.jar");
         List<String> fallback = InitSubcommand.launchCommand(null, Map.of("PATH", dir.resolve("bin").toString()), jar);
-        assertEquals(List.of("-jar", jar.toString()), fallback.subList(1, 3));
+        assertEquals(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString()), fallback.subList(1, 5),
+                "the launcher's flags for a one-client command");
         assertTrue(Path.of(fallback.get(0)).isAbsolute() && fallback.get(0).endsWith("java"), fallback.get(0));
     }
 
