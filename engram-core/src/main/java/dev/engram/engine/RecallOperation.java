@@ -160,8 +160,9 @@ final class RecallOperation {
             out.add(new RecalledMemory(filter.asSeen(m, store), round(score), round(signals == null ? 0 : signals.relevance()),
                     parts, q.explain() ? reason(m, parts, signals) : null));
         }
+        // scores compared unboxed: a Double per comparison was 3-6% of a recall's allocation (docs/benchmarks.md)
         out.sort(Comparator.comparingInt((RecalledMemory r) -> r.memory().pinPriority()).reversed()
-                .thenComparing(RecalledMemory::score, Comparator.reverseOrder())
+                .thenComparing(Comparator.comparingDouble(RecalledMemory::score).reversed())
                 .thenComparing(r -> r.memory().updatedAt(), Comparator.reverseOrder())
                 // keys before ids: ids are random, so equal scores would otherwise order differently per store
                 .thenComparing(r -> r.memory().zone()).thenComparing(r -> r.memory().key()));
