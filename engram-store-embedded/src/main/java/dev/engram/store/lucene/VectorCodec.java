@@ -18,14 +18,10 @@ final class VectorCodec extends FilterCodec {
     private final KnnVectorsFormat vectors = new PerFieldKnnVectorsFormat() {
         private final KnnVectorsFormat flat = new FlatVectors();
 
+        // the writer's dimension check asks the field's format: FlatVectors allows MAX_DIMENSIONS
         @Override
         public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
             return flat;
-        }
-
-        @Override
-        public int getMaxDimensions(String field) {
-            return MAX_DIMENSIONS;
         }
     };
 

@@ -118,6 +118,23 @@ class LuceneSearchIndexTest extends SearchIndexContract {
     }
 
     @Test
+    void aVectorWiderThanLucenesDefaultLimitIsIndexedAndFound() {
+        Memory hosted = memory(1, "embedded by a hosted model");
+        float[] v = new float[3072]; // 3072 dimensions, as hosted models give; Lucene's own formats stop at 1024
+        v[2000] = 1f;
+        try (Opened o = open(dir.resolve("hosted"), clock)) {
+            o.store().write(tx -> {
+                tx.insert(hosted);
+                tx.putEmbedding(hosted.id(), new StoredEmbedding("hosted-model", v));
+                return null;
+            });
+            assertEquals(o.store().headSeq(), o.index().catchUp());
+            assertEquals(List.of(hosted.id()), o.index().searchVector(new VectorQuery(v, "hosted-model",
+                    null, null, null, null, null, null, 5)).stream().map(IndexHit::id).toList());
+        }
+    }
+
+    @Test
     void japaneseAndChineseMatchThroughBigrams() {
         Memory ja = memory(1, "東京のサーバーで認証に失敗しました。");
         Memory zh = memory(2, "用户偏好使用深色主题。");
