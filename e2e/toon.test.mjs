@@ -369,6 +369,12 @@ describe("toon profile: memory_encrypt / memory_decrypt, the store encrypted at 
   it("without the key, or with another, the server starts and every memory tool answers a clear error; nothing is written", async () => {
     await server?.close(); // the last server's reads are counted at its close
     server = null;
+    // The SDK stops a server that has not exited 2 s after stdin closed with a signal, which ends it at once: its last
+    // commits then wait in SQLite's write-ahead log, and the next process to open the store moves them into
+    // engram.db (new bytes, the same content). A command with the key opens and closes the store cleanly first.
+    const settle = runCli(store, ["stats"], { env: { TOON_MEMORY_KEY: KEY } });
+    assert.equal(settle.status, 0, settle.stderr);
+    assert.ok(!existsSync(join(store, "engram.db-wal")), "a clean close leaves no write-ahead log");
     const before = readFileSync(join(store, "engram.db"));
     let client = await start("toon-crypt-nokey", {});
     await callErr(client, "memory_recall", { query: "platypusquorum" }, [/encrypted at rest/, /TOON_MEMORY_KEY/, /no key is set/]);
