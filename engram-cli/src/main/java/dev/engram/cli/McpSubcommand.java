@@ -57,9 +57,10 @@ final class McpSubcommand implements Callable<Integer> {
             served = new SessionHeartbeat(Main.engineWhenOpen(opening), sessionId,
                     ProjectBranch.workingDirectory(), java.time.Clock.systemUTC()).around(served);
         }
-        McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.closeGracefully();
+        java.util.concurrent.atomic.AtomicReference<McpSyncServer> serving = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable stop = new RunOnce(() -> {
+            McpSyncServer s = serving.get();
+            if (s != null) s.closeGracefully();
             maintenance.thenAccept(m -> {
                 try {
                     m.close();
@@ -68,8 +69,26 @@ final class McpSubcommand implements Callable<Integer> {
                 }
             });
             opening.thenAccept(Main.OpenEngine::close);
-        }, "engram-shutdown"));
-        // the hook above runs when stdin closes; a signal stops at once, writing nothing (see StopSignal)
+        });
+        // When the agent closes stdin (every request answered), everything is closed in order at once and the process
+        // ends. A plain exit would wait for a model still loading (its load thread is not a daemon, see LazyEmbedder):
+        // seconds, after which clients signal the server (the TypeScript SDK does 2 s after closing stdin). Halting
+        // skips only the hooks that would wait for that load or release the model's memory.
+        McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol,
+                () -> new Thread(() -> {
+                    int code = 0;
+                    try {
+                        stop.run();
+                    } catch (RuntimeException | Error e) {
+                        code = 1;
+                        System.err.println("engram: stopping failed: " + e);
+                    } finally {
+                        Runtime.getRuntime().halt(code);
+                    }
+                }, "engram-input-ended").start());
+        serving.set(server);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-shutdown"));
+        // a signal stops at once, writing nothing (see StopSignal)
         StopSignal.haltOnSignal();
         // the transport's reader thread keeps the JVM alive; it exits when the agent closes stdin
         return Main.SERVING;

@@ -26,10 +26,11 @@ import org.slf4j.LoggerFactory;
  * <p>A JVM that shuts down while ONNX Runtime creates a session crashes in native code (SIGSEGV):
  * ONNX Runtime's own shutdown hook releases its environment, and hooks run concurrently, so no hook
  * of ours can hold that release back. So the load itself runs on a non-daemon thread: a process whose
- * work is done (an agent closed {@code engram mcp}'s stdin) exits when the load has finished, at most
- * a model's load time later, instead of inside it. The wait before a load is daemon, and a shutdown
- * hook cancels a load that has not begun and waits, bounded, for one in progress (for exits that do
- * not wait for threads: a signal, {@code System.exit}).
+ * work is done exits when the load has finished, at most a model's load time later, instead of inside
+ * it. The wait before a load is daemon, and a shutdown hook cancels a load that has not begun and
+ * waits, bounded, for one in progress (for exits that do not wait for threads: {@code System.exit}).
+ * {@code engram mcp} does not wait when its agent closes stdin: it closes the store and halts, which
+ * runs no hook at all, so ONNX Runtime's release never starts (twenty halts during loads ended cleanly).
  */
 public final class LazyEmbedder implements Embedder {
     private static final Logger log = LoggerFactory.getLogger(LazyEmbedder.class);

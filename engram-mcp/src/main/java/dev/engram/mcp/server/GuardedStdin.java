@@ -28,6 +28,7 @@ final class GuardedStdin extends InputStream {
     private final BoundedLines lines;
     private final Replies replies;
     private final InFlightRequests inFlight;
+    private final Runnable onEnd;
     private boolean ended;
     // the passed line being served to the SDK: lines.buffer() up to readyEnd, newline included
     private int readyPos;
@@ -35,9 +36,15 @@ final class GuardedStdin extends InputStream {
     private boolean initialized; // the reader thread's own: set once notifications/initialized passed
 
     GuardedStdin(InputStream raw, Replies replies, InFlightRequests inFlight, int maxLineBytes) {
+        this(raw, replies, inFlight, maxLineBytes, () -> { });
+    }
+
+    /** As above; {@code onEnd} runs once, on the reader thread, when stdin has ended and every request is answered. */
+    GuardedStdin(InputStream raw, Replies replies, InFlightRequests inFlight, int maxLineBytes, Runnable onEnd) {
         this.lines = new BoundedLines(raw, maxLineBytes);
         this.replies = replies;
         this.inFlight = inFlight;
+        this.onEnd = onEnd;
     }
 
     @Override
@@ -55,6 +62,7 @@ final class GuardedStdin extends InputStream {
                 // the SDK shuts down at EOF: it sees the end only once what it was given is answered
                 ended = true;
                 inFlight.awaitAnswers();
+                onEnd.run();
                 return -1;
             }
         }

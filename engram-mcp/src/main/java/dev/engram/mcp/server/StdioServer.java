@@ -37,7 +37,16 @@ public final class StdioServer {
     /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
     public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
                                       InputStream in, OutputStream out) {
-        return start(mapper, in, out, spec -> EngramMcpServer.build(spec, profile, version));
+        return start(profile, version, mapper, in, out, () -> { });
+    }
+
+    /**
+     * As above; {@code onInputEnd} runs once, on the transport's reader thread, when stdin has ended and every
+     * request read before the end has been answered: the moment an agent has finished with the server.
+     */
+    public static McpSyncServer start(ToolProfile profile, String version, McpJsonMapper mapper,
+                                      InputStream in, OutputStream out, Runnable onInputEnd) {
+        return start(mapper, in, out, spec -> EngramMcpServer.build(spec, profile, version), onInputEnd);
     }
 
     /**
@@ -47,6 +56,12 @@ public final class StdioServer {
      */
     public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build) {
+        return start(mapper, in, out, build, () -> { });
+    }
+
+    private static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
+                                       Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build,
+                                       Runnable onInputEnd) {
         InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
         ScrubbedOutput protocol = new ScrubbedOutput(out, inFlight::written);
         // refusals are written on the reader thread, so each comes before the answer to any later line
@@ -61,7 +76,7 @@ public final class StdioServer {
                 out.write('\n');
                 out.flush();
             }
-        }, inFlight, MAX_LINE_BYTES);
+        }, inFlight, MAX_LINE_BYTES, onInputEnd);
         // the SDK's own limit is never reached: it sees only lines the guard let through
         return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, guarded, protocol, MAX_LINE_BYTES + 1)));
     }

@@ -109,6 +109,56 @@ class StdioServerTest {
         assertEquals(java.util.Set.of(1, 2, 3), ids);
     }
 
+    /**
+     * The end of input is reported once, after the last answer is written: the moment the CLI closes the store,
+     * without waiting for the JVM to exit.
+     */
+    @Test
+    void theEndOfInputIsReportedOnceAfterTheLastAnswer() throws Exception {
+        PipedInputStream in = new PipedInputStream(1 << 16);
+        OutputStream agent = new PipedOutputStream(in);
+        java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+        java.util.concurrent.atomic.AtomicInteger ends = new java.util.concurrent.atomic.AtomicInteger();
+        BlockingQueue<String> atEnd = new ArrayBlockingQueue<>(4);
+        OutputStream out = new OutputStream() {
+            @Override
+            public synchronized void write(int b) {
+                written.write(b);
+            }
+
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                written.write(b, off, len);
+            }
+        };
+        McpSyncServer second = StdioServer.start(TestEngines.nativeProfile(Clock.systemUTC()), "test", McpJsonDefaults.getMapper(),
+                in, out, () -> {
+                    ends.incrementAndGet();
+                    synchronized (out) {
+                        atEnd.add(written.toString(StandardCharsets.UTF_8));
+                    }
+                });
+        try {
+            for (Map<String, Object> msg : List.<Map<String, Object>>of(
+                    Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize", "params", Map.of("protocolVersion", "2025-11-25",
+                            "capabilities", Map.of(), "clientInfo", Map.of("name", "script", "version", "1"))),
+                    Map.of("jsonrpc", "2.0", "method", "notifications/initialized"),
+                    Map.of("jsonrpc", "2.0", "id", 2, "method", "tools/call", "params", Map.of("name", "remember",
+                            "arguments", Map.of("content", "The end of input comes after this answer"))))) {
+                agent.write((json.write(msg) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            agent.close();
+            String seen = atEnd.poll(20, TimeUnit.SECONDS);
+            assertTrue(seen != null, "the end of input was never reported");
+            List<Integer> ids = seen.lines().map(l -> ((Number) json.readObject(l).get("id")).intValue()).toList();
+            assertEquals(List.of(1, 2), ids, "both answers were written before the end was reported");
+            Thread.sleep(200);
+            assertEquals(1, ends.get(), "reported once");
+        } finally {
+            second.closeGracefully();
+        }
+    }
+
     /** The line guard: bad lines are answered in order with the right code, interleaved whole with the SDK's answers. */
     @Test
     void badLinesAreAnsweredAndTheServerKeepsServing() throws Exception {
