@@ -9,10 +9,13 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.IndexReaderContext;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -51,6 +54,14 @@ final class QueryTranslator {
      * every document passes are left out (see {@link FilterCoverage}).
      */
     Optional<Query> translate(IndexQuery q, FilterCoverage coverage) throws IOException {
+        return translate(q, coverage, null);
+    }
+
+    /**
+     * As above, with each term's per-segment states looked up now in {@code top}, the reader the query will run on
+     * ({@link TermLookup}); null leaves the lookup to each term query.
+     */
+    Optional<Query> translate(IndexQuery q, FilterCoverage coverage, IndexReaderContext top) throws IOException {
         if (q.text().isBlank()) return Optional.empty();
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         int clauses = 0;
@@ -61,9 +72,13 @@ final class QueryTranslator {
             String normalised = source.normalise(q.text());
             for (String analyser : contentOnly ? List.of(TextAnalysis.STANDARD) : source.analysers()) {
                 String field = source.field(analyser);
-                for (String term : analysis.terms(field, normalised, MAX_TERMS)) {
+                List<String> terms = analysis.terms(field, normalised, MAX_TERMS);
+                Map<String, TermStates> states = top == null || terms.isEmpty() ? Map.of() : TermLookup.states(top, field, terms);
+                for (String term : terms) {
                     float weight = StopWords.contains(term) ? FUNCTION_WORD_WEIGHT : 1f;
-                    text.add(new BoostQuery(new TermQuery(new Term(field, term)), source.boost() * weight), Occur.SHOULD);
+                    TermStates known = states.get(term);
+                    TermQuery query = known == null ? new TermQuery(new Term(field, term)) : new TermQuery(new Term(field, term), known);
+                    text.add(new BoostQuery(query, source.boost() * weight), Occur.SHOULD);
                     clauses++;
                 }
             }

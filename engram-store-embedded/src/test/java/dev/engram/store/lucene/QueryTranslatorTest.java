@@ -10,7 +10,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -48,6 +61,57 @@ class QueryTranslatorTest {
                 new FilterCoverage(reader)).orElseThrow();
         return ((BooleanQuery) q).clauses().stream().filter(c -> c.getOccur() == BooleanClause.Occur.FILTER)
                 .map(c -> c.getQuery().toString()).toList();
+    }
+
+    /**
+     * Term states looked up once per field and segment ({@link TermLookup}) give the same hits with the same scores as
+     * each term query's own lookup: over segments that hold a term and segments that do not, a deleted document,
+     * a term repeated in the query, and a query whose words no document holds.
+     */
+    @Test
+    void termStatesLookedUpPerFieldAndSegmentScoreExactlyAsEachTermsOwn() throws IOException {
+        String[] texts = {"Redis caches sessions for ten minutes", "The deploy script restarts the cache",
+            "Postgres holds the record of every deploy", "Timeouts on the redis cache after a deploy",
+            "비밀번호를 바꾸면 세션이 끊긴다", "Sessions expire when the cache restarts", "A cache miss costs a database read",
+            "The timeout is thirty seconds for mobile", "Nothing about the subject at all", "Deploys happen on Tuesdays",
+            "Redis and Postgres both run locally", "The cache key includes the user id"};
+        ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analysis.indexAnalyzer()).setMergePolicy(NoMergePolicy.INSTANCE))) {
+            for (int i = 0; i < texts.length; i++) {
+                Document d = new Document();
+                d.add(new StringField(MemoryDocuments.ID, "m" + i, Field.Store.YES));
+                for (MemoryDocuments.Source source : MemoryDocuments.sources()) {
+                    String text = source == MemoryDocuments.Source.CONTENT ? texts[i] : source.normalise(i % 3 == 0 ? "redis-notes" : "deploy");
+                    for (String analyser : source.analysers()) d.add(new TextField(source.field(analyser), text, Field.Store.NO));
+                }
+                w.addDocument(d);
+                if (i % 3 == 2) w.commit(); // a segment every three documents
+            }
+            w.deleteDocuments(new Term(MemoryDocuments.ID, "m3"));
+            w.commit();
+        }
+        try (DirectoryReader reader = DirectoryReader.open(dir)) {
+            assertEquals(4, reader.leaves().size());
+            IndexSearcher searcher = new IndexSearcher(reader);
+            searcher.setSimilarity(LuceneSearchIndex.SIMILARITY);
+            for (String text : List.of("redis cache timeout", "the deploy of the cache", "Redis redis REDIS sessions",
+                    "비밀번호 세션", "zzyzx quux")) {
+                IndexQuery q = new IndexQuery(text, null, null, null, null, null, null, 10);
+                Query own = translator.translate(q, new FilterCoverage(reader)).orElseThrow();
+                Query looked = translator.translate(q, new FilterCoverage(reader), reader.getContext()).orElseThrow();
+                BooleanQuery textPart = (BooleanQuery) ((BooleanQuery) looked).clauses().get(0).getQuery();
+                for (BooleanClause c : textPart.clauses()) {
+                    assertTrue(((TermQuery) ((BoostQuery) c.getQuery()).getQuery()).getTermStates() != null, text + ": " + c);
+                }
+                TopDocs a = searcher.search(own, 10), b = searcher.search(looked, 10);
+                assertEquals(hits(a), hits(b), text);
+                assertEquals(text.startsWith("zzyzx"), a.scoreDocs.length == 0, text + ": " + hits(a));
+            }
+        }
+    }
+
+    private static List<String> hits(TopDocs top) {
+        return java.util.Arrays.stream(top.scoreDocs).map((ScoreDoc d) -> d.doc + "=" + d.score).toList();
     }
 
     @Test

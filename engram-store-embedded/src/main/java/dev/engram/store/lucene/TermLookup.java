@@ -1,0 +1,44 @@
+package dev.engram.store.lucene;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.IndexReaderContext;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.TermStates;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The per-segment states of a field's query terms, looked up with one terms enum per segment. A term query left
+ * to itself builds its states with a new enum for each segment ({@code TermStates.build}), so a recall, whose
+ * query holds every word in six fields, opened words × fields × segments enums: the largest part of what a recall
+ * allocated (JFR). Seeking one enum through the field's terms in sorted order finds the same states, and term
+ * queries built with them ({@code new TermQuery(term, states)}) score exactly as before.
+ */
+final class TermLookup {
+    private TermLookup() {
+    }
+
+    /** Each of {@code terms} (distinct) to its states in {@code top}, a term in no segment to empty states. */
+    static Map<String, TermStates> states(IndexReaderContext top, String field, List<String> terms) throws IOException {
+        Map<String, TermStates> out = new HashMap<>();
+        List<BytesRef> sorted = new ArrayList<>(terms.size());
+        for (String t : terms) {
+            if (out.putIfAbsent(t, new TermStates(top)) == null) sorted.add(new BytesRef(t));
+        }
+        sorted.sort(null);
+        for (LeafReaderContext leaf : top.leaves()) {
+            Terms fieldTerms = leaf.reader().terms(field);
+            if (fieldTerms == null) continue;
+            TermsEnum e = fieldTerms.iterator();
+            for (BytesRef t : sorted) {
+                if (e.seekExact(t)) out.get(t.utf8ToString()).register(e.termState(), leaf.ord, e.docFreq(), e.totalTermFreq());
+            }
+        }
+        return out;
+    }
+}
