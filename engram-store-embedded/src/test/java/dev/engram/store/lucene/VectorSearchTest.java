@@ -228,6 +228,8 @@ class VectorSearchTest {
                     List<Integer> got = ids(searcher, scan, k);
                     assertTrue(scan.lastShortlist() >= VectorSearch.shortlist(k) && scan.lastShortlist() <= 2 * VectorSearch.shortlist(k),
                             "scored " + scan.lastShortlist() + " of " + reader.numDocs());
+                    assertEquals(shortlistOf(reader, codes, field, target, VectorSearch.shortlist(k)), scan.lastShortlist(),
+                            "every candidate within the shortlist's distance scored, though the scan kept only a few shortlists of them");
                     assertTrue(got.stream().allMatch(live::test), "a deleted document or one without a vector: " + got);
                     List<Integer> truth = bruteForce(vectors, target, live, k);
                     assertEquals(truth.subList(0, 10), got.subList(0, 10), "the top 10 exactly");
@@ -340,6 +342,26 @@ class VectorSearchTest {
 
     private static long overlap(List<Integer> a, List<Integer> b) {
         return a.stream().filter(b::contains).count();
+    }
+
+    /**
+     * How many candidates a coded scan of the one segment must score: all live documents with a vector ranked by their
+     * distance to {@code target}'s code, every one closer than the distance where {@code shortlist} fills, and ties
+     * with it up to twice the shortlist.
+     */
+    private static int shortlistOf(DirectoryReader reader, SignCodes.Cache codes, String field, float[] target, int shortlist)
+            throws IOException {
+        var leaf = reader.leaves().get(0).reader();
+        SignCodes signs = codes.of(leaf, field, target.length).orElseThrow();
+        long[] query = signs.encode(target);
+        int[] byDistance = new int[signs.dimensions() + 1];
+        var liveDocs = leaf.getLiveDocs();
+        for (int doc = 0; doc < leaf.maxDoc(); doc++) {
+            if ((liveDocs == null || liveDocs.get(doc)) && signs.has(doc)) byDistance[signs.distance(doc, query)]++;
+        }
+        int limit = 0, closer = 0;
+        while (limit < byDistance.length - 1 && closer + byDistance[limit] < shortlist) closer += byDistance[limit++];
+        return closer + Math.min(byDistance[limit], 2 * shortlist - closer);
     }
 
     private static void assertExact(IndexSearcher searcher, Query q, float[][] vectors, float[] target,

@@ -89,7 +89,8 @@ public final class TextRenderer implements ResultCost {
 
     private static String fullEntry(int rank, RecalledMemory rm) {
         Memory m = rm.memory();
-        StringBuilder sb = new StringBuilder().append('[').append(rank).append("] ")
+        // sized for the whole entry: growing from 16 chars copied it four or five times (JFR: 7% of a recall's allocation)
+        StringBuilder sb = new StringBuilder(128 + m.key().length() + m.content().length()).append('[').append(rank).append("] ")
                 .append(m.type().wireName()).append('/').append(m.key()).append(" (").append(m.id()).append(") · ")
                 .append(percent(rm.relevance()));
         if (m.pinned()) sb.append(" · pinned");
