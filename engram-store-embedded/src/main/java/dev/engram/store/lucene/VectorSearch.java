@@ -228,7 +228,7 @@ final class VectorSearch {
          * whenever the kept ones fill their arrays, the distance at which the candidates counted so far fill the
          * shortlist is worked out and the farther ones are dropped. That distance only falls as candidates come, so
          * nothing dropped could have been scored, and the arrays stay a few times the shortlist instead of growing to
-         * every candidate of the segment (600 KB a recall at 100k memories, most of what the vector layer allocated).
+         * every candidate of the segment (6 bytes a candidate: 600 KB a recall over 100k memories).
          */
         private TopDocs scoreShortlist(VectorScorer scorer, SignCodes signs, DocIdSetIterator acceptIterator, int shortlist)
                 throws IOException {
