@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * it. The wait before a load is daemon, and a shutdown hook cancels a load that has not begun and
  * waits, bounded, for one in progress (for exits that do not wait for threads: {@code System.exit}).
  * {@code engram mcp} does not wait when its agent closes stdin: it closes the store and halts, which
- * runs no hook at all, so ONNX Runtime's release never starts (twenty halts during loads ended cleanly).
+ * runs no hook at all, so ONNX Runtime's release never starts (twenty halts around loads ended cleanly).
  */
 public final class LazyEmbedder implements Embedder {
     private static final Logger log = LoggerFactory.getLogger(LazyEmbedder.class);
