@@ -2,7 +2,8 @@ package dev.engram.store.lucene;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.IndexReaderContext;
@@ -23,20 +24,26 @@ final class TermLookup {
     private TermLookup() {
     }
 
-    /** Each of {@code terms} (distinct) to its states in {@code top}, a term in no segment to empty states. */
+    private record Lookup(BytesRef bytes, TermStates states) {
+    }
+
+    /** Each of {@code terms} to its states in {@code top}, a term in no segment to empty states. */
     static Map<String, TermStates> states(IndexReaderContext top, String field, List<String> terms) throws IOException {
-        Map<String, TermStates> out = new HashMap<>();
-        List<BytesRef> sorted = new ArrayList<>(terms.size());
+        Map<String, TermStates> out = new LinkedHashMap<>();
+        List<Lookup> sorted = new ArrayList<>(terms.size());
         for (String t : terms) {
-            if (out.putIfAbsent(t, new TermStates(top)) == null) sorted.add(new BytesRef(t));
+            if (out.containsKey(t)) continue;
+            TermStates states = new TermStates(top);
+            out.put(t, states);
+            sorted.add(new Lookup(new BytesRef(t), states));
         }
-        sorted.sort(null);
+        sorted.sort(Comparator.comparing(Lookup::bytes)); // the terms dictionary's order: each seek moves forwards
         for (LeafReaderContext leaf : top.leaves()) {
             Terms fieldTerms = leaf.reader().terms(field);
             if (fieldTerms == null) continue;
             TermsEnum e = fieldTerms.iterator();
-            for (BytesRef t : sorted) {
-                if (e.seekExact(t)) out.get(t.utf8ToString()).register(e.termState(), leaf.ord, e.docFreq(), e.totalTermFreq());
+            for (Lookup l : sorted) {
+                if (e.seekExact(l.bytes())) l.states().register(e.termState(), leaf.ord, e.docFreq(), e.totalTermFreq());
             }
         }
         return out;
