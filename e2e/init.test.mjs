@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { JAR, JAVA, tempDir, tempStore, uniqueWord } from "./lib/engram.mjs";
 
 describe("engram init", { timeout: 120_000 }, () => {
@@ -20,6 +20,12 @@ describe("engram init", { timeout: 120_000 }, () => {
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const word = uniqueWord("zqi");
+  // the hook run in a JVM starts the hook daemon of this home's data folder (below); it would stay idle
+  // for 30 minutes
+  after(() => {
+    const r = run(["hook", "daemon", "--stop"]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
 
   it("registers the server and the session-start hook with the detected agent", () => {
     const r = run(["init"]);
@@ -29,7 +35,10 @@ describe("engram init", { timeout: 120_000 }, () => {
     // the repository's launcher beside the jar when there is one, else java -jar with the jar
     const launcher = resolve(JAR, "../../../engram");
     if (existsSync(launcher)) assert.equal(server.command, launcher, JSON.stringify(server));
-    else assert.deepEqual([server.command.endsWith("java"), ...server.args.slice(0, 2)], [true, "-jar", JAR]);
+    else {
+      assert.ok(server.command.endsWith("java"), JSON.stringify(server));
+      assert.equal(server.args[server.args.indexOf("-jar") + 1], JAR, JSON.stringify(server));
+    }
     assert.ok(server.args.includes("mcp") && server.args.includes(store), JSON.stringify(server));
     const settings = JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8"));
     assert.match(settings.hooks.SessionStart[0].hooks[0].command, /hook session-start claude --profile native/);
@@ -50,6 +59,13 @@ describe("engram init", { timeout: 120_000 }, () => {
     const out = JSON.parse(r.stdout);
     assert.equal(out.hookSpecificOutput.hookEventName, "SessionStart");
     assert.match(out.hookSpecificOutput.additionalContext, new RegExp(word));
+    // and it started the hook daemon for this home's data folder, detached, a moment later
+    let status = "";
+    for (let i = 0; i < 30 && !/^hook daemon running/.test(status); i++) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      status = run(["hook", "daemon", "--status"]).stdout;
+    }
+    assert.match(status, new RegExp(`^hook daemon running: .*${home}`));
   });
 
   it("uninstall removes what init added", () => {

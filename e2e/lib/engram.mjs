@@ -144,6 +144,7 @@ export function rawSession(args, { env } = {}) {
   });
   return {
     stderr,
+    pid: child.pid,
     /** Resolves with { code, signal } once the process has exited. */
     exit,
     send(bytes) { child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")])); },
@@ -164,6 +165,8 @@ export function rawSession(args, { env } = {}) {
       }
     },
     kill(signal) { child.kill(signal); },
+    /** Ends the input, as an agent does when its session ends. */
+    end() { child.stdin.end(); },
     close() { child.stdin.end(); child.kill("SIGKILL"); },
   };
 }

@@ -504,6 +504,10 @@ public final class Main implements Runnable {
         @Option(names = "--cds", description = "AppCDS archive to create and use (default: <work-dir>/engram.jsa, recreated each run).")
         Path cds;
 
+        @Option(names = "--with-cds", paramLabel = "FLAGS", description = "Also time Engram with these JVM flags"
+                + " (space-separated) and the run's AppCDS archive; repeatable.")
+        List<String> withCds = new ArrayList<>();
+
         @Override
         public Integer call() throws Exception {
             Path work = Files.createTempDirectory(common.workDir(), "coldstart-");
@@ -524,6 +528,11 @@ public final class Main implements Runnable {
                         config("Engram, -XX:TieredStopAtLevel=1 -XX:+UseSerialGC", jar, fast, work),
                         config("Engram, C1 + SerialGC + AppCDS", jar, fastCds, work),
                         config("Engram, SerialGC + AppCDS (C1 and C2)", jar, serialCds, work)));
+                for (String flags : withCds) {
+                    List<String> opts = new ArrayList<>(blanksRemoved(List.of(flags.split(" "))));
+                    opts.add("-XX:SharedArchiveFile=" + archive);
+                    configs.add(config("Engram, AppCDS + " + flags, jar, opts, work));
+                }
                 if (launcher != null) {
                     Path dir = Files.createDirectories(work.resolve("store-launcher"));
                     // `mcp` first: the launcher only records its archive when the command is its first argument

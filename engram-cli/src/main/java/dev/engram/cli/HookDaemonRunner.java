@@ -85,7 +85,7 @@ final class HookDaemonRunner implements HookDaemon.Runner {
         Main main = new Main(request.env(), request.cwd(), home, osName, new PrintStream(out, true, charset),
                 new PrintStream(err, true, charset), (config, embedding) -> engine(config, storeKey),
                 new ByteArrayInputStream(request.stdin()), json, HookDaemonStarter.NONE, stats);
-        if (cli == null) cli = new picocli.CommandLine(new EngramCommand(main));
+        if (cli == null) cli = EngramCommand.commandLine(new EngramCommand(main));
         int code = main.run(cli, request.args().toArray(String[]::new));
         return new HookDaemon.Reply(code, out.toByteArray(), err.toByteArray());
     }

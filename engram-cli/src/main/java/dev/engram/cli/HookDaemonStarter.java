@@ -43,6 +43,8 @@ interface HookDaemonStarter {
             cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
             cmd.addAll(List.of("-Xshare:auto", "-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=warning:stderr",
                     "-Dfile.encoding=" + System.getProperty("file.encoding"),
+                    // the daemon finds its data folder as this JVM did, which may have been given another home
+                    "-Duser.home=" + System.getProperty("user.home"),
                     "-cp", System.getProperty("java.class.path"), Main.class.getName(), "hook", "daemon"));
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dataDir.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File(File.separatorChar == '/' ? "/dev/null" : "NUL")))

@@ -99,6 +99,7 @@ public final class Main {
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
                 System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
                 dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
+        NativeLibraries.useCacheIn(main.configLoader.dataDir().resolve("native"));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
@@ -128,7 +129,7 @@ public final class Main {
     }
 
     int run(String... args) {
-        return run(new CommandLine(new EngramCommand(this)), args);
+        return run(EngramCommand.commandLine(new EngramCommand(this), args), args);
     }
 
     /**

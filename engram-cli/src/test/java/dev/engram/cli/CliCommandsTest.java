@@ -60,10 +60,27 @@ class CliCommandsTest {
         assertTrue(usage.contains("restored for " + days) && usage.contains("undoes it for " + days), usage);
     }
 
+    /** Start-up builds the model of the one command named (picocli's model of all of them cost ~0.1 s). */
+    @Test
+    void aNamedCommandBuildsOnlyItsOwnModel() {
+        java.util.function.Function<String[], java.util.Set<String>> registered =
+                args -> EngramCommand.commandLine(new EngramCommand(null), args).getSubcommands().keySet();
+        assertEquals(java.util.Set.of("mcp"), registered.apply(new String[] {"--store", "/tmp/s", "mcp", "--profile", "toon"}));
+        assertEquals(java.util.Set.of("recall"), registered.apply(new String[] {"--zone", "stats", "--json", "recall", "stats"}));
+        assertEquals(java.util.Set.of("stats"), registered.apply(new String[] {"--store=/tmp/s", "--project", "stats"}));
+        assertEquals(java.util.Set.of("proxy"), registered.apply(new String[] {"proxy", "list", "--help"}));
+        int all = EngramCommand.SUBCOMMANDS.size();
+        assertEquals(all, registered.apply(new String[] {}).size(), "no command: the usage lists them all");
+        assertEquals(all, registered.apply(new String[] {"--help", "mcp"}).size());
+        assertEquals(all, registered.apply(new String[] {"-V"}).size());
+        assertEquals(all, registered.apply(new String[] {"--store", "/tmp/s", "mcpp"}).size(), "a misspelt command: picocli's message");
+        assertEquals(all, EngramCommand.commandLine(new EngramCommand(null)).getSubcommands().size());
+    }
+
     /** Errors say "run 'engram recall --help' for usage": every command must answer that, without a store. */
     @Test
     void everyCommandAnswersHelpWithoutTouchingTheStore() {
-        picocli.CommandLine root = new picocli.CommandLine(new EngramCommand(null)); // read for its command tree only
+        picocli.CommandLine root = EngramCommand.commandLine(new EngramCommand(null)); // read for its command tree only
         List<List<String>> paths = new java.util.ArrayList<>();
         root.getSubcommands().forEach((name, sub) -> {
             paths.add(List.of(name));

@@ -93,7 +93,7 @@ class ForeignStoreRefusalTest {
 
     @Test
     void theListAboveCoversEveryCommand() {
-        CommandLine root = new CommandLine(new EngramCommand(new Main(Map.of(), dir, dir, "Linux", System.out, System.err, null)));
+        CommandLine root = EngramCommand.commandLine(new EngramCommand(new Main(Map.of(), dir, dir, "Linux", System.out, System.err, null)));
         TreeSet<String> all = new TreeSet<>();
         root.getSubcommands().forEach((name, sub) -> {
             all.add(name);

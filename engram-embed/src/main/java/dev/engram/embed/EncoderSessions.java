@@ -55,6 +55,7 @@ final class EncoderSessions {
     }
 
     private static DimensionAwareEmbeddingModel pooled(SessionOpener opener, InputStream tokenizerJson, PoolingMode pooling) {
+        OnnxRuntimeLibraries.prepare();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);

@@ -77,6 +77,12 @@ class NodeEndToEndIT {
         nodeTest("init.test.mjs");
     }
 
+    /** SQLite's and ONNX Runtime's libraries load from the data folder; a session leaves nothing in the temp dir. */
+    @Test
+    void nativeLibraries() throws Exception {
+        nodeTest("native.test.mjs");
+    }
+
     @Test
     void hookDaemon() throws Exception {
         nodeTest("hookd.test.mjs");
