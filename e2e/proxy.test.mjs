@@ -257,4 +257,13 @@ describe("engram proxy", { timeout: 170_000 }, () => {
     assert.match(textOf(echo), /back again/);
     assert.notDeepEqual(childPids(proxy.pid, "server-everything"), pids, "a new process serves the call");
   });
+
+  it("closing its input ends the proxy and stops every upstream it started", async () => {
+    const children = ["server-filesystem", "server-everything"].flatMap((n) => childPids(proxy.pid, n));
+    assert.ok(children.length >= 2, `upstream processes before: ${children}`);
+    await proxy.close();
+    const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    for (let i = 0; i < 100 && [proxy.pid, ...children].some(alive); i++) await sleep(100);
+    assert.deepEqual([proxy.pid, ...children].filter(alive), [], "proxy and upstreams gone");
+  });
 });

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
@@ -37,27 +38,34 @@ final class ProxySubcommand implements Callable<Integer> {
         Exposure exposure = runtime.connectAll();
         main.err().println("engram proxy: " + exposure.tools().size() + " upstream tools exposed from "
                 + exposure.servers().size() + " servers");
-        McpSyncServer server = StdioServer.start(main.json().mapper(),
-                ProxyServer.forwardingSubscriptions(exitOnEof(System.in, runtime), runtime, main.json().mapper()), protocol,
-                spec -> ProxyServer.build(spec, runtime, Main.version()));
-        // from here on: upstream list changes and proxy.json edits reach the agent's tool list
-        ProxyServer.follow(server, runtime);
-        ProxyConfigWatcher watcher = ProxyConfigWatcher.start(new ProxyConfigFile(config.storeDir(), main.json().mapper()), runtime,
-                main.err()::println);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            watcher.close();
-            server.closeGracefully();
+        AtomicReference<McpSyncServer> serving = new AtomicReference<>();
+        AtomicReference<ProxyConfigWatcher> watching = new AtomicReference<>();
+        Runnable stop = new RunOnce(() -> {
+            ProxyConfigWatcher w = watching.get();
+            if (w != null) w.close();
+            McpSyncServer s = serving.get();
+            if (s != null) s.closeGracefully();
             runtime.close();
             opening.thenAccept(Main.OpenEngine::close);
-        }, "engram-proxy-shutdown"));
+        });
+        McpSyncServer server = StdioServer.start(main.json().mapper(),
+                ProxyServer.forwardingSubscriptions(stopOnEof(System.in, runtime, stop), runtime, main.json().mapper()), protocol,
+                spec -> ProxyServer.build(spec, runtime, Main.version()));
+        serving.set(server);
+        // from here on: upstream list changes and proxy.json edits reach the agent's tool list
+        ProxyServer.follow(server, runtime);
+        watching.set(ProxyConfigWatcher.start(new ProxyConfigFile(config.storeDir(), main.json().mapper()), runtime,
+                main.err()::println));
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-proxy-shutdown"));
         return Main.SERVING;
     }
 
     /**
-     * Upstream clients keep non-daemon threads alive, so the JVM would outlive the agent's stdin.
-     * At EOF, wait (bounded) for calls in flight, then exit; the shutdown hook stops the upstreams.
+     * Upstream clients keep non-daemon threads alive, so the JVM would outlive the agent's stdin. At EOF, wait
+     * (bounded) for calls in flight, run the stop sequence (upstreams, store), then halt: as {@code engram mcp}
+     * does, because an exit would run the JVM's hooks, which wait for a model still loading (see LazyEmbedder).
      */
-    private static InputStream exitOnEof(InputStream in, ProxyRuntime runtime) {
+    private static InputStream stopOnEof(InputStream in, ProxyRuntime runtime, Runnable stop) {
         return new FilterInputStream(in) {
             private boolean exiting;
 
@@ -75,15 +83,21 @@ final class ProxySubcommand implements Callable<Integer> {
                 if (n < 0 && !exiting) {
                     exiting = true;
                     Thread t = new Thread(() -> {
+                        int code = 0;
                         long deadline = System.nanoTime() + 30_000_000_000L;
                         try {
                             do {
                                 Thread.sleep(200); // lets the last answer reach stdout
                             } while (runtime.gateway().inFlight() > 0 && System.nanoTime() < deadline);
+                            stop.run();
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
+                        } catch (RuntimeException | Error e) {
+                            code = 1;
+                            System.err.println("engram proxy: stopping failed: " + e);
+                        } finally {
+                            Runtime.getRuntime().halt(code);
                         }
-                        System.exit(0);
                     }, "engram-proxy-eof");
                     t.setDaemon(true);
                     t.start();
