@@ -22,6 +22,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -135,6 +136,13 @@ class ProfileFuzzHttpTest {
             List<McpSchema.Tool> tools = client.listTools().tools();
             assertFalse(tools.isEmpty(), profile + " lists no tools");
             List<String> problems = new ArrayList<>();
+            // the server sends answers as built (EngramMcpServer.ANSWERS_AS_BUILT): the schemas and each answer are checked here
+            JsonSchemaValidator schemas = McpJsonDefaults.getSchemaValidator();
+            for (McpSchema.Tool tool : tools) {
+                schemas.assertConforms(profile + "/" + tool.name() + " input", tool.inputSchema());
+                if (tool.outputSchema() != null) schemas.assertConforms(profile + "/" + tool.name() + " output", tool.outputSchema());
+            }
+            int checkedAnswers = 0;
             for (McpSchema.Tool tool : tools) {
                 Random random = new Random(SEED ^ (profile + "/" + tool.name()).hashCode());
                 for (int i = 0; i < CASES; i++) {
@@ -161,6 +169,11 @@ class ProfileFuzzHttpTest {
                         String after = fingerprint(s.raw());
                         if (!before.equals(after)) problems.add(where + ": a refused call changed the store: " + abbreviated(text));
                     }
+                    if (!Boolean.TRUE.equals(r.isError()) && tool.outputSchema() != null) {
+                        JsonSchemaValidator.ValidationResponse v = schemas.validate(tool.outputSchema(), r.structuredContent());
+                        if (!v.valid()) problems.add(where + ": the answer does not match the output schema: " + v.errorMessage());
+                        checkedAnswers++;
+                    }
                     if (ENDS_THE_ID.contains(tool.name()) && !Boolean.TRUE.equals(r.isError())) {
                         client = connect(s.server());
                         replaced.add(client);
@@ -177,6 +190,9 @@ class ProfileFuzzHttpTest {
                     client.listTools().tools().stream().map(McpSchema.Tool::name).toList());
             assertTrue(s.raw().remember(RememberCommand.builder("The fuzzed server still stores this").zone("default").build())
                     .memory().id().startsWith("m_"), "the store still takes writes");
+            long withSchema = tools.stream().filter(t -> t.outputSchema() != null).count();
+            assertTrue(checkedAnswers >= withSchema, profile + ": only " + checkedAnswers + " answers of its " + withSchema
+                    + " tools with an output schema were checked against it");
             assertEquals(List.of(), problems, problems.size() + " problems (rerun one with -Dengram.fuzz.seed=" + SEED + "):\n"
                     + String.join("\n", problems));
         } finally {

@@ -61,7 +61,9 @@ public final class FieldSealer {
 
     /** Whether a stored value is in a sealed form (of any key). */
     public static boolean looksSealed(String value) {
-        return value != null && (value.startsWith(RANDOM_PREFIX) || value.startsWith(DETERMINISTIC_PREFIX));
+        // both forms begin with '~': one char read settles almost every plain value, on every memory a recall reads
+        return value != null && !value.isEmpty() && value.charAt(0) == '~'
+                && (value.startsWith(RANDOM_PREFIX) || value.startsWith(DETERMINISTIC_PREFIX));
     }
 
     /** A field's sealed form, different each time. */

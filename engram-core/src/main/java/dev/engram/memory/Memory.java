@@ -130,7 +130,8 @@ public record Memory(
     }
 
     public boolean expiredAt(Instant t) {
-        return expiresAt() != null && !expiresAt().isAfter(t);
+        Instant expires = times.expiresAt();
+        return expires != null && !expires.isAfter(t);
     }
 
     public Builder toBuilder() {
