@@ -14,8 +14,8 @@ import picocli.CommandLine.Spec;
 final class EngramCommand implements Runnable {
     /**
      * The subcommands, in the order help lists them. Registered with picocli by {@link #commandLine}, not in
-     * the annotation: picocli builds the model of every registered command up front, which took about a
-     * third of {@code engram mcp}'s start-up (docs/benchmarks.md, "Start-up: one command's model").
+     * the annotation: picocli builds the model of every registered command up front, about 0.2 s of
+     * {@code engram mcp}'s start-up (docs/benchmarks.md, "Start-up: one command's model…").
      */
     static final List<Class<?>> SUBCOMMANDS = List.of(McpSubcommand.class, HookSubcommand.class, ServeSubcommand.class,
             ViewerSubcommand.class, ProfilesSubcommand.class, RememberSubcommand.class, RecallSubcommand.class,

@@ -89,9 +89,11 @@ final class ProxySubcommand implements Callable<Integer> {
                             do {
                                 Thread.sleep(200); // lets the last answer reach stdout
                             } while (runtime.gateway().inFlight() > 0 && System.nanoTime() < deadline);
-                            stop.run();
                         } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
+                            Thread.currentThread().interrupt(); // stop at once, upstreams included
+                        }
+                        try {
+                            stop.run();
                         } catch (RuntimeException | Error e) {
                             code = 1;
                             System.err.println("engram proxy: stopping failed: " + e);

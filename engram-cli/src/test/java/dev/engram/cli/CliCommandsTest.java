@@ -60,7 +60,7 @@ class CliCommandsTest {
         assertTrue(usage.contains("restored for " + days) && usage.contains("undoes it for " + days), usage);
     }
 
-    /** Start-up builds the model of the one command named (picocli's model of all of them cost ~0.1 s). */
+    /** Start-up builds the model of the one command named (picocli's model of all of them cost about 0.2 s). */
     @Test
     void aNamedCommandBuildsOnlyItsOwnModel() {
         java.util.function.Function<String[], java.util.Set<String>> registered =
