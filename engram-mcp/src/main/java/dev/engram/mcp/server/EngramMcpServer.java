@@ -2,8 +2,6 @@ package dev.engram.mcp.server;
 
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
-import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
-import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
@@ -16,17 +14,6 @@ public final class EngramMcpServer {
     private EngramMcpServer() {
     }
 
-    /**
-     * Sends each tool's structured answer as the tool built it. The SDK's default checks every answer against the
-     * tool's output schema (and every schema at start-up): per call a conversion to a JSON tree, a serialisation and
-     * a walk of the schema, a tenth of a recall's time over stdio with the launcher's C1 (docs/benchmarks.md, "Where
-     * a short-session recall goes under C1"). The schemas and the answers are ours, so the tests check them instead:
-     * every tool of every profile ({@code ProfileFuzzHttpTest}, each answer that is not an error, and each schema),
-     * and the end-to-end suites' TypeScript client validates every answer it gets against the tool's schema.
-     * Every answer also carries its text, so the SDK never needs the serialised form this would have returned.
-     */
-    static final JsonSchemaValidator ANSWERS_AS_BUILT = (schema, structuredContent) -> ValidationResponse.asValid(null);
-
     public static <S extends McpServer.SyncSpecification<S>> McpSyncServer build(
             McpServer.SyncSpecification<S> spec, ToolProfile profile, String version) {
         return spec.serverInfo(NAME, version)
@@ -35,7 +22,6 @@ public final class EngramMcpServer {
                 // ToolArgs checks arguments itself: the SDK's messages ("/limit: string found, integer
                 // expected") do not say what to send, ours name the field, the type and an example
                 .validateToolInputs(false)
-                .jsonSchemaValidator(ANSWERS_AS_BUILT)
                 // a tool runs on the thread that read its request (stdio's reader, HTTP's request thread)
                 // instead of being handed to a pooled worker: every tool answers in milliseconds, and the
                 // hand-off to a parked worker cost a recall at 10k memories 0.3-0.5 ms at p50 and 3 ms at
