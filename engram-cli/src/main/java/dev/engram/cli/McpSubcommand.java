@@ -58,7 +58,7 @@ final class McpSubcommand implements Callable<Integer> {
                     ProjectBranch.workingDirectory(), java.time.Clock.systemUTC()).around(served);
         }
         java.util.concurrent.atomic.AtomicReference<McpSyncServer> serving = new java.util.concurrent.atomic.AtomicReference<>();
-        Runnable stop = new RunOnce(() -> {
+        RunOnce stop = new RunOnce(() -> {
             McpSyncServer s = serving.get();
             if (s != null) s.closeGracefully();
             maintenance.thenAccept(m -> {
@@ -75,17 +75,7 @@ final class McpSubcommand implements Callable<Integer> {
         // seconds, after which clients signal the server (the TypeScript SDK does 2 s after closing stdin). Halting
         // skips only the hooks that would wait for that load or release the model's memory.
         McpSyncServer server = StdioServer.start(served, Main.version(), main.json().mapper(), System.in, protocol,
-                () -> new Thread(() -> {
-                    int code = 0;
-                    try {
-                        stop.run();
-                    } catch (RuntimeException | Error e) {
-                        code = 1;
-                        System.err.println("engram: stopping failed: " + e);
-                    } finally {
-                        Runtime.getRuntime().halt(code);
-                    }
-                }, "engram-input-ended").start());
+                () -> new Thread(stop::runThenHalt, "engram-input-ended").start());
         serving.set(server);
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-shutdown"));
         // a signal stops at once, writing nothing (see StopSignal)

@@ -40,7 +40,7 @@ final class ProxySubcommand implements Callable<Integer> {
                 + exposure.servers().size() + " servers");
         AtomicReference<McpSyncServer> serving = new AtomicReference<>();
         AtomicReference<ProxyConfigWatcher> watching = new AtomicReference<>();
-        Runnable stop = new RunOnce(() -> {
+        RunOnce stop = new RunOnce(() -> {
             ProxyConfigWatcher w = watching.get();
             if (w != null) w.close();
             McpSyncServer s = serving.get();
@@ -62,10 +62,10 @@ final class ProxySubcommand implements Callable<Integer> {
 
     /**
      * Upstream clients keep non-daemon threads alive, so the JVM would outlive the agent's stdin. At EOF, wait
-     * (bounded) for calls in flight, run the stop sequence (upstreams, store), then halt: as {@code engram mcp}
-     * does, because an exit would run the JVM's hooks, which wait for a model still loading (see LazyEmbedder).
+     * (bounded) for calls in flight, then stop (upstreams, store) and halt, as {@code engram mcp} does
+     * ({@link RunOnce#runThenHalt}).
      */
-    private static InputStream stopOnEof(InputStream in, ProxyRuntime runtime, Runnable stop) {
+    private static InputStream stopOnEof(InputStream in, ProxyRuntime runtime, RunOnce stop) {
         return new FilterInputStream(in) {
             private boolean exiting;
 
@@ -83,7 +83,6 @@ final class ProxySubcommand implements Callable<Integer> {
                 if (n < 0 && !exiting) {
                     exiting = true;
                     Thread t = new Thread(() -> {
-                        int code = 0;
                         long deadline = System.nanoTime() + 30_000_000_000L;
                         try {
                             do {
@@ -92,14 +91,7 @@ final class ProxySubcommand implements Callable<Integer> {
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt(); // stop at once, upstreams included
                         }
-                        try {
-                            stop.run();
-                        } catch (RuntimeException | Error e) {
-                            code = 1;
-                            System.err.println("engram proxy: stopping failed: " + e);
-                        } finally {
-                            Runtime.getRuntime().halt(code);
-                        }
+                        stop.runThenHalt();
                     }, "engram-proxy-eof");
                     t.setDaemon(true);
                     t.start();

@@ -20,4 +20,20 @@ final class RunOnce implements Runnable {
         done = true;
         action.run();
     }
+
+    /**
+     * Runs the sequence, then halts: exit code 0, or 1 when it failed. A stdio server ends this way when its input
+     * ends, because a plain exit would run the JVM's hooks, which wait for a model still loading (see LazyEmbedder).
+     */
+    void runThenHalt() {
+        int code = 0;
+        try {
+            run();
+        } catch (RuntimeException | Error e) {
+            code = 1;
+            System.err.println("engram: stopping failed: " + e);
+        } finally {
+            Runtime.getRuntime().halt(code);
+        }
+    }
 }
