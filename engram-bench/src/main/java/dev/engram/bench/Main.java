@@ -95,11 +95,14 @@ public final class Main implements Runnable {
         @Option(names = "--warmup", defaultValue = "100", description = "Untimed remember+recall pairs per size.") int warmup;
         @Option(names = "--embedder", defaultValue = "none", description = "none (lexical engine), minilm, e5-small-v2"
                 + " or bge-small-en-v1.5 (every memory embedded before timing; remember embeds, recall runs the cascade).") String embedderName;
+        @Option(names = "--embedding-cache", description = "A folder where the untimed backfill keeps the memories' vectors"
+                + " between runs (timed remembers and queries are always embedded by the model).") Path embeddingCache;
 
         @Override
         public Integer call() throws Exception {
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
             dev.engram.spi.Embedder embedder = null;
+            EmbeddingCacheFile cache = null;
             if (!embedderName.equals("none")) {
                 BenchEmbedder model;
                 try {
@@ -109,8 +112,9 @@ public final class Main implements Runnable {
                     return 2;
                 }
                 embedder = model.load();
+                if (embeddingCache != null) cache = EmbeddingCacheFile.open(embeddingCache, embedder);
             }
-            var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder).run(settings);
+            var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder, cache).run(settings);
             System.out.println(LatencyBench.table(rows));
             System.out.println(machine());
             return 0;

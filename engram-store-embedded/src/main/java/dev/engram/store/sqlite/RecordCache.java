@@ -36,8 +36,21 @@ import java.util.function.LongSupplier;
  * misses an access flush that was applied while it was being read.
  */
 final class RecordCache {
-    /** Content characters kept at most (about 16 MB of heap at two bytes a character); oldest use goes first. */
-    static final long MAX_CONTENT_CHARS = 8_000_000;
+    /**
+     * Heap the cached rows may take, as {@link #rowBytes} estimates it: a sixteenth of the JVM's heap, between 16 and
+     * 192 MB; least recently used rows go first. Until 2026-12-05 the bound was 8 million content characters, which
+     * held about half of a 100k-memory store: every recall then replaced about fifty of its hundred candidates' rows,
+     * each survived a young collection or two before its promotion, and every collection copied them (young pauses of
+     * 30-50 ms instead of about 13, recall p99 with the model 50-85 ms instead of 25; docs/benchmarks.md,
+     * "The record cache at 100k"). 100k rows take about 120 MB.
+     */
+    static final long DEFAULT_MAX_BYTES = Math.max(16L << 20, Math.min(192L << 20, Runtime.getRuntime().maxMemory() / 16));
+    /**
+     * What a cached row takes beyond its content: the record and its parts, its other strings, times and lists, the
+     * map's entry. Measured with a class histogram of 47,802 cached rows: 1.17 KB each for 160 characters of content
+     * on average.
+     */
+    static final int ROW_OVERHEAD_BYTES = 1_000;
     /** Edge lists and link counts kept at most; each is a few small objects. */
     static final int MAX_ENTRIES = 50_000;
 
@@ -73,7 +86,8 @@ final class RecordCache {
     /** Moves on every reset and access patch; puts stamped with an older value are dropped. */
     private long generation;
     private long resetAt;
-    private long contentChars;
+    private final long maxBytes;
+    private long rowBytes;
     private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
     private final Map<String, List<Memory>> pinnedByZone = new HashMap<>();
     private final Map<String, List<Edge>> edges = bounded();
@@ -81,12 +95,18 @@ final class RecordCache {
     private final LongSupplier nanoTime;
 
     RecordCache() {
-        this(System::nanoTime);
+        this(DEFAULT_MAX_BYTES, System::nanoTime);
     }
 
-    /** A cache whose age is read from {@code nanoTime} (tests). */
-    RecordCache(LongSupplier nanoTime) {
+    /** A cache of rows up to {@code maxBytes} ({@link #rowBytes}) whose age is read from {@code nanoTime} (tests). */
+    RecordCache(long maxBytes, LongSupplier nanoTime) {
+        this.maxBytes = maxBytes;
         this.nanoTime = nanoTime;
+    }
+
+    /** A row's heap, estimated: its content (a byte a character, as Java stores Latin-1 text) and {@link #ROW_OVERHEAD_BYTES}. */
+    static long rowBytes(Memory m) {
+        return m.content().length() + ROW_OVERHEAD_BYTES;
     }
 
     /** Whether rows read under {@code dataVersion} may still be served. */
@@ -98,7 +118,7 @@ final class RecordCache {
     synchronized void reset(long dataVersion) {
         generation++;
         memories.clear();
-        contentChars = 0;
+        rowBytes = 0;
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
@@ -130,7 +150,7 @@ final class RecordCache {
                 generation++; // a row being read now may predate these changes: its put must not land
                 for (dev.engram.spi.Change c : changes) {
                     Memory gone = memories.remove(c.memoryId());
-                    if (gone != null) contentChars -= gone.content().length();
+                    if (gone != null) rowBytes -= rowBytes(gone);
                 }
                 pinnedByZone.clear();
                 edges.clear();
@@ -175,7 +195,7 @@ final class RecordCache {
         generation++;
         for (String id : ids) {
             Memory gone = memories.remove(id);
-            if (gone != null) contentChars -= gone.content().length();
+            if (gone != null) rowBytes -= rowBytes(gone);
         }
         pinnedByZone.clear();
     }
@@ -204,10 +224,10 @@ final class RecordCache {
     synchronized void putMemory(long stamp, Memory m) {
         if (stamp != generation) return;
         Memory old = memories.put(m.id(), m);
-        if (old != null) contentChars -= old.content().length();
-        contentChars += m.content().length();
-        for (Iterator<Memory> eldest = memories.values().iterator(); contentChars > MAX_CONTENT_CHARS && eldest.hasNext(); ) {
-            contentChars -= eldest.next().content().length();
+        if (old != null) rowBytes -= rowBytes(old);
+        rowBytes += rowBytes(m);
+        for (Iterator<Memory> eldest = memories.values().iterator(); rowBytes > maxBytes && eldest.hasNext(); ) {
+            rowBytes -= rowBytes(eldest.next());
             eldest.remove();
         }
     }

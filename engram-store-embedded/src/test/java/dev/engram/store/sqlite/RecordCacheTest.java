@@ -122,7 +122,7 @@ class RecordCacheTest {
     @Test
     void anIdleCacheStaysValidForMinutesAndResetsOnceOld() {
         long[] now = {0};
-        RecordCache aging = new RecordCache(() -> now[0]);
+        RecordCache aging = new RecordCache(RecordCache.DEFAULT_MAX_BYTES, () -> now[0]);
         aging.validate(5, feed);
         aging.putMemory(aging.stamp(), a);
         now[0] = TimeUnit.MINUTES.toNanos(5);
@@ -181,17 +181,29 @@ class RecordCacheTest {
     }
 
     @Test
-    void contentBeyondTheBoundEvictsTheLeastRecentlyUsed() {
-        cache.reset(1);
+    void rowsBeyondTheBoundEvictTheLeastRecentlyUsed() {
+        RecordCache small = new RecordCache(200_000, System::nanoTime);
+        small.reset(1);
         String big = "x".repeat(8_000);
-        int n = (int) (RecordCache.MAX_CONTENT_CHARS / big.length()) + 10;
+        int n = (int) (200_000 / (big.length() + RecordCache.ROW_OVERHEAD_BYTES)) + 10;
         for (int i = 0; i < n; i++) {
-            cache.putMemory(cache.stamp(), MemoryFixtures.minimal(clock, i, "work", big).build());
-            if (i > 0) cache.memory(MemoryFixtures.id(0)); // keep the first one in use
+            small.putMemory(small.stamp(), MemoryFixtures.minimal(clock, i, "work", big).build());
+            if (i > 0) small.memory(MemoryFixtures.id(0)); // keep the first one in use
         }
-        assertTrue(cache.memory(MemoryFixtures.id(0)) != null, "recently used stays");
-        assertNull(cache.memory(MemoryFixtures.id(1)), "least recently used went first");
-        assertTrue(cache.memory(MemoryFixtures.id(n - 1)) != null);
+        assertTrue(small.memory(MemoryFixtures.id(0)) != null, "recently used stays");
+        assertNull(small.memory(MemoryFixtures.id(1)), "least recently used went first");
+        assertTrue(small.memory(MemoryFixtures.id(n - 1)) != null);
+    }
+
+    /** The bound counts what a row costs besides its text: a short row is no free row (the bound counted characters only). */
+    @Test
+    void manyShortRowsAreBoundedByTheirHeapToo() {
+        RecordCache small = new RecordCache(100_000, System::nanoTime);
+        small.reset(1);
+        for (int i = 0; i < 1_000; i++) small.putMemory(small.stamp(), MemoryFixtures.minimal(clock, i, "work", "tiny").build());
+        long kept = java.util.stream.IntStream.range(0, 1_000).filter(i -> small.memory(MemoryFixtures.id(i)) != null).count();
+        assertTrue(kept > 0 && kept * ("tiny".length() + RecordCache.ROW_OVERHEAD_BYTES) <= 100_000, kept + " rows kept");
+        assertTrue(small.memory(MemoryFixtures.id(999)) != null, "the newest row is kept");
     }
 
     @Test
