@@ -1,5 +1,6 @@
 package dev.engram.bench;
 
+import dev.engram.embed.ForwardingEmbedder;
 import dev.engram.spi.Embedder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -58,17 +59,7 @@ final class EmbeddingCacheFile {
         synchronized (vectors) {
             if (vectors.isEmpty() && Files.exists(file)) load();
         }
-        return new Embedder() {
-            @Override
-            public String modelId() {
-                return model.modelId();
-            }
-
-            @Override
-            public int dimensions() {
-                return model.dimensions();
-            }
-
+        return new ForwardingEmbedder(model) {
             @Override
             public float[] embed(String text) {
                 return embedAll(List.of(text)).get(0);
@@ -87,21 +78,6 @@ final class EmbeddingCacheFile {
                     }
                     return texts.stream().map(vectors::get).toList();
                 }
-            }
-
-            @Override
-            public float[] embedQuery(String query) {
-                return model.embedQuery(query);
-            }
-
-            @Override
-            public double unrelatedCosine() {
-                return model.unrelatedCosine();
-            }
-
-            @Override
-            public boolean ready() {
-                return model.ready();
             }
         };
     }

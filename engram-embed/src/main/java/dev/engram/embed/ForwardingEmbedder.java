@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Objects;
 
 /** An embedder that hands every call to {@code model}; a wrapper overrides only what it changes. */
-abstract class ForwardingEmbedder implements Embedder {
+public abstract class ForwardingEmbedder implements Embedder {
     protected final Embedder model;
 
-    ForwardingEmbedder(Embedder model) {
+    protected ForwardingEmbedder(Embedder model) {
         this.model = Objects.requireNonNull(model, "model");
     }
 
