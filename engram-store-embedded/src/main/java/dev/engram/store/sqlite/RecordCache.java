@@ -41,7 +41,7 @@ final class RecordCache {
      * 192 MB; least recently used rows go first. Until 2026-12-05 the bound was 8 million content characters, which
      * held about half of a 100k-memory store: every recall then replaced about fifty of its hundred candidates' rows,
      * each survived a young collection or two before its promotion, and every collection copied them (young pauses of
-     * 30-50 ms instead of about 13, recall p99 with the model 50-85 ms instead of 25; docs/benchmarks.md,
+     * 50-73 ms instead of 12-21, recall p99 with the model 47-64 ms instead of 27-37; docs/benchmarks.md,
      * "The record cache at 100k"). 100k rows take about 120 MB.
      */
     static final long DEFAULT_MAX_BYTES = Math.max(16L << 20, Math.min(192L << 20, Runtime.getRuntime().maxMemory() / 16));
@@ -87,7 +87,7 @@ final class RecordCache {
     private long generation;
     private long resetAt;
     private final long maxBytes;
-    private long rowBytes;
+    private long heldBytes;
     private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
     private final Map<String, List<Memory>> pinnedByZone = new HashMap<>();
     private final Map<String, List<Edge>> edges = bounded();
@@ -118,7 +118,7 @@ final class RecordCache {
     synchronized void reset(long dataVersion) {
         generation++;
         memories.clear();
-        rowBytes = 0;
+        heldBytes = 0;
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
@@ -150,7 +150,7 @@ final class RecordCache {
                 generation++; // a row being read now may predate these changes: its put must not land
                 for (dev.engram.spi.Change c : changes) {
                     Memory gone = memories.remove(c.memoryId());
-                    if (gone != null) rowBytes -= rowBytes(gone);
+                    if (gone != null) heldBytes -= rowBytes(gone);
                 }
                 pinnedByZone.clear();
                 edges.clear();
@@ -195,7 +195,7 @@ final class RecordCache {
         generation++;
         for (String id : ids) {
             Memory gone = memories.remove(id);
-            if (gone != null) rowBytes -= rowBytes(gone);
+            if (gone != null) heldBytes -= rowBytes(gone);
         }
         pinnedByZone.clear();
     }
@@ -224,10 +224,10 @@ final class RecordCache {
     synchronized void putMemory(long stamp, Memory m) {
         if (stamp != generation) return;
         Memory old = memories.put(m.id(), m);
-        if (old != null) rowBytes -= rowBytes(old);
-        rowBytes += rowBytes(m);
-        for (Iterator<Memory> eldest = memories.values().iterator(); rowBytes > maxBytes && eldest.hasNext(); ) {
-            rowBytes -= rowBytes(eldest.next());
+        if (old != null) heldBytes -= rowBytes(old);
+        heldBytes += rowBytes(m);
+        for (Iterator<Memory> eldest = memories.values().iterator(); heldBytes > maxBytes && eldest.hasNext(); ) {
+            heldBytes -= rowBytes(eldest.next());
             eldest.remove();
         }
     }
