@@ -196,17 +196,15 @@ describe("brain hooks from the CLI", () => {
       { name: "iaptic-server", entityType: "Project", observations: ["deploys to GKE with kubectl"] }] } });
     await s.close();
     const event = JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: "how do we deploy the iaptic-server again", cwd: "/tmp" });
-    // a hook answered in a JVM starts the hook daemon of the user's data folder: not from a test (hookd.test.mjs tests it)
-    const noDaemon = { env: { ENGRAM_HOOK_DAEMON: "off" } };
-    const prompt = runCli(store, ["hook", "prompt"], { input: event, ...noDaemon });
+    const prompt = runCli(store, ["hook", "prompt"], { input: event });
     assert.equal(prompt.status, 0, prompt.stderr);
     assert.match(prompt.stdout, /^<memory zone="default">\n {2}- \*\*iaptic-server\*\* \(Project\)\n {4}- deploys to GKE with kubectl\n<\/memory>\n$/);
-    const filler = runCli(store, ["hook", "prompt"], { input: JSON.stringify({ prompt: "ok thanks" }), ...noDaemon });
+    const filler = runCli(store, ["hook", "prompt"], { input: JSON.stringify({ prompt: "ok thanks" }) });
     assert.equal(filler.status, 0);
     assert.equal(filler.stdout, "");
-    const broken = runCli(store, ["hook", "prompt"], { input: "not json", ...noDaemon });
+    const broken = runCli(store, ["hook", "prompt"], { input: "not json" });
     assert.equal(broken.status, 0);
-    const stop = runCli(store, ["hook", "stop"], { input: JSON.stringify({ transcript_path: "/no/such/file" }), ...noDaemon });
+    const stop = runCli(store, ["hook", "stop"], { input: JSON.stringify({ transcript_path: "/no/such/file" }) });
     assert.equal(stop.status, 0);
     assert.equal(stop.stdout, "");
   });

@@ -224,9 +224,7 @@ describe("toon profile: capture log, promotion, vault, summaries, backups", () =
 
   it("engram hook capture logs tool calls (opt-in, secrets redacted) that memory_captured and memory_promote read", async () => {
     const event = (tool, input) => JSON.stringify({ session_id: "s-e2e", cwd: project, hook_event_name: "PostToolUse", tool_name: tool, tool_input: input });
-    // a hook answered in a JVM starts the hook daemon of the user's data folder: not from a test (hookd.test.mjs tests it)
-    const env = { ENGRAM_HOOK_DAEMON: "off" };
-    const off = runCli(store, ["hook", "capture", "claude"], { input: event("Edit", { file_path: "src/a.ts", new_string: "x" }), env });
+    const off = runCli(store, ["hook", "capture", "claude"], { input: event("Edit", { file_path: "src/a.ts", new_string: "x" }) });
     assert.equal(off.status, 0, off.stderr);
     assert.ok(!existsSync(join(memory, "observations.toon")), "capture is off unless asked for");
     process.env.ENGRAM_CAPTURE = "1";
@@ -235,10 +233,10 @@ describe("toon profile: capture log, promotion, vault, summaries, backups", () =
         ["Edit", { file_path: "src/lib/graph.ts", new_string: "Added typed link parsing to graph.ts with superseded_by edges" }],
         ["Bash", { command: "curl -H 'Authorization: Bearer abc.def.ghi' https://example.invalid" }],
         ["Read", { file_path: "", command: "Viewed README to check docs" }]]) {
-        const r = runCli(store, ["hook", "capture", "claude"], { input: event(tool, input), env });
+        const r = runCli(store, ["hook", "capture", "claude"], { input: event(tool, input) });
         assert.equal(r.status, 0, r.stderr);
       }
-      assert.equal(runCli(store, ["hook", "capture"], { input: "not json", env }).status, 0, "a bad event never fails the agent");
+      assert.equal(runCli(store, ["hook", "capture"], { input: "not json" }).status, 0, "a bad event never fails the agent");
     } finally {
       delete process.env.ENGRAM_CAPTURE;
     }

@@ -266,10 +266,14 @@ export async function connectHttp(url, token, name = "http", headers = {}) {
   return { client, transport, async close() { await transport.terminateSession().catch(() => {}); await client.close().catch(() => {}); } };
 }
 
-/** Runs an `engram` CLI command to completion (bounded). Returns { status, stdout, stderr }. */
+/**
+ * Runs an `engram` CLI command to completion (bounded). Returns { status, stdout, stderr }. A hook answered in a JVM
+ * starts the hook daemon of the user's data folder, which a test must not leave behind: the daemon is off unless `env`
+ * turns it on (hookd.test.mjs and init.test.mjs test it with a data folder of their own).
+ */
 export function runCli(store, args, { timeoutMs = 120_000, input, env } = {}) {
   const r = spawnSync(JAVA, jvmArgs(store, ...args), { encoding: "utf8", timeout: timeoutMs, input,
-    ...(env ? { env: { ...process.env, ...env } } : {}) });
+    env: { ...process.env, ENGRAM_HOOK_DAEMON: "off", ...env } });
   if (r.error) throw new Error(`engram ${args.join(" ")} failed to run: ${r.error.message}`);
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
