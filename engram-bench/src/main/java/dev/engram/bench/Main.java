@@ -100,6 +100,15 @@ public final class Main implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (embeddingCache != null && embedderName.equals("none")) {
+                System.err.println("latency: --embedding-cache keeps a model's vectors; give --embedder too (e5-small-v2, minilm"
+                        + " or bge-small-en-v1.5)");
+                return 2;
+            }
+            if (embeddingCache != null && Files.exists(embeddingCache) && !Files.isDirectory(embeddingCache)) {
+                System.err.println("latency: --embedding-cache must be a folder, got the file " + embeddingCache);
+                return 2;
+            }
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
             dev.engram.spi.Embedder embedder = null;
             EmbeddingCacheFile cache = null;

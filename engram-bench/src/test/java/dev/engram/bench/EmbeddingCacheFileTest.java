@@ -57,4 +57,22 @@ class EmbeddingCacheFileTest {
         EmbeddingCacheFile.open(dir, third).embedder().embedAll(List.of("gamma", "alpha"));
         assertEquals(List.of(), third.embedded, "the text the second run embedded was saved too");
     }
+
+    /** A file another model wrote (other dimensions) or something else entirely is refused by name, never read as vectors. */
+    @Test
+    void aFileOfAnotherShapeIsRefusedWithWhatToDo() throws Exception {
+        CountingModel model = new CountingModel();
+        EmbeddingCacheFile cache = EmbeddingCacheFile.open(dir, model);
+        cache.embedder().embedAll(List.of("alpha"));
+        cache.save();
+        Path file;
+        try (var files = java.nio.file.Files.list(dir)) {
+            file = files.findFirst().orElseThrow();
+        }
+        java.nio.file.Files.write(file, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        var e = org.junit.jupiter.api.Assertions.assertThrows(java.io.UncheckedIOException.class,
+                () -> EmbeddingCacheFile.open(dir, new CountingModel()).embedder());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(file.toString())
+                && e.getCause().getMessage().contains("delete it"), e + " / " + e.getCause());
+    }
 }
