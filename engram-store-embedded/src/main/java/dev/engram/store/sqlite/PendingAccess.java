@@ -25,7 +25,7 @@ final class PendingAccess {
 
         /** {@code m} as it is once this bump is written (RECORD_ACCESS does the same in SQL). */
         Memory applyTo(Memory m) {
-            return m.toBuilder().accessCount(m.accessCount() + count).lastAccessedAt(last).build();
+            return m.accessed(count, last);
         }
     }
 

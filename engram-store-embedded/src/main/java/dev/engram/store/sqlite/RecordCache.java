@@ -88,10 +88,13 @@ final class RecordCache {
     private long resetAt;
     private final long maxBytes;
     private long heldBytes;
-    private final LinkedHashMap<String, Memory> memories = new LinkedHashMap<>(1024, 0.75f, true);
+    private final LinkedHashMap<String, Row> memories = new LinkedHashMap<>(1024, 0.75f, true);
     private final Map<String, List<Memory>> pinnedByZone = new HashMap<>();
     private final Map<String, List<Edge>> edges = bounded();
+    /** Link counts of memories without a cached row; those with one keep it in their {@link Row}. */
     private final Map<String, Integer> degrees = bounded();
+    /** Moves whenever every link count is dropped: a {@link Row}'s count stamped with an older one is unknown. */
+    private long degreeGeneration;
     private final LongSupplier nanoTime;
 
     RecordCache() {
@@ -122,6 +125,7 @@ final class RecordCache {
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
+        degreeGeneration++;
         version = dataVersion;
         resetAt = nanoTime.getAsLong();
     }
@@ -132,7 +136,10 @@ final class RecordCache {
      */
     synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
         generation++; // a row being read now may predate the flush: its put must not land unpatched
-        bumps.forEach((id, bump) -> memories.computeIfPresent(id, (k, m) -> bump.applyTo(m)));
+        bumps.forEach((id, bump) -> {
+            Row row = memories.get(id);
+            if (row != null) row.memory = bump.applyTo(row.memory);
+        });
         pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
     }
 
@@ -149,12 +156,13 @@ final class RecordCache {
             if (changes.size() <= MAX_EVICTIONS && (!changes.isEmpty() || feed.head() >= seq)) {
                 generation++; // a row being read now may predate these changes: its put must not land
                 for (dev.engram.spi.Change c : changes) {
-                    Memory gone = memories.remove(c.memoryId());
-                    if (gone != null) heldBytes -= rowBytes(gone);
+                    Row gone = memories.remove(c.memoryId());
+                    if (gone != null) heldBytes -= rowBytes(gone.memory);
                 }
                 pinnedByZone.clear();
                 edges.clear();
                 degrees.clear();
+                degreeGeneration++;
                 version = dataVersion;
                 if (!changes.isEmpty()) seq = changes.get(changes.size() - 1).seq();
                 return generation;
@@ -194,8 +202,8 @@ final class RecordCache {
         if (ids.isEmpty()) return;
         generation++;
         for (String id : ids) {
-            Memory gone = memories.remove(id);
-            if (gone != null) heldBytes -= rowBytes(gone);
+            Row gone = memories.remove(id);
+            if (gone != null) heldBytes -= rowBytes(gone.memory);
         }
         pinnedByZone.clear();
     }
@@ -206,7 +214,8 @@ final class RecordCache {
     }
 
     synchronized Memory memory(String id) {
-        return memories.get(id);
+        Row row = memories.get(id);
+        return row == null ? null : row.memory;
     }
 
     /**
@@ -215,19 +224,24 @@ final class RecordCache {
      */
     synchronized void memories(Collection<String> ids, Map<String, Memory> found, List<String> missing) {
         for (String id : ids) {
-            Memory cached = memories.get(id);
-            if (cached != null) found.put(id, cached);
+            Row cached = memories.get(id);
+            if (cached != null) found.put(id, cached.memory);
             else missing.add(id);
         }
     }
 
     synchronized void putMemory(long stamp, Memory m) {
         if (stamp != generation) return;
-        Memory old = memories.put(m.id(), m);
-        if (old != null) heldBytes -= rowBytes(old);
+        Row row = new Row(m);
+        Row old = memories.put(m.id(), row);
+        if (old != null) {
+            heldBytes -= rowBytes(old.memory);
+            row.degree = old.degree; // edges are not part of the row: a newer read of it leaves its count as valid as it was
+            row.degreeGeneration = old.degreeGeneration;
+        }
         heldBytes += rowBytes(m);
-        for (Iterator<Memory> eldest = memories.values().iterator(); heldBytes > maxBytes && eldest.hasNext(); ) {
-            heldBytes -= rowBytes(eldest.next());
+        for (Iterator<Row> eldest = memories.values().iterator(); heldBytes > maxBytes && eldest.hasNext(); ) {
+            heldBytes -= rowBytes(eldest.next().memory);
             eldest.remove();
         }
     }
@@ -249,20 +263,48 @@ final class RecordCache {
     }
 
     synchronized Integer degree(String id) {
+        Row row = memories.get(id);
+        if (row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0) return row.degree;
         return degrees.get(id);
     }
 
     /** The cached degrees of {@code ids} (those above zero into {@code found}), the unknown ones into {@code missing}, under one lock. */
     synchronized void degrees(Collection<String> ids, Map<String, Integer> found, List<String> missing) {
         for (String id : ids) {
-            Integer cached = degrees.get(id);
+            Row row = memories.get(id);
+            Integer cached = row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0
+                    ? Integer.valueOf(row.degree) : degrees.get(id); // boxed: an int here would unbox a missing count
             if (cached == null) missing.add(id);
             else if (cached > 0) found.put(id, cached); // memories without edges are absent
         }
     }
 
     synchronized void putDegree(long stamp, String id, int degree) {
-        if (stamp == generation) degrees.put(id, degree);
+        if (stamp != generation) return;
+        Row row = memories.get(id);
+        if (row == null) {
+            degrees.put(id, degree);
+        } else {
+            row.degree = degree;
+            row.degreeGeneration = degreeGeneration;
+        }
+    }
+
+    /**
+     * A cached row and its link count, in one map entry: a recall asks for the link counts of its hundred candidates and
+     * then for their rows, and under C1 the hash lookups (the ids' map nodes, key strings and bytes, scattered over the
+     * heap) were a third of a lexical recall's samples at 10k memories when the two lived in maps of their own
+     * (docs/benchmarks.md, "Link counts beside the cached rows"). The count belongs to {@link #degreeGeneration}: edges
+     * are not in the change feed, so every validation that finds changes drops all counts at once by moving it.
+     */
+    private static final class Row {
+        Memory memory;
+        int degree = -1;
+        long degreeGeneration;
+
+        Row(Memory memory) {
+            this.memory = memory;
+        }
     }
 
     private static <V> Map<String, V> bounded() {

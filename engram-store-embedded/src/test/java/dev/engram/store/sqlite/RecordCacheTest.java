@@ -49,6 +49,56 @@ class RecordCacheTest {
         assertNull(cache.pinned("work"), "pinned rows are reloaded rather than patched");
     }
 
+    @Test
+    void flushesAddUpOnTheCachedRowUntilItIsReadAgain() {
+        cache.reset(5);
+        cache.putMemory(cache.stamp(), a);
+        cache.accessWritten(bumps);
+        Instant last = later.plusSeconds(30);
+        cache.accessWritten(Map.of(a.id(), new PendingAccess.Bump(3, last)));
+        Map<String, Memory> found = new java.util.HashMap<>();
+        List<String> missing = new ArrayList<>();
+        cache.memories(List.of(a.id(), "absent"), found, missing);
+        assertEquals(5, found.get(a.id()).accessCount(), "both flushes count, in the batched read too");
+        assertEquals(last, found.get(a.id()).lastAccessedAt(), "the later flush's time");
+        assertEquals(a.content(), found.get(a.id()).content());
+        assertEquals(List.of("absent"), missing);
+
+        // a row read from the file after the flushes holds them already: they must not be added twice
+        Memory reread = a.accessed(5, last);
+        cache.putMemory(cache.stamp(), reread);
+        assertEquals(5, cache.memory(a.id()).accessCount());
+    }
+
+    @Test
+    void linkCountsKeptBesideRowsAreDroppedWithTheOthersAndSurviveANewerReadOfTheRow() {
+        Memory b = MemoryFixtures.minimal(clock, 2, "work", "b").build();
+        Feed feed = new Feed();
+        cache.validate(1, feed);
+        cache.putMemory(cache.stamp(), a);
+        cache.putDegree(cache.stamp(), a.id(), 3); // a has a row: kept beside it
+        cache.putDegree(cache.stamp(), b.id(), 2); // b has none: kept on its own
+        cache.putDegree(cache.stamp(), "c", 0);
+        Map<String, Integer> found = new java.util.HashMap<>();
+        List<String> missing = new ArrayList<>();
+        cache.degrees(List.of(a.id(), b.id(), "c", "d"), found, missing);
+        assertEquals(Map.of(a.id(), 3, b.id(), 2), found, "known counts, those of zero left out");
+        assertEquals(List.of("d"), missing);
+
+        cache.putMemory(cache.stamp(), a.accessed(1, later)); // the row read again: edges did not change with it
+        assertEquals(3, cache.degree(a.id()));
+
+        feed.add(b.id()); // a commit: the feed names b, and edges may have changed anywhere
+        cache.validate(2, feed);
+        assertEquals(1, cache.memory(a.id()).accessCount(), "a's row is kept: the feed does not name it");
+        found.clear();
+        missing.clear();
+        cache.degrees(List.of(a.id(), b.id(), "c"), found, missing);
+        assertEquals(Map.of(), found);
+        assertEquals(List.of(a.id(), b.id(), "c"), missing, "every link count is unknown after a commit, the row's too");
+        assertNull(cache.degree(a.id()));
+    }
+
     /** A change feed held in a list, with the access epoch as a number the test moves. */
     private static final class Feed implements RecordCache.ChangeFeed {
         final List<Change> changes = new ArrayList<>();
