@@ -232,12 +232,12 @@ final class RecordCache {
 
     synchronized void putMemory(long stamp, Memory m) {
         if (stamp != generation) return;
-        Row row = new Row(m);
-        Row old = memories.put(m.id(), row);
-        if (old != null) {
-            heldBytes -= rowBytes(old.memory);
-            row.degree = old.degree; // edges are not part of the row: a newer read of it leaves its count as valid as it was
-            row.degreeGeneration = old.degreeGeneration;
+        Row row = memories.get(m.id());
+        if (row == null) {
+            memories.put(m.id(), new Row(m));
+        } else { // a newer read of the row: its link count, which the row does not hold, stays as valid as it was
+            heldBytes -= rowBytes(row.memory);
+            row.memory = m;
         }
         heldBytes += rowBytes(m);
         for (Iterator<Row> eldest = memories.values().iterator(); heldBytes > maxBytes && eldest.hasNext(); ) {
@@ -263,20 +263,23 @@ final class RecordCache {
     }
 
     synchronized Integer degree(String id) {
-        Row row = memories.get(id);
-        if (row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0) return row.degree;
-        return degrees.get(id);
+        return knownDegree(id);
     }
 
     /** The cached degrees of {@code ids} (those above zero into {@code found}), the unknown ones into {@code missing}, under one lock. */
     synchronized void degrees(Collection<String> ids, Map<String, Integer> found, List<String> missing) {
         for (String id : ids) {
-            Row row = memories.get(id);
-            Integer cached = row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0
-                    ? Integer.valueOf(row.degree) : degrees.get(id); // boxed: an int here would unbox a missing count
+            Integer cached = knownDegree(id);
             if (cached == null) missing.add(id);
             else if (cached > 0) found.put(id, cached); // memories without edges are absent
         }
+    }
+
+    /** The link count kept in the memory's row when it is of this generation, else the one kept on its own, else null. */
+    private Integer knownDegree(String id) {
+        Row row = memories.get(id);
+        if (row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0) return row.degree;
+        return degrees.get(id);
     }
 
     synchronized void putDegree(long stamp, String id, int degree) {
