@@ -16,17 +16,58 @@ public final class Words {
 
     /** Lowercase words of letters and digits, camelCase split, in order. */
     public static List<String> of(String text) {
-        List<String> out = new ArrayList<>();
         if (text == null) {
-            return out;
+            return new ArrayList<>();
         }
-        String spaced = text.replaceAll("(\\p{Ll})(\\p{Lu})", "$1 $2");
-        for (String w : spaced.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (!w.isEmpty()) {
-                out.add(w);
+        return runs(camelSpaced(text).toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The runs of letters and digits (Unicode categories L and N) of {@code text}, in order and never empty: what
+     * {@code text.split("[^\\p{L}\\p{N}]+")} gives without its empty strings. Written out because a remember splits
+     * every neighbour's text, and the regex (compiled on every call) was most of that work.
+     */
+    public static List<String> runs(String text) {
+        List<String> out = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (isWordChar(cp)) {
+                if (start < 0) start = i;
+            } else if (start >= 0) {
+                out.add(text.substring(start, i));
+                start = -1;
             }
+            i += Character.charCount(cp);
         }
+        if (start >= 0) out.add(text.substring(start));
         return out;
+    }
+
+    /** A letter or a number, as the regex classes {@code \\p{L}} and {@code \\p{N}} define them. */
+    static boolean isWordChar(int cp) {
+        return switch (Character.getType(cp)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER, Character.MODIFIER_LETTER,
+                    Character.OTHER_LETTER, Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER, Character.OTHER_NUMBER -> true;
+            default -> false;
+        };
+    }
+
+    /** A space between every lowercase letter and the uppercase letter after it ({@code fooBar} → {@code foo Bar}). */
+    private static String camelSpaced(String text) {
+        StringBuilder out = null;
+        int previous = -1;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (previous == Character.LOWERCASE_LETTER && Character.getType(cp) == Character.UPPERCASE_LETTER) {
+                if (out == null) out = new StringBuilder(text.length() + 8).append(text, 0, i);
+                out.append(' ');
+            }
+            if (out != null) out.appendCodePoint(cp);
+            previous = Character.getType(cp);
+            i += Character.charCount(cp);
+        }
+        return out == null ? text : out.toString();
     }
 
     public static Set<String> setOf(String text) {

@@ -1,5 +1,6 @@
 package dev.engram.memory;
 
+import dev.engram.analysis.Words;
 import dev.engram.error.InvalidArgumentException;
 import java.time.Duration;
 import java.time.Instant;
@@ -275,17 +276,26 @@ public final class MemoryRules {
         };
     }
 
+    /** {@code w} without every character but a-z and 0-9. */
+    private static String asciiLettersAndDigits(String w) {
+        StringBuilder out = new StringBuilder(w.length());
+        for (int i = 0; i < w.length(); i++) {
+            char c = w.charAt(i);
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') out.append(c);
+        }
+        return out.toString();
+    }
+
     /**
      * A key-shaped slug of free text: lowercase ASCII words joined by '-', at most 6 words and 80
      * characters. Text without ASCII words (Korean, Japanese, …) gets {@code note-<hash>}, so equal
      * texts still share a key and different ones rarely collide.
      */
     public static String slug(String text) {
-        String[] words = text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+");
         StringBuilder sb = new StringBuilder();
         int count = 0;
-        for (String w : words) {
-            String ascii = w.replaceAll("[^a-z0-9]", "");
+        for (String w : Words.runs(text.toLowerCase(Locale.ROOT))) {
+            String ascii = asciiLettersAndDigits(w);
             if (ascii.isEmpty()) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package dev.engram.engine.lifecycle;
 
+import dev.engram.analysis.Words;
 import dev.engram.memory.Edge;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
@@ -9,7 +10,6 @@ import dev.engram.rank.NumericImportance;
 import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Merging duplicates, one rule for every caller (the {@link MergeStep} of a maintenance cycle, toon's
@@ -75,8 +74,11 @@ public final class DuplicateMerge {
     public static Set<String> lexicalWords(String key, String content, List<String> tags) {
         String k = key == null ? "" : key.replace('-', ' ').replace('_', ' ');
         String text = k + " " + content + " " + String.join(" ", tags);
-        return Arrays.stream(text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")).filter(w -> w.length() > 1)
-                .collect(Collectors.toSet());
+        Set<String> words = new HashSet<>();
+        for (String w : Words.runs(text.toLowerCase(Locale.ROOT))) {
+            if (w.length() > 1) words.add(w);
+        }
+        return words;
     }
 
     /** Word-set Jaccard; 0 when both are empty. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -42,6 +43,8 @@ final class MemoryDocuments {
     static final String STATUS = "status";
     static final String TAG = "tag";
     static final String CREATED = "created";
+    /** What keys, tags and paths join words with, which the analysers would keep together. */
+    private static final Pattern JOINERS = Pattern.compile("[-_./\\\\:]+");
 
     /**
      * The searchable parts of a memory. A key or tag hit says more about what a memory is than a word
@@ -84,7 +87,7 @@ final class MemoryDocuments {
 
         /** Keys, tags and paths join words with - _ . / : which the analysers would keep together. */
         String normalise(String s) {
-            return this == CONTENT ? s : s.replaceAll("[-_./\\\\:]+", " ");
+            return this == CONTENT ? s : JOINERS.matcher(s).replaceAll(" ");
         }
 
         String textOf(Memory m) {
