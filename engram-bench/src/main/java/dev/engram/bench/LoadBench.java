@@ -31,8 +31,10 @@ import dev.engram.store.postgres.PostgresLocation;
  * {@link RemoteServer}, over one shared HTTP client) and, for a fixed time, calls recall (80%) or remember (20%)
  * back to back. Throughput, p50 / p99 per tool, errors (a tool error or a failed request) and the index lag the
  * server reports afterwards (the largest of the replicas'). With {@code --postgres} the preloaded store is copied into
- * a fresh schema (the CLI's export and import) and {@code --replicas} servers share it, clients spread over them. The store is preloaded in bulk before the server starts; the server runs with its
- * rate limit off (every client shares one token) and without an embedding model unless told otherwise.
+ * a fresh schema (the CLI's export and import) and {@code --replicas} servers share it, clients spread over them;
+ * several replica counts ({@code --replicas 1,2}) and {@code --with-embedded} measure each setup in turn in one run,
+ * each from a fresh copy of the same preloaded memories. The store is preloaded in bulk before the servers start; they
+ * run with the rate limit off (every client shares one token) and without an embedding model unless told otherwise.
  */
 final class LoadBench {
     static final String TOKEN = "engram-bench-load-token";
@@ -44,15 +46,23 @@ final class LoadBench {
      * (Little's law: N clients / X calls a second), so "p99 under 50 ms at 50 clients" can only be judged paced.
      */
     record Settings(List<Integer> clients, Duration duration, int memories, double recallShare, long seed, Path workDir,
-                    Path jar, List<String> javaOptions, String embedder, String postgres, int replicas, double rate,
-                    Duration warmup) {
+                    Path jar, List<String> javaOptions, String embedder, String postgres, List<Integer> replicas,
+                    boolean withEmbedded, double rate, Duration warmup) {
         Settings {
             if (warmup.isNegative()) throw new IllegalArgumentException("--warmup must be >= 0 s");
             if (!(rate >= 0 && rate <= 100_000)) throw new IllegalArgumentException("--rate must be 0 (back to back) or up to 100000 calls/s, got " + rate);
             clients = List.copyOf(clients);
-            if (replicas < 1 || replicas > 8) throw new IllegalArgumentException("--replicas must be 1..8, got " + replicas);
-            if (replicas > 1 && postgres == null) {
-                throw new IllegalArgumentException("--replicas " + replicas + " needs --postgres URL: replicas share a PostgreSQL store");
+            replicas = List.copyOf(replicas);
+            if (replicas.isEmpty() || replicas.stream().anyMatch(r -> r < 1 || r > 8)) {
+                throw new IllegalArgumentException("--replicas must be 1..8 each, got " + replicas);
+            }
+            if (postgres == null && !replicas.equals(List.of(1))) {
+                throw new IllegalArgumentException("--replicas " + replicas.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(",")) + " needs --postgres URL: replicas share a PostgreSQL store");
+            }
+            if (withEmbedded && postgres == null) {
+                throw new IllegalArgumentException("--with-embedded puts the embedded store's rows beside PostgreSQL's: give"
+                        + " --postgres URL too (without it every row is the embedded store's)");
             }
             if (postgres != null && (!PostgresLocation.isUrl(postgres) || postgres.contains("schema="))) {
                 throw new IllegalArgumentException("--postgres must be a postgresql://user@host:5432/db URL without a schema"
@@ -66,10 +76,28 @@ final class LoadBench {
             if (memories < 0) throw new IllegalArgumentException("--memories must be >= 0");
             if (!(recallShare >= 0 && recallShare <= 1)) throw new IllegalArgumentException("--recall-share must be 0..1");
         }
+
+        /** What is measured, in order: the embedded store, or it (with {@code --with-embedded}) and then each replica count on PostgreSQL. */
+        List<Setup> setups() {
+            if (postgres == null) return List.of(Setup.EMBEDDED);
+            List<Setup> out = new ArrayList<>();
+            if (withEmbedded) out.add(Setup.EMBEDDED);
+            for (int r : replicas) out.add(new Setup(true, r));
+            return out;
+        }
+    }
+
+    /** One way of serving: the embedded store (one server) or {@code replicas} servers on one PostgreSQL schema. */
+    record Setup(boolean postgres, int replicas) {
+        static final Setup EMBEDDED = new Setup(false, 1);
+
+        String label() {
+            return postgres ? "PostgreSQL, " + replicas + (replicas == 1 ? " replica" : " replicas") : "embedded";
+        }
     }
 
     /** {@code serverCpu} and {@code clientCpu}: CPU time the server processes and this benchmark's JVM used during the row. */
-    record Row(int clients, double seconds, long recalls, long remembers, long errors, Latencies recall, Latencies remember,
+    record Row(Setup setup, int clients, double seconds, long recalls, long remembers, long errors, Latencies recall, Latencies remember,
                long indexLag, Duration serverCpu, Duration clientCpu) {
         double perSecond(long n) {
             return n / seconds;
@@ -92,43 +120,69 @@ final class LoadBench {
 
     List<Row> run(Settings s) throws Exception {
         Path dir = Files.createTempDirectory(s.workDir(), "load-");
+        try {
+            Path preloaded = Files.createDirectories(dir.resolve("preloaded"));
+            preload(preloaded, s);
+            Path export = null;
+            if (s.postgres() != null) {
+                export = dir.resolve("preload.jsonl");
+                cli(s, "--store", preloaded.toString(), "export", "--out", export.toString());
+            }
+            List<Row> rows = new ArrayList<>();
+            List<Setup> setups = s.setups();
+            for (int i = 0; i < setups.size(); i++) rows.addAll(measure(setups.get(i), dir.resolve("setup-" + i), preloaded, export, s));
+            return rows;
+        } finally {
+            TempDirs.deleteQuietly(dir, progress);
+        }
+    }
+
+    /** Every row of one setup, from a fresh copy of the preloaded memories (a setup's remembers would carry over). */
+    private List<Row> measure(Setup setup, Path dir, Path preloaded, Path export, Settings s) throws Exception {
         String schema = "engram_load_" + Long.toHexString(System.nanoTime());
-        String pg = s.postgres() == null ? null : s.postgres() + (s.postgres().contains("?") ? "&" : "?") + "schema=" + schema;
+        String pg = setup.postgres() ? s.postgres() + (s.postgres().contains("?") ? "&" : "?") + "schema=" + schema : null;
         List<Process> servers = new ArrayList<>();
         try {
-            preload(dir, s);
-            if (pg != null) copyToPostgres(dir, pg, s);
+            if (pg == null) {
+                copy(preloaded, dir);
+            } else {
+                Files.createDirectories(dir);
+                cli(s, "--store", pg, "import", export.toString());
+                progress.println("load: copied to PostgreSQL (" + s.memories() + " memories)");
+            }
             List<String> urls = new ArrayList<>();
-            for (int r = 0; r < s.replicas(); r++) {
+            for (int r = 0; r < setup.replicas(); r++) {
                 // a PostgreSQL replica keeps its own search index under its own store directory
                 Path home = pg == null ? dir : Files.createDirectories(dir.resolve("replica-" + r));
                 Process server = ServeProcess.start(s.jar(), pg == null ? dir.toString() : pg, home, s.javaOptions(), s.embedder(), TOKEN);
                 servers.add(server);
                 urls.add(ServeProcess.awaitUrl(server, serverErr, "load-server-stderr"));
             }
-            progress.println("load: serving at " + urls);
+            progress.println("load: " + setup.label() + ", serving at " + urls);
             if (!s.warmup().isZero()) {
                 // the server's JIT compiles its hot paths in the first seconds: not what a long-running server costs
                 progress.printf(Locale.ROOT, "load: warming up for %d s (not measured)%n", s.warmup().toSeconds());
-                measure(urls, servers, s.clients().get(0), s, s.warmup(), 0);
+                measure(setup, urls, servers, s.clients().get(0), s, s.warmup(), 0);
             }
             List<Row> rows = new ArrayList<>();
-            for (int c : s.clients()) rows.add(measure(urls, servers, c, s, s.duration(), s.rate()));
+            for (int c : s.clients()) rows.add(measure(setup, urls, servers, c, s, s.duration(), s.rate()));
             return rows;
         } finally {
             for (Process server : servers) server.destroy(); // SIGTERM: the graceful stop
             for (Process server : servers) if (!server.waitFor(30, TimeUnit.SECONDS)) server.destroyForcibly();
             if (pg != null) dropSchema(s.postgres(), schema);
-            TempDirs.deleteQuietly(dir, progress);
         }
     }
 
-    /** The preloaded embedded store into a fresh PostgreSQL schema, through the CLI's own export and import. */
-    private void copyToPostgres(Path dir, String pg, Settings s) throws Exception {
-        Path file = dir.resolve("preload.jsonl");
-        cli(s, "--store", dir.toString(), "export", "--out", file.toString());
-        cli(s, "--store", pg, "import", file.toString());
-        progress.println("load: copied to PostgreSQL (" + s.memories() + " memories)");
+    /** The closed preloaded store, file by file. */
+    private static void copy(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(target);
+                else Files.copy(p, target);
+            }
+        }
     }
 
     private void cli(Settings s, String... args) throws Exception {
@@ -162,7 +216,7 @@ final class LoadBench {
     }
 
     /** One row: {@code clients} sessions spread over the replicas in turn. */
-    private Row measure(List<String> urls, List<Process> servers, int clients, Settings s, Duration duration, double rate)
+    private Row measure(Setup setup, List<String> urls, List<Process> servers, int clients, Settings s, Duration duration, double rate)
             throws Exception {
         HttpClient http = RemoteServer.httpClient();
         JsonText json = JsonText.standard();
@@ -203,7 +257,7 @@ final class LoadBench {
         sessions.forEach(RemoteServer::close);
         long lag = 0;
         for (String url : urls) lag = Math.max(lag, indexLag(http, url)); // the replica furthest behind
-        return new Row(clients, seconds, count(recallNanos), count(rememberNanos), errors.get(), latencies(recallNanos),
+        return new Row(setup, clients, seconds, count(recallNanos), count(rememberNanos), errors.get(), latencies(recallNanos),
                 latencies(rememberNanos), lag, serverCpu, clientCpu);
     }
 
@@ -296,21 +350,22 @@ final class LoadBench {
     }
 
     static String table(List<Row> rows, Settings s) {
-        MarkdownTable t = new MarkdownTable("clients", "calls/s", "recalls/s", "recall p50 ms", "recall p99 ms",
+        MarkdownTable t = new MarkdownTable("setup", "clients", "calls/s", "recalls/s", "recall p50 ms", "recall p99 ms",
                 "remembers/s", "remember p50 ms", "remember p99 ms", "errors", "index lag", "server CPU ms/call",
                 "client CPU ms/call");
         for (Row r : rows) {
-            t.row(r.clients(), fmt(r.perSecond(r.recalls() + r.remembers())), fmt(r.perSecond(r.recalls())),
+            t.row(r.setup().label(), r.clients(), fmt(r.perSecond(r.recalls() + r.remembers())), fmt(r.perSecond(r.recalls())),
                     r.recall() == null ? "-" : r.recall().ms(50), r.recall() == null ? "-" : r.recall().ms(99),
                     fmt(r.perSecond(r.remembers())), r.remember() == null ? "-" : r.remember().ms(50),
                     r.remember() == null ? "-" : r.remember().ms(99), r.errors(), r.indexLag(), cpuCell(r.cpuPerCall(r.serverCpu())),
                     cpuCell(r.cpuPerCall(r.clientCpu())));
         }
-        String where = s.postgres() == null ? "embedded store" : s.replicas() + " replica(s) on one PostgreSQL store";
+        String where = s.postgres() == null ? "embedded store"
+                : "each setup from a fresh copy; PostgreSQL replicas share one schema, each with its own search index";
         String pace = s.rate() > 0
                 ? String.format(Locale.ROOT, "paced: %.0f calls/s offered in all, latency from when each call was due", s.rate())
                 : "back to back (closed loop)";
-        return String.format(Locale.ROOT, "engram serve (%s, %d memories preloaded, embedder %s), %d s per row after %d s of"
+        return String.format(Locale.ROOT, "engram serve (%s; %d memories preloaded, embedder %s), %d s per row after %d s of"
                 + " warm-up, %.0f%% recall / %.0f%% remember, one MCP session per client, %s:%n%n", where, s.memories(),
                 s.embedder(), s.duration().toSeconds(), s.warmup().toSeconds(), s.recallShare() * 100,
                 (1 - s.recallShare()) * 100, pace) + t.render();

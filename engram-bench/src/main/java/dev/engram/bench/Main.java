@@ -415,8 +415,11 @@ public final class Main implements Runnable {
         @Option(names = "--postgres", paramLabel = "URL", description = "Serve from a fresh schema of this PostgreSQL database"
                 + " (postgresql://user@host:5432/db, no schema), dropped afterwards.")
         String postgres;
-        @Option(names = "--replicas", defaultValue = "1", description = "Servers on the PostgreSQL store (default ${DEFAULT-VALUE}).")
-        int replicas;
+        @Option(names = "--replicas", split = ",", defaultValue = "1", description = "Servers on the PostgreSQL store; several"
+                + " counts (1,2) are measured in turn, each from a fresh copy (default ${DEFAULT-VALUE}).")
+        List<Integer> replicas;
+        @Option(names = "--with-embedded", description = "With --postgres: measure the embedded store first, in the same run.")
+        boolean withEmbedded;
         @Option(names = "--rate", defaultValue = "0", description = "Calls a second the clients offer together, each on a fixed"
                 + " schedule (open loop); 0: back to back (default ${DEFAULT-VALUE}).")
         double rate;
@@ -429,7 +432,7 @@ public final class Main implements Runnable {
             LoadBench.Settings settings;
             try {
                 settings = new LoadBench.Settings(clients, java.time.Duration.ofSeconds(seconds), memories, recallShare,
-                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas, rate,
+                        common.seed, common.workDir(), servers.engramJar(), blanksRemoved(javaOpts), embedder, postgres, replicas, withEmbedded, rate,
                         java.time.Duration.ofSeconds(warmup));
             } catch (IllegalArgumentException e) {
                 System.err.println("load: " + e.getMessage());

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** `load` refuses bad pacing and warm-up values before any server starts, and its table says how it was run. */
+/** `load` refuses bad pacing, warm-up and replica values before any server starts, and its table says how it was run. */
 class LoadFlagsTest {
     @Test
     void badValuesAreNamed(@TempDir Path dir) throws Exception {
@@ -19,21 +19,39 @@ class LoadFlagsTest {
         assertEquals("load: --rate must be 0 (back to back) or up to 100000 calls/s, got -1.0",
                 BenchCli.refused("load", "--jar", jar, "--rate", "-1"));
         assertEquals("load: --warmup must be >= 0 s", BenchCli.refused("load", "--jar", jar, "--warmup", "-3"));
+        assertEquals("load: --replicas 1,2 needs --postgres URL: replicas share a PostgreSQL store",
+                BenchCli.refused("load", "--jar", jar, "--replicas", "1,2"));
+        assertEquals("load: --replicas must be 1..8 each, got [1, 0]",
+                BenchCli.refused("load", "--jar", jar, "--postgres", "postgresql://u@h:5432/db", "--replicas", "1,0"));
+        assertEquals("load: --with-embedded puts the embedded store's rows beside PostgreSQL's: give --postgres URL too"
+                + " (without it every row is the embedded store's)", BenchCli.refused("load", "--jar", jar, "--with-embedded"));
+    }
+
+    @Test
+    void theSetupsAreTheEmbeddedStoreThenEachReplicaCount() {
+        assertEquals(List.of("embedded"), labels(settings(null, List.of(1), false)));
+        assertEquals(List.of("PostgreSQL, 1 replica"), labels(settings("postgresql://u@h:5432/db", List.of(1), false)));
+        assertEquals(List.of("embedded", "PostgreSQL, 1 replica", "PostgreSQL, 2 replicas"),
+                labels(settings("postgresql://u@h:5432/db", List.of(1, 2), true)));
+    }
+
+    private static List<String> labels(LoadBench.Settings s) {
+        return s.setups().stream().map(LoadBench.Setup::label).toList();
     }
 
     @Test
     void theTableNamesThePaceAndTheCpuPerCall() {
         LoadBench.Settings paced = settings(600);
-        LoadBench.Row row = new LoadBench.Row(50, 10.0, 4_000, 1_000, 0, new Latencies(new long[] {1_000_000, 3_000_000}),
+        LoadBench.Row row = new LoadBench.Row(LoadBench.Setup.EMBEDDED, 50, 10.0, 4_000, 1_000, 0, new Latencies(new long[] {1_000_000, 3_000_000}),
                 new Latencies(new long[] {5_000_000}), 0, Duration.ofSeconds(10), Duration.ofSeconds(5));
         String table = LoadBench.table(List.of(row), paced);
         assertTrue(table.contains("paced: 600 calls/s offered in all, latency from when each call was due"), table);
         assertTrue(table.contains("after 10 s of warm-up"), table);
         // 500 calls/s, 400 recalls/s, ..., 10 s of server CPU over 5,000 calls, 5 s of the clients'
-        assertEquals(List.of("50", "500", "400", "1.00", "3.00", "100", "5.00", "5.00", "0", "0", "2.00", "1.00"),
+        assertEquals(List.of("embedded", "50", "500", "400", "1.00", "3.00", "100", "5.00", "5.00", "0", "0", "2.00", "1.00"),
                 cells(table, 0), table);
         assertTrue(LoadBench.table(List.of(row), settings(0)).contains("back to back (closed loop)"));
-        LoadBench.Row unknownCpu = new LoadBench.Row(50, 10.0, 10, 0, 0, new Latencies(new long[] {1}), null, 0, null, null);
+        LoadBench.Row unknownCpu = new LoadBench.Row(LoadBench.Setup.EMBEDDED, 50, 10.0, 10, 0, 0, new Latencies(new long[] {1}), null, 0, null, null);
         List<String> unknown = cells(LoadBench.table(List.of(unknownCpu), paced), 0);
         assertEquals(List.of("-", "-"), unknown.subList(unknown.size() - 2, unknown.size()),
                 "a platform that does not report CPU time gets a dash, not a zero");
@@ -48,6 +66,11 @@ class LoadFlagsTest {
 
     private static LoadBench.Settings settings(double rate) {
         return new LoadBench.Settings(List.of(50), Duration.ofSeconds(10), 100, 0.8, 1, Path.of("/tmp"), Path.of("engram.jar"),
-                List.of(), "none", null, 1, rate, Duration.ofSeconds(10));
+                List.of(), "none", null, List.of(1), false, rate, Duration.ofSeconds(10));
+    }
+
+    private static LoadBench.Settings settings(String postgres, List<Integer> replicas, boolean withEmbedded) {
+        return new LoadBench.Settings(List.of(50), Duration.ofSeconds(10), 100, 0.8, 1, Path.of("/tmp"), Path.of("engram.jar"),
+                List.of(), "none", postgres, replicas, withEmbedded, 0, Duration.ofSeconds(10));
     }
 }
