@@ -44,7 +44,7 @@ public final class Words {
         return out;
     }
 
-    /** A letter or a number, as the regex classes {@code \\p{L}} and {@code \\p{N}} define them. */
+    /** A letter or a number, as the regex classes {@code \p{L}} and {@code \p{N}} define them. */
     static boolean isWordChar(int cp) {
         return switch (Character.getType(cp)) {
             case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER, Character.MODIFIER_LETTER,
