@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 
 /**
  * Start-up of an encrypted store against the same store in the clear, as an agent's host sees it:
@@ -54,7 +53,7 @@ final class EncryptedStartBench {
             }
             store.index().catchUp();
         }
-        copy(plain, encrypted);
+        TempDirs.copy(plain, encrypted);
         long t0 = System.nanoTime();
         try (EmbeddedStore store = EmbeddedStore.open(encrypted, clock)) {
             store.store().encryption().orElseThrow().encrypt(KEY);
@@ -127,13 +126,4 @@ final class EncryptedStartBench {
         return v;
     }
 
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else Files.copy(f, target);
-            }
-        }
-    }
 }

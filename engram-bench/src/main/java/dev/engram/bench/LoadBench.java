@@ -130,7 +130,7 @@ final class LoadBench {
             }
             List<Row> rows = new ArrayList<>();
             List<Setup> setups = s.setups();
-            for (int i = 0; i < setups.size(); i++) rows.addAll(measure(setups.get(i), dir.resolve("setup-" + i), preloaded, export, s));
+            for (int i = 0; i < setups.size(); i++) rows.addAll(measureSetup(setups.get(i), dir.resolve("setup-" + i), preloaded, export, s));
             return rows;
         } finally {
             TempDirs.deleteQuietly(dir, progress);
@@ -138,13 +138,13 @@ final class LoadBench {
     }
 
     /** Every row of one setup, from a fresh copy of the preloaded memories (a setup's remembers would carry over). */
-    private List<Row> measure(Setup setup, Path dir, Path preloaded, Path export, Settings s) throws Exception {
+    private List<Row> measureSetup(Setup setup, Path dir, Path preloaded, Path export, Settings s) throws Exception {
         String schema = "engram_load_" + Long.toHexString(System.nanoTime());
         String pg = setup.postgres() ? s.postgres() + (s.postgres().contains("?") ? "&" : "?") + "schema=" + schema : null;
         List<Process> servers = new ArrayList<>();
         try {
             if (pg == null) {
-                copy(preloaded, dir);
+                TempDirs.copy(preloaded, dir);
             } else {
                 Files.createDirectories(dir);
                 cli(s, "--store", pg, "import", export.toString());
@@ -171,17 +171,6 @@ final class LoadBench {
             for (Process server : servers) server.destroy(); // SIGTERM: the graceful stop
             for (Process server : servers) if (!server.waitFor(30, TimeUnit.SECONDS)) server.destroyForcibly();
             if (pg != null) dropSchema(s.postgres(), schema);
-        }
-    }
-
-    /** The closed preloaded store, file by file. */
-    private static void copy(Path from, Path to) throws IOException {
-        try (var paths = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) paths::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(target);
-                else Files.copy(p, target);
-            }
         }
     }
 

@@ -5,11 +5,12 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Size and removal of benchmark scratch directories. */
-final class TempDirs {
+/** Size, copies and removal of benchmark scratch directories. */
+public final class TempDirs {
     private TempDirs() {
     }
 
@@ -18,6 +19,17 @@ final class TempDirs {
             return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         } catch (IOException e) {
             throw new UncheckedIOException("size of " + dir, e);
+        }
+    }
+
+    /** A closed store (or any tree) file by file into {@code to}, which may exist but holds none of its files. */
+    public static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(target);
+                else Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
+            }
         }
     }
 

@@ -39,7 +39,6 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
     /** brain-tools' {@code phrase_slop}: a phrase matches with up to two words in between. */
     public static final int DEFAULT_PHRASE_SLOP = 2;
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
-    private static final Pattern SPLIT = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     public QueryString {
         Objects.requireNonNull(original, "original");
@@ -111,9 +110,7 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
     public static List<String> fold(String text) {
         if (text == null || text.isEmpty()) return List.of();
         String plain = MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll("");
-        List<String> out = new ArrayList<>();
-        for (String w : SPLIT.split(plain.toLowerCase(Locale.ROOT))) if (!w.isEmpty()) out.add(w);
-        return out;
+        return Words.runs(plain.toLowerCase(Locale.ROOT));
     }
 
     private static boolean evaluate(QueryNode n, List<String> words) {

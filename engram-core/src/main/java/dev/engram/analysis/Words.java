@@ -59,12 +59,13 @@ public final class Words {
         int previous = -1;
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
-            if (previous == Character.LOWERCASE_LETTER && Character.getType(cp) == Character.UPPERCASE_LETTER) {
+            int type = Character.getType(cp);
+            if (previous == Character.LOWERCASE_LETTER && type == Character.UPPERCASE_LETTER) {
                 if (out == null) out = new StringBuilder(text.length() + 8).append(text, 0, i);
                 out.append(' ');
             }
             if (out != null) out.appendCodePoint(cp);
-            previous = Character.getType(cp);
+            previous = type;
             i += Character.charCount(cp);
         }
         return out == null ? text : out.toString();

@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.bench.McpSession;
+import dev.engram.bench.TempDirs;
 import dev.engram.bench.locomo.ConversationRun.EngineAnswer;
 import dev.engram.bench.locomo.ConversationRun.Outcome;
 import dev.engram.bench.locomo.ConversationRun.QuestionRun;
@@ -25,7 +26,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,7 +125,7 @@ final class ProductRun {
             for (int m = 0; m < MODES.size(); m++) {
                 ClientMode mode = MODES.get(m);
                 Path copy = root.resolve("mode-" + m);
-                copyRecursively(ingested, copy);
+                TempDirs.copy(ingested, copy);
                 try (Session s = open(copy, project, Caller.NONE)) {
                     for (int i = 0; i < conversation.questions().size(); i++) {
                         Question q = conversation.questions().get(i);
@@ -298,16 +298,6 @@ final class ProductRun {
         @Override
         public void close() {
             session.close();
-        }
-    }
-
-    static void copyRecursively(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path p : paths.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(target);
-                else Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-            }
         }
     }
 

@@ -58,8 +58,12 @@ final class RequestLogFilter implements Filter {
             line.append(" tool=").append(note.name() == null ? "-" : plain(note.name()));
             line.append(" status=").append(((HttpServletResponse) res).getStatus());
             line.append(" outcome=").append(note.outcome() == null ? "-" : note.outcome());
-            long fraction = micros % 1000; // three digits, zero-padded (String.format cost more than the rest of the line)
-            line.append(" ms=").append(micros / 1000).append('.').append(fraction < 100 ? "0" : "").append(fraction < 10 ? "0" : "").append(fraction);
+            // the fraction zero-padded to three digits by hand: String.format cost more than the rest of the line
+            long fraction = micros % 1000;
+            line.append(" ms=").append(micros / 1000).append('.');
+            if (fraction < 100) line.append('0');
+            if (fraction < 10) line.append('0');
+            line.append(fraction);
             try {
                 sink.accept(line.toString());
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.engram.proxy.surfacing;
 
+import dev.engram.analysis.Words;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +18,6 @@ import java.util.regex.Pattern;
 public final class QueryExtractor {
     private static final Pattern UUID = Pattern.compile("(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Pattern HEX = Pattern.compile("(?i)[0-9a-f]{24,}");
-    private static final Pattern WORD_SPLIT = Pattern.compile("[^\\p{L}\\p{N}]+");
     private static final int MAX_SENTENCE = 200;
 
     private QueryExtractor() {
@@ -55,7 +55,7 @@ public final class QueryExtractor {
 
     private static List<String> split(String text) {
         List<String> out = new ArrayList<>();
-        for (String w : WORD_SPLIT.split(text.replace('_', ' '))) {
+        for (String w : Words.runs(text)) { // '_' is not a letter: snake_case splits too
             if (w.length() >= 2) out.add(w.toLowerCase(Locale.ROOT));
         }
         return out;

@@ -43,7 +43,7 @@ final class MemoryDocuments {
     static final String STATUS = "status";
     static final String TAG = "tag";
     static final String CREATED = "created";
-    /** What keys, tags and paths join words with, which the analysers would keep together. */
+    /** See {@link Source#normalise}. */
     private static final Pattern JOINERS = Pattern.compile("[-_./\\\\:]+");
 
     /**
