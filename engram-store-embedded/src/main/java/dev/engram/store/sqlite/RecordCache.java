@@ -17,10 +17,11 @@ import java.util.function.LongSupplier;
  *
  * <p>Validity: SQLite's {@code PRAGMA data_version} on the flush connection moves whenever another
  * connection commits (this process's writer, another process). The cache then reads the store's change
- * feed since the change it reflects ({@link #validate}) and evicts just the memories those changes name;
- * edge lists, link counts and pins, which the feed does not describe, are dropped whole. With writes
- * streaming in, a reset per write made every recall reload its hundred candidates (docs/benchmarks.md
- * §10). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
+ * feed since the change it reflects ({@link #validate}) and evicts just the memories those changes name, and
+ * the edge feed (written by triggers on the edges table) and drops just the edge lists and link counts of
+ * the memories it names; pins are dropped whole. With writes streaming in, a reset per write made every
+ * recall reload its hundred candidates (docs/benchmarks.md §10), and dropping every link count per write
+ * made it count their links again (issue 18). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
  * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the feed does not carry: access counts
  * written by another process's flushes, which move the access epoch ({@link ChangeFeed#accessEpoch}) and so
  * reset the cache at the next validation. This process's own access flushes are committed on the flush
@@ -32,8 +33,9 @@ import java.util.function.LongSupplier;
  * gives each later statement a later snapshot), so the cache never holds a row older than its
  * version. Thread-safe: several reader connections fill it at once ({@link ReaderPool}). A reader takes a
  * {@link #stamp} after validating and before its statement; every put carries it and is dropped if the
- * cache was reset or patched in between, so a row read from an older snapshot never outlives a reset or
- * misses an access flush that was applied while it was being read.
+ * cache was reset in between, or what it files was evicted or patched in between ({@link Ledger}), so a row
+ * read from an older snapshot never outlives a change to it or misses an access flush that was applied while
+ * it was being read.
  */
 final class RecordCache {
     /**
@@ -66,6 +68,9 @@ final class RecordCache {
     /** More changes than this since the cached state: reset rather than evict one by one. */
     static final int MAX_EVICTIONS = 512;
 
+    /** Recent per-memory invalidations remembered for stamped puts; past this, the oldest count as a whole reset. */
+    static final int LEDGER_IDS = 4096;
+
     /** The store's change feed, as the validating connection reads it. */
     interface ChangeFeed {
         /** The changes after {@code seq}, oldest first, at most {@code max}. */
@@ -74,6 +79,12 @@ final class RecordCache {
         /** The newest change's seq (0 when there is none). */
         long head();
 
+        /** The edge changes after {@code seq} (each names a memory whose links changed), oldest first, at most {@code max}. */
+        List<dev.engram.spi.Change> edgesSince(long seq, int max);
+
+        /** The newest edge change's seq (0 when there is none). */
+        long edgeHead();
+
         /** How many commits have written access counts ({@code SqliteStatements#ACCESS_EPOCH}). */
         long accessEpoch();
     }
@@ -81,10 +92,20 @@ final class RecordCache {
     private long version = Long.MIN_VALUE;
     /** The last change the cached rows reflect; -1 when unknown (the cache then resets). */
     private long seq = -1;
+    /** The last edge change the cached edge lists and link counts reflect; -1 when unknown. */
+    private long edgeSeq = -1;
     /** The access epoch the cached rows reflect: this process's flushes are patched in, anyone else's resets. */
     private long accessEpoch = Long.MIN_VALUE;
-    /** Moves on every reset and access patch; puts stamped with an older value are dropped. */
+    /** Epoch moves of this process's writes under way, before to after ({@link #ownEpochMoveStarting}). */
+    private final Map<Long, Long> ownEpochMoves = new HashMap<>();
+    /** Moves on every reset, eviction and access patch; a put stamped before a change to what it files is dropped. */
     private long generation;
+    /** When each memory's row last changed under a reader's feet: its puts stamped before that are dropped. */
+    private final Ledger rowsChanged = new Ledger(LEDGER_IDS);
+    /** When edge lists and link counts were last dropped. */
+    private final Ledger graphChanged = new Ledger(LEDGER_IDS);
+    /** When the pinned lists were last dropped (one list per zone, reloaded by one query). */
+    private long pinsChangedAt;
     private long resetAt;
     private final long maxBytes;
     private long heldBytes;
@@ -120,6 +141,9 @@ final class RecordCache {
     /** Empties the cache; rows read from now on belong to {@code dataVersion}. */
     synchronized void reset(long dataVersion) {
         generation++;
+        rowsChanged.all(generation);
+        graphChanged.all(generation);
+        pinsChangedAt = generation;
         memories.clear();
         heldBytes = 0;
         pinnedByZone.clear();
@@ -135,12 +159,14 @@ final class RecordCache {
      * data version where it was: the cached rows take the bumps and stay valid.
      */
     synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
-        generation++; // a row being read now may predate the flush: its put must not land unpatched
+        generation++;
         bumps.forEach((id, bump) -> {
+            rowsChanged.id(id, generation); // a row being read now may predate the flush: its put must not land unpatched
             Row row = memories.get(id);
             if (row != null) row.memory = bump.applyTo(row.memory);
         });
         pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
+        pinsChangedAt = generation;
     }
 
     /**
@@ -151,27 +177,74 @@ final class RecordCache {
     synchronized long validate(long dataVersion, ChangeFeed feed) {
         if (validAt(dataVersion)) return generation;
         boolean young = nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
-        if (young && seq >= 0 && feed.accessEpoch() == accessEpoch) {
+        if (young && seq >= 0 && edgeSeq >= 0 && ownEpochMovesLeadTo(feed.accessEpoch())) {
             List<dev.engram.spi.Change> changes = feed.since(seq, MAX_EVICTIONS + 1);
-            if (changes.size() <= MAX_EVICTIONS && (!changes.isEmpty() || feed.head() >= seq)) {
-                generation++; // a row being read now may predate these changes: its put must not land
+            List<dev.engram.spi.Change> edgeChanges = feed.edgesSince(edgeSeq, MAX_EVICTIONS + 1);
+            if (changes.size() <= MAX_EVICTIONS && edgeChanges.size() <= MAX_EVICTIONS
+                    && (!changes.isEmpty() || feed.head() >= seq) && (!edgeChanges.isEmpty() || feed.edgeHead() >= edgeSeq)) {
+                generation++;
                 for (dev.engram.spi.Change c : changes) {
+                    rowsChanged.id(c.memoryId(), generation); // a row being read now may predate the change: its put must not land
                     Row gone = memories.remove(c.memoryId());
                     if (gone != null) heldBytes -= rowBytes(gone.memory);
+                    dropLinks(c.memoryId()); // the edge feed names a deleted memory's cascaded edges too; this costs nothing
                 }
+                for (dev.engram.spi.Change c : edgeChanges) dropLinks(c.memoryId());
                 pinnedByZone.clear();
-                edges.clear();
-                degrees.clear();
-                degreeGeneration++;
+                pinsChangedAt = generation;
                 version = dataVersion;
                 if (!changes.isEmpty()) seq = changes.get(changes.size() - 1).seq();
+                if (!edgeChanges.isEmpty()) edgeSeq = edgeChanges.get(edgeChanges.size() - 1).seq();
                 return generation;
             }
         }
         reset(dataVersion);
         seq = feed.head();
+        edgeSeq = feed.edgeHead();
         accessEpoch = feed.accessEpoch();
         return generation;
+    }
+
+    /**
+     * Whether the access epoch the feed shows is the cache's, or follows from it by moves of this process's writes that
+     * have committed but not reported yet ({@link #ownEpochMoveStarting}); then the cache takes it. A write that settles
+     * access counts commits on the writer connection and reports afterwards, and a recall validating in between found
+     * an epoch it could not explain and reset the whole cache: at 50 clients with a remember in five calls, fifteen
+     * times in ten seconds (issue 18's load). The write evicts the rows it settled once it reports.
+     */
+    private boolean ownEpochMovesLeadTo(long feedEpoch) {
+        long e = accessEpoch;
+        for (int steps = 0; e != feedEpoch && steps <= ownEpochMoves.size(); steps++) {
+            Long next = ownEpochMoves.get(e);
+            if (next == null) return false;
+            e = next;
+        }
+        if (e != feedEpoch) return false;
+        accessEpoch = feedEpoch;
+        return true;
+    }
+
+    /**
+     * A write of this process is about to commit access counts, moving the epoch from {@code before} to {@code after}:
+     * until it reports ({@link #accessEpochMoved}) or rolls back ({@link #ownEpochMoveAbandoned}) a validation that
+     * finds the epoch moved this way knows it is this process's.
+     */
+    synchronized void ownEpochMoveStarting(long before, long after) {
+        ownEpochMoves.put(before, after);
+    }
+
+    /** The write announced by {@link #ownEpochMoveStarting} did not commit. */
+    synchronized void ownEpochMoveAbandoned(long before, long after) {
+        ownEpochMoves.remove(before, after);
+    }
+
+    /** Drops {@code id}'s edge list and link count, changed at the current generation. */
+    private void dropLinks(String id) {
+        graphChanged.id(id, generation);
+        edges.remove(id);
+        degrees.remove(id);
+        Row row = memories.get(id);
+        if (row != null) row.degree = -1;
     }
 
     /**
@@ -180,6 +253,8 @@ final class RecordCache {
      * resets.
      */
     synchronized void accessEpochMoved(long before, long after) {
+        ownEpochMoves.remove(before, after);
+        if (accessEpoch >= after) return; // a validation took it already (epochs only grow)
         if (accessEpoch == before) accessEpoch = after;
         else forget();
     }
@@ -192,8 +267,12 @@ final class RecordCache {
     /** The next validation resets whatever the feed says (every row was rewritten without entries in it: a reseal). */
     synchronized void forget() {
         generation++;
+        rowsChanged.all(generation);
+        graphChanged.all(generation);
+        pinsChangedAt = generation;
         version = Long.MIN_VALUE;
         seq = -1;
+        edgeSeq = -1;
         accessEpoch = Long.MIN_VALUE;
     }
 
@@ -202,10 +281,12 @@ final class RecordCache {
         if (ids.isEmpty()) return;
         generation++;
         for (String id : ids) {
+            rowsChanged.id(id, generation);
             Row gone = memories.remove(id);
             if (gone != null) heldBytes -= rowBytes(gone.memory);
         }
         pinnedByZone.clear();
+        pinsChangedAt = generation;
     }
 
     /** The stamp puts must carry: taken before the statement whose rows they file. */
@@ -231,7 +312,7 @@ final class RecordCache {
     }
 
     synchronized void putMemory(long stamp, Memory m) {
-        if (stamp != generation) return;
+        if (rowsChanged.since(m.id(), stamp)) return;
         Row row = memories.get(m.id());
         if (row == null) {
             memories.put(m.id(), new Row(m));
@@ -251,7 +332,7 @@ final class RecordCache {
     }
 
     synchronized void putPinned(long stamp, String zone, List<Memory> pinned) {
-        if (stamp == generation) pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
+        if (pinsChangedAt <= stamp) pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
     }
 
     synchronized List<Edge> edges(String id) {
@@ -259,7 +340,7 @@ final class RecordCache {
     }
 
     synchronized void putEdges(long stamp, String id, List<Edge> list) {
-        if (stamp == generation) edges.put(id, List.copyOf(list));
+        if (!graphChanged.since(id, stamp)) edges.put(id, List.copyOf(list));
     }
 
     synchronized Integer degree(String id) {
@@ -283,7 +364,7 @@ final class RecordCache {
     }
 
     synchronized void putDegree(long stamp, String id, int degree) {
-        if (stamp != generation) return;
+        if (graphChanged.since(id, stamp)) return;
         Row row = memories.get(id);
         if (row == null) {
             degrees.put(id, degree);
@@ -297,8 +378,8 @@ final class RecordCache {
      * A cached row and its link count, in one map entry: a recall asks for the link counts of its hundred candidates and
      * then for their rows, and under C1 the hash lookups (the ids' map nodes, key strings and bytes, scattered over the
      * heap) were a third of a lexical recall's samples at 10k memories when the two lived in maps of their own
-     * (docs/benchmarks.md, "Link counts beside the cached rows"). The count belongs to {@link #degreeGeneration}: edges
-     * are not in the change feed, so every validation that finds changes drops all counts at once by moving it.
+     * (docs/benchmarks.md, "Link counts beside the cached rows"). The count belongs to {@link #degreeGeneration}, which a
+     * reset moves to drop all counts at once; an edge change sets the one row's count back to unknown (-1).
      */
     private static final class Row {
         Memory memory;
@@ -307,6 +388,48 @@ final class RecordCache {
 
         Row(Memory memory) {
             this.memory = memory;
+        }
+    }
+
+    /**
+     * When entries last changed, by {@link #generation}: per memory for the last {@code max} changes, and a generation
+     * before which everything counts as changed (a reset, or changes too old to be kept one by one). Under a stream of
+     * writes a reader's put used to be dropped whenever any change came between its stamp and its put: at 50 clients with
+     * a remember in five calls that was most puts, and the hundred candidates of most recalls were read from SQLite again
+     * (issue 18's load). Now only a change to the row it files drops it. Guarded by the cache's monitor.
+     */
+    static final class Ledger {
+        private final int max;
+        private long wholeAt;
+        /** In the order of their generations (an id changed again moves to the end). */
+        private final LinkedHashMap<String, Long> byId = new LinkedHashMap<>();
+
+        Ledger(int max) {
+            this.max = max;
+        }
+
+        /** Everything changed at {@code generation}. */
+        void all(long generation) {
+            wholeAt = generation;
+            byId.clear();
+        }
+
+        /** {@code id} changed at {@code generation}, the newest generation so far. */
+        void id(String id, long generation) {
+            byId.remove(id);
+            byId.put(id, generation);
+            if (byId.size() > max) {
+                Iterator<Map.Entry<String, Long>> eldest = byId.entrySet().iterator();
+                wholeAt = Math.max(wholeAt, eldest.next().getValue()); // forgotten one by one: treated as changed
+                eldest.remove();
+            }
+        }
+
+        /** Whether {@code id} may have changed after a read stamped {@code stamp} began. */
+        boolean since(String id, long stamp) {
+            if (wholeAt > stamp) return true;
+            Long at = byId.get(id);
+            return at != null && at > stamp;
         }
     }
 

@@ -33,7 +33,9 @@ final class SchemaMigrations {
             new Migration(5, "widened model: display names, entity types, edge labels, zone descriptions; tier computed",
                     SqliteStatements.SCHEMA_V5),
             new Migration(6, "written-back decay: when maintenance last faded a memory's importance",
-                    SqliteStatements.SCHEMA_V6));
+                    SqliteStatements.SCHEMA_V6),
+            new Migration(7, "edge changes: which memories' links changed, so cached link counts are dropped one by one",
+                    SqliteStatements.SCHEMA_V7));
 
     private final List<Migration> steps;
 

@@ -192,6 +192,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             T result = writer.inTransaction("write", tx -> {
                 access.restore(settled); // an attempt that found the database busy rolled back what it settled
                 settled.clear();
+                if (epoch[0] != null) cache.ownEpochMoveAbandoned(epoch[0][0], epoch[0][1]);
                 epoch[0] = null;
                 SqliteTransaction sqlite = tx;
                 sqlite.settleAccessFrom(access);
@@ -200,6 +201,8 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
                 } finally {
                     settled.putAll(sqlite.settled());
                     epoch[0] = sqlite.settledEpoch();
+                    // announced before the commit: a recall validating between the commit and the report below knows the move
+                    if (epoch[0] != null) cache.ownEpochMoveStarting(epoch[0][0], epoch[0][1]);
                 }
             });
             written = true;
@@ -209,7 +212,10 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             }
             return result;
         } finally {
-            if (!written) access.restore(settled);
+            if (!written) {
+                access.restore(settled);
+                if (epoch[0] != null) cache.ownEpochMoveAbandoned(epoch[0][0], epoch[0][1]);
+            }
         }
     }
 
@@ -376,6 +382,22 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         @Override
         public long head() {
             return SqlCalls.run("head seq", () -> SqlCalls.count(flushStatements.bound(HEAD_SEQ)));
+        }
+
+        @Override
+        public List<Change> edgesSince(long seq, int max) {
+            return SqlCalls.run("edge changes since " + seq, () -> {
+                try (ResultSet rs = flushStatements.bound(SqliteStatements.EDGE_CHANGES_SINCE, seq, max).executeQuery()) {
+                    List<Change> out = new ArrayList<>();
+                    while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
+                    return out;
+                }
+            });
+        }
+
+        @Override
+        public long edgeHead() {
+            return SqlCalls.run("edge head seq", () -> SqlCalls.count(flushStatements.bound(SqliteStatements.EDGE_HEAD_SEQ)));
         }
 
         @Override

@@ -26,7 +26,7 @@ final class SqliteStatements {
      * checks the set against what the migrations make).
      */
     static final java.util.Set<String> TABLES = java.util.Set.of("memories", "edges", "versions", "changes", "embeddings",
-            "tombstones", "tombstone_edges", "tombstone_versions", "zones", "marks");
+            "tombstones", "tombstone_edges", "tombstone_versions", "zones", "marks", "edge_changes");
 
     static String setApplicationId(int id) {
         return "PRAGMA application_id = " + id;
@@ -202,6 +202,35 @@ final class SqliteStatements {
     static final List<String> SCHEMA_V6 = List.of(
             "ALTER TABLE memories ADD COLUMN last_decay_at INTEGER",
             "ALTER TABLE tombstones ADD COLUMN last_decay_at INTEGER");
+    /**
+     * V7: which memories' links changed, in commit order, written by triggers so that every statement on {@code edges}
+     * (a link, an unlink, a cascade from a deleted memory, a restore) is in it. The record cache reads it to drop just the
+     * edge lists and link counts of those memories; before, it dropped all of them on every commit, and under a stream of
+     * writes every recall counted its hundred candidates' links in SQLite again (issue 18's load). The search index does not
+     * read it: no search field depends on links.
+     */
+    static final List<String> SCHEMA_V7 = List.of(
+            """
+            CREATE TABLE edge_changes (
+              seq INTEGER PRIMARY KEY AUTOINCREMENT,
+              memory_id TEXT NOT NULL)""",
+            """
+            CREATE TRIGGER edges_inserted AFTER INSERT ON edges BEGIN
+              INSERT INTO edge_changes (memory_id) VALUES (NEW.from_id);
+              INSERT INTO edge_changes (memory_id) VALUES (NEW.to_id);
+            END""",
+            """
+            CREATE TRIGGER edges_deleted AFTER DELETE ON edges BEGIN
+              INSERT INTO edge_changes (memory_id) VALUES (OLD.from_id);
+              INSERT INTO edge_changes (memory_id) VALUES (OLD.to_id);
+            END""",
+            """
+            CREATE TRIGGER edges_updated AFTER UPDATE ON edges BEGIN
+              INSERT INTO edge_changes (memory_id) VALUES (OLD.from_id);
+              INSERT INTO edge_changes (memory_id) VALUES (OLD.to_id);
+              INSERT INTO edge_changes (memory_id) VALUES (NEW.from_id);
+              INSERT INTO edge_changes (memory_id) VALUES (NEW.to_id);
+            END""");
     /**
      * V5, the widened model (issue 15): a display name (unique in its zone when set: a partial index,
      * because native memories have none), a free-text entity type, when the remembered event happened, the verification count and a
@@ -380,4 +409,6 @@ final class SqliteStatements {
     /** Moves whenever another connection (in any process) commits; see {@link RecordCache}. */
     static final String DATA_VERSION = "PRAGMA data_version";
     static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    static final String EDGE_HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM edge_changes";
+    static final String EDGE_CHANGES_SINCE = "SELECT seq, memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?";
 }

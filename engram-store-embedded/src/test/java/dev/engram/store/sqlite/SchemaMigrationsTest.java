@@ -235,6 +235,29 @@ class SchemaMigrationsTest {
         return sql;
     }
 
+    /** V6 as the written-back-decay release wrote it: V5 plus its statements (frozen in SCHEMA_V6). */
+    private static List<String> v6Fixture() {
+        List<String> sql = new ArrayList<>(v5Fixture().subList(0, v5Fixture().size() - 1));
+        sql.addAll(SqliteStatements.SCHEMA_V6);
+        sql.add("PRAGMA user_version = 6");
+        return sql;
+    }
+
+    @Test
+    void aV6FileGainsTheEdgeFeedAtV7AndItsEdgesChangesAreSeenThroughIt() throws SQLException {
+        writeFixture(v6Fixture());
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            assertEquals(2, store.count());
+            assertEquals(2, store.edges("m_aaaaaaaaab").size(), "the edges written before the migration are all there (now cached)");
+            store.write(tx -> tx.removeEdge("m_aaaaaaaaac", "m_aaaaaaaaab", EdgeType.DEPENDS_ON, null));
+            assertEquals(List.of(EdgeType.RELATED), store.edges("m_aaaaaaaaab").stream().map(Edge::type).toList(),
+                    "an old edge removed after the migration goes through the new feed");
+            store.write(tx -> tx.delete("m_aaaaaaaaac"));
+            assertEquals(List.of(), store.edges("m_aaaaaaaaab"), "and one a deleted memory took with it");
+        }
+        assertEquals(7, userVersion());
+    }
+
     @Test
     void aV5FileGainsLastDecayAtAtV6AndKeepsEveryMemory() throws SQLException {
         writeFixture(v5Fixture());

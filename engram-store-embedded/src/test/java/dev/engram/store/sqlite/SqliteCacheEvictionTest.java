@@ -80,4 +80,43 @@ class SqliteCacheEvictionTest {
         assertEquals("port 9090", store.get(a.id()).orElseThrow().content());
         assertNotNull(store.cache().memory(b.id()));
     }
+
+    /**
+     * Link counts and edge lists are dropped for the memories whose links changed, whoever changed them and however:
+     * a link, an unlink, and the edges a deleted memory takes with it (a cascade in SQLite, which the edges table's
+     * triggers see too). The others' stay cached.
+     */
+    @Test
+    void linksChangedByAnyWriteAreReadAgainAndTheOthersStay() {
+        store = SqliteMemoryStore.open(dir);
+        Memory a = insert(store, MemoryFixtures.minimal(clock, 1, "work", "port 8080").build());
+        Memory b = insert(store, MemoryFixtures.minimal(clock, 2, "work", "lead Dana").build());
+        Memory c = insert(store, MemoryFixtures.minimal(clock, 3, "work", "pool 40").build());
+        Memory d = insert(store, MemoryFixtures.minimal(clock, 4, "work", "retry 3").build());
+        link(store, a, b);
+        link(store, c, d);
+        List<String> all = List.of(a.id(), b.id(), c.id(), d.id());
+        assertEquals(java.util.Map.of(a.id(), 1, b.id(), 1, c.id(), 1, d.id(), 1), store.degrees(all));
+        assertEquals(1, store.edges(b.id()).size());
+
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(tx -> tx.delete(a.id())); // b's edge goes with a, by cascade
+        }
+        assertEquals(java.util.Map.of(c.id(), 1, d.id(), 1), store.degrees(all), "b lost its only link");
+        assertEquals(List.of(), store.edges(b.id()));
+        assertEquals(1, store.cache().degree(c.id()), "c's links did not change: its count is still cached");
+
+        link(store, b, c);
+        assertEquals(java.util.Map.of(b.id(), 1, c.id(), 2, d.id(), 1), store.degrees(all));
+        store.write(tx -> tx.removeEdge(c.id(), d.id(), dev.engram.memory.EdgeType.RELATED, null));
+        assertEquals(java.util.Map.of(b.id(), 1, c.id(), 1), store.degrees(all));
+        assertEquals(List.of(), store.edges(d.id()));
+    }
+
+    private void link(SqliteMemoryStore s, Memory from, Memory to) {
+        s.write(tx -> {
+            tx.addEdge(new dev.engram.memory.Edge(from.id(), to.id(), dev.engram.memory.EdgeType.RELATED, clock.instant()));
+            return null;
+        });
+    }
 }
