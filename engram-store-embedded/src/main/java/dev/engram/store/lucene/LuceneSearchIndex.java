@@ -34,7 +34,6 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -128,6 +127,7 @@ public final class LuceneSearchIndex implements SearchIndex {
     private final Directory directory;
     private final TextAnalysis analysis = new TextAnalysis();
     private final QueryTranslator queries = new QueryTranslator(analysis);
+    private final PostFilter postFilter = new PostFilter();
     /** Of the reader last searched; replaced, never changed, when a search brings another reader. */
     private volatile FilterCoverage coverage;
     /** Sign codes of the segments vector scans have read; segments outlive readers, so they are kept here. */
@@ -552,7 +552,7 @@ public final class LuceneSearchIndex implements SearchIndex {
             int k = Math.max(1, Math.min(query.limit(), maxDoc));
             // nobody reads the total hit count, so the disjunction may skip documents that cannot reach the
             // top k from the first k hits on, instead of counting the first 1,000 matches exactly
-            return MemoryDocuments.hits(searcher, searcher.search(lucene.get(), new TopScoreDocCollectorManager(k, k)));
+            return MemoryDocuments.hits(searcher, postFilter.search(searcher, lucene.get(), k));
         });
     }
 
