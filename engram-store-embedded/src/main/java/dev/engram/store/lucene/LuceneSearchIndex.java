@@ -546,13 +546,14 @@ public final class LuceneSearchIndex implements SearchIndex {
     @Override
     public List<IndexHit> search(IndexQuery query) {
         return searchCaughtUp("search", (searcher, maxDoc) -> {
-            Optional<Query> lucene = queries.translate(query, coverage(searcher), searcher.getTopReaderContext());
+            FilterCoverage coverage = coverage(searcher);
+            Optional<Query> lucene = queries.translate(query, coverage, searcher.getTopReaderContext());
             if (lucene.isEmpty()) return List.of();
             // Lucene allocates a queue of the requested size up front: never more than there are documents
             int k = Math.max(1, Math.min(query.limit(), maxDoc));
             // nobody reads the total hit count, so the disjunction may skip documents that cannot reach the
             // top k from the first k hits on, instead of counting the first 1,000 matches exactly
-            return MemoryDocuments.hits(searcher, postFilter.search(searcher, lucene.get(), k));
+            return MemoryDocuments.hits(searcher, postFilter.search(searcher, lucene.get(), k, coverage));
         });
     }
 

@@ -59,12 +59,13 @@ class PostFilterTest {
             for (int round = 0; round < 2; round++) { // the second round reads the kept bit sets
                 try (DirectoryReader reader = DirectoryReader.open(writer)) {
                     IndexSearcher searcher = new IndexSearcher(reader);
+                    FilterCoverage coverage = new FilterCoverage(reader);
                     Random queries = new Random(7);
                     for (int q = 0; q < 300; q++) {
                         Query query = query(queries);
                         int k = 1 + queries.nextInt(30);
                         TopDocs expected = searcher.search(query, new TopScoreDocCollectorManager(k, Integer.MAX_VALUE));
-                        TopDocs actual = post.search(searcher, query, k);
+                        TopDocs actual = post.search(searcher, query, k, coverage);
                         assertEquals(ids(expected), ids(actual), query.toString());
                         for (int i = 0; i < expected.scoreDocs.length; i++) {
                             assertEquals(expected.scoreDocs[i].score, actual.scoreDocs[i].score, query.toString());
@@ -75,6 +76,23 @@ class PostFilterTest {
                 }
             }
             assertTrue(compared > 1_000, "the queries found hits to compare: " + compared);
+
+            // a filter passing fewer than an eighth of the documents leads the conjunction instead: no bit set is made
+            PostFilter fresh = new PostFilter();
+            try (DirectoryReader reader = DirectoryReader.open(writer)) {
+                IndexSearcher searcher = new IndexSearcher(reader);
+                Query selective = new BooleanQuery.Builder()
+                        .add(new TermQuery(new Term("content", "w1")), Occur.MUST)
+                        .add(new TermInSetQuery("zone", List.of(new BytesRef("billing"))), Occur.FILTER)
+                        .add(new TermQuery(new Term("tag", "t0")), Occur.FILTER).build(); // about a sixth of a fifth
+                fresh.search(searcher, selective, 10, new FilterCoverage(reader));
+                assertEquals(0, fresh.segmentsKept());
+                Query broad = new BooleanQuery.Builder()
+                        .add(new TermQuery(new Term("content", "w1")), Occur.MUST)
+                        .add(new TermInSetQuery("zone", List.of(new BytesRef("default"))), Occur.FILTER).build(); // about half
+                fresh.search(searcher, broad, 10, new FilterCoverage(reader));
+                assertTrue(fresh.segmentsKept() > 0);
+            }
         }
     }
 
