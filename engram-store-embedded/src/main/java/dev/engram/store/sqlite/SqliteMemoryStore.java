@@ -370,13 +370,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     private final RecordCache.ChangeFeed flushFeed = new RecordCache.ChangeFeed() {
         @Override
         public List<Change> since(long seq, int max) {
-            return SqlCalls.run("changes since " + seq, () -> {
-                try (ResultSet rs = flushStatements.bound(CHANGES_SINCE, seq, max).executeQuery()) {
-                    List<Change> out = new ArrayList<>();
-                    while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
-                    return out;
-                }
-            });
+            return read("changes since " + seq, CHANGES_SINCE, seq, max);
         }
 
         @Override
@@ -386,8 +380,13 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
         @Override
         public List<Change> edgesSince(long seq, int max) {
-            return SqlCalls.run("edge changes since " + seq, () -> {
-                try (ResultSet rs = flushStatements.bound(SqliteStatements.EDGE_CHANGES_SINCE, seq, max).executeQuery()) {
+            return read("edge changes since " + seq, SqliteStatements.EDGE_CHANGES_SINCE, seq, max);
+        }
+
+        /** A feed's rows (seq, memory id) after {@code seq}, oldest first. */
+        private List<Change> read(String what, String sql, long seq, int max) {
+            return SqlCalls.run(what, () -> {
+                try (ResultSet rs = flushStatements.bound(sql, seq, max).executeQuery()) {
                     List<Change> out = new ArrayList<>();
                     while (rs.next()) out.add(new Change(rs.getLong(1), rs.getString(2)));
                     return out;
