@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.lucene.index.IndexReader;
+import java.util.Optional;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -48,17 +46,21 @@ import org.apache.lucene.util.FixedBitSet;
  *
  * <p>A segment's documents never change their zone, type, status or tags (an update adds a new document), so a bit set
  * holds for the segment's life; deleted documents are left to the text search, which never returns them. Bit sets are
- * kept per segment core and dropped when it closes. A query with anything else at its top level (a creation-time
+ * kept per segment core ({@link SegmentCache}) and dropped when it closes. A query with anything else at its top level (a creation-time
  * range, which changes with every query) is searched as Lucene plans it.
  */
 final class PostFilter {
     /** The least share of the live documents a filter must pass to be applied as hits are collected; under it, the conjunction. */
     static final double MIN_SHARE = 1.0 / 8;
 
-    /** Distinct filters kept per segment: a store has a handful of zones, types and status sets. */
-    private static final int MAX_FILTERS_PER_SEGMENT = 64;
+    /** Bit sets kept in all: a store has a handful of zones, types and status sets, over ten or so segments. */
+    private static final int MAX_KEPT = 1_024;
 
-    private final Map<IndexReader.CacheKey, Map<Query, FixedBitSet>> bySegment = new ConcurrentHashMap<>();
+    /** The documents of one segment that pass one filter; {@code bits} null when none does. */
+    private record Passing(FixedBitSet bits) {
+    }
+
+    private final SegmentCache<Query, Passing> kept = new SegmentCache<>(MAX_KEPT);
 
     /**
      * The top {@code k} of {@code translated} ({@link QueryTranslator}'s shape: the text as MUST, filters as FILTER);
@@ -91,37 +93,25 @@ final class PostFilter {
 
     /** The documents of {@code leaf} that pass {@code filter}, or null when none does. */
     private Bits bits(IndexSearcher searcher, Query filter, Weight[] weight, LeafReaderContext leaf) throws IOException {
-        IndexReader.CacheHelper helper = leaf.reader().getCoreCacheHelper();
-        Map<Query, FixedBitSet> kept = null;
-        if (helper != null) {
-            kept = bySegment.get(helper.getKey());
-            if (kept == null) {
-                Map<Query, FixedBitSet> fresh = new ConcurrentHashMap<>();
-                kept = bySegment.putIfAbsent(helper.getKey(), fresh);
-                if (kept == null) {
-                    kept = fresh;
-                    helper.addClosedListener(bySegment::remove);
-                }
-            }
-            FixedBitSet known = kept.get(filter);
-            if (known != null) return known.cardinality() == 0 ? null : known;
-        }
+        Optional<Passing> known = kept.get(leaf.reader(), filter, () -> passing(searcher, filter, weight, leaf));
+        return (known.isPresent() ? known.get() : passing(searcher, filter, weight, leaf)).bits(); // no core key: not kept
+    }
+
+    private static Passing passing(IndexSearcher searcher, Query filter, Weight[] weight, LeafReaderContext leaf) throws IOException {
         if (weight[0] == null) {
             weight[0] = searcher.createWeight(searcher.rewrite(new ConstantScoreQuery(filter)), ScoreMode.COMPLETE_NO_SCORES, 1f);
         }
-        FixedBitSet out = new FixedBitSet(leaf.reader().maxDoc());
         Scorer scorer = weight[0].scorer(leaf);
-        if (scorer != null) {
-            DocIdSetIterator it = scorer.iterator();
-            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) out.set(doc);
-        }
-        if (kept != null && kept.size() < MAX_FILTERS_PER_SEGMENT) kept.put(filter, out);
-        return out.cardinality() == 0 ? null : out;
+        if (scorer == null) return new Passing(null);
+        FixedBitSet out = new FixedBitSet(leaf.reader().maxDoc());
+        DocIdSetIterator it = scorer.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) out.set(doc);
+        return new Passing(out.cardinality() == 0 ? null : out);
     }
 
-    /** For tests: segments with bit sets kept. */
-    int segmentsKept() {
-        return bySegment.size();
+    /** For tests: bit sets kept. */
+    int kept() {
+        return kept.size();
     }
 
     @FunctionalInterface

@@ -1,12 +1,9 @@
 package dev.engram.store.lucene;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.FixedBitSet;
@@ -104,23 +101,11 @@ final class SignCodes {
      * not with a reader.
      */
     static final class Cache {
-        private record Key(IndexReader.CacheKey segment, String field) {
-        }
-
-        private final Map<Key, SignCodes> codes = new ConcurrentHashMap<>();
+        private final SegmentCache<String, SignCodes> codes = new SegmentCache<>(Integer.MAX_VALUE);
 
         /** The segment's codes for {@code field}, built on first use; empty when the segment offers no key to keep them by. */
         Optional<SignCodes> of(LeafReader reader, String field, int dimensions) throws IOException {
-            IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
-            if (helper == null) return Optional.empty();
-            Key key = new Key(helper.getKey(), field);
-            SignCodes known = codes.get(key); // the field's name holds its dimensions
-            if (known != null) return Optional.of(known);
-            SignCodes built = build(reader, field, dimensions);
-            if (codes.put(key, built) == null) {
-                helper.addClosedListener(closed -> codes.keySet().removeIf(k -> k.segment() == closed));
-            }
-            return Optional.of(built);
+            return codes.get(reader, field, () -> build(reader, field, dimensions)); // the field's name holds its dimensions
         }
 
         /**

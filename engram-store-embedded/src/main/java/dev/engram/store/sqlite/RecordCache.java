@@ -114,8 +114,6 @@ final class RecordCache {
     private final Map<String, List<Edge>> edges = bounded();
     /** Link counts of memories without a cached row; those with one keep it in their {@link Row}. */
     private final Map<String, Integer> degrees = bounded();
-    /** Moves whenever every link count is dropped: a {@link Row}'s count stamped with an older one is unknown. */
-    private long degreeGeneration;
     private final LongSupplier nanoTime;
 
     RecordCache() {
@@ -149,7 +147,6 @@ final class RecordCache {
         pinnedByZone.clear();
         edges.clear();
         degrees.clear();
-        degreeGeneration++;
         version = dataVersion;
         resetAt = nanoTime.getAsLong();
     }
@@ -177,7 +174,7 @@ final class RecordCache {
     synchronized long validate(long dataVersion, ChangeFeed feed) {
         if (validAt(dataVersion)) return generation;
         boolean young = nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
-        if (young && seq >= 0 && edgeSeq >= 0 && ownEpochMovesLeadTo(feed.accessEpoch())) {
+        if (young && seq >= 0 && edgeSeq >= 0 && followOwnEpochMoves(feed.accessEpoch())) {
             List<dev.engram.spi.Change> changes = feed.since(seq, MAX_EVICTIONS + 1);
             List<dev.engram.spi.Change> edgeChanges = feed.edgesSince(edgeSeq, MAX_EVICTIONS + 1);
             if (changes.size() <= MAX_EVICTIONS && edgeChanges.size() <= MAX_EVICTIONS
@@ -187,8 +184,8 @@ final class RecordCache {
                     rowsChanged.id(c.memoryId(), generation); // a row being read now may predate the change: its put must not land
                     Row gone = memories.remove(c.memoryId());
                     if (gone != null) heldBytes -= rowBytes(gone.memory);
-                    dropLinks(c.memoryId()); // the edge feed names a deleted memory's cascaded edges too; this costs nothing
                 }
+                // links are in the edge feed only, a deleted memory's cascaded edges too (the edges table's triggers)
                 for (dev.engram.spi.Change c : edgeChanges) dropLinks(c.memoryId());
                 pinnedByZone.clear();
                 pinsChangedAt = generation;
@@ -212,7 +209,7 @@ final class RecordCache {
      * an epoch it could not explain and reset the whole cache: at 50 clients with a remember in five calls, fifteen
      * times in ten seconds (issue 18's load). The write evicts the rows it settled once it reports.
      */
-    private boolean ownEpochMovesLeadTo(long feedEpoch) {
+    private boolean followOwnEpochMoves(long feedEpoch) {
         long e = accessEpoch;
         for (int steps = 0; e != feedEpoch && steps <= ownEpochMoves.size(); steps++) {
             Long next = ownEpochMoves.get(e);
@@ -356,10 +353,10 @@ final class RecordCache {
         }
     }
 
-    /** The link count kept in the memory's row when it is of this generation, else the one kept on its own, else null. */
+    /** The link count kept in the memory's row when known, else the one kept on its own, else null. */
     private Integer knownDegree(String id) {
         Row row = memories.get(id);
-        if (row != null && row.degreeGeneration == degreeGeneration && row.degree >= 0) return row.degree;
+        if (row != null && row.degree >= 0) return row.degree;
         return degrees.get(id);
     }
 
@@ -370,7 +367,6 @@ final class RecordCache {
             degrees.put(id, degree);
         } else {
             row.degree = degree;
-            row.degreeGeneration = degreeGeneration;
         }
     }
 
@@ -378,13 +374,12 @@ final class RecordCache {
      * A cached row and its link count, in one map entry: a recall asks for the link counts of its hundred candidates and
      * then for their rows, and under C1 the hash lookups (the ids' map nodes, key strings and bytes, scattered over the
      * heap) were a third of a lexical recall's samples at 10k memories when the two lived in maps of their own
-     * (docs/benchmarks.md, "Link counts beside the cached rows"). The count belongs to {@link #degreeGeneration}, which a
-     * reset moves to drop all counts at once; an edge change sets the one row's count back to unknown (-1).
+     * (docs/benchmarks.md, "Link counts beside the cached rows"). -1 while unknown: a new row, or an edge change of the
+     * memory ({@link #dropLinks}); a reset drops the rows themselves.
      */
     private static final class Row {
         Memory memory;
         int degree = -1;
-        long degreeGeneration;
 
         Row(Memory memory) {
             this.memory = memory;
