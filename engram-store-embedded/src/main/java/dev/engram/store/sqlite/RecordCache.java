@@ -1,5 +1,6 @@
 package dev.engram.store.sqlite;
 
+import dev.engram.spi.PendingAccess;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import java.util.Collection;

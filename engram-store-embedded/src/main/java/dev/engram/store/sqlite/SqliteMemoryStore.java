@@ -1,5 +1,6 @@
 package dev.engram.store.sqlite;
 
+import dev.engram.spi.PendingAccess;
 import static dev.engram.store.sqlite.SqliteStatements.CHANGES_SINCE;
 import static dev.engram.store.sqlite.SqliteStatements.COUNT;
 import static dev.engram.store.sqlite.SqliteStatements.DATA_VERSION;
@@ -118,6 +119,11 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     }
 
     SqliteMemoryStore(Path dir, SchemaMigrations migrations, Duration lockWait) {
+        this(dir, migrations, lockWait, ACCESS_FLUSH);
+    }
+
+    /** With access bumps flushed every {@code accessFlush} (tests that must see them buffered use a long one). */
+    SqliteMemoryStore(Path dir, SchemaMigrations migrations, Duration lockWait, Duration accessFlush) {
         this.file = dir.resolve("engram.db");
         // before the first connection: switching to WAL is already a write
         if (DatabaseInspector.inspect(file) instanceof DatabaseIdentity.Foreign foreign) {
@@ -156,7 +162,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             t.setDaemon(true); // a forgotten close must not keep the JVM alive; only access counts are at stake
             return t;
         });
-        long every = ACCESS_FLUSH.toMillis();
+        long every = accessFlush.toMillis();
         accessFlusher.scheduleWithFixedDelay(this::flushAccess, every, every, TimeUnit.MILLISECONDS);
     }
 

@@ -1,5 +1,6 @@
 package dev.engram.store.sqlite;
 
+import dev.engram.spi.PendingAccess;
 import java.util.List;
 
 /** Every SQL statement of the SQLite store, so the schema and its queries are read in one place. */

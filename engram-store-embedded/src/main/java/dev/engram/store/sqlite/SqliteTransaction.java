@@ -1,5 +1,6 @@
 package dev.engram.store.sqlite;
 
+import dev.engram.spi.PendingAccess;
 import static dev.engram.store.sqlite.SqliteStatements.APPEND_CHANGE;
 import static dev.engram.store.sqlite.SqliteStatements.DELETE_EDGE;
 import static dev.engram.store.sqlite.SqliteStatements.DELETE_MEMORY;

@@ -1,5 +1,6 @@
 package dev.engram.store.sqlite;
 
+import dev.engram.spi.PendingAccess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -10,6 +10,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
+import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.Tombstone;
@@ -18,7 +19,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,15 +39,46 @@ final class PgTransaction implements StoreTransaction {
             + String.join(" = ?, ", PgRows.COLUMNS.subList(1, PgRows.COLUMNS.size())) + " = ? WHERE id = ?";
     /** Gap-free: the write lock makes max + 1 safe, and a rolled-back transaction takes its numbers back. */
     static final String APPEND_CHANGE = "INSERT INTO changes (seq, memory_id) SELECT COALESCE(max(seq), 0) + 1, ? FROM changes";
+    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?";
     static final String INSERT_TOMBSTONE = "INSERT INTO tombstones (" + MEMORY_COLUMNS + ", deleted_at,"
             + " embedding_model, embedding_dims, embedding_vector) VALUES (" + placeholders(PgRows.COLUMNS.size() + 4) + ")";
 
     private final Connection c;
     private boolean open = true;
     private boolean changed;
+    /** This replica's buffered access counts, settled row by row as the work touches rows; null: none to settle. */
+    private final PendingAccess access;
+    private final Map<String, PendingAccess.Bump> settled = new HashMap<>();
 
-    PgTransaction(Connection c) {
+    PgTransaction(Connection c, PendingAccess access) {
         this.c = c;
+        this.access = access;
+    }
+
+    /**
+     * Before this transaction reads or rewrites a memory's row, that memory's pending access bump is written into it
+     * (and taken from the buffer): a row read here then carries its counts, and a row rewritten from an earlier read
+     * through the store (which showed the bump on top) is not bumped twice. Only the rows the work touches: the
+     * store's flush writes the rest, so a remember under a stream of recalls does not rewrite dozens of rows under the
+     * cluster's write lock.
+     */
+    private void settle(String id) {
+        if (access == null) return;
+        PendingAccess.Bump bump = access.take(id);
+        if (bump == null) return;
+        settled.merge(id, bump, PendingAccess.Bump::then);
+        PgCalls.run("record access of " + id, () -> update(RECORD_ACCESS, bump.count(), bump.last().toEpochMilli(), id));
+    }
+
+    /** The bumps {@link #settle} wrote, for the store to put back if the transaction does not commit. */
+    Map<String, PendingAccess.Bump> settled() {
+        return settled;
+    }
+
+    /** A row found by key or name, read again by id once its pending bump is settled (when it had one). */
+    private Optional<Memory> settled(Optional<Memory> found) {
+        if (found.isEmpty() || access == null || access.overlay(found.get()) == found.get()) return found;
+        return get(found.get().id());
     }
 
     void end() {
@@ -83,17 +117,18 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> get(String id) {
+        settle(id);
         return PgCalls.run("get " + id, () -> PgReads.get(c(), id));
     }
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return PgCalls.run("get " + zone + "/" + key, () -> PgReads.getByKey(c(), zone, key));
+        return settled(PgCalls.run("get " + zone + "/" + key, () -> PgReads.getByKey(c(), zone, key)));
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return PgCalls.run("get " + zone + " name " + name, () -> PgReads.getByName(c(), zone, name));
+        return settled(PgCalls.run("get " + zone + " name " + name, () -> PgReads.getByName(c(), zone, name)));
     }
 
     @Override
@@ -113,6 +148,7 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public void update(Memory memory) {
+        settle(memory.id());
         if (!exists(memory.id())) throw new NotFoundException("no memory with id " + memory.id() + " to update");
         keyFree(memory);
         PgCalls.run("update " + memory.id(), () -> {
@@ -140,6 +176,7 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public boolean delete(String id) {
+        settle(id); // a bump left pending would be written into no row; taken, a failed write puts it back
         // edges, versions and the vector go by ON DELETE CASCADE
         return PgCalls.run("delete " + id, () -> {
             int deleted = update("DELETE FROM memories WHERE id = ?", id);

@@ -9,12 +9,14 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -22,6 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -39,29 +44,43 @@ import org.slf4j.LoggerFactory;
  *       {@code on} by default).
  *   <li>A write that appended to the change feed also {@code NOTIFY}s the schema's channel, delivered
  *       on commit, which wakes the other replicas' indexes ({@link ChangeListener}).
- *   <li>{@link #recordAccess} writes at once, under the same lock, with {@code synchronous_commit = off}
- *       for that transaction only: an access count is best effort (the SPI allows losing the last
- *       second of them), so it does not pay a WAL flush.
+ *   <li>{@link #recordAccess} only buffers ({@link PendingAccess}); reads through this store add the
+ *       buffered bumps to what they read. A write settles the bumps of the rows it touches, and a daemon
+ *       thread writes the rest every {@link #ACCESS_FLUSH} in one transaction under the write lock, with
+ *       {@code synchronous_commit = off} for that transaction only: an access count is best effort (the
+ *       SPI allows losing the last second of them). Written at once, every recall took the cluster's write
+ *       lock for its own transaction, and with two replicas they queued for it behind each other's
+ *       writes (issue 18: a second replica served 0.79x the calls of one).
  * </ul>
  * Thread-safe.
  */
 public final class PostgresMemoryStore implements MemoryStore {
     private static final Logger log = LoggerFactory.getLogger(PostgresMemoryStore.class);
     private static final int WRITE_ATTEMPTS = 5;
+    /** How often buffered access bumps are written; a kill loses at most about this much of them. */
+    static final Duration ACCESS_FLUSH = Duration.ofSeconds(1);
 
     private final HikariDataSource pool;
     private final PostgresLocation location;
     private final String lockSql;
     private final String notifySql;
+    private final PendingAccess access = new PendingAccess();
+    private final ScheduledExecutorService flusher;
 
     /** See {@link #open}: the longest a call waits for a connection before it is told the store is unreachable. */
     static final int CONNECTION_WAIT_MS = 4_000;
 
-    private PostgresMemoryStore(HikariDataSource pool, PostgresLocation location) {
+    private PostgresMemoryStore(HikariDataSource pool, PostgresLocation location, Duration accessFlush) {
         this.pool = pool;
         this.location = location;
         this.lockSql = "SELECT pg_advisory_xact_lock(" + PgSchema.LOCK_CLASS + ", " + location.schema().hashCode() + ")";
         this.notifySql = "SELECT pg_notify('" + ChangeListener.channel(location.schema()) + "', '')";
+        this.flusher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "engram-pg-access-flush");
+            t.setDaemon(true);
+            return t;
+        });
+        flusher.scheduleWithFixedDelay(this::flushAccess, accessFlush.toMillis(), accessFlush.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -70,6 +89,11 @@ public final class PostgresMemoryStore implements MemoryStore {
      * @throws StoreException naming the server when it cannot be reached or the schema is from a newer Engram
      */
     public static PostgresMemoryStore open(PostgresLocation location) {
+        return open(location, ACCESS_FLUSH);
+    }
+
+    /** With access bumps flushed every {@code accessFlush} (tests that must see them buffered use a long one). */
+    static PostgresMemoryStore open(PostgresLocation location, Duration accessFlush) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(location.jdbcUrl());
         if (location.user() != null) config.setUsername(location.user());
@@ -98,7 +122,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             pool.close();
             throw e;
         }
-        return new PostgresMemoryStore(pool, location);
+        return new PostgresMemoryStore(pool, location, accessFlush);
     }
 
     /** The random id the schema got when it was created; the same for every replica. */
@@ -126,13 +150,15 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
         for (int attempt = 1; ; attempt++) {
+            PgTransaction tx = null;
+            boolean committed = false;
             try (Connection c = pool.getConnection()) {
                 c.setAutoCommit(false);
                 try {
                     try (Statement st = c.createStatement()) {
                         st.execute(lockSql);
                     }
-                    PgTransaction tx = new PgTransaction(c);
+                    tx = new PgTransaction(c, access);
                     T result;
                     try {
                         result = work.apply(tx);
@@ -146,6 +172,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                         }
                     }
                     c.commit();
+                    committed = true;
                     return result;
                 } catch (RuntimeException | SQLException e) {
                     rollbackQuietly(c);
@@ -160,6 +187,9 @@ public final class PostgresMemoryStore implements MemoryStore {
                 }
             } catch (SQLException e) {
                 throw PgCalls.failure("write", e);
+            } finally {
+                // the bumps the attempt settled were rolled back with it: buffered again, for a retry or the flush
+                if (tx != null && !committed) access.restore(tx.settled());
             }
         }
     }
@@ -174,22 +204,23 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> get(String id) {
-        return read("get " + id, c -> PgReads.get(c, id));
+        return read("get " + id, c -> PgReads.get(c, id)).map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, c -> PgReads.getByKey(c, zone, key));
+        return read("get " + zone + "/" + key, c -> PgReads.getByKey(c, zone, key)).map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return read("get " + zone + " name " + name, c -> PgReads.getByName(c, zone, name));
+        return read("get " + zone + " name " + name, c -> PgReads.getByName(c, zone, name)).map(access::overlay);
     }
 
     @Override
     public List<Memory> getAll(List<String> ids) {
-        return read("get " + ids.size() + " memories", c -> PgReads.getAll(c, ids));
+        List<Memory> found = read("get " + ids.size() + " memories", c -> PgReads.getAll(c, ids));
+        return access.overlay(found);
     }
 
     @Override
@@ -224,7 +255,8 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> pinned(String zone) {
-        return read("pinned " + zone, c -> PgReads.pinned(c, zone));
+        List<Memory> pinned = read("pinned " + zone, c -> PgReads.pinned(c, zone));
+        return access.overlay(pinned);
     }
 
     /** Page by page (keyset on creation time and id), so a large store is never held in memory at once. */
@@ -236,7 +268,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             long created = afterCreated;
             String id = afterId;
             List<Memory> page = read("list " + (zone == null ? "all zones" : zone), c -> PgReads.page(c, zone, created, id));
-            page.forEach(action);
+            access.overlay(page).forEach(action);
             if (page.size() < PgReads.PAGE) return;
             Memory last = page.get(page.size() - 1);
             afterCreated = last.createdAt().toEpochMilli();
@@ -288,29 +320,54 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public void recordAccess(Collection<String> ids, Instant at) {
         if (ids.isEmpty()) return;
-        Map<String, Integer> bumps = new TreeMap<>(); // sorted: rows are locked in one order
-        for (String id : ids) bumps.merge(id, 1, Integer::sum);
-        write(tx -> PgCalls.run("record access", () -> {
-            Connection c = ((PgTransaction) tx).connection();
-            try (Statement st = c.createStatement()) {
-                st.execute("SET LOCAL synchronous_commit = off");
-            }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?")) {
-                for (Map.Entry<String, Integer> e : bumps.entrySet()) {
-                    ps.setLong(1, e.getValue());
-                    ps.setLong(2, at.toEpochMilli());
-                    ps.setString(3, e.getKey());
-                    ps.addBatch();
-                }
-                return ps.executeBatch().length;
-            }
-        }));
+        access.add(ids, at); // unknown ids are dropped by the UPDATE when flushed
     }
 
-    /** Closes the pool; every write has committed already. */
+    /**
+     * Writes the buffered bumps in one transaction; the flusher's task, and the last step of {@link #close}. They are
+     * taken from the buffer only once the write lock is held: a write that rewrote a row from a read that showed its
+     * bump has committed by then, or will find the bump written. A failure (the server unreachable) keeps them for the
+     * next try and never kills the flusher.
+     */
+    void flushAccess() {
+        if (access.isEmpty()) return;
+        List<Map<String, PendingAccess.Bump>> taken = new java.util.ArrayList<>(1);
+        try {
+            write(tx -> PgCalls.run("record access", () -> {
+                if (!taken.isEmpty()) access.restore(taken.remove(0)); // a retried attempt: its first try rolled back
+                Map<String, PendingAccess.Bump> bumps = new TreeMap<>(access.drain()); // sorted: rows locked in one order
+                taken.add(bumps);
+                Connection c = ((PgTransaction) tx).connection();
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET LOCAL synchronous_commit = off");
+                }
+                try (PreparedStatement ps = c.prepareStatement(PgTransaction.RECORD_ACCESS)) {
+                    for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
+                        ps.setLong(1, e.getValue().count());
+                        ps.setLong(2, e.getValue().last().toEpochMilli());
+                        ps.setString(3, e.getKey());
+                        ps.addBatch();
+                    }
+                    return ps.executeBatch().length;
+                }
+            }));
+        } catch (RuntimeException e) {
+            if (!taken.isEmpty()) access.restore(taken.get(0));
+            log.warn("store {}: could not record access counts now (kept for the next try): {}", location, e.getMessage());
+        }
+    }
+
+    /** Writes the buffered access bumps and closes the pool; every write has committed already. */
     @Override
     public void close() {
+        if (pool.isClosed()) return;
+        flusher.shutdown();
+        try {
+            if (!flusher.awaitTermination(10, TimeUnit.SECONDS)) log.warn("store {}: access flush still running at close", location);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushAccess();
         pool.close();
     }
 }
