@@ -423,7 +423,10 @@ public final class Main implements Runnable {
         @Option(names = "--rate", defaultValue = "0", description = "Calls a second the clients offer together, each on a fixed"
                 + " schedule (open loop); 0: back to back (default ${DEFAULT-VALUE}).")
         double rate;
-        @Option(names = "--warmup", defaultValue = "10", description = "Seconds of unmeasured calls before the first row, so the"
+        // 120 s: under this load on 2 cores the server's C2 compiler still compiled 600-700 methods every 30 s until
+        // about 170 s after start, and 50-100 by 240 s (-XX:+LogCompilation, docs/benchmarks.md); a served process runs
+        // for hours, so a row measured in its first minute measured the JIT
+        @Option(names = "--warmup", defaultValue = "120", description = "Seconds of unmeasured calls before the first row, so the"
                 + " server's JIT has compiled its hot paths (default ${DEFAULT-VALUE}).")
         int warmup;
 
