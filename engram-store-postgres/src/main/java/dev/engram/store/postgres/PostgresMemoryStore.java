@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *       {@code synchronous_commit = off} for that transaction only: an access count is best effort (the
  *       SPI allows losing the last second of them). Written at once, every recall took the cluster's write
  *       lock for its own transaction, and with two replicas they queued for it behind each other's
- *       writes (issue 18: a second replica served 0.79x the calls of one).
+ *       writes (issue 18: a second replica served 0.44-0.79x the calls of one).
  * </ul>
  * Thread-safe.
  */
