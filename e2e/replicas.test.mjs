@@ -47,7 +47,9 @@ describe("two replicas on one PostgreSQL", { skip: unreachable, timeout: 600_000
     return (await res.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
   };
   const snapshot = async (r, zone) => JSON.stringify((await exported(r)).filter((m) => m.zone === zone)
-    .map(({ accessCount, lastAccessedAt, ...rest }) => rest)); // a read by the zone's owner may count access
+    // access counts aside: an earlier test's recalls may be flushed meanwhile (a replica buffers them up to a second);
+    // the export names them in snake case, which the camel-case names here missed until the buffering showed it
+    .map(({ access_count, last_accessed_at, ...rest }) => rest));
 
   before(async () => {
     for (const [zone, content] of [["team", "The team deploys on Tuesdays with the blue green script"],
