@@ -1,8 +1,8 @@
 package dev.engram.store.sqlite;
 
-import dev.engram.spi.PendingAccess;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.spi.PendingAccess;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,6 +1,5 @@
 package dev.engram.store.sqlite;
 
-import dev.engram.spi.PendingAccess;
 import static dev.engram.store.sqlite.SqliteStatements.CHANGES_SINCE;
 import static dev.engram.store.sqlite.SqliteStatements.COUNT;
 import static dev.engram.store.sqlite.SqliteStatements.DATA_VERSION;
@@ -19,6 +18,7 @@ import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryStore;
+import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package dev.engram.store.sqlite;
 
-import dev.engram.spi.PendingAccess;
 import static dev.engram.store.sqlite.SqliteStatements.APPEND_CHANGE;
 import static dev.engram.store.sqlite.SqliteStatements.DELETE_EDGE;
 import static dev.engram.store.sqlite.SqliteStatements.DELETE_MEMORY;
@@ -27,6 +26,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
+import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.Tombstone;

@@ -1,6 +1,5 @@
 package dev.engram.store.sqlite;
 
-import dev.engram.spi.PendingAccess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -11,6 +10,7 @@ import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
 import dev.engram.spi.Change;
 import dev.engram.spi.MemoryFixtures;
+import dev.engram.spi.PendingAccess;
 import dev.engram.testing.MutableClock;
 import java.time.Instant;
 import java.util.ArrayList;
