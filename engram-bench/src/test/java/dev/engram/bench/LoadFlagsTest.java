@@ -35,6 +35,24 @@ class LoadFlagsTest {
                 labels(settings("postgresql://u@h:5432/db", List.of(1, 2), true)));
     }
 
+    @Test
+    void fiftyClientsDoNotAllMakeTheSameFirstCallOrWriteTheSameFirstText() {
+        // the first draw decides recall or remember (80 / 20); from plain consecutive seeds all fifty agreed
+        int remembers = 0;
+        java.util.Set<String> firstTexts = new java.util.HashSet<>();
+        java.util.Set<Long> seeds = new java.util.HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            long seed = LoadBench.clientSeed(42, 50, i, 0);
+            seeds.add(seed);
+            if (new java.util.Random(seed).nextDouble() >= 0.8) remembers++;
+            firstTexts.add(new MemoryGenerator(seed).next().content());
+        }
+        assertTrue(remembers >= 3 && remembers <= 25, "first calls that are remembers: " + remembers + " of 50");
+        assertTrue(firstTexts.size() >= 45, "distinct first texts: " + firstTexts.size() + " of 50");
+        // the warm-up (phase 1) writes other texts than the measured row (phase 0)
+        for (int i = 0; i < 50; i++) assertTrue(seeds.add(LoadBench.clientSeed(42, 50, i, 1)), "warm-up seed " + i + " repeats a row's");
+    }
+
     private static List<String> labels(LoadBench.Settings s) {
         return s.setups().stream().map(LoadBench.Setup::label).toList();
     }
