@@ -168,7 +168,7 @@ final class LoadBench {
                     // At the row's pace: after 120 s back to back, C2 still took 0.8 of a core through a row paced at 150
                     // calls/s (8.2-9.5 ms of server CPU a call, against 4.6-5.5 after 150-240 s at that pace)
                     progress.printf(Locale.ROOT, "load: warming up for %d s (not measured)%n", s.warmup().toSeconds());
-                    measure(setup, urls, servers, warm, s, s.warmup(), s.rate(), 1);
+                    measure(setup, urls, servers, http, warm, s, s.warmup(), s.rate(), 1);
                 }
                 List<Row> rows = new ArrayList<>();
                 for (int i = 0; i < s.clients().size(); i++) {
@@ -176,7 +176,7 @@ final class LoadBench {
                     // start it with every client's handshake and first calls at once, a burst no steady load has
                     List<RemoteServer> sessions = i == 0 ? warm : connect(urls, s.clients().get(i), http);
                     try {
-                        rows.add(measure(setup, urls, servers, sessions, s, s.duration(), s.rate(), 0));
+                        rows.add(measure(setup, urls, servers, http, sessions, s, s.duration(), s.rate(), 0));
                     } finally {
                         if (i > 0) sessions.forEach(RemoteServer::close);
                     }
@@ -234,10 +234,9 @@ final class LoadBench {
      * One row: each of {@code sessions} calls for {@code duration}. {@code phase} picks the generated texts (0 for a measured
      * row): a warm-up that wrote the same texts would turn the row's remembers into rewrites of identical memories.
      */
-    private Row measure(Setup setup, List<String> urls, List<Process> servers, List<RemoteServer> sessions, Settings s, Duration duration,
-                        double rate, int phase) throws InterruptedException {
+    private Row measure(Setup setup, List<String> urls, List<Process> servers, HttpClient http, List<RemoteServer> sessions, Settings s,
+                        Duration duration, double rate, int phase) throws InterruptedException {
         int clients = sessions.size();
-        HttpClient http = RemoteServer.httpClient();
         progress.printf(Locale.ROOT, "load: %d clients for %d s%n", clients, duration.toSeconds());
         AtomicLong errors = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
