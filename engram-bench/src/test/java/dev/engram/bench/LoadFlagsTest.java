@@ -44,8 +44,9 @@ class LoadFlagsTest {
         for (int i = 0; i < 50; i++) {
             long seed = LoadBench.clientSeed(42, 50, i, 0);
             seeds.add(seed);
-            if (new java.util.Random(seed).nextDouble() >= 0.8) remembers++;
-            firstTexts.add(new MemoryGenerator(seed).next().content());
+            LoadBench.ClientTexts texts = LoadBench.ClientTexts.of(seed);
+            if (texts.choice().nextDouble() >= 0.8) remembers++;
+            firstTexts.add(texts.memories().next().content());
         }
         assertTrue(remembers >= 3 && remembers <= 25, "first calls that are remembers: " + remembers + " of 50");
         assertTrue(firstTexts.size() >= 45, "distinct first texts: " + firstTexts.size() + " of 50");
