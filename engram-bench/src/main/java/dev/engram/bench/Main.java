@@ -427,7 +427,7 @@ public final class Main implements Runnable {
         // about 170 s after start, and 50-100 by 240 s (-XX:+LogCompilation, docs/benchmarks.md); a served process runs
         // for hours, so a row measured in its first minute measured the JIT
         @Option(names = "--warmup", defaultValue = "120", description = "Seconds of unmeasured calls before the first row, so the"
-                + " server's JIT has compiled its hot paths (default ${DEFAULT-VALUE}).")
+                + " server's JIT has compiled its hot paths (default ${DEFAULT-VALUE}); N replicas, which share the calls, N times as long.")
         int warmup;
 
         @Override

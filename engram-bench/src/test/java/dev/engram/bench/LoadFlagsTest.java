@@ -36,6 +36,14 @@ class LoadFlagsTest {
     }
 
     @Test
+    void eachReplicaIsWarmedAsLongAsALoneServer() {
+        Duration perServer = Duration.ofSeconds(120);
+        assertEquals(Duration.ofSeconds(120), LoadBench.Setup.EMBEDDED.warmup(perServer));
+        assertEquals(Duration.ofSeconds(120), new LoadBench.Setup(true, 1).warmup(perServer));
+        assertEquals(Duration.ofSeconds(240), new LoadBench.Setup(true, 2).warmup(perServer));
+    }
+
+    @Test
     void fiftyClientsDoNotAllMakeTheSameFirstCallOrWriteTheSameFirstText() {
         // the first draw decides recall or remember (80 / 20); from plain consecutive seeds all fifty agreed
         int remembers = 0;
@@ -65,7 +73,7 @@ class LoadFlagsTest {
                 new Latencies(new long[] {5_000_000}), 0, Duration.ofSeconds(10), Duration.ofSeconds(5));
         String table = LoadBench.table(List.of(row), paced);
         assertTrue(table.contains("paced: 600 calls/s offered in all, latency from when each call was due"), table);
-        assertTrue(table.contains("after 10 s of warm-up"), table);
+        assertTrue(table.contains("after 10 s of warm-up per server"), table);
         // 500 calls/s, 400 recalls/s, ..., 10 s of server CPU over 5,000 calls, 5 s of the clients'
         assertEquals(List.of("embedded", "50", "500", "400", "1.00", "3.00", "100", "5.00", "5.00", "0", "0", "2.00", "1.00"),
                 cells(table, 0), table);
