@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.error.EngramUserException;
+import dev.engram.mcp.http.McpHttpServer;
 import dev.engram.mcp.json.JsonText;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -55,8 +56,19 @@ public final class RemoteServer implements AutoCloseable {
         this.http = http;
     }
 
+    /**
+     * How long Java's client keeps an idle connection (read once per JVM, when its first client is built). Java 17's
+     * default is 1,200 s, the server's {@link McpHttpServer#IDLE_TIMEOUT} 30 s: a pooled connection the server was
+     * closing just then failed a tool call with "HTTP/1.1 header parser received no bytes" (twice in an hour of
+     * {@code engram-bench load}), and the JDK retries only GET and HEAD. Kept below the server's, the client closes first.
+     */
+    static final String KEEP_ALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
+    static final Duration KEEP_ALIVE = McpHttpServer.IDLE_TIMEOUT.minusSeconds(10);
+
     /** An HTTP client as the CLI's: HTTP/1.1, the connect timeout; one may serve many sessions (engram-bench load). */
     public static HttpClient httpClient() {
+        // a value the user set stays theirs
+        if (System.getProperty(KEEP_ALIVE_PROPERTY) == null) System.setProperty(KEEP_ALIVE_PROPERTY, String.valueOf(KEEP_ALIVE.toSeconds()));
         return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
     }
 

@@ -70,6 +70,23 @@ class RemoteCommandsTest {
     }
 
     @Test
+    void theClientDropsIdleConnectionsBeforeTheServerDoesAndKeepsAValueTheUserSet() {
+        String before = System.getProperty(RemoteServer.KEEP_ALIVE_PROPERTY);
+        try {
+            System.clearProperty(RemoteServer.KEEP_ALIVE_PROPERTY);
+            RemoteServer.httpClient();
+            long keep = Long.parseLong(System.getProperty(RemoteServer.KEEP_ALIVE_PROPERTY));
+            assertTrue(keep > 0 && keep < McpHttpServer.IDLE_TIMEOUT.toSeconds(), "client keep-alive " + keep + " s");
+            System.setProperty(RemoteServer.KEEP_ALIVE_PROPERTY, "7");
+            RemoteServer.httpClient();
+            assertEquals("7", System.getProperty(RemoteServer.KEEP_ALIVE_PROPERTY));
+        } finally {
+            if (before == null) System.clearProperty(RemoteServer.KEEP_ALIVE_PROPERTY);
+            else System.setProperty(RemoteServer.KEEP_ALIVE_PROPERTY, before);
+        }
+    }
+
+    @Test
     void rememberRecallStatsAndExportPrintWhatTheyPrintLocally() throws Exception {
         String url = start(ServerLimits.DEFAULT);
         CliRunner.Run local = cli(null).run("remember", "The team deploys on Tuesdays after the standup", "--tags", "deploy");

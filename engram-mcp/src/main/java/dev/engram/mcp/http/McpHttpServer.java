@@ -48,6 +48,11 @@ public final class McpHttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpHttpServer.class);
     /** The default largest request body ({@link ServerLimits#DEFAULT_MAX_BODY_BYTES}). */
     public static final int MAX_BODY_BYTES = ServerLimits.DEFAULT_MAX_BODY_BYTES;
+    /**
+     * How long a keep-alive connection may sit idle before the server closes it (Jetty's default, stated). A client must
+     * drop idle connections sooner: one the server closes as the client reuses it fails a POST the client cannot retry.
+     */
+    public static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final Server jetty;
     private final List<McpSyncServer> servers;
@@ -247,6 +252,7 @@ public final class McpHttpServer implements AutoCloseable {
         http.setHeaderCacheSize(0);
         http.setHeaderCacheCaseSensitive(true);
         ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
