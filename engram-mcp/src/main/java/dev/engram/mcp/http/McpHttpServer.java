@@ -52,7 +52,7 @@ public final class McpHttpServer implements AutoCloseable {
      * How long a keep-alive connection may sit idle before the server closes it (Jetty's default, stated). A client must
      * drop idle connections sooner: one the server closes as the client reuses it fails a POST the client cannot retry.
      */
-    public static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     private final Server jetty;
     private final List<McpSyncServer> servers;
