@@ -5,6 +5,7 @@ import dev.engram.error.NotFoundException;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
+import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.Tombstone;
 import java.time.Duration;
@@ -83,7 +84,7 @@ public final class HardDeletion {
 
     /** The tombstone the caller's reference names: an id (any zone) first, else a key within the zone. */
     static Optional<Tombstone> find(StoreTransaction tx, String ref, String zone) {
-        return References.resolve(ref, tx::tombstone, key -> tx.tombstoneByKey(zone, key));
+        return MemoryStore.resolve(ref, tx::tombstone, key -> tx.tombstoneByKey(zone, key));
     }
 
     /**

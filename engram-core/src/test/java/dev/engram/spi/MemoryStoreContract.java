@@ -62,6 +62,46 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void findNamesAMemoryByIdInAnyZoneOrByKeyInItsZoneKeyFirstUnlessTheReferenceIsIdShaped() {
+        Memory a = insert(minimal(clock, 1, "work", "a").key("alpha").build());
+        // an id kept from an import: not id-shaped, so a key of the same spelling wins in its zone
+        Memory imported = insert(minimal(clock, 2, "home", "imported").id("a1b2c3d4").key("imported-note").build());
+        Memory keyed = insert(minimal(clock, 3, "work", "keyed").key("a1b2c3d4").build());
+        // a key may not be id-shaped (MemoryRules.key), so an id-shaped reference is always an id
+        assertEquals(Optional.of(a), store.find("work", a.id()));
+        assertEquals(Optional.of(a), store.find("home", a.id()), "ids reach every zone");
+        assertEquals(Optional.of(a), store.find("work", "alpha"));
+        assertEquals(Optional.empty(), store.find("home", "alpha"), "keys only within their zone");
+        assertEquals(Optional.of(keyed), store.find("work", "a1b2c3d4"), "the key first");
+        assertEquals(Optional.of(imported), store.find("home", "a1b2c3d4"), "then the id");
+        assertEquals(Optional.empty(), store.find("work", "nope"));
+        assertEquals(Optional.empty(), store.find("work", id(404)));
+        for (String zone : List.of("work", "home")) {
+            for (String ref : List.of(a.id(), "alpha", "a1b2c3d4", "imported-note", "nope", id(404))) {
+                assertEquals(MemoryStore.resolve(ref, store::get, key -> store.getByKey(zone, key)), store.find(zone, ref),
+                        "find and the two lookups agree on " + zone + "/" + ref);
+            }
+        }
+    }
+
+    @Test
+    void findSeesLaterWrites() {
+        Memory a = insert(minimal(clock, 1, "work", "a").key("alpha").build());
+        assertEquals(Optional.of(a), store.find("work", "alpha"));
+        Memory renamed = a.toBuilder().key("beta").content("renamed").build();
+        store.write(tx -> {
+            tx.update(renamed);
+            return null;
+        });
+        assertEquals(Optional.empty(), store.find("work", "alpha"));
+        assertEquals(Optional.of(renamed), store.find("work", "beta"));
+        assertEquals(Optional.of(renamed), store.find("work", a.id()));
+        store.write(tx -> tx.delete(a.id()));
+        assertEquals(Optional.empty(), store.find("work", "beta"));
+        assertEquals(Optional.empty(), store.find("work", a.id()));
+    }
+
+    @Test
     void getAllKeepsRequestedOrderAndSkipsUnknown() {
         Memory a = insert(fact(1, "work", "a"));
         Memory b = insert(fact(2, "work", "b"));

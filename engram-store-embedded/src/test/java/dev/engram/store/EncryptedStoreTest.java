@@ -149,6 +149,9 @@ class EncryptedStoreTest {
         Engine e = engine(s);
         assertEquals(before, export(e), "encrypting changes nothing a reader sees");
         assertEquals("marmaladekey", keys(e, "zanzibarquux").get(0), "lexical recall right after encrypting (index in memory)");
+        String petsId = s.store().getByKey("default", "pets").orElseThrow().id();
+        assertEquals(petsId, s.store().find("default", "pets").orElseThrow().id(), "a sealed key found by its reference");
+        assertEquals("pets", s.store().find("default", petsId).orElseThrow().key(), "and by its id, opened");
         before = export(e); // the recall counted its reads
         close(s);
 
@@ -246,7 +249,10 @@ class EncryptedStoreTest {
                 RememberCommand.builder("quokkafile leaked?").key("leak").type(MemoryType.FACT).build()));
         assertTrue(write.getMessage().contains("TOON_MEMORY_KEY"), write.getMessage());
         assertThrows(SealedStoreException.class, () -> withoutKey.store().getByKey("default", "versioned"));
+        assertThrows(SealedStoreException.class, () -> withoutKey.store().find("default", "versioned"));
 
+        // still plain to this opener: its one lookup misses the sealed key, re-reads the state and looks again, sealed
+        assertEquals("versioned", withKey.store().find("default", "versioned").orElseThrow().key());
         Engine sighted = engine(withKey);
         sighted.remember(RememberCommand.builder("the other process writes zonedescpelican").key("from-b").type(MemoryType.FACT).build());
         assertTrue(withKey.store().encryption().orElseThrow().encrypted(), "it noticed the conversion at its next write");

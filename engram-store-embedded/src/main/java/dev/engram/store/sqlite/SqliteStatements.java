@@ -314,6 +314,11 @@ final class SqliteStatements {
                 + " UNION ALL SELECT to_id, from_id FROM edges WHERE to_id IN " + in + ") GROUP BY id";
     }
     static final String MEMORY_BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
+    /**
+     * The ids a reference may name: the memory with that id (first parameter) and, flagged, the zone's memory with that
+     * key. Only ids: sqlite-jdbc reads every column's name for each result set, a row-wide miss cost twice this one.
+     */
+    static final String IDS_BY_REFERENCE = "SELECT id, zone = ? AND key = ? FROM memories WHERE id = ? OR (zone = ? AND key = ?)";
     static final String MEMORY_BY_NAME = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND name = ?";
     static final String MEMORY_EXISTS = "SELECT 1 FROM memories WHERE id = ?";
     static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
