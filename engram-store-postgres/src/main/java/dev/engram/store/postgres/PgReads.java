@@ -34,6 +34,8 @@ final class PgReads {
     static final String BY_IDS = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ANY (?)";
     static final String BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
     static final String BY_NAME = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND name = ?";
+    /** Both readings of a reference in one round trip: the memory with that id, and the zone's memory with that key. */
+    static final String BY_ID_OR_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ? OR (zone = ? AND key = ?)";
     static final String PINNED = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND pin_priority > 0"
             + " ORDER BY pin_priority DESC, created_at, id";
     /** Keyset pages, oldest first: (created_at, id) after the last row of the previous page. */
@@ -95,6 +97,14 @@ final class PgReads {
 
     static Optional<Memory> getByKey(Connection c, String zone, String key) throws SQLException {
         return memories(c, BY_KEY, zone, key).stream().findFirst();
+    }
+
+    /** What {@code ref} names in {@code zone}, by {@link dev.engram.spi.MemoryStore#resolve}'s rule, in one statement. */
+    static Optional<Memory> find(Connection c, String zone, String ref) throws SQLException {
+        List<Memory> rows = memories(c, BY_ID_OR_KEY, ref, zone, ref);
+        return dev.engram.spi.MemoryStore.resolve(ref,
+                id -> rows.stream().filter(m -> m.id().equals(id)).findFirst(),
+                key -> rows.stream().filter(m -> m.zone().equals(zone) && key.equals(m.key())).findFirst());
     }
 
     static Optional<Memory> getByName(Connection c, String zone, String name) throws SQLException {

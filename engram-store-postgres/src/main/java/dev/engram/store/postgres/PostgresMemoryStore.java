@@ -212,6 +212,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read("get " + zone + "/" + key, c -> PgReads.getByKey(c, zone, key)).map(access::overlay);
     }
 
+    /** Both readings of the reference in one round trip instead of two. */
+    @Override
+    public Optional<Memory> find(String zone, String ref) {
+        return read("find " + zone + "/" + ref, c -> PgReads.find(c, zone, ref)).map(access::overlay);
+    }
+
     @Override
     public Optional<Memory> getByName(String zone, String name) {
         return read("get " + zone + " name " + name, c -> PgReads.getByName(c, zone, name)).map(access::overlay);
