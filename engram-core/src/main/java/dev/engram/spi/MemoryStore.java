@@ -2,6 +2,7 @@ package dev.engram.spi;
 
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
 import java.time.Instant;
@@ -51,7 +52,7 @@ public interface MemoryStore extends AutoCloseable {
      * 8-hex ids stay the memories' ids, so an agent's old notes still name them).
      */
     static <T> Optional<T> resolve(String ref, Function<String, Optional<T>> byId, Function<String, Optional<T>> byKey) {
-        if (dev.engram.memory.MemoryRules.isId(ref)) {
+        if (MemoryRules.isId(ref)) {
             Optional<T> found = byId.apply(ref);
             return found.isPresent() ? found : byKey.apply(ref);
         }

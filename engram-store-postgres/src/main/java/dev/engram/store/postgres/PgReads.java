@@ -7,6 +7,7 @@ import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.ZoneInfo;
 import dev.engram.spi.Change;
+import dev.engram.spi.MemoryStore;
 import dev.engram.spi.StoredEmbedding;
 import dev.engram.spi.Tombstone;
 import java.sql.Connection;
@@ -99,10 +100,10 @@ final class PgReads {
         return memories(c, BY_KEY, zone, key).stream().findFirst();
     }
 
-    /** What {@code ref} names in {@code zone}, by {@link dev.engram.spi.MemoryStore#resolve}'s rule, in one statement. */
+    /** What {@code ref} names in {@code zone}, by {@link MemoryStore#resolve}'s rule, in one statement. */
     static Optional<Memory> find(Connection c, String zone, String ref) throws SQLException {
         List<Memory> rows = memories(c, BY_ID_OR_KEY, ref, zone, ref);
-        return dev.engram.spi.MemoryStore.resolve(ref,
+        return MemoryStore.resolve(ref,
                 id -> rows.stream().filter(m -> m.id().equals(id)).findFirst(),
                 key -> rows.stream().filter(m -> m.zone().equals(zone) && key.equals(m.key())).findFirst());
     }
