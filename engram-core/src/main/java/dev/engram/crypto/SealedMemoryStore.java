@@ -293,18 +293,13 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
     }
 
     /**
-     * The raw store's one lookup while keys are stored as written. A miss re-reads the state, as a lookup by key does
-     * (another process may have sealed the keys since); sealed keys are looked up in their sealed form, one reading
-     * at a time.
+     * The raw store's one lookup while keys are stored as written; sealed keys are looked up in their sealed form, one
+     * reading at a time. A miss re-reads the state as every lookup by key does ({@link #lookup}).
      */
     @Override
     public Optional<Memory> find(String zone, String ref) {
-        if (state.sealer().plain()) {
-            Optional<Memory> found = raw.find(zone, ref);
-            if (found.isPresent()) return found.map(this::open);
-            if (current().sealer().plain()) return Optional.empty();
-        }
-        return MemoryStore.super.find(zone, ref);
+        return lookup(f -> f.plain() ? raw.find(zone, ref)
+                : MemoryStore.resolve(ref, raw::get, key -> raw.getByKey(zone, f.sealLookup(key))));
     }
 
     @Override

@@ -333,7 +333,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
      */
     @Override
     public Optional<Memory> find(String zone, String ref) {
-        String[] named = read("find " + zone + "/" + ref, r -> {
+        Named named = read("find " + zone + "/" + ref, r -> {
             String byId = null;
             String byKey = null;
             try (ResultSet rs = r.statements().bound(SqliteStatements.IDS_BY_REFERENCE, zone, ref, ref, zone, ref).executeQuery()) {
@@ -343,13 +343,18 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
                     if (rs.getBoolean(2)) byKey = id;
                 }
             }
-            return new String[] {byId, byKey};
+            return new Named(byId, byKey);
         });
-        if (named[0] == null && named[1] == null) return Optional.empty();
+        if (named.byId() == null && named.byKey() == null) return Optional.empty();
         Optional<Memory> found = MemoryStore.resolve(ref,
-                id -> named[0] == null ? Optional.empty() : get(named[0]).filter(m -> m.id().equals(ref)),
-                key -> named[1] == null ? Optional.empty() : get(named[1]).filter(m -> m.zone().equals(zone) && key.equals(m.key())));
+                id -> named.byId() == null ? Optional.empty() : get(id).filter(m -> m.id().equals(id)),
+                key -> named.byKey() == null ? Optional.empty()
+                        : get(named.byKey()).filter(m -> m.zone().equals(zone) && key.equals(m.key())));
         return found.isPresent() ? found : MemoryStore.super.find(zone, ref);
+    }
+
+    /** The ids a reference names as an id and as a key of the zone; null where it names none. */
+    private record Named(String byId, String byKey) {
     }
 
     @Override
