@@ -79,8 +79,7 @@ public final class BoundedLines {
         return maxLineBytes;
     }
 
-    /** Makes room for {@code extra} more bytes after the kept ones (to append a newline, say). */
-    public void reserve(int extra) {
+    private void reserve(int extra) {
         if (kept + extra > line.length) line = Arrays.copyOf(line, Math.max(2 * line.length, kept + extra));
     }
 

@@ -4,7 +4,6 @@ import dev.engram.mcp.profile.ToolProfile;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -31,7 +30,7 @@ public final class StdioServer {
 
     /** Longest wait for in-flight answers once stdin has closed; as long as a slow tool call may take. */
     static final Duration MAX_DRAIN = Duration.ofSeconds(30);
-    /** Longest message line accepted (the SDK's own default); longer lines are answered and skipped. */
+    /** Longest message line accepted (the SDK's own limit); longer lines are answered and skipped. */
     public static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
 
     /** Starts serving; returns at once (the transport's reader thread keeps the JVM alive until stdin closes). */
@@ -62,22 +61,9 @@ public final class StdioServer {
     private static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                        Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build,
                                        Runnable onInputEnd) {
-        InFlightRequests inFlight = new InFlightRequests(MAX_DRAIN);
-        ScrubbedOutput protocol = new ScrubbedOutput(out, inFlight::written);
-        // refusals are written on the reader thread, so each comes before the answer to any later line
-        // (a writer thread of their own reordered them); a client that writes hundreds of bad lines
-        // without ever reading its stdout can therefore stall the reader, as MCP expects clients to read.
-        // The SDK writes each message inside synchronized (its output stream): answering refused lines
-        // under the same monitor keeps every line whole; they go to the raw stream, past the in-flight
-        // count, which only knows the requests that reached the SDK
-        GuardedStdin guarded = new GuardedStdin(in, line -> {
-            synchronized (protocol) {
-                out.write(line);
-                out.write('\n');
-                out.flush();
-            }
-        }, inFlight, MAX_LINE_BYTES, onInputEnd);
-        // the SDK's own limit is never reached: it sees only lines the guard let through
-        return build.apply(McpServer.sync(new StdioServerTransportProvider(mapper, guarded, protocol, MAX_LINE_BYTES + 1)));
+        // refusals of bad lines are written on the reader thread, so each comes before the answer to any later
+        // line; a client that writes hundreds of bad lines without ever reading its stdout can therefore stall
+        // the reader, as MCP expects clients to read
+        return build.apply(McpServer.sync(new StdioTransport(mapper, in, out, MAX_LINE_BYTES, MAX_DRAIN, onInputEnd)));
     }
 }

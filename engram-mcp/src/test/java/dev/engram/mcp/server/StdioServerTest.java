@@ -184,6 +184,20 @@ class StdioServerTest {
         assertTrue(r.containsKey("result"));
     }
 
+    /** Jackson's text for a nested wrong shape names Java classes; the client gets a plain message, same id and code. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aNestedWrongShapeIsRefusedWithAPlainMessageAndTheServerGoesOn() throws Exception {
+        Map<String, Object> refused = request(1, "initialize", Map.of("protocolVersion", "2025-11-25",
+                "capabilities", Map.of("roots", "x"), "clientInfo", Map.of("name", "test", "version", "1")));
+        Map<String, Object> error = (Map<String, Object>) refused.get("error");
+        assertEquals(-32603, ((Number) error.get("code")).intValue());
+        assertEquals(dev.engram.mcp.jsonrpc.ErrorMessages.PLAIN, error.get("message"));
+        Map<String, Object> init = request(2, "initialize", Map.of("protocolVersion", "2025-11-25",
+                "capabilities", Map.of(), "clientInfo", Map.of("name", "test", "version", "1")));
+        assertTrue(init.containsKey("result"), init.toString());
+    }
+
     /**
      * The smoke test that failed: a blank line and a line of bad JSON, then a ping, before any
      * initialize. The SDK holds every request but initialize until notifications/initialized, so the
