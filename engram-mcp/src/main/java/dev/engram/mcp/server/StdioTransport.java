@@ -215,6 +215,17 @@ final class StdioTransport implements McpServerTransportProvider {
         return s == null ? Mono.error(new IllegalStateException("no session to notify")) : s.sendNotification(method, params);
     }
 
+    /** A notification to one session (a resource update to its subscriber): over stdio, the one session there is. */
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        McpServerSession s = session;
+        if (s == null) return Mono.error(new IllegalStateException("no session to notify"));
+        if (!s.getId().equals(sessionId)) {
+            return Mono.error(new IllegalStateException("no session " + sessionId + " on stdio; its one session is " + s.getId()));
+        }
+        return s.sendNotification(method, params);
+    }
+
     @Override
     public Mono<Void> closeGracefully() {
         McpServerSession s = session;

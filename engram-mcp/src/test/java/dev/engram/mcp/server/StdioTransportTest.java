@@ -95,4 +95,33 @@ class StdioTransportTest {
         assertEquals(2, ((Number) lines.get(2).get("id")).intValue());
         assertEquals(Map.of("done", true), lines.get(2).get("result"), "the slow answer was out before the end was reported");
     }
+
+    /** A resource update goes to its subscriber through notifyClient; over stdio that is the one session. */
+    @Test
+    @Timeout(20)
+    void aNotificationForTheSessionIsWrittenAndOneForAnotherIsRefused() throws Exception {
+        java.io.PipedInputStream stdin = new java.io.PipedInputStream();
+        java.io.PipedOutputStream agent = new java.io.PipedOutputStream(stdin);
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        StdioTransport transport = new StdioTransport(McpJsonDefaults.getMapper(), stdin, written, 1 << 20,
+                Duration.ofSeconds(5), () -> { });
+        java.util.concurrent.atomic.AtomicReference<McpServerSession> created = new java.util.concurrent.atomic.AtomicReference<>();
+        transport.setSessionFactory(t -> {
+            McpServerSession s = new McpServerSession("s-1", Duration.ofSeconds(10), t,
+                    init -> Mono.empty(), Map.of(), Map.of());
+            created.set(s);
+            return s;
+        });
+        try {
+            transport.notifyClient("s-1", "notifications/resources/updated", Map.of("uri", "x://y")).block(Duration.ofSeconds(5));
+            Map<String, Object> line = json.readObject(written.toString(StandardCharsets.UTF_8).strip());
+            assertEquals("notifications/resources/updated", line.get("method"));
+            assertEquals(Map.of("uri", "x://y"), line.get("params"));
+            Exception refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> transport.notifyClient("other", "notifications/resources/updated", Map.of("uri", "x://y")).block());
+            assertTrue(refused.getMessage().contains("s-1"), refused.getMessage());
+        } finally {
+            agent.close();
+        }
+    }
 }
