@@ -14,7 +14,6 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpServerSession;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -61,25 +60,11 @@ class StdioTransportTest {
                 "not json",
                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"slow\"}") + "\n";
         ByteArrayOutputStream written = new ByteArrayOutputStream();
-        OutputStream out = new OutputStream() {
-            @Override
-            public void write(int b) {
-                written.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                written.write(b, off, len);
-            }
-        };
         BlockingQueue<String> atEnd = new ArrayBlockingQueue<>(2);
+        // what was written when the end was reported (the transport writes each line under the stream's lock)
         StdioTransport transport = new StdioTransport(McpJsonDefaults.getMapper(),
-                new ByteArrayInputStream(requests.getBytes(StandardCharsets.UTF_8)), out, 1 << 20, Duration.ofSeconds(15),
-                () -> {
-                    synchronized (out) {
-                        atEnd.add(written.toString(StandardCharsets.UTF_8));
-                    }
-                });
+                new ByteArrayInputStream(requests.getBytes(StandardCharsets.UTF_8)), written, 1 << 20, Duration.ofSeconds(15),
+                () -> atEnd.add(written.toString(StandardCharsets.UTF_8)));
         McpRequestHandler<Object> slow = (exchange, params) -> Mono.delay(Duration.ofMillis(300)).thenReturn(Map.of("done", true));
         transport.setSessionFactory(t -> new McpServerSession("s", Duration.ofSeconds(10), t,
                 init -> Mono.just(new McpSchema.InitializeResult("2025-11-25", McpSchema.ServerCapabilities.builder().build(),

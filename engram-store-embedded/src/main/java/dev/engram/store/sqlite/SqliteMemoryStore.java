@@ -334,27 +334,27 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
     @Override
     public Optional<Memory> find(String zone, String ref) {
         Named named = read("find " + zone + "/" + ref, r -> {
-            String byId = null;
-            String byKey = null;
+            boolean anId = false;
+            String keyed = null;
             try (ResultSet rs = r.statements().bound(SqliteStatements.IDS_BY_REFERENCE, zone, ref, ref, zone, ref).executeQuery()) {
                 while (rs.next()) {
                     String id = rs.getString(1);
-                    if (id.equals(ref)) byId = id;
-                    if (rs.getBoolean(2)) byKey = id;
+                    if (id.equals(ref)) anId = true;
+                    if (rs.getBoolean(2)) keyed = id;
                 }
             }
-            return new Named(byId, byKey);
+            return new Named(anId, keyed);
         });
-        if (named.byId() == null && named.byKey() == null) return Optional.empty();
+        if (!named.anId() && named.keyed() == null) return Optional.empty();
         Optional<Memory> found = MemoryStore.resolve(ref,
-                id -> named.byId() == null ? Optional.empty() : get(id).filter(m -> m.id().equals(id)),
-                key -> named.byKey() == null ? Optional.empty()
-                        : get(named.byKey()).filter(m -> m.zone().equals(zone) && key.equals(m.key())));
+                id -> named.anId() ? get(id) : Optional.empty(),
+                key -> named.keyed() == null ? Optional.empty()
+                        : get(named.keyed()).filter(m -> m.zone().equals(zone) && key.equals(m.key())));
         return found.isPresent() ? found : MemoryStore.super.find(zone, ref);
     }
 
-    /** The ids a reference names as an id and as a key of the zone; null where it names none. */
-    private record Named(String byId, String byKey) {
+    /** Whether a reference is a memory's id, and the id of the zone's memory it is the key of (null if none). */
+    private record Named(boolean anId, String keyed) {
     }
 
     @Override
