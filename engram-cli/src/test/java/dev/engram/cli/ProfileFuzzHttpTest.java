@@ -47,13 +47,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (SQLite + Lucene) with arguments generated from the tool's own input schema by a seeded generator:
  * well-shaped values, wrong types, missing required and unknown fields, huge (~1 MB) and empty strings,
  * unicode edge cases (lone surrogates, RTL overrides, zero-width, NUL) and Lucene query syntax.
- * Every answer must be a result or an {@code isError} with a message; no text may hold a stack trace or a
+ * Every answer must be a result or an {@code isError} with a message (under 4,000 characters: a brain-tools refusal lists each failed item); no text may hold a stack trace or a
  * Java class name; no call may fail inside the server; a refused call must leave the store exactly as it
  * was (export and zones compared before and after); and the server must still answer a ping and a
  * known-good call afterwards.
  *
- * <p>The native profile's own {@code ToolFuzzTest} (engram-mcp) calls its tools many more times in process on the
- * in-memory fakes; this one covers every profile, the HTTP transport and the real store at a modest count.
+ * <p>{@code ToolFuzzTest} (engram-mcp) calls every profile's tools many more times in process on the in-memory fakes;
+ * this one covers the HTTP transport and the real store at a modest count.
  * {@code -Dengram.fuzz.cases=N} (default 30 per tool) and {@code -Dengram.fuzz.seed=S} (default fixed)
  * choose the run; a failure names the seed, the tool and the arguments (huge strings abbreviated).
  */
@@ -166,6 +166,8 @@ class ProfileFuzzHttpTest {
                     if (text.contains("failed inside the server")) problems.add(where + ": failed inside the server: " + text);
                     if (Boolean.TRUE.equals(r.isError())) {
                         if (text.isBlank()) problems.add(where + ": an error without a message");
+                        // a refusal quotes what it refused in short: a 1 MB argument must not come back whole
+                        if (text.length() >= 4_000) problems.add(where + ": a refusal of " + text.length() + " chars: " + abbreviated(text));
                         String after = fingerprint(s.raw());
                         if (!before.equals(after)) problems.add(where + ": a refused call changed the store: " + abbreviated(text));
                     }

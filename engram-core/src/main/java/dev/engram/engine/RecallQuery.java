@@ -27,7 +27,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
 
     public RecallQuery {
         query = query == null ? "" : query.strip();
-        ids = ids == null ? List.of() : ids.stream().map(i -> MemoryRules.reference("ids", i)).toList();
+        ids = ids == null ? List.of() : MemoryRules.references("ids", ids);
         if (mode != null && mode != RecallMode.IDS && !ids.isEmpty()) {
             throw new InvalidArgumentException("ids", "is only read in mode 'ids', and mode is '" + mode.wireName()
                     + "'; omit mode (or send mode 'ids') to fetch these memories, or omit ids to search");

@@ -25,6 +25,8 @@ public final class MemoryRules {
     public static final int MAX_CONTENT_CHARS = 8_000;
     public static final int MAX_TAGS = 20;
     public static final int MAX_LINKS = 50;
+    /** The most memories one call may name (ids to fetch, entries to tag): each is a lookup, and a call stays short. */
+    public static final int MAX_REFERENCES = 1_000;
     public static final String DEFAULT_ZONE = "default";
     /** A file path or a path glob: far longer than any real path, short enough to stay a field. */
     public static final int MAX_PATH_CHARS = 1_024;
@@ -82,6 +84,20 @@ public final class MemoryRules {
 
     public static boolean isId(String value) {
         return value != null && ID.matcher(value).matches();
+    }
+
+    /** At most {@link #MAX_REFERENCES} ids or keys, each checked by {@link #reference}. */
+    public static List<String> references(String field, List<String> values) {
+        requireAtMostReferences(field, values.size());
+        return values.stream().map(v -> reference(field, v)).toList();
+    }
+
+    /** Refuses a call naming more than {@link #MAX_REFERENCES} memories, before any is looked up. */
+    public static void requireAtMostReferences(String field, int count) {
+        if (count > MAX_REFERENCES) {
+            throw new InvalidArgumentException(field, "names " + count + " memories; send at most " + MAX_REFERENCES
+                    + " a call (split the rest into further calls)");
+        }
     }
 
     /** An id or a key; anything else is malformed. */
@@ -187,9 +203,15 @@ public final class MemoryRules {
     public static String shown(String value) {
         if (value == null) return "null";
         if (value.length() <= MAX_SHOWN_CHARS) return "'" + value + "'";
+        return "'" + clipped(value) + "' (" + value.length() + " characters)";
+    }
+
+    /** A value a message repeats in its own quoting: whole when short, else its first {@value #MAX_SHOWN_CHARS} characters and "…". */
+    public static String clipped(String value) {
+        if (value == null || value.length() <= MAX_SHOWN_CHARS) return value;
         int end = MAX_SHOWN_CHARS;
         if (Character.isHighSurrogate(value.charAt(end - 1))) end--;
-        return "'" + value.substring(0, end) + "…' (" + value.length() + " characters)";
+        return value.substring(0, end) + "…";
     }
 
     /**

@@ -68,12 +68,26 @@ class MemoryRulesTest {
                 rejected(() -> MemoryRules.pointInTime("from", huge, NOW)),
                 rejected(() -> MemoryRules.reference("ref", huge)),
                 rejected(() -> MemoryType.parse("type", huge)),
-                rejected(() -> dev.engram.engine.ForgetAction.parse("action", huge)));
+                rejected(() -> dev.engram.engine.ForgetAction.parse("action", huge)),
+                rejected(() -> dev.engram.engine.zone.ConflictPolicy.parse("overwrite_conflicts", huge)),
+                dev.engram.error.NotFoundException.memory(huge, "default").getMessage());
         for (String m : messages) {
             assertTrue(m.length() < 400, m.length() + " chars: " + m.substring(0, Math.min(m.length(), 300)));
             assertTrue(m.contains("(1048576 characters)"), m.substring(0, Math.min(m.length(), 300)));
         }
         assertEquals("'short'", MemoryRules.shown("short"));
+        assertEquals("short", MemoryRules.clipped("short"));
+        assertEquals("X".repeat(40) + "…", MemoryRules.clipped(huge));
+    }
+
+    @Test
+    void aCallNamesAtMostAThousandMemories() {
+        List<String> many = java.util.Collections.nCopies(MemoryRules.MAX_REFERENCES + 1, "key-1");
+        assertEquals("ids names 1001 memories; send at most 1000 a call (split the rest into further calls)",
+                rejected(() -> MemoryRules.references("ids", many)));
+        assertEquals("ids names 1001 memories; send at most 1000 a call (split the rest into further calls)",
+                rejected(() -> dev.engram.engine.RecallQuery.builder("").ids(many).build()));
+        assertEquals(MemoryRules.MAX_REFERENCES, MemoryRules.references("ids", many.subList(1, many.size())).size());
     }
 
     /** Issue 13 item 6: the silent changes and missing limits. */

@@ -1,6 +1,7 @@
 package dev.engram.engine.zone;
 
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.memory.MemoryRules;
 import java.util.Locale;
 
 /** What copying into a zone does with a name the target holds already (brain-tools' merge_zones choices). */
@@ -16,7 +17,7 @@ public enum ConflictPolicy {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new InvalidArgumentException(field, "'" + value + "' is not a conflict policy; send skip, overwrite or rename");
+            throw new InvalidArgumentException(field, MemoryRules.shown(value) + " is not a conflict policy; send skip, overwrite or rename");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile;
 
 import dev.engram.engine.Engine;
 import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.memory.MemoryRules;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -61,9 +62,12 @@ public record ProfileContext(Supplier<Engine> engines, String defaultZone, Strin
         return engines.get();
     }
 
-    /** The call's zone argument (named {@link #zoneArgument()}), else the server's default zone. */
+    /**
+     * The call's zone argument (named {@link #zoneArgument()}), else the server's default zone. A name the store could
+     * not hold is refused here, under the argument's own name, before any tool looks it up.
+     */
     public String zone(ToolArgs args) {
         String z = args.textOr(zoneArgument);
-        return z == null || z.isBlank() ? defaultZone : z.strip();
+        return z == null || z.isBlank() ? defaultZone : MemoryRules.zone(zoneArgument, z.strip());
     }
 }

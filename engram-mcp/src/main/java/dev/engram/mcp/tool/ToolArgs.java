@@ -219,15 +219,20 @@ public final class ToolArgs {
 
     /**
      * Like {@link #list}, for values that never contain spaces (ids, keys): a single string may also
-     * separate them with spaces, as in {@code "m_abc key-2; key-3"}.
+     * separate them with spaces, as in {@code "m_abc key-2; key-3"}. Each names a memory to look up, so at most
+     * {@link MemoryRules#MAX_REFERENCES} are taken.
      */
     public List<String> words(String name) {
         Object v = value(name);
+        List<String> words;
         if (v instanceof String s) {
             MemoryRules.requireWellFormed(name, s);
-            return Arrays.stream(s.split("[,;\\s]+")).filter(x -> !x.isEmpty()).toList();
+            words = Arrays.stream(s.split("[,;\\s]+")).filter(x -> !x.isEmpty()).toList();
+        } else {
+            words = list(name);
         }
-        return list(name);
+        if (words != null) MemoryRules.requireAtMostReferences(name, words.size());
+        return words;
     }
 
     /** An optional JSON object, or an empty map. */

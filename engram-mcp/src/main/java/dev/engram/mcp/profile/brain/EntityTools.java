@@ -19,6 +19,7 @@ import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.MemoryRules;
 import dev.engram.rank.Freshness;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -138,7 +139,7 @@ final class EntityTools {
                 Map<String, Object> item = items.get(i);
                 Items.onlyKnown(item, "entities", i, List.of("name", "entityType", "observations", "isImportant"));
                 String name = Items.text(item, "entities", i, "name", true, "iaptic-server");
-                Entity e = c.graph(args).find(zone, name).orElseThrow(() -> BrainFailure.of("Entity \"" + name + "\" not found"
+                Entity e = c.graph(args).find(zone, name).orElseThrow(() -> BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found"
                         + BrainContext.inZone(zone), "Create it with create_entities first, or check the name with search_nodes."));
                 String type = Items.text(item, "entities", i, "entityType", false, "Project");
                 drafts.add(new EntityDraft(name, type == null || type.isBlank() ? e.entityType() : type,
@@ -221,7 +222,7 @@ final class EntityTools {
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
             if (c.graph(args).find(zone, name).isEmpty()) {
-                throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
+                throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
                         "Please create the entity before adding observations.");
             }
             List<Added> added = c.graph(args).addObservations(zone, name, texts, interval);
@@ -252,7 +253,7 @@ final class EntityTools {
             boolean created = false;
             if (c.graph(args).find(zone, name).isEmpty()) {
                 if (!autoCreate) {
-                    throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
+                    throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
                             "Please create the entity before marking it as important, or set auto_create to true.");
                 }
                 c.graph(args).create(zone, List.of(new EntityDraft(name, EntityGraph.UNKNOWN_TYPE, List.of())), ExistingEntity.SKIP);
@@ -323,7 +324,7 @@ final class EntityTools {
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
             if (c.graph(args).find(zone, name).isEmpty()) {
-                throw BrainFailure.of("Entity \"" + name + "\" not found" + BrainContext.inZone(zone),
+                throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
                         "Check the name with search_nodes; verify_entity only refreshes entities that exist.");
             }
             Entity e = c.graph(args).verify(zone, name, interval);

@@ -18,6 +18,7 @@ import dev.engram.llm.LlmException;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.MemoryRules;
 import dev.engram.rank.Freshness;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ final class SearchTools {
             int limit = args.intOr("limit", withObs ? 5 : 20, 1, 1000);
             String sortBy = args.textOr("sortBy");
             if (sortBy != null && !List.of("relevance", "recency", "importance").contains(sortBy)) {
-                throw new InvalidArgumentException("sortBy", "'" + sortBy + "' is not a sort; send relevance, recency or importance");
+                throw new InvalidArgumentException("sortBy", MemoryRules.shown(sortBy) + " is not a sort; send relevance, recency or importance");
             }
             List<String> types = args.list("entityTypes");
             String zone = c.zone(args);

@@ -84,6 +84,6 @@ final class MementoContext {
         MemoryRules.requireWellFormed(field, id);
         return record(zone, id.strip()).filter(r -> Fragments.live(r.memory(), now()))
                 .orElseThrow(() -> new NotFoundException("no fragment with " + field + " '" + MemoryRules.shown(id).replace("'", "")
-                        + "' in workspace '" + zone + "'; recall or context first to get a fragment id"));
+                        + "' in workspace " + MemoryRules.shown(zone) + "; recall or context first to get a fragment id"));
     }
 }

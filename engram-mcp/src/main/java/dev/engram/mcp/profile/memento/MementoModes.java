@@ -3,6 +3,7 @@ package dev.engram.mcp.profile.memento;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.memory.MemoryRules;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ public final class MementoModes {
     public static ToolProfile variant(ToolProfile profile, String name) {
         String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
         for (Mode m : MODES) if (m.name().equals(n)) return apply(profile, m);
-        throw new InvalidArgumentException("mode", "'" + name + "' is not a mode preset; send one of " + String.join(", ", names()));
+        throw new InvalidArgumentException("mode", MemoryRules.shown(name) + " is not a mode preset; send one of " + String.join(", ", names()));
     }
 
     private static ToolProfile apply(ToolProfile profile, Mode mode) {

@@ -26,7 +26,7 @@ final class RecallTool implements ToolHandler {
                     .choice("budget", "Result tier: tiny 3, normal 10, deep 20", List.of("normal", "tiny", "deep"))
                     .integer("budget_tokens", "Hard cap on tokens returned", 20, 100_000, 500)
                     .choice("mode", "ranked: cascade, full results; hybrid: every layer; index: one line each; ids: fetch by ids", List.of("ranked", "hybrid", "index", "ids"))
-                    .strings("ids", "Ids or keys to fetch; given alone, recall fetches them (mode ids)", List.of("m_abcdefgh23"))
+                    .strings("ids", "Ids or keys to fetch (at most 1000); given alone, recall fetches them (mode ids)", List.of("m_abcdefgh23"))
                     .bool("explain", "Add a one-line ranking reason per result")
                     .string("zone", Fields.ZONE, "my-project")
                     .strings("types", "Only these types", List.of("decision", "error"))

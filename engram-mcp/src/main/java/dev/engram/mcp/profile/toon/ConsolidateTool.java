@@ -9,6 +9,7 @@ import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -51,7 +52,7 @@ final class ConsolidateTool {
             case "similar" -> merge(dry, "similar");
             case "low-quality" -> lowQuality(dry, minQuality == null ? 0.3 : minQuality);
             case "versions" -> versions(dry);
-            default -> throw new InvalidArgumentException("mode", "must be identical, similar, low-quality or versions, got '" + mode + "'");
+            default -> throw new InvalidArgumentException("mode", "must be identical, similar, low-quality or versions, got " + MemoryRules.shown(mode));
         };
     }
 

@@ -6,6 +6,7 @@ import dev.engram.engine.RecalledMemory;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryType;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -109,7 +110,7 @@ final class ContextTools {
                 schema, ToonTool.hints(true, false, true)), args -> {
             String format = args.textOr("format") == null || args.textOr("format").isBlank() ? "full" : args.textOr("format").strip();
             if (!format.equals("full") && !format.equals("compact")) {
-                throw new InvalidArgumentException("format", "must be full or compact, got '" + format + "'");
+                throw new InvalidArgumentException("format", "must be full or compact, got " + MemoryRules.shown(format));
             }
             List<Memory> active = c.active().stream().filter(m -> !m.tags().contains("private"))
                     .sorted(Comparator.comparingInt(Memory::pinPriority).reversed().thenComparing(Memory::key)).toList();

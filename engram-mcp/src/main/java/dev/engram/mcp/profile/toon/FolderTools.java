@@ -304,7 +304,7 @@ final class FolderTools {
                     String key = secretName(args);
                     yield vault.forget(key) ? "🗑️ Removed secret \"" + key + "\" from the vault." : "❌ No secret \"" + key + "\" in the vault.";
                 }
-                default -> throw new InvalidArgumentException("action", "must be store, get, list or forget, got '" + action + "'");
+                default -> throw new InvalidArgumentException("action", "must be store, get, list or forget, got " + MemoryRules.shown(action));
             };
         });
     }
@@ -370,7 +370,7 @@ final class FolderTools {
                     saveSummaries(c, all);
                     return "📝 Summary saved for " + file;
                 }
-                default -> throw new InvalidArgumentException("action", "must be get or set, got '" + action + "'");
+                default -> throw new InvalidArgumentException("action", "must be get or set, got " + MemoryRules.shown(action));
             }
         });
     }

@@ -5,6 +5,7 @@ import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.mcp.tool.ToolArgs;
+import dev.engram.memory.MemoryRules;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,7 +78,7 @@ final class GistTools {
         Matcher m = FROM_URL.matcher(given);
         String id = m.find() ? m.group(1) : given;
         if (!GIST_ID.matcher(id).matches()) {
-            throw new InvalidArgumentException("gist_id", "'" + given + "' is not a Gist id or URL; send e.g. aa5a315d61ae9438b18d"
+            throw new InvalidArgumentException("gist_id", MemoryRules.shown(given) + " is not a Gist id or URL; send e.g. aa5a315d61ae9438b18d"
                     + " or https://gist.github.com/user/aa5a315d61ae9438b18d");
         }
         String token = token();

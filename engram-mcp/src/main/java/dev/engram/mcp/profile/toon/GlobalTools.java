@@ -194,7 +194,7 @@ final class GlobalTools {
             p = (v.startsWith("~/") ? Path.of(System.getProperty("user.home"), v.substring(2)) : c.project().resolve(v))
                     .toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw new InvalidArgumentException(name, "'" + given + "' is not a valid path");
+            throw new InvalidArgumentException(name, MemoryRules.shown(given) + " is not a valid path");
         }
         if (c.globalFile() != null && p.equals(c.globalFile().toAbsolutePath().normalize())) return p;
         // judged by real paths: a link inside the project must not lead the write outside it
@@ -202,11 +202,11 @@ final class GlobalTools {
         Path project = real(c.project().toAbsolutePath().normalize());
         Path toonHome = real(Path.of(System.getProperty("user.home"), ToonData.FOLDER).toAbsolutePath().normalize());
         if (p.startsWith(project.resolve(ToonData.FOLDER))) {
-            throw new InvalidArgumentException(name, "'" + given + "' is inside the project's " + ToonData.FOLDER
+            throw new InvalidArgumentException(name, MemoryRules.shown(given) + " is inside the project's " + ToonData.FOLDER
                     + " folder (toon's own data); send the global file, e.g. " + DEFAULT);
         }
         if (!p.getFileName().toString().endsWith(".toon") || !(p.startsWith(toonHome) || p.startsWith(project))) {
-            throw new InvalidArgumentException(name, "'" + given + "' is not allowed: send the configured global file or a .toon"
+            throw new InvalidArgumentException(name, MemoryRules.shown(given) + " is not allowed: send the configured global file or a .toon"
                     + " file under ~/" + ToonData.FOLDER + " or the project, e.g. " + DEFAULT);
         }
         return p;

@@ -23,6 +23,7 @@ import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.memory.EdgeType;
 import dev.engram.memory.Importance;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryType;
 import dev.engram.memory.Origin;
 import java.util.ArrayList;
@@ -124,7 +125,7 @@ final class MemoryTools {
     ToonTool recall() {
         JsonSchema schema = recallSchema(false)
                 .choice("mode", "flat (ranked), graph (ranked with linked entries) or index (one line per entry)", List.of("flat", "graph", "index"))
-                .string("ids", "Fetch these ids or keys in this order (comma, space or ';' separated); overrides mode", "use-zod,a1b2c3d4")
+                .string("ids", "Fetch these ids or keys in this order (comma, space or ';' separated; at most 1000); overrides mode", "use-zod,a1b2c3d4")
                 .string("category", "Only this category", "decision")
                 .string("from_date", "Entries dated on or after (YYYY-MM-DD)", "2026-07-01");
         return new ToonTool(ToonTool.define("memory_recall", "Recall memories for a query: ranked entries (deep layout by "
@@ -222,7 +223,7 @@ final class MemoryTools {
     private RecallBias bias(ToolArgs args, boolean smart) {
         String bias = args.textOr("bias");
         if (bias != null && !bias.isBlank() && !List.of("none", "session").contains(bias.strip())) {
-            throw new InvalidArgumentException("bias", "must be none or session, got '" + bias + "'");
+            throw new InvalidArgumentException("bias", "must be none or session, got " + MemoryRules.shown(bias));
         }
         Map<String, String> evidence = ToonEvidence.levels(c.engine(), c.zone());
         RecallBias out = RecallBias.NONE.withNudge(m -> {
@@ -245,7 +246,7 @@ final class MemoryTools {
                 case "tiny" -> ToonText.Layout.TINY;
                 case "normal" -> ToonText.Layout.NORMAL;
                 case "deep" -> ToonText.Layout.DEEP;
-                default -> throw new InvalidArgumentException("budget", "must be tiny, normal or deep, got '" + budget + "'");
+                default -> throw new InvalidArgumentException("budget", "must be tiny, normal or deep, got " + MemoryRules.shown(budget));
             };
         }
         return args.bool("compact") ? ToonText.Layout.NORMAL : ToonText.Layout.DEEP;
@@ -330,7 +331,7 @@ final class MemoryTools {
                 yield "♻️ " + describe(r, ref) + " restored (active)";
             }
             case "supersede" -> supersede(ref, args.textOr("new_key"), args.textOr("reason"));
-            default -> throw new InvalidArgumentException("action", "must be soft, hard, restore or supersede, got '" + action + "'");
+            default -> throw new InvalidArgumentException("action", "must be soft, hard, restore or supersede, got " + MemoryRules.shown(action));
         };
     }
 
@@ -344,18 +345,18 @@ final class MemoryTools {
         String date = ToonText.date(c.now());
         // the replacement is looked up before anything is written: an unknown new_key leaves the entry as it was
         Memory replacement = newKey == null || newKey.isBlank() ? null : c.find(newKey).orElseThrow(() -> new NotFoundException(
-                "new_key '" + newKey.strip() + "' names no entry; remember the replacement first, then supersede"));
-        if (reason != null && !reason.isBlank()) {
-            c.engine().amend(new AmendCommand(old.id(), c.zone(), old.content() + "\n⏳ Superseded (" + date + "): " + reason.strip(), null, null));
-        }
+                "new_key " + MemoryRules.shown(newKey.strip()) + " names no entry; remember the replacement first, then supersede"));
+        String content = reason == null || reason.isBlank() ? null : old.content() + "\n⏳ Superseded (" + date + "): " + reason.strip();
+        // the step that may refuse goes first (the link, or archiving an entry already archived), so a refusal writes nothing
         if (replacement != null) {
             c.engine().link(new LinkCommand(replacement.id(), old.id(), EdgeType.SUPERSEDES, c.zone(), false));
+            if (content != null) c.engine().amend(new AmendCommand(old.id(), c.zone(), content, null, null));
             return "⏳ " + old.key() + " superseded by " + replacement.key() + " (" + date + "); recall with as_of before today still finds it";
         }
+        c.engine().forget(new ForgetCommand(old.id(), c.zone(), ForgetAction.SOFT));
         Set<String> tags = new LinkedHashSet<>(old.tags());
         tags.add("superseded");
-        c.engine().amend(new AmendCommand(old.id(), c.zone(), null, List.copyOf(tags), null));
-        c.engine().forget(new ForgetCommand(old.id(), c.zone(), ForgetAction.SOFT));
+        c.engine().amend(new AmendCommand(old.id(), c.zone(), content, List.copyOf(tags), null));
         return "⏳ " + old.key() + " superseded (" + date + "): obsolete and tagged superseded; action 'restore' brings it back";
     }
 
@@ -384,13 +385,13 @@ final class MemoryTools {
         var schema = JsonSchema.input()
                 .choice("action", "add, remove or set", List.of("add", "remove", "set"))
                 .string("tags", "Tags separated by ';'", "api;validation")
-                .string("ids", "Keys or ids, comma, space or ';' separated", "use-zod,zod-schemas")
+                .string("ids", "Keys or ids, comma, space or ';' separated; at most 1000", "use-zod,zod-schemas")
                 .required("action", "tags", "ids");
         return new ToonTool(ToonTool.define("memory_tag", "Add, remove or set tags on several entries at once.", schema,
                 ToonTool.hints(false, false, true)), args -> {
             String action = args.text("action").strip();
             if (!List.of("add", "remove", "set").contains(action)) {
-                throw new InvalidArgumentException("action", "must be add, remove or set, got '" + action + "'");
+                throw new InvalidArgumentException("action", "must be add, remove or set, got " + MemoryRules.shown(action));
             }
             List<String> tags = args.list("tags");
             if (tags == null) throw new InvalidArgumentException("tags", "is required: send tags separated by ';', e.g. \"api;validation\"");
@@ -401,7 +402,7 @@ final class MemoryTools {
             List<Memory> targets = new ArrayList<>();
             List<String> missing = new ArrayList<>();
             for (String ref : refs) c.find(ref).ifPresentOrElse(targets::add, () -> missing.add(ref));
-            if (targets.isEmpty()) throw new NotFoundException("none of ids names an entry: " + String.join(", ", missing));
+            if (targets.isEmpty()) throw new NotFoundException("none of ids names an entry: " + MemoryRules.clipped(String.join(", ", missing)));
             StringBuilder b = new StringBuilder();
             for (Memory m : targets) {
                 Set<String> next = new LinkedHashSet<>(action.equals("set") ? List.of() : m.tags());

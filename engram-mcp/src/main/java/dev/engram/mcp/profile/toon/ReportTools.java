@@ -11,6 +11,7 @@ import dev.engram.error.NotFoundException;
 import dev.engram.mcp.tool.JsonSchema;
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
+import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryType;
 import java.time.Duration;
@@ -101,7 +102,7 @@ final class ReportTools {
                 ToonTool.hints(true, false, true)), args -> {
             String type = args.textOr("type") == null || args.textOr("type").isBlank() ? "all" : args.textOr("type").strip();
             if (!List.of("all", "created", "updated").contains(type)) {
-                throw new InvalidArgumentException("type", "must be all, created or updated, got '" + type + "'");
+                throw new InvalidArgumentException("type", "must be all, created or updated, got " + MemoryRules.shown(type));
             }
             String since = args.text("since").strip();
             return diffText(since(since), since, type);
@@ -139,7 +140,7 @@ final class ReportTools {
         try {
             return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant();
         } catch (DateTimeParseException e) {
-            throw new InvalidArgumentException("since", "must be a span such as 24h or 7d, or a date YYYY-MM-DD; got '" + v + "'");
+            throw new InvalidArgumentException("since", "must be a span such as 24h or 7d, or a date YYYY-MM-DD; got " + MemoryRules.shown(v));
         }
     }
 
@@ -342,7 +343,7 @@ final class ReportTools {
     private static Memory resolve(Map<String, Memory> byId, String ref, String field) {
         String r = ref.strip();
         return byId.values().stream().filter(m -> m.key().equals(r) || m.id().equals(r)).findFirst()
-                .orElseThrow(() -> new NotFoundException(field + ": no active entry '" + r + "'"));
+                .orElseThrow(() -> new NotFoundException(field + ": no active entry " + MemoryRules.shown(r)));
     }
 
     ToonTool health() {

@@ -198,6 +198,32 @@ class ToonToolsTest {
     }
 
     @Test
+    void supersedingAnArchivedEntryIsRefusedBeforeItsReasonIsWritten() {
+        // found by ProfileFuzzHttpTest (seed 33): the reason was appended, then archiving refused
+        call("memory_remember", Map.of("category", "decision", "key", "use-joi", "content", "Use Joi for validation"));
+        call("memory_forget", Map.of("key", "use-joi"));
+        int versions = engine.record("default", "use-joi").orElseThrow().versions().size();
+        String refused = error("memory_forget", Map.of("key", "use-joi", "action", "supersede", "reason", "Zod is better"));
+        assertTrue(refused.contains("already archived"), refused);
+        var after = engine.record("default", "use-joi").orElseThrow();
+        assertEquals("Use Joi for validation", after.memory().content());
+        assertFalse(after.memory().tags().contains("superseded"), after.memory().tags().toString());
+        assertEquals(versions, after.versions().size());
+    }
+
+    @Test
+    void aCallNamingMoreThanAThousandEntriesIsRefusedBeforeAnyLookup() {
+        // found by ProfileFuzzHttpTest (seed 22): a 1 MB ids string was 250,000 lookups and no answer within a minute
+        call("memory_remember", Map.of("category", "decision", "key", "use-joi", "content", "Use Joi for validation"));
+        String ids = "use-joi " + "nope ".repeat(dev.engram.memory.MemoryRules.MAX_REFERENCES);
+        String tag = error("memory_tag", Map.of("action", "add", "tags", "api", "ids", ids));
+        assertTrue(tag.contains("ids names 1001 memories; send at most 1000 a call"), tag);
+        String recall = error("memory_recall", Map.of("ids", ids));
+        assertTrue(recall.contains("ids names 1001 memories"), recall);
+        assertFalse(call("memory_recall", Map.of("ids", "use-joi")).contains("api"));
+    }
+
+    @Test
     void rememberWarnsOfAPossibleContradictionAsToonDoes() {
         call("memory_remember", Map.of("category", "warning", "key", "friday-deploys",
                 "content", "Deploying the billing service on Friday evenings broke invoices"));
@@ -292,7 +318,8 @@ class ToonToolsTest {
         String e = error("memory_import_global", Map.of("source", "g.toon"));
         assertTrue(e.contains("huge-entry") && e.contains("nothing was imported"), e);
         assertTrue(call("memory_stats", Map.of()).contains("Total entries: 1"));
-        assertTrue(call("memory_recall", Map.of("ids", "use-zod")).contains("Use Zod") && !call("memory_recall", Map.of("ids", "use-zod")).contains("v4"));
+        String got = call("memory_recall", Map.of("ids", "use-zod"));
+        assertTrue(got.contains("Use Zod") && !got.contains("v4"), got);
     }
 
     private String firstKey(String text) {
