@@ -71,9 +71,15 @@ class ToolFuzzTest {
         String first = engine.remember(RememberCommand.builder("Redis in prod needs AUTH; the password is in the vault").key("key-1")
                 .tags(List.of("redis")).build()).memory().id();
         String second = engine.remember(RememberCommand.of("Deploys go out on Tuesdays after the freeze")).memory().id();
+        // one archived and one pinned memory, and a link: the states in which a later step of a call may refuse
+        String archived = engine.remember(RememberCommand.builder("The old queue ran on RabbitMQ").key("old-queue").build()).memory().id();
+        engine.forget(new dev.engram.engine.ForgetCommand(archived, "default", dev.engram.engine.ForgetAction.SOFT));
+        engine.pin(new dev.engram.engine.PinCommand(second, "default", 2));
+        engine.link(new dev.engram.engine.LinkCommand(first, second, dev.engram.memory.EdgeType.RELATED, "default", false));
         // the stored memories' ids too, so calls also reach the paths that find what they name
         List<String> strings = new ArrayList<>(List.of(STRINGS));
-        strings.addAll(List.of(first, second, first, second, first + "," + second, first + " " + second));
+        strings.addAll(List.of(first, second, archived, first, second, "old-queue", first + "," + second, first + " " + second,
+                archived + ";" + first));
         // toon's tools that touch files stay in the test's folder; a gist call without a token is refused before any request
         ProfileContext context = ProfileContext.of(engine, "default").withSettings(Map.of(
                 ToonProfile.PROJECT_SETTING, dir.toString(),
