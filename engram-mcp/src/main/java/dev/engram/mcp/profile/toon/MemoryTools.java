@@ -402,7 +402,10 @@ final class MemoryTools {
             List<Memory> targets = new ArrayList<>();
             List<String> missing = new ArrayList<>();
             for (String ref : refs) c.find(ref).ifPresentOrElse(targets::add, () -> missing.add(ref));
-            if (targets.isEmpty()) throw new NotFoundException("none of ids names an entry: " + MemoryRules.clipped(String.join(", ", missing)));
+            if (targets.isEmpty()) {
+                String named = String.join(", ", missing.stream().limit(5).map(MemoryRules::clipped).toList());
+                throw new NotFoundException("none of ids names an entry: " + named + (missing.size() > 5 ? " and " + (missing.size() - 5) + " more" : ""));
+            }
             StringBuilder b = new StringBuilder();
             for (Memory m : targets) {
                 Set<String> next = new LinkedHashSet<>(action.equals("set") ? List.of() : m.tags());

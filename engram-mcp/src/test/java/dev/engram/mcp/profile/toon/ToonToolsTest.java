@@ -221,6 +221,10 @@ class ToonToolsTest {
         String recall = error("memory_recall", Map.of("ids", ids));
         assertTrue(recall.contains("ids names 1001 memories"), recall);
         assertFalse(call("memory_recall", Map.of("ids", "use-joi")).contains("api"));
+        assertEquals("none of ids names an entry: nope-1, nope-2, nope-3",
+                error("memory_tag", Map.of("action", "add", "tags", "api", "ids", "nope-1,nope-2,nope-3")));
+        assertEquals("none of ids names an entry: n1, n2, n3, n4, n5 and 2 more",
+                error("memory_tag", Map.of("action", "add", "tags", "api", "ids", "n1 n2 n3 n4 n5 n6 n7")));
     }
 
     @Test
