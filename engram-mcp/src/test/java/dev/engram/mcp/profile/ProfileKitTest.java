@@ -58,6 +58,13 @@ class ProfileKitTest {
         assertTrue(text(saved).startsWith("saved ") && text(saved).endsWith(" in alpha"), text(saved));
         assertEquals("1 notes", text(call("count_notes", Map.of("memory_zone", "alpha"))));
         assertEquals("0 notes", text(call("count_notes", Map.of())), "no zone argument: the server's default zone");
+        // a name the store could not hold is refused under the profile's own argument name, quoted in short
+        CallToolResult bad = call("count_notes", Map.of("memory_zone", "Bad Zone!"));
+        assertTrue(bad.isError());
+        assertTrue(text(bad).startsWith("memory_zone 'Bad Zone!' is not a valid zone name"), text(bad));
+        CallToolResult huge = call("count_notes", Map.of("memory_zone", "z".repeat(100_000)));
+        assertTrue(huge.isError());
+        assertTrue(text(huge).startsWith("memory_zone '" + "z".repeat(40) + "…' (100000 characters) is not a valid zone name"), text(huge));
     }
 
     @Test

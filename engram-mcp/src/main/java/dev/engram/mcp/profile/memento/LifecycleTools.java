@@ -105,8 +105,8 @@ final class LifecycleTools {
                         + "purged 30 days later, at most 50 a cycle, anchors and permanent fragments never). Returns what each step did.")
                 .annotations(ToolHints.writes(true)).build();
         return new MementoTool(def, a -> {
-            String zone = a.textOr(MementoContext.ZONE_ARGUMENT) == null ? null
-                    : MemoryRules.zone(MementoContext.ZONE_ARGUMENT, c.zone(a));
+            // every workspace when none is named; a named one is checked by c.zone, under its own name
+            String zone = a.textOr(MementoContext.ZONE_ARGUMENT) == null ? null : c.zone(a);
             MaintenanceReport r = c.engine().maintenance().run(LifecyclePolicy.MEMENTO,
                     dev.engram.engine.lifecycle.Maintenance.defaultSteps(LifecyclePolicy.MEMENTO, judge), zone, a.bool("dryRun"));
             return report(r);
