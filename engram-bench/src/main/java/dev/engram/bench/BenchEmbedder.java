@@ -49,6 +49,11 @@ public enum BenchEmbedder {
         return flag;
     }
 
+    /** Whether Engram's jar carries this model, so that a server can be started with it. */
+    public boolean bundled() {
+        return bundled != null;
+    }
+
     /** The server's {@code ENGRAM_EMBEDDER} for this model; only the bundled ones have one. */
     public String serverSetting() {
         if (bundled == null) throw new IllegalArgumentException(flag + " is not bundled in the jar");

@@ -153,12 +153,43 @@ public final class Main implements Runnable {
                 + " (default ${DEFAULT-VALUE}; 1 = call by call).") int block;
         @Option(names = "--only", description = "Run one server only (engram or server-memory): for checking the harness.")
         String only;
+        @Option(names = "--embedder", defaultValue = "none", description = "Engram's model: none (lexical; the server's own"
+                + " ENGRAM_EMBEDDER is inherited, default), e5-small-v2 or minilm. With a model, the preload embeds every memory"
+                + " and the server is timed only once its model has loaded.") String embedderName;
+        @Option(names = "--embedding-cache", description = "With --embedder: a folder keeping the preload's vectors between runs"
+                + " (as latency's).") Path embeddingCache;
 
         @Override
         public Integer call() throws Exception {
             if (only != null && !only.equals("engram") && !only.equals("server-memory")) {
                 System.err.println("peer: --only must be engram or server-memory, got '" + only + "'");
                 return 2;
+            }
+            if (embeddingCache != null && embedderName.equals("none")) {
+                System.err.println("peer: --embedding-cache keeps a model's vectors; give --embedder too (e5-small-v2 or minilm)");
+                return 2;
+            }
+            if (embeddingCache != null && Files.exists(embeddingCache) && !Files.isDirectory(embeddingCache)) {
+                System.err.println("peer: --embedding-cache must be a folder, got the file " + embeddingCache);
+                return 2;
+            }
+            PeerTarget.Model model = null;
+            if (!embedderName.equals("none")) {
+                BenchEmbedder named;
+                try {
+                    named = BenchEmbedder.named(embedderName);
+                } catch (IllegalArgumentException e) {
+                    System.err.println("peer: " + e.getMessage() + " (or none)");
+                    return 2;
+                }
+                if (!named.bundled()) {
+                    System.err.println("peer: --embedder " + named.flag() + " is not bundled in Engram's jar; the server loads"
+                            + " e5-small-v2 or minilm");
+                    return 2;
+                }
+                dev.engram.spi.Embedder loaded = named.load();
+                model = new PeerTarget.Model(named.serverSetting(), loaded,
+                        embeddingCache == null ? null : EmbeddingCacheFile.open(embeddingCache, loaded));
             }
             PeerBench.Settings settings;
             try {
@@ -173,7 +204,7 @@ public final class Main implements Runnable {
                 targets.add(new PeerTarget.ServerMemory(Path.of(servers.node), servers.serverMemoryIndexJs()));
             }
             if (only == null || only.equals("engram")) {
-                targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed));
+                targets.add(new PeerTarget.Engram(servers.engramJar(), blanksRemoved(javaOpts), common.seed, model));
             }
             var figures = new PeerBench(System.err, common.serverErr()).run(settings, targets);
             for (PeerBench.Corpus c : settings.corpora()) {

@@ -1,6 +1,10 @@
 package dev.engram.bench;
 
+import dev.engram.analysis.TagVocabulary;
+import dev.engram.engine.Engine;
+import dev.engram.engine.RecallSettings;
 import dev.engram.memory.MemoryRules;
+import dev.engram.spi.Embedder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -8,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -44,9 +49,17 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
      * SQLite record and Lucene index that {@code remember} writes, in 1,000-memory transactions,
      * before the server starts (the server then opens an up-to-date index).
      */
-    record Engram(Path jar, List<String> javaOptions, long seed) implements PeerTarget {
+    record Engram(Path jar, List<String> javaOptions, long seed, Model model) implements PeerTarget {
+        /** Longest the server's model may take to load before the run gives up. */
+        static final Duration MODEL_READY_TIMEOUT = Duration.ofMinutes(3);
+
         public Engram {
             javaOptions = List.copyOf(javaOptions);
+        }
+
+        /** Lexical: the server inherits the bench's ENGRAM_EMBEDDER. */
+        Engram(Path jar, List<String> javaOptions, long seed) {
+            this(jar, javaOptions, seed, null);
         }
 
         @Override
@@ -60,7 +73,8 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(javaOptions);
             cmd.addAll(List.of("-jar", jar.toString(), "--store", dir.toString(), "mcp"));
-            return new McpSession.ServerCommand(label(), cmd, Map.of());
+            return new McpSession.ServerCommand(label(), cmd,
+                    model == null ? Map.of() : Map.of("ENGRAM_EMBEDDER", model.serverSetting()));
         }
 
         @Override
@@ -70,15 +84,28 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
                 var it = memories.iterator();
                 BulkLoader.LoadResult r = new BulkLoader(seed).load(opened.store(), opened.index(), it::next,
                         memories.size(), clock.instant());
-                return String.format(java.util.Locale.ROOT,
+                String loaded = String.format(Locale.ROOT,
                         "EmbeddedStore, %d inserts per transaction, then index catch-up: %.1f s", BulkLoader.BATCH,
                         (r.write().toMillis() + r.catchUp().toMillis()) / 1000.0);
+                if (model == null) return loaded;
+                // every memory gets its vector before the server starts, so no backfill runs while it is timed
+                long t0 = System.nanoTime();
+                Engine engine = new Engine(opened.store(), opened.index(), clock, TagVocabulary.builtInOnly(),
+                        model.preloadEmbedder(), RecallSettings.defaults());
+                int embedded = 0;
+                for (int k = engine.embedMissing(256); k > 0; k = engine.embedMissing(256)) embedded += k;
+                if (model.cache() != null) model.cache().save();
+                return loaded + String.format(Locale.ROOT, "; %d memories embedded with %s in %.1f s", embedded,
+                        model.model().modelId(), (System.nanoTime() - t0) / 1e9);
             }
         }
 
+        /** With a model: returns once the server's model has loaded, so that no timed recall is lexical for want of it. */
         @Override
         public String preloadOnline(McpSession session, List<SyntheticMemory> memories) {
-            return null;
+            if (model == null) return null;
+            Duration took = ModelReadiness.await(session, MODEL_READY_TIMEOUT);
+            return String.format(Locale.ROOT, "model %s ready %.1f s after initialize", model.serverSetting(), took.toMillis() / 1000.0);
         }
 
         @Override
@@ -104,6 +131,16 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
         @Override
         public Map<String, Object> searchArguments(String query) {
             return Map.of("query", query);
+        }
+    }
+
+    /**
+     * Engram's model in a peer run: the server's {@code ENGRAM_EMBEDDER}, the same model loaded in the bench, and
+     * optionally a file of the preload's vectors kept between runs ({@code null}: the preload embeds every memory).
+     */
+    record Model(String serverSetting, Embedder model, EmbeddingCacheFile cache) {
+        Embedder preloadEmbedder() {
+            return cache == null ? model : cache.embedder();
         }
     }
 

@@ -48,8 +48,10 @@ final class CandidateSearch {
     private final SearchIndex index;
     private final Embedder embedder;
     private final RecallSettings settings;
+    private final QueryVectorLane lane;
 
-    CandidateSearch(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings) {
+    CandidateSearch(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings, QueryVectorLane lane) {
+        this.lane = lane;
         this.store = store;
         this.index = index;
         this.embedder = embedder;
@@ -62,6 +64,15 @@ final class CandidateSearch {
         List<String> notes = new ArrayList<>();
         Map<String, Candidates.Signals> out = new LinkedHashMap<>();
 
+        boolean runSemantic = settings.runs(RecallStep.SEMANTIC) || forceAll;
+        // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
+        boolean mayStop = runSemantic && !forceAll && settings.runs(RecallStep.CASCADE) && settings.runs(RecallStep.LEXICAL)
+                && semanticUsable();
+        List<String> words = mayStop ? contentWords(q) : List.of();
+        // the vector does not depend on the lexical layers: when L3 is sure to run, it is computed beside them
+        QueryVectorLane.Pending vector = runSemantic && semanticUsable()
+                ? lane.begin(embedder, q.query(), !mayStop || !settings.stop().mayStop(words.size())) : null;
+
         Optional<Memory> exact = exact(q);
         exact.ifPresent(m -> out.put(m.id(), new Candidates.Signals(null, null, 1.0, 0, null, true)));
         layers.add(exact.isPresent() ? "L1 exact: '" + q.query() + "' is a key or id" : "L1 exact: no key or id");
@@ -73,22 +84,19 @@ final class CandidateSearch {
             layers.add("L2 bm25: " + lexicalHits.size() + " hits");
         }
 
-        boolean runSemantic = settings.runs(RecallStep.SEMANTIC) || forceAll;
         String skip = null;
         StopSignal signal = null;
-        // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
-        if (runSemantic && !forceAll && settings.runs(RecallStep.CASCADE) && settings.runs(RecallStep.LEXICAL)
-                && semanticUsable()) {
-            signal = stopSignal(q, lexicalHits);
+        if (mayStop) {
+            signal = stopSignal(words, lexicalHits);
             if (signal != null) skip = stopReason(q, lexicalHits.size(), signal);
         }
         List<IndexHit> semanticHits = List.of();
         if (runSemantic && skip == null) {
-            if (!semanticUsable()) {
+            if (vector == null) {
                 skip = embedder == null ? "no embedder configured" : "embedding model still loading";
                 if (embedder != null) notes.add("semantic layer not ready (" + skip + "): lexical results only");
             } else {
-                float[] v = embedder.embedQuery(q.query());
+                float[] v = vector.get();
                 double unrelated = embedder.unrelatedCosine();
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
                         Set.copyOf(q.tags()), statuses, from, to, depth(q))).stream()
@@ -130,6 +138,11 @@ final class CandidateSearch {
                 .filter(m -> q.types().isEmpty() || q.types().contains(m.type()));
     }
 
+    /** The query's content words, as the stop rule counts them: distinct, longer than one letter, no stop words. */
+    private static List<String> contentWords(RecallQuery q) {
+        return Words.of(q.query()).stream().filter(w -> w.length() > 1 && !StopWords.contains(w)).distinct().toList();
+    }
+
     /**
      * What the stop rule weighs, or null when there is nothing to weigh (no hit, no content word, the top
      * hit gone from the store). The words of a query are not equally telling: a name that half the
@@ -137,11 +150,8 @@ final class CandidateSearch {
      * in the index (what BM25 itself weighs it by): the share of the query's idf the best lexical hit
      * holds, the idf it lacks, and how far it outscores the next hit.
      */
-    private StopSignal stopSignal(RecallQuery q, List<IndexHit> hits) {
-        if (hits.isEmpty()) return null;
-        List<String> words = Words.of(q.query()).stream().filter(w -> w.length() > 1 && !StopWords.contains(w))
-                .distinct().toList();
-        if (words.isEmpty()) return null;
+    private StopSignal stopSignal(List<String> words, List<IndexHit> hits) {
+        if (hits.isEmpty() || words.isEmpty()) return null;
         Optional<Memory> top = store.get(hits.get(0).id());
         if (top.isEmpty()) return null;
         Memory m = top.get();

@@ -49,7 +49,7 @@ final class RecallOperation {
         this.clock = clock;
         this.zones = zones;
         this.settings = settings;
-        this.search = new CandidateSearch(store, index, embedder, settings);
+        this.search = new CandidateSearch(store, index, embedder, settings, QueryVectorLane.SHARED);
     }
 
     RecallResult recall(RecallQuery q, ResultCost cost) {

@@ -65,9 +65,14 @@ public record StopRule(double coverage, double missing, double margin, double ma
         if (maxWords < 1) throw new IllegalArgumentException("stop max words must be >= 1, got " + maxWords);
     }
 
+    /** Whether a query of this many content words may end the cascade before L3 at all. */
+    public boolean mayStop(int words) {
+        return words <= maxWords;
+    }
+
     /** Whether a top hit with this signal may end the cascade before L3. */
     public boolean stops(StopSignal s) {
-        if (s.words() > maxWords) return false;
+        if (!mayStop(s.words())) return false;
         boolean holdsTheQuery = s.share() >= coverage && s.missing() <= missing;
         boolean standsOut = !Double.isInfinite(margin) && s.margin() >= margin && s.missing() <= marginMissing;
         return holdsTheQuery || standsOut;

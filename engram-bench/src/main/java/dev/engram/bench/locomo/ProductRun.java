@@ -3,6 +3,7 @@ package dev.engram.bench.locomo;
 import dev.engram.analysis.ProjectVocabulary;
 import dev.engram.analysis.TagVocabulary;
 import dev.engram.bench.McpSession;
+import dev.engram.bench.ModelReadiness;
 import dev.engram.bench.TempDirs;
 import dev.engram.bench.locomo.ConversationRun.EngineAnswer;
 import dev.engram.bench.locomo.ConversationRun.Outcome;
@@ -27,7 +28,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -266,26 +266,7 @@ final class ProductRun {
         }
 
         private void awaitModel() {
-            long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-            while (true) {
-                McpSession.Structured probe = session.callStructured("recall", Map.of("query", "readiness probe",
-                        "mode", "hybrid", "as_of", Instant.now().plusSeconds(60).toString()));
-                if (probe.error()) throw new IllegalStateException("probe recall failed: " + probe.text());
-                Object layers = probe.content() == null ? null : probe.content().get("layers");
-                boolean loading = !(layers instanceof List<?> l) || l.stream().noneMatch(x -> String.valueOf(x).startsWith("L3 semantic: "))
-                        || l.stream().anyMatch(x -> String.valueOf(x).contains("still loading"));
-                if (!loading) return;
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the server's embedding model was not ready after " + READY_TIMEOUT
-                            + "; last layers: " + layers);
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
-            }
+            ModelReadiness.await(session, READY_TIMEOUT);
         }
 
         @Override
