@@ -70,8 +70,8 @@ final class CandidateSearch {
                 && semanticUsable();
         List<String> words = mayStop ? contentWords(q) : List.of();
         // the vector does not depend on the lexical layers: when L3 is sure to run, it is computed beside them
-        QueryVectorLane.Pending vector = runSemantic && semanticUsable()
-                ? lane.begin(embedder, q.query(), !mayStop || !settings.stop().mayStop(words.size())) : null;
+        boolean early = settings.runs(RecallStep.LEXICAL) && (!mayStop || !settings.stop().mayStop(words.size()));
+        QueryVectorLane.Pending vector = runSemantic && semanticUsable() ? lane.begin(embedder, q.query(), early) : null;
 
         Optional<Memory> exact = exact(q);
         exact.ifPresent(m -> out.put(m.id(), new Candidates.Signals(null, null, 1.0, 0, null, true)));

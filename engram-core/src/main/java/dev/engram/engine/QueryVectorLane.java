@@ -36,11 +36,12 @@ final class QueryVectorLane {
     }
 
     /**
-     * The vector of {@code query}: started now on the lane when {@code surelyNeeded} and the lane is free,
-     * otherwise computed by the caller when it asks ({@link Pending#get}).
+     * The vector of {@code query}: started now on the lane when {@code early} (the caller is sure to use it
+     * and has other work to do meanwhile) and the lane is free, otherwise computed by the caller when it asks
+     * ({@link Pending#get}).
      */
-    Pending begin(Embedder embedder, String query, boolean surelyNeeded) {
-        if (worker != null && surelyNeeded && busy.compareAndSet(false, true)) {
+    Pending begin(Embedder embedder, String query, boolean early) {
+        if (worker != null && early && busy.compareAndSet(false, true)) {
             CompletableFuture<float[]> vector = new CompletableFuture<>();
             worker.execute(() -> {
                 try {
