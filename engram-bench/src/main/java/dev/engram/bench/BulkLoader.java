@@ -1,5 +1,6 @@
 package dev.engram.bench;
 
+import dev.engram.engine.Engine;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
@@ -40,6 +41,16 @@ final class BulkLoader {
             double s = (write.toNanos() + catchUp.toNanos()) / 1e9;
             return s == 0 ? 0 : count / s;
         }
+    }
+
+    /**
+     * Gives every memory without a vector of {@code engine}'s model one, as the server's backfill would, before
+     * anything is timed; returns how many it embedded.
+     */
+    static int embedMissing(Engine engine) {
+        int embedded = 0;
+        for (int k = engine.embedMissing(256); k > 0; k = engine.embedMissing(256)) embedded += k;
+        return embedded;
     }
 
     LoadResult load(MemoryStore store, SearchIndex index, Supplier<SyntheticMemory> source, int count, Instant now) {

@@ -97,11 +97,10 @@ final class LatencyBench {
                     RecallSettings.defaults());
             if (embedder != null) {
                 long t0 = System.nanoTime();
-                int embedded = 0;
                 // the same store and index; only where the backfill's vectors come from differs
                 Engine backfill = backfillCache == null ? engine : new Engine(opened.store(), opened.index(), clock,
                         TagVocabulary.builtInOnly(), backfillCache.embedder(), RecallSettings.defaults());
-                for (int k = backfill.embedMissing(256); k > 0; k = backfill.embedMissing(256)) embedded += k;
+                int embedded = BulkLoader.embedMissing(backfill);
                 String cached = backfillCache == null ? "" : " (vectors in the cache: " + backfillCache.size() + ")";
                 if (backfillCache != null) backfillCache.save();
                 log.printf(Locale.ROOT, "latency: N=%d embedded %d memories with %s in %.1f s%s%n", n, embedded,

@@ -100,27 +100,16 @@ public final class Main implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (embeddingCache != null && embedderName.equals("none")) {
-                System.err.println("latency: --embedding-cache keeps a model's vectors; give --embedder too (e5-small-v2, minilm"
-                        + " or bge-small-en-v1.5)");
-                return 2;
-            }
-            if (embeddingCache != null && Files.exists(embeddingCache) && !Files.isDirectory(embeddingCache)) {
-                System.err.println("latency: --embedding-cache must be a folder, got the file " + embeddingCache);
+            String problem = modelFlagsProblem(embedderName, embeddingCache, "e5-small-v2, minilm or bge-small-en-v1.5");
+            if (problem != null) {
+                System.err.println("latency: " + problem);
                 return 2;
             }
             var settings = new LatencyBench.Settings(sizes, remembers, recalls, warmup, common.seed, common.workDir());
             dev.engram.spi.Embedder embedder = null;
             EmbeddingCacheFile cache = null;
             if (!embedderName.equals("none")) {
-                BenchEmbedder model;
-                try {
-                    model = BenchEmbedder.named(embedderName);
-                } catch (IllegalArgumentException e) {
-                    System.err.println("latency: " + e.getMessage() + " (or none)");
-                    return 2;
-                }
-                embedder = model.load();
+                embedder = BenchEmbedder.named(embedderName).load();
                 if (embeddingCache != null) cache = EmbeddingCacheFile.open(embeddingCache, embedder);
             }
             var rows = new LatencyBench(OpenedStore::embedded, System.err, embedder, cache).run(settings);
@@ -165,23 +154,14 @@ public final class Main implements Runnable {
                 System.err.println("peer: --only must be engram or server-memory, got '" + only + "'");
                 return 2;
             }
-            if (embeddingCache != null && embedderName.equals("none")) {
-                System.err.println("peer: --embedding-cache keeps a model's vectors; give --embedder too (e5-small-v2 or minilm)");
-                return 2;
-            }
-            if (embeddingCache != null && Files.exists(embeddingCache) && !Files.isDirectory(embeddingCache)) {
-                System.err.println("peer: --embedding-cache must be a folder, got the file " + embeddingCache);
+            String problem = modelFlagsProblem(embedderName, embeddingCache, "e5-small-v2 or minilm");
+            if (problem != null) {
+                System.err.println("peer: " + problem);
                 return 2;
             }
             PeerTarget.Model model = null;
             if (!embedderName.equals("none")) {
-                BenchEmbedder named;
-                try {
-                    named = BenchEmbedder.named(embedderName);
-                } catch (IllegalArgumentException e) {
-                    System.err.println("peer: " + e.getMessage() + " (or none)");
-                    return 2;
-                }
+                BenchEmbedder named = BenchEmbedder.named(embedderName);
                 if (!named.bundled()) {
                     System.err.println("peer: --embedder " + named.flag() + " is not bundled in Engram's jar; the server loads"
                             + " e5-small-v2 or minilm");
@@ -609,6 +589,27 @@ public final class Main implements Runnable {
         private static McpSession.ServerCommand engram(String label, Path jar, List<String> opts, Path dir) {
             return new PeerTarget.Engram(jar, opts, 0).command(dir);
         }
+    }
+
+    /**
+     * What is wrong with a command's {@code --embedder} and {@code --embedding-cache}, or null: an unknown model, a
+     * vector cache without a model, or a cache that is a file. {@code models} names what {@code --embedder} may be.
+     */
+    static String modelFlagsProblem(String embedderName, Path cache, String models) {
+        if (cache != null && embedderName.equals("none")) {
+            return "--embedding-cache keeps a model's vectors; give --embedder too (" + models + ")";
+        }
+        if (cache != null && Files.exists(cache) && !Files.isDirectory(cache)) {
+            return "--embedding-cache must be a folder, got the file " + cache;
+        }
+        if (!embedderName.equals("none")) {
+            try {
+                BenchEmbedder.named(embedderName);
+            } catch (IllegalArgumentException e) {
+                return e.getMessage() + " (or none)";
+            }
+        }
+        return null;
     }
 
     static List<String> blanksRemoved(List<String> opts) {

@@ -11,11 +11,15 @@ import java.util.Map;
  * counts no access) must report that L3 ran.
  */
 public final class ModelReadiness {
+    /** Longest a server's model may take to load before a run gives up. */
+    public static final Duration TIMEOUT = Duration.ofMinutes(3);
+
     private ModelReadiness() {
     }
 
-    /** How long the model took to be ready; throws when it was not within {@code timeout} or the probe failed. */
-    public static Duration await(McpSession session, Duration timeout) {
+    /** How long the model took to be ready; throws when it was not within {@link #TIMEOUT} or the probe failed. */
+    public static Duration await(McpSession session) {
+        Duration timeout = TIMEOUT;
         long t0 = System.nanoTime();
         long deadline = t0 + timeout.toNanos();
         while (true) {

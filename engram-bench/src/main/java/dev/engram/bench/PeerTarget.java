@@ -50,9 +50,6 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
      * before the server starts (the server then opens an up-to-date index).
      */
     record Engram(Path jar, List<String> javaOptions, long seed, Model model) implements PeerTarget {
-        /** Longest the server's model may take to load before the run gives up. */
-        static final Duration MODEL_READY_TIMEOUT = Duration.ofMinutes(3);
-
         public Engram {
             javaOptions = List.copyOf(javaOptions);
         }
@@ -92,8 +89,7 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
                 long t0 = System.nanoTime();
                 Engine engine = new Engine(opened.store(), opened.index(), clock, TagVocabulary.builtInOnly(),
                         model.preloadEmbedder(), RecallSettings.defaults());
-                int embedded = 0;
-                for (int k = engine.embedMissing(256); k > 0; k = engine.embedMissing(256)) embedded += k;
+                int embedded = BulkLoader.embedMissing(engine);
                 if (model.cache() != null) model.cache().save();
                 return loaded + String.format(Locale.ROOT, "; %d memories embedded with %s in %.1f s", embedded,
                         model.model().modelId(), (System.nanoTime() - t0) / 1e9);
@@ -104,7 +100,7 @@ sealed interface PeerTarget permits PeerTarget.Engram, PeerTarget.ServerMemory, 
         @Override
         public String preloadOnline(McpSession session, List<SyntheticMemory> memories) {
             if (model == null) return null;
-            Duration took = ModelReadiness.await(session, MODEL_READY_TIMEOUT);
+            Duration took = ModelReadiness.await(session);
             return String.format(Locale.ROOT, "model %s ready %.1f s after initialize", model.serverSetting(), took.toMillis() / 1000.0);
         }
 

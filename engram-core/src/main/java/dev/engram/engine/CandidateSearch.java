@@ -64,21 +64,23 @@ final class CandidateSearch {
         List<String> notes = new ArrayList<>();
         Map<String, Candidates.Signals> out = new LinkedHashMap<>();
 
+        // read once: the model may finish loading during this recall, and every layer decides on the same answer
+        boolean semanticReady = embedder != null && embedder.ready();
         boolean runSemantic = settings.runs(RecallStep.SEMANTIC) || forceAll;
         // the stop rule reads the top hit and the words' idf: only worth it when L3 could run at all
         boolean mayStop = runSemantic && !forceAll && settings.runs(RecallStep.CASCADE) && settings.runs(RecallStep.LEXICAL)
-                && semanticUsable();
+                && semanticReady;
         List<String> words = mayStop ? contentWords(q) : List.of();
         // the vector does not depend on the lexical layers: when L3 is sure to run, it is computed beside them
         boolean early = settings.runs(RecallStep.LEXICAL) && (!mayStop || !settings.stop().mayStop(words.size()));
-        QueryVectorLane.Pending vector = runSemantic && semanticUsable() ? lane.begin(embedder, q.query(), early) : null;
+        QueryVectorLane.Pending vector = runSemantic && semanticReady ? lane.begin(embedder, q.query(), early) : null;
 
         Optional<Memory> exact = exact(q);
         exact.ifPresent(m -> out.put(m.id(), new Candidates.Signals(null, null, 1.0, 0, null, true)));
         layers.add(exact.isPresent() ? "L1 exact: '" + q.query() + "' is a key or id" : "L1 exact: no key or id");
 
         List<IndexHit> lexicalHits = List.of();
-        if (settings.runs(RecallStep.LEXICAL) || !semanticUsable()) {
+        if (settings.runs(RecallStep.LEXICAL) || !semanticReady) {
             lexicalHits = index.search(new IndexQuery(q.query(), Set.of(q.zone()), q.types(), Set.copyOf(q.tags()),
                     statuses, from, to, depth(q)));
             layers.add("L2 bm25: " + lexicalHits.size() + " hits");
@@ -124,10 +126,6 @@ final class CandidateSearch {
     /** Candidates per list: the tuned depth, or more when the caller asks for more results than that. */
     private int depth(RecallQuery q) {
         return Math.max(settings.depth(), q.effectiveLimit());
-    }
-
-    private boolean semanticUsable() {
-        return embedder != null && embedder.ready();
     }
 
     /** L1: the whole query is a memory id, or a key of the zone. */

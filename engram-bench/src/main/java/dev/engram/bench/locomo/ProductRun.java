@@ -62,7 +62,6 @@ final class ProductRun {
             new ClientMode("recall {query, limit: 10} (ranked cascade, default)", Map.of()),
             new ClientMode("recall {query, limit: 10, mode: hybrid}", Map.of("mode", "hybrid")));
 
-    private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofMinutes(3);
 
     private final Via via;
     private final LocomoConversation.Ingest ingest;
@@ -262,11 +261,7 @@ final class ProductRun {
                     "-jar", jar.toString(), "--store", dir.toString(), "mcp"));
             session = McpSession.start(new McpSession.ServerCommand("engram", cmd, Map.of("ENGRAM_EMBEDDER", embedderSetting)), null);
             session.initialize();
-            awaitModel();
-        }
-
-        private void awaitModel() {
-            ModelReadiness.await(session, READY_TIMEOUT);
+            ModelReadiness.await(session);
         }
 
         @Override
