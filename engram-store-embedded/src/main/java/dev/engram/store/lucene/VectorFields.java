@@ -3,7 +3,9 @@ package dev.engram.store.lucene;
 import dev.engram.crypto.Sha256;
 import dev.engram.spi.StoredEmbedding;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -36,12 +38,25 @@ final class VectorFields {
     static final String MODEL = "vec_model";
     static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
     private static final int SLUG_LENGTH = 32;
+    /** A store holds vectors of a model or two; field names of more (imports of many models) are computed each time. */
+    private static final int MAX_REMEMBERED_FIELDS = 64;
+    private static final Map<String, String> FIELDS = new ConcurrentHashMap<>();
 
     private VectorFields() {
     }
 
     /** The field holding vectors of {@code modelId} with {@code dims} components. */
     static String field(String modelId, int dims) {
+        // asked at every write and every vector search: a recall hashed the model id each time
+        String key = dims + ":" + modelId;
+        String known = FIELDS.get(key);
+        if (known != null) return known;
+        String name = name(modelId, dims);
+        if (FIELDS.size() < MAX_REMEMBERED_FIELDS) FIELDS.put(key, name);
+        return name;
+    }
+
+    private static String name(String modelId, int dims) {
         String slug = modelId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
         if (slug.length() > SLUG_LENGTH) slug = slug.substring(0, SLUG_LENGTH);
         return "vec_" + slug + "_" + Sha256.hex(modelId, 4) + "_" + dims;
