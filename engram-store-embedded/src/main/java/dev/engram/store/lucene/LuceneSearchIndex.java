@@ -8,7 +8,6 @@ import dev.engram.spi.SearchIndex;
 import dev.engram.spi.VectorQuery;
 import dev.engram.spi.WordWeights;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +36,8 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.similarities.BM25Similarity;
-import org.apache.lucene.store.ByteBuffersDataInput;
-import org.apache.lucene.store.ByteBuffersIndexInput;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
@@ -165,13 +164,18 @@ public final class LuceneSearchIndex implements SearchIndex {
      * system it is mapped as one buffer. An open reader keeps a segment's inputs for the segment's life, so the
      * choice is made when the segment is written.
      *
-     * <p>A file the cache does hold is opened as one heap buffer, copied when the reader opens it: through the
-     * cache's own input, every vector, float run or block read that straddles two of its buffers threw and caught a
+     * <p>A file the cache does hold is opened as one heap buffer, copied when the reader opens it: read through the
+     * cache's own buffers, every vector, float run or block read that straddles two of them threw and caught a
      * {@code BufferUnderflowException} (a wall-clock profile of recalls with the model over stdio: a tenth of the
-     * vector scan's time in building those exceptions' stack traces). Cached files are at most a few megabytes and
-     * are opened once per segment per reader.
+     * vector scan's time in building those exceptions' stack traces). The copy is read by the same input class as
+     * the cache's (relative reads within a buffer), only without boundaries: a scan of every vector of 25 flushed
+     * segments took a quarter of the time, and term queries as long as before (docs/benchmarks.md, "Where a
+     * stdio recall with the model goes"). Cached files are at most a few megabytes, opened once per segment per reader.
      */
     static final class FlushCachingDirectory extends NRTCachingDirectory {
+        /** Larger files (none is cached: segments over {@link #NRT_CACHE_SEGMENT_MB} are not) are read as the cache gives them. */
+        private static final long MAX_ONE_BUFFER = 1L << 30;
+
         FlushCachingDirectory(Directory delegate, double maxMergeSizeMB, double maxCachedMB) {
             super(delegate, maxMergeSizeMB, maxCachedMB);
         }
@@ -186,11 +190,14 @@ public final class LuceneSearchIndex implements SearchIndex {
         @Override
         public synchronized IndexInput openInput(String name, IOContext context) throws IOException {
             IndexInput in = super.openInput(name, context);
-            if (!Arrays.asList(listCachedFiles()).contains(name)) return in;
+            if (in.length() > MAX_ONE_BUFFER || !Arrays.asList(listCachedFiles()).contains(name)) return in;
             try (in) {
-                byte[] bytes = new byte[Math.toIntExact(in.length())];
-                in.readBytes(bytes, 0, bytes.length);
-                return new ByteBuffersIndexInput(new ByteBuffersDataInput(List.of(ByteBuffer.wrap(bytes))), "cached " + name);
+                // one block as large as the file, handed to the input the cache itself builds from its blocks
+                int bits = Math.max(ByteBuffersDataOutput.LIMIT_MIN_BITS_PER_BLOCK, 64 - Long.numberOfLeadingZeros(Math.max(1, in.length() - 1)));
+                ByteBuffersDataOutput copy = new ByteBuffersDataOutput(bits, bits, ByteBuffersDataOutput.ALLOCATE_BB_ON_HEAP,
+                        ByteBuffersDataOutput.NO_REUSE);
+                copy.copyBytes(in, in.length());
+                return ByteBuffersDirectory.OUTPUT_AS_MANY_BUFFERS_LUCENE.apply(name, copy);
             }
         }
     }
