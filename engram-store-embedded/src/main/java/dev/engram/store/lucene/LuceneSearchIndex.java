@@ -170,10 +170,11 @@ public final class LuceneSearchIndex implements SearchIndex {
      * vector scan's time in building those exceptions' stack traces). The copy is read by the same input class as
      * the cache's (relative reads within a buffer), only without boundaries: a scan of every vector of 25 flushed
      * segments took a quarter of the time, and term queries as long as before (docs/benchmarks.md, "Where a
-     * stdio recall with the model goes"). Cached files are at most a few megabytes, opened once per segment per reader.
+     * stdio recall with the model goes"). Cached files are at most a few megabytes, opened once per segment per
+     * reader.
      */
     static final class FlushCachingDirectory extends NRTCachingDirectory {
-        /** Larger files (none is cached: segments over {@link #NRT_CACHE_SEGMENT_MB} are not) are read as the cache gives them. */
+        /** Larger files are read as the cache gives them (none is cached: segments over 4 MB are not). */
         private static final long MAX_ONE_BUFFER = 1L << 30;
 
         FlushCachingDirectory(Directory delegate, double maxMergeSizeMB, double maxCachedMB) {
@@ -193,7 +194,8 @@ public final class LuceneSearchIndex implements SearchIndex {
             if (in.length() > MAX_ONE_BUFFER || !Arrays.asList(listCachedFiles()).contains(name)) return in;
             try (in) {
                 // one block as large as the file, handed to the input the cache itself builds from its blocks
-                int bits = Math.max(ByteBuffersDataOutput.LIMIT_MIN_BITS_PER_BLOCK, 64 - Long.numberOfLeadingZeros(Math.max(1, in.length() - 1)));
+                int bits = Math.max(ByteBuffersDataOutput.LIMIT_MIN_BITS_PER_BLOCK,
+                        64 - Long.numberOfLeadingZeros(Math.max(1, in.length() - 1)));
                 ByteBuffersDataOutput copy = new ByteBuffersDataOutput(bits, bits, ByteBuffersDataOutput.ALLOCATE_BB_ON_HEAP,
                         ByteBuffersDataOutput.NO_REUSE);
                 copy.copyBytes(in, in.length());
