@@ -49,6 +49,7 @@ final class CandidateSearch {
     private final Embedder embedder;
     private final RecallSettings settings;
     private final QueryVectorLane lane;
+    private final RecentQueryVectors recent = new RecentQueryVectors();
 
     CandidateSearch(MemoryStore store, SearchIndex index, Embedder embedder, RecallSettings settings, QueryVectorLane lane) {
         this.lane = lane;
@@ -73,7 +74,9 @@ final class CandidateSearch {
         List<String> words = mayStop ? contentWords(q) : List.of();
         // the vector does not depend on the lexical layers: when L3 is sure to run, it is computed beside them
         boolean early = settings.runs(RecallStep.LEXICAL) && (!mayStop || !settings.stop().mayStop(words.size()));
-        QueryVectorLane.Pending vector = runSemantic && semanticReady ? lane.begin(embedder, q.query(), early) : null;
+        float[] known = runSemantic && semanticReady ? recent.get(embedder.modelId(), q.query()) : null;
+        QueryVectorLane.Pending vector = !runSemantic || !semanticReady ? null
+                : known != null ? () -> known : lane.begin(embedder, q.query(), early);
 
         Optional<Memory> exact = exact(q);
         exact.ifPresent(m -> out.put(m.id(), new Candidates.Signals(null, null, 1.0, 0, null, true)));
@@ -99,6 +102,7 @@ final class CandidateSearch {
                 if (embedder != null) notes.add("semantic layer not ready (" + skip + "): lexical results only");
             } else {
                 float[] v = vector.get();
+                if (known == null) recent.put(embedder.modelId(), q.query(), v);
                 double unrelated = embedder.unrelatedCosine();
                 semanticHits = index.searchVector(new VectorQuery(v, embedder.modelId(), Set.of(q.zone()), q.types(),
                         Set.copyOf(q.tags()), statuses, from, to, depth(q))).stream()

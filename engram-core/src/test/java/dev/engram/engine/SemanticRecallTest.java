@@ -416,6 +416,55 @@ class SemanticRecallTest {
         assertEquals(List.of("database latency"), queries);
     }
 
+    @Test
+    void aRepeatedQueryIsEmbeddedOnceAndRankedAlike() {
+        List<String> queries = new java.util.ArrayList<>();
+        Embedder counting = new Embedder() {
+            @Override
+            public String modelId() {
+                return "concepts-v1";
+            }
+
+            @Override
+            public int dimensions() {
+                return embedder.dimensions();
+            }
+
+            @Override
+            public float[] embed(String text) {
+                return embedder.embed(text);
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) {
+                return embedder.embedAll(texts);
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                queries.add(query);
+                return embedder.embed(query);
+            }
+        };
+        Engine e = new Engine(store, index, clock, TagVocabulary.builtInOnly(), counting, RecallSettings.defaults());
+        e.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null, null,
+                null, null, null, null, null, false, null, null));
+        e.remember(new RememberCommand("The automobile is parked outside", "car", MemoryType.FACT, List.of("x"), null, null,
+                null, null, null, null, null, false, null, null));
+        RecallResult first = e.recall(RecallQuery.builder("database latency").mode(RecallMode.HYBRID).build(), COST);
+        RecallResult again = e.recall(RecallQuery.builder("database latency").mode(RecallMode.HYBRID).build(), COST);
+        assertEquals(List.of("pg"), keys(first));
+        assertEquals(keys(first), keys(again));
+        // the same vector, the same match (the score also holds the first recall's access, so it moves)
+        assertEquals(match(first), match(again), 1e-9);
+        e.recall(RecallQuery.builder("vehicle").mode(RecallMode.HYBRID).build(), COST);
+        assertEquals(List.of("database latency", "vehicle"), queries, "the repeat was not embedded again");
+    }
+
+    private static double match(RecallResult r) {
+        return r.results().get(0).contributions().stream().filter(c -> c.name().equals("match")).findFirst().orElseThrow().value();
+    }
+
     /** The same vectors under another model id: what a model change looks like to the store. */
     private record RenamedEmbedder(Embedder inner, String modelId) implements Embedder {
         @Override
