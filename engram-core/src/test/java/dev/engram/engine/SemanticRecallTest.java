@@ -380,34 +380,7 @@ class SemanticRecallTest {
     void theQueryIsEmbeddedAsAQueryAndMemoriesAsPassages() {
         List<String> queries = new java.util.ArrayList<>();
         // a model trained with query/passage prefixes: the engine must say which one it embeds
-        Embedder recording = new Embedder() {
-            @Override
-            public String modelId() {
-                return "concepts-v1";
-            }
-
-            @Override
-            public int dimensions() {
-                return embedder.dimensions();
-            }
-
-            @Override
-            public float[] embed(String text) {
-                if (text.equals("database latency")) throw new AssertionError("the query was embedded as a passage");
-                return embedder.embed(text);
-            }
-
-            @Override
-            public List<float[]> embedAll(List<String> texts) {
-                return embedder.embedAll(texts);
-            }
-
-            @Override
-            public float[] embedQuery(String query) {
-                queries.add(query);
-                return embedder.embed(query);
-            }
-        };
+        Embedder recording = new QueryLog(embedder, queries, "database latency");
         Engine e = new Engine(store, index, clock, TagVocabulary.builtInOnly(), recording, RecallSettings.defaults());
         e.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null, null,
                 null, null, null, null, null, false, null, null));
@@ -419,33 +392,7 @@ class SemanticRecallTest {
     @Test
     void aRepeatedQueryIsEmbeddedOnceAndRankedAlike() {
         List<String> queries = new java.util.ArrayList<>();
-        Embedder counting = new Embedder() {
-            @Override
-            public String modelId() {
-                return "concepts-v1";
-            }
-
-            @Override
-            public int dimensions() {
-                return embedder.dimensions();
-            }
-
-            @Override
-            public float[] embed(String text) {
-                return embedder.embed(text);
-            }
-
-            @Override
-            public List<float[]> embedAll(List<String> texts) {
-                return embedder.embedAll(texts);
-            }
-
-            @Override
-            public float[] embedQuery(String query) {
-                queries.add(query);
-                return embedder.embed(query);
-            }
-        };
+        Embedder counting = new QueryLog(embedder, queries, "database latency");
         Engine e = new Engine(store, index, clock, TagVocabulary.builtInOnly(), counting, RecallSettings.defaults());
         e.remember(new RememberCommand("Postgres is sluggish under load", "pg", MemoryType.FACT, List.of("x"), null, null,
                 null, null, null, null, null, false, null, null));
@@ -463,6 +410,36 @@ class SemanticRecallTest {
 
     private static double match(RecallResult r) {
         return r.results().get(0).contributions().stream().filter(c -> c.name().equals("match")).findFirst().orElseThrow().value();
+    }
+
+    /** {@code inner}'s vectors, each query it embeds noted in {@code queries}; {@code notAPassage} must never be embedded as a passage. */
+    private record QueryLog(Embedder inner, List<String> queries, String notAPassage) implements Embedder {
+        @Override
+        public String modelId() {
+            return inner.modelId();
+        }
+
+        @Override
+        public int dimensions() {
+            return inner.dimensions();
+        }
+
+        @Override
+        public float[] embed(String text) {
+            if (text.equals(notAPassage)) throw new AssertionError("the query was embedded as a passage");
+            return inner.embed(text);
+        }
+
+        @Override
+        public List<float[]> embedAll(List<String> texts) {
+            return inner.embedAll(texts);
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            queries.add(query);
+            return inner.embed(query);
+        }
     }
 
     /** The same vectors under another model id: what a model change looks like to the store. */
