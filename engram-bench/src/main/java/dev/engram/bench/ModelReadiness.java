@@ -19,9 +19,8 @@ public final class ModelReadiness {
 
     /** How long the model took to be ready; throws when it was not within {@link #TIMEOUT} or the probe failed. */
     public static Duration await(McpSession session) {
-        Duration timeout = TIMEOUT;
         long t0 = System.nanoTime();
-        long deadline = t0 + timeout.toNanos();
+        long deadline = t0 + TIMEOUT.toNanos();
         while (true) {
             McpSession.Structured probe = session.callStructured("recall", Map.of("query", "readiness probe",
                     "mode", "hybrid", "as_of", Instant.now().plusSeconds(60).toString()));
@@ -31,7 +30,7 @@ public final class ModelReadiness {
                     && l.stream().noneMatch(x -> String.valueOf(x).contains("still loading"));
             if (ready) return Duration.ofNanos(System.nanoTime() - t0);
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the server's embedding model was not ready after " + timeout
+                throw new IllegalStateException("the server's embedding model was not ready after " + TIMEOUT
                         + "; last layers: " + layers);
             }
             try {

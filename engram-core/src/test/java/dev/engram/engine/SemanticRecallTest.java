@@ -363,7 +363,7 @@ class SemanticRecallTest {
     void afterAModelChangeReindexReplacesEveryVectorAndModelsAreNeverCompared() {
         remember("pg", "Postgres is sluggish under load");
         remember("pets", "The puppy needs a walk");
-        Embedder other = new RenamedEmbedder(embedder, "concepts-v2");
+        Embedder other = QueryLog.renamed(embedder, "concepts-v2");
         Engine next = new Engine(store, index, clock, TagVocabulary.builtInOnly(), other, RecallSettings.defaults());
         assertEquals(2, store.missingEmbeddings("concepts-v2", 10).size(), "vectors of v1 do not count for v2");
         RecallResult before = next.recall(RecallQuery.builder("database latency").build(), COST);
@@ -412,11 +412,18 @@ class SemanticRecallTest {
         return r.results().get(0).contributions().stream().filter(c -> c.name().equals("match")).findFirst().orElseThrow().value();
     }
 
-    /** {@code inner}'s vectors, each query it embeds noted in {@code queries}; {@code notAPassage} must never be embedded as a passage. */
-    private record QueryLog(Embedder inner, List<String> queries, String notAPassage) implements Embedder {
-        @Override
-        public String modelId() {
-            return inner.modelId();
+    /**
+     * {@code inner}'s vectors under {@code modelId} (another id is what a model change looks like to the store), each
+     * query it embeds noted in {@code queries}; {@code notAPassage}, when set, must never be embedded as a passage.
+     */
+    private record QueryLog(Embedder inner, String modelId, List<String> queries, String notAPassage) implements Embedder {
+        QueryLog(Embedder inner, List<String> queries, String notAPassage) {
+            this(inner, inner.modelId(), queries, notAPassage);
+        }
+
+        /** The same vectors under another model id. */
+        static QueryLog renamed(Embedder inner, String modelId) {
+            return new QueryLog(inner, modelId, new java.util.ArrayList<>(), null);
         }
 
         @Override
@@ -439,24 +446,6 @@ class SemanticRecallTest {
         public float[] embedQuery(String query) {
             queries.add(query);
             return inner.embed(query);
-        }
-    }
-
-    /** The same vectors under another model id: what a model change looks like to the store. */
-    private record RenamedEmbedder(Embedder inner, String modelId) implements Embedder {
-        @Override
-        public int dimensions() {
-            return inner.dimensions();
-        }
-
-        @Override
-        public float[] embed(String text) {
-            return inner.embed(text);
-        }
-
-        @Override
-        public List<float[]> embedAll(List<String> texts) {
-            return inner.embedAll(texts);
         }
     }
 }

@@ -62,7 +62,6 @@ final class ProductRun {
             new ClientMode("recall {query, limit: 10} (ranked cascade, default)", Map.of()),
             new ClientMode("recall {query, limit: 10, mode: hybrid}", Map.of("mode", "hybrid")));
 
-
     private final Via via;
     private final LocomoConversation.Ingest ingest;
     private final Embedder embedder;
