@@ -106,10 +106,14 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
         };
     }
 
-    /** Lower case, accents dropped, split into words of letters and digits: how both sides are compared. */
+    /**
+     * Lower case, accents dropped, split into words of letters and digits: how both sides are compared. Composed
+     * again after the marks go: Hangul decomposes into jamo, which no index holds (the ranking text comes from here).
+     */
     public static List<String> fold(String text) {
         if (text == null || text.isEmpty()) return List.of();
-        String plain = MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll("");
+        String plain = Normalizer.normalize(MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll(""),
+                Normalizer.Form.NFC);
         return Words.runs(plain.toLowerCase(Locale.ROOT));
     }
 

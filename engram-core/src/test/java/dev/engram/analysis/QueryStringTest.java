@@ -167,4 +167,13 @@ class QueryStringTest {
         assertTrue(QueryString.parse("+services").matches("one service"));
         assertTrue(QueryString.distanceAtMost("teh", "the", 1), "a transposition is one edit");
     }
+
+    /** Accents are dropped by decomposing; Hangul, which decomposes into jamo, must come back whole to match the index. */
+    @Test
+    void hangulIsRankedAndComparedAsWritten() {
+        assertEquals("메모리", QueryString.parse("메모리").rankingText());
+        assertEquals(List.of("한국어", "메모리"), QueryString.fold("한국어 메모리"));
+        assertTrue(QueryString.parse("\"한국어 메모리\" AND korean").matches("Korean 한국어 메모리 and english words"));
+        assertEquals(List.of("cafe", "creme"), QueryString.fold("Café crème"));
+    }
 }

@@ -737,6 +737,11 @@ public final class EntityGraph {
     private static void requireType(String field, String value) {
         if (value == null) throw new InvalidArgumentException(field, "is required: a type such as \"person\"");
         MemoryRules.requireWellFormed(field, value);
+        // a label, bounded as a name is: it is printed with the entity in every answer that shows it
+        if (value.length() > MemoryRules.MAX_CONTENT_CHARS) {
+            throw new InvalidArgumentException(field, "is " + value.length() + " characters, over the limit of "
+                    + MemoryRules.MAX_CONTENT_CHARS + "; send a short type such as \"person\"");
+        }
     }
 
     private static void requireText(String field, String value) {

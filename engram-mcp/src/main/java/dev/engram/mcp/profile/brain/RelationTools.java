@@ -54,14 +54,20 @@ final class RelationTools {
             String zone = c.zone(args, BrainContext.ZONE_ARGUMENT, false);
             MissingEndpoint missing = Boolean.FALSE.equals(args.boolOr("auto_create_missing_entities"))
                     ? MissingEndpoint.FAIL : MissingEndpoint.CREATE_UNKNOWN;
+            // every item's shape is checked before the first is written: a refused call writes nothing
+            for (int i = 0; i < items.size(); i++) {
+                Map<String, Object> item = items.get(i);
+                Items.onlyKnown(item, "relations", i, List.of("from", "fromZone", "to", "toZone", "type"));
+                requiredEnds(item, i);
+                Items.text(item, "relations", i, "fromZone", false, "default");
+                Items.text(item, "relations", i, "toZone", false, "default");
+            }
             List<Map<String, Object>> saved = new ArrayList<>();
             List<Map<String, Object>> failed = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 Map<String, Object> item = items.get(i);
-                Items.onlyKnown(item, "relations", i, List.of("from", "fromZone", "to", "toZone", "type"));
-                String from = Items.text(item, "relations", i, "from", true, "John Smith");
-                String to = Items.text(item, "relations", i, "to", true, "iaptic-server");
-                String type = Items.text(item, "relations", i, "type", true, "works_on");
+                RelationDraft ends = requiredEnds(item, i);
+                String from = ends.from(), to = ends.to(), type = ends.type();
                 try {
                     String fromZone = endZone(item, i, "fromZone", zone);
                     String toZone = endZone(item, i, "toZone", zone);
@@ -87,6 +93,13 @@ final class RelationTools {
             if (saved.isEmpty() && !failed.isEmpty()) throw new BrainFailure(out);
             return out;
         });
+    }
+
+    /** The item's from, to and type (zones not read): refused with the item's index when one is missing or not text. */
+    private static RelationDraft requiredEnds(Map<String, Object> item, int i) {
+        return RelationDraft.of(Items.text(item, "relations", i, "from", true, "John Smith"),
+                Items.text(item, "relations", i, "to", true, "iaptic-server"),
+                Items.text(item, "relations", i, "type", true, "works_on"));
     }
 
     private String endZone(Map<String, Object> item, int i, String field, String fallback) {
@@ -117,13 +130,14 @@ final class RelationTools {
         return new BrainTool(def, args -> {
             List<Map<String, Object>> items = items(args);
             String zone = c.zone(args, BrainContext.ZONE_ARGUMENT, false);
+            for (int i = 0; i < items.size(); i++) { // all checked before the first is deleted
+                Items.onlyKnown(items.get(i), "relations", i, List.of("from", "to", "type"));
+                requiredEnds(items.get(i), i);
+            }
             List<Map<String, Object>> results = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
-                Map<String, Object> item = items.get(i);
-                Items.onlyKnown(item, "relations", i, List.of("from", "to", "type"));
-                String from = Items.text(item, "relations", i, "from", true, "John Smith");
-                String to = Items.text(item, "relations", i, "to", true, "iaptic-server");
-                String type = Items.text(item, "relations", i, "type", true, "works_on");
+                RelationDraft ends = requiredEnds(items.get(i), i);
+                String from = ends.from(), to = ends.to(), type = ends.type();
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("from", from);
                 r.put("to", to);

@@ -153,6 +153,25 @@ final class WriteTools {
         return dev.engram.engine.lifecycle.LifecyclePolicy.MEMENTO.initialTier(m).wireName();
     }
 
+    /** A topic's limits, the same for remember and amend: well formed, at most 100 characters. */
+    private static void checkTopic(String at, String topic) {
+        MemoryRules.requireWellFormed(at + "topic", topic);
+        if (topic.strip().length() > 100) {
+            throw new InvalidArgumentException(at + "topic", "is " + topic.strip().length() + " characters; send at most 100");
+        }
+    }
+
+    /** Keywords stripped and distinct, within the limits remember and amend share: at most 15, each at most 36 characters. */
+    private static List<String> checkedKeywords(String at, List<String> keywords) {
+        List<String> kws = keywords.stream().map(String::strip).filter(k -> !k.isEmpty()).distinct().toList();
+        if (kws.size() > 15) throw new InvalidArgumentException(at + "keywords", "has " + kws.size() + " entries; send at most 15");
+        for (String k : kws) {
+            MemoryRules.requireWellFormed(at + "keywords", k);
+            if (k.length() > 36) throw new InvalidArgumentException(at + "keywords", MemoryRules.shown(k) + " is longer than 36 characters; send single words");
+        }
+        return kws;
+    }
+
     /** Checks one fragment's fields; {@code at} prefixes the field names ("fragments[3].") in messages. */
     Draft draft(String content, String topic, String type, List<String> keywords, Double importance, String scope,
                 boolean anchor, List<String> linkedTo, List<String> supersedes, String idempotencyKey, String at) {
@@ -161,16 +180,8 @@ final class WriteTools {
         if (topic == null || topic.isBlank()) {
             throw new InvalidArgumentException(at + "topic", "is required: what the fragment is about, e.g. \"redis\"");
         }
-        MemoryRules.requireWellFormed(at + "topic", topic);
-        if (topic.strip().length() > 100) {
-            throw new InvalidArgumentException(at + "topic", "is " + topic.strip().length() + " characters; send at most 100");
-        }
-        List<String> kws = keywords == null || keywords.isEmpty() ? Fragments.extractKeywords(text)
-                : keywords.stream().map(String::strip).filter(k -> !k.isEmpty()).distinct().toList();
-        if (kws.size() > 15) throw new InvalidArgumentException(at + "keywords", "has " + kws.size() + " entries; send at most 15");
-        for (String k : kws) {
-            if (k.length() > 36) throw new InvalidArgumentException(at + "keywords", MemoryRules.shown(k) + " is longer than 36 characters; send single words");
-        }
+        checkTopic(at, topic);
+        List<String> kws = checkedKeywords(at, keywords == null || keywords.isEmpty() ? Fragments.extractKeywords(text) : keywords);
         boolean session = false;
         if (scope != null) {
             String s = scope.strip().toLowerCase(Locale.ROOT);
@@ -389,7 +400,8 @@ final class WriteTools {
         String content = a.textOr("content") == null ? null : Fragments.content("content", a.textOr("content"), type);
         String topic = a.textOr("topic");
         if (topic != null && topic.isBlank()) throw new InvalidArgumentException("topic", "is blank; send a topic or omit it");
-        List<String> keywords = a.list("keywords");
+        if (topic != null) checkTopic("", topic);
+        List<String> keywords = a.list("keywords") == null ? null : checkedKeywords("", a.list("keywords"));
         Double importance = a.numberOr("importance", 0, 1);
         Boolean anchor = a.boolOr("isAnchor");
         List<String> updated = new ArrayList<>();
@@ -550,7 +562,8 @@ final class WriteTools {
                         .string("agentId", "Agent id (accepted, not used)", "default").build())
                 .title("Reflect on a session")
                 .description("Turn a session into fragments: each summary item a fact, decisions, resolved errors, new procedures, "
-                        + "open questions, and the narrative as an episode. All items are checked before any is written.")
+                        + "open questions, and the narrative as an episode; at most " + MAX_BATCH + " items in all. All items are checked "
+                        + "before any is written.")
                 .annotations(ToolHints.writes(false)).build();
         return new MementoTool(def, this::reflect);
     }
@@ -564,9 +577,17 @@ final class WriteTools {
         kinds.put("errors_resolved", "error");
         kinds.put("new_procedures", "procedure");
         kinds.put("open_questions", "fact");
+        // as many fragments as one batch_remember may write: every item is a write, and a call runs to its end
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        for (String list : kinds.keySet()) lists.put(list, texts(a, list));
+        int count = lists.values().stream().mapToInt(l -> l == null ? 0 : l.size()).sum();
+        if (count > MAX_BATCH) {
+            throw new InvalidArgumentException("summary", "and the other lists hold " + count + " items together; send at most "
+                    + MAX_BATCH + " in one reflect, and the rest in another call");
+        }
         List<Draft> drafts = new ArrayList<>();
         for (var k : kinds.entrySet()) {
-            List<String> items = texts(a, k.getKey());
+            List<String> items = lists.get(k.getKey());
             if (items == null) continue;
             for (int i = 0; i < items.size(); i++) {
                 String text = items.get(i);

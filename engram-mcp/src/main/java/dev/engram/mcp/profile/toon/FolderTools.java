@@ -353,7 +353,8 @@ final class FolderTools {
         return new ToonTool(ToonTool.define("memory_summary", "Get or set a file's summary, to avoid re-reading big files.", schema,
                 ToonTool.hints(false, false, true)), args -> {
             String action = args.text("action").strip();
-            String file = args.text("file").strip();
+            String file = MemoryRules.path("file", args.text("file"));
+            if (file == null) throw new InvalidArgumentException("file", "is blank; send a file path such as 'src/big.ts'");
             Map<String, String> all = summaries(c);
             switch (action) {
                 case "get" -> {

@@ -29,6 +29,7 @@ import dev.engram.memory.Origin;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -60,7 +61,7 @@ final class MemoryTools {
     }
 
     private String remember(ToolArgs args) {
-        MemoryType type = args.choice("category", (f, v) -> category(v));
+        MemoryType type = category(args.text("category"));
         List<String> notes = new ArrayList<>();
         List<LinkSpec> links = new ArrayList<>();
         List<String> linkWords = args.words("links");
@@ -107,8 +108,14 @@ final class MemoryTools {
         return out.toString();
     }
 
+    /** One of toon's five categories (any case), as its schema lists them; anything else is refused with the five. */
     static MemoryType category(String value) {
-        return TypeAliases.TOON_MEMORY.parse("category", value.strip());
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        if (!CATEGORIES.contains(v)) {
+            throw new InvalidArgumentException("category", MemoryRules.shown(value) + " is not a category; send one of "
+                    + String.join(", ", CATEGORIES));
+        }
+        return TypeAliases.TOON_MEMORY.parse("category", v);
     }
 
     static LinkSpec link(String word) {
@@ -161,8 +168,14 @@ final class MemoryTools {
     }
 
     private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
-        String query = args.textOr("query") == null ? "" : args.textOr("query").strip();
-        String mode = args.textOr("mode");
+        // memory_search needs its query; memory_recall lists the top entries without one, as toon does
+        String query = hasIds ? (args.textOr("query") == null ? "" : args.textOr("query").strip()) : args.text("query").strip();
+        String mode = args.textOr("mode") == null || args.textOr("mode").isBlank() ? null : args.textOr("mode").strip();
+        List<String> modes = hasIds ? List.of("flat", "graph", "index") : List.of("flat", "graph");
+        if (mode != null && !modes.contains(mode)) {
+            throw new InvalidArgumentException("mode", MemoryRules.shown(mode) + " is not a mode of " + args.tool() + "; send "
+                    + String.join(", ", modes));
+        }
         int hops = args.intOr("hops", 1, 1, 2);
         RecallBias bias = bias(args, false);
         List<String> ids = hasIds ? args.words("ids") : null;

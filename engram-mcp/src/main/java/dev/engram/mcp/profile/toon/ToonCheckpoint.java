@@ -3,6 +3,7 @@ package dev.engram.mcp.profile.toon;
 import dev.engram.engine.Engine;
 import dev.engram.engine.RememberCommand;
 import dev.engram.engine.RememberResult;
+import dev.engram.error.InvalidArgumentException;
 import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import java.time.Instant;
@@ -18,6 +19,12 @@ public final class ToonCheckpoint {
     public static final String TTL = "7d";
     /** At most this many touched files are listed (toon's limit). */
     public static final int MAX_FILES = 10;
+    /**
+     * A listed path keeps at most its last this many characters, and a note at most {@link #MAX_NOTE_CHARS}: the
+     * checkpoint is one memory, whatever paths the session's tools were given (up to 1,024 characters each).
+     */
+    static final int MAX_SHOWN_PATH_CHARS = 200;
+    static final int MAX_NOTE_CHARS = 4_000;
 
     private ToonCheckpoint() {
     }
@@ -34,10 +41,21 @@ public final class ToonCheckpoint {
         return "checkpoint-" + (id.length() > 8 ? id.substring(0, 8) : id);
     }
 
+    /** A touched file as listed: its path, or "…" and the path's end (the file's name) when it is long. */
+    static String shown(String path) {
+        String p = path.strip();
+        return p.length() <= MAX_SHOWN_PATH_CHARS ? p : "…" + p.substring(p.length() - (MAX_SHOWN_PATH_CHARS - 1));
+    }
+
     /** Upserts the session's checkpoint (the same key replaces the last one). */
     public static Saved save(Engine engine, String zone, Instant now, String sessionId, String session, String branch, String note,
                              List<String> files) {
-        List<String> touched = files == null ? List.of() : files.stream().filter(f -> f != null && !f.isBlank()).distinct().toList();
+        if (note != null && note.strip().length() > MAX_NOTE_CHARS) {
+            throw new InvalidArgumentException("note", "is " + note.strip().length() + " characters, over the limit of " + MAX_NOTE_CHARS
+                    + "; say in a sentence or two what you were doing");
+        }
+        List<String> touched = files == null ? List.of()
+                : files.stream().filter(f -> f != null && !f.isBlank()).map(ToonCheckpoint::shown).distinct().toList();
         String content = "Checkpoint " + now.toString().substring(0, 16).replace('T', ' ') + " UTC"
                 + (note == null || note.isBlank() ? "" : ": " + note.strip())
                 + (branch == null || branch.isBlank() ? "" : "\nBranch: " + branch)

@@ -12,6 +12,7 @@ import dev.engram.mcp.profile.ProfileContext;
 import dev.engram.mcp.profile.ToolProfile;
 import dev.engram.mcp.tool.ToolAdapter;
 import dev.engram.mcp.tool.ToolHandler;
+import dev.engram.memory.MemoryRules;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import dev.engram.testing.MutableClock;
@@ -224,6 +225,41 @@ class BrainToolsTest {
         Map<String, Object> deleted = ok("delete_relations", "relations", List.of(args("from", "ExistingEntity", "to", "NonExistentEntity",
                 "type", "test_relation")), "memory_zone", "default");
         assertEquals(true, ((Map<?, ?>) ((List<?>) deleted.get("results")).get(0)).get("deleted"));
+    }
+
+    /** A refused item refuses the call before anything is written: no end created, no relation made. */
+    @Test
+    void aRelationOfTheWrongShapeRefusesTheWholeCallAndWritesNothing() {
+        create("default", entity("E1", "test"));
+        String refused = error("create_relations", "relations", List.of(args("from", "E1", "to", "E2", "type", "rel"),
+                args("from", "E1", "to", 5, "type", "rel")), "memory_zone", "default");
+        assertTrue(refused.contains("relations[1].to") && refused.contains("must be a string"), refused);
+        assertEquals(List.of(), entities(ok("open_nodes", "names", List.of("E2"), "memory_zone", "default")));
+        assertEquals(List.of(), ok("open_nodes", "names", List.of("E1"), "memory_zone", "default").get("relations"));
+        ok("create_relations", "relations", List.of(args("from", "E1", "to", "E2", "type", "rel")), "memory_zone", "default");
+        String partly = error("delete_relations", "relations", List.of(args("from", "E1", "to", "E2", "type", "rel"),
+                args("from", "E1", "type", "rel")), "memory_zone", "default");
+        assertTrue(partly.contains("relations[1].to"), partly);
+        assertEquals(1, ((List<?>) ok("open_nodes", "names", List.of("E1"), "memory_zone", "default").get("relations")).size(),
+                "the first relation was not deleted by a refused call");
+    }
+
+    @Test
+    void hangulIsFoundByItsWords() {
+        create("default", entity("KoreanNote", "note", "Korean 한국어 메모리 and english words zebra"));
+        assertEquals(List.of("KoreanNote"), names(search("메모리")));
+        assertEquals(List.of("KoreanNote"), names(search("한국어 AND zebra")));
+    }
+
+    @Test
+    void anEntityTypeIsBoundedLikeAName() {
+        String type = "t".repeat(MemoryRules.MAX_CONTENT_CHARS + 1);
+        String refused = error("create_entities", "entities", List.of(entity("Typed", type)), "memory_zone", "default");
+        assertTrue(refused.contains("entities[0].entityType") && refused.contains("over the limit"), refused);
+        create("default", entity("Typed", "person"));
+        assertTrue(error("update_entities", "entities", List.of(args("name", "Typed", "entityType", type)), "memory_zone", "default")
+                .contains("entityType"));
+        assertEquals("person", entities(ok("open_nodes", "names", List.of("Typed"), "memory_zone", "default")).get(0).get("entityType"));
     }
 
     @Test

@@ -276,6 +276,30 @@ class MementoToolsTest {
         assertEquals("Install temurin-17 in the CI image", versions.get(0).get("content"));
     }
 
+    /** A reflect is a batch: as many items as batch_remember takes, refused whole past that, before any write. */
+    @Test
+    void reflectTakesAtMostABatchOfItems() {
+        List<String> many = java.util.stream.IntStream.range(0, 150).mapToObj(i -> "Summary point number " + i).toList();
+        List<String> more = java.util.stream.IntStream.range(0, 60).mapToObj(i -> "Decision number " + i).toList();
+        String refused = error("reflect", "summary", many, "decisions", more);
+        assertTrue(refused.contains("210 items") && refused.contains("at most 200"), refused);
+        assertEquals(0, live());
+    }
+
+    /** amend holds a topic and keywords to remember's limits; a refused amend leaves the fragment as it was. */
+    @Test
+    void amendKeepsRemembersLimits() {
+        String id = (String) ok("remember", "content", "The nightly job runs at 02:00 UTC", "topic", "jobs", "type", "fact").get("id");
+        assertTrue(error("amend", "id", id, "topic", "x".repeat(101)).contains("at most 100"));
+        assertTrue(error("amend", "id", id, "keywords", List.of("y".repeat(37))).contains("longer than 36"));
+        assertTrue(error("amend", "id", id, "keywords", java.util.stream.IntStream.range(0, 16).mapToObj(i -> "k" + i).toList())
+                .contains("at most 15"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = (Map<String, Object>) ok("amend", "id", id, "keywords", List.of("nightly", " cron ", "nightly")).get("fragment");
+        assertEquals("jobs", f.get("topic"));
+        assertTrue(ok("recall", "keywords", List.of("cron")).toString().contains(id), "the stripped keyword was kept");
+    }
+
     @Test
     void reflectAndBatchWriteAllOrNothing() {
         assertTrue(error("reflect").contains("summary"));

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.toon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.Engine;
@@ -73,6 +74,35 @@ class ToonToolsTest {
     private boolean hint(String tool, String which) {
         var a = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow().definition().annotations();
         return which.equals("readOnly") ? a.readOnlyHint() : a.destructiveHint();
+    }
+
+    /** toon's schema lists five categories, requires one, and lists each tool's modes: nothing else is taken silently. */
+    @Test
+    void categoriesAndModesAreToonsOwn() {
+        String wrong = error("memory_remember", Map.of("category", "fact", "key", "k1", "content", "a fact"));
+        assertTrue(wrong.contains("'fact' is not a category") && wrong.contains("decision, pattern, bug, knowledge, warning"), wrong);
+        assertTrue(error("memory_remember", Map.of("key", "k1", "content", "a fact")).contains("category is required"));
+        assertTrue(call("memory_remember", Map.of("category", " Decision ", "key", "k1", "content", "use zod for validation"))
+                .contains("decision/k1"));
+        assertTrue(error("memory_search", Map.of("category", "fact", "query", "zod")).contains("'fact' is not a category"));
+        assertTrue(error("memory_recall", Map.of("query", "zod", "mode", "bogus")).contains("send flat, graph, index"));
+        assertTrue(error("memory_search", Map.of("query", "zod", "mode", "index")).contains("send flat, graph"));
+        assertTrue(error("memory_search", Map.of()).contains("query is required"));
+        assertTrue(call("memory_recall", Map.of("query", "zod", "mode", "graph")).contains("k1"));
+    }
+
+    /** A checkpoint is one memory whatever paths the session touched: long ones are shortened to their end. */
+    @Test
+    void aCheckpointFitsOneMemoryWhateverPathsItLists() {
+        List<String> files = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) files.add("src/" + "deep/".repeat(200) + "file" + i + ".ts");
+        ToonCheckpoint.Saved saved = ToonCheckpoint.save(engine, "default", java.time.Instant.parse("2026-12-07T08:00:00Z"), "abcdef12",
+                null, "main", "halfway through the refactor", files);
+        assertTrue(saved.content().length() <= dev.engram.memory.MemoryRules.MAX_CONTENT_CHARS, saved.content().length() + " characters");
+        assertTrue(saved.content().contains("Files touched: …/deep/") && saved.content().contains("/file9.ts (+2 more)"), saved.content());
+        assertThrows(dev.engram.error.InvalidArgumentException.class, () -> ToonCheckpoint.save(engine, "default",
+                java.time.Instant.now(), "abcdef12", null, null, "n".repeat(4_001), List.of()));
+        assertTrue(error("memory_summary", Map.of("action", "set", "file", "f".repeat(1_025), "summary", "s")).contains("file is 1025 characters"));
     }
 
     @Test
