@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.memento;
 
+import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.json.JsStringify;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
@@ -12,8 +13,18 @@ import java.util.function.Function;
 
 /** One Memento tool: its definition and a body returning the JSON object Memento answers with (text and structured alike). */
 record MementoTool(Tool definition, Function<ToolArgs, Map<String, Object>> body) implements ToolHandler {
+    /** Memento's ids of sessions, agents and sources; most are accepted and not used, and every one is still checked. */
+    private static final List<String> IDS = List.of("sessionId", "agentId", "source", "session_id");
+    static final int MAX_ID_CHARS = 256;
+
     @Override
     public ToolReply call(ToolArgs args) {
+        for (String name : IDS) {
+            String v = args.declares(name) ? args.textOr(name) : null;
+            if (v != null && v.length() > MAX_ID_CHARS) {
+                throw new InvalidArgumentException(name, "is " + v.length() + " characters; send an id of at most " + MAX_ID_CHARS);
+            }
+        }
         Map<String, Object> data = body.apply(args);
         return new ToolReply(JsStringify.pretty(data), data);
     }

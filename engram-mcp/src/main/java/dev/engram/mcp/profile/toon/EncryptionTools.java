@@ -60,9 +60,9 @@ final class EncryptionTools {
         var schema = JsonSchema.input().string("key", "The 64-hex key (empty: TOON_MEMORY_KEY / ENGRAM_KEY)", "0123…").required("key");
         return new ToonTool(ToonTool.define("memory_decrypt", "Disable encryption and decode memory.", schema,
                 ToonTool.hints(false, true, true)), args -> {
+            String given = args.textOr("key"); // a key of the wrong type is refused even when there is nothing to decrypt
             StoreEncryption store = encryption();
             if (!store.encrypted()) return "Encryption is not enabled";
-            String given = args.textOr("key");
             String key = given != null && !given.isBlank() ? given.strip() : c.envKey();
             if (key == null) {
                 throw new EngramUserException("❌ No key provided. Pass it as key or set TOON_MEMORY_KEY (or ENGRAM_KEY);"

@@ -286,6 +286,17 @@ class MementoToolsTest {
         assertEquals(0, live());
     }
 
+    /** The ids Memento takes and Engram does not use are still checked: a wrong type or a huge value is said, nothing written. */
+    @Test
+    void unusedIdsAreStillChecked() {
+        assertTrue(error("remember", "content", "A fact", "topic", "t", "type", "fact", "agentId", 7).contains("agentId must be a string"));
+        assertTrue(error("remember", "content", "A fact", "topic", "t", "type", "fact", "sessionId", "s".repeat(300))
+                .contains("sessionId is 300 characters"));
+        assertTrue(error("recall", "keywords", List.of("fact"), "agentId", List.of("a")).contains("agentId"));
+        assertEquals(0, live());
+        ok("remember", "content", "A fact", "topic", "t", "type", "fact", "agentId", "default", "source", "session");
+    }
+
     /** amend holds a topic and keywords to remember's limits; a refused amend leaves the fragment as it was. */
     @Test
     void amendKeepsRemembersLimits() {

@@ -189,6 +189,7 @@ class ToonToolsTest {
         // the in-memory test store has no encryption at rest (the embedded one does: EncryptedStoreTest, e2e/toon.test.mjs)
         assertTrue(error("memory_encrypt", Map.of()).contains("embedded store (SQLite) only"));
         assertTrue(error("memory_decrypt", Map.of("key", "")).contains("embedded store (SQLite) only"));
+        assertTrue(error("memory_decrypt", Map.of("key", 123)).contains("key must be a string"));
         var decrypt = profile().tools().stream().filter(t -> t.definition().name().equals("memory_decrypt")).findFirst().orElseThrow();
         assertEquals(List.of("key"), decrypt.definition().inputSchema().get("required"), "toon's schema: key is required");
     }
