@@ -222,10 +222,6 @@ final class WriteTools {
     }
 
     /** Stores a checked draft: links and superseded ids must exist (the engine refuses before writing), then the anchor pin. */
-    RememberResult write(String zone, Draft d, ToolArgs a) {
-        return write(zone, d, a, List.of(), Map.of());
-    }
-
     RememberResult write(String zone, Draft d, ToolArgs a, List<String> extraTags, Map<String, String> notes) {
         for (String id : d.linkedTo) c.require("linkedTo", zone, id);
         for (String id : d.supersedes) c.require("supersedes", zone, id);
@@ -604,10 +600,12 @@ final class WriteTools {
             throw new InvalidArgumentException("summary", "or another list is required: send summary, decisions, errors_resolved, "
                     + "new_procedures, open_questions or narrative_summary");
         }
+        // one transaction, as batch_remember: the session's fragments are all stored, or (storage failing part way) none
+        List<RememberResult> written = c.engine().rememberAll(drafts.stream().map(d -> command(zone, d, a, List.of(), Map.of())).toList());
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Draft d : drafts) {
-            RememberResult r = write(zone, d, a);
-            out.add(map("id", r.memory().id(), "type", d.type, "merged", r.outcome() != RememberResult.Outcome.CREATED));
+        for (int i = 0; i < drafts.size(); i++) {
+            RememberResult r = written.get(i);
+            out.add(map("id", r.memory().id(), "type", drafts.get(i).type, "merged", r.outcome() != RememberResult.Outcome.CREATED));
         }
         return map("success", true, "count", out.size(), "fragments", out);
     }
