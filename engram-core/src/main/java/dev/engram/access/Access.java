@@ -26,6 +26,14 @@ public final class Access {
         }
     }
 
+    /**
+     * Whether no transport bound a caller to this thread: a local call (stdio, the command line), whose
+     * user owns the machine, as opposed to an HTTP caller, whose rights are its token's.
+     */
+    public static boolean local() {
+        return BOUND.get() == null;
+    }
+
     /** The grants bound to this thread, or {@link Grants#NONE} when none are. */
     public static Grants current() {
         Grants g = BOUND.get();

@@ -7,6 +7,9 @@ import static dev.engram.mcp.profile.brain.BrainTool.string;
 import static dev.engram.mcp.profile.brain.BrainTool.strings;
 import static dev.engram.mcp.profile.brain.BrainTool.tool;
 
+import dev.engram.access.Access;
+import dev.engram.access.AccessDeniedException;
+import dev.engram.access.Right;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.llm.ChatModels;
 import dev.engram.llm.ChatPrompt;
@@ -33,7 +36,8 @@ import java.util.stream.Stream;
  * bear on the need. Without a model: the lines containing a keyword, with two lines of context, as
  * line ranges; with one, the model picks the lines and writes a tentative answer. Paths must lie in
  * the server's working directory (relative paths start there; an absolute path, a '..' or a symbolic
- * link leading out of it is refused), so an agent cannot read the rest of the machine through it.
+ * link leading out of it is refused), so an agent cannot read the rest of the machine through it. Over HTTP
+ * only a caller with every right on every zone may call it: the files belong to no zone.
  * Directory walks are bounded in depth and entries before anything is sorted; binary and very large
  * files are skipped with a reason.
  */
@@ -68,7 +72,8 @@ final class InspectFilesTool {
     ToolHandler tool() {
         var def = BrainTool.tool("inspect_files", "Inspect files",
                 "Agent driven file inspection that uses AI to retrieve relevant content from multiple files. Without a "
-                        + "configured model (ENGRAM_LLM_URL) it returns the line ranges that contain a keyword. Paths must lie "
+                        + "configured model (ENGRAM_LLM_URL) it returns the line ranges that contain a keyword. Over HTTP it needs a token "
+                        + "with every right on every zone. Paths must lie "
                         + "inside the server's working directory (relative paths start there).",
                 schema(props("file_paths", strings("Paths to the files (or directories) to inspect, inside the server's working directory", List.of("src/deploy.sh")),
                         "information_needed", string("Full description of what information is needed from the files. Be specific.",
@@ -80,6 +85,9 @@ final class InspectFilesTool {
                         "file_paths", "information_needed", "include_lines", "keywords"),
                 ToolHints.readOnly());
         return new BrainTool(def, args -> {
+            // the server's files belong to no zone: over HTTP only a token with every right on every zone reads them
+            // (a zone-bound token could otherwise read a tokens file in the working directory, and so every zone)
+            if (!Access.local() && !Access.current().everywhere(Right.ADMIN)) throw new AccessDeniedException(Right.ADMIN);
             List<String> paths = args.list("file_paths");
             if (paths == null || paths.isEmpty()) {
                 throw new InvalidArgumentException("file_paths", "is required: send the files or directories to read, e.g. [\"src\"]");

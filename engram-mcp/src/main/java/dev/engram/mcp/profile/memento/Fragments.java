@@ -107,14 +107,15 @@ final class Fragments {
     // --- content, topic and keywords ----------------------------------------------------------------------
 
     static String content(String field, String value, String type) {
-        String v = MemoryRules.content(field, value);
         int max = EPISODE.equals(type) ? MAX_EPISODE_CHARS : MAX_CHARS;
-        if (v.length() > max) {
-            throw new InvalidArgumentException(field, "is " + v.length() + " characters, over Memento's limit of " + max
+        // Memento's limit is said first: the store's own (8,000) is far above it
+        int length = value == null ? 0 : value.strip().length();
+        if (length > max) {
+            throw new InvalidArgumentException(field, "is " + length + " characters, over Memento's limit of " + max
                     + (max == MAX_CHARS ? " (1000 for type episode)" : "")
                     + "; split it into atomic fragments of 1-3 sentences and link them with linkedTo");
         }
-        return v;
+        return MemoryRules.content(field, value);
     }
 
     /** Up to five words of the content that are not stop words, in order of first use. */

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.engram.access.Access;
+import dev.engram.access.Grants;
+import dev.engram.access.Right;
 import dev.engram.engine.Engine;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.profile.ProfileContext;
@@ -64,6 +67,20 @@ class InspectFilesToolTest {
         assertTrue(text(r).contains("file_paths[1]") && text(r).contains("outside the server's working directory")
                 && text(r).contains("relative to it"), text(r));
         assertFalse(text(r).contains("root:x"), "nothing outside is read: " + text(r));
+    }
+
+    /** Over HTTP the files are no zone's: a token bound to zones is refused, one with every right reads them, a local caller too. */
+    @Test
+    void onlyACallerWithEveryRightOnEveryZoneReadsFilesOverHttp() {
+        Grants zoneReader = new Grants(Map.of("team", Right.READ), null);
+        CallToolResult refused = Access.as(zoneReader, () -> call(List.of("notes.txt")));
+        assertTrue(Boolean.TRUE.equals(refused.isError()), text(refused));
+        assertTrue(text(refused).contains("access denied") && text(refused).contains("every zone"), text(refused));
+        assertFalse(text(refused).contains("root cause") || text(refused).contains("team"), text(refused));
+        Grants teamAdmin = new Grants(Map.of("team", Right.ADMIN), Right.READ);
+        assertTrue(Boolean.TRUE.equals(Access.as(teamAdmin, () -> call(List.of("notes.txt"))).isError()), "reading every zone is not enough");
+        assertTrue(text(Access.as(Grants.FULL, () -> call(List.of("notes.txt")))).contains("root cause"));
+        assertTrue(text(call(List.of("notes.txt"))).contains("root cause"), "stdio and the command line bind no caller");
     }
 
     @Test

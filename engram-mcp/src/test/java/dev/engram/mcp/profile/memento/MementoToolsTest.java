@@ -297,6 +297,15 @@ class MementoToolsTest {
         ok("remember", "content", "A fact", "topic", "t", "type", "fact", "agentId", "default", "source", "session");
     }
 
+    /** However long a fragment is, the limit it hears is Memento's (300, episodes 1000), not the store's 8,000. */
+    @Test
+    void aHugeFragmentHearsMementosLimit() {
+        String refused = error("remember", "content", "x".repeat(200_000), "topic", "t", "type", "fact");
+        assertTrue(refused.contains("200000 characters, over Memento's limit of 300"), refused);
+        assertTrue(error("remember", "content", "y".repeat(9_000), "topic", "t", "type", "episode").contains("limit of 1000"));
+        assertEquals(0, live());
+    }
+
     /** amend holds a topic and keywords to remember's limits; a refused amend leaves the fragment as it was. */
     @Test
     void amendKeepsRemembersLimits() {
