@@ -40,8 +40,11 @@ public final class Guarded {
                                                      Function<io.modelcontextprotocol.server.McpSyncServerExchange, String> body) {
         return new SyncResourceSpecification(resource, (exchange, request) -> CallerRights.bound(exchange, () -> {
             String text;
+            // a note said instead of the body is plain text, whatever the resource's own type (JSON, HTML…)
+            String mimeType = "text/plain";
             try {
                 text = body.apply(exchange);
+                mimeType = resource.mimeType();
             } catch (dev.engram.error.EngramUserException e) {
                 text = e.getMessage(); // a refused right or a bad argument: the caller's to fix, said plainly
             } catch (RuntimeException e) {
@@ -50,7 +53,7 @@ public final class Guarded {
                 text = resource.uri() + " is unavailable right now (ref " + ref + ")";
             }
             return ReadResourceResult.builder(List.of(TextResourceContents.builder(request.uri(), text)
-                    .mimeType(resource.mimeType()).build())).build();
+                    .mimeType(mimeType).build())).build();
         }));
     }
 

@@ -39,9 +39,13 @@ class ProfileKitTest {
     }
 
     private static String read(ToolProfile profile, String uri) {
+        return contents(profile, uri).text();
+    }
+
+    private static TextResourceContents contents(ToolProfile profile, String uri) {
         SyncResourceSpecification spec = profile.resources().stream()
                 .filter(r -> r.resource().uri().equals(uri)).findFirst().orElseThrow();
-        return ((TextResourceContents) spec.readHandler().apply(null, new ReadResourceRequest(uri)).contents().get(0)).text();
+        return (TextResourceContents) spec.readHandler().apply(null, new ReadResourceRequest(uri)).contents().get(0);
     }
 
     private static String prompt(ToolProfile profile, String name, Map<String, Object> arguments) {
@@ -103,6 +107,10 @@ class ProfileKitTest {
                 JsonText.standard());
         assertTrue(read(failing, "engram://primer").startsWith("engram://primer is unavailable right now (ref "));
         assertTrue(read(failing, "engram://stats").startsWith("engram://stats is unavailable right now (ref "));
+        // the note is labelled as what it is, not as the JSON the resource serves when it works
+        assertEquals("text/plain", contents(failing, "engram://stats").mimeType());
+        assertEquals("application/json", contents(NativeProfile.create(ProfileContext.of(TestEngines.inMemory(
+                java.time.Clock.systemUTC()), "default"), JsonText.standard()), "engram://stats").mimeType());
         assertTrue(prompt(failing, "briefing", Map.of("task", "x"))
                 .startsWith("The Engram briefing is unavailable right now (ref "));
     }
