@@ -85,6 +85,15 @@ final class ImportSubcommand implements Callable<Integer> {
             }
         } catch (NoSuchFileException e) {
             throw new EngramUserException("import: no such file " + file);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new EngramUserException(file + " line " + (lineNumber + 1) + ": not UTF-8 text; an export is UTF-8 JSON lines"
+                    + "; nothing was imported");
+        } catch (IOException e) {
+            if (Files.isDirectory(file)) {
+                throw new EngramUserException("import: " + file + " is a directory; send an export file (JSON lines)"
+                        + (from == null ? ", or --from toon for a .toon-memory folder" : ""));
+            }
+            throw e;
         }
         ImportCommand command = new ImportCommand(records, replace ? ImportPolicy.REPLACE : ImportPolicy.KEEP_NEWER, dryRun);
         ImportResult result;

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Map;
 
 /**
  * {@code engram import --from toon DIR} (a project, its .toon-memory folder or the memory folder) and
@@ -22,6 +21,8 @@ final class ToonImport {
     }
 
     static int run(Path dir, boolean dryRun, boolean replace, EngramConfig config, Main main) throws IOException {
+        // the data.toon file itself names its folder, as the folder does
+        if (java.nio.file.Files.isRegularFile(dir) && dir.getFileName().toString().equals("data.toon")) dir = dir.toAbsolutePath().getParent();
         if (replace) {
             throw new EngramUserException("import --from toon: --replace does not apply; a memory the store holds under the"
                     + " same id keeps its newer state, the file's becomes a version");
@@ -31,6 +32,8 @@ final class ToonImport {
         ImportResult result;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             result = ToonData.importInto(opened.engine(), loaded, dryRun);
+            // memory_summary's, as the toon profile's own import at first start keeps them
+            if (!dryRun && result.count(ImportOutcome.CONFLICT) == 0) ToonData.importSummaries(opened.engine(), config.defaultZone(), loaded);
         }
         if (dryRun) {
             main.printer(config).print(main.renderers().text().importChanges(result),
@@ -39,15 +42,15 @@ final class ToonImport {
         loaded.problems().forEach(p -> main.err().println("note: " + p));
         main.err().println((dryRun ? "" : "imported " + loaded.records().size() + " toon-memory entries from " + dir
                 + " into zone '" + config.defaultZone() + "': ") + main.renderers().text().importSummary(result)
-                + (loaded.summaries().isEmpty() ? "" : "; " + loaded.summaries().size()
-                + " file summaries were not imported (file summaries are not built yet)"));
+                + (loaded.summaries().isEmpty() ? "" : "; " + loaded.summaries().size() + " file "
+                + (loaded.summaries().size() == 1 ? "summary" : "summaries") + (dryRun ? " would be" : "") + " kept for memory_summary"));
         return result.count(ImportOutcome.CONFLICT) > 0 ? ErrorReporter.USER_ERROR : 0;
     }
 
     static int export(Path outFile, EngramConfig config, Main main) throws IOException {
         String text;
         try (Main.OpenEngine opened = main.openEngine(config)) {
-            text = ToonData.export(opened.engine(), config.defaultZone(), Map.of());
+            text = ToonData.export(opened.engine(), config.defaultZone(), ToonData.summaries(opened.engine(), config.defaultZone()));
         }
         if (outFile == null) {
             main.out().write(text.getBytes(StandardCharsets.UTF_8));

@@ -204,4 +204,35 @@ class ExportImportRoundTripTest {
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("bad.jsonl line 2: id must be a string, got 1; nothing was imported"), r.err());
     }
+
+    /** A file that is not UTF-8, or a folder, is refused in words; nothing of Java's own message reaches the user. */
+    @Test
+    void aFileThatIsNotTextOrIsAFolderIsRefusedInWords() throws Exception {
+        Engine engine = engine(new MutableClock(Instant.parse("2026-11-29T10:00:00Z")));
+        Path latin1 = Files.write(dir.resolve("latin1.jsonl"), new byte[] {'{', '"', 'k', (byte) 0xE9, '"', '}', '\n'});
+        CliRunner.Run r = cli(engine).run("import", latin1.toString());
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("latin1.jsonl line 1: not UTF-8 text") && !r.err().contains("java."), r.err());
+        Path folder = Files.createDirectories(dir.resolve("folder"));
+        CliRunner.Run f = cli(engine).run("import", folder.toString());
+        assertEquals(2, f.exitCode());
+        assertTrue(f.err().contains("is a directory") && !f.err().contains("java."), f.err());
+    }
+
+    /** An edge to a memory in neither the file nor the store is said, not dropped in silence. */
+    @Test
+    void anEdgeWithoutItsOtherEndIsSaid() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        Engine source = engine(clock);
+        CliRunner from = cli(source);
+        assertEquals(0, from.run("remember", "The pool has 8 connections", "--key", "pool").exitCode());
+        assertEquals(0, from.run("remember", "Redis runs the pool", "--key", "redis", "--link", "pool").exitCode());
+        Path file = dir.resolve("out.jsonl");
+        assertEquals(0, from.run("export", "--out", file.toString()).exitCode());
+        List<String> lines = Files.readAllLines(file);
+        Path onlyRedis = Files.write(dir.resolve("redis.jsonl"), lines.stream().filter(l -> l.contains("\"key\":\"redis\"")).toList());
+        CliRunner.Run r = cli(engine(clock)).run("import", onlyRedis.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("1 edge left out: the other end is in neither the file nor the store"), r.err());
+    }
 }

@@ -39,12 +39,16 @@ class ToonImportCliTest {
         CliRunner.Run run = cli().run("import", "--from", "toon", dir.resolve("project").toString());
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.err().contains("imported 3 toon-memory entries"), run.err());
-        assertTrue(run.err().contains("1 file summaries were not imported"), run.err());
+        assertTrue(run.err().contains("1 file summary kept for memory_summary"), run.err());
         String out = cli().run("export", "--format", "toon").out();
+        assertTrue(out.endsWith("summaries:\n  src/big.ts: Router\n"), "the summaries go out as they came in: " + out);
         assertTrue(out.startsWith("version: 1\nentries[3|]{id|category|key|content|file|tags|date|ttl|accessed|links|quality|confidence|"), out);
         assertTrue(out.contains("  abc12345|decision|use-zod|Use Zod \\| not Joi\\nfor validation|src/types.ts|types;validation|2026-07-25||4|"), out);
         assertTrue(out.contains("|bug|date-bug|"), out);
         assertTrue(out.contains("aaa11111|knowledge|old-fact|Old|||2026-01-01||0||0.50|1.00||0||agent|obsolete|"), out);
+        CliRunner.Run again = cli().run("import", "--from", "toon", memory.resolve("data.toon").toString());
+        assertEquals(0, again.exitCode(), "the data.toon file names its folder: " + again.err());
+        assertTrue(again.err().contains("unchanged 3"), again.err());
         CliRunner.Run missing = cli().run("import", "--from", "toon", dir.resolve("nowhere").toString());
         assertEquals(ErrorReporter.USER_ERROR, missing.exitCode());
         assertTrue(missing.err().contains("no toon-memory data in"), missing.err());

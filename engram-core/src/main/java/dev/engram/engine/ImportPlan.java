@@ -41,10 +41,12 @@ final class ImportPlan {
 
     private final List<Step> steps;
     private final List<Edge> edges;
+    private final int edgesDropped;
 
-    private ImportPlan(List<Step> steps, List<Edge> edges) {
+    private ImportPlan(List<Step> steps, List<Edge> edges, int edgesDropped) {
         this.steps = steps;
         this.edges = edges;
+        this.edgesDropped = edgesDropped;
     }
 
     static ImportPlan of(StoreTransaction tx, List<ExportRecord> records, ImportPolicy policy, Instant now) {
@@ -59,15 +61,17 @@ final class ImportPlan {
         for (Step s : steps) if (s.outcome() != ImportOutcome.CONFLICT) present.add(s.record().memory().id());
         List<Edge> edges = new ArrayList<>();
         Set<Link> known = new HashSet<>();
+        int dropped = 0;
         for (Step s : steps) {
             if (s.outcome() == ImportOutcome.CONFLICT) continue;
             if (!s.insert()) tx.edges(s.record().memory().id()).forEach(e -> known.add(Link.of(e)));
             for (Edge e : s.record().edges()) {
                 boolean endExists = present.contains(e.toId()) || tx.get(e.toId()).isPresent();
-                if (endExists && known.add(Link.of(e))) edges.add(e);
+                if (!endExists) dropped++; // counted, so the importer says so instead of losing it quietly
+                else if (known.add(Link.of(e))) edges.add(e);
             }
         }
-        return new ImportPlan(steps, edges);
+        return new ImportPlan(steps, edges, dropped);
     }
 
     private static Step step(StoreTransaction tx, ExportRecord r, ImportPolicy policy, Instant now, Set<String> ids,
@@ -190,6 +194,6 @@ final class ImportPlan {
         List<ImportResult.Line> lines = steps.stream().map(s -> new ImportResult.Line(s.record().memory().id(),
                 s.record().memory().key(), s.record().memory().zone(), s.outcome(), s.detail())).toList();
         int versions = steps.stream().mapToInt(s -> s.versions().size()).sum();
-        return new ImportResult(lines, versions, edges.size(), dryRun);
+        return new ImportResult(lines, versions, edges.size(), edgesDropped, dryRun);
     }
 }

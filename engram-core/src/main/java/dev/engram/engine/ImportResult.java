@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * What an import did ({@code dryRun} false) or would do: one line per record of the file, in file order,
- * and how many versions and edges were (would be) added in all.
+ * how many versions and edges were (would be) added in all, and how many edges were left out because
+ * their other end is in neither the file nor the store.
  */
-public record ImportResult(List<Line> lines, int versionsAdded, int edgesAdded, boolean dryRun) {
+public record ImportResult(List<Line> lines, int versionsAdded, int edgesAdded, int edgesDropped, boolean dryRun) {
     public ImportResult {
         lines = List.copyOf(lines);
     }

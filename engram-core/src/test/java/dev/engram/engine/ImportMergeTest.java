@@ -99,6 +99,23 @@ class ImportMergeTest {
         assertEquals(export(copy), export(f), "the store now holds the newer state exactly");
     }
 
+    /** An edge whose other end is in neither the file nor the store cannot be added; the result counts it. */
+    @Test
+    void anEdgeToAMissingMemoryIsCountedNotLostQuietly() {
+        EngineFixture source = new EngineFixture();
+        source.remember("pool", "The pool has 8 connections", MemoryType.FACT, List.of("redis"));
+        ExportRecord r = export(source).get(0);
+        ExportRecord withEdge = new ExportRecord(r.memory(), List.of(new Edge(r.memory().id(), "m_zzzzzzzzzz", EdgeType.RELATED, null,
+                source.clock.instant())), r.versions());
+        EngineFixture target = new EngineFixture();
+        ImportResult dry = target.engine.importAll(new ImportCommand(List.of(withEdge), ImportPolicy.KEEP_NEWER, true));
+        assertEquals(0, dry.edgesAdded());
+        assertEquals(1, dry.edgesDropped());
+        ImportResult real = target.engine.importAll(ImportCommand.of(List.of(withEdge)));
+        assertEquals(1, real.count(ImportOutcome.CREATED));
+        assertEquals(1, real.edgesDropped());
+    }
+
     @Test
     void aDryRunReportsThePlanAndWritesNothing() {
         EngineFixture f = new EngineFixture();
@@ -119,7 +136,7 @@ class ImportMergeTest {
         assertEquals(before, export(f), "a dry run writes nothing");
         assertEquals(head, f.store.headSeq());
         ImportResult real = f.engine.importAll(new ImportCommand(file, ImportPolicy.REPLACE, false));
-        assertEquals(new ImportResult(dry.lines(), dry.versionsAdded(), dry.edgesAdded(), false), real,
+        assertEquals(new ImportResult(dry.lines(), dry.versionsAdded(), dry.edgesAdded(), dry.edgesDropped(), false), real,
                 "the dry run predicted exactly what the import did");
     }
 

@@ -63,7 +63,7 @@ public final class ExportCodec {
         Memory memory = Memory.builder()
                 .id(text(m, "id")).key(text(m, "key")).name(optText(m, "name")).zone(text(m, "zone"))
                 .type(TypeAliases.TOON_MEMORY.parse("type", text(m, "type"))).entityType(optText(m, "entity_type"))
-                .content(text(m, "content"))
+                .content(nonBlank(text(m, "content")))
                 .tags(strings(m, "tags")).file(optText(m, "file")).pathScope(optText(m, "path_scope"))
                 .importance(optText(m, "importance") == null ? null : Importance.parse("importance", optText(m, "importance")))
                 .quality(number(m, "quality")).confidence(number(m, "confidence"))
@@ -94,6 +94,15 @@ public final class ExportCodec {
                     instant(v, "replaced_at")));
         }
         return new ExportRecord(memory, edges, versions, textMap(m, "notes"), textMap(m, "tag_words"));
+    }
+
+    /**
+     * No Engram write leaves a memory without text (toon's importer puts the key in an empty entry's place). A
+     * text longer than remember takes is kept: imports of toon files bring such entries, and a restore takes them back.
+     */
+    private static String nonBlank(String content) {
+        if (content.isBlank()) throw new InvalidArgumentException("content", "is empty; every memory holds some text");
+        return content;
     }
 
     private static String text(Map<String, Object> m, String field) {

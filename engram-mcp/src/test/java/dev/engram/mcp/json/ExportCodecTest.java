@@ -80,5 +80,10 @@ class ExportCodecTest {
                 () -> codec.read(codec.write(minimal()).replace("\"created_at\"", "\"created\""))).getMessage());
         assertTrue(assertThrows(InvalidArgumentException.class, () -> codec.read("{oops")).getMessage()
                 .startsWith("line not a JSON object"));
+        for (String empty : List.of("", "  \n ")) {
+            String blank = codec.write(minimal()).replace("\"content\":\"c\"", "\"content\":" + JsonText.standard().write(empty));
+            assertEquals("content is empty; every memory holds some text",
+                    assertThrows(InvalidArgumentException.class, () -> codec.read(blank)).getMessage());
+        }
     }
 }

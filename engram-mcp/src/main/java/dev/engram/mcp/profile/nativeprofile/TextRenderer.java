@@ -128,8 +128,12 @@ public final class TextRenderer implements ResultCost {
         r.counts().forEach((outcome, n) -> {
             if (outcome != ImportOutcome.CONFLICT || n > 0) sb.append(outcome.label()).append(' ').append(n).append(", ");
         });
-        return sb.append("versions added ").append(r.versionsAdded()).append(", edges added ").append(r.edgesAdded())
-                .toString();
+        sb.append("versions added ").append(r.versionsAdded()).append(", edges added ").append(r.edgesAdded());
+        if (r.edgesDropped() > 0) {
+            sb.append("; ").append(r.edgesDropped()).append(r.edgesDropped() == 1 ? " edge" : " edges")
+                    .append(" left out: the other end is in neither the file nor the store");
+        }
+        return sb.toString();
     }
 
     /** A line per record that is not unchanged: what happened to it and why. */

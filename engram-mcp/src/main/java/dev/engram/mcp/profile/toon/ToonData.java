@@ -459,11 +459,16 @@ public final class ToonData {
         return now;
     }
 
+    /** The zone's file summaries (memory_summary's), for an export's {@code summaries:} block. */
+    public static Map<String, String> summaries(Engine engine, String zone) {
+        return FolderTools.summaries(engine.mark(FolderTools.summariesMark(zone)).orElse(""));
+    }
+
     /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
-    static void importSummaries(Engine engine, String zone, Loaded loaded) {
+    public static void importSummaries(Engine engine, String zone, Loaded loaded) {
         if (loaded.summaries().isEmpty()) return;
         String name = FolderTools.summariesMark(zone);
-        Map<String, String> all = FolderTools.summaries(engine.mark(name).orElse(""));
+        Map<String, String> all = summaries(engine, zone);
         all.putAll(loaded.summaries());
         engine.setMark(name, FolderTools.encode(all));
     }
@@ -553,7 +558,7 @@ public final class ToonData {
             f.put("file", m.file() == null ? "" : m.file());
             f.put("tags", String.join(";", m.tags()));
             f.put("date", ToonText.date(m.updatedAt()));
-            f.put("ttl", m.expiresAt() == null ? "" : ToonText.date(m.expiresAt()));
+            f.put("ttl", m.expiresAt() == null ? "" : ttlDay(m.expiresAt()));
             f.put("accessed", Long.toString(m.accessCount()));
             f.put("links", String.join(" ", links));
             f.put("quality", String.format(Locale.ROOT, "%.2f", m.quality()));
@@ -573,5 +578,15 @@ public final class ToonData {
             entries.add(new ToonFormat.Entry(f, false));
         }
         return ToonFormat.write("entries", entries, summaries);
+    }
+
+    /**
+     * toon keeps a TTL as a day, read back as that day's start (UTC): an expiry within a day is written as the next
+     * day, so a round trip keeps a memory up to a day longer, never a moment shorter (a 90-minute TTL came back
+     * already expired).
+     */
+    static String ttlDay(Instant expiresAt) {
+        LocalDate day = expiresAt.atZone(ZoneOffset.UTC).toLocalDate();
+        return (expiresAt.equals(day.atStartOfDay(ZoneOffset.UTC).toInstant()) ? day : day.plusDays(1)).toString();
     }
 }

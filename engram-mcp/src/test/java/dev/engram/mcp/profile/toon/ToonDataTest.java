@@ -239,4 +239,12 @@ class ToonDataTest {
         Files.writeString(dir.resolve("data.toon"), "version: 1\n[1|]\n  a0000001|decision|use-zod|Use Zod\n");
         assertEquals(1, ToonData.read(dir, "default", Instant.now()).records().size());
     }
+
+    /** toon's TTL is a day: an expiry within a day is written as the next one, so a round trip never expires a memory early. */
+    @Test
+    void aTtlIsWrittenAsTheDayItHasRunOutBy() {
+        assertEquals("2026-12-08", ToonData.ttlDay(Instant.parse("2026-12-07T09:43:00Z")));
+        assertEquals("2026-12-08", ToonData.ttlDay(Instant.parse("2026-12-07T23:59:59.999Z")));
+        assertEquals("2027-01-01", ToonData.ttlDay(Instant.parse("2027-01-01T00:00:00Z")), "a whole day stays itself");
+    }
 }
