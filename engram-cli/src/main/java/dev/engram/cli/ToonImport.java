@@ -22,7 +22,7 @@ final class ToonImport {
 
     static int run(Path dir, boolean dryRun, boolean replace, EngramConfig config, Main main) throws IOException {
         // the data.toon file itself names its folder, as the folder does
-        if (java.nio.file.Files.isRegularFile(dir) && dir.getFileName().toString().equals("data.toon")) dir = dir.toAbsolutePath().getParent();
+        if (Files.isRegularFile(dir) && dir.getFileName().toString().equals("data.toon")) dir = dir.toAbsolutePath().getParent();
         if (replace) {
             throw new EngramUserException("import --from toon: --replace does not apply; a memory the store holds under the"
                     + " same id keeps its newer state, the file's becomes a version");
@@ -50,7 +50,7 @@ final class ToonImport {
     static int export(Path outFile, EngramConfig config, Main main) throws IOException {
         String text;
         try (Main.OpenEngine opened = main.openEngine(config)) {
-            text = ToonData.export(opened.engine(), config.defaultZone(), ToonData.summaries(opened.engine(), config.defaultZone()));
+            text = ToonData.export(opened.engine(), config.defaultZone());
         }
         if (outFile == null) {
             main.out().write(text.getBytes(StandardCharsets.UTF_8));

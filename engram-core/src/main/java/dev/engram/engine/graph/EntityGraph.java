@@ -728,30 +728,28 @@ public final class EntityGraph {
         if (value == null || value.isBlank()) {
             throw new InvalidArgumentException(field, value == null ? "is required" : "is blank; send a name with at least one visible character");
         }
-        MemoryRules.requireWellFormed(field, value);
-        if (value.length() > MemoryRules.MAX_CONTENT_CHARS) {
-            throw new InvalidArgumentException(field, "is " + value.length() + " characters, over the limit of " + MemoryRules.MAX_CONTENT_CHARS);
-        }
+        requireBounded(field, value, "");
     }
 
     private static void requireType(String field, String value) {
         if (value == null) throw new InvalidArgumentException(field, "is required: a type such as \"person\"");
-        MemoryRules.requireWellFormed(field, value);
         // a label, bounded as a name is: it is printed with the entity in every answer that shows it
-        if (value.length() > MemoryRules.MAX_CONTENT_CHARS) {
-            throw new InvalidArgumentException(field, "is " + value.length() + " characters, over the limit of "
-                    + MemoryRules.MAX_CONTENT_CHARS + "; send a short type such as \"person\"");
-        }
+        requireBounded(field, value, "; send a short type such as \"person\"");
     }
 
     private static void requireText(String field, String value) {
         if (value == null || value.isBlank()) {
             throw new InvalidArgumentException(field, value == null ? "is required" : "is blank; send the observation's text");
         }
+        requireBounded(field, value, "; split it into several observations");
+    }
+
+    /** Storable text (no lone surrogate) of at most {@link MemoryRules#MAX_CONTENT_CHARS}; {@code advice} ends the refusal. */
+    private static void requireBounded(String field, String value, String advice) {
         MemoryRules.requireWellFormed(field, value);
         if (value.length() > MemoryRules.MAX_CONTENT_CHARS) {
             throw new InvalidArgumentException(field, "is " + value.length() + " characters, over the limit of "
-                    + MemoryRules.MAX_CONTENT_CHARS + "; split it into several observations");
+                    + MemoryRules.MAX_CONTENT_CHARS + advice);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.toon;
 
+import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
 import dev.engram.engine.ImportCommand;
 import dev.engram.engine.ImportPolicy;
@@ -353,8 +354,7 @@ final class FolderTools {
         return new ToonTool(ToonTool.define("memory_summary", "Get or set a file's summary, to avoid re-reading big files.", schema,
                 ToonTool.hints(false, false, true)), args -> {
             String action = args.text("action").strip();
-            String file = MemoryRules.path("file", args.text("file"));
-            if (file == null) throw new InvalidArgumentException("file", "is blank; send a file path such as 'src/big.ts'");
+            String file = MemoryRules.path("file", args.text("file")); // text() refuses a blank one
             Map<String, String> all = summaries(c);
             switch (action) {
                 case "get" -> {
@@ -378,7 +378,11 @@ final class FolderTools {
 
     /** The zone's file summaries (toon's {@code summaries:} block), kept in the store as one mark. */
     static Map<String, String> summaries(ToonContext c) {
-        return summaries(c.engine().mark(SUMMARIES_MARK + c.zone()).orElse(""));
+        return summaries(c.engine(), c.zone());
+    }
+
+    static Map<String, String> summaries(Engine engine, String zone) {
+        return summaries(engine.mark(summariesMark(zone)).orElse(""));
     }
 
     static Map<String, String> summaries(String stored) {

@@ -42,7 +42,7 @@ final class GistTools {
             String token = token();
             String desc = args.textOr("description");
             if (desc == null || desc.isBlank()) desc = "toon-memory backup " + ToonText.date(c.now());
-            String data = ToonData.export(c.engine(), c.zone(), FolderTools.summaries(c));
+            String data = ToonData.export(c.engine(), c.zone());
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("description", desc.strip());
             body.put("public", false);

@@ -170,7 +170,7 @@ final class MemoryTools {
     private String recall(ToolArgs args, List<String> tags, boolean hasIds) {
         // memory_search needs its query; memory_recall lists the top entries without one, as toon does
         String query = hasIds ? (args.textOr("query") == null ? "" : args.textOr("query").strip()) : args.text("query").strip();
-        String mode = args.textOr("mode") == null || args.textOr("mode").isBlank() ? null : args.textOr("mode").strip();
+        String mode = blank(args.textOr("mode"));
         List<String> modes = hasIds ? List.of("flat", "graph", "index") : List.of("flat", "graph");
         if (mode != null && !modes.contains(mode)) {
             throw new InvalidArgumentException("mode", MemoryRules.shown(mode) + " is not a mode of " + args.tool() + "; send "

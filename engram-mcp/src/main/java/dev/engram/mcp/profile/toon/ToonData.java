@@ -459,16 +459,11 @@ public final class ToonData {
         return now;
     }
 
-    /** The zone's file summaries (memory_summary's), for an export's {@code summaries:} block. */
-    public static Map<String, String> summaries(Engine engine, String zone) {
-        return FolderTools.summaries(engine.mark(FolderTools.summariesMark(zone)).orElse(""));
-    }
-
     /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
     public static void importSummaries(Engine engine, String zone, Loaded loaded) {
         if (loaded.summaries().isEmpty()) return;
         String name = FolderTools.summariesMark(zone);
-        Map<String, String> all = summaries(engine, zone);
+        Map<String, String> all = FolderTools.summaries(engine, zone);
         all.putAll(loaded.summaries());
         engine.setMark(name, FolderTools.encode(all));
     }
@@ -528,6 +523,11 @@ public final class ToonData {
                     + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
             return false;
         }
+    }
+
+    /** The zone as toon's data.toon with its own file summaries (memory_summary's). */
+    public static String export(Engine engine, String zone) {
+        return export(engine, zone, FolderTools.summaries(engine, zone));
     }
 
     /**

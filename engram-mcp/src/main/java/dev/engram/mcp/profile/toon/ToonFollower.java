@@ -113,7 +113,7 @@ public final class ToonFollower implements Supplier<Engine> {
                 // an encrypted store is never mirrored into a plain file (memory_encrypt sealed the file; toon may have opened it)
                 if (engine.encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) return;
                 catchUp(engine); // what toon wrote since comes in first, so it is in what is written back
-                String text = ToonData.export(engine, zone, FolderTools.summaries(engine.mark(FolderTools.summariesMark(zone)).orElse("")));
+                String text = ToonData.export(engine, zone);
                 if (!text.equals(current)) {
                     Path tmp = file.resolveSibling(file.getFileName() + ".engram-tmp");
                     Files.writeString(tmp, text, StandardCharsets.UTF_8);

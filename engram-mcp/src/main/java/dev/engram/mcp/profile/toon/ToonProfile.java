@@ -118,7 +118,7 @@ public final class ToonProfile {
         tools.add(viewer.visualize());
         List<SyncResourceSpecification> resources = List.of(
                 Guarded.resource(resource("toon://memory/entries", "entries", "The memory in toon's TOON line format", "text/plain"),
-                        () -> ToonData.export(c.engine(), c.zone(), FolderTools.summaries(c))),
+                        () -> ToonData.export(c.engine(), c.zone())),
                 Guarded.resource(resource("toon://memory/stats", "stats", "Memory statistics", "text/plain"), reports::statsText),
                 Guarded.resource(resource("toon://memory/summaries", "summaries", "System primer (private-tagged entries excluded)",
                         "text/plain"), reports::primerText),
