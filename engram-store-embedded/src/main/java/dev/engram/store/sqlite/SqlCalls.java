@@ -81,7 +81,7 @@ final class SqlCalls {
     static List<Memory> memories(PreparedStatement bound) throws SQLException {
         try (ResultSet rs = bound.executeQuery()) {
             List<Memory> out = new ArrayList<>();
-            while (rs.next()) out.add(MemoryRows.memory(rs));
+            while (rs.next()) out.add(MemoryRows.ROWS.memory(rs));
             return out;
         }
     }
@@ -103,7 +103,7 @@ final class SqlCalls {
     static List<Edge> edges(PreparedStatement bound) throws SQLException {
         try (ResultSet rs = bound.executeQuery()) {
             List<Edge> out = new ArrayList<>();
-            while (rs.next()) out.add(MemoryRows.edge(rs));
+            while (rs.next()) out.add(MemoryRows.ROWS.edge(rs));
             return out;
         }
     }
@@ -111,7 +111,7 @@ final class SqlCalls {
     static List<ZoneInfo> zoneInfos(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
             List<ZoneInfo> out = new ArrayList<>();
-            while (rs.next()) out.add(MemoryRows.zone(rs));
+            while (rs.next()) out.add(MemoryRows.ROWS.zone(rs));
             return out;
         }
     }

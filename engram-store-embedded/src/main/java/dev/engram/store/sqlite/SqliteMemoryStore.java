@@ -544,7 +544,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         return read("versions " + id, r -> {
             try (PreparedStatement ps = SqlCalls.prepare(r.connection(), VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
                 List<MemoryVersion> out = new ArrayList<>();
-                while (rs.next()) out.add(MemoryRows.version(rs));
+                while (rs.next()) out.add(MemoryRows.ROWS.version(rs));
                 return out;
             }
         });

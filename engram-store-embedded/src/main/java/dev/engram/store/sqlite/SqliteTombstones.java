@@ -36,8 +36,8 @@ final class SqliteTombstones {
         SqlCalls.update(c, DELETE_TOMBSTONE, m.id());
         try (PreparedStatement ps = c.prepareStatement(INSERT_TOMBSTONE)) {
             ps.setString(1, m.id());
-            int i = MemoryRows.bindFields(ps, 2, m);
-            MemoryRows.setInstant(ps, i++, t.deletedAt());
+            int i = MemoryRows.ROWS.bindFields(ps, 2, m);
+            MemoryRows.ROWS.setInstant(ps, i++, t.deletedAt());
             StoredEmbedding e = t.embedding();
             if (e == null) {
                 ps.setNull(i++, Types.VARCHAR);
@@ -56,8 +56,8 @@ final class SqliteTombstones {
                 ps.setString(2, edge.fromId());
                 ps.setString(3, edge.toId());
                 ps.setString(4, edge.type().name());
-                ps.setString(5, MemoryRows.label(edge.label()));
-                MemoryRows.setInstant(ps, 6, edge.createdAt());
+                ps.setString(5, MemoryRows.ROWS.label(edge.label()));
+                MemoryRows.ROWS.setInstant(ps, 6, edge.createdAt());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -67,9 +67,9 @@ final class SqliteTombstones {
                 ps.setString(1, m.id());
                 ps.setInt(2, v.version());
                 ps.setString(3, v.content());
-                ps.setString(4, TagsJson.encode(v.tags()));
+                MemoryRows.ROWS.bindTags(ps, 4, v.tags());
                 ps.setString(5, v.importance() == null ? null : v.importance().name());
-                MemoryRows.setInstant(ps, 6, v.replacedAt());
+                MemoryRows.ROWS.setInstant(ps, 6, v.replacedAt());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -82,7 +82,7 @@ final class SqliteTombstones {
         StoredEmbedding embedding = null;
         try (PreparedStatement ps = SqlCalls.prepare(c, TOMBSTONE_BY_ID, id); ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) return Optional.empty();
-            memory = MemoryRows.memory(rs);
+            memory = MemoryRows.ROWS.memory(rs);
             deletedAt = Instant.ofEpochMilli(rs.getLong("deleted_at"));
             String model = rs.getString("embedding_model");
             if (model != null) {
@@ -92,11 +92,11 @@ final class SqliteTombstones {
         }
         List<Edge> edges = new ArrayList<>();
         try (PreparedStatement ps = SqlCalls.prepare(c, TOMBSTONE_EDGES, id); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) edges.add(MemoryRows.edge(rs));
+            while (rs.next()) edges.add(MemoryRows.ROWS.edge(rs));
         }
         List<MemoryVersion> versions = new ArrayList<>();
         try (PreparedStatement ps = SqlCalls.prepare(c, TOMBSTONE_VERSIONS, id); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) versions.add(MemoryRows.version(rs));
+            while (rs.next()) versions.add(MemoryRows.ROWS.version(rs));
         }
         return Optional.of(new Tombstone(memory, edges, versions, embedding, deletedAt));
     }

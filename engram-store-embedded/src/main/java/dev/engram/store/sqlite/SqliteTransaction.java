@@ -127,7 +127,7 @@ final class SqliteTransaction implements StoreTransaction {
         SqlCalls.run("put " + memory.id(), () -> {
             try (PreparedStatement ps = c().prepareStatement(INSERT_MEMORY)) {
                 ps.setString(1, memory.id());
-                MemoryRows.bindFields(ps, 2, memory);
+                MemoryRows.ROWS.bindFields(ps, 2, memory);
                 ps.executeUpdate();
             }
             appendChange(memory.id());
@@ -142,7 +142,7 @@ final class SqliteTransaction implements StoreTransaction {
         keyFree(memory);
         SqlCalls.run("update " + memory.id(), () -> {
             try (PreparedStatement ps = c().prepareStatement(UPDATE_MEMORY)) {
-                int next = MemoryRows.bindFields(ps, 1, memory);
+                int next = MemoryRows.ROWS.bindFields(ps, 1, memory);
                 ps.setString(next, memory.id());
                 ps.executeUpdate();
             }
@@ -176,8 +176,8 @@ final class SqliteTransaction implements StoreTransaction {
                 ps.setString(1, zone.name());
                 ps.setString(2, zone.shortDescription());
                 ps.setString(3, zone.description());
-                MemoryRows.setInstant(ps, 4, zone.createdAt());
-                MemoryRows.setInstant(ps, 5, zone.updatedAt());
+                MemoryRows.ROWS.setInstant(ps, 4, zone.createdAt());
+                MemoryRows.ROWS.setInstant(ps, 5, zone.updatedAt());
                 return ps.executeUpdate();
             }
         });
@@ -239,8 +239,8 @@ final class SqliteTransaction implements StoreTransaction {
                 ps.setString(1, edge.fromId());
                 ps.setString(2, edge.toId());
                 ps.setString(3, edge.type().name());
-                ps.setString(4, MemoryRows.label(edge.label()));
-                MemoryRows.setInstant(ps, 5, edge.createdAt());
+                ps.setString(4, MemoryRows.ROWS.label(edge.label()));
+                MemoryRows.ROWS.setInstant(ps, 5, edge.createdAt());
                 return ps.executeUpdate();
             }
         });
@@ -249,7 +249,7 @@ final class SqliteTransaction implements StoreTransaction {
     @Override
     public boolean removeEdge(String fromId, String toId, EdgeType type, String label) {
         return SqlCalls.run("unlink " + fromId + " -> " + toId,
-                () -> SqlCalls.update(c(), DELETE_EDGE, fromId, toId, type.name(), MemoryRows.label(label)) > 0);
+                () -> SqlCalls.update(c(), DELETE_EDGE, fromId, toId, type.name(), MemoryRows.ROWS.label(label)) > 0);
     }
 
     @Override
@@ -265,9 +265,9 @@ final class SqliteTransaction implements StoreTransaction {
                 ps.setString(1, v.memoryId());
                 ps.setInt(2, v.version());
                 ps.setString(3, v.content());
-                ps.setString(4, TagsJson.encode(v.tags()));
+                MemoryRows.ROWS.bindTags(ps, 4, v.tags());
                 ps.setString(5, v.importance() == null ? null : v.importance().name());
-                MemoryRows.setInstant(ps, 6, v.replacedAt());
+                MemoryRows.ROWS.setInstant(ps, 6, v.replacedAt());
                 return ps.executeUpdate();
             }
         });
@@ -301,7 +301,7 @@ final class SqliteTransaction implements StoreTransaction {
             try (PreparedStatement ps = c().prepareStatement(RECORD_ACCESS)) {
                 for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
                     ps.setLong(1, e.getValue().count());
-                    MemoryRows.setInstant(ps, 2, e.getValue().last());
+                    MemoryRows.ROWS.setInstant(ps, 2, e.getValue().last());
                     ps.setString(3, e.getKey());
                     ps.addBatch();
                 }
@@ -325,7 +325,7 @@ final class SqliteTransaction implements StoreTransaction {
         return SqlCalls.run("versions " + id, () -> {
             try (PreparedStatement ps = SqlCalls.prepare(c(), VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
                 List<MemoryVersion> out = new ArrayList<>();
-                while (rs.next()) out.add(MemoryRows.version(rs));
+                while (rs.next()) out.add(MemoryRows.ROWS.version(rs));
                 return out;
             }
         });

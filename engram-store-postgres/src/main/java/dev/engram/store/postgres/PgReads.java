@@ -87,7 +87,7 @@ final class PgReads {
     static List<Memory> memories(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
             List<Memory> out = new ArrayList<>();
-            while (rs.next()) out.add(PgRows.memory(rs));
+            while (rs.next()) out.add(PgRows.ROWS.memory(rs));
             return out;
         }
     }
@@ -132,7 +132,7 @@ final class PgReads {
     static List<Edge> edges(Connection c, String id) throws SQLException {
         try (PreparedStatement ps = prepare(c, EDGES_OF, id, id); ResultSet rs = ps.executeQuery()) {
             List<Edge> out = new ArrayList<>();
-            while (rs.next()) out.add(PgRows.edge(rs));
+            while (rs.next()) out.add(PgRows.ROWS.edge(rs));
             return out;
         }
     }
@@ -143,7 +143,7 @@ final class PgReads {
              ResultSet rs = ps.executeQuery()) {
             Map<String, List<Edge>> out = new java.util.LinkedHashMap<>();
             while (rs.next()) {
-                Edge e = PgRows.edge(rs);
+                Edge e = PgRows.ROWS.edge(rs);
                 out.computeIfAbsent(e.fromId(), k -> new ArrayList<>()).add(e);
             }
             return out;
@@ -163,7 +163,7 @@ final class PgReads {
     static List<MemoryVersion> versions(Connection c, String id) throws SQLException {
         try (PreparedStatement ps = prepare(c, VERSIONS_OF, id); ResultSet rs = ps.executeQuery()) {
             List<MemoryVersion> out = new ArrayList<>();
-            while (rs.next()) out.add(PgRows.version(rs));
+            while (rs.next()) out.add(PgRows.ROWS.version(rs));
             return out;
         }
     }
@@ -201,7 +201,7 @@ final class PgReads {
     static List<ZoneInfo> zoneInfos(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
             List<ZoneInfo> out = new ArrayList<>();
-            while (rs.next()) out.add(PgRows.zone(rs));
+            while (rs.next()) out.add(PgRows.ROWS.zone(rs));
             out.sort(java.util.Comparator.comparing(ZoneInfo::name));
             return out;
         }
@@ -227,7 +227,7 @@ final class PgReads {
         StoredEmbedding embedding = null;
         try (PreparedStatement ps = prepare(c, TOMBSTONE_BY_ID, id); ResultSet rs = ps.executeQuery()) {
             if (!rs.next()) return Optional.empty();
-            memory = PgRows.memory(rs);
+            memory = PgRows.ROWS.memory(rs);
             deletedAt = Instant.ofEpochMilli(rs.getLong("deleted_at"));
             String model = rs.getString("embedding_model");
             if (model != null) {
@@ -237,11 +237,11 @@ final class PgReads {
         }
         List<Edge> edges = new ArrayList<>();
         try (PreparedStatement ps = prepare(c, TOMBSTONE_EDGES, id); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) edges.add(PgRows.edge(rs));
+            while (rs.next()) edges.add(PgRows.ROWS.edge(rs));
         }
         List<MemoryVersion> versions = new ArrayList<>();
         try (PreparedStatement ps = prepare(c, TOMBSTONE_VERSIONS, id); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) versions.add(PgRows.version(rs));
+            while (rs.next()) versions.add(PgRows.ROWS.version(rs));
         }
         return Optional.of(new Tombstone(memory, edges, versions, embedding, deletedAt));
     }

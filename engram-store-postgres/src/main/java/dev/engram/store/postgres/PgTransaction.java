@@ -138,7 +138,7 @@ final class PgTransaction implements StoreTransaction {
         PgCalls.run("put " + memory.id(), () -> {
             try (PreparedStatement ps = c().prepareStatement(INSERT_MEMORY)) {
                 ps.setString(1, memory.id());
-                PgRows.bindFields(c(), ps, 2, memory);
+                PgRows.ROWS.bindFields(ps, 2, memory);
                 ps.executeUpdate();
             }
             appendChange(memory.id());
@@ -153,7 +153,7 @@ final class PgTransaction implements StoreTransaction {
         keyFree(memory);
         PgCalls.run("update " + memory.id(), () -> {
             try (PreparedStatement ps = c().prepareStatement(UPDATE_MEMORY)) {
-                int next = PgRows.bindFields(c(), ps, 1, memory);
+                int next = PgRows.ROWS.bindFields(ps, 1, memory);
                 ps.setString(next, memory.id());
                 ps.executeUpdate();
             }
@@ -196,8 +196,8 @@ final class PgTransaction implements StoreTransaction {
                 ps.setString(1, edge.fromId());
                 ps.setString(2, edge.toId());
                 ps.setString(3, edge.type().name());
-                ps.setString(4, PgRows.label(edge.label()));
-                PgRows.setInstant(ps, 5, edge.createdAt());
+                ps.setString(4, PgRows.ROWS.label(edge.label()));
+                PgRows.ROWS.setInstant(ps, 5, edge.createdAt());
                 return ps.executeUpdate();
             }
         });
@@ -207,7 +207,7 @@ final class PgTransaction implements StoreTransaction {
     public boolean removeEdge(String fromId, String toId, EdgeType type, String label) {
         return PgCalls.run("unlink " + fromId + " -> " + toId, () -> update(
                 "DELETE FROM edges WHERE from_id = ? AND to_id = ? AND type = ? AND label = ?",
-                fromId, toId, type.name(), PgRows.label(label)) > 0);
+                fromId, toId, type.name(), PgRows.ROWS.label(label)) > 0);
     }
 
     @Override
@@ -225,8 +225,8 @@ final class PgTransaction implements StoreTransaction {
                 ps.setString(1, zone.name());
                 ps.setString(2, zone.shortDescription());
                 ps.setString(3, zone.description());
-                PgRows.setInstant(ps, 4, zone.createdAt());
-                PgRows.setInstant(ps, 5, zone.updatedAt());
+                PgRows.ROWS.setInstant(ps, 4, zone.createdAt());
+                PgRows.ROWS.setInstant(ps, 5, zone.updatedAt());
                 return ps.executeUpdate();
             }
         });
@@ -269,9 +269,9 @@ final class PgTransaction implements StoreTransaction {
         ps.setString(1, memoryId);
         ps.setInt(2, v.version());
         ps.setString(3, v.content());
-        ps.setArray(4, PgRows.textArray(c(), v.tags()));
+        PgRows.ROWS.bindTags(ps, 4, v.tags());
         ps.setString(5, v.importance() == null ? null : v.importance().name());
-        PgRows.setInstant(ps, 6, v.replacedAt());
+        PgRows.ROWS.setInstant(ps, 6, v.replacedAt());
     }
 
     @Override
@@ -323,8 +323,8 @@ final class PgTransaction implements StoreTransaction {
             update("DELETE FROM tombstones WHERE id = ?", m.id());
             try (PreparedStatement ps = c().prepareStatement(INSERT_TOMBSTONE)) {
                 ps.setString(1, m.id());
-                int i = PgRows.bindFields(c(), ps, 2, m);
-                PgRows.setInstant(ps, i++, t.deletedAt());
+                int i = PgRows.ROWS.bindFields(ps, 2, m);
+                PgRows.ROWS.setInstant(ps, i++, t.deletedAt());
                 StoredEmbedding e = t.embedding();
                 if (e == null) {
                     ps.setNull(i++, Types.VARCHAR);
@@ -344,8 +344,8 @@ final class PgTransaction implements StoreTransaction {
                     ps.setString(2, edge.fromId());
                     ps.setString(3, edge.toId());
                     ps.setString(4, edge.type().name());
-                    ps.setString(5, PgRows.label(edge.label()));
-                    PgRows.setInstant(ps, 6, edge.createdAt());
+                    ps.setString(5, PgRows.ROWS.label(edge.label()));
+                    PgRows.ROWS.setInstant(ps, 6, edge.createdAt());
                     ps.addBatch();
                 }
                 ps.executeBatch();
