@@ -48,6 +48,16 @@ public final class ToonCapture {
     private static final Pattern BEARER = Pattern.compile("(?i)bearer\\s+[A-Za-z0-9._~+/=-]+");
     private static final Pattern ASSIGNED = Pattern.compile(
             "(?i)((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)\\s*[:=]\\s*[\"']?)[^\\s\"']{8,}");
+    /** Words of an argument's name (snake, kebab or camel case) that say it holds a credential. */
+    private static final java.util.Set<String> CREDENTIAL_WORDS = java.util.Set.of("password", "passwd", "passphrase", "pwd",
+            "secret", "token", "credential", "credentials", "authorization", "auth", "apikey");
+    private static final java.util.Set<String> KEY_KINDS = java.util.Set.of("api", "access", "private", "secret", "encryption",
+            "signing", "master");
+    /**
+     * Engram's own tools whose arguments are a secret or the store's key (toon's vault and encryption, with any
+     * client prefix such as {@code mcp__engram__}): only their {@code action} is logged.
+     */
+    private static final Pattern SECRET_TOOL = Pattern.compile("(?i)(^|.*[^a-z0-9])memory_(secret|encrypt|decrypt)$");
 
     private ToonCapture() {
     }
@@ -109,22 +119,29 @@ public final class ToonCapture {
      * last five minutes; keeps the newest {@value #MAX}. Returns whether it was added.
      */
     public static synchronized boolean append(Path memoryDir, Observation o, Instant now) throws IOException {
-        List<Observation> all = new ArrayList<>(read(memoryDir));
-        for (Observation prev : all) {
-            Instant t = prev.instant();
-            if (!o.hash().isEmpty() && prev.hash().equals(o.hash()) && t != null && Duration.between(t, now).compareTo(DEDUP_WINDOW) < 0) {
-                return false;
+        // hooks of parallel tool calls run as separate processes: toon's lock keeps one from dropping another's line
+        Files.createDirectories(memoryDir);
+        try (ToonLock lock = ToonLock.acquire(file(memoryDir))) {
+            List<Observation> all = new ArrayList<>(read(memoryDir));
+            for (Observation prev : all) {
+                Instant t = prev.instant();
+                if (!o.hash().isEmpty() && prev.hash().equals(o.hash()) && t != null && Duration.between(t, now).compareTo(DEDUP_WINDOW) < 0) {
+                    return false;
+                }
             }
+            all.add(0, o);
+            if (all.size() > MAX) all = all.subList(0, MAX);
+            write(memoryDir, all);
+            return true;
         }
-        all.add(0, o);
-        if (all.size() > MAX) all = all.subList(0, MAX);
-        write(memoryDir, all);
-        return true;
     }
 
     /** Empties the log (the file stays, with its header). */
-    public static void clear(Path memoryDir) throws IOException {
-        if (Files.exists(file(memoryDir))) write(memoryDir, List.of());
+    public static synchronized void clear(Path memoryDir) throws IOException {
+        if (!Files.exists(file(memoryDir))) return;
+        try (ToonLock lock = ToonLock.acquire(file(memoryDir))) {
+            write(memoryDir, List.of());
+        }
     }
 
     private static void write(Path memoryDir, List<Observation> all) throws IOException {
@@ -148,7 +165,7 @@ public final class ToonCapture {
                                       Function<Object, String> json) {
         String tool = firstText(event, "tool_name", "toolName", "tool");
         if (tool.isBlank()) return null;
-        Object input = event.containsKey("tool_input") ? event.get("tool_input") : event.getOrDefault("input", Map.of());
+        Object input = withoutCredentials(tool, event.containsKey("tool_input") ? event.get("tool_input") : event.getOrDefault("input", Map.of()));
         String file = "";
         String summary;
         if (input instanceof Map<?, ?> m) {
@@ -164,6 +181,45 @@ public final class ToonCapture {
         String hash = Sha256.hex(tool + "|" + json.apply(input == null ? Map.of() : input), 8);
         String session = firstText(event, "session_id", "sessionId");
         return new Observation(now.toString(), session, agent, branch, tool, hash, redact(file.strip()), summary);
+    }
+
+    /**
+     * The tool's input with every credential argument's value replaced by {@code <redacted>} (at any depth), and for
+     * {@link #SECRET_TOOL}s every argument but {@code action}: the summary and the de-duplication hash are made from
+     * this, so neither a secret nor a hash of it reaches the log.
+     */
+    static Object withoutCredentials(String tool, Object input) {
+        boolean secretTool = SECRET_TOOL.matcher(tool).matches();
+        if (secretTool && !(input instanceof Map<?, ?>)) return input == null ? null : "<redacted>";
+        return scrub(input, secretTool);
+    }
+
+    private static Object scrub(Object value, boolean secretTool) {
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String name = String.valueOf(e.getKey());
+                if (secretTool && name.equals("action")) {
+                    out.put(name, e.getValue());
+                    continue;
+                }
+                boolean hide = secretTool || credentialName(name);
+                out.put(name, hide && e.getValue() != null ? "<redacted>" : scrub(e.getValue(), false));
+            }
+            return out;
+        }
+        if (value instanceof List<?> l) return l.stream().map(v -> scrub(v, secretTool)).toList();
+        return value;
+    }
+
+    /** Whether an argument's name says it holds a credential ({@code password}, {@code apiKey}, {@code access_token}…). */
+    static boolean credentialName(String name) {
+        String[] words = name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT).split("[^a-z0-9]+");
+        for (int i = 0; i < words.length; i++) {
+            if (CREDENTIAL_WORDS.contains(words[i])) return true;
+            if (words[i].equals("key") && i > 0 && KEY_KINDS.contains(words[i - 1])) return true;
+        }
+        return false;
     }
 
     /** The git branch at {@code dir}, "" outside a repository. */

@@ -62,7 +62,11 @@ final class ToonLock implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        Files.deleteIfExists(lock);
+    public void close() {
+        try {
+            Files.deleteIfExists(lock);
+        } catch (IOException e) {
+            // left behind, it names this pid: once the process is gone the next writer takes it over
+        }
     }
 }

@@ -89,6 +89,12 @@ public final class ToonVault {
     /** Stores or replaces the secret {@code name}; blank file, tags and ttl keep the old ones. Returns it. */
     public Secret store(String name, String value, String file, String tags, String date, String ttl) {
         byte[] key = key();
+        try (ToonLock lock = lock()) {
+            return store(name, value, file, tags, date, ttl, key);
+        }
+    }
+
+    private Secret store(String name, String value, String file, String tags, String date, String ttl, byte[] key) {
         List<Secret> all = new ArrayList<>(list());
         String sealed = seal(value, key);
         Secret old = all.stream().filter(s -> s.key().equals(name)).findFirst().orElse(null);
@@ -103,10 +109,22 @@ public final class ToonVault {
     /** Removes the secret {@code name}; false when there was none. */
     public boolean forget(String name) {
         byte[] key = key();
-        List<Secret> all = new ArrayList<>(list());
-        if (!all.removeIf(s -> s.key().equals(name))) return false;
-        write(all, key);
-        return true;
+        try (ToonLock lock = lock()) {
+            List<Secret> all = new ArrayList<>(list());
+            if (!all.removeIf(s -> s.key().equals(name))) return false;
+            write(all, key);
+            return true;
+        }
+    }
+
+    /** toon's lock on the vault file, so two processes changing it at once do not drop each other's secrets. */
+    private ToonLock lock() {
+        try {
+            Files.createDirectories(memoryDir);
+            return ToonLock.acquire(file());
+        } catch (IOException e) {
+            throw new EngramUserException("could not lock " + file() + ": " + e.getMessage() + "; the vault is unchanged");
+        }
     }
 
     private void write(List<Secret> all, byte[] key) {

@@ -124,6 +124,60 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void captureNeverLogsASecretOrTheStoreKeyNorAHashOfThem() {
+        JsonText json = JsonText.standard();
+        Instant now = Instant.parse("2026-08-01T10:00:00Z");
+        String key = "a1b2c3d4".repeat(8);
+        List<Map<String, Object>> events = List.of(
+                Map.of("tool_name", "mcp__engram__memory_secret", "tool_input", Map.of("action", "store", "key", "dbpw", "value", "hunter2correcthorse")),
+                Map.of("tool_name", "mcp__engram__memory_decrypt", "tool_input", Map.of("key", key)),
+                Map.of("tool_name", "memory_encrypt", "tool_input", Map.of("key", key)),
+                Map.of("tool_name", "mcp__other__login", "tool_input", Map.of("user", "ann", "password", "opensesame",
+                        "nested", Map.of("apiKey", "plainapikeyvalue", "client_secret", List.of("s3cr3tv4lue")), "accessToken", "tok123")));
+        for (Map<String, Object> e : events) {
+            Observation o = ToonCapture.observe(e, "claude", "main", now, json::write);
+            String logged = o.line();
+            for (String secret : List.of("hunter2correcthorse", "dbpw", key, "opensesame", "plainapikeyvalue", "s3cr3tv4lue", "tok123")) {
+                assertFalse(logged.contains(secret), secret + " logged: " + logged);
+            }
+            Observation other = ToonCapture.observe(Map.of("tool_name", e.get("tool_name"), "tool_input",
+                    ToonCapture.withoutCredentials((String) e.get("tool_name"), e.get("tool_input"))), "claude", "main", now, json::write);
+            assertEquals(other.hash(), o.hash(), "the hash is of the redacted input");
+        }
+        Observation secret = ToonCapture.observe(events.get(0), "claude", "main", now, json::write);
+        assertTrue(secret.summary().contains("store"), "the action is still logged: " + secret.summary());
+        Observation login = ToonCapture.observe(events.get(3), "claude", "main", now, json::write);
+        assertTrue(login.summary().contains("ann"), "what is not a credential stays: " + login.summary());
+        assertTrue(ToonCapture.credentialName("GITHUB_TOKEN") && ToonCapture.credentialName("private-key")
+                && ToonCapture.credentialName("Authorization"));
+        assertFalse(ToonCapture.credentialName("key") || ToonCapture.credentialName("max_tokens")
+                || ToonCapture.credentialName("keyboard") || ToonCapture.credentialName("budget_tokens"));
+    }
+
+    @Test
+    void twoWritersOfTheVaultKeepEverySecret() throws Exception {
+        int each = 15;
+        List<Thread> writers = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String writer : List.of("a", "b")) {
+            // a vault object per writer, as two processes have: only the lock file is shared
+            ToonVault vault = new ToonVault(memoryDir(), KEY);
+            writers.add(new Thread(() -> {
+                try {
+                    for (int i = 0; i < each; i++) vault.store(writer + i, "v" + i, "", "", "2026-08-01", "");
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        writers.forEach(Thread::start);
+        for (Thread t : writers) t.join();
+        assertEquals(List.of(), failures);
+        assertEquals(2 * each, new ToonVault(memoryDir(), KEY).list().size());
+        assertFalse(Files.exists(memoryDir().resolve(ToonVault.FILE + ".lock")), "the lock is let go");
+    }
+
+    @Test
     void capturedListsFiltersAndClears() throws Exception {
         ToolProfile p = profile(null);
         assertTrue(call(p, "memory_captured", Map.of()).startsWith("No captured activity."));
