@@ -63,6 +63,12 @@ describe("graph viewer in headless Chromium", { skip, timeout: 170_000 }, () => 
       await page.waitForFunction(() => engramViewer.highlighted().length > 0, null, { timeout: 20_000 });
       assert.deepEqual(await page.evaluate(() => engramViewer.highlighted()), ["note-37"]);
       await page.screenshot({ path: join(SHOTS, "viewer-search.png") });
+      // a tool result is heard only from the host embedding the page: a top-level page (or a window that opened
+      // it) posting one runs no search
+      await page.evaluate(() => window.postMessage({ method: "ui/notifications/tool-result",
+        params: { structuredContent: { query: "note 5" } } }, "*"));
+      await sleep(700);
+      assert.deepEqual(await page.evaluate(() => engramViewer.highlighted()), ["note-37"]);
 
       await page.locator("g.node[data-key='note-37']").dispatchEvent("click");
       await page.waitForFunction(() => document.querySelector("#side h3")?.textContent === "note-37", null, { timeout: 20_000 });

@@ -1,5 +1,7 @@
 package dev.engram.mcp.viewer;
 
+import dev.engram.access.Access;
+import dev.engram.access.Right;
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExploreQuery;
 import dev.engram.engine.ExploreResult;
@@ -46,10 +48,6 @@ public final class ViewerApi {
         this.defaultZone = MemoryRules.zone("zone", defaultZone);
     }
 
-    public String defaultZone() {
-        return defaultZone;
-    }
-
     /**
      * Answers one route; throws {@link dev.engram.error.EngramUserException} for bad input (an unknown
      * route is a {@link dev.engram.error.NotFoundException}).
@@ -88,10 +86,13 @@ public final class ViewerApi {
 
     private Map<String, Object> zones() {
         Map<String, Object> out = new LinkedHashMap<>();
-        Set<String> zones = new TreeSet<>(engine.zones());
-        zones.add(defaultZone);
+        // engine.zones() holds the zones this caller may read; the default zone joins them only when it may read it
+        // too, and otherwise the page opens on the first it can (a token learns no zone name it has no right on)
+        TreeSet<String> zones = new TreeSet<>(engine.zones());
+        boolean readsDefault = Access.local() || Access.current().can(Right.READ, defaultZone);
+        if (readsDefault) zones.add(defaultZone);
         out.put("zones", List.copyOf(zones));
-        out.put("default", defaultZone);
+        out.put("default", readsDefault ? defaultZone : zones.isEmpty() ? null : zones.first());
         out.put("edgeTypes", Arrays.stream(EdgeType.values()).map(EdgeType::wireName).toList());
         out.put("orders", Arrays.stream(NodeOrder.values()).map(NodeOrder::wireName).toList());
         out.put("defaultLimit", GraphQuery.DEFAULT_LIMIT);

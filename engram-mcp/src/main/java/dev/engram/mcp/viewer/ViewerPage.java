@@ -39,9 +39,12 @@ public final class ViewerPage {
         return d3.clone();
     }
 
-    /** The page for a browser: d3 and the data come from the server the page was loaded from. */
-    public String served(String zone) {
-        return fill("<script src=\"assets/d3.min.js\"></script>", Map.of("mode", "http", "zone", zone));
+    /**
+     * The page for a browser: d3 and the data come from the server the page was loaded from. The shell loads without
+     * a token, so it names no zone: the zones, and which to open first, come from the authenticated api/zones.
+     */
+    public String served() {
+        return fill("<script src=\"assets/d3.min.js\"></script>", Map.of("mode", "http"));
     }
 
     /** The self-contained page (ui://viewer): d3 inlined, the graph snapshot in the page. */
@@ -51,7 +54,18 @@ public final class ViewerPage {
     }
 
     private String fill(String d3Tag, Map<String, Object> boot) {
-        return template.replace(D3_SLOT, d3Tag).replace(BOOT_SLOT, scriptSafe(json.write(boot)));
+        return template.replace(D3_SLOT, d3Tag).replace(BOOT_SLOT, jsonInScript(json.write(boot)));
+    }
+
+    /**
+     * JSON placed inside a script element: every {@code <}, {@code >} and {@code &} as a JSON escape, so no memory's
+     * text can close the element or put the HTML parser in a script's escaped states ({@code <!--<script>} would
+     * swallow the closing tag and the page would never run). They can only be inside JSON strings, where the escape
+     * reads back the same.
+     */
+    static String jsonInScript(String json) {
+        return json.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+                .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
     }
 
     /** Text placed inside a script element must not close it ({@code </script}) or break JS parsing (U+2028/9). */

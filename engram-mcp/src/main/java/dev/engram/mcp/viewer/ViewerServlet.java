@@ -71,19 +71,30 @@ public final class ViewerServlet extends HttpServlet {
             } else if (path.equals("/") || path.equals("/index.html")) {
                 res.setHeader("Content-Security-Policy", CSP);
                 res.setHeader("Cache-Control", "no-store");
-                write(res, 200, "text/html; charset=utf-8", page.served(api.defaultZone()).getBytes(StandardCharsets.UTF_8));
+                write(res, 200, "text/html; charset=utf-8", page.served().getBytes(StandardCharsets.UTF_8));
             } else if (path.equals("/assets/d3.min.js")) {
                 res.setHeader("Cache-Control", "max-age=86400");
                 write(res, 200, "text/javascript; charset=utf-8", page.d3());
             } else if (path.startsWith("/api/")) {
                 res.setHeader("Cache-Control", "no-store");
-                Map<String, Object> body = api.answer(path.substring("/api/".length()), params(req));
+                Map<String, String> params;
+                try {
+                    params = params(req);
+                } catch (RuntimeException badQuery) {
+                    // Jetty parses the query string lazily and throws on a bad %-escape or invalid UTF-8
+                    error(res, 400, -32602, "the query string does not decode: percent-escapes must be two hex digits and "
+                            + "spell UTF-8 (send the parameters URL-encoded, e.g. q=caf%C3%A9)");
+                    return;
+                }
+                Map<String, Object> body = api.answer(path.substring("/api/".length()), params);
                 write(res, 200, "application/json", json.write(body).getBytes(StandardCharsets.UTF_8));
             } else {
                 error(res, 404, -32601, "nothing at " + MOUNT + path + "; the viewer is at " + MOUNT + "/");
             }
         } catch (NotFoundException e) {
             error(res, 404, -32602, e.getMessage());
+        } catch (dev.engram.access.AccessDeniedException e) {
+            error(res, 403, -32602, e.getMessage());
         } catch (EngramUserException e) {
             error(res, 400, -32602, e.getMessage());
         } catch (RuntimeException e) {

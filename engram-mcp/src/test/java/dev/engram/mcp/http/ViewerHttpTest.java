@@ -1,6 +1,7 @@
 package dev.engram.mcp.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.engine.Engine;
@@ -52,6 +53,39 @@ class ViewerHttpTest {
             assertTrue(bad.body().contains("1..2000"), bad.body());
             // MCP itself is still behind the token
             assertEquals(401, RawHttp.send(port, "POST", "/mcp", Map.of(), RawHttp.INITIALIZE).status());
+        }
+    }
+
+    @Test
+    void aTokenLearnsNoZoneItCannotReadAndThePageOpensOnOneItCan() throws Exception {
+        dev.engram.testing.InMemoryMemoryStore store = new dev.engram.testing.InMemoryMemoryStore();
+        Engine raw = new Engine(store, new dev.engram.testing.InMemorySearchIndex(store), Clock.systemUTC());
+        raw.remember(RememberCommand.builder("the launch codes are in the safe").key("codes").zone("secretzone").build());
+        raw.remember(RememberCommand.builder("big zone note").key("note").zone("big").build());
+        String bigReader = raw.principals().add("bigreader", new dev.engram.access.Grants(
+                Map.of("big", dev.engram.access.Right.READ), null)).token();
+        Engine guarded = raw.guarded(dev.engram.access.Access::current);
+        HttpServerSettings settings = new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.of(List.of(TOKEN)), false,
+                List.of(), List.of(), true);
+        try (McpHttpServer server = McpHttpServer.start(settings, NativeProfile.create(new ProfileContext(() -> guarded, "secretzone"),
+                JsonText.standard()), ProfileVariants.NONE, "test", McpJsonDefaults.getMapper(),
+                new dev.engram.access.Principals(store, Clock.systemUTC(), java.time.Duration.ofSeconds(2)),
+                () -> new ServerStatus(null, 0, 0, "ready", "none"), new ViewerApi(guarded, "secretzone"))) {
+            int port = server.port();
+            RawHttp.Response shell = RawHttp.send(port, "GET", "/ui/", Map.of(), null);
+            assertEquals(200, shell.status());
+            assertFalse(shell.body().contains("secretzone"), "the public shell names no zone");
+            Map<String, String> auth = Map.of("Authorization", "Bearer " + bigReader);
+            RawHttp.Response zones = RawHttp.send(port, "GET", "/ui/api/zones", auth, null);
+            assertEquals(200, zones.status(), zones.body());
+            assertFalse(zones.body().contains("secretzone"), zones.body());
+            assertTrue(zones.body().contains("\"zones\":[\"big\"]") && zones.body().contains("\"default\":\"big\""), zones.body());
+            RawHttp.Response denied = RawHttp.send(port, "GET", "/ui/api/graph?zone=secretzone", auth, null);
+            assertEquals(403, denied.status(), denied.body());
+            RawHttp.Response badQuery = RawHttp.send(port, "GET", "/ui/api/search?q=%ZZ", auth, null);
+            assertEquals(400, badQuery.status(), badQuery.body());
+            assertTrue(badQuery.body().contains("percent-escapes"), badQuery.body());
+            assertEquals(400, RawHttp.send(port, "GET", "/ui/api/search?q=%ED%95", auth, null).status());
         }
     }
 

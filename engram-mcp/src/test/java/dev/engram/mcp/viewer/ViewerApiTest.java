@@ -109,8 +109,17 @@ class ViewerApiTest {
         assertTrue(html.contains("\"mode\":\"embedded\""));
         assertTrue(html.contains("\"key\":\"tricky\""));
         assertFalse(html.contains("</script><script>alert"), "memory text cannot close the script element");
+        engine.remember(RememberCommand.builder("Remember to strip <!--<script> from templates.").key("comment").build());
+        String withComment = page.inlined(api.snapshot(null));
+        int boot = withComment.indexOf("const BOOT = ");
+        assertTrue(boot > 0);
+        String data = withComment.substring(boot, withComment.indexOf('\n', boot));
+        assertFalse(data.contains("<") || data.contains(">"), "no memory's text puts the parser in a script's escaped states: " + data);
+        assertTrue(data.contains("strip \\u003c!--\\u003cscript\\u003e from"), "the text reads back the same from JSON");
+        assertEquals(html.split("</script>", -1).length, withComment.split("</script>", -1).length,
+                "the page closes as many script elements as without that memory");
         assertFalse(html.contains("<!--engram:d3-->"));
-        String served = page.served("default");
+        String served = page.served();
         assertTrue(served.contains("<script src=\"assets/d3.min.js\"></script>"));
         assertFalse(served.contains("forceSimulation(") && served.length() > 200_000, "the served page loads d3 separately");
     }
