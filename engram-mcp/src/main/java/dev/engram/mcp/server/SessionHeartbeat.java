@@ -70,7 +70,8 @@ public final class SessionHeartbeat {
     /** Records the call's session now when the throttle allows it or the call names a new file. */
     void record(ToolArgs args) {
         try {
-            Set<String> files = files(args);
+            Set<String> files = new LinkedHashSet<>();
+            for (String f : files(args)) files.add(project.relative(f));
             String id = sessionId(fixedId, args.caller());
             Instant now = clock.instant();
             synchronized (sent) {

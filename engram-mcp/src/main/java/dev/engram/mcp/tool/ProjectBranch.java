@@ -25,6 +25,22 @@ public final class ProjectBranch {
         return new ProjectBranch(Path.of(""));
     }
 
+    /**
+     * A file as the project names it: an absolute path inside the project directory relative to it, with '/'
+     * separators, so "/home/ann/app/src/a.ts" and "src/a.ts" are one file; anything else as given.
+     */
+    public String relative(String file) {
+        try {
+            Path p = Path.of(file);
+            if (!p.isAbsolute()) return file;
+            Path n = p.normalize();
+            if (!n.startsWith(start) || n.equals(start)) return file;
+            return start.relativize(n).toString().replace(java.io.File.separatorChar, '/');
+        } catch (RuntimeException e) {
+            return file; // not a path on this system (InvalidPathException): shown as sent
+        }
+    }
+
     public String current() {
         for (Path dir = start; dir != null; dir = dir.getParent()) {
             Path git = dir.resolve(".git");
