@@ -14,8 +14,9 @@ import java.util.Set;
 /**
  * Memento's mode presets: a session started with {@code X-Memento-Mode: recall-only} (or {@code --mode} on stdio)
  * sees only that preset's tools, so a read-only agent cannot even try to write. The tool lists are Memento's
- * (its {@code lib/memory/modes/*.json}): recall-only and audit leave out every write, write-only leaves out every
- * read, onboarding shows everything with {@code get_skill_guide} first.
+ * (its {@code lib/memory/modes/*.json}): recall-only and audit leave out the tools that store, change or delete a
+ * fragment (recall-only also consolidation; both keep {@code tool_feedback}, as Memento does), write-only leaves out
+ * every read, onboarding shows everything with {@code get_skill_guide} first.
  */
 public final class MementoModes {
     /** The HTTP header that picks a preset, as Memento reads it. */
