@@ -96,7 +96,7 @@ public final class Main {
 
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
-        Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), Path.of(System.getProperty("user.home")),
+        Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), dev.engram.platform.UserHome.current(),
                 System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
                 dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
         NativeLibraries.useCacheIn(main.configLoader.dataDir().resolve("native"));

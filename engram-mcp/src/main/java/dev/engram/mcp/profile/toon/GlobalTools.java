@@ -191,7 +191,7 @@ final class GlobalTools {
         Path p;
         String v = given.strip();
         try {
-            p = (v.startsWith("~/") ? Path.of(System.getProperty("user.home"), v.substring(2)) : c.project().resolve(v))
+            p = (v.startsWith("~/") ? dev.engram.platform.UserHome.current().resolve(v.substring(2)) : c.project().resolve(v))
                     .toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
             throw new InvalidArgumentException(name, MemoryRules.shown(given) + " is not a valid path");
@@ -200,7 +200,7 @@ final class GlobalTools {
         // judged by real paths: a link inside the project must not lead the write outside it
         p = real(p);
         Path project = real(c.project().toAbsolutePath().normalize());
-        Path toonHome = real(Path.of(System.getProperty("user.home"), ToonData.FOLDER).toAbsolutePath().normalize());
+        Path toonHome = real(dev.engram.platform.UserHome.current().resolve(ToonData.FOLDER).toAbsolutePath().normalize());
         if (p.startsWith(project.resolve(ToonData.FOLDER))) {
             throw new InvalidArgumentException(name, MemoryRules.shown(given) + " is inside the project's " + ToonData.FOLDER
                     + " folder (toon's own data); send the global file, e.g. " + DEFAULT);
