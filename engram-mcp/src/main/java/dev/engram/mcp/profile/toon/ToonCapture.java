@@ -41,13 +41,24 @@ public final class ToonCapture {
     private static final List<Pattern> SECRETS = List.of(
             Pattern.compile("-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
             Pattern.compile("sk-[A-Za-z0-9_-]{20,}"),
+            Pattern.compile("\\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}"),
             Pattern.compile("AKIA[0-9A-Z]{16}"),
+            Pattern.compile("AIza[0-9A-Za-z_-]{35}"),
             Pattern.compile("gh[pousr]_[A-Za-z0-9]{36,}"),
             Pattern.compile("github_pat_[A-Za-z0-9_]{20,}"),
+            Pattern.compile("glpat-[A-Za-z0-9_-]{20,}"),
             Pattern.compile("xox[baprs]-[A-Za-z0-9-]{10,}"));
-    private static final Pattern BEARER = Pattern.compile("(?i)bearer\\s+[A-Za-z0-9._~+/=-]+");
+    private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer|basic)\\s+[A-Za-z0-9._~+/=-]{6,}");
+    /** {@code password=…}, {@code TOKEN: …}, {@code "api_key": "…"}: the name, its quote and separator stay, the value goes. */
     private static final Pattern ASSIGNED = Pattern.compile(
-            "(?i)((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)\\s*[:=]\\s*[\"']?)[^\\s\"']{8,}");
+            "(?i)((?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[\"']?\\s*[:=]\\s*[\"']?)[^\\s\"',}]+");
+    /** {@code --password VALUE}, {@code --token=VALUE}: a flag that takes a credential. */
+    private static final Pattern FLAG = Pattern.compile(
+            "(?i)(--?(?:password|passwd|pass|token|secret|api-?key|access-?key)(?:=|\\s+))(?!-)[^\\s\"']+");
+    /** {@code curl -u user:pass}, {@code --user user:pass}: the user stays, the password goes. */
+    private static final Pattern USER_FLAG = Pattern.compile("((?:^|\\s)(?:-u|--user)\\s*['\"]?[^\\s:'\"]+:)[^\\s'\"]+");
+    /** {@code scheme://user:password@host}: the password in a URL. */
+    private static final Pattern URL_CREDENTIALS = Pattern.compile("(?i)(\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:)[^\\s/@]+@");
     /** Words of an argument's name (snake, kebab or camel case) that say it holds a credential. */
     private static final java.util.Set<String> CREDENTIAL_WORDS = java.util.Set.of("password", "passwd", "passphrase", "pwd",
             "secret", "token", "credential", "credentials", "authorization", "auth", "apikey");
@@ -259,7 +270,10 @@ public final class ToonCapture {
         if (text == null) return "";
         String t = text;
         for (Pattern p : SECRETS) t = p.matcher(t).replaceAll("<redacted>");
-        t = BEARER.matcher(t).replaceAll("Bearer <redacted>");
+        t = BEARER.matcher(t).replaceAll(m -> Matcher.quoteReplacement(m.group(1)) + " <redacted>");
+        t = URL_CREDENTIALS.matcher(t).replaceAll(m -> Matcher.quoteReplacement(m.group(1)) + "<redacted>@");
+        t = USER_FLAG.matcher(t).replaceAll(m -> Matcher.quoteReplacement(m.group(1)) + "<redacted>");
+        t = FLAG.matcher(t).replaceAll(m -> Matcher.quoteReplacement(m.group(1)) + "<redacted>");
         t = ASSIGNED.matcher(t).replaceAll(m -> Matcher.quoteReplacement(m.group(1)) + "<redacted>");
         return t;
     }

@@ -155,6 +155,30 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void redactionCoversTheShapesCredentialsComeIn() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("psql postgres://admin:pw0rd@db:5432/app", "pw0rd");
+        cases.put("git clone https://oauth2:glpat-abcdefghijklmnopqrstu@gitlab.com/x.git", "glpat-abcdefghijklmnopqrstu");
+        cases.put("curl -u ann:s3cr3t https://api", "s3cr3t");
+        cases.put("mysql --password hunter2 -h db", "hunter2");
+        cases.put("tool --token=abc123xyz run", "abc123xyz");
+        cases.put("export STRIPE=sk_live_" + "a".repeat(24), "sk_live_" + "a".repeat(24));
+        cases.put("key AIza" + "B".repeat(35), "AIza" + "B".repeat(35));
+        cases.put("-H 'Authorization: Basic YWxhZGRpbjpvcGVu'", "YWxhZGRpbjpvcGVu");
+        cases.put("DB_PASSWORD=hunter2 ./run", "hunter2");
+        cases.put("{\"password\":\"pa55\",\"user\":\"ann\"}", "pa55");
+        cases.put("{\"api_key\": \"k-123456\"}", "k-123456");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            String out = ToonCapture.redact(c.getKey());
+            assertFalse(out.contains(c.getValue()), c.getKey() + " -> " + out);
+            assertTrue(out.contains("<redacted>"), out);
+        }
+        assertEquals("curl -u ann:<redacted> https://api", ToonCapture.redact("curl -u ann:s3cr3t https://api"), "the user stays");
+        assertEquals("git push origin main --force-with-lease", ToonCapture.redact("git push origin main --force-with-lease"));
+        assertEquals("see https://example.com/a:b@c", ToonCapture.redact("see https://example.com/a:b@c"), "no credentials there");
+    }
+
+    @Test
     void twoWritersOfTheVaultKeepEverySecret() throws Exception {
         int each = 15;
         List<Thread> writers = new ArrayList<>();
