@@ -434,7 +434,10 @@ public final class ToonData {
     static Snapshot follow(Engine engine, String zone, Path data, Snapshot before, PrintStream log) {
         Snapshot now = Snapshot.of(data);
         try {
-            if (!Files.isRegularFile(data) || looksEncrypted(readUtf8(data))) return now;
+            if (!Files.isRegularFile(data)) return now;
+            // sealed (memory_encrypt): what was known of it stays known, so when it is opened again its stale entries,
+            // which the store may have changed or deleted meanwhile, are not taken for toon's new ones
+            if (looksEncrypted(readUtf8(data))) return before == null ? now : before;
             Set<String> changed = new java.util.HashSet<>();
             now.entries().forEach((k, f) -> {
                 if (!f.equals(before == null ? null : before.entries().get(k))) changed.add(k);

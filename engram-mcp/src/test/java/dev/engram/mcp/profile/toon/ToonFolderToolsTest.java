@@ -489,6 +489,31 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void aMemoryDeletedWhileTheFileWasSealedDoesNotComeBackWhenItIsOpened() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        String plain = "version: 1\n[3|]{id|category|key|content}:\n"
+                + "  aaa000001|decision|aa|first memory|||2026-08-01||0||0.70|1.0||0||agent|active|||\n"
+                + "  bbb000002|decision|bb|second memory|||2026-08-01||0||0.70|1.0||0||agent|active|||\n"
+                + "  ccc000003|decision|cc|third memory|||2026-08-01||0||0.70|1.0||0||agent|active|||\n";
+        Files.writeString(data, plain);
+        ToonFollower follower = ToonData.importingOnce(() -> engine, "default", List.of(project),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        follower.get();
+        assertEquals(3, engine.stats("default").total());
+        // memory_encrypt seals the file; the follower sees it sealed; bb is deleted for good; memory_decrypt opens the file
+        Files.writeString(data, dev.engram.crypto.AesGcm.sealToon(plain, HexFormat.of().parseHex(KEY)));
+        Files.setLastModifiedTime(data, java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
+        follower.get();
+        engine.forget(new dev.engram.engine.ForgetCommand("bb", "default", dev.engram.engine.ForgetAction.HARD));
+        Files.writeString(data, plain);
+        Files.setLastModifiedTime(data, java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(10)));
+        follower.get();
+        assertEquals(2, engine.stats("default").total(), "bb stays deleted");
+        assertNotNull(find("aa"), "what was not deleted is still there");
+    }
+
+    @Test
     void writesGoBackIntoTheFollowedDataToonWithTheirEvidence() throws Exception {
         Files.createDirectories(memoryDir());
         Files.createDirectories(project.resolve("src/lib"));
