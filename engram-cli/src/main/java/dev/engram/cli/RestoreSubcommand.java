@@ -60,7 +60,8 @@ final class RestoreSubcommand implements Callable<Integer> {
             if (!Files.isRegularFile(source)) throw new EngramUserException("restore: no such file " + source);
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
-        List<ExportRecord> records = ToonBackups.read(source, codec);
+        List<ExportRecord> records = ToonBackups.read(source, codec,
+                dev.engram.crypto.UserKey.fromEnvironment(main.configLoader().environment()).orElse(null));
         ImportResult result;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             result = opened.engine().importAll(new ImportCommand(records, ImportPolicy.REPLACE, dryRun));

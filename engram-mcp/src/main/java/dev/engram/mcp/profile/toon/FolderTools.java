@@ -332,14 +332,17 @@ final class FolderTools {
         return new ToonTool(ToonTool.define("memory_backup", "Timestamped backup of the project's memory (Engram's export lines "
                 + "in .toon-memory/memory/backups, the last 10 kept); bring one back with `engram restore`.", JsonSchema.input(),
                 ToonTool.hints(false, false, false)), args -> {
-            if (c.engine().encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) {
-                throw new dev.engram.error.EngramUserException("memory_backup is off while the store is encrypted at rest: a backup"
-                        + " is Engram's export lines, in the clear. Use `engram export` to write one deliberately, or memory_decrypt first");
+            // an encrypted store's backup is sealed with the store's key (engram restore opens it with the same key)
+            boolean sealed = c.engine().encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false);
+            if (sealed && c.envKey() == null) {
+                throw new dev.engram.error.EngramUserException("the store is encrypted and this server has no "
+                        + dev.engram.crypto.UserKey.ENV_HINT + " to seal a backup with; no backup was made");
             }
             var codec = new dev.engram.mcp.json.ExportCodec(new dev.engram.mcp.profile.nativeprofile.StructuredRenderer(), dev.engram.mcp.json.JsonText.standard());
-            ToonBackups.Written w = ToonBackups.write(c.engine(), c.zone(), c.memoryDir(), codec, c.now());
+            ToonBackups.Written w = ToonBackups.write(c.engine(), c.zone(), c.memoryDir(), codec, c.now(), sealed ? c.envKey() : null);
             int kept = ToonBackups.list(c.memoryDir()).size();
-            return "💾 Memory backed up to " + w.file().getFileName() + " (" + w.memories() + " memories)\n📦 " + kept
+            return "💾 Memory backed up to " + w.file().getFileName() + " (" + w.memories() + " memories"
+                    + (sealed ? ", sealed with the store's key" : "") + ")\n📦 " + kept
                     + " backup(s) retained" + (w.removed().isEmpty() ? "" : ", " + w.removed().size() + " older removed")
                     + "\n↩️ Restore with: engram restore " + w.file();
         });

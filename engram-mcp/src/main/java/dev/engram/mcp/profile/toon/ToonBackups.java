@@ -1,5 +1,8 @@
 package dev.engram.mcp.profile.toon;
 
+import dev.engram.crypto.AesGcm;
+import dev.engram.crypto.UserKey;
+
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
 import dev.engram.error.EngramUserException;
@@ -40,6 +43,14 @@ public final class ToonBackups {
     }
 
     public static Written write(Engine engine, String zone, Path memoryDir, ExportCodec codec, Instant now) {
+        return write(engine, zone, memoryDir, codec, now, null);
+    }
+
+    /**
+     * As above; with {@code sealKey} (the store's key, for a store encrypted at rest) the backup is sealed in toon's form
+     * ({@code iv:tag:ciphertext}), which {@link #read(Path, ExportCodec, String)} opens with the same key.
+     */
+    public static Written write(Engine engine, String zone, Path memoryDir, ExportCodec codec, Instant now, String sealKey) {
         Path dir = dir(memoryDir);
         String stamp = now.toString().replace(":", "-");
         Path file = dir.resolve(PREFIX + stamp + SUFFIX);
@@ -48,25 +59,35 @@ public final class ToonBackups {
         long[] count = new long[1];
         try {
             Files.createDirectories(dir);
-            try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            if (sealKey != null) {
+                // sealed as a whole, so the lines are gathered first: nothing of them reaches the disk in the clear
+                StringBuilder lines = new StringBuilder();
                 engine.export(zone, r -> {
-                    try {
-                        w.write(codec.write(r));
-                        w.write('\n');
-                        count[0]++;
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
+                    lines.append(codec.write(r)).append('\n');
+                    count[0]++;
                 });
+                Files.writeString(tmp, AesGcm.sealToon(lines.toString(), UserKey.parse(sealKey, "the store key").bytes()),
+                        StandardCharsets.UTF_8);
+            } else {
+                try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                    engine.export(zone, r -> {
+                        try {
+                            w.write(codec.write(r));
+                            w.write('\n');
+                            count[0]++;
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+                }
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | UncheckedIOException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // the message below says what failed
-            }
+            deleteQuietly(tmp);
             throw new EngramUserException("could not write the backup " + file + ": " + e.getMessage() + "; no backup was made");
+        } catch (RuntimeException e) {
+            deleteQuietly(tmp); // the export refused (a store sealed by another process, say): no half-written file stays
+            throw e;
         }
         List<Path> all = list(memoryDir);
         List<Path> removed = new ArrayList<>();
@@ -79,6 +100,14 @@ public final class ToonBackups {
             }
         }
         return new Written(file, count[0], removed);
+    }
+
+    private static void deleteQuietly(Path tmp) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // the caller's message says what failed; a leftover .tmp is never listed as a backup
+        }
     }
 
     /** The backups of a memory folder, newest first. */
@@ -95,19 +124,40 @@ public final class ToonBackups {
         }
     }
 
-    /** Every line of a backup (or any `engram export` file); a bad line fails the whole read, naming it. */
+    /** Every line of a plain backup (or any `engram export` file); a bad line fails the whole read, naming it. */
     public static List<ExportRecord> read(Path file, ExportCodec codec) {
-        List<ExportRecord> out = new ArrayList<>();
-        List<String> lines;
+        return read(file, codec, null);
+    }
+
+    /**
+     * As above, and a backup sealed by memory_encrypt (toon's {@code iv:tag:ciphertext}) is opened with {@code hexKey}
+     * (the store's TOON_MEMORY_KEY / ENGRAM_KEY, null when unset); without it, or with another key, nothing is read.
+     */
+    public static List<ExportRecord> read(Path file, ExportCodec codec, String hexKey) {
+        String text;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            text = ToonData.readUtf8(file);
         } catch (IOException e) {
-            throw new EngramUserException("could not read " + file + ": " + e.getMessage());
+            throw new EngramUserException("could not read " + file + ": " + e.getMessage() + "; nothing was restored");
         }
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) continue;
+        if (ToonData.looksEncrypted(text)) {
+            if (hexKey == null || hexKey.isBlank()) {
+                throw new EngramUserException(file + " is sealed (memory_encrypt encrypts the backups with the store): set "
+                        + UserKey.ENV_HINT + " to the store's key to restore it; nothing was restored");
+            }
             try {
-                out.add(codec.read(lines.get(i)));
+                text = AesGcm.openToon(text.strip(), UserKey.parse(hexKey, "the store key").bytes());
+            } catch (java.security.GeneralSecurityException | IllegalArgumentException e) {
+                throw new EngramUserException(file + " does not open with this " + UserKey.ENV_HINT
+                        + ": it was sealed with another key, or it is damaged; nothing was restored");
+            }
+        }
+        List<ExportRecord> out = new ArrayList<>();
+        String[] lines = text.split("\\r?\\n");
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].isBlank()) continue;
+            try {
+                out.add(codec.read(lines[i]));
             } catch (RuntimeException e) {
                 throw new EngramUserException(file + " line " + (i + 1) + ": " + e.getMessage() + "; nothing was restored");
             }

@@ -179,6 +179,25 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void aSealedBackupOpensWithTheStoresKeyOnly() throws Exception {
+        engine.remember(dev.engram.engine.RememberCommand.builder("the launch checklist lives in ops/launch.md").key("launch").build());
+        var codec = new ExportCodec(new StructuredRenderer(), JsonText.standard());
+        ToonBackups.Written w = ToonBackups.write(engine, "default", memoryDir(), codec, Instant.parse("2026-08-01T10:00:00Z"), KEY);
+        String onDisk = Files.readString(w.file());
+        assertTrue(ToonData.looksEncrypted(onDisk) && !onDisk.contains("launch"), onDisk);
+        String none = assertThrows(EngramUserException.class, () -> ToonBackups.read(w.file(), codec, null)).getMessage();
+        assertTrue(none.contains("is sealed") && none.contains("TOON_MEMORY_KEY") && none.contains("nothing was restored"), none);
+        String wrong = assertThrows(EngramUserException.class, () -> ToonBackups.read(w.file(), codec, "b".repeat(64))).getMessage();
+        assertTrue(wrong.contains("does not open") && !wrong.contains("b".repeat(64)), wrong);
+        List<ExportRecord> back = ToonBackups.read(w.file(), codec, KEY);
+        assertEquals(List.of("the launch checklist lives in ops/launch.md"), back.stream().map(r -> r.memory().content()).toList());
+        assertEquals(1, ToonBackups.list(memoryDir()).size());
+        try (var files = Files.list(ToonBackups.dir(memoryDir()))) {
+            assertEquals(List.of(w.file().getFileName().toString()), files.map(f -> f.getFileName().toString()).toList(), "no .tmp left");
+        }
+    }
+
+    @Test
     void twoWritersOfTheVaultKeepEverySecret() throws Exception {
         int each = 15;
         List<Thread> writers = new ArrayList<>();
