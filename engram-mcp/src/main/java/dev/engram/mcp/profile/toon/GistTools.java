@@ -8,11 +8,13 @@ import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.memory.MemoryRules;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +27,11 @@ import java.util.regex.Pattern;
  */
 final class GistTools {
     static final String DEFAULT_API = "https://api.github.com";
+    /** The settings key of {@link #deadline} in seconds (for tests and embedders; the CLI keeps the default). */
+    static final String TIMEOUT_SETTING = "toon.gist-timeout-seconds";
+    static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
+    /** GitHub sends a file of at most about 1 MB inline; a few gists' worth is the most an answer should hold. */
+    static final long MAX_ANSWER = 32L * 1024 * 1024;
     private static final Pattern GIST_ID = Pattern.compile("[A-Za-z0-9]{1,64}");
     private static final Pattern FROM_URL = Pattern.compile("/([a-fA-F0-9]+)/?$");
     private final ToonContext c;
@@ -40,6 +47,7 @@ final class GistTools {
         return new ToonTool(ToonTool.define("memory_export_gist", "Upload the memory to a new private GitHub Gist as data.toon "
                 + "(GITHUB_TOKEN); import it elsewhere with memory_import_gist.", schema, ToonTool.hints(false, false, false)), args -> {
             String token = token();
+            c.refuseInTheClear("memory_export_gist");
             String desc = args.textOr("description");
             if (desc == null || desc.isBlank()) desc = "toon-memory backup " + ToonText.date(c.now());
             String data = ToonData.export(c.engine(), c.zone());
@@ -106,40 +114,143 @@ final class GistTools {
             throw new EngramUserException("GITHUB_TOKEN is not set: give the server a GitHub token with the gist scope"
                     + " (export GITHUB_TOKEN=ghp_…); nothing was sent");
         }
-        return token.strip();
+        String t = token.strip();
+        // a header carries visible ASCII only; the token itself is never repeated in a message or a log
+        if (!t.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f)) {
+            throw new EngramUserException("GITHUB_TOKEN holds a character an HTTP header cannot carry (a space, a line break or a"
+                    + " non-ASCII letter): set it to the token alone; nothing was sent");
+        }
+        return t;
     }
 
     private String api() {
         String api = c.setting(ToonProfile.GIST_API_SETTING);
         api = api == null || api.isBlank() ? DEFAULT_API : api.strip();
-        return api.endsWith("/") ? api.substring(0, api.length() - 1) : api;
+        api = api.endsWith("/") ? api.substring(0, api.length() - 1) : api;
+        try {
+            URI uri = new URI(api);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) return api;
+        } catch (java.net.URISyntaxException e) {
+            // said below
+        }
+        throw new EngramUserException("ENGRAM_GIST_API is " + MemoryRules.shown(api) + ", not an http(s) address; set it to the"
+                + " API root, e.g. " + DEFAULT_API + " or https://github.example.com/api/v3; nothing was sent");
     }
 
-    private static HttpRequest.Builder request(String url, String token) {
-        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+    /** How long one call to the Gist API may take in all, answer included (the tool holds the server meanwhile). */
+    private Duration deadline() {
+        String v = c.setting(TIMEOUT_SETTING);
+        try {
+            return v == null || v.isBlank() ? DEFAULT_DEADLINE : Duration.ofMillis((long) (Double.parseDouble(v.strip()) * 1000));
+        } catch (NumberFormatException e) {
+            return DEFAULT_DEADLINE;
+        }
+    }
+
+    private HttpRequest.Builder request(String url, String token) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(deadline())
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/vnd.github+json");
     }
 
     private Map<String, Object> send(HttpRequest req, String what) {
-        HttpResponse<String> resp;
+        String nothing = "; nothing was " + what + "ed";
+        HttpResponse<byte[]> resp;
+        Duration deadline = deadline();
+        java.util.concurrent.CompletableFuture<HttpResponse<byte[]>> call = HttpClient.newBuilder()
+                .connectTimeout(deadline.compareTo(Duration.ofSeconds(10)) < 0 ? deadline : Duration.ofSeconds(10)).build()
+                .sendAsync(req, info -> new BoundedBody(MAX_ANSWER));
         try {
-            resp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build().send(req, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new EngramUserException("could not reach the Gist API at " + api() + ": " + e.getMessage() + "; nothing was " + what + "ed");
+            // the request's own timeout ends at the headers; this one covers a body that trickles in too
+            resp = call.get(deadline.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            call.cancel(true);
+            throw new EngramUserException("the Gist API at " + api() + " did not answer within " + deadline.toSeconds() + " s"
+                    + (what.equals("export") ? "; the upload may or may not have happened: look at your gists before trying again" : nothing));
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new EngramUserException("could not reach the Gist API at " + api() + ": " + reason(e.getCause()) + nothing);
         } catch (InterruptedException e) {
+            call.cancel(true);
             Thread.currentThread().interrupt();
-            throw new EngramUserException("interrupted while talking to the Gist API; nothing was " + what + "ed");
+            throw new EngramUserException("interrupted while talking to the Gist API" + nothing);
         }
+        String body = new String(resp.body(), StandardCharsets.UTF_8);
         if (resp.statusCode() / 100 != 2) {
-            String body = resp.body() == null ? "" : resp.body();
+            boolean unknown = what.equals("export") && resp.statusCode() >= 500;
             throw new EngramUserException("GitHub API error (" + resp.statusCode() + "): " + (body.length() > 300 ? body.substring(0, 300) : body)
-                    + "; nothing was " + what + "ed");
+                    + (unknown ? "; the upload may or may not have happened: look at your gists before trying again" : nothing));
         }
         try {
-            return json.readObject(resp.body());
+            return json.readObject(body);
         } catch (RuntimeException e) {
-            throw new EngramUserException("the Gist API answered something that is not JSON; nothing was " + what + "ed");
+            throw new EngramUserException("the Gist API answered something that is not JSON" + nothing);
+        }
+    }
+
+    /** Why a call failed, in words (a refused connection's exception has no message of its own). */
+    static String reason(Throwable e) {
+        if (e instanceof java.net.ConnectException) return "the connection was refused";
+        if (e instanceof java.net.UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
+            return "the host name does not resolve";
+        }
+        if (e instanceof java.net.http.HttpTimeoutException) return "no answer in time";
+        if (e instanceof TooLarge) return e.getMessage();
+        if (e instanceof javax.net.ssl.SSLException) return "TLS failed (" + e.getMessage() + ")";
+        String m = e == null ? null : e.getMessage();
+        if (e != null && e.getCause() != null && (m == null || m.isBlank())) return reason(e.getCause());
+        return m == null || m.isBlank() ? (e == null ? "unknown failure" : e.getClass().getSimpleName()) : m;
+    }
+
+    private static final class TooLarge extends IOException {
+        TooLarge(long limit) {
+            super("the answer is larger than " + limit / (1024 * 1024) + " MB");
+        }
+    }
+
+    /** The answer's bytes, refused past {@code limit}: a runaway body must not take the server's heap. */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final long limit;
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private final java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            for (java.nio.ByteBuffer b : items) {
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+            if (bytes.size() > limit && !result.isDone()) {
+                subscription.cancel();
+                result.completeExceptionally(new TooLarge(limit));
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes.toByteArray());
         }
     }
 }

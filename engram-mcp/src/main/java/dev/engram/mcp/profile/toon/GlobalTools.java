@@ -42,6 +42,7 @@ final class GlobalTools {
         return new ToonTool(ToonTool.define("memory_export_global", "Write the project memory to the user-wide global file, "
                 + "to import into other projects with memory_import_global.", schema, ToonTool.hints(false, false, false)), args -> {
             Path dest = file(args, "target");
+            c.refuseInTheClear("memory_export_global");
             String text = ToonData.export(c.engine(), c.zone(), Map.of());
             try {
                 requireReplaceable(dest);

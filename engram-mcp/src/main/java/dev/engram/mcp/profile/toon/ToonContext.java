@@ -54,6 +54,18 @@ final class ToonContext {
         return vaultKey;
     }
 
+    /**
+     * Refuses a tool that would write the memory out in the clear while the store is encrypted at rest: that would undo
+     * the encryption without a word (memory_backup seals its file instead; engram export writes one on purpose).
+     */
+    void refuseInTheClear(String tool) {
+        if (engine().encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) {
+            throw new dev.engram.error.EngramUserException(tool + " would write the memory in the clear, and the store is"
+                    + " encrypted at rest: run memory_decrypt first, or write a copy on purpose with `engram export`; nothing was"
+                    + " written");
+        }
+    }
+
     ToonVault vault() {
         return new ToonVault(memoryDir, vaultKey);
     }

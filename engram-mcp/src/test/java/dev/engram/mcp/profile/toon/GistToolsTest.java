@@ -122,4 +122,60 @@ class GistToolsTest {
         assertTrue(replace.isError() && text(replace).contains("merge"), text(replace));
         assertEquals(0, engine.stats("default").total());
     }
+
+    private ToolProfile profileWith(Engine engine, Map<String, String> settings) {
+        return ToonProfile.create(ProfileContext.of(engine, "default").withSettings(settings), project, null, null, null, Clock.systemUTC());
+    }
+
+    @Test
+    void badSettingsAndNetworkFailuresAreSaidInWordsAndTheTokenNever() throws Exception {
+        Engine engine = TestEngines.inMemory(Clock.systemUTC());
+        for (String api : List.of("not a url", "ftp://example.com", "http://[zz")) {
+            CallToolResult r = raw(profileWith(engine, Map.of(ToonProfile.GIST_API_SETTING, api, ToonProfile.GITHUB_TOKEN_SETTING, "ghp_x")),
+                    "memory_export_gist", Map.of());
+            assertTrue(r.isError() && text(r).contains("ENGRAM_GIST_API") && text(r).contains("nothing was sent"), text(r));
+        }
+        String port = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+        for (String token : List.of("ghp_abc\nX-Evil: 1", "ghp_äbc", "ghp abc")) {
+            CallToolResult r = raw(profileWith(engine, Map.of(ToonProfile.GIST_API_SETTING, port, ToonProfile.GITHUB_TOKEN_SETTING, token)),
+                    "memory_export_gist", Map.of());
+            assertTrue(r.isError() && text(r).contains("GITHUB_TOKEN holds a character") && !text(r).contains("abc"), text(r));
+        }
+        assertTrue(auth.isEmpty(), "nothing was sent");
+        // a port nobody listens on
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        CallToolResult refused = raw(profileWith(engine, Map.of(ToonProfile.GIST_API_SETTING, "http://127.0.0.1:" + closed,
+                ToonProfile.GITHUB_TOKEN_SETTING, "ghp_x")), "memory_import_gist", Map.of("gist_id", "abc"));
+        assertTrue(refused.isError() && text(refused).contains("the connection was refused") && !text(refused).contains("null"), text(refused));
+    }
+
+    @Test
+    void anAnswerThatTricklesInEndsAtTheDeadline() throws Exception {
+        server.createContext("/slow/gists", ex -> {
+            ex.sendResponseHeaders(200, 0);
+            try {
+                for (int i = 0; i < 50; i++) {
+                    ex.getResponseBody().write('{');
+                    ex.getResponseBody().flush();
+                    Thread.sleep(200);
+                }
+            } catch (Exception ignored) {
+                // the client went away
+            }
+            ex.close();
+        });
+        Engine engine = TestEngines.inMemory(Clock.systemUTC());
+        Map<String, String> settings = Map.of(ToonProfile.GIST_API_SETTING, "http://127.0.0.1:" + server.getAddress().getPort() + "/slow",
+                ToonProfile.GITHUB_TOKEN_SETTING, "ghp_x", GistTools.TIMEOUT_SETTING, "1");
+        long start = System.nanoTime();
+        CallToolResult r = raw(profileWith(engine, settings), "memory_import_gist", Map.of("gist_id", "abc"));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(r.isError() && text(r).contains("did not answer within 1 s"), text(r));
+        assertTrue(ms < 5_000, "ended at the deadline, not when the body did: " + ms + " ms");
+        CallToolResult export = raw(profileWith(engine, settings), "memory_export_gist", Map.of());
+        assertTrue(text(export).contains("may or may not have happened"), "an upload that timed out is not said undone: " + text(export));
+    }
 }
