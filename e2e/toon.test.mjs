@@ -353,6 +353,20 @@ describe("toon profile: memory_encrypt / memory_decrypt, the store encrypted at 
     assert.match(enc, /^🔐 Encryption enabled/);
     assert.match(enc, /Sealed in toon's format: data\.toon/);
     assert.equal(await ok(client, "memory_encrypt"), "Encryption is already enabled");
+    // what an interrupted memory_encrypt left in the clear is sealed by the next one
+    mkdirSync(join(memory, "backups"), { recursive: true });
+    writeFileSync(join(memory, "backups", "engram-leftover.jsonl"), "{\"content\":\"platypusquorum left behind\"}\n");
+    assert.match(await ok(client, "memory_encrypt"),
+      /^Encryption is already enabled\n  Sealed what an interrupted memory_encrypt had left in the clear: backups\/engram-leftover\.jsonl/);
+    assert.match(readFileSync(join(memory, "backups", "engram-leftover.jsonl"), "utf8").trim(), /^[0-9a-f]{32}:[0-9a-f]{32}:[0-9a-f]+$/);
+    // a backup of an encrypted store is written sealed, and engram restore needs the key to open it
+    const sealedBackup = await ok(client, "memory_backup");
+    assert.match(sealedBackup, /sealed with the store's key/);
+    const sealedFile = sealedBackup.match(/engram restore (.+)$/m)[1];
+    assert.match(readFileSync(sealedFile, "utf8").trim(), /^[0-9a-f]{32}:[0-9a-f]{32}:[0-9a-f]+$/);
+    const keyless = runCli(store, ["restore", "--dry-run", sealedFile], { env: { TOON_MEMORY_KEY: "" } });
+    assert.notEqual(keyless.status, 0);
+    assert.match(keyless.stderr, /is sealed .*TOON_MEMORY_KEY/);
     assert.match(await ok(client, "memory_recall", { query: "platypusquorum" }), /kestrel-cache-key/, "recall right after");
     await server.close();
     server = null;

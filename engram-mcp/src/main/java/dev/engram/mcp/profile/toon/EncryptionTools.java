@@ -33,7 +33,7 @@ final class EncryptionTools {
                 + " 64 hex characters; every later start needs the same key.", JsonSchema.input(),
                 ToonTool.hints(false, true, true)), args -> {
             StoreEncryption store = encryption();
-            if (store.encrypted()) return "Encryption is already enabled";
+            if (store.encrypted()) return "Encryption is already enabled" + finishSealing();
             String key = c.envKey();
             if (key == null) {
                 throw new EngramUserException("❌ Set TOON_MEMORY_KEY in environment before encrypting (64 hex characters,"
@@ -62,8 +62,8 @@ final class EncryptionTools {
                 ToonTool.hints(false, true, true)), args -> {
             String given = args.textOr("key"); // a key of the wrong type is refused even when there is nothing to decrypt
             StoreEncryption store = encryption();
-            if (!store.encrypted()) return "Encryption is not enabled";
             String key = given != null && !given.isBlank() ? given.strip() : c.envKey();
+            if (!store.encrypted()) return "Encryption is not enabled" + finishOpening(key);
             if (key == null) {
                 throw new EngramUserException("❌ No key provided. Pass it as key or set TOON_MEMORY_KEY (or ENGRAM_KEY);"
                         + " the store stays encrypted");
@@ -83,5 +83,33 @@ final class EncryptionTools {
             }
             return b.toString();
         });
+    }
+
+    /**
+     * A memory_encrypt stopped after the store was sealed and before the folder was (a crash, a kill): the next call
+     * seals what is still in the clear, so "already enabled" is never said over a plain backup or data.toon.
+     */
+    private String finishSealing() {
+        String key = c.envKey();
+        if (key == null) return "";
+        try {
+            List<String> files = ToonFolderSealing.seal(c.memoryDir(), UserKey.parse(key, "the store key").bytes());
+            return files.isEmpty() ? "" : "\n  Sealed what an interrupted memory_encrypt had left in the clear: " + String.join(", ", files);
+        } catch (IOException | RuntimeException e) {
+            return "\n  ⚠️ A file of " + c.memoryDir() + " is still in the clear and could not be sealed: " + e.getMessage();
+        }
+    }
+
+    /** The same for a memory_decrypt stopped after the store was opened: the folder's sealed files are opened too. */
+    private String finishOpening(String key) {
+        if (key == null) return "";
+        List<String> notOpened = new ArrayList<>();
+        try {
+            List<String> files = ToonFolderSealing.open(c.memoryDir(), UserKey.parse(key, "the key").bytes(), notOpened);
+            String out = files.isEmpty() ? "" : "\n  Decrypted what an interrupted memory_decrypt had left sealed: " + String.join(", ", files);
+            return notOpened.isEmpty() ? out : out + "\n  ⚠️ Left encrypted (sealed with another key): " + String.join(", ", notOpened);
+        } catch (IOException | RuntimeException e) {
+            return "\n  ⚠️ A file of " + c.memoryDir() + " is still sealed and could not be opened: " + e.getMessage();
+        }
     }
 }
