@@ -43,7 +43,7 @@ public final class UserKey {
         }
         if (!HEX_KEY.matcher(h).matches()) {
             throw new EngramUserException(what + " (" + ENV_HINT + ") must be 64 hex characters (32 bytes), got "
-                    + h.length() + " characters");
+                    + (h.length() == 64 ? "64 characters, not all of them hex digits (0-9, a-f)" : h.length() + " characters"));
         }
         return new UserKey(HexFormat.of().parseHex(h));
     }

@@ -50,7 +50,8 @@ public final class ToolArgs {
             String hint = first.length() > 100 ? null : closest(first, properties.keySet());
             throw new InvalidArgumentException(first.length() > 60 ? MemoryRules.shown(first) : first,
                     "is not an argument of " + tool.name()
-                    + (hint == null ? "" : " (did you mean '" + hint + "'?)") + "; it accepts: " + accepted);
+                    + (hint == null ? "" : " (did you mean '" + hint + "'?)")
+                    + (accepted.isEmpty() ? "; it takes no arguments" : "; it accepts: " + accepted));
         }
         return new ToolArgs(tool.name(), raw, properties, java.util.Objects.requireNonNull(caller, "caller"));
     }

@@ -55,7 +55,7 @@ public final class ViewerApi {
     public Map<String, Object> answer(String route, Map<String, String> params) {
         Set<String> accepted = ROUTES.get(route);
         if (accepted == null) {
-            throw new dev.engram.error.NotFoundException("no viewer route '" + MemoryRules.shown(route) + "'; the routes are "
+            throw new dev.engram.error.NotFoundException("no viewer route " + MemoryRules.shown(route) + "; the routes are "
                     + String.join(", ", new TreeSet<>(ROUTES.keySet())));
         }
         for (String name : params.keySet()) {
@@ -190,10 +190,13 @@ public final class ViewerApi {
     private static Integer integer(Map<String, String> params, String name) {
         String v = params.get(name);
         if (v == null || v.isBlank()) return null;
+        String t = v.strip();
+        if (!t.matches("[+-]?\\d+")) throw new InvalidArgumentException(name, "must be a whole number, got " + MemoryRules.shown(v));
         try {
-            return Integer.valueOf(v.strip());
+            return Integer.valueOf(t);
         } catch (NumberFormatException e) {
-            throw new InvalidArgumentException(name, "must be a whole number, got '" + MemoryRules.shown(v) + "'");
+            // a whole number past what any limit allows: the engine's range check names the range
+            return t.startsWith("-") ? Integer.MIN_VALUE : Integer.MAX_VALUE;
         }
     }
 

@@ -85,7 +85,10 @@ class ViewerApiTest {
         assertTrue(assertThrows(InvalidArgumentException.class, () -> api.answer("graph", Map.of("limit", "5000")))
                 .getMessage().contains("1..2000"));
         assertTrue(assertThrows(InvalidArgumentException.class, () -> api.answer("graph", Map.of("limit", "many")))
-                .getMessage().contains("whole number"));
+                .getMessage().contains("whole number, got 'many'"));
+        assertTrue(assertThrows(InvalidArgumentException.class, () -> api.answer("graph", Map.of("limit", "99999999999999")))
+                .getMessage().contains("1..2000"), "a whole number out of range hears the range");
+        assertFalse(assertThrows(NotFoundException.class, () -> api.answer("nope", Map.of())).getMessage().contains("''"));
         assertTrue(assertThrows(InvalidArgumentException.class, () -> api.answer("graph", Map.of("order", "size")))
                 .getMessage().contains("degree, importance, recency"));
         assertTrue(assertThrows(InvalidArgumentException.class, () -> api.answer("graph", Map.of("types", "likes")))
