@@ -105,7 +105,7 @@ final class GistTools {
             throw new EngramUserException("Gist " + id + "'s data.toon is not a TOON memory document; nothing was imported");
         }
         GlobalTools.Merged r = GlobalTools.merge(c, text, "Gist");
-        return "📥 Memory merged from Gist " + id + "\n  Added: " + r.added() + " · Updated: " + r.updated() + " · Unchanged: " + r.unchanged();
+        return "📥 Memory merged from Gist " + id + r.summary();
     }
 
     private String token() {

@@ -91,11 +91,21 @@ final class GlobalTools {
                     + " parse); send the file memory_export_global wrote");
         }
         Merged m = merge(c, text, "global");
-        return "📥 Merged global memory from " + src + "\n  Added: " + m.added() + " · Updated: " + m.updated() + " · Unchanged: " + m.unchanged();
+        return "📥 Merged global memory from " + src + m.summary();
     }
 
     /** What {@link #merge} did. */
-    record Merged(int added, int updated, int unchanged) {
+    /** {@code keptSameDay}: keys whose entry differs from this project's but is dated the same day (kept as here). */
+    record Merged(int added, int updated, int unchanged, List<String> keptSameDay) {
+        /** The counts line of memory_import_global and memory_import_gist. */
+        String summary() {
+            String out = "\n  Added: " + added + " · Updated: " + updated + " · Unchanged: " + unchanged;
+            if (keptSameDay.isEmpty()) return out;
+            return out + "\n  ⚠️ Kept this project's version of " + keptSameDay.size() + " entr" + (keptSameDay.size() == 1 ? "y" : "ies")
+                    + " with other content dated the same day (toon's dates have no time of day, so which is newer is unknown): "
+                    + String.join(", ", keptSameDay.subList(0, Math.min(20, keptSameDay.size())))
+                    + (keptSameDay.size() > 20 ? " …" : "") + "; amend the ones that should change";
+        }
     }
 
     /**
@@ -128,6 +138,7 @@ final class GlobalTools {
         List<ExportRecord> added = new ArrayList<>();
         List<AmendCommand> amends = new ArrayList<>();
         int unchanged = 0;
+        List<String> keptSameDay = new ArrayList<>();
         for (ExportRecord r : loaded.records()) {
             Memory g = r.memory();
             Memory local = byKey.get(g.key());
@@ -143,6 +154,10 @@ final class GlobalTools {
                 tags.addAll(g.tags());
                 check(what, g.key(), g.content(), List.copyOf(tags));
                 amends.add(new AmendCommand(local.id(), c.zone(), g.content(), List.copyOf(tags), null));
+            } else if (!(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))
+                    && g.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate()
+                    .equals(local.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate())) {
+                keptSameDay.add(g.key());
             } else {
                 unchanged++;
             }
@@ -154,7 +169,7 @@ final class GlobalTools {
                 .filter(e -> present.contains(e.toId()) && !e.fromId().equals(e.toId())).toList(), List.of())).toList();
         if (!records.isEmpty()) ToonData.importInto(c.engine(), new ToonData.Loaded(records, Map.of(), List.of()), false);
         amends.forEach(a -> c.engine().amend(a));
-        return new Merged(added.size(), amends.size(), unchanged);
+        return new Merged(added.size(), amends.size(), unchanged, List.copyOf(keptSameDay));
     }
 
     /** An entry's content and tags against Engram's limits, naming the entry when one is over. */

@@ -105,6 +105,13 @@ class GistToolsTest {
         assertTrue(text(raw(tgt, "memory_recall", Map.of("ids", "use-zod"))).contains("Use Zod for validation"));
         assertEquals("📥 Memory merged from Gist abc123def4560\n  Added: 0 · Updated: 0 · Unchanged: 1",
                 text(raw(tgt, "memory_import_gist", Map.of("gist_id", "abc123def4560"))));
+        // the source changes the entry the same day: toon's date cannot say which is newer, and the count says so
+        assertFalse(raw(src, "memory_remember", Map.of("category", "decision", "key", "use-zod", "content", "Use Valibot for validation")).isError());
+        assertFalse(raw(src, "memory_export_gist", Map.of()).isError());
+        String merged = text(raw(tgt, "memory_import_gist", Map.of("gist_id", "abc123def4561")));
+        assertTrue(merged.startsWith("📥 Memory merged from Gist abc123def4561\n  Added: 0 · Updated: 0 · Unchanged: 0\n  ⚠️ Kept this"
+                + " project's version of 1 entry with other content dated the same day"), merged);
+        assertTrue(merged.contains(": use-zod;"), merged);
     }
 
     @Test
