@@ -191,6 +191,12 @@ describe("memento profile over stdio", () => {
     assert.match(p.messages[0].content.text, /recall/);
     const a = await client.getPrompt({ name: "analyze-session", arguments: { focus: "errors" } });
     assert.match(a.messages[0].content.text, /Focus on errors/);
+    // a missing topic, or one that is a paste rather than a topic, is answered with what to send, not echoed
+    const none = await client.getPrompt({ name: "retrieve-relevant-memory", arguments: {} });
+    assert.match(none.messages[0].content.text, /needs its topic argument/);
+    const paste = await client.getPrompt({ name: "retrieve-relevant-memory", arguments: { topic: "x".repeat(200_000) } });
+    assert.match(paste.messages[0].content.text, /200000 characters; send at most 500/);
+    assert.ok(paste.messages[0].content.text.length < 200, "not echoed");
   });
 });
 

@@ -134,24 +134,42 @@ final class MementoExtras {
                 .description("How to use this memory: when to call remember, recall and reflect").arguments(List.of()).build();
         return List.of(
                 Guarded.prompt(analyze, args -> {
-                    Object focus = args.get("focus");
-                    String on = focus == null || focus.toString().isBlank() ? "" : " Focus on " + focus.toString().strip() + ".";
+                    String focus = promptText(args, "focus");
+                    String on = focus == null ? "" : " Focus on " + focus + ".";
                     return "Analyse the important information of this session so it can be saved with the reflect tool." + on
                             + " List:\n1. decisions that were settled (decisions)\n2. errors that were resolved and how "
                             + "(errors_resolved)\n3. procedures or workflows newly established (new_procedures)\n4. questions "
                             + "or follow-ups still open (open_questions)\nWhen you are done I will call reflect to store them.";
                 }),
                 Guarded.prompt(retrieve, args -> {
-                    Object topic = args.get("topic");
-                    if (topic == null || topic.toString().isBlank()) {
-                        return "Name the topic to search: this prompt needs its topic argument, e.g. topic = \"redis\".";
+                    String t = promptText(args, "topic");
+                    if (t == null) {
+                        throw new dev.engram.error.EngramUserException("Name the topic to search: this prompt needs its topic"
+                                + " argument, e.g. topic = \"redis\".");
                     }
-                    String t = topic.toString().strip();
                     return "Find past memories about '" + t + "', the topic I am working on, with the recall tool: pass "
                             + "keywords, and also the text parameter for a search by meaning. If you find any, tell me how "
                             + "they apply to the current work.";
                 }),
                 Guarded.prompt(onboarding, args -> "Explain how to use this memory well: when and how to use its three core "
                         + "tools, remember, recall and reflect, with examples. " + LifecycleTools.guide().get("overview")));
+    }
+
+    /** Longer than this, a prompt argument is not a focus or a topic but a paste; it is refused rather than echoed. */
+    private static final int MAX_PROMPT_ARGUMENT = 500;
+
+    /** A prompt's string argument, stripped; null when absent or blank; anything else is refused in words. */
+    private static String promptText(Map<String, Object> args, String name) {
+        Object v = args.get(name);
+        if (v == null) return null;
+        if (!(v instanceof String s)) {
+            throw new dev.engram.error.EngramUserException("The " + name + " argument must be text, e.g. " + name + " = \"redis\".");
+        }
+        if (s.isBlank()) return null;
+        if (s.strip().length() > MAX_PROMPT_ARGUMENT) {
+            throw new dev.engram.error.EngramUserException("The " + name + " argument is " + s.strip().length()
+                    + " characters; send at most " + MAX_PROMPT_ARGUMENT + ", a few words.");
+        }
+        return s.strip();
     }
 }
