@@ -369,7 +369,7 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
             Thread thread = new Thread(() -> {
                 try {
                     for (int i = 0; i < 5; i++) {
-                        sessions.beat(new dev.engram.engine.session.Heartbeat("s" + n, "agent\t" + n, "host-a", 100 + n,
+                        sessions.beat(new dev.engram.engine.session.Heartbeat("s" + n, "agent\t" + n + "\\x", "host-a", 100 + n,
                                 "feature/é" + n, java.util.Set.of("src/shared.ts", "src/only-" + n + "-" + i + ".ts")));
                     }
                 } catch (Throwable e) {
@@ -385,7 +385,8 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
         assertEquals(java.util.Set.of("s0", "s1", "s2"), active.stream().map(dev.engram.engine.session.AgentSession::id)
                 .collect(java.util.stream.Collectors.toSet()));
         dev.engram.engine.session.AgentSession s1 = active.stream().filter(s -> s.id().equals("s1")).findFirst().orElseThrow();
-        assertEquals("agent\t1", s1.agent(), "tabs in a field survive the mark");
+        // a heartbeat's fields are one line (a tab is a space), and the mark's own escape character survives it
+        assertEquals("agent 1\\x", s1.agent(), "a field survives the mark");
         assertEquals("feature/é1", s1.branch());
         assertEquals(6, s1.files().size(), "every heartbeat's files are kept");
         assertEquals(List.of("src/shared.ts"), dev.engram.engine.session.SessionRegistry.conflicts(active).stream()
