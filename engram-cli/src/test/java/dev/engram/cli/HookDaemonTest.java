@@ -327,7 +327,7 @@ class HookDaemonTest {
 
     @Test
     void sessionStartPromptAndStopAnswerAsInTheirOwnJvm() throws Exception {
-        for (int i = 0; i < 6; i++) { // more than a 60-token briefing holds
+        for (int i = 0; i < 6; i++) { // more than a 120-token briefing holds
             assertEquals(0, runner("store").run("remember", "Service " + i + " reads its settings from the environment first, "
                     + "then from config/service-" + i + ".yaml, and refuses to start when neither names a database", "--type", "fact").exitCode());
         }
@@ -345,7 +345,7 @@ class HookDaemonTest {
         // an agent named, then none: the daemon's reused command line keeps no option or argument of the call before
         CliRunner.Run steps = same(d, antigravity, "hook", "session-start", "antigravity");
         assertTrue(steps.out().startsWith("{\"injectSteps\":[{\"ephemeralMessage\":") && steps.out().contains("payments migration"), steps.out());
-        CliRunner.Run brief = same(d, claude, "hook", "session-start", "claude", "--budget-tokens", "60");
+        CliRunner.Run brief = same(d, claude, "hook", "session-start", "claude", "--budget-tokens", "120");
         assertTrue(brief.out().startsWith("{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":"), brief.out());
         assertTrue(same(d, claude, "hook", "session-start").out().length() > brief.out().length(), "the budget of the call before is gone");
         same(d, "", "hook", "session-start"); // no event: the caller's folder
