@@ -105,12 +105,13 @@ final class HookSubcommand implements Runnable {
 
     /**
      * After {@code engram hook NAME} answered in this JVM: starts the resident hook daemon, so the launcher sends the
-     * next calls to it (its fast path), when the daemon answers this hook at all ({@link HookRequest#answers}). In the
-     * daemon's own calls this starts nothing. Prints nothing on stdout.
+     * next calls to it (its fast path), when the launcher made this call ({@link HookDaemonStarter#callerUsesDaemon}:
+     * a {@code java -jar} call never uses one) and the daemon answers this hook at all ({@link HookRequest#answers}).
+     * In the daemon's own calls this starts nothing. Prints nothing on stdout.
      */
     static void startDaemon(Main main, String name) {
         Map<String, String> env = main.configLoader().environment();
-        if (!HookRequest.answers(name, env)) return;
+        if (!HookDaemonStarter.callerUsesDaemon(env) || !HookRequest.answers(name, env)) return;
         main.out().flush();
         main.hookDaemon().afterInProcessCall(env, main.configLoader().dataDir(), main.err());
     }

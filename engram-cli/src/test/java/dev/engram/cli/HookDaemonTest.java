@@ -439,13 +439,15 @@ class HookDaemonTest {
         List<String> started = new ArrayList<>();
         HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
         String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
+        Map<String, String> launched = new HashMap<>(env("store"));
+        launched.put(HookDaemonStarter.LAUNCHER, "1"); // the engram launcher ran it: it sends the next calls to the daemon
         for (String hook : List.of("session-start", "prompt", "stop", "capture")) {
             started.clear();
-            CliRunner.Run r = inProcess(dir, env("store"), event, recording, "hook", hook);
+            CliRunner.Run r = inProcess(dir, launched, event, recording, "hook", hook);
             assertEquals(0, r.exitCode(), r.err());
             assertEquals(List.of(dir.resolve(".local/share/engram").toString()), started, hook);
         }
-        Map<String, String> withModel = new HashMap<>(env("store"));
+        Map<String, String> withModel = new HashMap<>(launched);
         withModel.put("AI_API_KEY", "k");
         withModel.put("AI_API_BASE", "http://127.0.0.1:9/v1");
         withModel.put("MEMORY_HOOK_AI_TIMEOUT", "200");
@@ -455,6 +457,22 @@ class HookDaemonTest {
             inProcess(dir, withModel, event, recording, "hook", hook);
             assertEquals(List.of(), started, hook + " with a chat model: a daemon would not answer it");
         }
+    }
+
+    @Test
+    void aHookNotRunByTheLauncherStartsNoDaemonItWouldNeverCall() {
+        List<String> started = new ArrayList<>();
+        HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
+        String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
+        Map<String, String> other = new HashMap<>(env("store"));
+        other.put(HookDaemonStarter.LAUNCHER, "0");
+        for (Map<String, String> env : List.of(env("store"), other)) {
+            for (String hook : List.of("session-start", "prompt", "stop", "capture", "post-tool")) {
+                CliRunner.Run r = inProcess(dir, env, event, recording, "hook", hook);
+                assertTrue(r.exitCode() <= 1, r.err());
+            }
+        }
+        assertEquals(List.of(), started, "java -jar engram.jar hook …: no daemon (~135 MB for 30 minutes) that nothing calls");
     }
 
     /** {@code git ARGS} in {@code dir}; the test is skipped where there is no git. */
