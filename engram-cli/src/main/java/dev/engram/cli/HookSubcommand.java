@@ -164,7 +164,8 @@ final class HookSubcommand implements Runnable {
             description = {"Stop: with a chat model configured, save what the last turn taught; without",
                     "one, do nothing. With the toon profile (--profile toon or ENGRAM_PROFILE=toon)",
                     "it also writes toon's session checkpoint (checkpoint-<session id>, 7 days:",
-                    "date, branch, the files the turn touched) in the project's store."})
+                    "date, branch, the files the turn touched) in the project's store; none when",
+                    "the event names no session. The transcript is read from its last 4 MB."})
     static final class Stop implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
@@ -210,11 +211,18 @@ final class HookSubcommand implements Runnable {
             Main main = run.main;
             var input = run.input();
             String sessionId = input.text("session_id");
+            if (sessionId == null || sessionId.isBlank()) {
+                // toon's checkpoint is named after the session: without one it would get a random name, a new
+                // checkpoint at every turn, and empty or unreadable stdin would leave one too
+                main.err().println("engram hook stop: the event names no session (session_id); no checkpoint written");
+                return;
+            }
             java.nio.file.Path named = eventFolder(main, input.text("cwd"));
             java.nio.file.Path dir = named != null && java.nio.file.Files.isDirectory(named) ? named : main.configLoader().cwd();
             String branch = dev.engram.mcp.profile.toon.ToonCapture.branch(dir);
             var files = dev.engram.cli.hook.Transcript.touchedFiles(input.text("transcript_path"), 400,
-                    dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject);
+                    dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject,
+                    m -> main.err().println("engram hook stop: " + m));
             try (Main.OpenEngine opened = main.openEngine(config)) {
                 var saved = dev.engram.mcp.profile.toon.ToonCheckpoint.save(opened.engine(), config.defaultZone(), java.time.Instant.now(),
                         sessionId, dev.engram.mcp.tool.Caller.session("engram-hook", sessionId), branch, null, files);

@@ -285,6 +285,47 @@ class SessionStartHookTest {
         assertEquals("", engram("{\"cwd\":\"" + project + "\"}", Map.of(), "hook", "session-start", "claude").out());
     }
 
+    /** {@code engram hook stop} with the toon profile in the project, {@code stdin} as the event. */
+    private Run toonStop(String stdin) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        env.put("ENGRAM_PROFILE", "toon");
+        HookSubcommand.stdin = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(env, project, tmp, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run("hook", "stop");
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private List<String> projectKeys() {
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        ConfigLoader loader = new ConfigLoader(env, project, tmp, "Linux");
+        List<String> keys = new ArrayList<>();
+        try (Main.OpenEngine opened = Main.openEmbedded(loader.perProject(loader.load(new GlobalOptions())), Clock.systemUTC(), null)) {
+            opened.engine().export(null, r -> keys.add(r.memory().key()));
+        }
+        return keys;
+    }
+
+    @Test
+    void stopWithTheToonProfileWritesNoCheckpointWithoutASessionAndReadsNoEndlessTranscript() {
+        for (String stdin : List.of("", "not json{", "{}", "{\"session_id\":\"  \"}")) {
+            Run run = toonStop(stdin);
+            assertEquals(0, run.code(), run.err());
+            assertTrue(run.err().contains("the event names no session (session_id); no checkpoint written"), stdin + ": " + run.err());
+        }
+        assertEquals(List.of(), projectKeys(), "no checkpoint-<random> for a turn no session owns");
+        // /dev/zero never ends: read whole, it ran the JVM out of memory after 20 s
+        Run zero = toonStop("{\"session_id\":\"5f3c9a21-77aa\",\"transcript_path\":\"/dev/zero\"}");
+        assertEquals(0, zero.code(), zero.err());
+        assertTrue(zero.err().contains("engram hook stop: the transcript /dev/zero is not a regular file; going on without it"), zero.err());
+        assertTrue(zero.err().contains("checkpoint checkpoint-5f3c9a21 saved"), zero.err());
+        assertEquals(List.of("checkpoint-5f3c9a21"), projectKeys());
+    }
+
     @Test
     void stopWithTheToonProfileWritesTheSessionCheckpoint() throws IOException {
         Path transcript = tmp.resolve("t.jsonl");
