@@ -117,13 +117,21 @@ final class HookSubcommand implements Runnable {
     }
 
     /**
-     * The folder an event's {@code cwd} names, null when it names none. A relative one is taken from the folder the
-     * hook runs in (the caller's: in the daemon that is not the process's own working folder, which the JVM would
-     * resolve it against); in its own JVM the two are the same.
+     * The folder an event's {@code cwd} names when it is an existing absolute directory, else the folder the hook runs
+     * in (the caller's: in the daemon that is not the process's own working folder). Hosts send an absolute cwd; a
+     * relative or missing one is not a project the hook may write into (capture created
+     * {@code /nonexistent/dir/.toon-memory/…} for one that named no folder).
      */
     static java.nio.file.Path eventFolder(Main main, String cwd) {
-        if (cwd == null || cwd.isBlank()) return null;
-        return main.configLoader().cwd().resolve(cwd);
+        if (cwd != null && !cwd.isBlank()) {
+            try {
+                java.nio.file.Path named = java.nio.file.Path.of(cwd);
+                if (named.isAbsolute() && java.nio.file.Files.isDirectory(named)) return named;
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a path: the hook's own folder
+            }
+        }
+        return main.configLoader().cwd();
     }
 
     /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
@@ -217,8 +225,7 @@ final class HookSubcommand implements Runnable {
                 main.err().println("engram hook stop: the event names no session (session_id); no checkpoint written");
                 return;
             }
-            java.nio.file.Path named = eventFolder(main, input.text("cwd"));
-            java.nio.file.Path dir = named != null && java.nio.file.Files.isDirectory(named) ? named : main.configLoader().cwd();
+            java.nio.file.Path dir = eventFolder(main, input.text("cwd"));
             String branch = dev.engram.mcp.profile.toon.ToonCapture.branch(dir);
             var files = dev.engram.cli.hook.Transcript.touchedFiles(input.text("transcript_path"), 400,
                     dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject,
@@ -453,8 +460,7 @@ final class HookSubcommand implements Runnable {
         public Integer call() {
             hook.failSoft("capture", run -> {
                 var input = run.input();
-                java.nio.file.Path named = eventFolder(run.main, input.text("cwd"));
-                java.nio.file.Path dir = named != null ? named : run.main.configLoader().cwd();
+                java.nio.file.Path dir = eventFolder(run.main, input.text("cwd"));
                 java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
                 if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(run.env, memory, run.main.json()::readObject)) return;
                 var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),

@@ -514,7 +514,7 @@ class HookDaemonTest {
         Path served = repository("served");
         HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
         String secret = "sk-" + "a".repeat(30);
-        // an event per project: {cwd} is the project's folder, {rel} its name (relative to the caller's folder, dir)
+        // an event per project: {cwd} is the project's folder, {rel} its name (relative to the caller's parent folder)
         List<Object[]> calls = List.of(
                 new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\","
                         + "\"tool_input\":{\"command\":\"curl -H 'Authorization: Bearer abc.def-123' https://api && export OPENAI_API_KEY="
@@ -524,7 +524,7 @@ class HookDaemonTest {
                 // the same call again: the log skips it (five minutes), in the daemon as in the JVM
                 new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"src/app.py\","
                         + "\"new_string\":\"password = 'hunter2hunter2'\"}}", new String[] {"hook", "capture"}},
-                // a relative cwd is the caller's folder's, not the daemon process's
+                // a relative cwd names no folder: the caller's, not the daemon process's, nor one relative to either
                 new Object[] {"{\"session_id\":\"s2\",\"cwd\":\"{rel}\",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"README.md\"}}",
                         new String[] {"hook", "capture", "codex"}},
                 new Object[] {"{\"session_id\":\"s2\",\"tool_name\":\"Grep\",\"tool_input\":{\"pattern\":\"TODO\"}}", new String[] {"hook", "capture"}},
@@ -537,11 +537,9 @@ class HookDaemonTest {
             for (Object[] call : calls) {
                 String event = (String) call[0];
                 String[] args = (String[]) call[1];
-                // in the project's folder, except for the relative cwd: then in the folder it is relative to
-                Path ownAt = event.contains("{rel}") ? dir : own;
-                Path servedAt = event.contains("{rel}") ? dir : served;
-                CliRunner.Run a = inProcess(ownAt, on, event.replace("{cwd}", own.toString()).replace("{rel}", "own"), HookDaemonStarter.NONE, args);
-                CliRunner.Run b = viaDaemon(d, servedAt, on, event.replace("{cwd}", served.toString()).replace("{rel}", "served"), args);
+                // the hook runs in the project's folder
+                CliRunner.Run a = inProcess(own, on, event.replace("{cwd}", own.toString()).replace("{rel}", "own"), HookDaemonStarter.NONE, args);
+                CliRunner.Run b = viaDaemon(d, served, on, event.replace("{cwd}", served.toString()).replace("{rel}", "served"), args);
                 String what = String.join(" ", args) + " on " + event;
                 assertSame(a, b, what);
                 assertEquals(captured(own), captured(served), what);
@@ -557,6 +555,7 @@ class HookDaemonTest {
                 log.get(2));
         assertTrue(log.get(1).startsWith("s2|codex|feature/capture|Read|"), log.get(1));
         assertFalse(Files.exists(Path.of("served", ".toon-memory")), "nothing in the daemon process's own folder");
+        assertFalse(Files.exists(served.resolve("served")) || Files.exists(own.resolve("own")), "no folder made from a relative cwd");
         assertEquals("{}\n", viaDaemon(d, served, on, "{}", "hook", "capture", "antigravity").out(), "Antigravity's answer");
 
         // off: nothing logged, in the daemon as in the JVM; toon's config.json turns it on
