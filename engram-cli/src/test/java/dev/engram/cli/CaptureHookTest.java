@@ -50,4 +50,46 @@ class CaptureHookTest {
         String own = Files.readString(project.resolve(".toon-memory/memory/observations.toon"));
         assertTrue(own.contains("|b.md|") && own.contains("|c.md|"), "the hook's own folder instead:\n" + own);
     }
+
+    @Test
+    void theCaptureLogIsKeptOutOfTheProjectsGitButData_toonIsNot() throws Exception {
+        Path project = Files.createDirectories(tmp.resolve("project"));
+        assertEquals(0, capture(project, event(project.toString(), "a.md")).exitCode());
+        Path memory = project.resolve(".toon-memory/memory");
+        Files.writeString(memory.resolve("data.toon"), "version: 1\n");
+        Files.writeString(memory.resolve("observations.toon.lock"), "");
+        Files.writeString(memory.resolve("observations.toon.123.tmp"), "");
+        String ignore = Files.readString(memory.resolve(".gitignore"));
+        assertEquals(java.util.List.of(".gitignore", "observations.toon", "observations.toon.lock", "observations.toon.*.tmp"),
+                ignore.lines().filter(l -> !l.startsWith("#")).toList());
+        git(project, "init", "-q");
+        String status = git(project, "status", "--porcelain", "--untracked-files=all");
+        org.junit.jupiter.api.Assumptions.assumeTrue(status != null, "no git here");
+        assertEquals(".toon-memory/memory/data.toon", status.strip().replaceFirst("^\\?\\? ", ""), "git add -A takes data.toon only");
+    }
+
+    @Test
+    void aGitignoreAlreadyInTheMemoryFolderIsLeftAsItIs() throws IOException {
+        Path project = Files.createDirectories(tmp.resolve("project"));
+        Path memory = Files.createDirectories(project.resolve(".toon-memory/memory"));
+        Files.writeString(memory.resolve(".gitignore"), "secrets.toon\n");
+        assertEquals(0, capture(project, event(project.toString(), "a.md")).exitCode());
+        assertEquals("secrets.toon\n", Files.readString(memory.resolve(".gitignore")));
+    }
+
+    /** {@code git ARGS} in {@code dir}: its stdout, null when git cannot run here. */
+    private static String git(Path dir, String... args) {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git"));
+        cmd.addAll(java.util.List.of(args));
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return p.waitFor() == 0 ? out : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
 }
