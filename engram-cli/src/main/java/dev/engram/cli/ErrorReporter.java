@@ -10,7 +10,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * How failures reach a person: a user mistake prints its message and exits 2; our own failure
- * prints one line and exits 1. Stack traces only with {@code --debug}.
+ * prints one line and exits 1. Stack traces only with {@code --debug}. A hook an agent runs never exits 2 on
+ * arguments it cannot parse ({@link HookUsageErrors}).
  */
 final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
     static final int FAILED = 1;
@@ -42,11 +43,23 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
         return false;
     }
 
+    /** The command's words after {@code engram}. */
+    private static String qualifiedTail(CommandLine cmd) {
+        String name = cmd.getCommandSpec().qualifiedName();
+        int space = name.indexOf(' ');
+        return space < 0 ? name : name.substring(space + 1);
+    }
+
     @Override
     public int handleParseException(ParameterException e, String[] args) {
+        CommandLine failed = e.getCommandLine();
         err.println("engram: " + e.getMessage());
-        err.println("run 'engram " + (e.getCommandLine().getParent() == null ? "" : e.getCommandLine().getCommandName() + " ")
-                + "--help' for usage");
+        // the command as typed, `engram hook prompt`, not only its last word
+        err.println("run '" + failed.getCommandSpec().qualifiedName() + " --help' for usage");
+        if (HookUsageErrors.isAgentHook(failed)) {
+            err.println("engram " + qualifiedTail(failed) + ": nothing done; exit 0 so the agent goes on (a hook must never stop it)");
+            return HookUsageErrors.answer(failed, args);
+        }
         return USER_ERROR;
     }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * What a hook call answered in its own JVM does next: starts the hook daemon of its data folder for
- * the calls after it, detached (its own session, stdin and stdout closed, stderr to
+ * the calls after it when its caller, the launcher, sends calls there ({@link #callerUsesDaemon}), detached (its own session, stdin and stdout closed, stderr to
  * {@code hookd/daemon.log}), unless {@value #SWITCH} is off or one already runs. Two calls that start one
  * at once are harmless: the second daemon finds the first's lock and exits.
  */
@@ -23,6 +23,20 @@ interface HookDaemonStarter {
     String SWITCH = "ENGRAM_HOOK_DAEMON";
 
     HookDaemonStarter NONE = (env, dataDir, err) -> { };
+
+    /**
+     * Set to 1 by the {@code engram} launcher on a hook call it runs in a JVM: it is what sends hook calls to the
+     * daemon. A hook started any other way ({@code java -jar engram.jar hook …}, as {@code engram init} registers
+     * hooks when no launcher is found) never talks to one, so it starts none: a daemon nobody calls only holds
+     * ~135 MB for its idle timeout.
+     */
+    String LAUNCHER = "ENGRAM_HOOK_LAUNCHER";
+
+    /** Whether the caller of this hook sends later calls to the daemon ({@value #LAUNCHER} is 1). */
+    static boolean callerUsesDaemon(Map<String, String> env) {
+        String v = env.get(LAUNCHER);
+        return v != null && v.strip().equals("1");
+    }
 
     void afterInProcessCall(Map<String, String> env, Path dataDir, PrintStream err);
 

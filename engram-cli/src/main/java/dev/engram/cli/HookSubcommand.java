@@ -105,24 +105,33 @@ final class HookSubcommand implements Runnable {
 
     /**
      * After {@code engram hook NAME} answered in this JVM: starts the resident hook daemon, so the launcher sends the
-     * next calls to it (its fast path), when the daemon answers this hook at all ({@link HookRequest#answers}). In the
-     * daemon's own calls this starts nothing. Prints nothing on stdout.
+     * next calls to it (its fast path), when the launcher made this call ({@link HookDaemonStarter#callerUsesDaemon}:
+     * a {@code java -jar} call never uses one) and the daemon answers this hook at all ({@link HookRequest#answers}).
+     * In the daemon's own calls this starts nothing. Prints nothing on stdout.
      */
     static void startDaemon(Main main, String name) {
         Map<String, String> env = main.configLoader().environment();
-        if (!HookRequest.answers(name, env)) return;
+        if (!HookDaemonStarter.callerUsesDaemon(env) || !HookRequest.answers(name, env)) return;
         main.out().flush();
         main.hookDaemon().afterInProcessCall(env, main.configLoader().dataDir(), main.err());
     }
 
     /**
-     * The folder an event's {@code cwd} names, null when it names none. A relative one is taken from the folder the
-     * hook runs in (the caller's: in the daemon that is not the process's own working folder, which the JVM would
-     * resolve it against); in its own JVM the two are the same.
+     * The folder an event's {@code cwd} names when it is an existing absolute directory, else the folder the hook runs
+     * in (the caller's: in the daemon that is not the process's own working folder). Hosts send an absolute cwd; a
+     * relative or missing one is not a project the hook may write into (capture created
+     * {@code /nonexistent/dir/.toon-memory/…} for one that named no folder).
      */
     static java.nio.file.Path eventFolder(Main main, String cwd) {
-        if (cwd == null || cwd.isBlank()) return null;
-        return main.configLoader().cwd().resolve(cwd);
+        if (cwd != null && !cwd.isBlank()) {
+            try {
+                java.nio.file.Path named = java.nio.file.Path.of(cwd);
+                if (named.isAbsolute() && java.nio.file.Files.isDirectory(named)) return named;
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a path: the hook's own folder
+            }
+        }
+        return main.configLoader().cwd();
     }
 
     /** Runs {@code body} fail-soft: exit 0 whatever happens, its problems on stderr as {@code engram hook NAME: …}. */
@@ -163,7 +172,8 @@ final class HookSubcommand implements Runnable {
             description = {"Stop: with a chat model configured, save what the last turn taught; without",
                     "one, do nothing. With the toon profile (--profile toon or ENGRAM_PROFILE=toon)",
                     "it also writes toon's session checkpoint (checkpoint-<session id>, 7 days:",
-                    "date, branch, the files the turn touched) in the project's store."})
+                    "date, branch, the files the turn touched) in the project's store; none when",
+                    "the event names no session. The transcript is read from its last 4 MB."})
     static final class Stop implements Callable<Integer> {
         @ParentCommand
         HookSubcommand hook;
@@ -209,11 +219,17 @@ final class HookSubcommand implements Runnable {
             Main main = run.main;
             var input = run.input();
             String sessionId = input.text("session_id");
-            java.nio.file.Path named = eventFolder(main, input.text("cwd"));
-            java.nio.file.Path dir = named != null && java.nio.file.Files.isDirectory(named) ? named : main.configLoader().cwd();
+            if (sessionId == null || sessionId.isBlank()) {
+                // toon's checkpoint is named after the session: without one it would get a random name, a new
+                // checkpoint at every turn, and empty or unreadable stdin would leave one too
+                main.err().println("engram hook stop: the event names no session (session_id); no checkpoint written");
+                return;
+            }
+            java.nio.file.Path dir = eventFolder(main, input.text("cwd"));
             String branch = dev.engram.mcp.profile.toon.ToonCapture.branch(dir);
             var files = dev.engram.cli.hook.Transcript.touchedFiles(input.text("transcript_path"), 400,
-                    dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject);
+                    dev.engram.mcp.profile.toon.ToonCheckpoint.MAX_FILES, main.json()::readObject,
+                    m -> main.err().println("engram hook stop: " + m));
             try (Main.OpenEngine opened = main.openEngine(config)) {
                 var saved = dev.engram.mcp.profile.toon.ToonCheckpoint.save(opened.engine(), config.defaultZone(), java.time.Instant.now(),
                         sessionId, dev.engram.mcp.tool.Caller.session("engram-hook", sessionId), branch, null, files);
@@ -226,8 +242,9 @@ final class HookSubcommand implements Runnable {
             description = {"SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing",
                     "(pinned, warnings, important and recent memories of the store the agent's",
                     "MCP server opens for the session's folder) as the host's",
-                    "hookSpecificOutput.additionalContext, within --budget-tokens (default 2000,",
-                    "or ENGRAM_HOOK_BUDGET_TOKENS). For antigravity (its PreInvocation event, before",
+                    "hookSpecificOutput.additionalContext, with the other active sessions and the files",
+                    "they share, all within --budget-tokens (default 2000, or ENGRAM_HOOK_BUDGET_TOKENS;",
+                    "at most 2500, the 10,000 characters Claude Code keeps of a hook's output). For antigravity (its PreInvocation event, before",
                     "every model call) as {\"injectSteps\":[{\"ephemeralMessage\": …}]}, else {}.",
                     "Always exits 0; problems go to stderr."})
     static final class SessionStart implements Callable<Integer> {
@@ -240,7 +257,8 @@ final class HookSubcommand implements Runnable {
         @picocli.CommandLine.Option(names = "--profile", paramLabel = "NAME", description = "The profile the agent's server runs: it picks the store (toon: the project's)")
         String profile;
 
-        @picocli.CommandLine.Option(names = "--budget-tokens", paramLabel = "N", description = "Most tokens the briefing may take (50..20000)")
+        @picocli.CommandLine.Option(names = "--budget-tokens", paramLabel = "N", description = "Most tokens the whole briefing may take, sessions included (50..2500: Claude Code keeps"
+                + " 10,000 characters of a hook's output)")
         Integer budget;
 
         @Override
@@ -260,8 +278,9 @@ final class HookSubcommand implements Runnable {
                 String briefing;
                 try (Main.OpenEngine opened = main.openEngine(config)) {
                     var text = main.renderers().text();
-                    var context = opened.engine().context(new dev.engram.engine.ContextQuery(config.defaultZone(), tokens, null), text);
-                    var registry = opened.engine().sessions();
+                    var engine = opened.engine();
+                    String zone = config.defaultZone();
+                    var registry = engine.sessions();
                     var active = registry.active();
                     // toon-memory processes still running on this project keep their sessions in its folder
                     if (profileName.equals(dev.engram.mcp.profile.toon.ToonProfile.NAME)) {
@@ -269,12 +288,13 @@ final class HookSubcommand implements Runnable {
                                 dev.engram.mcp.profile.toon.ToonData.memoryFolder(List.of(loader.cwd(), loader.projectRoot())),
                                 registry.host(), java.time.Instant.now());
                     }
-                    String sessions = activeSessions(active, java.time.Instant.now());
                     // an empty store briefs nothing: no context is spent on a header alone
-                    boolean noMemories = context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
-                            && context.recent().isEmpty() && context.relevant().isEmpty();
-                    if (noMemories && sessions.isEmpty()) return;
-                    briefing = noMemories ? sessions.strip() : text.context(context) + (sessions.isEmpty() ? "" : "\n\n" + sessions.strip());
+                    briefing = dev.engram.cli.hook.SessionBriefing.compose(tokens, active, java.time.Instant.now(), n -> {
+                        var context = engine.context(new dev.engram.engine.ContextQuery(zone, n, null), text);
+                        boolean noMemories = context.pinned().isEmpty() && context.warnings().isEmpty() && context.important().isEmpty()
+                                && context.recent().isEmpty() && context.relevant().isEmpty();
+                        return noMemories ? "" : text.context(context);
+                    });
                 }
                 if (briefing.isBlank()) return;
                 if (antigravity(agent)) {
@@ -298,42 +318,28 @@ final class HookSubcommand implements Runnable {
         static final int DEFAULT_BUDGET_TOKENS = 2000;
 
         /**
-         * The other agent sessions working on this store now (heartbeats within 10 minutes, see
-         * {@code SessionRegistry}), and the files two of them touched: what a new session should know
-         * before it edits the same files. Empty when there are none.
+         * The flag, else ENGRAM_HOOK_BUDGET_TOKENS, else 2000; a bad value is said on stderr and the default used, one above
+         * {@link dev.engram.cli.hook.SessionBriefing#MAX_TOKENS} is lowered to it: Claude Code keeps 10,000 characters of a
+         * hook's output in the conversation, and a bigger budget would only send the rest to a file.
          */
-        static String activeSessions(List<dev.engram.engine.session.AgentSession> active, java.time.Instant now) {
-            if (active.isEmpty()) return "";
-            StringBuilder out = new StringBuilder("Active sessions (" + active.size() + ", seen in the last 10 min):");
-            for (var s : active) {
-                long minutes = Math.max(0, java.time.Duration.between(s.lastSeen(), now).toMinutes());
-                out.append("\n- ").append(s.agent() == null || s.agent().isBlank() ? "agent" : s.agent())
-                        .append(s.branch() == null || s.branch().isBlank() ? "" : "@" + s.branch())
-                        .append(" (pid ").append(s.pid()).append(", ").append(minutes == 0 ? "now" : minutes + " min ago")
-                        .append(s.files().isEmpty() ? "" : ", files: " + String.join(", ", s.files().keySet().stream().limit(5).toList()))
-                        .append(")");
-            }
-            var conflicts = dev.engram.engine.session.SessionRegistry.conflicts(active);
-            if (!conflicts.isEmpty()) {
-                out.append("\nFiles touched by more than one session:");
-                for (var c : conflicts) out.append("\n- ").append(c.file()).append(" (").append(c.sessions().size()).append(" sessions)");
-            }
-            return out.toString();
-        }
-
-        /** The flag, else ENGRAM_HOOK_BUDGET_TOKENS, else 2000; a bad value is said on stderr and the default used. */
         static int budgetTokens(Integer flag, java.util.Map<String, String> env, java.io.PrintStream err) {
             String source = flag != null ? "--budget-tokens" : "ENGRAM_HOOK_BUDGET_TOKENS";
             String value = flag != null ? flag.toString() : env.get("ENGRAM_HOOK_BUDGET_TOKENS");
             if (value == null || value.isBlank()) return DEFAULT_BUDGET_TOKENS;
+            int max = dev.engram.cli.hook.SessionBriefing.MAX_TOKENS;
             try {
                 int n = Integer.parseInt(value.strip());
-                if (n >= 50 && n <= 20_000) return n;
+                if (n >= dev.engram.cli.hook.SessionBriefing.MIN_TOKENS && n <= max) return n;
+                if (n > max) {
+                    err.println("engram hook session-start: " + source + " " + n + " is more than the " + max + " tokens ("
+                            + dev.engram.cli.hook.SessionBriefing.MAX_CHARS + " characters) an agent keeps of a hook's output; using " + max);
+                    return max;
+                }
             } catch (NumberFormatException e) {
                 // said below
             }
-            err.println("engram hook session-start: " + source + " '" + value + "' is not a number of tokens in 50..20000; using "
-                    + DEFAULT_BUDGET_TOKENS);
+            err.println("engram hook session-start: " + source + " '" + value + "' is not a number of tokens in "
+                    + dev.engram.cli.hook.SessionBriefing.MIN_TOKENS + ".." + max + "; using " + DEFAULT_BUDGET_TOKENS);
             return DEFAULT_BUDGET_TOKENS;
         }
     }
@@ -454,8 +460,7 @@ final class HookSubcommand implements Runnable {
         public Integer call() {
             hook.failSoft("capture", run -> {
                 var input = run.input();
-                java.nio.file.Path named = eventFolder(run.main, input.text("cwd"));
-                java.nio.file.Path dir = named != null ? named : run.main.configLoader().cwd();
+                java.nio.file.Path dir = eventFolder(run.main, input.text("cwd"));
                 java.nio.file.Path memory = dev.engram.mcp.profile.toon.ToonData.memoryFolder(java.util.List.of(dir));
                 if (!dev.engram.mcp.profile.toon.ToonCapture.enabled(run.env, memory, run.main.json()::readObject)) return;
                 var o = dev.engram.mcp.profile.toon.ToonCapture.observe(input.fields(), agent == null || agent.isBlank() ? "agent" : agent.strip(),

@@ -83,6 +83,32 @@ class HookCommandsTest {
     }
 
     @Test
+    void aHookGivenArgumentsItCannotParseSaysSoOnStderrAndExitsZero() {
+        CliRunner runner = new CliRunner(dir, env(Map.of()), (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null));
+        // exit 2 blocks Claude Code's prompt or makes its turn go on; Antigravity fails the model call without {}
+        for (List<String> args : List.of(List.of("hook", "prompt", "--zones", "a"), List.of("hook", "stop", "--profile=toon", "--extra"),
+                List.of("hook", "session-start", "claude", "--budget-tokens", "2k"), List.of("hook", "capture", "claude", "extra"),
+                List.of("hook", "post-tool", "--hosts", "claude"), List.of("hook", "promt"))) {
+            HookSubcommand.stdin = new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8));
+            CliRunner.Run r = runner.run(args.toArray(String[]::new));
+            assertEquals(0, r.exitCode(), args + ": " + r.err());
+            assertEquals("", r.out(), args.toString());
+            String hint = "run 'engram " + String.join(" ", args.subList(0, args.get(1).equals("promt") ? 1 : 2)) + " --help' for usage";
+            assertTrue(r.err().contains(hint), args + ": " + r.err());
+        }
+        HookSubcommand.stdin = new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8));
+        CliRunner.Run agy = runner.run("hook", "session-start", "antigravity", "--budget-tokens", "2k");
+        assertEquals(0, agy.exitCode(), agy.err());
+        assertEquals("{}\n", agy.out(), "Antigravity's empty answer");
+        assertTrue(agy.err().contains("'2k'"), agy.err());
+        // commands people type still say a mistake with exit 2, and name themselves in full
+        CliRunner.Run feedback = runner.run("hook", "feedback", "only-one");
+        assertEquals(2, feedback.exitCode());
+        assertTrue(feedback.err().contains("run 'engram hook feedback --help' for usage"), feedback.err());
+        assertEquals(2, runner.run("recall", "--bogus").exitCode());
+    }
+
+    @Test
     void promptPrintsTheRelevantEntitiesInBrainToolsShape() {
         seed();
         CliRunner.Run r = hook("prompt", event("how do we deploy the iaptic-server to Kubernetes again"), Map.of());

@@ -327,7 +327,7 @@ class HookDaemonTest {
 
     @Test
     void sessionStartPromptAndStopAnswerAsInTheirOwnJvm() throws Exception {
-        for (int i = 0; i < 6; i++) { // more than a 60-token briefing holds
+        for (int i = 0; i < 6; i++) { // more than a 120-token briefing holds
             assertEquals(0, runner("store").run("remember", "Service " + i + " reads its settings from the environment first, "
                     + "then from config/service-" + i + ".yaml, and refuses to start when neither names a database", "--type", "fact").exitCode());
         }
@@ -345,7 +345,7 @@ class HookDaemonTest {
         // an agent named, then none: the daemon's reused command line keeps no option or argument of the call before
         CliRunner.Run steps = same(d, antigravity, "hook", "session-start", "antigravity");
         assertTrue(steps.out().startsWith("{\"injectSteps\":[{\"ephemeralMessage\":") && steps.out().contains("payments migration"), steps.out());
-        CliRunner.Run brief = same(d, claude, "hook", "session-start", "claude", "--budget-tokens", "60");
+        CliRunner.Run brief = same(d, claude, "hook", "session-start", "claude", "--budget-tokens", "120");
         assertTrue(brief.out().startsWith("{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":"), brief.out());
         assertTrue(same(d, claude, "hook", "session-start").out().length() > brief.out().length(), "the budget of the call before is gone");
         same(d, "", "hook", "session-start"); // no event: the caller's folder
@@ -439,13 +439,15 @@ class HookDaemonTest {
         List<String> started = new ArrayList<>();
         HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
         String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
+        Map<String, String> launched = new HashMap<>(env("store"));
+        launched.put(HookDaemonStarter.LAUNCHER, "1"); // the engram launcher ran it: it sends the next calls to the daemon
         for (String hook : List.of("session-start", "prompt", "stop", "capture")) {
             started.clear();
-            CliRunner.Run r = inProcess(dir, env("store"), event, recording, "hook", hook);
+            CliRunner.Run r = inProcess(dir, launched, event, recording, "hook", hook);
             assertEquals(0, r.exitCode(), r.err());
             assertEquals(List.of(dir.resolve(".local/share/engram").toString()), started, hook);
         }
-        Map<String, String> withModel = new HashMap<>(env("store"));
+        Map<String, String> withModel = new HashMap<>(launched);
         withModel.put("AI_API_KEY", "k");
         withModel.put("AI_API_BASE", "http://127.0.0.1:9/v1");
         withModel.put("MEMORY_HOOK_AI_TIMEOUT", "200");
@@ -455,6 +457,22 @@ class HookDaemonTest {
             inProcess(dir, withModel, event, recording, "hook", hook);
             assertEquals(List.of(), started, hook + " with a chat model: a daemon would not answer it");
         }
+    }
+
+    @Test
+    void aHookNotRunByTheLauncherStartsNoDaemonItWouldNeverCall() {
+        List<String> started = new ArrayList<>();
+        HookDaemonStarter recording = (env, dataDir, err) -> started.add(dataDir.toString());
+        String event = JSON.write(Map.of("session_id", "s1", "prompt", "How do we deploy the billing service?"));
+        Map<String, String> other = new HashMap<>(env("store"));
+        other.put(HookDaemonStarter.LAUNCHER, "0");
+        for (Map<String, String> env : List.of(env("store"), other)) {
+            for (String hook : List.of("session-start", "prompt", "stop", "capture", "post-tool")) {
+                CliRunner.Run r = inProcess(dir, env, event, recording, "hook", hook);
+                assertTrue(r.exitCode() <= 1, r.err());
+            }
+        }
+        assertEquals(List.of(), started, "java -jar engram.jar hook …: no daemon (~135 MB for 30 minutes) that nothing calls");
     }
 
     /** {@code git ARGS} in {@code dir}; the test is skipped where there is no git. */
@@ -496,7 +514,7 @@ class HookDaemonTest {
         Path served = repository("served");
         HookDaemon d = start(Duration.ofMinutes(5), new AtomicInteger());
         String secret = "sk-" + "a".repeat(30);
-        // an event per project: {cwd} is the project's folder, {rel} its name (relative to the caller's folder, dir)
+        // an event per project: {cwd} is the project's folder, {rel} its name (relative to the caller's parent folder)
         List<Object[]> calls = List.of(
                 new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\","
                         + "\"tool_input\":{\"command\":\"curl -H 'Authorization: Bearer abc.def-123' https://api && export OPENAI_API_KEY="
@@ -506,7 +524,7 @@ class HookDaemonTest {
                 // the same call again: the log skips it (five minutes), in the daemon as in the JVM
                 new Object[] {"{\"session_id\":\"s1\",\"cwd\":\"{cwd}\",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"src/app.py\","
                         + "\"new_string\":\"password = 'hunter2hunter2'\"}}", new String[] {"hook", "capture"}},
-                // a relative cwd is the caller's folder's, not the daemon process's
+                // a relative cwd names no folder: the caller's, not the daemon process's, nor one relative to either
                 new Object[] {"{\"session_id\":\"s2\",\"cwd\":\"{rel}\",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"README.md\"}}",
                         new String[] {"hook", "capture", "codex"}},
                 new Object[] {"{\"session_id\":\"s2\",\"tool_name\":\"Grep\",\"tool_input\":{\"pattern\":\"TODO\"}}", new String[] {"hook", "capture"}},
@@ -519,11 +537,9 @@ class HookDaemonTest {
             for (Object[] call : calls) {
                 String event = (String) call[0];
                 String[] args = (String[]) call[1];
-                // in the project's folder, except for the relative cwd: then in the folder it is relative to
-                Path ownAt = event.contains("{rel}") ? dir : own;
-                Path servedAt = event.contains("{rel}") ? dir : served;
-                CliRunner.Run a = inProcess(ownAt, on, event.replace("{cwd}", own.toString()).replace("{rel}", "own"), HookDaemonStarter.NONE, args);
-                CliRunner.Run b = viaDaemon(d, servedAt, on, event.replace("{cwd}", served.toString()).replace("{rel}", "served"), args);
+                // the hook runs in the project's folder
+                CliRunner.Run a = inProcess(own, on, event.replace("{cwd}", own.toString()).replace("{rel}", "own"), HookDaemonStarter.NONE, args);
+                CliRunner.Run b = viaDaemon(d, served, on, event.replace("{cwd}", served.toString()).replace("{rel}", "served"), args);
                 String what = String.join(" ", args) + " on " + event;
                 assertSame(a, b, what);
                 assertEquals(captured(own), captured(served), what);
@@ -539,6 +555,7 @@ class HookDaemonTest {
                 log.get(2));
         assertTrue(log.get(1).startsWith("s2|codex|feature/capture|Read|"), log.get(1));
         assertFalse(Files.exists(Path.of("served", ".toon-memory")), "nothing in the daemon process's own folder");
+        assertFalse(Files.exists(served.resolve("served")) || Files.exists(own.resolve("own")), "no folder made from a relative cwd");
         assertEquals("{}\n", viaDaemon(d, served, on, "{}", "hook", "capture", "antigravity").out(), "Antigravity's answer");
 
         // off: nothing logged, in the daemon as in the JVM; toon's config.json turns it on

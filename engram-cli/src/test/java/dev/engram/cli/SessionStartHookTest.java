@@ -125,6 +125,75 @@ class SessionStartHookTest {
         assertTrue(big.lines().filter(l -> l.startsWith("- ")).count() > small.lines().filter(l -> l.startsWith("- ")).count());
     }
 
+    /** The toon profile's project store, with {@code count} memories of about {@code chars} characters each. */
+    private void seedProject(int count, int chars) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        ConfigLoader loader = new ConfigLoader(env, project, tmp, "Linux");
+        try (Main.OpenEngine opened = Main.openEmbedded(loader.perProject(loader.load(new GlobalOptions())), Clock.systemUTC(), null)) {
+            for (int i = 0; i < count; i++) {
+                StringBuilder content = new StringBuilder("Module " + i + " owns");
+                while (content.length() < chars) content.append(" the billing export path ").append(content.length());
+                opened.engine().remember(remember(content.toString(), "module-" + i));
+            }
+        }
+    }
+
+    private void toonSessions(int count, int files) throws IOException {
+        Path sessions = Files.createDirectories(project.resolve(".toon-memory/memory/sessions"));
+        java.time.Instant now = java.time.Instant.now();
+        for (int i = 0; i < count; i++) {
+            StringBuilder touched = new StringBuilder();
+            for (int j = 0; j < files; j++) {
+                touched.append(j == 0 ? "" : ",").append("\"src/main/java/com/example/module").append(j).append("/Service").append(j)
+                        .append(".java\":\"").append(now).append('"');
+            }
+            Files.writeString(sessions.resolve("toon-" + i + ".json"), "{\"id\":\"toon-" + i + "\",\"agent\":\"claude\",\"pid\":"
+                    + (1000 + i) + ",\"branch\":\"feature/" + "x".repeat(50) + "\",\"startedAt\":\"" + now + "\",\"lastSeen\":\"" + now
+                    + "\",\"files\":{" + touched + "}}");
+        }
+    }
+
+    private Run toonStart(Map<String, String> more, String... args) {
+        Map<String, String> env = new HashMap<>(more);
+        env.put("ENGRAM_HOME", "");
+        List<String> all = new ArrayList<>(List.of("hook", "session-start", "claude", "--profile", "toon"));
+        all.addAll(List.of(args));
+        return engram("{\"cwd\":\"" + project + "\"}", env, all.toArray(String[]::new));
+    }
+
+    @Test
+    void sessionsAndTheFilesTheyShareAreCutToTheBudgetWithTheMemories() throws IOException {
+        seedProject(3, 100);
+        toonSessions(2, 800); // two sessions sharing 800 files printed 54,000 characters
+        String two = context(toonStart(Map.of()));
+        assertTrue(two.length() <= 2000 * 4, two.length() + " characters for a 2000-token budget");
+        assertTrue(two.contains("module-0: Module 0 owns"), "the memories keep their place:\n" + two);
+        assertTrue(two.contains("Active sessions (2, seen in the last 10 min):\n- claude (toon-memory)@feature/"), two);
+        assertTrue(two.matches("(?s).*\nFiles touched by more than one session:\n- src/.*\n- … and \\d+ more files"), two);
+
+        toonSessions(200, 8);
+        String many = context(toonStart(Map.of(), "--budget-tokens", "300"));
+        assertTrue(many.length() <= 300 * 4, many.length() + " characters for a 300-token budget:\n" + many);
+        assertTrue(many.contains("Active sessions (200, seen in the last 10 min):"), many);
+        assertTrue(many.contains("\n- … and "), many);
+        assertTrue(many.lines().allMatch(l -> l.length() <= 240), "no one line takes the section:\n" + many);
+    }
+
+    @Test
+    void noBudgetPrintsMoreThanTheTenThousandCharactersClaudeCodeKeepsInline() throws IOException {
+        seedProject(12, 1500);
+        toonSessions(20, 8);
+        Run env = toonStart(Map.of("ENGRAM_HOOK_BUDGET_TOKENS", "20000"));
+        assertTrue(context(env).length() <= 10_000, context(env).length() + " characters");
+        assertTrue(context(env).length() > 8_000, "the cap, not the default: " + context(env).length());
+        assertTrue(env.err().contains("ENGRAM_HOOK_BUDGET_TOKENS 20000 is more than the 2500 tokens (10000 characters) an agent keeps of a"
+                + " hook's output; using 2500"), env.err());
+        Run flag = toonStart(Map.of(), "--budget-tokens", "999999");
+        assertEquals(context(env), context(flag));
+        assertTrue(flag.err().contains("--budget-tokens 999999 is more than the 2500 tokens"), flag.err());
+    }
+
     @Test
     void badInputExitsZeroWithNothingHarmfulPrinted() {
         seed(0);
@@ -136,7 +205,7 @@ class SessionStartHookTest {
         }
         Run badBudget = engram("{}", Map.of("ENGRAM_HOOK_BUDGET_TOKENS", "lots"), "hook", "session-start");
         assertEquals(0, badBudget.code());
-        assertTrue(badBudget.err().contains("ENGRAM_HOOK_BUDGET_TOKENS 'lots' is not a number of tokens in 50..20000; using 2000"),
+        assertTrue(badBudget.err().contains("ENGRAM_HOOK_BUDGET_TOKENS 'lots' is not a number of tokens in 50..2500; using 2000"),
                 badBudget.err());
         Run badStore = engram("{}", Map.of("ENGRAM_STORE", "mysql://nope"), "hook", "session-start");
         assertEquals(0, badStore.code());
@@ -214,6 +283,47 @@ class SessionStartHookTest {
                 briefing);
         // the native profile has no toon folder to read
         assertEquals("", engram("{\"cwd\":\"" + project + "\"}", Map.of(), "hook", "session-start", "claude").out());
+    }
+
+    /** {@code engram hook stop} with the toon profile in the project, {@code stdin} as the event. */
+    private Run toonStop(String stdin) {
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        env.put("ENGRAM_PROFILE", "toon");
+        HookSubcommand.stdin = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(env, project, tmp, "Linux", new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run("hook", "stop");
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private List<String> projectKeys() {
+        Map<String, String> env = new HashMap<>();
+        env.put("ENGRAM_HOME", "");
+        ConfigLoader loader = new ConfigLoader(env, project, tmp, "Linux");
+        List<String> keys = new ArrayList<>();
+        try (Main.OpenEngine opened = Main.openEmbedded(loader.perProject(loader.load(new GlobalOptions())), Clock.systemUTC(), null)) {
+            opened.engine().export(null, r -> keys.add(r.memory().key()));
+        }
+        return keys;
+    }
+
+    @Test
+    void stopWithTheToonProfileWritesNoCheckpointWithoutASessionAndReadsNoEndlessTranscript() {
+        for (String stdin : List.of("", "not json{", "{}", "{\"session_id\":\"  \"}")) {
+            Run run = toonStop(stdin);
+            assertEquals(0, run.code(), run.err());
+            assertTrue(run.err().contains("the event names no session (session_id); no checkpoint written"), stdin + ": " + run.err());
+        }
+        assertEquals(List.of(), projectKeys(), "no checkpoint-<random> for a turn no session owns");
+        // /dev/zero never ends: read whole, it ran the JVM out of memory after 20 s
+        Run zero = toonStop("{\"session_id\":\"5f3c9a21-77aa\",\"transcript_path\":\"/dev/zero\"}");
+        assertEquals(0, zero.code(), zero.err());
+        assertTrue(zero.err().contains("engram hook stop: the transcript /dev/zero is not a regular file; going on without it"), zero.err());
+        assertTrue(zero.err().contains("checkpoint checkpoint-5f3c9a21 saved"), zero.err());
+        assertEquals(List.of("checkpoint-5f3c9a21"), projectKeys());
     }
 
     @Test

@@ -77,7 +77,8 @@ public final class PromptHook {
         Set<String> all = byZone.values().stream().flatMap(List::stream).map(HookMemory.Recalled::name)
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
         if (model.isEmpty()) return all;
-        String context = Transcript.tail(input.text("transcript_path"), settings.contextLines(), 300, false, json::readObject)
+        String context = Transcript.tail(input.text("transcript_path"), settings.contextLines(), 300, false, json::readObject,
+                        m -> log.accept("engram hook prompt: " + m))
                 .stream().map(m -> m.role() + ": " + m.text()).collect(Collectors.joining("\n"));
         String candidates = byZone.values().stream().flatMap(List::stream)
                 .map(r -> "- " + r.name() + " (" + r.entityType() + ")").collect(Collectors.joining("\n"));

@@ -50,7 +50,7 @@ public final class StopHook {
         try {
             if (model.isEmpty()) return Outcome.skip("no model is configured (set ENGRAM_LLM_URL or ENGRAM_LLM_KEY)");
             List<Transcript.Message> messages = Transcript.tail(input.text("transcript_path"),
-                    settings.saveTranscriptLines(), 400, true, json::readObject);
+                    settings.saveTranscriptLines(), 400, true, json::readObject, m -> log.accept("engram hook stop: " + m));
             if (messages.isEmpty()) return Outcome.skip("no messages in the transcript");
             int assistantWords = messages.stream().filter(m -> m.role().equals("assistant"))
                     .mapToInt(m -> Transcript.words(m.text())).sum();

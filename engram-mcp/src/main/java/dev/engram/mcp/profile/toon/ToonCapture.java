@@ -132,6 +132,7 @@ public final class ToonCapture {
     public static synchronized boolean append(Path memoryDir, Observation o, Instant now) throws IOException {
         // hooks of parallel tool calls run as separate processes: toon's lock keeps one from dropping another's line
         Files.createDirectories(memoryDir);
+        if (!Files.exists(file(memoryDir))) ignoreInGit(memoryDir);
         try (ToonLock lock = ToonLock.acquire(file(memoryDir))) {
             List<Observation> all = new ArrayList<>(read(memoryDir));
             for (Observation prev : all) {
@@ -152,6 +153,24 @@ public final class ToonCapture {
         if (!Files.exists(file(memoryDir))) return;
         try (ToonLock lock = ToonLock.acquire(file(memoryDir))) {
             write(memoryDir, List.of());
+        }
+    }
+
+    /** What the memory folder's .gitignore says when capture writes it (the log, its lock and its temporary files). */
+    static final String GITIGNORE = "# Engram's capture log (engram hook capture): this machine's tool calls, not for git.\n"
+            + "# data.toon is not listed: toon users may commit it on purpose.\n"
+            + ".gitignore\n" + FILE + "\n" + FILE + ".lock\n" + FILE + ".*.tmp\n";
+
+    /**
+     * Keeps the capture log out of the project's git ({@code git add -A} committed it, tool calls and all): a
+     * .gitignore beside it, written only when the folder has none (one there is the user's or toon's own). It lists
+     * itself, as the store's {@code .engram-store/.gitignore} does, so nothing of Engram's shows in git status.
+     */
+    private static void ignoreInGit(Path memoryDir) {
+        try {
+            Files.writeString(memoryDir.resolve(".gitignore"), GITIGNORE, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW);
+        } catch (IOException e) {
+            // there is one already (CREATE_NEW), or the folder refuses it: the log itself is what must be written
         }
     }
 
