@@ -175,6 +175,13 @@ class InstallRecoveryTest {
         Run uninstall = engram("uninstall", "--agent", "codex");
         assertTrue(uninstall.out().contains("codex: removed server from " + codex), uninstall.out());
         assertEquals("model = \"o3\"\n" + added, Files.readString(codex));
+
+        // a file init created, the user's table after Engram's: theirs stays, without the blank line that separated them
+        Files.delete(codex);
+        assertEquals(0, init("--agent", "codex", "--no-hooks").code());
+        Files.writeString(codex, Files.readString(codex) + added);
+        assertEquals(0, engram("uninstall", "--agent", "codex").code());
+        assertEquals(added.substring(1), Files.readString(codex));
     }
 
     @Test

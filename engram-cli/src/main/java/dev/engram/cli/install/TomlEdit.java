@@ -71,7 +71,10 @@ public final class TomlEdit {
         if (!placement.prefix().isEmpty() && head.endsWith(placement.prefix()) && !head.equals(placement.prefix())) {
             head = head.substring(0, head.length() - placement.prefix().length());
         }
-        return new TextRemoval(head + text.substring(t.end()), null);
+        String rest = text.substring(t.end());
+        // at the top of the file, the blank line that separated it from what follows goes too
+        if (head.isEmpty()) rest = rest.startsWith("\r\n") ? rest.substring(2) : rest.startsWith("\n") ? rest.substring(1) : rest;
+        return new TextRemoval(head + rest, null);
     }
 
     /**
