@@ -37,7 +37,7 @@ final class InitSubcommand implements Callable<Integer> {
     @Option(names = "--agent", split = ",", paramLabel = "NAME",
             description = "Agent(s) to register with, repeatable or comma-separated (default: the detected ones): ${COMPLETION-CANDIDATES}",
             completionCandidates = AgentNames.class)
-    List<String> agents = new ArrayList<>();
+    List<String> agents; // null: not given (the detected agents); given, it must name one ("--agent ," names none)
 
     @Option(names = "--scope", paramLabel = "local|global", defaultValue = "local",
             description = "local: the project's files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json…); global: the user's under the home")
@@ -107,9 +107,12 @@ final class InitSubcommand implements Callable<Integer> {
         return new Agent.Places(loader.projectRoot(), loader.home(), loader.osName(), loader.environment());
     }
 
-    /** The named agents, or every detected one; an unknown name stops the command before anything is written. */
+    /**
+     * The named agents, or (names null: --agent not given) every detected one; an unknown name, or an --agent that
+     * names none ({@code --agent ''}, {@code --agent ,}), stops the command before anything is written.
+     */
     static List<Agent> choose(List<String> names, Scope scope, Agent.Places places) {
-        if (!names.isEmpty()) {
+        if (names != null) {
             LinkedHashSet<Agent> out = new LinkedHashSet<>();
             for (String n : names) {
                 if (n.isBlank()) continue;
@@ -145,7 +148,7 @@ final class InitSubcommand implements Callable<Integer> {
      */
     static List<String> launchCommand(String flag, Map<String, String> env, Path runningJar, boolean windows) {
         if (flag != null) {
-            List<String> words = windows ? ShellWords.splitWindows(flag) : ShellWords.split(flag);
+            List<String> words = windows ? ShellWords.splitWindows(flag) : ShellWords.split(flag, "--command");
             if (words.isEmpty()) throw new EngramUserException("--command is empty; send the program that starts Engram, e.g. "
                     + "--command /usr/local/bin/engram or --command 'java -jar /opt/engram/engram.jar'");
             String program = words.get(0);

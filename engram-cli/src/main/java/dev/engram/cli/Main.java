@@ -99,11 +99,20 @@ public final class Main {
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), dev.engram.platform.UserHome.current(),
                 System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
                 dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
-        NativeLibraries.useCacheIn(main.configLoader.dataDir().resolve("native"));
+        if (!installerDryRun(args)) NativeLibraries.useCacheIn(main.configLoader.dataDir().resolve("native"));
         int code = main.run(args);
         if (code != SERVING) {
             System.exit(code);
         }
+    }
+
+    /**
+     * Whether this is {@code engram init --dry-run} or {@code engram uninstall --dry-run}: they open no store and promise
+     * to write nothing, so the native libraries are not copied into the data folder (which would create it) for them.
+     */
+    static boolean installerDryRun(String[] args) {
+        List<String> words = List.of(args);
+        return words.contains("--dry-run") && (words.contains("init") || words.contains("uninstall"));
     }
 
     /** How the CLI opens a store: the configured embedding model only for the commands that get one. */

@@ -13,6 +13,11 @@ final class ShellWords {
         return split(s, true, "--args");
     }
 
+    /** POSIX shell words of the option {@code option}, which an error names. */
+    static List<String> split(String s, String option) {
+        return split(s, true, option);
+    }
+
     /**
      * As Windows users write a command line: whitespace separates, double or single quotes group, and a
      * backslash is a path separator, never an escape ({@code "C:\Program Files\Java\bin\java.exe"}).

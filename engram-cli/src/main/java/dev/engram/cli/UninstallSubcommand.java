@@ -6,7 +6,6 @@ import dev.engram.cli.install.InstallManifest;
 import dev.engram.cli.install.Installer;
 import dev.engram.cli.install.Scope;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +25,7 @@ final class UninstallSubcommand implements Callable<Integer> {
     EngramCommand root;
 
     @Option(names = "--agent", split = ",", paramLabel = "NAME", description = "Agent(s) to remove Engram from (default: all)")
-    List<String> agents = new ArrayList<>();
+    List<String> agents; // null: not given (every agent)
 
     @Option(names = "--scope", paramLabel = "local|global", defaultValue = "local", description = "local: this project's files; global: the user's")
     String scope;
@@ -40,9 +39,11 @@ final class UninstallSubcommand implements Callable<Integer> {
         ConfigLoader loader = main.configLoader();
         Scope s = Scope.parse(scope);
         Agent.Places places = InitSubcommand.places(loader);
-        List<String> names = agents.isEmpty() ? Agents.names()
+        List<String> names = agents == null ? Agents.names()
                 : InitSubcommand.choose(agents, s, places).stream().map(Agent::name).toList();
-        return InstallManifest.locked(loader.dataDir().resolve(InstallManifest.FILE), dryRun, main.json()::readObject, main.json()::write,
+        java.nio.file.Path record = loader.dataDir().resolve(InstallManifest.FILE);
+        // no record: nothing to take out, and no reason to create the data folder for a lock
+        return InstallManifest.locked(record, dryRun || !java.nio.file.Files.exists(record), main.json()::readObject, main.json()::write,
                 manifest -> new Installer(manifest, main.out()).uninstall(names, s, places, dryRun)) ? 0 : 1;
     }
 }

@@ -12,7 +12,8 @@ import java.util.function.Function;
  * What {@code engram init} added, so {@code engram uninstall} takes out exactly that: one record per
  * entry written (a server, a hook), with the file, whether init created the file and its folders, and
  * the placement the edit needs to undo itself. Kept as {@code installs.json} in the user's Engram data
- * folder; entries init found already present are not recorded, so uninstall never removes them.
+ * folder; entries init found already present are not recorded, so uninstall never removes them, unless they are
+ * byte for byte what init writes (an init that stopped before saving its record wrote them): those are adopted.
  */
 public final class InstallManifest {
     public static final String FILE = "installs.json";
@@ -100,9 +101,20 @@ public final class InstallManifest {
         return List.copyOf(records);
     }
 
-    /** Adds a record, replacing an older one for the same file and kind (that entry was re-added). */
+    /**
+     * Adds a record, replacing an older one for the same file and kind in its place (that entry was re-added): the
+     * order stays that of the first init, so uninstall, which takes entries out last first, still takes out the one
+     * that created a shared container after those added into it.
+     */
     public void put(Record r) {
-        records.removeIf(x -> x.file().equals(r.file()) && x.kind().equals(r.kind()));
+        for (int i = 0; i < records.size(); i++) {
+            Record x = records.get(i);
+            if (x.file().equals(r.file()) && x.kind().equals(r.kind())) {
+                records.set(i, r);
+                records.removeIf(y -> y != r && y.file().equals(r.file()) && y.kind().equals(r.kind()));
+                return;
+            }
+        }
         records.add(r);
     }
 

@@ -64,62 +64,111 @@ public final class Installer {
     public boolean install(List<Agent> agents, Plan plan) throws IOException {
         boolean ok = true;
         boolean changed = false;
-        for (Agent agent : agents) {
-            if (agent.withoutMcp() != null) {
-                out.println(agent.name() + ": refused: " + agent.withoutMcp() + ". Nothing was written for " + agent.name() + ".");
-                ok = false;
-                continue;
+        try {
+            for (Agent agent : agents) {
+                if (agent.withoutMcp() != null) {
+                    out.println(agent.name() + ": refused: " + agent.withoutMcp() + ". Nothing was written for " + agent.name() + ".");
+                    ok = false;
+                    continue;
+                }
+                Path main = agent.file(plan.scope(), plan.places());
+                if (main == null) {
+                    out.println(agent.name() + ": refused: it has no " + plan.scope().key() + " MCP config; use --scope "
+                            + (plan.scope() == Scope.LOCAL ? "global" : "local"));
+                    ok = false;
+                    continue;
+                }
+                Edits edits = edits(agent, plan);
+                if (edits.refusal() != null) {
+                    out.println(agent.name() + ": refused: " + edits.refusal() + ". Nothing was written for " + agent.name()
+                            + "; fix the file (or move it away) and run engram init again.");
+                    ok = false;
+                    continue;
+                }
+                try {
+                    changed |= apply(agent, plan, edits);
+                } catch (IOException e) {
+                    // what was written before the failure is recorded (apply records each file as it goes)
+                    out.println(agent.name() + ": failed: " + ConfigFiles.why(e) + ". What was written for " + agent.name()
+                            + " before it is recorded, so engram uninstall takes it out; fix the cause and run engram init again.");
+                    ok = false;
+                    continue;
+                }
+                for (String n : edits.notes()) out.println(agent.name() + ": " + n);
+                saveIfChanged(plan.dryRun()); // each agent's record is kept as soon as its files are written
             }
-            Path main = agent.file(plan.scope(), plan.places());
-            if (main == null) {
-                out.println(agent.name() + ": refused: it has no " + plan.scope().key() + " MCP config; use --scope "
-                        + (plan.scope() == Scope.LOCAL ? "global" : "local"));
-                ok = false;
-                continue;
-            }
-            Edits edits = edits(agent, plan);
-            if (edits.refusal() != null) {
-                out.println(agent.name() + ": refused: " + edits.refusal() + ". Nothing was written for " + agent.name()
-                        + "; fix the file (or move it away) and run engram init again.");
-                ok = false;
-                continue;
-            }
-            changed |= apply(agent, plan, edits);
-            for (String n : edits.notes()) out.println(agent.name() + ": " + n);
+        } finally {
+            saveIfChanged(plan.dryRun());
         }
-        if (!plan.dryRun() && changed) manifest.save();
         if (!changed && ok) out.println("Nothing changed: Engram was already registered.");
         if (plan.dryRun()) out.println("Dry run: nothing was written.");
         return ok;
     }
 
+    /** Whether the manifest has records not yet saved. */
+    private boolean unsaved;
+
+    private void saveIfChanged(boolean dryRun) throws IOException {
+        if (dryRun || !unsaved) return;
+        manifest.save();
+        unsaved = false;
+    }
+
     /**
      * One agent's edits, computed before anything is written: each file's text before (null: missing) and
-     * after, the manifest records, what to say, or why the agent is refused.
+     * after, the manifest records to add and those to drop (hooks an earlier init added that this one does not
+     * ask for), what to say, or why the agent is refused.
      */
     private record Edits(Map<Path, String> before, Map<Path, String> after, List<InstallManifest.Record> records,
-                         List<String> notes, String refusal) {
+                         List<InstallManifest.Record> dropped, List<String> notes, String refusal) {
+        Edits refused(String why) {
+            return new Edits(before, after, records, dropped, notes, why);
+        }
     }
 
     private Edits edits(Agent agent, Plan plan) throws IOException {
-        Map<Path, String> before = new LinkedHashMap<>();
-        Map<Path, String> after = new LinkedHashMap<>();
-        List<InstallManifest.Record> records = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        for (Op op : ops(agent, plan)) {
+        Edits edits = new Edits(new LinkedHashMap<>(), new LinkedHashMap<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), null);
+        Map<Path, String> before = edits.before();
+        Map<Path, String> after = edits.after();
+        List<InstallManifest.Record> records = edits.records();
+        List<String> notes = edits.notes();
+        List<Op> ops = ops(agent, plan);
+        java.util.Set<Path> adopted = new java.util.HashSet<>();
+        java.util.Set<String> byHand = new java.util.HashSet<>();
+        for (Op op : ops) {
+            boolean json = op.format() != null && op.format().json();
             if (!before.containsKey(op.file())) {
-                String text = ConfigFiles.read(op.file());
+                String text;
+                try {
+                    text = ConfigFiles.read(op.file());
+                } catch (ConfigFiles.Unreadable e) {
+                    return edits.refused(e.getMessage());
+                }
                 before.put(op.file(), text);
                 // a missing file, or a blank JSON one (touched, never written), starts as an empty object
-                boolean json = op.format() != null && op.format().json();
                 after.put(op.file(), text == null || (json && text.isBlank()) ? (json ? "{}\n" : "") : text);
+                try {
+                    List<InstallManifest.Record> found = adopt(agent, plan, ops.stream().filter(o -> o.file().equals(op.file())).toList(), text);
+                    if (found != null) {
+                        adopted.add(op.file());
+                        records.addAll(found);
+                        for (InstallManifest.Record r : found) {
+                            notes.add(r.kind() + " already in " + op.file() + " (unchanged; " + (plan.dryRun() ? "would be recorded" : "now recorded")
+                                    + ", so engram uninstall takes it out)");
+                        }
+                    }
+                } catch (JsonDocument.SyntaxError | JsonEdit.Conflict e) {
+                    // the edit below says what is wrong with the file
+                }
             }
+            if (adopted.contains(op.file())) continue;
             String text = after.get(op.file());
             String original = before.get(op.file());
             boolean created = original == null;
             try {
                 InstallManifest.Record added = null;
                 boolean replaced = false;
+                boolean hand = false;
                 if (op.plugin() != null) {
                     if (!op.plugin().equals(original)) {
                         if (original != null && !OpenCodePlugin.ours(original)) {
@@ -143,17 +192,28 @@ public final class Installer {
                     if (JsonEdit.add(text, jsonc, op.json()) instanceof JsonEdit.Inserted ins) {
                         // a hook an earlier init added for this kind, with other words (another profile): replaced, not joined
                         InstallManifest.Record prev = op.json().key() == null ? recorded(op.file(), op.kind()) : null;
-                        JsonEdit.Removed old = prev != null && prev.json() != null && prev.json().entry().key() == null
-                                ? JsonEdit.remove(text, jsonc, prev.json()) : null;
-                        if (old instanceof JsonEdit.Deleted d && JsonEdit.add(d.text(), jsonc, op.json()) instanceof JsonEdit.Inserted swap) {
-                            after.put(op.file(), swap.text());
-                            added = record(agent, plan, op, prev.createdFile(), swap.placement(), null, prev.blankOriginal(), null, null)
-                                    .withFolders(prev.createdFolders());
-                            replaced = true;
+                        if (op.json().key() == null && byHand(text, jsonc, op.json(), prev)) {
+                            hand = true;
+                            byHand.add(op.kind());
                         } else {
-                            after.put(op.file(), ins.text());
-                            added = record(agent, plan, op, created, ins.placement(), null, blank(original), null, null);
-                            replaced = ins.placement().replaced() != null;
+                            JsonEdit.Removed old = prev != null && prev.json() != null && prev.json().entry().key() == null
+                                    ? JsonEdit.remove(text, jsonc, prev.json()) : null;
+                            if (old instanceof JsonEdit.Deleted d && JsonEdit.add(d.text(), jsonc, op.json()) instanceof JsonEdit.Inserted swap) {
+                                after.put(op.file(), swap.text());
+                                JsonEdit.Placement p = swap.placement();
+                                // the containers the first init created stay Engram's to take out (they may still hold
+                                // Engram's other hooks now, so the swap alone did not remove them)
+                                if (prev.json().anchorDepth() < p.anchorDepth()) {
+                                    p = new JsonEdit.Placement(p.entry(), prev.json().anchorDepth(), prev.json().emptyInner(), p.replaced());
+                                }
+                                added = record(agent, plan, op, prev.createdFile(), p, null, prev.blankOriginal(), null, null)
+                                        .withFolders(prev.createdFolders());
+                                replaced = true;
+                            } else {
+                                after.put(op.file(), ins.text());
+                                added = record(agent, plan, op, created, ins.placement(), null, blank(original), null, null);
+                                replaced = ins.placement().replaced() != null;
+                            }
                         }
                     }
                 } else {
@@ -164,19 +224,132 @@ public final class Installer {
                         replaced = t.placement().replaced() != null;
                     }
                 }
-                if (added == null) {
+                if (hand) {
+                    notes.add(op.kind() + " already in " + op.file() + " (registered by hand with the same command; left as it is)");
+                } else if (added == null) {
                     notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
                 } else {
                     records.add(replaced ? chained(added) : added);
                     notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file());
                 }
             } catch (JsonDocument.SyntaxError e) {
-                return new Edits(before, after, records, notes, op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage());
+                return edits.refused(op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage());
             } catch (JsonEdit.Conflict e) {
-                return new Edits(before, after, records, notes, op.file() + " cannot take the entry: " + e.getMessage());
+                return edits.refused(op.file() + " cannot take the entry: " + e.getMessage());
             }
         }
-        return new Edits(before, after, records, notes, null);
+        try {
+            dropStaleHooks(agent, plan, ops, byHand, edits);
+        } catch (JsonDocument.SyntaxError e) {
+            return edits.refused(e.getMessage());
+        }
+        for (Map.Entry<Path, String> e : after.entrySet()) {
+            String readOnly = e.getValue().equals(before.get(e.getKey())) ? null : ConfigFiles.readOnly(e.getKey());
+            if (readOnly != null) {
+                return edits.refused(readOnly + ", and engram init does not change a file you made read-only; make it writable"
+                        + " (chmod u+w " + e.getKey() + ") or leave this agent out");
+            }
+        }
+        return edits;
+    }
+
+    /**
+     * The hooks an earlier init recorded adding for this agent here that this run does not ask for (--capture or
+     * toon's stop hook left out, another --command): taken out, so a re-run leaves the hooks it was asked for and
+     * not the old ones beside them. The user's own hooks are never touched (they have no record). Only when this
+     * run registers hooks: --no-hooks, or a command its shell cannot run, leaves them as they are.
+     */
+    private void dropStaleHooks(Agent agent, Plan plan, List<Op> ops, java.util.Set<String> byHand, Edits edits)
+            throws JsonDocument.SyntaxError {
+        if (ops.stream().noneMatch(o -> o.kind().startsWith("hook ") && o.json() != null)) return;
+        java.util.Set<String> asked = new java.util.HashSet<>();
+        for (Op o : ops) if (!byHand.contains(o.kind())) asked.add(o.kind());
+        List<InstallManifest.Record> all = manifest.records();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            InstallManifest.Record r = all.get(i);
+            if (!r.agent().equals(agent.name()) || !r.scope().equals(plan.scope().key()) || asked.contains(r.kind())) continue;
+            if (r.json() == null || r.json().entry().key() != null || !edits.after().containsKey(r.path())) continue;
+            String text = edits.after().get(r.path());
+            JsonEdit.Removed removed;
+            try {
+                removed = JsonEdit.remove(text, !"json".equals(r.format()), r.json());
+            } catch (JsonDocument.SyntaxError e) {
+                throw new JsonDocument.SyntaxError(r.path() + " is not valid JSON: " + e.getMessage());
+            }
+            if (removed instanceof JsonEdit.Deleted d) {
+                edits.after().put(r.path(), d.text());
+                edits.dropped().add(r);
+                edits.notes().add(r.kind() + (plan.dryRun() ? " would be removed from " : " removed from ") + r.path()
+                        + " (an earlier engram init added it; this one does not ask for it)");
+            } else if (removed instanceof JsonEdit.Gone) {
+                edits.dropped().add(r);
+            } else {
+                edits.notes().add("left the " + r.kind() + " an earlier engram init added in " + r.path() + ": it was changed since;"
+                        + " engram uninstall leaves it too");
+            }
+        }
+    }
+
+    /**
+     * Whether a hook with this very command line is already registered in another shape (with a matcher or a
+     * timeout of the user's): the agent would run Engram's hook twice if init added its own. Not the entry an earlier
+     * init recorded ({@code prev}): that one is replaced as usual.
+     */
+    private static boolean byHand(String text, boolean jsonc, JsonEdit.Entry entry, InstallManifest.Record prev)
+            throws JsonDocument.SyntaxError {
+        List<String> mine = commands(entry.value());
+        for (Object element : JsonEdit.elements(text, jsonc, entry.path())) {
+            if (prev != null && prev.json() != null && JsonDocument.same(element, prev.json().entry().value())) continue;
+            if (commands(element).stream().anyMatch(mine::contains)) return true;
+        }
+        return false;
+    }
+
+    /** The command lines of a hook entry: a handler's own, or those of a matcher group's handlers. */
+    private static List<String> commands(Object entry) {
+        List<String> out = new ArrayList<>();
+        if (!(entry instanceof Map<?, ?> m)) return out;
+        if (m.get("command") instanceof String c) out.add(c);
+        if (m.get("hooks") instanceof List<?> handlers) {
+            for (Object h : handlers) if (h instanceof Map<?, ?> hm && hm.get("command") instanceof String c) out.add(c);
+        }
+        return out;
+    }
+
+    /**
+     * The records of entries already in {@code file} exactly as init writes them, that no record accounts for (an
+     * init whose record was lost: one that stopped half way, before installs.json was saved): null unless every op of
+     * the file finds its entry, and taking them out (last first, as uninstall does) then adding them back gives the
+     * file byte for byte. Only then is uninstall sure to take out precisely what init would have added; a file
+     * that was nothing but them counts as created by init. YAML entries are not adopted.
+     */
+    private List<InstallManifest.Record> adopt(Agent agent, Plan plan, List<Op> fileOps, String text)
+            throws JsonDocument.SyntaxError, JsonEdit.Conflict {
+        if (text == null || text.isBlank() || fileOps.stream().anyMatch(o -> recorded(o.file(), o.kind()) != null)) return null;
+        Op first = fileOps.get(0);
+        if (first.plugin() != null) {
+            return first.plugin().equals(text) ? List.of(record(agent, plan, first, true, null, null, null, null,
+                    new OpenCodePlugin.Placement(text, null))) : null;
+        }
+        if (first.format() == Agent.Format.YAML) return null;
+        if (first.format() == Agent.Format.TOML) {
+            if (fileOps.size() != 1) return null;
+            TomlEdit.Added t = TomlEdit.adopt(text, first.tomlTable(), first.tomlBlock());
+            return t == null ? null : List.of(record(agent, plan, first, t.text().isEmpty(), null, t.placement(), null, null, null));
+        }
+        boolean jsonc = first.format().jsonc();
+        List<JsonEdit.Placement> placements = new ArrayList<>();
+        String now = text;
+        for (int i = fileOps.size() - 1; i >= 0; i--) {
+            JsonEdit.Inserted found = JsonEdit.adopt(now, jsonc, fileOps.get(i).json());
+            if (found == null) return null;
+            placements.add(0, found.placement());
+            now = found.text();
+        }
+        boolean created = now.equals(JsonEdit.newlines(text, "{}\n"));
+        List<InstallManifest.Record> out = new ArrayList<>();
+        for (int i = 0; i < fileOps.size(); i++) out.add(record(agent, plan, fileOps.get(i), created, placements.get(i), null, null, null, null));
+        return out;
     }
 
     /**
@@ -227,10 +400,13 @@ public final class Installer {
         return manifest.records().stream().filter(r -> r.path().equals(file) && r.kind().equals(kind)).findFirst().orElse(null);
     }
 
-    /** Writes (or, in a dry run, prints) the agent's changed files and records them; whether any file changed. */
+    /**
+     * Writes (or, in a dry run, prints) the agent's changed files; whether any file changed. Each file's records are
+     * put in the manifest as soon as it is written, so a later failure does not leave entries uninstall cannot find.
+     */
     private boolean apply(Agent agent, Plan plan, Edits edits) throws IOException {
         boolean changed = false;
-        List<InstallManifest.Record> records = new ArrayList<>(edits.records());
+        java.util.Set<Path> written = new java.util.HashSet<>();
         for (Map.Entry<Path, String> e : edits.after().entrySet()) {
             String old = edits.before().get(e.getKey());
             if (e.getValue().equals(old)) continue;
@@ -244,10 +420,27 @@ public final class Installer {
             Files.createDirectories(e.getKey().toAbsolutePath().getParent());
             ConfigFiles.write(e.getKey(), e.getValue());
             // the folders this write created go with the file at uninstall
-            if (old == null) records.replaceAll(r -> r.path().equals(e.getKey()) && r.createdFile() ? r.withFolders(folders) : r);
+            record(edits, e.getKey(), old == null ? folders : null);
+            written.add(e.getKey());
         }
-        if (!plan.dryRun()) records.forEach(manifest::put);
+        if (!plan.dryRun()) {
+            for (Path file : edits.after().keySet()) if (!written.contains(file)) record(edits, file, null); // entries adopted as they are
+        }
         return changed;
+    }
+
+    /** Puts the records of one file in the manifest (with the folders its write created) and drops those it no longer holds. */
+    private void record(Edits edits, Path file, List<String> folders) {
+        for (InstallManifest.Record r : edits.records()) {
+            if (!r.path().equals(file)) continue;
+            manifest.put(folders != null && r.createdFile() ? r.withFolders(folders) : r);
+            unsaved = true;
+        }
+        for (InstallManifest.Record r : edits.dropped()) {
+            if (!r.path().equals(file) || !manifest.records().contains(r)) continue;
+            manifest.remove(r);
+            unsaved = true;
+        }
     }
 
     /** Takes out what init added for these agents at this scope; returns false when a file was refused. */
@@ -260,8 +453,12 @@ public final class Installer {
             mine.add(r);
         }
         if (mine.isEmpty()) {
+            Scope other = scope == Scope.LOCAL ? Scope.GLOBAL : Scope.LOCAL;
+            boolean elsewhere = manifest.records().stream().anyMatch(r -> r.scope().equals(other.key()) && agents.contains(r.agent()));
             out.println("Nothing to remove: engram init added nothing here at " + scope.key() + " scope"
-                    + (agents.size() < Agents.ALL.size() ? " for " + String.join(", ", agents) : "") + ".");
+                    + (agents.size() < Agents.ALL.size() ? " for " + String.join(", ", agents) : "")
+                    + (elsewhere ? " (init --scope " + other.key() + " entries are removed with uninstall --scope " + other.key() + ")" : "")
+                    + ".");
             return true;
         }
         boolean ok = true;
@@ -275,7 +472,15 @@ public final class Installer {
             Path file = r.path();
             if (refused.contains(file)) continue;
             if (!before.containsKey(file)) {
-                String text = ConfigFiles.read(file);
+                String text;
+                try {
+                    text = ConfigFiles.read(file);
+                } catch (ConfigFiles.Unreadable e) {
+                    out.println(r.agent() + ": refused: " + e.getMessage() + ". It was left untouched; fix it and run engram uninstall again.");
+                    refused.add(file);
+                    ok = false;
+                    continue;
+                }
                 before.put(file, text);
                 after.put(file, text);
             }
@@ -312,7 +517,8 @@ public final class Installer {
                     TextRemoval removal = r.yaml() != null ? YamlEdit.remove(text, r.yaml()) : TomlEdit.remove(text, r.toml());
                     if (removal.edited() != null) {
                         out.println(r.agent() + ": left " + (r.yaml() != null ? "the " + r.kind() : "[" + r.toml().table() + "]")
-                                + " in " + file + ": it was changed since engram init wrote it");
+                                + " in " + file + ": it was changed since engram init wrote it"
+                                + (removal.edited().endsWith(" added under it") ? " (" + removal.edited() + ")" : ""));
                         done.add(r);
                         continue;
                     }
@@ -340,6 +546,14 @@ public final class Installer {
             Path file = e.getKey();
             String old = before.get(file);
             if (refused.contains(file) || old == null || old.equals(e.getValue())) continue;
+            String readOnly = ConfigFiles.readOnly(file);
+            if (readOnly != null) {
+                out.println("refused: " + readOnly + ", and engram uninstall does not change a file you made read-only; it was left"
+                        + " untouched: make it writable (chmod u+w " + file + ") and run engram uninstall again.");
+                refused.add(file);
+                ok = false;
+                continue;
+            }
             if (dryRun) {
                 if (e.getValue() == null) out.println("would delete " + file);
                 else {
@@ -348,19 +562,13 @@ public final class Installer {
                 }
                 continue;
             }
-            if (e.getValue() == null) {
-                Files.deleteIfExists(file);
-                for (String folder : deleteFolders.getOrDefault(file, List.of())) {
-                    Path f = Path.of(folder);
-                    try (var entries = Files.list(f)) {
-                        if (entries.findAny().isPresent()) break;
-                    } catch (IOException x) {
-                        break;
-                    }
-                    Files.deleteIfExists(f);
-                }
-            } else {
-                ConfigFiles.write(file, e.getValue());
+            try {
+                write(file, e.getValue(), deleteFolders.getOrDefault(file, List.of()));
+            } catch (IOException x) {
+                out.println("failed: " + ConfigFiles.why(x) + "; " + file + " keeps what engram init added, and its record stays: fix the"
+                        + " cause and run engram uninstall again.");
+                refused.add(file);
+                ok = false;
             }
         }
         if (!dryRun) {
@@ -370,6 +578,24 @@ public final class Installer {
             out.println("Dry run: nothing was written.");
         }
         return ok;
+    }
+
+    /** Writes a file's new text, or (null) deletes it and the folders init created for it that are empty now. */
+    private static void write(Path file, String text, List<String> createdFolders) throws IOException {
+        if (text != null) {
+            ConfigFiles.write(file, text);
+            return;
+        }
+        Files.deleteIfExists(file);
+        for (String folder : createdFolders) {
+            Path f = Path.of(folder);
+            try (var entries = Files.list(f)) {
+                if (entries.findAny().isPresent()) break;
+            } catch (IOException x) {
+                break;
+            }
+            Files.deleteIfExists(f);
+        }
     }
 
     /** Whether {@code file} is one this agent's config (or hooks) would use here: uninstall keeps to this project. */

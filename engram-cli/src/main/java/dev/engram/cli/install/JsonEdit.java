@@ -79,13 +79,14 @@ public final class JsonEdit {
         while (depth < path.size()) {
             Member m = ((Obj) container).member(path.get(depth));
             if (m == null) break;
-            boolean last = depth == path.size() - 1;
-            if (m.value() instanceof Obj || (last && entry.key() == null && m.value() instanceof Arr)) {
+            // the last step of a list entry must be an array, every other step an object ("SessionStart": {} is refused)
+            boolean array = depth == path.size() - 1 && entry.key() == null;
+            if (array ? m.value() instanceof Arr : m.value() instanceof Obj) {
                 container = m.value();
                 depth++;
             } else {
                 throw new Conflict("\"" + String.join(".", path.subList(0, depth + 1)) + "\" is not "
-                        + (last && entry.key() == null ? "an array" : "an object"));
+                        + (array ? "an array" : "an object"));
             }
         }
         if (depth == path.size()) {
@@ -150,6 +151,30 @@ public final class JsonEdit {
             out = removeItem(out, parent, at, depth == placement.anchorDepth() ? placement.emptyInner() : "");
         }
         return new Deleted(out, JsonDocument.parse(out, jsonc).members().isEmpty());
+    }
+
+    /** The plain values of the array at {@code path} (empty when there is none), for recognising entries written by hand. */
+    public static List<Object> elements(String text, boolean jsonc, List<String> path) throws JsonDocument.SyntaxError {
+        return locate(JsonDocument.parse(text, jsonc), path, path.size()) instanceof Arr arr ? arr.elements().stream().map(Node::value).toList()
+                : List.of();
+    }
+
+    /**
+     * How init would have placed {@code entry} to give exactly {@code text} (null when it would not have): the text
+     * without the entry, and the placement adding it back gives. The entry is taken out with the containers it
+     * alone holds open (the fewest left is tried first), and kept only when adding it back gives the text byte for
+     * byte: uninstall then takes out precisely what init would have added, and nothing the user wrote differently.
+     */
+    public static Inserted adopt(String text, boolean jsonc, Entry entry) throws JsonDocument.SyntaxError {
+        for (int depth = 0; depth <= entry.path().size(); depth++) {
+            if (!(remove(text, jsonc, new Placement(entry, depth, "", null)) instanceof Deleted d)) return null;
+            try {
+                if (add(d.text(), jsonc, entry) instanceof Inserted ins && ins.text().equals(text)) return new Inserted(d.text(), ins.placement());
+            } catch (Conflict e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** The container at {@code path[0, depth)}, or null when a step is missing. */

@@ -9,18 +9,28 @@ import java.util.List;
  * it defines, and adds or takes out one whole {@code [table]} as text, leaving the rest byte for byte.
  */
 public final class TomlTables {
-    /** A {@code [name]} table: {@code [start, end)} runs from its header line to the next header or the end. */
+    /**
+     * A {@code [name]} table: {@code [start, end)} runs from its header line to the end of its last key's line (its
+     * line break included). Blank lines and comments after that belong to what follows: a comment the user wrote
+     * above the next table is not part of this one.
+     */
     public record Table(String name, int start, int end) {
     }
 
-    /** The file's tables (array-of-tables headers too) and the full dotted path of every key. */
-    public record Scan(List<Table> tables, List<String> keys) {
+    /**
+     * The file's tables (array-of-tables headers too), the full dotted path of every key and header ({@code keys}),
+     * and of every key given a value ({@code values}: {@code mcp_servers = {…}} defines mcp_servers as an inline table).
+     */
+    public record Scan(List<Table> tables, List<String> keys, List<String> values) {
     }
 
     private final String text;
     private int pos;
     private final List<Table> tables = new ArrayList<>();
     private final List<String> keys = new ArrayList<>();
+    private final List<String> values = new ArrayList<>();
+    /** Where each table's last line ends. */
+    private final List<Integer> ends = new ArrayList<>();
 
     private TomlTables(String text) {
         this.text = text;
@@ -32,10 +42,9 @@ public final class TomlTables {
         List<Table> closed = new ArrayList<>();
         for (int i = 0; i < t.tables.size(); i++) {
             Table open = t.tables.get(i);
-            int end = i + 1 < t.tables.size() ? t.tables.get(i + 1).start() : text.length();
-            closed.add(new Table(open.name(), open.start(), end));
+            closed.add(new Table(open.name(), open.start(), t.ends.get(i)));
         }
-        return new Scan(List.copyOf(closed), List.copyOf(t.keys));
+        return new Scan(List.copyOf(closed), List.copyOf(t.keys), List.copyOf(t.values));
     }
 
     private void document() throws JsonDocument.SyntaxError {
@@ -53,13 +62,16 @@ public final class TomlTables {
                 if (arrayOfTables) expect(']');
                 endOfLine();
                 tables.add(new Table(table, start, -1));
+                ends.add(lineEnd());
                 keys.add(table);
             } else {
                 String k = key('=');
                 expect('=');
                 value();
                 endOfLine();
+                if (!ends.isEmpty()) ends.set(ends.size() - 1, lineEnd());
                 keys.add(table.isEmpty() ? k : table + "." + k);
+                values.add(table.isEmpty() ? k : table + "." + k);
             }
         }
     }
@@ -202,6 +214,11 @@ public final class TomlTables {
         }
         if (pos < text.length() && text.charAt(pos) == '\r') pos++;
         if (pos < text.length() && text.charAt(pos) != '\n') throw error("unexpected text after a value");
+    }
+
+    /** Past the line break that ends the current line (endOfLine stops before it). */
+    private int lineEnd() {
+        return pos < text.length() ? pos + 1 : pos;
     }
 
     private void expect(char c) throws JsonDocument.SyntaxError {
