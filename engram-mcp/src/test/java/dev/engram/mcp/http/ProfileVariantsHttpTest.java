@@ -119,6 +119,34 @@ class ProfileVariantsHttpTest {
     }
 
     @Test
+    void aSessionKeepsItsPresetWhenLaterRequestsOmitOrChangeTheHeader() {
+        // the header goes with initialize only, then another one: every later request still reaches recall-only
+        java.util.concurrent.atomic.AtomicBoolean initialized = new java.util.concurrent.atomic.AtomicBoolean();
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                .endpoint("/mcp").httpRequestCustomizer((b, method, uri, body, ctx) -> {
+                    b.header("Authorization", "Bearer " + TOKEN);
+                    if (body != null && body.contains("\"initialize\"")) {
+                        b.header(MementoModes.HEADER, "recall-only");
+                        initialized.set(true);
+                    } else if (initialized.get()) {
+                        b.header(MementoModes.HEADER, "write-only");
+                    }
+                }).build();
+        McpSyncClient c = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20)).build();
+        try {
+            c.initialize();
+            List<String> listed = tools(c);
+            assertTrue(listed.contains("recall") && !listed.contains("remember"), listed.toString());
+            var refused = org.junit.jupiter.api.Assertions.assertThrows(io.modelcontextprotocol.spec.McpError.class,
+                    () -> c.callTool(CallToolRequest.builder("remember")
+                            .arguments(Map.of("content", "x", "topic", "t", "type", "fact")).build()));
+            assertTrue(refused.getMessage().contains("Unknown tool"), refused.getMessage());
+        } finally {
+            c.closeGracefully();
+        }
+    }
+
+    @Test
     void anUnknownPresetIsRefusedAfterAuthentication() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
