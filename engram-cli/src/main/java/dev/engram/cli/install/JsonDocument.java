@@ -69,9 +69,12 @@ public final class JsonDocument {
         }
     }
 
+    /** Deeper than any agent's settings go; a deeper file is refused instead of overflowing the parser's stack. */
+    static final int MAX_DEPTH = 256;
     private final String text;
     private final boolean comments;
     private int pos;
+    private int depth;
 
     private JsonDocument(String text, boolean comments) {
         this.text = text;
@@ -101,9 +104,12 @@ public final class JsonDocument {
         skipSpace();
         if (pos >= text.length()) throw error("unexpected end of file");
         char c = text.charAt(pos);
+        if ((c == '{' || c == '[') && ++depth > MAX_DEPTH) {
+            throw error("objects and arrays nested more than " + MAX_DEPTH + " deep");
+        }
         return switch (c) {
-            case '{' -> object();
-            case '[' -> array();
+            case '{' -> exit(object());
+            case '[' -> exit(array());
             case '"' -> {
                 int start = pos;
                 String s = string();
@@ -111,6 +117,11 @@ public final class JsonDocument {
             }
             default -> literal();
         };
+    }
+
+    private Node exit(Node container) {
+        depth--;
+        return container;
     }
 
     private Obj object() throws SyntaxError {
@@ -183,6 +194,9 @@ public final class JsonDocument {
                 case 't' -> out.append('\t');
                 case 'u' -> {
                     if (pos + 4 > text.length()) throw error("a short \\u escape");
+                    if (!text.substring(pos, pos + 4).chars().allMatch(h -> Character.digit(h, 16) >= 0 && h < 0x80)) {
+                        throw error("a bad \\u escape (four hex digits expected)");
+                    }
                     try {
                         out.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
                     } catch (NumberFormatException x) {

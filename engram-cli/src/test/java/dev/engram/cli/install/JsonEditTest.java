@@ -1,5 +1,6 @@
 package dev.engram.cli.install;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -121,5 +122,17 @@ class JsonEditTest {
         assertEquals("model = \"o3\"\n\n[profiles.x]\nmodel = \"o4\"\n", r.text());
         assertThrows(JsonEdit.Conflict.class, () -> TomlEdit.add("mcp_servers.engram.command = \"x\"\n", "mcp_servers.engram", block));
         assertThrows(JsonDocument.SyntaxError.class, () -> TomlTables.scan("[table\nkey = 1\n"));
+    }
+
+    @Test
+    void aFileNestedDeeperThanAnySettingsOrWithABadEscapeIsRefusedNotCrashed() {
+        String deep = "{\"a\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
+        JsonDocument.SyntaxError e = assertThrows(JsonDocument.SyntaxError.class, () -> JsonDocument.parse(deep, false));
+        assertTrue(e.getMessage().contains("nested more than " + JsonDocument.MAX_DEPTH), e.getMessage());
+        String fine = "{\"a\":" + "[".repeat(100) + "]".repeat(100) + "}";
+        assertDoesNotThrow(() -> JsonDocument.parse(fine, false));
+        JsonDocument.SyntaxError escape = assertThrows(JsonDocument.SyntaxError.class,
+                () -> JsonDocument.parse("{\"a\": \"\\u+123\"}", false));
+        assertTrue(escape.getMessage().contains("four hex digits"), escape.getMessage());
     }
 }
