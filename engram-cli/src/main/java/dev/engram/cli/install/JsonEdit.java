@@ -199,7 +199,10 @@ public final class JsonEdit {
             String inner = text.substring(container.start() + 1, container.end() - 1);
             String outer = leadingSpace(text, container.start());
             String itemIndent = outer + unit;
-            String replaced = newlines(text, "\n" + itemIndent + prefix + write(value, itemIndent, unit) + "\n" + outer);
+            // what an empty container holds can only be comments (a JSONC file's commented-out servers): they stay,
+            // above the entry; uninstall puts the inner text back whole
+            String kept = inner.isBlank() ? "" : inner.stripTrailing();
+            String replaced = kept + newlines(text, "\n" + itemIndent + prefix + write(value, itemIndent, unit) + "\n" + outer);
             return new Inserted(text.substring(0, container.start() + 1) + replaced + text.substring(container.end() - 1),
                     new Placement(entry, depth, inner, null));
         }

@@ -39,6 +39,23 @@ class JsonEditTest {
     }
 
     @Test
+    void commentedOutServersInAnEmptyContainerStayThroughInitAndUninstall() throws Exception {
+        String original = "{\n  \"mcpServers\": {\n    // \"github\": {\n    //   \"command\": \"github-mcp-server\"\n    // }\n  }\n}\n";
+        JsonEdit.Inserted ins = (JsonEdit.Inserted) JsonEdit.add(original, true, SERVER);
+        assertTrue(ins.text().contains("// \"github\": {") && ins.text().contains("\"engram\""), ins.text());
+        assertEquals(Map.of("mcpServers", Map.of("engram", Map.of("command", "engram"))), JsonDocument.parse(ins.text(), true).value());
+        assertEquals(original, ((JsonEdit.Deleted) JsonEdit.remove(ins.text(), true, ins.placement())).text(), "byte for byte");
+        // the user adds a server of their own after ours: removing ours keeps theirs and the comment
+        String edited = ins.text().replace("\"command\": \"engram\"\n    }", "\"command\": \"engram\"\n    },\n    \"pg\": {}");
+        String after = ((JsonEdit.Deleted) JsonEdit.remove(edited, true, ins.placement())).text();
+        assertTrue(after.contains("// \"github\": {"), after);
+        assertEquals(Map.of("mcpServers", Map.of("pg", Map.of())), JsonDocument.parse(after, true).value());
+        String crlf = original.replace("\n", "\r\n");
+        JsonEdit.Inserted windows = (JsonEdit.Inserted) JsonEdit.add(crlf, true, SERVER);
+        assertTrue(!windows.text().replace("\r\n", "").contains("\n") && !windows.text().contains("\r\r"), windows.text());
+    }
+
+    @Test
     void plainJsonRefusesWhatOnlyJsoncAllows() throws Exception {
         String jsonc = "{\n  // note\n  \"a\": 1,\n}";
         assertThrows(JsonDocument.SyntaxError.class, () -> JsonEdit.add(jsonc, false, SERVER));
