@@ -230,7 +230,7 @@ public final class Installer {
                     notes.add(op.kind() + " already in " + op.file() + " (unchanged)");
                 } else {
                     records.add(replaced ? chained(added) : added);
-                    notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file());
+                    notes.add(op.kind() + verb(plan.dryRun(), replaced) + op.file() + (op.kind().equals("hook capture") ? CAPTURE_NOTE : ""));
                 }
             } catch (JsonDocument.SyntaxError e) {
                 return edits.refused(op.file() + " is not valid " + describe(op.format()) + ": " + e.getMessage());
@@ -700,6 +700,10 @@ public final class Installer {
     private static String blank(String text) {
         return text != null && text.isBlank() ? text : null;
     }
+
+    /** The capture hook is toon's opt-in log: registered, it still writes nothing until capture is turned on. */
+    static final String CAPTURE_NOTE = " (it logs once ENGRAM_CAPTURE=1 is in the agent's environment, or"
+            + " .toon-memory/memory/config.json says \"capture\": true)";
 
     private static String verb(boolean dryRun, boolean replaced) {
         return dryRun ? (replaced ? " would be updated in " : " would be added to ") : (replaced ? " updated in " : " added to ");
