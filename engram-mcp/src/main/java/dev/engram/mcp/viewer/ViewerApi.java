@@ -65,7 +65,7 @@ public final class ViewerApi {
             }
         }
         GraphView view = engine.graphView();
-        String zone = params.getOrDefault("zone", defaultZone);
+        String zone = params.containsKey("zone") ? params.get("zone") : opening(readableZones());
         return switch (route) {
             case "zones" -> zones();
             case "graph" -> slice(view.slice(new GraphQuery(zone, integer(params, "limit"), order(params), types(params))));
@@ -84,15 +84,28 @@ public final class ViewerApi {
         return out;
     }
 
+    /**
+     * The zones this caller may read: engine.zones() holds them, and the default zone joins them only when the caller
+     * may read it too (a token learns no zone name it has no right on, not even the server's default).
+     */
+    private TreeSet<String> readableZones() {
+        TreeSet<String> zones = new TreeSet<>(engine.zones());
+        if (Access.local() || Access.current().can(Right.READ, defaultZone)) zones.add(defaultZone);
+        return zones;
+    }
+
+    /** The zone a route works in when the request names none: the default zone if readable, else the first that is. */
+    private String opening(TreeSet<String> readable) {
+        if (readable.contains(defaultZone)) return defaultZone;
+        if (readable.isEmpty()) throw new dev.engram.access.AccessDeniedException(Right.READ);
+        return readable.first();
+    }
+
     private Map<String, Object> zones() {
         Map<String, Object> out = new LinkedHashMap<>();
-        // engine.zones() holds the zones this caller may read; the default zone joins them only when it may read it
-        // too, and otherwise the page opens on the first it can (a token learns no zone name it has no right on)
-        TreeSet<String> zones = new TreeSet<>(engine.zones());
-        boolean readsDefault = Access.local() || Access.current().can(Right.READ, defaultZone);
-        if (readsDefault) zones.add(defaultZone);
+        TreeSet<String> zones = readableZones();
         out.put("zones", List.copyOf(zones));
-        out.put("default", readsDefault ? defaultZone : zones.isEmpty() ? null : zones.first());
+        out.put("default", zones.isEmpty() ? null : opening(zones));
         out.put("edgeTypes", Arrays.stream(EdgeType.values()).map(EdgeType::wireName).toList());
         out.put("orders", Arrays.stream(NodeOrder.values()).map(NodeOrder::wireName).toList());
         out.put("defaultLimit", GraphQuery.DEFAULT_LIMIT);

@@ -82,6 +82,10 @@ class ViewerHttpTest {
             assertTrue(zones.body().contains("\"zones\":[\"big\"]") && zones.body().contains("\"default\":\"big\""), zones.body());
             RawHttp.Response denied = RawHttp.send(port, "GET", "/ui/api/graph?zone=secretzone", auth, null);
             assertEquals(403, denied.status(), denied.body());
+            RawHttp.Response noZone = RawHttp.send(port, "GET", "/ui/api/search?q=note", auth, null);
+            assertEquals(200, noZone.status(), noZone.body());
+            assertTrue(noZone.body().contains("\"key\":\"note\"") && !noZone.body().contains("secretzone"),
+                    "a route without zone= works in a zone the token reads and names no other: " + noZone.body());
             RawHttp.Response badQuery = RawHttp.send(port, "GET", "/ui/api/search?q=%ZZ", auth, null);
             assertEquals(400, badQuery.status(), badQuery.body());
             assertTrue(badQuery.body().contains("percent-escapes"), badQuery.body());

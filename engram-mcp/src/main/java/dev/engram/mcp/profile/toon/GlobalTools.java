@@ -1,6 +1,7 @@
 package dev.engram.mcp.profile.toon;
 
 import dev.engram.engine.AmendCommand;
+import dev.engram.engine.Engine;
 import dev.engram.engine.ExportRecord;
 import dev.engram.error.EngramUserException;
 import dev.engram.error.InvalidArgumentException;
@@ -94,8 +95,7 @@ final class GlobalTools {
         return "📥 Merged global memory from " + src + m.summary();
     }
 
-    /** What {@link #merge} did. */
-    /** {@code keptSameDay}: keys whose entry differs from this project's but is dated the same day (kept as here). */
+    /** What {@link #merge} did. {@code keptSameDay}: keys whose entry differs from this project's but is dated the same day (kept as here). */
     record Merged(int added, int updated, int unchanged, List<String> keptSameDay) {
         /** The counts line of memory_import_global and memory_import_gist. */
         String summary() {
@@ -127,12 +127,22 @@ final class GlobalTools {
         } catch (IOException e) {
             throw new EngramUserException("could not read the " + what + " memory: " + e.getMessage());
         }
+        return merge(c.engine(), c.zone(), loaded, what);
+    }
+
+    /**
+     * Merges loaded toon entries into {@code zone} by key: the same rule for memory_import_global, memory_import_gist
+     * and a project's data.toon met at start in a zone that already holds memories (a store several projects share).
+     */
+    static Merged merge(Engine engine, String zone, ToonData.Loaded loaded, String what) {
+        List<Memory> all = new ArrayList<>();
+        engine.records(zone, r -> all.add(r.memory()));
         Map<String, Memory> byKey = new HashMap<>();
         Set<String> ids = new HashSet<>();
-        for (Memory m : c.all()) {
-            byKey.put(m.key(), m);
-            ids.add(m.id());
-        }
+        for (Memory m : all) byKey.put(m.key(), m);
+        // ids are the store's: one taken in any zone gets a new one here
+        for (String z : engine.zones()) engine.records(z, r -> ids.add(r.memory().id()));
+        ids.addAll(byKey.values().stream().map(Memory::id).toList());
         // the whole plan first, checked entry by entry, then the writes: a bad entry leaves the project as it was
         Map<String, String> renamed = new HashMap<>();
         List<ExportRecord> added = new ArrayList<>();
@@ -153,7 +163,7 @@ final class GlobalTools {
                 Set<String> tags = new LinkedHashSet<>(local.tags());
                 tags.addAll(g.tags());
                 check(what, g.key(), g.content(), List.copyOf(tags));
-                amends.add(new AmendCommand(local.id(), c.zone(), g.content(), List.copyOf(tags), null));
+                amends.add(new AmendCommand(local.id(), zone, g.content(), List.copyOf(tags), null));
             } else if (!(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))
                     && g.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate()
                     .equals(local.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate())) {
@@ -167,8 +177,8 @@ final class GlobalTools {
         List<ExportRecord> records = added.stream().map(r -> new ExportRecord(r.memory(), r.edges().stream()
                 .map(e -> new Edge(renamed.getOrDefault(e.fromId(), e.fromId()), renamed.getOrDefault(e.toId(), e.toId()), e.type(), e.label(), e.createdAt()))
                 .filter(e -> present.contains(e.toId()) && !e.fromId().equals(e.toId())).toList(), List.of())).toList();
-        if (!records.isEmpty()) ToonData.importInto(c.engine(), new ToonData.Loaded(records, Map.of(), List.of()), false);
-        amends.forEach(a -> c.engine().amend(a));
+        if (!records.isEmpty()) ToonData.importInto(engine, new ToonData.Loaded(records, Map.of(), List.of()), false);
+        amends.forEach(engine::amend);
         return new Merged(added.size(), amends.size(), unchanged, List.copyOf(keptSameDay));
     }
 

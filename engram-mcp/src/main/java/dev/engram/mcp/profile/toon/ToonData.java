@@ -32,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -501,15 +502,35 @@ public final class ToonData {
         log.println("engram: " + folder + " was not imported (" + why + "); to import it: engram import --from toon " + project);
     }
 
+    /** The start-import mark's value for a data.toon merged into a zone that already held memories (not followed). */
+    private static final String MERGED = "merged ";
+
     /** Whether Engram follows this data.toon: imported now, or at an earlier start. */
     private static boolean importOne(Engine engine, String zone, Path project, Path data, PrintStream log) {
         // once per zone and folder: deleting what it brought must not bring it back at the next start
         String mark = "toon-import/" + zone + "/" + data.toAbsolutePath().normalize();
-        if (engine.mark(mark).isPresent()) return true;
-        // any memory of the zone, whatever its status, means Engram is used there already
+        Optional<String> done = engine.mark(mark);
+        // a file merged into a zone other projects share is not followed: mirroring would write their memories into it
+        if (done.isPresent()) return !done.get().startsWith(MERGED);
+        // any memory of the zone, whatever its status, means Engram is used there already: a store several projects
+        // share (ENGRAM_HOME), or this project's own memories written before its data.toon. This project's entries are
+        // then merged by key as memory_import_global merges (an id already taken gets a new one, the zone's own entry
+        // stays unless this one is newer), so neither side's memories are replaced wholesale
         if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
-            notImported(log, project.resolve(FOLDER), "zone '" + zone + "' already holds memories", project);
-            return false;
+            try {
+                Loaded loaded = read(project, zone, Instant.now());
+                GlobalTools.Merged merged = GlobalTools.merge(engine, zone, loaded, "data.toon");
+                importSummaries(engine, zone, loaded);
+                log.println("engram: merged the toon-memory entries of " + data.getParent() + " into zone '" + zone
+                        + "', which already held memories:" + merged.summary().replace("\n", " ") + "; " + data
+                        + " is not written back (the zone holds more than this project's memories)");
+                engine.setMark(mark, MERGED + Instant.now());
+                return false;
+            } catch (IOException | RuntimeException e) {
+                log.println("engram: could not merge " + data + " into zone '" + zone + "': " + e.getMessage()
+                        + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
+                return false;
+            }
         }
         try {
             Loaded loaded = read(project, zone, Instant.now());

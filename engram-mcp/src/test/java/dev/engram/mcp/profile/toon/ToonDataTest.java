@@ -147,6 +147,35 @@ class ToonDataTest {
     }
 
     @Test
+    void aSecondProjectsDataToonIsMergedIntoAZoneItSharesWithoutTakingAnIdOrBeingFollowed() throws Exception {
+        // one store for several projects (ENGRAM_HOME): project a's data.toon came in first
+        Path a = Files.createDirectories(dir.resolve("a").resolve(".toon-memory").resolve("memory"));
+        Files.writeString(a.resolve("data.toon"), "version: 1\n[1|]{id|category|key|content}:\n  abc12345|decision|use-zod|Use Zod for validation\n");
+        assertEquals(a.resolve("data.toon"), ToonData.importAtStart(engine, "default", List.of(dir.resolve("a")), quiet()));
+        Path b = Files.createDirectories(dir.resolve("b").resolve(".toon-memory").resolve("memory"));
+        String bText = "version: 1\n[2|]{id|category|key|content}:\n  abc12345|warning|dont-use-mysql|never use MySQL here\n"
+                + "  bbb00001|pattern|shared-convention|Name branches feature/<ticket>\n";
+        Files.writeString(b.resolve("data.toon"), bText);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(null, ToonData.importAtStart(engine, "default", List.of(dir.resolve("b")), new PrintStream(log, true, StandardCharsets.UTF_8)),
+                "merged, not followed: mirroring would write the other project's memories into b's file");
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("Added: 2"), log.toString(StandardCharsets.UTF_8));
+        Map<String, Memory> byKey = new java.util.HashMap<>();
+        engine.export("default", r -> byKey.put(r.memory().key(), r.memory()));
+        assertEquals(java.util.Set.of("use-zod", "dont-use-mysql", "shared-convention"), byKey.keySet());
+        assertEquals("abc12345", byKey.get("use-zod").id());
+        assertEquals("Use Zod for validation", byKey.get("use-zod").content(), "project a's memory is untouched");
+        assertTrue(!byKey.get("dont-use-mysql").id().equals("abc12345"), "a taken id gets a new one");
+        assertEquals(bText, Files.readString(b.resolve("data.toon")), "b's file is left as it was");
+        ToonData.importAtStart(engine, "default", List.of(dir.resolve("b")), quiet());
+        assertEquals(3, engine.stats("default").total(), "merged once: a restart does not merge again");
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+
+    @Test
     void encryptedOrMissingDataIsRefusedClearly() throws Exception {
         assertTrue(assertThrows(EngramUserException.class, () -> ToonData.read(dir, "default", Instant.now()))
                 .getMessage().contains("no toon-memory data"));
@@ -225,13 +254,18 @@ class ToonDataTest {
         assertEquals(List.of("from-cwd"), keys);
         String text = log.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains(root.resolve(".toon-memory") + " was not imported") && text.contains("engram import --from toon " + root), text);
-        // a zone already in use: the folder is not imported, and the log says how to import it
+        // a zone already in use (a store other projects share): the folder's entries are merged by key, and the log says so
         Path other = Files.createDirectories(dir.resolve("other"));
         Files.createDirectories(other.resolve(".toon-memory").resolve("memory"));
         Files.writeString(other.resolve(".toon-memory/memory/data.toon"), "version: 1\n[1|]\n  a0000003|decision|other|Other\n");
         ByteArrayOutputStream log2 = new ByteArrayOutputStream();
         ToonData.importAtStart(engine, "default", other, new PrintStream(log2, true, StandardCharsets.UTF_8));
-        assertTrue(log2.toString(StandardCharsets.UTF_8).contains("engram import --from toon " + other), log2.toString(StandardCharsets.UTF_8));
+        String merged = log2.toString(StandardCharsets.UTF_8);
+        assertTrue(merged.contains("merged the toon-memory entries of " + other.resolve(".toon-memory").resolve("memory"))
+                && merged.contains("Added: 1") && merged.contains("is not written back"), merged);
+        List<String> after = new ArrayList<>();
+        engine.export("default", r -> after.add(r.memory().key()));
+        assertEquals(java.util.Set.of("from-cwd", "other"), java.util.Set.copyOf(after));
     }
 
     @Test
