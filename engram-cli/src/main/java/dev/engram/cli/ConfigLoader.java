@@ -141,8 +141,13 @@ final class ConfigLoader {
      */
     EngramConfig perProject(EngramConfig config) {
         StoreLocation.Source source = config.store().source();
-        if (source != StoreLocation.Source.DEFAULT && source != StoreLocation.Source.LEGACY) return config;
         Path root = findGitRoot().orElse(cwd.toAbsolutePath());
+        if (source != StoreLocation.Source.DEFAULT && source != StoreLocation.Source.LEGACY) {
+            // a store named for several projects (ENGRAM_HOME, --store): each project keeps its own memory in a zone of
+            // its own, as toon-memory keeps it in the project, unless --zone names one
+            if (config.zone() != null || source == StoreLocation.Source.PROJECT) return config;
+            return new EngramConfig(config.store(), projectZone(root), config.json(), config.debug(), config.projectRoot());
+        }
         StoreLocation store = new StoreLocation(root.resolve(PROJECT_STORE_DIR), StoreLocation.Source.PROJECT,
                 "the toon profile's per-project store at " + root + " (as toon-memory keeps memory in the project;"
                         + " --store DIR or ENGRAM_HOME=DIR choose another)");
@@ -152,6 +157,19 @@ final class ConfigLoader {
         }
         createIgnored(store.dir());
         return new EngramConfig(store, config.zone(), config.json(), config.debug(), config.projectRoot());
+    }
+
+    /**
+     * The toon profile's zone for a project on a shared store: {@code toon-<folder>-<6 hex of its path>}, a valid zone
+     * name (at most 40 characters) that two projects of one name in other folders do not share.
+     */
+    static String projectZone(Path root) {
+        Path abs = root.toAbsolutePath().normalize();
+        String name = abs.getFileName() == null ? "root" : abs.getFileName().toString();
+        String slug = name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[-._]+|[-._]+$", "");
+        if (slug.isEmpty()) slug = "project";
+        if (slug.length() > 26) slug = slug.substring(0, 26);
+        return "toon-" + slug + "-" + dev.engram.crypto.Sha256.hex(abs.toString(), 3);
     }
 
     /** Creates the per-project store folder with a .gitignore of {@code *}: a store never belongs in the project's git. */

@@ -96,6 +96,11 @@ final class ImportPlan {
             }
         }
         Memory stored = tx.get(in.id()).orElse(null);
+        if (stored != null && !stored.zone().equals(in.zone())) {
+            // ids are the store's, zones share them: taking it would move (and overwrite) another zone's memory
+            return conflict(r, "id " + in.id() + " belongs to a memory of zone '" + stored.zone() + "', not '" + in.zone()
+                    + "'; an import never moves or replaces another zone's memory (give the record another id)");
+        }
         if (stored == null) {
             return new Step(r, ImportOutcome.CREATED, "", in, true, false, renumber(r.versions(), 0));
         }

@@ -293,4 +293,23 @@ class ImportMergeTest {
         });
         return out;
     }
+
+    @Test
+    void aRecordWhoseIdBelongsToAnotherZonesMemoryIsAConflictAndThatMemoryStays() {
+        EngineFixture f = new EngineFixture();
+        RememberResult a = f.engine.remember(RememberCommand.builder("Zone a's own note").key("note").zone("a").build());
+        Memory theirs = f.store.getByKey("a", "note").orElseThrow();
+        f.clock.advance(Duration.ofMinutes(5));
+        Memory intruder = theirs.toBuilder().zone("b").key("other").content("Another project's entry with the same id")
+                .updatedAt(f.clock.instant()).build();
+        List<ExportRecord> file = List.of(new ExportRecord(intruder, List.of(), List.of()));
+        ImportResult dry = f.engine.importAll(new ImportCommand(file, ImportPolicy.KEEP_NEWER, true));
+        assertEquals(1, dry.count(ImportOutcome.CONFLICT), dry.toString());
+        assertTrue(dry.lines().get(0).detail().contains("belongs to a memory of zone 'a'"), dry.lines().get(0).detail());
+        ConflictException refused = assertThrows(ConflictException.class, () -> f.engine.importAll(ImportCommand.of(file)));
+        assertTrue(refused.getMessage().contains("nothing was imported"), refused.getMessage());
+        assertEquals(theirs, f.store.getByKey("a", "note").orElseThrow(), "zone a's memory is neither moved nor replaced");
+        assertTrue(f.store.getByKey("b", "other").isEmpty());
+        assertEquals(a.memory().id(), theirs.id());
+    }
 }

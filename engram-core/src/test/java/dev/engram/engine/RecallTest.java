@@ -232,6 +232,9 @@ class RecallTest {
 
         var unknown = assertThrows(NotFoundException.class, () -> f.engine.recall(recall("x").zone("never-used-zone").build(), COST));
         assertTrue(unknown.getMessage().startsWith("zone 'never-used-zone' is unknown; known zones: default"), unknown.getMessage());
+        // a zone created on purpose is known before its first memory: a recall there finds nothing, not an error
+        f.engine.zoneAdmin().create("created-empty", "made by hand", null);
+        assertTrue(f.engine.recall(recall("x").zone("created-empty").build(), COST).results().isEmpty());
         var missingQuery = assertThrows(InvalidArgumentException.class, () -> EngineFixture.query(" "));
         assertTrue(missingQuery.getMessage().startsWith("query is required"), missingQuery.getMessage());
         var limit = assertThrows(InvalidArgumentException.class, () -> recall("x").limit(500).build());

@@ -478,6 +478,7 @@ public final class ToonData {
 
     /** Imports the first folder holding data.toon; returns that data.toon when Engram follows it (imported now or before). */
     static Path importAtStart(Engine engine, String zone, List<Path> candidates, PrintStream log) {
+        ensureZone(engine, zone, candidates);
         boolean handled = false;
         Path followed = null;
         for (Path project : candidates) {
@@ -496,6 +497,20 @@ public final class ToonData {
             if (importOne(engine, zone, project, data, log)) followed = data;
         }
         return followed;
+    }
+
+    /**
+     * The project's own zone of a shared store exists from the first start (with a description naming the project), so a
+     * recall before the first remember finds it empty instead of unknown.
+     */
+    private static void ensureZone(Engine engine, String zone, List<Path> candidates) {
+        if (engine.zoneAdmin().exists(zone)) return;
+        String where = candidates.isEmpty() ? "this project" : candidates.get(candidates.size() - 1).toString();
+        try {
+            engine.zoneAdmin().create(zone, "toon profile: the memory of " + (where.length() > 180 ? "…" + where.substring(where.length() - 180) : where), null);
+        } catch (dev.engram.error.ConflictException e) {
+            // another process of this project created it meanwhile
+        }
     }
 
     private static void notImported(PrintStream log, Path folder, String why, Path project) {
@@ -533,7 +548,7 @@ public final class ToonData {
             }
         }
         try {
-            Loaded loaded = read(project, zone, Instant.now());
+            Loaded loaded = withFreeIds(engine, read(project, zone, Instant.now()));
             ImportResult result = importInto(engine, loaded, false);
             importSummaries(engine, zone, loaded);
             log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
@@ -547,6 +562,47 @@ public final class ToonData {
                     + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
             return false;
         }
+    }
+
+    /**
+     * {@code loaded} with every id another zone of the store already uses replaced by a new one (its edges, versions
+     * and evidence following it): ids are the store's, and projects that share a store (one zone each) may have
+     * toon files whose ids meet. An import never takes another zone's memory (ImportPlan refuses it); a renamed entry
+     * is said among the notes.
+     */
+    static Loaded withFreeIds(Engine engine, Loaded loaded) {
+        Set<String> taken = new java.util.HashSet<>();
+        for (String z : engine.zones()) engine.records(z, r -> taken.add(r.memory().id()));
+        Set<String> mine = new java.util.HashSet<>();
+        loaded.records().forEach(r -> mine.add(r.memory().id()));
+        Map<String, String> renamed = new LinkedHashMap<>();
+        for (ExportRecord r : loaded.records()) {
+            String id = r.memory().id();
+            if (!taken.contains(id)) continue;
+            String fresh;
+            do {
+                fresh = String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
+            } while (taken.contains(fresh) || mine.contains(fresh) || renamed.containsValue(fresh));
+            renamed.put(id, fresh);
+        }
+        if (renamed.isEmpty()) return loaded;
+        List<ExportRecord> records = new ArrayList<>();
+        for (ExportRecord r : loaded.records()) {
+            Memory m = r.memory();
+            String id = renamed.getOrDefault(m.id(), m.id());
+            List<Edge> edges = r.edges().stream().map(e -> new Edge(renamed.getOrDefault(e.fromId(), e.fromId()),
+                    renamed.getOrDefault(e.toId(), e.toId()), e.type(), e.label(), e.createdAt())).toList();
+            List<dev.engram.memory.MemoryVersion> versions = r.versions().stream().map(v -> new dev.engram.memory.MemoryVersion(id,
+                    v.version(), v.content(), v.tags(), v.importance(), v.replacedAt())).toList();
+            records.add(new ExportRecord(m.toBuilder().id(id).build(), edges, versions, r.notes(), r.tagWords()));
+        }
+        Map<String, String> evidence = new LinkedHashMap<>();
+        loaded.evidence().forEach((id, level) -> evidence.put(renamed.getOrDefault(id, id), level));
+        List<String> problems = new ArrayList<>(loaded.problems());
+        problems.add(renamed.size() + " entr" + (renamed.size() == 1 ? "y" : "ies") + " got a new id, as another zone of this"
+                + " store uses theirs: " + renamed.entrySet().stream().limit(10).map(e -> e.getKey() + " → " + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", ")) + (renamed.size() > 10 ? " …" : ""));
+        return new Loaded(records, loaded.summaries(), problems, evidence);
     }
 
     /** The zone as toon's data.toon with its own file summaries (memory_summary's). */
