@@ -80,7 +80,7 @@ public final class AesGcm {
 
     /** Opens {@link #sealToon}'s form (toon's own too); IllegalArgumentException when it is not that form. */
     public static String openToon(String sealed, byte[] key) throws GeneralSecurityException {
-        String[] parts = sealed.split(":");
+        String[] parts = sealed.split(":", -1); // an empty text seals to iv:tag: with no ciphertext
         if (parts.length != 3) throw new IllegalArgumentException("not iv:tag:ciphertext");
         HexFormat hex = HexFormat.of();
         byte[] iv = hex.parseHex(parts[0]);

@@ -190,10 +190,13 @@ final class GistTools {
 
     /** Why a call failed, in words (a refused connection's exception has no message of its own). */
     static String reason(Throwable e) {
-        if (e instanceof java.net.ConnectException) return "the connection was refused";
-        if (e instanceof java.net.UnknownHostException || e instanceof java.nio.channels.UnresolvedAddressException) {
-            return "the host name does not resolve";
+        // a name that does not resolve comes wrapped in a ConnectException: look for it first
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
+                return "the host name does not resolve";
+            }
         }
+        if (e instanceof java.net.ConnectException) return "the connection was refused";
         if (e instanceof java.net.http.HttpTimeoutException) return "no answer in time";
         if (e instanceof TooLarge) return e.getMessage();
         if (e instanceof javax.net.ssl.SSLException) return "TLS failed (" + e.getMessage() + ")";

@@ -32,7 +32,7 @@ final class ToonFolderSealing {
         List<String> changed = new ArrayList<>();
         for (Path f : files(memoryDir)) {
             String text = ToonData.readUtf8(f);
-            if (ToonData.looksEncrypted(text)) continue;
+            if (ToonData.looksEncrypted(text) || text.isBlank()) continue; // an empty file has nothing to hide
             replace(f, AesGcm.sealToon(text, key));
             changed.add(memoryDir.relativize(f).toString());
         }

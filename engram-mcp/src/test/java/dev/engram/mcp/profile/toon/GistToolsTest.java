@@ -185,4 +185,12 @@ class GistToolsTest {
         CallToolResult export = raw(profileWith(engine, settings), "memory_export_gist", Map.of());
         assertTrue(text(export).contains("may or may not have happened"), "an upload that timed out is not said undone: " + text(export));
     }
+
+    @Test
+    void aNameThatDoesNotResolveIsNotCalledARefusedConnection() {
+        java.net.ConnectException wrapped = new java.net.ConnectException();
+        wrapped.initCause(new java.nio.channels.UnresolvedAddressException());
+        assertEquals("the host name does not resolve", GistTools.reason(wrapped));
+        assertEquals("the connection was refused", GistTools.reason(new java.net.ConnectException()));
+    }
 }

@@ -198,6 +198,21 @@ class ToonFolderToolsTest {
     }
 
     @Test
+    void anEmptyDataToonIsLeftPlainBySealingAndOneSealedEmptyOpensAgain() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        Files.writeString(data, "");
+        byte[] key = HexFormat.of().parseHex(KEY);
+        assertEquals(List.of(), ToonFolderSealing.seal(memoryDir(), key), "nothing to hide in an empty file");
+        assertEquals("", Files.readString(data));
+        // an earlier version sealed it as iv:tag: with no ciphertext; that still opens
+        Files.writeString(data, dev.engram.crypto.AesGcm.sealToon("", key));
+        assertTrue(ToonData.looksEncrypted(Files.readString(data)), Files.readString(data));
+        assertEquals(List.of("data.toon"), ToonFolderSealing.open(memoryDir(), key, new ArrayList<>()));
+        assertEquals("", Files.readString(data));
+    }
+
+    @Test
     void twoWritersOfTheVaultKeepEverySecret() throws Exception {
         int each = 15;
         List<Thread> writers = new ArrayList<>();
