@@ -14,9 +14,9 @@ describe("engram init", { timeout: 120_000 }, () => {
   const store = tempStore();
   mkdirSync(join(project, ".git"));
   mkdirSync(join(project, ".claude"));
-  const run = (args, input) => {
+  const run = (args, input, env = {}) => {
     const r = spawnSync(JAVA, [`-Duser.home=${home}`, "-jar", JAR, "--store", store, ...args],
-      { cwd: project, encoding: "utf8", input, env: { ...process.env, HOME: home, PATH: "/usr/bin:/bin" }, timeout: 60_000 });
+      { cwd: project, encoding: "utf8", input, env: { ...process.env, HOME: home, PATH: "/usr/bin:/bin", ...env }, timeout: 60_000 });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const word = uniqueWord("zqi");
@@ -59,7 +59,12 @@ describe("engram init", { timeout: 120_000 }, () => {
     const out = JSON.parse(r.stdout);
     assert.equal(out.hookSpecificOutput.hookEventName, "SessionStart");
     assert.match(out.hookSpecificOutput.additionalContext, new RegExp(word));
-    // and it started the hook daemon for this home's data folder, detached, a moment later
+    // a plain `java -jar` hook starts no daemon: only the launcher's later calls could reach one
+    assert.match(run(["hook", "daemon", "--status"]).stdout, /^no hook daemon runs/);
+    // run by the launcher (which says so), it starts the hook daemon for this home's data folder, detached, a moment later
+    const launched = run(["hook", "session-start", "claude"], JSON.stringify({ session_id: "e2e", cwd: project, source: "startup" }),
+      { ENGRAM_HOOK_LAUNCHER: "1" });
+    assert.equal(launched.status, 0, launched.stderr);
     let status = "";
     for (let i = 0; i < 30 && !/^hook daemon running/.test(status); i++) {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
