@@ -12,8 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "consolidate", mixinStandardHelpOptions = true, description = {
-        "Run the maintenance cycle now (servers also run it on a schedule, see ENGRAM_MAINTENANCE_INTERVAL):",
+@Command(name = "consolidate", mixinStandardHelpOptions = true, description = {"Run the maintenance cycle now.",
+        "Servers also run it on a schedule (ENGRAM_MAINTENANCE_INTERVAL). It does:",
         "auto-anchor, typed decay written back, garbage collection (archived first, purged later); every zone unless --zone."})
 final class ConsolidateSubcommand implements Callable<Integer> {
     @ParentCommand

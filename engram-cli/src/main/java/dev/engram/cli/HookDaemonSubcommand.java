@@ -27,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
  * {@code --status} says whether one runs.
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
-        description = {"Keep the stores open and answer the `hook post-tool`, `feedback`, `session-start`, `capture`,",
+        description = {"Keep the stores open and answer hooks the launcher sends.",
+                "Keep the stores open and answer the `hook post-tool`, `feedback`, `session-start`, `capture`,",
                 "`prompt` and `stop` calls that the `engram` launcher sends over 127.0.0.1 (prompt and stop only without a chat",
                 "model; a secret in DATA/hookd/, readable by this user only), so a call costs milliseconds instead",
                 "of a JVM start. Runs in the foreground; a hook call that finds none starts one in the background",

@@ -22,7 +22,8 @@ import picocli.CommandLine.ParentCommand;
  * event it cannot read (all three hosts treat 1 as a non-blocking error) and 0 otherwise.
  */
 @Command(name = "hook", mixinStandardHelpOptions = true,
-        description = {"Claude Code hooks: `engram hook prompt` (UserPromptSubmit) prints the memories relevant to the",
+        description = {"Agent hooks: memories into prompts and sessions, checkpoints, capture, ratings.",
+                "Claude Code hooks: `engram hook prompt` (UserPromptSubmit) prints the memories relevant to the",
                 "prompt; `engram hook stop` (Stop) saves what the turn taught, when a chat model is configured",
                 "(ENGRAM_LLM_URL / ENGRAM_LLM_KEY). Zones: MEMORY_HOOK_ZONES, else --zone, else default.",
                 "`engram hook post-tool` (Claude Code / Codex PostToolUse, Cursor postToolUse, afterFileEdit,",
@@ -169,7 +170,8 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = {"Stop: with a chat model configured, save what the last turn taught; without",
+            description = {"Stop: save what the turn taught (with a chat model), toon's checkpoint.",
+                "Stop: with a chat model configured, save what the last turn taught; without",
                     "one, do nothing. With the toon profile (--profile toon or ENGRAM_PROFILE=toon)",
                     "it also writes toon's session checkpoint (checkpoint-<session id>, 7 days:",
                     "date, branch, the files the turn touched) in the project's store; none when",
@@ -239,7 +241,8 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "session-start", mixinStandardHelpOptions = true,
-            description = {"SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing",
+            description = {"SessionStart: print the project's briefing for the agent's context.",
+                "SessionStart (Claude Code, Codex, Gemini CLI): print the project's briefing",
                     "(pinned, warnings, important and recent memories of the store the agent's",
                     "MCP server opens for the session's folder) as the host's",
                     "hookSpecificOutput.additionalContext, with the other active sessions and the files",
@@ -345,7 +348,8 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "post-tool", mixinStandardHelpOptions = true,
-            description = {"After a native tool ran: print memories about the file or command it touched, in the host's",
+            description = {"PostToolUse: print memories about the file or command a tool touched.",
+                "After a native tool ran: print memories about the file or command it touched, in the host's",
                     "hook output, when the proxy's surfacing gates allow (ENGRAM_PROXY_SURFACING__* settings). Nothing",
                     "printed when they do not. Exit 0; 1 with a message on stderr when stdin is not a post-tool event."})
     static final class PostTool implements Callable<Integer> {
@@ -404,7 +408,8 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "feedback", mixinStandardHelpOptions = true,
-            description = {"Rate memories a hook surfaced (the _surfacing_id: line): helpful, partially_helpful,",
+            description = {"Rate the memories a hook surfaced.",
+                "Rate memories a hook surfaced (the _surfacing_id: line): helpful, partially_helpful,",
                     "not_relevant or already_known; the gates tune their minimum score from the ratings, as the proxy's do."})
     static final class Feedback implements Callable<Integer> {
         @ParentCommand
@@ -444,7 +449,8 @@ final class HookSubcommand implements Runnable {
     }
 
     @Command(name = "capture", mixinStandardHelpOptions = true,
-            description = {"PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
+            description = {"PostToolUse: log the tool call to toon's capture log (opt-in).",
+                "PostToolUse: add the tool call on stdin to .toon-memory/memory/observations.toon (toon-memory's",
                     "capture log, read by the toon profile's memory_captured and memory_promote), secrets redacted.",
                     "Opt-in: does nothing unless ENGRAM_CAPTURE (or TOON_MEMORY_CAPTURE) is set, or the folder's",
                     "config.json says \"capture\": true. Opens no store; never fails the agent. Through the launcher, answered",

@@ -25,7 +25,8 @@ import picocli.CommandLine.ParentCommand;
  * cannot read is left untouched), 2 for a bad option.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = {"Register Engram as an MCP server with coding agents, and its session-start",
+        description = {"Register Engram with coding agents: the MCP server and its hooks.",
+                "Register Engram as an MCP server with coding agents, and its session-start",
                 "hook where the agent has hooks. Default: every agent whose config folder is",
                 "found. A second run changes nothing; a config that cannot be read is refused",
                 "and left as it is. `engram uninstall` takes it out again. --store, --project",

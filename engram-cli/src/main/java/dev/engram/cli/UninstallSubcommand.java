@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
  * since is left and reported, a file init created goes once nothing else is in it.
  */
 @Command(name = "uninstall", mixinStandardHelpOptions = true,
-        description = {"Remove what `engram init` added to agents' configs (only entries still as it",
+        description = {"Remove what `engram init` added to agents' configs.",
+                "Remove what `engram init` added to agents' configs (only entries still as it",
                 "wrote them), restoring each file as it was; files init created are deleted",
                 "once nothing else is in them."})
 final class UninstallSubcommand implements Callable<Integer> {
