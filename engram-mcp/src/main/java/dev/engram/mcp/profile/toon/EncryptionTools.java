@@ -44,14 +44,7 @@ final class EncryptionTools {
             StringBuilder b = new StringBuilder("🔐 Encryption enabled\n  Memories, keys, tags, versions, vectors and marks are"
                     + " sealed with AES-256-GCM; the search index now lives in memory only (rebuilt at each start).\n"
                     + "  Start Engram with the same TOON_MEMORY_KEY from now on: without it the store stays closed.");
-            try {
-                List<String> files = ToonFolderSealing.seal(c.memoryDir(), bytes);
-                if (!files.isEmpty()) b.append("\n  Sealed in toon's format: ").append(String.join(", ", files));
-            } catch (IOException e) {
-                b.append("\n  ⚠️ The store is encrypted, but a file of ").append(c.memoryDir()).append(" could not be sealed: ")
-                        .append(e.getMessage());
-            }
-            return b.toString();
+            return b.append(sealFolder(bytes, "Sealed in toon's format: ")).toString();
         });
     }
 
@@ -71,17 +64,7 @@ final class EncryptionTools {
             store.decrypt(key);
             StringBuilder b = new StringBuilder("🔓 Encryption disabled\n  The store is back in the clear and its search index"
                     + " on disk again.");
-            List<String> notOpened = new ArrayList<>();
-            try {
-                List<String> files = ToonFolderSealing.open(c.memoryDir(), UserKey.parse(key, "the key").bytes(), notOpened);
-                if (!files.isEmpty()) b.append("\n  Decrypted: ").append(String.join(", ", files));
-                if (!notOpened.isEmpty()) {
-                    b.append("\n  ⚠️ Left encrypted (sealed with another key): ").append(String.join(", ", notOpened));
-                }
-            } catch (IOException e) {
-                b.append("\n  ⚠️ A file of ").append(c.memoryDir()).append(" could not be decrypted: ").append(e.getMessage());
-            }
-            return b.toString();
+            return b.append(openFolder(UserKey.parse(key, "the key").bytes(), "Decrypted: ")).toString();
         });
     }
 
@@ -93,22 +76,40 @@ final class EncryptionTools {
         String key = c.envKey();
         if (key == null) return "";
         try {
-            List<String> files = ToonFolderSealing.seal(c.memoryDir(), UserKey.parse(key, "the store key").bytes());
-            return files.isEmpty() ? "" : "\n  Sealed what an interrupted memory_encrypt had left in the clear: " + String.join(", ", files);
-        } catch (IOException | RuntimeException e) {
-            return "\n  ⚠️ A file of " + c.memoryDir() + " is still in the clear and could not be sealed: " + e.getMessage();
+            return sealFolder(UserKey.parse(key, "the store key").bytes(), "Sealed what an interrupted memory_encrypt had left in the clear: ");
+        } catch (EngramUserException e) {
+            return "\n  ⚠️ " + e.getMessage();
         }
     }
 
     /** The same for a memory_decrypt stopped after the store was opened: the folder's sealed files are opened too. */
     private String finishOpening(String key) {
         if (key == null) return "";
+        try {
+            return openFolder(UserKey.parse(key, "the key").bytes(), "Decrypted what an interrupted memory_decrypt had left sealed: ");
+        } catch (EngramUserException e) {
+            return "\n  ⚠️ " + e.getMessage();
+        }
+    }
+
+    /** Seals the memory folder's files still in the clear; the answer's lines saying which (after {@code label}). */
+    private String sealFolder(byte[] key, String label) {
+        try {
+            List<String> files = ToonFolderSealing.seal(c.memoryDir(), key);
+            return files.isEmpty() ? "" : "\n  " + label + String.join(", ", files);
+        } catch (IOException e) {
+            return "\n  ⚠️ The store is encrypted, but a file of " + c.memoryDir() + " could not be sealed: " + e.getMessage();
+        }
+    }
+
+    /** Opens the memory folder's files sealed with {@code key}; the answer's lines saying which, and which stay sealed. */
+    private String openFolder(byte[] key, String label) {
         List<String> notOpened = new ArrayList<>();
         try {
-            List<String> files = ToonFolderSealing.open(c.memoryDir(), UserKey.parse(key, "the key").bytes(), notOpened);
-            String out = files.isEmpty() ? "" : "\n  Decrypted what an interrupted memory_decrypt had left sealed: " + String.join(", ", files);
+            List<String> files = ToonFolderSealing.open(c.memoryDir(), key, notOpened);
+            String out = files.isEmpty() ? "" : "\n  " + label + String.join(", ", files);
             return notOpened.isEmpty() ? out : out + "\n  ⚠️ Left encrypted (sealed with another key): " + String.join(", ", notOpened);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return "\n  ⚠️ A file of " + c.memoryDir() + " is still sealed and could not be opened: " + e.getMessage();
         }
     }

@@ -23,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * toon's one-shot user-wide file: memory_export_global writes the project's memory there as a TOON
@@ -135,14 +134,9 @@ final class GlobalTools {
      * and a project's data.toon met at start in a zone that already holds memories (a store several projects share).
      */
     static Merged merge(Engine engine, String zone, ToonData.Loaded loaded, String what) {
-        List<Memory> all = new ArrayList<>();
-        engine.records(zone, r -> all.add(r.memory()));
         Map<String, Memory> byKey = new HashMap<>();
-        Set<String> ids = new HashSet<>();
-        for (Memory m : all) byKey.put(m.key(), m);
         // ids are the store's: one taken in any zone gets a new one here
-        for (String z : engine.zones()) engine.records(z, r -> ids.add(r.memory().id()));
-        ids.addAll(byKey.values().stream().map(Memory::id).toList());
+        Set<String> ids = ToonData.storeIds(engine, zone, m -> byKey.put(m.key(), m));
         // the whole plan first, checked entry by entry, then the writes: a bad entry leaves the project as it was
         Map<String, String> renamed = new HashMap<>();
         List<ExportRecord> added = new ArrayList<>();
@@ -152,20 +146,18 @@ final class GlobalTools {
         for (ExportRecord r : loaded.records()) {
             Memory g = r.memory();
             Memory local = byKey.get(g.key());
+            boolean differs = local != null && !(g.content().equals(local.content()) && local.tags().containsAll(g.tags()));
             if (local == null) {
                 check(what, g.key(), g.content(), g.tags());
-                String id = g.id();
-                while (ids.contains(id)) id = String.format("%08x", ThreadLocalRandom.current().nextInt());
-                ids.add(id);
+                String id = ids.add(g.id()) ? g.id() : ToonData.freshId(ids);
                 renamed.put(g.id(), id);
                 added.add(new ExportRecord(g.toBuilder().id(id).build(), r.edges(), List.of()));
-            } else if (g.updatedAt().isAfter(local.updatedAt()) && !(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))) {
+            } else if (differs && g.updatedAt().isAfter(local.updatedAt())) {
                 Set<String> tags = new LinkedHashSet<>(local.tags());
                 tags.addAll(g.tags());
                 check(what, g.key(), g.content(), List.copyOf(tags));
                 amends.add(new AmendCommand(local.id(), zone, g.content(), List.copyOf(tags), null));
-            } else if (!(g.content().equals(local.content()) && local.tags().containsAll(g.tags()))
-                    && g.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate()
+            } else if (differs && g.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate()
                     .equals(local.updatedAt().atZone(java.time.ZoneOffset.UTC).toLocalDate())) {
                 keptSameDay.add(g.key());
             } else {

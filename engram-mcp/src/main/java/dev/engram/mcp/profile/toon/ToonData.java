@@ -532,9 +532,10 @@ public final class ToonData {
         // share (ENGRAM_HOME), or this project's own memories written before its data.toon. This project's entries are
         // then merged by key as memory_import_global merges (an id already taken gets a new one, the zone's own entry
         // stays unless this one is newer), so neither side's memories are replaced wholesale
-        if (engine.zones().contains(zone) && engine.stats(zone).total() > 0) {
-            try {
-                Loaded loaded = read(project, zone, Instant.now());
+        boolean inUse = engine.zones().contains(zone) && engine.stats(zone).total() > 0;
+        try {
+            Loaded loaded = read(project, zone, Instant.now());
+            if (inUse) {
                 GlobalTools.Merged merged = GlobalTools.merge(engine, zone, loaded, "data.toon");
                 importSummaries(engine, zone, loaded);
                 log.println("engram: merged the toon-memory entries of " + data.getParent() + " into zone '" + zone
@@ -542,14 +543,8 @@ public final class ToonData {
                         + " is not written back (the zone holds more than this project's memories)");
                 engine.setMark(mark, MERGED + Instant.now());
                 return false;
-            } catch (IOException | RuntimeException e) {
-                log.println("engram: could not merge " + data + " into zone '" + zone + "': " + e.getMessage()
-                        + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
-                return false;
             }
-        }
-        try {
-            Loaded loaded = withFreeIds(engine, read(project, zone, Instant.now()));
+            loaded = withFreeIds(engine, loaded);
             ImportResult result = importInto(engine, loaded, false);
             importSummaries(engine, zone, loaded);
             log.println("engram: imported " + loaded.records().size() + " toon-memory entries from " + data.getParent()
@@ -559,8 +554,8 @@ public final class ToonData {
             engine.setMark(mark, Instant.now().toString());
             return true;
         } catch (IOException | RuntimeException e) {
-            log.println("engram: could not import " + data + ": " + e.getMessage()
-                    + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
+            log.println("engram: could not " + (inUse ? "merge " + data + " into zone '" + zone + "'" : "import " + data) + ": "
+                    + e.getMessage() + "; nothing was imported (fix it, then run: engram import --from toon " + project + ")");
             return false;
         }
     }
@@ -572,19 +567,12 @@ public final class ToonData {
      * is said among the notes.
      */
     static Loaded withFreeIds(Engine engine, Loaded loaded) {
-        Set<String> taken = new java.util.HashSet<>();
-        for (String z : engine.zones()) engine.records(z, r -> taken.add(r.memory().id()));
-        Set<String> mine = new java.util.HashSet<>();
-        loaded.records().forEach(r -> mine.add(r.memory().id()));
+        Set<String> taken = storeIds(engine, null, null);
+        Set<String> used = new java.util.HashSet<>(taken);
+        loaded.records().forEach(r -> used.add(r.memory().id()));
         Map<String, String> renamed = new LinkedHashMap<>();
         for (ExportRecord r : loaded.records()) {
-            String id = r.memory().id();
-            if (!taken.contains(id)) continue;
-            String fresh;
-            do {
-                fresh = String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
-            } while (taken.contains(fresh) || mine.contains(fresh) || renamed.containsValue(fresh));
-            renamed.put(id, fresh);
+            if (taken.contains(r.memory().id())) renamed.put(r.memory().id(), freshId(used));
         }
         if (renamed.isEmpty()) return loaded;
         List<ExportRecord> records = new ArrayList<>();
@@ -604,6 +592,31 @@ public final class ToonData {
                 + " store uses theirs: " + renamed.entrySet().stream().limit(10).map(e -> e.getKey() + " → " + e.getValue())
                 .collect(java.util.stream.Collectors.joining(", ")) + (renamed.size() > 10 ? " …" : ""));
         return new Loaded(records, loaded.summaries(), problems, evidence);
+    }
+
+    /**
+     * Every id the store uses, in any zone (ids are the store's, not a zone's), read in one pass; the memories of
+     * {@code zone} go to {@code ofZone} on the way (both may be null).
+     */
+    static Set<String> storeIds(Engine engine, String zone, java.util.function.Consumer<Memory> ofZone) {
+        Set<String> ids = new java.util.HashSet<>();
+        for (String z : engine.zones()) {
+            boolean wanted = ofZone != null && z.equals(zone);
+            engine.records(z, r -> {
+                ids.add(r.memory().id());
+                if (wanted) ofZone.accept(r.memory());
+            });
+        }
+        return ids;
+    }
+
+    /** A new id in toon's shape (8 hex digits) that {@code used} does not hold; added to it. */
+    static String freshId(Set<String> used) {
+        String id;
+        do {
+            id = String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
+        } while (!used.add(id));
+        return id;
     }
 
     /** The zone as toon's data.toon with its own file summaries (memory_summary's). */
