@@ -10,21 +10,15 @@ import dev.engram.cli.install.Agents;
 import dev.engram.cli.install.JsonDocument;
 import dev.engram.cli.install.Scope;
 import dev.engram.cli.install.TomlTables;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,43 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * configs keep everything else, an unreadable one is refused untouched, uninstall restores the bytes.
  * Regenerate the goldens with -Dengram.golden.update=true after a deliberate format change.
  */
-class InstallCommandsTest {
-    static final String COMMAND = "/opt/engram/bin/engram";
-
-    @TempDir
-    Path tmp;
-    Path home;
-    Path project;
-
-    record Run(int code, String out, String err) {
-    }
-
-    @BeforeEach
-    void dirs() throws IOException {
-        home = Files.createDirectories(tmp.resolve("home"));
-        project = Files.createDirectories(tmp.resolve("project"));
-        Files.createDirectories(project.resolve(".git"));
-    }
-
-    private Run engram(String... args) {
-        return engramOn("Linux", args);
-    }
-
-    private Run engramOn(String os, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(Map.of("ENGRAM_HOME", tmp.resolve("store").toString()), project, home, os,
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run(args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private Run init(String... more) {
-        List<String> args = new ArrayList<>(List.of("init", "--command", COMMAND));
-        args.addAll(List.of(more));
-        return engram(args.toArray(String[]::new));
-    }
-
+class InstallCommandsTest extends InstallFixture {
     /** Every file under the project and the home except the manifest, by path relative to tmp. */
     private Map<String, String> files() throws IOException {
         Map<String, String> out = new TreeMap<>();

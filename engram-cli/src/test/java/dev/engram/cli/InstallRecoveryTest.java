@@ -4,60 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code engram init} / {@code uninstall} when things are not as expected: a config that cannot be read, a run that
  * stops half way, a re-run with other options, a TOML file the user edited since, a linked or read-only config, a hook
  * registered by hand. Whatever init writes is recorded, and uninstall takes it out.
  */
-class InstallRecoveryTest {
-    static final String COMMAND = "/opt/engram/bin/engram";
-
-    @TempDir
-    Path tmp;
-    Path home;
-    Path project;
-
-    record Run(int code, String out, String err) {
-    }
-
-    @BeforeEach
-    void dirs() throws IOException {
-        home = Files.createDirectories(tmp.resolve("home"));
-        project = Files.createDirectories(tmp.resolve("project"));
-        Files.createDirectories(project.resolve(".git"));
-    }
-
-    private Run engram(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(Map.of("ENGRAM_HOME", tmp.resolve("store").toString()), project, home, "Linux",
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                (config, embedding) -> Main.openEmbedded(config, Clock.systemUTC(), null)).run(args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private Run init(String... more) {
-        List<String> args = new ArrayList<>(List.of("init", "--command", COMMAND));
-        args.addAll(List.of(more));
-        return engram(args.toArray(String[]::new));
-    }
-
+class InstallRecoveryTest extends InstallFixture {
     private Path manifest() {
         return home.resolve(".local/share/engram/installs.json");
     }
