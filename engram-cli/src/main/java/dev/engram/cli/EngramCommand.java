@@ -89,6 +89,16 @@ final class EngramCommand implements Runnable {
         return main.config(global);
     }
 
+    /**
+     * Refuses {@code --json} for a command whose output is text for a person (or the protocol itself), so the
+     * flag is never accepted and then ignored.
+     */
+    void textOnly(String command, String instead) {
+        if (global.json) {
+            throw new ConfigException("--json", "flag", "does not apply to engram " + command + ": " + instead + "; leave it out");
+        }
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(main.err());

@@ -71,6 +71,7 @@ final class InitSubcommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Main main = root.main();
+        root.textOnly("init", "it prints what it writes to each agent's config, as text");
         ConfigLoader loader = main.configLoader();
         // a store the registered server would refuse (another program's database) is refused now, before any file is written
         root.config();

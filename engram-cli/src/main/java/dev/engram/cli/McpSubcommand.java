@@ -31,6 +31,7 @@ final class McpSubcommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Main main = root.main();
+        root.textOnly("mcp", "stdout carries the MCP protocol, which is JSON-RPC already");
         // checked while stdout is still ours, so an unknown name is reported and nothing is served
         String profileName = main.configLoader().profile(profile, main.profiles());
         if (mode != null && !profileName.equals(MementoProfile.NAME)) {

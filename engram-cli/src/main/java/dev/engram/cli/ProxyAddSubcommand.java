@@ -65,6 +65,7 @@ final class ProxyAddSubcommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        proxy.root.textOnly("proxy add", "it prints one line saying what it added");
         if ((command == null) == (url == null)) {
             throw new ConfigException("proxy add", name, "needs exactly one of --command (stdio) or --url (HTTP)");
         }

@@ -16,6 +16,7 @@ final class ProxyRemoveSubcommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        proxy.root.textOnly("proxy remove", "it prints one line saying what it removed");
         Main main = proxy.root.main();
         ProxyConfigFile file = new ProxyConfigFile(proxy.root.config().storeDir(), main.json().mapper());
         file.save(file.load().without(name));

@@ -29,6 +29,7 @@ final class ProxySubcommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        root.textOnly("proxy", "stdout carries the MCP protocol, which is JSON-RPC already");
         // first of all: from here on stdout carries JSON-RPC only (SDK gotcha 6)
         OutputStream protocol = StdioServer.claimStdout();
         Main main = root.main();

@@ -95,6 +95,7 @@ final class ServeSubcommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Main main = root.main();
+        root.textOnly("serve", "it serves MCP over HTTP and logs to stderr");
         EngramConfig config = root.config();
         String profileName = main.configLoader().profile(profile, main.profiles());
         // flags first; whether a server without configured tokens has callers depends on the store's principals

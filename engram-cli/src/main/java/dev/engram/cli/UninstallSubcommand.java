@@ -37,6 +37,7 @@ final class UninstallSubcommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Main main = root.main();
+        root.textOnly("uninstall", "it prints what it removes from each agent's config, as text");
         ConfigLoader loader = main.configLoader();
         Scope s = Scope.parse(scope);
         Agent.Places places = InitSubcommand.places(loader);

@@ -28,6 +28,7 @@ final class ViewerSubcommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Main main = root.main();
+        root.textOnly("viewer", "it serves a web page and prints its address");
         EngramConfig config = root.config();
         int p = port == null ? ViewerServer.DEFAULT_PORT : port;
         if (p < 0 || p > 65_535) {

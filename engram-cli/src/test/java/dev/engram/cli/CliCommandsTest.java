@@ -29,6 +29,29 @@ class CliCommandsTest {
     }
 
     @Test
+    void versionAsJson() {
+        CliRunner.Run r = failingStore().run("version", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().startsWith("{\"engram\":\""), r.out());
+        assertTrue(r.out().contains("\"java\":\""), r.out());
+    }
+
+    /** A command whose output is text for a person, or the protocol itself, refuses --json instead of ignoring it. */
+    @Test
+    void commandsThatPrintTextOnlyRefuseJsonBeforeDoingAnything() {
+        for (String[] args : new String[][] {{"init", "--agent", "claude-code", "--json"}, {"uninstall", "--json"},
+                {"mcp", "--json"}, {"serve", "--json"}, {"viewer", "--json"}, {"--json", "proxy"},
+                {"proxy", "remove", "x", "--json"}, {"proxy", "add", "x", "--prefix", "x", "--command", "true", "--json"}}) {
+            CliRunner.Run r = failingStore().run(args);
+            String command = String.join(" ", args);
+            assertEquals(2, r.exitCode(), command + ": " + r.err());
+            assertTrue(r.err().startsWith("engram: --json (flag) does not apply to engram "), command + ": " + r.err());
+            assertTrue(r.err().contains("leave it out"), r.err());
+            assertEquals("", r.out(), command);
+        }
+    }
+
+    @Test
     void userErrorsExitTwoWithTheMessageAndNoStackTrace() {
         CliRunner.Run r = failingStore().run("recall", "x", "--zone", "Bad Zone");
         assertEquals(2, r.exitCode());
