@@ -203,13 +203,22 @@ final class RecallOperation {
     }
 
     /** Filters re-checked on the loaded record: the store is the truth, the index only proposes. */
+    /**
+     * {@code asOf} is the last instant whose writes count (a memory created or amended after it is not seen as it is
+     * now); {@code referenceTime} is when a memory must still have been valid (not superseded, not expired) and the
+     * instant ranking ages from. They differ only for an {@code as_of} given as a plain date, which names its whole
+     * day: what was written that day counts, and what was superseded or expired during it still shows, as
+     * toon-memory compares dates.
+     */
     record RecallFilter(Instant referenceTime, Instant asOf, Instant from, Instant to, Set<String> tags,
                         Set<dev.engram.memory.MemoryType> types, java.nio.file.PathMatcher path, boolean superseded) {
 
         static RecallFilter of(RecallQuery q, Instant now) {
-            Instant asOf = q.asOf() == null ? null : MemoryRules.pointInTime("as_of", q.asOf(), now);
+            Instant validAt = q.asOf() == null ? null : MemoryRules.pointInTime("as_of", q.asOf(), now);
+            Instant asOf = q.asOf() == null ? null : MemoryRules.endOfPointInTime("as_of", q.asOf(), now);
             Instant from = q.from() == null ? null : MemoryRules.pointInTime("from", q.from(), now);
-            Instant to = q.to() == null ? null : MemoryRules.pointInTime("to", q.to(), now);
+            // a plain date as the upper end includes that day
+            Instant to = q.to() == null ? null : MemoryRules.endOfPointInTime("to", q.to(), now);
             if (from != null && to != null && from.isAfter(to)) {
                 throw new dev.engram.error.InvalidArgumentException("from", "(" + q.from() + ") is after to (" + q.to() + "); swap them");
             }
@@ -223,7 +232,7 @@ final class RecallOperation {
                             + " is not a valid glob; send e.g. src/**/*.java");
                 }
             }
-            return new RecallFilter(asOf != null ? asOf : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path,
+            return new RecallFilter(validAt != null ? validAt : now, asOf, from, to, Set.copyOf(q.tags()), q.types(), path,
                     q.includeSuperseded());
         }
 
@@ -238,7 +247,7 @@ final class RecallOperation {
                 if (m.createdAt().isAfter(asOf)) return false;
                 if (m.status() == MemoryStatus.ARCHIVED || m.status() == MemoryStatus.DRAFT) return false;
                 // superseded by then: left out, unless the caller asked for superseded memories too
-                if (!superseded && m.supersededAt() != null && !m.supersededAt().isAfter(asOf)) return false;
+                if (!superseded && m.supersededAt() != null && !m.supersededAt().isAfter(referenceTime)) return false;
             }
             if (m.expiredAt(referenceTime)) return false;
             if (!types.isEmpty() && !types.contains(m.type())) return false;

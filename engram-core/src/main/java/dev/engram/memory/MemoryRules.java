@@ -281,6 +281,15 @@ public final class MemoryRules {
         return at;
     }
 
+    /**
+     * As {@link #pointInTime}, but a plain date names its whole day: the last instant of that day (UTC), so "up to
+     * 2026-12-07" and "as of 2026-12-07" include what was written on the 7th, as toon-memory's date comparisons do.
+     */
+    public static Instant endOfPointInTime(String field, String value, Instant now) {
+        Instant at = pointInTime(field, value, now);
+        return parseDate(value.strip()) != null ? at.plus(Duration.ofDays(1)).minusNanos(1) : at;
+    }
+
     private static Instant parseDate(String v) {
         try {
             return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant();

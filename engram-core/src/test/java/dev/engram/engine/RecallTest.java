@@ -181,6 +181,26 @@ class RecallTest {
                 .asOf("2026-12-01").includeSuperseded(true).build(), COST))));
     }
 
+    /** A plain date names its whole day (toon-memory compares dates so): "up to today" and "as of today" include today. */
+    @Test
+    void aPlainDateAsTheUpperEndOrAsOfIncludesThatWholeDay() {
+        f.remember("api-v1", "The public API version is v1", MemoryType.FACT, List.of("api"));  // 2026-11-29 10:00
+        f.clock.advance(Duration.ofHours(3));
+        f.engine.remember(new RememberCommand("The public API version is v2", "api-v2", null, List.of("api"), null,
+                null, null, List.of(LinkSpec.parse("supersedes:api-v1")), null, null, null, false, null, null));
+        assertEquals(Set.of("api-v1", "api-v2"), Set.copyOf(keys(f.engine.recall(recall("public api version")
+                .to("2026-11-29").includeSuperseded(true).build(), COST))), "written on the 29th: within to 2026-11-29");
+        assertTrue(f.engine.recall(recall("public api version").to("2026-11-28").build(), COST).results().isEmpty());
+        // as of the 29th: what was written that day counts, and v1, superseded during it, was still valid on it
+        assertEquals(Set.of("api-v1", "api-v2"), Set.copyOf(keys(f.engine.recall(recall("public api version")
+                .asOf("2026-11-29").build(), COST))));
+        assertEquals(List.of("api-v2"), keys(f.engine.recall(recall("public api version").asOf("2026-11-30").build(), COST)),
+                "superseded before the 30th began");
+        assertTrue(f.engine.recall(recall("public api version").asOf("2026-11-28").build(), COST).results().isEmpty());
+        // an instant is an instant: at 11:00 only v1 existed
+        assertEquals(List.of("api-v1"), keys(f.engine.recall(recall("public api version").asOf("2026-11-29T11:00:00Z").build(), COST)));
+    }
+
     @Test
     void asOfShowsTheContentAMemoryHadThen() {
         f.remember("pool", "Pool size is 10", MemoryType.DECISION, List.of("db"));

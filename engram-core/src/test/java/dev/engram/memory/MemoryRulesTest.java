@@ -30,6 +30,9 @@ class MemoryRulesTest {
         assertEquals(NOW.minus(Duration.ofDays(7)), MemoryRules.pointInTime("from", "7d", NOW));
         assertEquals(Instant.parse("2026-01-02T00:00:00Z"), MemoryRules.pointInTime("from", "2026-01-02", NOW));
         assertEquals(Instant.parse("2026-01-02T03:04:05Z"), MemoryRules.pointInTime("from", "2026-01-02T03:04:05Z", NOW));
+        assertEquals(Instant.parse("2026-01-02T23:59:59.999999999Z"), MemoryRules.endOfPointInTime("to", " 2026-01-02 ", NOW));
+        assertEquals(Instant.parse("2026-01-02T03:04:05Z"), MemoryRules.endOfPointInTime("to", "2026-01-02T03:04:05Z", NOW));
+        assertEquals(NOW.minus(Duration.ofDays(7)), MemoryRules.endOfPointInTime("to", "7d", NOW));
         assertTrue(assertThrows(InvalidArgumentException.class, () -> MemoryRules.pointInTime("as_of", "yesterday", NOW))
                 .getMessage().startsWith("as_of 'yesterday' is not a date"));
     }

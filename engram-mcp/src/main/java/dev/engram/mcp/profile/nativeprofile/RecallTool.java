@@ -34,7 +34,7 @@ final class RecallTool implements ToolHandler {
                     .string("from", "Created on/after: date or age like 7d", "2026-11-01")
                     .string("to", "Created on/before: date or age", "2026-11-29")
                     .string("path", "File path the memories must apply to", "src/api/server.ts")
-                    .string("as_of", "Show memories as they were at this time", "2026-10-01")
+                    .string("as_of", "Show memories as they were at this time (a date: during that day)", "2026-10-01")
                     .build())
             .title("Recall")
             .description("Search memories before you start work. Modes: ranked (default, full content), index "

@@ -364,7 +364,7 @@ final class MemoryTools {
         if (replacement != null) {
             c.engine().link(new LinkCommand(replacement.id(), old.id(), EdgeType.SUPERSEDES, c.zone(), false));
             if (content != null) c.engine().amend(new AmendCommand(old.id(), c.zone(), content, null, null));
-            return "⏳ " + old.key() + " superseded by " + replacement.key() + " (" + date + "); recall with as_of before today still finds it";
+            return "⏳ " + old.key() + " superseded by " + replacement.key() + " (" + date + "); recall with as_of " + date + " still finds it";
         }
         c.engine().forget(new ForgetCommand(old.id(), c.zone(), ForgetAction.SOFT));
         Set<String> tags = new LinkedHashSet<>(old.tags());
