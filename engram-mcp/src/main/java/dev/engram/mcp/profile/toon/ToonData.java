@@ -403,55 +403,122 @@ public final class ToonData {
         }
     }
 
-    /** data.toon's entries (by key, as written) and summaries at one moment. */
-    record Snapshot(Map<String, Map<String, String>> entries, Map<String, String> summaries) {
-        static Snapshot of(Path data) {
+    /**
+     * data.toon at one moment, as much as telling an edit needs: each entry (by key) and file summary as a digest.
+     * An entry's digest leaves out what moves on a mere read or is recomputed (toon counts reads in the file, and
+     * rewrites a day's date), so only an edit by toon or a person shows as a change. {@code at} is when the file was
+     * seen so: a memory the store changed after it was changed by Engram, and keeps its own state.
+     */
+    record Snapshot(Map<String, String> entries, Map<String, String> summaries, Instant at) {
+        private static final Set<String> NOT_AN_EDIT = Set.of("accessed", "lastAccessed", "quality", "date");
+        private static final String HEADER = "toon-base 1 ";
+
+        static Snapshot of(Path data, Instant at) {
             try {
-                return ofText(readUtf8(data));
+                return ofText(readUtf8(data), at);
             } catch (IOException | RuntimeException e) {
-                return new Snapshot(Map.of(), Map.of());
+                return new Snapshot(Map.of(), Map.of(), at);
             }
         }
 
-        /** As {@link #of(Path)} for text known to be the file's (the mirror has just written it). */
-        static Snapshot ofText(String text) {
+        /** As {@link #of(Path, Instant)} for text known to be the file's. */
+        static Snapshot ofText(String text, Instant at) {
             try {
                 ToonFormat.Parsed p = ToonFormat.parse(text);
-                Map<String, Map<String, String>> byKey = new HashMap<>();
-                for (ToonFormat.Entry e : p.entries()) byKey.put(slug(e.get("key")), e.fields());
-                return new Snapshot(byKey, p.summaries());
+                return ofEntries(p.entries(), p.summaries(), at);
             } catch (RuntimeException e) {
-                return new Snapshot(Map.of(), Map.of());
+                return new Snapshot(Map.of(), Map.of(), at);
+            }
+        }
+
+        static Snapshot ofEntries(List<ToonFormat.Entry> entries, Map<String, String> summaries, Instant at) {
+            Map<String, String> byKey = new HashMap<>();
+            for (ToonFormat.Entry e : entries) {
+                StringBuilder b = new StringBuilder();
+                for (String f : ToonFormat.FIELDS) if (!NOT_AN_EDIT.contains(f)) b.append(e.get(f)).append('\u0000');
+                byKey.put(slug(e.get("key")), digest(b.toString()));
+            }
+            Map<String, String> files = new HashMap<>();
+            summaries.forEach((f, v) -> files.put(f, digest(v)));
+            return new Snapshot(byKey, files, at);
+        }
+
+        private static String digest(String s) {
+            try {
+                byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+                return java.util.HexFormat.of().formatHex(d, 0, 12);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+            }
+        }
+
+        /** One line per entry and summary, for a store mark: what Engram last knew of the file survives a restart. */
+        String encode() {
+            StringBuilder b = new StringBuilder(HEADER).append(at).append('\n');
+            entries.forEach((k, d) -> b.append("e ").append(d).append(' ').append(k).append('\n'));
+            summaries.forEach((f, d) -> {
+                if (f.indexOf('\n') < 0) b.append("s ").append(d).append(' ').append(f).append('\n');
+            });
+            return b.toString();
+        }
+
+        static Optional<Snapshot> decode(String text) {
+            if (text == null || !text.startsWith(HEADER)) return Optional.empty();
+            try {
+                String[] lines = text.split("\n");
+                Instant at = Instant.parse(lines[0].substring(HEADER.length()).strip());
+                Map<String, String> entries = new HashMap<>();
+                Map<String, String> summaries = new HashMap<>();
+                for (int i = 1; i < lines.length; i++) {
+                    String[] parts = lines[i].split(" ", 3);
+                    if (parts.length < 3) continue;
+                    (parts[0].equals("e") ? entries : summaries).put(parts[2], parts[1]);
+                }
+                return Optional.of(new Snapshot(entries, summaries, at));
+            } catch (RuntimeException e) {
+                return Optional.empty();
             }
         }
     }
 
     /**
-     * data.toon changed while this server runs (toon still writes it, or a person edited it): the entries
-     * that are new or changed since the last look are imported with the safe policy (a memory changed in
-     * Engram since keeps its newer state), with new or changed file summaries. Entries the file did not
-     * change are not imported again, so what was deleted in Engram stays deleted; at a restart nothing is
-     * imported again (the first start's import is the only whole one). Returns the new snapshot.
+     * data.toon changed since Engram last saw it (toon still writes it, a person edited it, or toon ran while Engram
+     * was stopped): the entries that are new or changed since {@code before} are imported, with new or changed file
+     * summaries. A changed entry whose memory the store has not changed since {@code before} was seen takes the
+     * file's state (toon's dates are days, so the timestamps alone cannot tell a same-day edit); one both sides
+     * changed keeps the newer state, the other kept as a version. Entries the file did not change are not imported
+     * again, so what was deleted in Engram stays deleted. With {@code checkStore}, an entry already as the store
+     * holds it is skipped too (a base saved before Engram's own last write, after a crash). Returns the new snapshot.
      */
-    static Snapshot follow(Engine engine, String zone, Path data, Snapshot before, PrintStream log) {
-        Snapshot now = Snapshot.of(data);
+    static Snapshot follow(Engine engine, String zone, Path data, Snapshot before, PrintStream log, boolean checkStore) {
+        Snapshot now = Snapshot.of(data, Instant.now());
         try {
             if (!Files.isRegularFile(data)) return now;
             // sealed (memory_encrypt): what was known of it stays known, so when it is opened again its stale entries,
             // which the store may have changed or deleted meanwhile, are not taken for toon's new ones
             if (looksEncrypted(readUtf8(data))) return before == null ? now : before;
             Set<String> changed = new java.util.HashSet<>();
-            now.entries().forEach((k, f) -> {
-                if (!f.equals(before == null ? null : before.entries().get(k))) changed.add(k);
+            now.entries().forEach((k, d) -> {
+                if (before == null || !d.equals(before.entries().get(k))) changed.add(k);
             });
-            Map<String, String> summaries = new LinkedHashMap<>();
-            now.summaries().forEach((f, v) -> {
-                if (before == null || !v.equals(before.summaries().get(f))) summaries.put(f, v);
+            Set<String> changedFiles = new java.util.HashSet<>();
+            now.summaries().forEach((f, d) -> {
+                if (before == null || !d.equals(before.summaries().get(f))) changedFiles.add(f);
             });
-            if (changed.isEmpty() && summaries.isEmpty()) return now;
+            if (checkStore && !changed.isEmpty()) {
+                Snapshot store = Snapshot.ofText(export(engine, zone), now.at());
+                changed.removeIf(k -> now.entries().get(k).equals(store.entries().get(k)));
+                changedFiles.removeIf(f -> now.summaries().get(f).equals(store.summaries().get(f)));
+            }
+            if (changed.isEmpty() && changedFiles.isEmpty()) return now;
             Path project = data.getParent().getParent().getParent();
-            Loaded loaded = read(project, zone, Instant.now());
-            List<ExportRecord> records = loaded.records().stream().filter(r -> changed.contains(r.memory().key())).toList();
+            Loaded loaded = read(project, zone, now.at());
+            List<ExportRecord> records = loaded.records().stream().filter(r -> changed.contains(r.memory().key()))
+                    .map(r -> before == null ? r : editedSince(engine, zone, r, before.at(), now.at())).toList();
+            Map<String, String> summaries = new LinkedHashMap<>();
+            loaded.summaries().forEach((f, v) -> {
+                if (changedFiles.contains(f)) summaries.put(f, v);
+            });
             ImportResult result = importInto(engine, new Loaded(records, summaries, List.of(), loaded.evidence()), false);
             importSummaries(engine, zone, new Loaded(List.of(), summaries, List.of()));
             log.println("engram: " + data + " changed; imported its " + records.size() + " new or changed entries ("
@@ -462,6 +529,22 @@ public final class ToonData {
                     + "; nothing was imported (fix it, then run: engram import --from toon " + data.getParent() + ")");
         }
         return now;
+    }
+
+    /**
+     * The file's entry, dated when its edit was seen when the store's memory has not changed since {@code base}: toon
+     * writes days, and a same-day edit would otherwise tie with (or lose to) the store's older state of that day.
+     */
+    private static ExportRecord editedSince(Engine engine, String zone, ExportRecord r, Instant base, Instant seen) {
+        Optional<ExportRecord> stored;
+        try {
+            stored = engine.record(zone, r.memory().id());
+        } catch (RuntimeException e) {
+            return r;
+        }
+        if (stored.isEmpty() || stored.get().memory().updatedAt().isAfter(base)) return r;
+        Memory m = r.memory().toBuilder().createdAt(stored.get().memory().createdAt()).updatedAt(seen).build();
+        return new ExportRecord(m, r.edges(), r.versions());
     }
 
     /** data.toon's {@code summaries:} block into the zone's file summaries (memory_summary); the file's wins. */
@@ -629,6 +712,18 @@ public final class ToonData {
      * newest entry first as toon writes them (it puts each new entry at the top).
      */
     public static String export(Engine engine, String zone, Map<String, String> summaries) {
+        return exported(engine, zone, summaries).text();
+    }
+
+    /** data.toon's text as {@link #export} writes it, with what the follower remembers of it. */
+    record Exported(String text, Snapshot snapshot) {
+    }
+
+    static Exported exported(Engine engine, String zone) {
+        return exported(engine, zone, FolderTools.summaries(engine, zone));
+    }
+
+    private static Exported exported(Engine engine, String zone, Map<String, String> summaries) {
         List<ExportRecord> records = new ArrayList<>();
         engine.exportCurrent(zone, records::add); // toon's format keeps no past versions
         records.sort(java.util.Comparator.comparing((ExportRecord r) -> r.memory().createdAt()).reversed());
@@ -671,7 +766,7 @@ public final class ToonData {
             f.put("evidence", evidence.getOrDefault(m.id(), ""));
             entries.add(new ToonFormat.Entry(f, false));
         }
-        return ToonFormat.write("entries", entries, summaries);
+        return new Exported(ToonFormat.write("entries", entries, summaries), Snapshot.ofEntries(entries, summaries, Instant.now()));
     }
 
     /**

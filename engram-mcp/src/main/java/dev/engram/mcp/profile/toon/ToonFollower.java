@@ -31,12 +31,9 @@ public final class ToonFollower implements Supplier<Engine> {
     private volatile boolean started;
     private volatile Path followed;
     private volatile String seen = "";
+    /** What Engram last knew of the followed file; kept in the store too ({@link #baseMark}), so it outlives the process. */
     private volatile ToonData.Snapshot last;
-    /**
-     * The text the mirror last wrote, parsed into {@link #last} only if toon changes the file afterwards: a
-     * parse costs about as much as the rewrite's own formatting (20 ms at 5,000 entries) and is rarely needed.
-     */
-    private volatile String written;
+    private String persisted = "";
     /** The store's change number when the file was last written or read: unchanged, nothing to mirror. */
     private long mirroredSeq = -1;
     private String mirroredMarks = "";
@@ -57,7 +54,14 @@ public final class ToonFollower implements Supplier<Engine> {
                     followed = ToonData.importAtStart(engine, zone, candidates, log);
                     if (followed != null) {
                         seen = ToonData.stamp(followed);
-                        last = ToonData.Snapshot.of(followed);
+                        // what toon or a person changed in the file while no Engram ran comes in now; without a record
+                        // of the file (a store from before it was kept), the file as it is now is taken as known
+                        String saved = engine.mark(baseMark()).orElse("");
+                        java.util.Optional<ToonData.Snapshot> base = ToonData.Snapshot.decode(saved);
+                        persisted = saved.substring(saved.indexOf('\n') + 1);
+                        last = base.isPresent() ? ToonData.follow(engine, zone, followed, base.get(), log, true)
+                                : ToonData.Snapshot.of(followed, java.time.Instant.now());
+                        persist(engine);
                         // the file is rewritten once something changes, not merely because Engram started
                         mirroredSeq = engine.changeSeq();
                         mirroredMarks = marks(engine);
@@ -83,12 +87,29 @@ public final class ToonFollower implements Supplier<Engine> {
     private void catchUp(Engine engine) {
         String now = ToonData.stamp(followed);
         if (!now.equals(seen)) {
-            if (written != null) {
-                last = ToonData.Snapshot.ofText(written);
-                written = null;
-            }
-            last = ToonData.follow(engine, zone, followed, last, log);
+            last = ToonData.follow(engine, zone, followed, last, log, false);
             seen = now;
+            persist(engine);
+        }
+    }
+
+    /** The store mark that keeps {@link #last} for the next start. */
+    private String baseMark() {
+        return "toon-base/" + zone + "/" + followed.toAbsolutePath().normalize();
+    }
+
+    /** Saves {@link #last} in the store when it changed (one small write, only after the file changed). */
+    private void persist(Engine engine) {
+        String encoded = last.encode();
+        // the time line differs at every look; only a changed entry or summary is worth a store write
+        String body = encoded.substring(encoded.indexOf('\n') + 1);
+        if (body.equals(persisted)) return;
+        try {
+            engine.setMark(baseMark(), encoded);
+            persisted = body;
+        } catch (RuntimeException e) {
+            log.println("engram: could not record what " + followed + " holds: " + e.getMessage()
+                    + "; changes toon makes to it while no Engram runs may not come in at the next start");
         }
     }
 
@@ -113,14 +134,18 @@ public final class ToonFollower implements Supplier<Engine> {
                 // an encrypted store is never mirrored into a plain file (memory_encrypt sealed the file; toon may have opened it)
                 if (engine.encryption().map(dev.engram.spi.StoreEncryption::encrypted).orElse(false)) return;
                 catchUp(engine); // what toon wrote since comes in first, so it is in what is written back
-                String text = ToonData.export(engine, zone);
+                ToonData.Exported exported = ToonData.exported(engine, zone);
+                String text = exported.text();
                 if (!text.equals(current)) {
                     Path tmp = file.resolveSibling(file.getFileName() + ".engram-tmp");
                     Files.writeString(tmp, text, StandardCharsets.UTF_8);
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }
                 seen = ToonData.stamp(file);
-                written = text; // the file's text now, whether rewritten or already equal
+                // the file's content now, whether rewritten or already equal; seen after the write, so a memory changed
+                // after this counts as changed in Engram
+                last = new ToonData.Snapshot(exported.snapshot().entries(), exported.snapshot().summaries(), java.time.Instant.now());
+                persist(engine);
                 mirroredSeq = engine.changeSeq();
                 mirroredMarks = marks(engine);
             } catch (IOException | RuntimeException e) {

@@ -437,10 +437,54 @@ class ToonFolderToolsTest {
         Files.writeString(data, header.replace("[1|]", "[2|]") + zod + joi + "summaries:\n  src/big.ts: the router, two handlers\n");
         assertEquals(1, engines.get().stats("default").total(), "deleted in Engram, unchanged in the file: it stays deleted");
         assertEquals("the router, two handlers", FolderTools.summaries(engine.mark("toon-summaries/default").orElse("")).get("src/big.ts"));
-        // a restart over the same store imports nothing again
-        Files.writeString(data, header + zod.replace("Use Zod for", "Use Zod 3 for"));
+        // a restart over an unchanged file imports nothing again
+        err.reset();
         assertEquals(1, ToonData.importingOnce(() -> engine, "default", List.of(project), log).get().stats("default").total());
         assertEquals("Use Zod 4 for validation", find("use-zod").content());
+        assertFalse(err.toString(StandardCharsets.UTF_8).contains("changed"), err.toString(StandardCharsets.UTF_8));
+        // toon edits the entry while no Engram runs, after Engram last looked (the store's Zod 4 is older): the edit comes in
+        Files.writeString(data, header + zod.replace("Use Zod for", "Use Zod 3 for"));
+        assertEquals(1, ToonData.importingOnce(() -> engine, "default", List.of(project), log).get().stats("default").total());
+        assertEquals("Use Zod 3 for validation", find("use-zod").content());
+    }
+
+    /** toon-memory running on the project between two Engram sessions: its new and edited entries survive Engram's next write. */
+    @Test
+    void whatToonChangesWhileNoEngramRunsComesInAtTheNextStartAndIsWrittenBack() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+        Files.writeString(data, "version: 1\n[1|]{id|category|key|content}:\n"
+                + "  aaa000001|knowledge|t1|toon one about caching|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+        PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        ToonFollower first = ToonData.importingOnce(() -> engine, "default", List.of(project), log);
+        call(first.mirroring(ToonProfile.create(new ProfileContext(first, "default"), project, null, null, null, Clock.systemUTC())),
+                "memory_remember", Map.of("category", "knowledge", "key", "e1", "content", "engram one about queues"));
+        // Engram stops; toon adds t2 and rewrites t1 the same day, as toon writes: the whole file, its own date
+        String mirrored = Files.readString(data);
+        String t1 = mirrored.lines().filter(l -> l.contains("|t1|")).findFirst().orElseThrow();
+        String toonWrote = mirrored.replace(t1, t1.replace("toon one about caching", "toon one about caching, revised"))
+                .replaceFirst("\\[2\\|]", "[3|]").replaceFirst("(?m)^(entries\\[3\\|][^\\n]*\\n)",
+                        "$1  bbb000002|knowledge|t2|toon two about logging|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+        assertTrue(toonWrote.contains("|t2|"), toonWrote);
+        Files.writeString(data, toonWrote);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ToonFollower second = ToonData.importingOnce(() -> engine, "default", List.of(project),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        ToolProfile p = second.mirroring(ToonProfile.create(new ProfileContext(second, "default"), project, null, null, null,
+                Clock.systemUTC()));
+        second.get(); // the first tool call
+        assertEquals("toon two about logging", find("t2").content(), err.toString(StandardCharsets.UTF_8));
+        assertEquals("toon one about caching, revised", find("t1").content());
+        assertEquals("engram one about queues", find("e1").content());
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "e2", "content", "engram two about retries"));
+        String after = Files.readString(data);
+        for (String kept : List.of("|t2|", "toon one about caching, revised", "|e1|", "|e2|")) assertTrue(after.contains(kept), after);
+        // a third start over the file Engram wrote finds nothing new
+        err.reset();
+        ToonData.importingOnce(() -> engine, "default", List.of(project), new PrintStream(err, true, StandardCharsets.UTF_8)).get();
+        assertFalse(err.toString(StandardCharsets.UTF_8).contains("changed"), err.toString(StandardCharsets.UTF_8));
+        assertEquals(4, engine.stats("default").total());
     }
     @Test
     void sessionsToonMemoryStillRecordsInItsFolderAreListedBesideEngramsWithTheirConflicts() throws Exception {
