@@ -40,7 +40,7 @@ final class MementoImport {
      * (Engram re-embeds the content). Only those the database has are selected: older schemas lack the case columns.
      */
     private static final List<String> FRAGMENT_COLUMNS = Stream.concat(Stream.of("id", "content", "topic",
-            "type", "keywords", "importance", "linked_to", "access_count", "accessed_at", "created_at", "ttl_tier", "is_anchor",
+            "type", "keywords", "importance", "linked_to", "access_count", "accessed_at", "last_decay_at", "created_at", "ttl_tier", "is_anchor",
             "valid_to", "superseded_by", "workspace", "idempotency_key"), MementoData.caseColumnNames().stream()).toList();
 
     private MementoImport() {

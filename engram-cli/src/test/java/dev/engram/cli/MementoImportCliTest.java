@@ -111,7 +111,7 @@ class MementoImportCliTest {
             st.execute("CREATE TABLE " + schema + ".fragments (id TEXT PRIMARY KEY, content TEXT NOT NULL, topic TEXT NOT NULL,"
                     + " keywords TEXT[] NOT NULL DEFAULT '{}', type TEXT NOT NULL, importance REAL NOT NULL DEFAULT 0.5,"
                     + " content_hash TEXT NOT NULL, source TEXT, linked_to TEXT[] DEFAULT '{}', agent_id TEXT NOT NULL DEFAULT 'default',"
-                    + " access_count INTEGER DEFAULT 0, accessed_at TIMESTAMPTZ, created_at TIMESTAMPTZ DEFAULT NOW(),"
+                    + " access_count INTEGER DEFAULT 0, accessed_at TIMESTAMPTZ, last_decay_at TIMESTAMPTZ, created_at TIMESTAMPTZ DEFAULT NOW(),"
                     + " ttl_tier TEXT DEFAULT 'warm', estimated_tokens INTEGER DEFAULT 0, utility_score REAL DEFAULT 1.0,"
                     + " verified_at TIMESTAMPTZ DEFAULT NOW(), is_anchor BOOLEAN DEFAULT FALSE, valid_from TIMESTAMPTZ,"
                     + " valid_to TIMESTAMPTZ, superseded_by TEXT, workspace TEXT, idempotency_key TEXT,"
@@ -134,6 +134,8 @@ class MementoImportCliTest {
                     + " ('f1', 'The API answers in JSON', 'api', '{}', 'fact', 0.5, 'h3', 0, '2026-11-03T00:00:00Z', NULL)");
             st.execute("UPDATE " + schema + ".fragments SET case_id = '배포-장애', goal = 'CI 를 다시 초록으로', outcome = '해결',"
                     + " phase = '점검', resolution_status = 'resolved', affect = 'doubt', context_summary = '금요일 배포 중' WHERE id = 'e1'");
+            // Memento's scheduler faded p1 last on the 20th: fading goes on from there, not again from its creation
+            st.execute("UPDATE " + schema + ".fragments SET last_decay_at = '2026-11-20T06:00:00Z' WHERE id = 'p1'");
             st.execute("INSERT INTO " + schema + ".fragment_links (from_id, to_id, relation_type) VALUES ('e1', 'p1', 'resolved_by')");
             st.execute("INSERT INTO " + schema + ".fragment_versions (fragment_id, content, amended_at) VALUES"
                     + " ('p1', 'CI 이미지에 JDK 를 설치한다', '2026-11-02T12:00:00Z')");
@@ -147,6 +149,8 @@ class MementoImportCliTest {
             String shop = cli().run("export", "--zone", "shop-api").out();
             assertEquals(2, shop.lines().count(), shop);
             assertTrue(shop.contains("resolved_by") && shop.contains("CI 이미지에 JDK 를 설치한다"), shop);
+            String p1 = shop.lines().filter(l -> l.contains("temurin-17")).findFirst().orElseThrow();
+            assertTrue(p1.contains("\"last_decay_at\":\"2026-11-20T06:00:00Z\""), p1);
             String e1 = shop.lines().filter(l -> l.contains("배포가 JDK 누락으로 실패한다")).findFirst().orElseThrow();
             assertTrue(e1.contains("\"notes\":{\"goal\":\"CI 를 다시 초록으로\",\"outcome\":\"해결\",\"context_summary\":\"금요일 배포 중\"}"), e1);
             assertTrue(e1.contains(":\"배포-장애\"") && e1.contains(":\"점검\"") && e1.contains("\"resolution:resolved\"")

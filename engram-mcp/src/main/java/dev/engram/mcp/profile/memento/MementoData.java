@@ -262,6 +262,8 @@ public final class MementoData {
                 .tags(tags).importance(NumericImportance.level(importance)).relevance(NumericImportance.toRelevance(importance))
                 .quality(0.5).confidence(1.0).status(status).createdAt(created).updatedAt(orElse(validTo, created))
                 .lastAccessedAt(accessed).accessCount(count == null ? 0 : Math.max(0, count.longValue()))
+                // the importance is already faded up to Memento's last decay pass: fading goes on from there, not from creation
+                .lastDecayAt(instant(row.get("last_decay_at")))
                 .expiresAt(session ? created.plusSeconds(86_400) : null)
                 .pinPriority(Boolean.TRUE.equals(bool(row.get("is_anchor"))) ? ANCHOR_PRIORITY : 0)
                 .origin(Origin.AGENT).supersededAt(status == MemoryStatus.SUPERSEDED ? validTo : null)

@@ -60,9 +60,17 @@ final class MemoryTools {
                 + "the same key updates the existing entry.", schema, ToonTool.hints(false, false, true)), this::remember);
     }
 
+    /** toon's keys are any text; Engram's are lowercase ASCII: each reference as Engram holds it ({@link ToonData#engramRef}). */
+    private static List<String> refs(List<String> words) {
+        return words == null ? null : words.stream().map(ToonData::engramRef).toList();
+    }
+
     private String remember(ToolArgs args) {
         MemoryType type = category(args.text("category"));
         List<String> notes = new ArrayList<>();
+        String given = args.text("key").strip();
+        String key = ToonData.engramRef(given);
+        if (!key.equals(given)) notes.add("🔑 Key '" + ToonData.shortKey(given) + "' is kept as '" + key + "' (Engram keys are lowercase ASCII; either finds it)");
         List<LinkSpec> links = new ArrayList<>();
         List<String> linkWords = args.words("links");
         for (String word : linkWords == null ? List.<String>of() : linkWords) {
@@ -71,7 +79,7 @@ final class MemoryTools {
             else notes.add("🔗 Not linked: no entry '" + spec.target() + "' (link again once it exists)");
         }
         String file = args.textOr("file");
-        RememberCommand cmd = new RememberCommand(args.text("content"), args.text("key").strip(), type, args.list("tags"),
+        RememberCommand cmd = new RememberCommand(args.text("content"), key, type, args.list("tags"),
                 c.zone(), args.choice("importance", Importance::parse), blank(args.textOr("ttl")), links,
                 blank(file), blank(args.textOr("path_scope")), args.choice("origin", Origin::parse),
                 true, args.caller().session(), args.caller().branch(), false, null);
@@ -123,10 +131,10 @@ final class MemoryTools {
         if (colon > 0) {
             String type = word.substring(0, colon);
             String target = word.substring(colon + 1);
-            if (type.equals("related")) return new LinkSpec(EdgeType.RELATED, target);
-            return new LinkSpec(EdgeType.parse("links", type), target);
+            if (type.equals("related")) return new LinkSpec(EdgeType.RELATED, ToonData.engramRef(target));
+            return new LinkSpec(EdgeType.parse("links", type), ToonData.engramRef(target));
         }
-        return new LinkSpec(EdgeType.RELATED, word);
+        return new LinkSpec(EdgeType.RELATED, ToonData.engramRef(word));
     }
 
     ToonTool recall() {
@@ -178,7 +186,7 @@ final class MemoryTools {
         }
         int hops = args.intOr("hops", 1, 1, 2);
         RecallBias bias = bias(args, false);
-        List<String> ids = hasIds ? args.words("ids") : null;
+        List<String> ids = hasIds ? refs(args.words("ids")) : null;
         String category = args.textOr("category");
         Set<MemoryType> types = category == null || category.isBlank() ? null : Set.of(category(category));
         ToonText.Layout layout = layout(args);
@@ -328,7 +336,7 @@ final class MemoryTools {
     }
 
     private String forget(ToolArgs args) {
-        String ref = args.text("key").strip();
+        String ref = ToonData.engramRef(args.text("key"));
         String action = args.textOr("action") == null || args.textOr("action").isBlank() ? "soft" : args.textOr("action").strip();
         return switch (action) {
             case "soft" -> {
@@ -381,7 +389,7 @@ final class MemoryTools {
         return new ToonTool(ToonTool.define("memory_pin", "Pin an entry: it leads every recall.", schema,
                 ToonTool.hints(false, false, true)), args -> {
             int priority = args.intOr("priority", 1, 1, 5);
-            Memory m = c.engine().pin(new PinCommand(args.text("key").strip(), c.zone(), priority));
+            Memory m = c.engine().pin(new PinCommand(ToonData.engramRef(args.text("key")), c.zone(), priority));
             return "📌 Pinned: " + m.key() + " (" + m.id() + ") priority " + priority;
         });
     }
@@ -389,7 +397,7 @@ final class MemoryTools {
     ToonTool unpin() {
         var schema = JsonSchema.input().string("key", "Key or id of the entry", "use-zod").required("key");
         return new ToonTool(ToonTool.define("memory_unpin", "Unpin an entry.", schema, ToonTool.hints(false, false, true)), args -> {
-            Memory m = c.engine().pin(new PinCommand(args.text("key").strip(), c.zone(), 0));
+            Memory m = c.engine().pin(new PinCommand(ToonData.engramRef(args.text("key")), c.zone(), 0));
             return "📍 Unpinned: " + m.key() + " (" + m.id() + ")";
         });
     }
@@ -408,7 +416,7 @@ final class MemoryTools {
             }
             List<String> tags = args.list("tags");
             if (tags == null) throw new InvalidArgumentException("tags", "is required: send tags separated by ';', e.g. \"api;validation\"");
-            List<String> refs = args.words("ids");
+            List<String> refs = refs(args.words("ids"));
             if (refs == null || refs.isEmpty()) {
                 throw new InvalidArgumentException("ids", "is required: send keys or ids separated by commas, e.g. \"use-zod,zod-schemas\"");
             }

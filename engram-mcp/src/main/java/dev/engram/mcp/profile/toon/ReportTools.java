@@ -341,7 +341,7 @@ final class ReportTools {
     }
 
     private static Memory resolve(Map<String, Memory> byId, String ref, String field) {
-        String r = ref.strip();
+        String r = ToonData.engramRef(ref);
         return byId.values().stream().filter(m -> m.key().equals(r) || m.id().equals(r)).findFirst()
                 .orElseThrow(() -> new NotFoundException(field + ": no active entry " + MemoryRules.shown(r)));
     }

@@ -124,7 +124,7 @@ final class ToonContext {
 
     /** A memory by key or id, without counting it as recalled (toon's lookups do not bump access). */
     Optional<Memory> find(String ref) {
-        String r = ref.strip();
+        String r = ToonData.engramRef(ref);
         List<Memory> all = all();
         return all.stream().filter(m -> m.key().equals(r)).findFirst()
                 .or(() -> all.stream().filter(m -> m.id().equals(r)).findFirst());

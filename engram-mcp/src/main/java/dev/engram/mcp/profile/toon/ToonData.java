@@ -123,13 +123,13 @@ public final class ToonData {
             // data.toon is the live state: an archived entry never replaces a live one of the same key, and
             // archive.toon lists newest first, so within it the first of a key is kept
             Set<String> seen = new java.util.HashSet<>();
-            for (ToonFormat.Entry e : main.entries()) seen.add(slug(e.get("key")));
+            for (ToonFormat.Entry e : main.entries()) seen.add(e.get("key").strip());
             ToonFormat.Parsed archived = ToonFormat.parse(opened(archive, readUtf8(archive), keyHex));
             for (ToonFormat.Entry e : archived.entries()) {
-                String key = slug(e.get("key"));
+                String key = e.get("key").strip();
                 if (!seen.add(key)) {
-                    problems.add("archive.toon entry '" + key + "' (" + e.get("id") + ") dropped: "
-                            + (main.entries().stream().anyMatch(x -> slug(x.get("key")).equals(key)) ? "data.toon has that key"
+                    problems.add("archive.toon entry '" + shortKey(key) + "' (" + e.get("id") + ") dropped: "
+                            + (main.entries().stream().anyMatch(x -> x.get("key").strip().equals(key)) ? "data.toon has that key"
                             : "a newer archived entry has that key"));
                     continue;
                 }
@@ -144,7 +144,8 @@ public final class ToonData {
     /** The evidence level each record's entry carried (the entry its key was read from: the last of that key). */
     private static Map<String, String> evidence(List<ToonFormat.Entry> entries, List<ExportRecord> records) {
         Map<String, ToonFormat.Entry> byKey = new HashMap<>();
-        for (ToonFormat.Entry e : entries) byKey.put(slug(e.get("key")), e);
+        List<String> keys = engramKeys(entries);
+        for (int i = 0; i < entries.size(); i++) byKey.put(keys.get(i), entries.get(i));
         Map<String, String> out = new LinkedHashMap<>();
         for (ExportRecord r : records) {
             ToonFormat.Entry e = byKey.get(r.memory().key());
@@ -201,8 +202,14 @@ public final class ToonData {
         Map<String, Memory> byKey = new LinkedHashMap<>();
         Map<String, ToonFormat.Entry> sourceOf = new HashMap<>();
         Set<String> ids = new java.util.HashSet<>();
-        for (ToonFormat.Entry e : entries) {
-            Memory m = memory(e, zone, now, ids);
+        List<String> keys = engramKeys(entries);
+        for (int i = 0; i < entries.size(); i++) {
+            ToonFormat.Entry e = entries.get(i);
+            Memory m = memory(e, zone, now, ids).toBuilder().key(keys.get(i)).build();
+            if (!m.key().equals(e.get("key").strip())) {
+                problems.add("key '" + shortKey(e.get("key").strip()) + "' is '" + m.key() + "' in Engram (lowercase ASCII letters,"
+                        + " digits, '-', '_' and '.'; toon's tools find it by either)");
+            }
             Memory previous = byKey.get(m.key());
             if (previous != null) {
                 problems.add("key '" + m.key() + "' appears twice; the later entry (" + m.id() + ") is kept and "
@@ -215,6 +222,7 @@ public final class ToonData {
         }
         Map<String, String> idOf = new HashMap<>();
         for (Memory m : byKey.values()) {
+            idOf.put(sourceOf.get(m.key()).get("key").strip(), m.id()); // a link names toon's key as written
             idOf.put(m.key(), m.id());
             idOf.put(m.id(), m.id());
         }
@@ -312,13 +320,64 @@ public final class ToonData {
         return id;
     }
 
-    /** A toon key as an Engram key: toon asks for kebab-case but never enforced it. */
+    /**
+     * A toon key as an Engram key: toon asks for kebab-case but never enforced it. Accents go ('über' is 'uber'); a
+     * key with no letter or digit of ASCII left (Chinese, Japanese) becomes {@code entry-} and six hex characters of
+     * its own text, so two such keys stay two entries.
+     */
     static String slug(String key) {
-        String s = key.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
+        String plain = java.text.Normalizer.normalize(key.strip(), java.text.Normalizer.Form.NFD).replaceAll("\\p{M}+", "");
+        String s = plain.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
         if (s.length() > 80) s = s.substring(0, 80);
-        if (s.isEmpty()) s = "entry";
+        if (s.isEmpty()) {
+            s = key.isBlank() ? "entry" : "entry-" + Snapshot.digest(key.strip()).substring(0, 6);
+        }
         if (MemoryRules.isId(s)) s = s.replace('_', '-');
         return s;
+    }
+
+    static String shortKey(String key) {
+        return key.length() <= 60 ? key : key.substring(0, 60) + "…";
+    }
+
+    /** What a toon tool's key or id argument names in Engram: itself when Engram could hold it, else its {@link #slug}. */
+    static String engramRef(String ref) {
+        String r = ref.strip();
+        return MemoryRules.isKey(r) || MemoryRules.isId(r) || r.isEmpty() ? r : slug(r);
+    }
+
+    /**
+     * Each entry's key in Engram, in order. toon keys are any text, so two may fold to one slug ('Cache' and 'cache');
+     * the key Engram could hold as it is keeps the slug, the other gets it with -2, -3…, so no entry is lost. The
+     * same key twice is toon's merge (the later line is the newer state of that key) and keeps one key.
+     */
+    static List<String> engramKeys(List<ToonFormat.Entry> entries) {
+        Map<String, String> keyOfRaw = new HashMap<>();
+        Set<String> taken = new java.util.HashSet<>();
+        for (ToonFormat.Entry e : entries) {
+            String raw = e.get("key").strip();
+            if (!keyOfRaw.containsKey(raw) && slug(raw).equals(raw)) {
+                keyOfRaw.put(raw, raw);
+                taken.add(raw);
+            }
+        }
+        List<String> out = new ArrayList<>(entries.size());
+        for (ToonFormat.Entry e : entries) {
+            String raw = e.get("key").strip();
+            String k = keyOfRaw.get(raw);
+            if (k == null) {
+                String base = slug(raw);
+                k = base;
+                for (int n = 2; taken.contains(k); n++) {
+                    String suffix = "-" + n;
+                    k = base.substring(0, Math.min(base.length(), 80 - suffix.length())) + suffix;
+                }
+                keyOfRaw.put(raw, k);
+                taken.add(k);
+            }
+            out.add(k);
+        }
+        return out;
     }
 
     static List<String> splitList(String s, String separators) {
@@ -433,17 +492,19 @@ public final class ToonData {
 
         static Snapshot ofEntries(List<ToonFormat.Entry> entries, Map<String, String> summaries, Instant at) {
             Map<String, String> byKey = new HashMap<>();
-            for (ToonFormat.Entry e : entries) {
+            List<String> keys = engramKeys(entries);
+            for (int i = 0; i < entries.size(); i++) {
+                ToonFormat.Entry e = entries.get(i);
                 StringBuilder b = new StringBuilder();
                 for (String f : ToonFormat.FIELDS) if (!NOT_AN_EDIT.contains(f)) b.append(e.get(f)).append('\u0000');
-                byKey.put(slug(e.get("key")), digest(b.toString()));
+                byKey.put(keys.get(i), digest(b.toString()));
             }
             Map<String, String> files = new HashMap<>();
             summaries.forEach((f, v) -> files.put(f, digest(v)));
             return new Snapshot(byKey, files, at);
         }
 
-        private static String digest(String s) {
+        static String digest(String s) {
             try {
                 byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
                 return java.util.HexFormat.of().formatHex(d, 0, 12);

@@ -274,6 +274,34 @@ class ToonDataTest {
         assertEquals(1, ToonData.read(dir, "default", Instant.now()).records().size());
     }
 
+    /** toon keys are any text: keys that fold to one Engram key, or that hold no ASCII letter, stay separate entries. */
+    @Test
+    void keysThatFoldTogetherOrHoldNoAsciiLetterKeepEveryEntryAndTheirLinks() throws Exception {
+        Files.writeString(dir.resolve("data.toon"), "version: 1\n[6|]{id|category|key|content|file|tags|date|ttl|accessed|links}:\n"
+                + "  a0000001|knowledge|Cache|upper-case cache entry|||2026-08-01||0|缓存策略\n"
+                + "  a0000002|knowledge|cache|lower-case cache entry|||2026-08-01||0|\n"
+                + "  a0000003|knowledge|缓存策略|caching strategy in Chinese|||2026-08-01||0|\n"
+                + "  a0000004|knowledge|日志规范|logging rules in Chinese|||2026-08-01||0|\n"
+                + "  a0000005|knowledge|über-cache|the cache above all|||2026-08-01||0|\n"
+                + "  a0000006|knowledge|Auth_Flow|how login works|||2026-08-01||0|\n");
+        ToonData.Loaded loaded = ToonData.read(dir, "default", Instant.now());
+        Map<String, String> contentByKey = new java.util.HashMap<>();
+        loaded.records().forEach(r -> contentByKey.put(r.memory().key(), r.memory().content()));
+        assertEquals(6, contentByKey.size(), contentByKey.toString());
+        assertEquals("lower-case cache entry", contentByKey.get("cache"), "the key Engram could hold as it is keeps it");
+        assertEquals("upper-case cache entry", contentByKey.get("cache-2"));
+        assertEquals("the cache above all", contentByKey.get("uber-cache"));
+        assertEquals("how login works", contentByKey.get("auth_flow"));
+        String chinese = ToonData.slug("缓存策略");
+        assertTrue(chinese.matches("entry-[0-9a-f]{6}") && !chinese.equals(ToonData.slug("日志规范")), chinese);
+        assertEquals("caching strategy in Chinese", contentByKey.get(chinese));
+        ExportRecord upper = loaded.records().stream().filter(r -> r.memory().key().equals("cache-2")).findFirst().orElseThrow();
+        assertEquals(1, upper.edges().size(), "the link to 缓存策略 as toon wrote it: " + loaded.problems());
+        assertTrue(loaded.problems().stream().anyMatch(p -> p.contains("'Cache' is 'cache-2'")), loaded.problems().toString());
+        assertEquals("auth_flow", ToonData.engramRef(" Auth_Flow "));
+        assertEquals("m_abcdefgh23", ToonData.engramRef("m_abcdefgh23"));
+    }
+
     /** toon's TTL is a day: an expiry within a day is written as the next one, so a round trip never expires a memory early. */
     @Test
     void aTtlIsWrittenAsTheDayItHasRunOutBy() {

@@ -71,6 +71,21 @@ class ToonToolsTest {
                 profile().resources().stream().map(r -> r.resource().uri()).toList());
     }
 
+    /** toon takes any text as a key: Engram keeps it in its own form, says so, and finds the entry by either. */
+    @Test
+    void aKeyToonAcceptsIsKeptInEngramsFormAndFoundByEither() {
+        String saved = call("memory_remember", Map.of("category", "decision", "key", "JWT-Rotation",
+                "content", "Rotate JWT signing keys every 30 days"));
+        assertTrue(saved.contains("decision/jwt-rotation") && saved.contains("Key 'JWT-Rotation' is kept as 'jwt-rotation'"), saved);
+        assertTrue(call("memory_recall", Map.of("ids", "JWT-Rotation")).contains("Rotate JWT signing keys"));
+        call("memory_remember", Map.of("category", "knowledge", "key", "缓存策略", "content", "Cache reads for 5 minutes",
+                "links", "JWT-Rotation"));
+        assertTrue(call("memory_recall", Map.of("ids", "缓存策略")).contains("Cache reads for 5 minutes"));
+        assertTrue(call("memory_pin", Map.of("key", "JWT-Rotation", "priority", 3)).contains("jwt-rotation"));
+        assertTrue(call("memory_forget", Map.of("key", "缓存策略", "action", "hard")).contains("Deleted"));
+        assertTrue(call("memory_recall", Map.of("ids", "缓存策略")).contains("No matching memories"));
+    }
+
     private boolean hint(String tool, String which) {
         var a = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow().definition().annotations();
         return which.equals("readOnly") ? a.readOnlyHint() : a.destructiveHint();
