@@ -74,6 +74,19 @@ final class MementoContext {
         return fragments.records(zone).stream().map(ExportRecord::memory).filter(m -> Fragments.live(m, now)).toList();
     }
 
+    /** The live fragments the caller may be shown: another session's working memory ({@code scope: session}) is not. */
+    List<Memory> live(String zone, dev.engram.mcp.tool.ToolArgs a) {
+        return live(zone).stream().filter(m -> visible(m, a)).toList();
+    }
+
+    /**
+     * Working memory belongs to the session that wrote it, as Memento keeps it per session (never in the shared
+     * record): no other session recalls it or gets it as its own in {@code context}.
+     */
+    static boolean visible(Memory m, dev.engram.mcp.tool.ToolArgs a) {
+        return !m.tags().contains(Fragments.SESSION_SCOPE) || java.util.Objects.equals(m.session(), a.caller().session());
+    }
+
     /** The fragment of {@code zone} with this id or key, any status: a direct lookup, not a scan of the zone. */
     Optional<ExportRecord> record(String zone, String id) {
         return engine().record(zone, id);

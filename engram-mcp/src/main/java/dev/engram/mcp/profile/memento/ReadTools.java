@@ -44,7 +44,12 @@ final class ReadTools {
     /** Memento's context type slots (seed-systems §2.6). */
     static final Map<String, Integer> SLOTS = Map.of("preference", 5, "error", 5, "procedure", 5, "decision", 3, "fact", 3,
             "relation", 3, "episode", 3);
-    static final List<String> SEED_CONTEXT_TYPES = List.of("preference", "error", "procedure");
+    /** context's core types when none are given: Memento's ContextBuilder loads decisions too (its seed listed three). */
+    static final List<String> DEFAULT_CONTEXT_TYPES = List.of("preference", "error", "procedure", "decision");
+    /** Memento's floor for context's core memory and the previous session's reflection. */
+    static final double CONTEXT_MIN_IMPORTANCE = 0.3;
+    /** The topic reflect writes under when none is given: the hand-over context shows next. */
+    static final String SESSION_REFLECT = "session_reflect";
     private static final Pattern LAYER = Pattern.compile("^(L1 exact|L2 bm25|L3 semantic|graph): (\\d+)");
     private static final ResultCost COST = new ResultCost() {
         @Override
@@ -179,7 +184,8 @@ final class ReadTools {
         Instant now = c.now();
         // every page ranks at the first page's instant, so recency and decay do not reorder the pages
         Instant rankedAt = cursor == null ? now : cursor.rankedAt();
-        Instant anchorTime = asOf == null ? rankedAt : MemoryRules.pointInTime("asOf", asOf, now);
+        Instant asOfInstant = asOf == null ? null : MemoryRules.pointInTime("asOf", asOf, now);
+        Instant anchorTime = asOfInstant == null ? rankedAt : asOfInstant;
         int shownBefore = cursor == null ? 0 : cursor.shown().size();
         int window = Math.min(RecallQuery.MAX_LIMIT, (shownBefore + pageSize) * 2 + seen.size());
         RecallQuery.Builder q = RecallQuery.builder(query).zone(zone).limit(window)
@@ -196,7 +202,8 @@ final class ReadTools {
             Memory m = hit.memory();
             if (type != null && !Fragments.typeOf(m).equals(type)) continue;
             if (depthTypes != null && !depthTypes.contains(Fragments.typeOf(m))) continue;
-            if (m.supersededBy() != null && !superseded) continue;
+            if (m.supersededBy() != null && !superseded && (asOfInstant == null || !m.supersededAt().isAfter(asOfInstant))) continue;
+            if (!MementoContext.visible(m, a)) continue;
             if (seen.contains(m.id()) || !affected(m, affects)) continue;
             if (anchor != null && anchor != m.pinned()) continue;
             if (cursor != null && cursor.wasShown(m.id())) continue;
@@ -246,6 +253,7 @@ final class ReadTools {
                     if (!(current || replaced) || (type != null && !Fragments.typeOf(m).equals(type))
                             || (depthTypes != null && !depthTypes.contains(Fragments.typeOf(m)))
                             || !m.tags().containsAll(filterTags) || !affected(m, affects) || seen.contains(m.id())
+                            || !MementoContext.visible(m, a)
                             || (cursor != null && cursor.wasShown(m.id())) || !shown.add(m.id())) continue;
                     int cost = Fragments.tokens(m.content());
                     if (tokens + cost > budget) continue;
@@ -270,7 +278,7 @@ final class ReadTools {
             for (String id : shown) all.add(RecallCursor.idHash(id));
             next = new RecallCursor(search, rankedAt, all).encode();
         }
-        if (withContext) nearby(zone, fragments, memories);
+        if (withContext) nearby(zone, fragments, memories, a);
         if (!withKeywords) fragments.forEach(f -> f.remove("keywords"));
         if (caseMode) {
             List<Map<String, Object>> cases = cases(zone, fragments, maxCases);
@@ -323,12 +331,12 @@ final class ReadTools {
     }
 
     /** includeContext: up to 3 fragments each fragment's session wrote within 30 minutes of it, nearest first. */
-    private void nearby(String zone, List<Map<String, Object>> fragments, List<Memory> memories) {
+    private void nearby(String zone, List<Map<String, Object>> fragments, List<Memory> memories, ToolArgs a) {
         List<Memory> live = null;
         for (int i = 0; i < fragments.size(); i++) {
             Memory m = memories.get(i);
             if (m.session() == null) continue;
-            if (live == null) live = c.live(zone);
+            if (live == null) live = c.live(zone, a);
             List<Map<String, Object>> near = live.stream()
                     .filter(o -> !o.id().equals(m.id()) && m.session().equals(o.session()))
                     .filter(o -> Math.abs(Duration.between(o.createdAt(), m.createdAt()).toMinutes()) < NEARBY_MINUTES)
@@ -453,14 +461,14 @@ final class ReadTools {
     MementoTool context() {
         Tool def = Tool.builder("context", JsonSchema.input()
                         .property("tokenBudget", integer("Cut at about this many tokens; default 2000", 20, 100_000))
-                        .strings("types", "Types of the core memory; default preference, error, procedure", List.of("preference", "error", "procedure"))
+                        .strings("types", "Types of the core memory; default preference, error, procedure, decision", List.of("preference", "error", "procedure"))
                         .bool("structured", "true: grouped by type; false (default): one flat list")
                         .string("sessionId", "Session id (accepted; the MCP session is used)", "s1")
                         .string("workspace", "Workspace (an Engram zone)", "my-project")
                         .string("agentId", "Agent id (accepted, not used)", "default").build())
                 .title("Session context")
-                .description("Call at the start of a session: anchors, the most important preferences, errors and procedures "
-                        + "(per-type slots) and the session's working memory.")
+                .description("Call at the start of a session: anchors, the most important preferences, errors, procedures and decisions "
+                        + "(per-type slots), the previous session's reflection and this session's working memory.")
                 .annotations(ToolHints.readOnly()).build();
         return new MementoTool(def, this::context);
     }
@@ -469,19 +477,27 @@ final class ReadTools {
         String zone = c.zone(a);
         int budget = a.intOr("tokenBudget", DEFAULT_CONTEXT_BUDGET, 20, 100_000);
         List<String> types = a.list("types");
-        types = types == null || types.isEmpty() ? SEED_CONTEXT_TYPES : types.stream().map(Fragments::parseType).distinct().toList();
+        types = types == null || types.isEmpty() ? DEFAULT_CONTEXT_TYPES : types.stream().map(Fragments::parseType).distinct().toList();
         Instant now = c.now();
-        List<Memory> live = c.live(zone);
+        List<Memory> live = c.live(zone, a);
         Comparator<Memory> byImportance = Comparator.comparingDouble((Memory m) -> Fragments.importance(m, now)).reversed()
                 .thenComparing(Memory::createdAt, Comparator.reverseOrder());
         List<Memory> anchors = live.stream().filter(Memory::pinned).sorted(byImportance).toList();
         List<Memory> working = live.stream().filter(m -> m.tags().contains(Fragments.SESSION_SCOPE) && !m.pinned())
                 .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(10).toList();
         Map<String, List<Memory>> core = new LinkedHashMap<>();
+        java.util.function.Predicate<Memory> core_ = m -> !m.pinned() && !m.tags().contains(Fragments.SESSION_SCOPE)
+                && Fragments.importance(m, now) >= CONTEXT_MIN_IMPORTANCE;
         for (String t : types) {
-            core.put(t, live.stream().filter(m -> !m.pinned() && !m.tags().contains(Fragments.SESSION_SCOPE) && Fragments.typeOf(m).equals(t))
+            core.put(t, live.stream().filter(core_).filter(m -> Fragments.typeOf(m).equals(t))
                     .sorted(byImportance).limit(SLOTS.getOrDefault(t, 3)).toList());
         }
+        // the previous session's reflection, newest first, as Memento's ContextBuilder adds it: the hand-over between sessions
+        String reflectTag = c.fragments.tag(Fragments.TOPIC, SESSION_REFLECT);
+        List<Memory> reflected = live.stream().filter(core_).filter(m -> m.tags().contains(reflectTag))
+                .filter(m -> core.values().stream().noneMatch(g -> g.contains(m)))
+                .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(3).toList();
+        if (!reflected.isEmpty()) core.put(SESSION_REFLECT, reflected);
         int[] tokens = {0};
         List<Map<String, Object>> flat = new ArrayList<>();
         Map<String, Object> tree = new LinkedHashMap<>();
@@ -499,7 +515,9 @@ final class ReadTools {
             tree.put(group, g);
         };
         add.accept("anchors", anchors);
-        List<Memory> coreAll = core.values().stream().flatMap(List::stream).limit(15).toList();
+        // each group's best first, as Memento guarantees one per type, then the rest in group order: at most 15 in all
+        List<Memory> coreAll = java.util.stream.Stream.concat(core.values().stream().filter(g -> !g.isEmpty()).map(g -> g.get(0)),
+                core.values().stream().flatMap(g -> g.stream().skip(1))).limit(15).toList();
         if (a.bool("structured")) {
             Map<String, Object> coreTree = new LinkedHashMap<>();
             for (var e : core.entrySet()) {
@@ -653,7 +671,7 @@ final class ReadTools {
         String needle = a.text("keyword").strip().toLowerCase(Locale.ROOT);
         String session = a.textOr("session_id");
         int limit = a.intOr("limit", 20, 1, 100);
-        List<Map<String, Object>> out = c.live(zone).stream()
+        List<Map<String, Object>> out = c.live(zone, a).stream()
                 .filter(m -> m.content().toLowerCase(Locale.ROOT).contains(needle))
                 .filter(m -> session == null || session.equals(m.session()))
                 .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(limit)

@@ -227,8 +227,22 @@ final class WriteTools {
         for (String id : d.supersedes) c.require("supersedes", zone, id);
         RememberResult r = c.engine().remember(command(zone, d, a, extraTags, notes));
         if (d.anchor && !r.memory().pinned()) c.engine().pin(new PinCommand(r.memory().id(), zone, 3));
+        for (String id : d.supersedes) halve(zone, id);
         return r;
     }
+
+    /** Memento's supersede: the replaced fragment keeps half its importance (at least 0.05), so it fades and can be collected. */
+    private void halve(String zone, String id) {
+        Memory old = c.record(zone, id).map(ExportRecord::memory).orElse(null);
+        if (old == null) return;
+        double before = NumericImportance.of(old);
+        double after = Math.max(SUPERSEDED_FLOOR, Math.round(before * 0.5 * 1000) / 1000.0);
+        if (after < before) {
+            c.engine().amend(new AmendCommand(old.id(), zone, null, null, NumericImportance.level(after), NumericImportance.toRelevance(after)));
+        }
+    }
+
+    private static final double SUPERSEDED_FLOOR = 0.05;
 
     /** The engine's command for a checked draft: the fragment's tags (topic, keywords, episode, scope), importance and expiry. */
     private RememberCommand command(String zone, Draft d, ToolArgs a, List<String> extraTags, Map<String, String> notes) {
@@ -582,32 +596,67 @@ final class WriteTools {
                     + MAX_BATCH + " in one reflect, and the rest in another call");
         }
         List<Draft> drafts = new ArrayList<>();
+        List<List<String>> extraTags = new ArrayList<>();
         for (var k : kinds.entrySet()) {
             List<String> items = lists.get(k.getKey());
             if (items == null) continue;
             for (int i = 0; i < items.size(); i++) {
                 String text = items.get(i);
-                if (k.getKey().equals("errors_resolved")) text = "[resolved] " + text;
-                if (k.getKey().equals("open_questions")) text = "[open] " + text;
-                drafts.add(draft(text, topic, k.getValue(), null, null, null, false, null, null, null, k.getKey() + "[" + i + "]."));
+                // Memento's reflect: a resolved error is settled (0.5, resolved), an open question is to follow up (0.4, open),
+                // so neither stays permanent nor is injected by context forever, and resolutionStatus finds both
+                Double importance = null;
+                List<String> tags = List.of();
+                if (k.getKey().equals("errors_resolved")) {
+                    text = "[resolved] " + text;
+                    importance = 0.5;
+                    tags = List.of(Fragments.RESOLUTION + "resolved");
+                }
+                if (k.getKey().equals("open_questions")) {
+                    text = "[open] " + text;
+                    importance = 0.4;
+                    tags = List.of(Fragments.RESOLUTION + "open");
+                }
+                drafts.add(draft(text, topic, k.getValue(), null, importance, null, false, null, null, null, k.getKey() + "[" + i + "]."));
+                extraTags.add(tags);
             }
         }
         String narrative = a.textOr("narrative_summary");
+        if ((narrative == null || narrative.isBlank()) && !drafts.isEmpty()) {
+            // as Memento: without a narrative, the session's episode is told from its first eight fragments
+            narrative = drafts.stream().limit(8).map(d -> (EPISODE_PREFIX.containsKey(d.type) ? EPISODE_PREFIX.get(d.type) + " " : "")
+                    + d.content).collect(java.util.stream.Collectors.joining(". "));
+            if (narrative.length() > Fragments.MAX_EPISODE_CHARS) narrative = narrative.substring(0, Fragments.MAX_EPISODE_CHARS - 1) + "…";
+        }
         if (narrative != null && !narrative.isBlank()) {
-            drafts.add(draft(narrative, topic, "episode", null, null, null, false, null, null, null, "narrative_summary."));
+            drafts.add(draft(narrative, topic, "episode", null, 0.6, null, false, null, null, null, "narrative_summary."));
+            extraTags.add(List.of());
         }
         if (drafts.isEmpty()) {
             throw new InvalidArgumentException("summary", "or another list is required: send summary, decisions, errors_resolved, "
                     + "new_procedures, open_questions or narrative_summary");
         }
         // one transaction, as batch_remember: the session's fragments are all stored, or (storage failing part way) none
-        List<RememberResult> written = c.engine().rememberAll(drafts.stream().map(d -> command(zone, d, a, List.of(), Map.of())).toList());
+        List<RememberCommand> commands = new ArrayList<>();
+        for (int i = 0; i < drafts.size(); i++) commands.add(command(zone, drafts.get(i), a, extraTags.get(i), Map.of()));
+        List<RememberResult> written = c.engine().rememberAll(commands);
+        clearWorkingMemory(zone, a);
         List<Map<String, Object>> out = new ArrayList<>();
         for (int i = 0; i < drafts.size(); i++) {
             RememberResult r = written.get(i);
             out.add(map("id", r.memory().id(), "type", drafts.get(i).type, "merged", r.outcome() != RememberResult.Outcome.CREATED));
         }
         return map("success", true, "count", out.size(), "fragments", out);
+    }
+
+    private static final Map<String, String> EPISODE_PREFIX = Map.of("decision", "[decision]", "error", "[error]",
+            "procedure", "[procedure]");
+
+    /** A reflect ends the session's working memory, as Memento clears it: what mattered is in the reflection now. */
+    private void clearWorkingMemory(String zone, ToolArgs a) {
+        for (Memory m : c.live(zone, a)) {
+            if (!m.tags().contains(Fragments.SESSION_SCOPE) || !java.util.Objects.equals(m.session(), a.caller().session())) continue;
+            c.engine().forget(new dev.engram.engine.ForgetCommand(m.id(), zone, dev.engram.engine.ForgetAction.HARD));
+        }
     }
 
 }

@@ -489,6 +489,59 @@ class MementoToolsTest {
         assertTrue(error("recall", "keywords", List.of("deploy"), "includeSuperseded", "sometimes").contains("includeSuperseded"));
     }
 
+    /** Working memory is the writing session's own, as Memento keeps it per session; reflect ends it. */
+    @Test
+    void sessionScopedFragmentsAreSeenOnlyByTheirSessionAndEndWithItsReflect() {
+        String scratch = (String) okIn("claude/s1", "remember", "content", "Scratch: editing Parser.java right now", "topic", "parser",
+                "type", "fact", "scope", "session").get("id");
+        String shared = remember("Parser.java holds the tokenizer", "parser", "fact");
+        assertEquals(java.util.Set.of(scratch, shared), java.util.Set.copyOf(ids(okIn("claude/s1", "recall", "keywords", List.of("parser")))));
+        assertEquals(List.of(shared), ids(okIn("claude/s2", "recall", "keywords", List.of("parser"))), "another session");
+        assertEquals(List.of(shared), ids(okIn("claude/s2", "recall", "topic", "parser")), "its listing too");
+        assertEquals(0, ((Map<?, ?>) okIn("claude/s2", "context").get("counts")).get("working"));
+        assertEquals(1, ((Map<?, ?>) okIn("claude/s1", "context").get("counts")).get("working"));
+        okIn("claude/s1", "reflect", "summary", List.of("Split the tokenizer out of Parser.java"));
+        assertEquals(0, ((Map<?, ?>) okIn("claude/s1", "context").get("counts")).get("working"), "reflect ends the working memory");
+        assertFalse(ids(okIn("claude/s1", "recall", "keywords", List.of("parser"))).contains(scratch));
+    }
+
+    /** Memento's reflect: resolved errors and open questions are not permanent and carry their status; an episode always. */
+    @Test
+    void reflectSettlesResolvedErrorsAndOpenQuestionsAndTellsTheEpisode() {
+        Map<String, Object> r = ok("reflect", "decisions", List.of("Use NTP on every worker"),
+                "errors_resolved", List.of("Token clock skew, fixed by NTP sync"), "open_questions", List.of("Do we need a retry?"));
+        assertEquals(List.of("decision", "error", "fact", "episode"), fragments(r).stream().map(f -> f.get("type")).toList());
+        Map<String, Object> error = fragments(ok("recall", "resolutionStatus", "resolved")).get(0);
+        assertEquals("[resolved] Token clock skew, fixed by NTP sync", error.get("content"));
+        assertEquals(0.5, ((Number) error.get("importance")).doubleValue(), 1e-9);
+        Map<String, Object> open = fragments(ok("recall", "resolutionStatus", "open")).get(0);
+        assertEquals(0.4, ((Number) open.get("importance")).doubleValue(), 1e-9);
+        String episode = (String) fragments(ok("recall", "type", "episode")).get(0).get("content");
+        assertTrue(episode.startsWith("[decision] Use NTP on every worker. [error] [resolved] Token clock skew"), episode);
+    }
+
+    /** The next session's context hands over: decisions by default, and the previous session's reflection. */
+    @Test
+    void contextGivesDecisionsAndThePreviousSessionsReflection() {
+        okIn("claude/s1", "reflect", "summary", List.of("Moved the queue to Redis streams"), "decisions", List.of("Keep Kafka for audit events"));
+        List<String> contents = fragments(okIn("claude/s2", "context")).stream().map(f -> (String) f.get("content")).toList();
+        assertTrue(contents.contains("Keep Kafka for audit events"), contents.toString());
+        assertTrue(contents.contains("Moved the queue to Redis streams"), contents.toString());
+    }
+
+    /** Memento's supersede halves the replaced fragment's importance; as of a time before it, the old one answers. */
+    @Test
+    void supersedingHalvesTheOldFragmentAndAsOfBeforeFindsIt() {
+        String old = remember("The deploy pipeline uses Jenkins for builds", "ci", "decision", "importance", 0.8);
+        clock.advance(java.time.Duration.ofDays(2));
+        remember("The deploy pipeline uses GitHub Actions for builds", "ci", "decision", "supersedes", List.of(old));
+        Map<String, Object> replaced = fragments(ok("recall", "keywords", List.of("deploy"), "includeSuperseded", true)).stream()
+                .filter(f -> f.get("id").equals(old)).findFirst().orElseThrow();
+        // half of 0.8, as faded over the two days since it was written (a decision fades slowly)
+        assertEquals(0.4, ((Number) replaced.get("importance")).doubleValue(), 0.01);
+        assertEquals(List.of(old), ids(ok("recall", "keywords", List.of("deploy"), "asOf", "2026-12-02T00:00:00Z")));
+    }
+
     @Test
     void excludeSeenLeavesOutWhatThisSessionsContextGave() {
         String pref = remember("Answer in English with short sentences", "style", "preference", "keywords", List.of("answer", "style"));
