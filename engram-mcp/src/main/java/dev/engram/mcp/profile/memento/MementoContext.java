@@ -61,8 +61,19 @@ final class MementoContext {
         return profile.engine();
     }
 
+    /** What {@code read} finds, or nothing where the zone is unknown or the caller may not read it. */
+    static <T> List<T> readable(java.util.function.Supplier<List<T>> read) {
+        try {
+            return read.get();
+        } catch (dev.engram.error.NotFoundException e) {
+            return List.of();
+        }
+    }
+
+    /** The caller's workspace as a zone ({@link Workspaces}), else the server's zone. */
     String zone(ToolArgs args) {
-        return profile.zone(args);
+        String w = args.textOr(ZONE_ARGUMENT);
+        return w == null || w.isBlank() ? profile.zone(args) : Workspaces.zoneOf(w);
     }
 
     Instant now() {

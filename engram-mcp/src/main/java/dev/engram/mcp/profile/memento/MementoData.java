@@ -226,10 +226,12 @@ public final class MementoData {
         String zone = defaultZone;
         String workspace = text(row.get("workspace"));
         if (workspace != null) {
-            try {
-                zone = MemoryRules.newZone("workspace", workspace.strip().toLowerCase(Locale.ROOT));
-            } catch (RuntimeException e) {
-                problems.add(where + ": workspace '" + workspace + "' is not a zone name; imported into '" + defaultZone + "'");
+            if (workspace.isBlank()) {
+                problems.add(where + ": workspace is blank; imported into '" + defaultZone + "'");
+            } else {
+                zone = Workspaces.zoneOf(workspace);
+                String note = "workspace '" + workspace.strip() + "' is zone '" + zone + "' (a zone name is lowercase ASCII)";
+                if (!zone.equals(workspace.strip()) && !problems.contains(note)) problems.add(note);
             }
         }
         List<String> tags = new ArrayList<>();

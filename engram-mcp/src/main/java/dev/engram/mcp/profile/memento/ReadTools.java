@@ -194,11 +194,16 @@ final class ReadTools {
         if (type != null) q.types(Set.of(Fragments.engineType(type)));
         else if (depthTypes != null) q.types(depthTypes.stream().map(Fragments::engineType).collect(java.util.stream.Collectors.toSet()));
         RecallResult r = c.engine().recall(q.build(), COST);
-        double best = r.results().stream().mapToDouble(RecalledMemory::score).max().orElse(1);
+        // a fragment stored without a workspace is global (Memento reads `workspace = W OR workspace IS NULL`): a
+        // workspace's recall takes the server's own zone in too, where the caller may read it
+        List<RecalledMemory> hits = new ArrayList<>(r.results());
+        String global = c.profile.defaultZone();
+        if (!zone.equals(global)) hits.addAll(MementoContext.readable(() -> c.engine().recall(q.zone(global).build(), COST).results()));
+        double best = hits.stream().mapToDouble(RecalledMemory::score).max().orElse(1);
         record Ranked(Memory m, double similarity, double rank) {
         }
         List<Ranked> ranked = new ArrayList<>();
-        for (RecalledMemory hit : r.results()) {
+        for (RecalledMemory hit : hits) {
             Memory m = hit.memory();
             if (type != null && !Fragments.typeOf(m).equals(type)) continue;
             if (depthTypes != null && !depthTypes.contains(Fragments.typeOf(m))) continue;
@@ -479,7 +484,9 @@ final class ReadTools {
         List<String> types = a.list("types");
         types = types == null || types.isEmpty() ? DEFAULT_CONTEXT_TYPES : types.stream().map(Fragments::parseType).distinct().toList();
         Instant now = c.now();
-        List<Memory> live = c.live(zone, a);
+        List<Memory> live = new ArrayList<>(c.live(zone, a));
+        // the global fragments (no workspace: the server's zone) come with a workspace's, as in Memento
+        if (!zone.equals(c.profile.defaultZone())) live.addAll(MementoContext.readable(() -> c.live(c.profile.defaultZone(), a)));
         Comparator<Memory> byImportance = Comparator.comparingDouble((Memory m) -> Fragments.importance(m, now)).reversed()
                 .thenComparing(Memory::createdAt, Comparator.reverseOrder());
         List<Memory> anchors = live.stream().filter(Memory::pinned).sorted(byImportance).toList();

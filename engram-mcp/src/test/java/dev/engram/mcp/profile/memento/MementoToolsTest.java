@@ -388,7 +388,7 @@ class MementoToolsTest {
         assertEquals(0.95, store.get(kept).orElseThrow().relevance() / 2, 1e-9, "a preference never fades");
         Map<String, Object> again = ok("memory_consolidate");
         assertEquals(0, again.get("changed"), "the fading was written once: nothing more at the same instant");
-        assertTrue(error("memory_consolidate", "workspace", "Bad Zone!").contains("workspace"));
+        assertTrue(error("memory_consolidate", "workspace", 5).contains("workspace"));
     }
 
     @Test
@@ -540,6 +540,30 @@ class MementoToolsTest {
         // half of 0.8, as faded over the two days since it was written (a decision fades slowly)
         assertEquals(0.4, ((Number) replaced.get("importance")).doubleValue(), 0.01);
         assertEquals(List.of(old), ids(ok("recall", "keywords", List.of("deploy"), "asOf", "2026-12-02T00:00:00Z")));
+    }
+
+    /** A workspace is any text compared exactly, as in Memento: case and Korean names keep their fragments apart. */
+    @Test
+    void workspacesAreAnyTextComparedExactly() {
+        remember("Upper team uses Gradle", "build", "fact", "workspace", "teamA");
+        remember("Other team uses Maven", "build", "fact", "workspace", "TeamA");
+        remember("한국팀은 Bazel 을 쓴다", "build", "fact", "workspace", "한국팀");
+        assertEquals(List.of("Upper team uses Gradle"), fragments(ok("recall", "topic", "build", "workspace", "teamA")).stream()
+                .map(f -> f.get("content")).toList());
+        assertEquals(List.of("Other team uses Maven"), fragments(ok("recall", "topic", "build", "workspace", "TeamA")).stream()
+                .map(f -> f.get("content")).toList());
+        assertEquals(List.of("한국팀은 Bazel 을 쓴다"), fragments(ok("recall", "topic", "build", "workspace", "한국팀")).stream()
+                .map(f -> f.get("content")).toList());
+        assertTrue(fragments(ok("recall", "topic", "build")).isEmpty(), "none of them is in the server's own zone");
+        // a fragment without a workspace is global: every workspace's recall and context take it in
+        String global = remember("Always run the linter before commit", "build", "preference", "keywords", List.of("linter"));
+        String team = remember("Team A runs the linter with --fix", "build", "procedure", "keywords", List.of("linter"), "workspace", "teamA");
+        assertEquals(java.util.Set.of(global, team), java.util.Set.copyOf(ids(ok("recall", "keywords", List.of("linter"), "workspace", "teamA"))));
+        assertEquals(List.of(global), ids(ok("recall", "keywords", List.of("linter"))), "the server's zone alone holds no workspace's");
+        assertTrue(ids(okIn("claude/s9", "context", "workspace", "teamA")).containsAll(List.of(global, team)));
+        assertEquals("alpha", Workspaces.zoneOf(" alpha "));
+        assertTrue(Workspaces.zoneOf("teamA").matches("teama-[0-9a-f]{6}"), Workspaces.zoneOf("teamA"));
+        assertTrue(Workspaces.zoneOf("한국팀").matches("ws-[0-9a-f]{6}"), Workspaces.zoneOf("한국팀"));
     }
 
     @Test
