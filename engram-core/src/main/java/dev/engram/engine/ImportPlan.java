@@ -110,7 +110,10 @@ final class ImportPlan {
             if (have.stream().noneMatch(h -> sameContent(h, v)) && added.stream().noneMatch(a -> sameContent(a, v))) added.add(v);
         }
         int next = have.stream().mapToInt(MemoryVersion::version).max().orElse(0);
-        int cmp = in.updatedAt().compareTo(stored.updatedAt());
+        // at the stores' precision (milliseconds): a source with finer times (PostgreSQL's microseconds) is not "newer"
+        // than the same state stored from it before
+        int cmp = in.updatedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                .compareTo(stored.updatedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
         boolean sameContent = sameContent(in, stored);
         if (withoutAccess(in).equals(withoutAccess(stored)) || (cmp == 0 && sameContent && policy == ImportPolicy.KEEP_NEWER)) {
             return new Step(r, ImportOutcome.UNCHANGED, "", null, false, false, renumber(added, next));

@@ -40,6 +40,18 @@ class ImportMergeTest {
         f.engine.amend(new AmendCommand(key, null, content, null, null));
     }
 
+    /** The stores keep milliseconds: a source's finer time for the same state (PostgreSQL's microseconds) is not newer. */
+    @Test
+    void theSameStateWithFinerTimesIsUnchanged() {
+        EngineFixture f = new EngineFixture();
+        f.remember("pool", "The pool has 8 connections", MemoryType.FACT, List.of("redis"));
+        ExportRecord stored = export(f).get(0);
+        Memory m = stored.memory();
+        Memory finer = m.toBuilder().updatedAt(m.updatedAt().plusNanos(123_000)).createdAt(m.createdAt().plusNanos(123_000)).build();
+        ImportResult r = f.engine.importAll(ImportCommand.of(List.of(new ExportRecord(finer, stored.edges(), stored.versions()))));
+        assertEquals(1, r.count(ImportOutcome.UNCHANGED), r.toString());
+    }
+
     /** The case: an older export over an amended memory reverted its content and dropped its versions. */
     @Test
     void anOlderExportOverAnAmendedMemoryKeepsTheNewerContentAndEveryVersion() {
