@@ -215,14 +215,19 @@ final class MemoryTools {
         ToonText.Explainer why = explainer(args);
         RecallResult result = c.engine().recall(q.build(), ToonText.cost(layout, links, why));
         List<RecalledMemory> found = result.results();
-        if (found.isEmpty()) return result.budgetLimited() ? tooSmall(tokens) : "No matching memories.";
+        if (found.isEmpty()) {
+            if (result.budgetLimited()) return tooSmall(tokens);
+            // toon's own words, which agents' instructions may test for
+            return byIds ? "No entries found for ids: " + args.text("ids").strip() : "No results found for \"" + query + "\"";
+        }
         if (index) {
-            StringBuilder b = new StringBuilder();
+            StringBuilder b = new StringBuilder("📇 Memory index (").append(found.size()).append(" entries):\n\n");
             for (int i = 0; i < found.size(); i++) b.append(ToonText.index(found.get(i), i + 1)).append('\n');
-            b.append("\nFetch full entries with memory_recall ids: \"<id>,<id>\"");
+            b.append("\nFetch full entries with memory_recall ids=\"<id1>,<id2>\" or search with mode:\"flat\".");
             return b.toString();
         }
-        return ToonText.render(found, layout, links, why);
+        String rendered = ToonText.render(found, layout, links, why);
+        return byIds ? "Fetched " + found.size() + (found.size() == 1 ? " entry" : " entries") + ":\n\n" + rendered : rendered;
     }
 
     /** toon's explain: a ↳ line under each entry, saying why it was chosen; null without {@code explain}. */
@@ -293,7 +298,9 @@ final class MemoryTools {
                     .mode(RecallMode.RANKED).rankFusion(args.bool("rrf")).bias(bias(args, true)).build();
             ToonText.Explainer why = explainer(args);
             RecallResult result = c.engine().recall(q, ToonText.cost(ToonText.Layout.NORMAL, null, why));
-            if (result.results().isEmpty()) return result.budgetLimited() ? tooSmall(q.budgetTokens()) : "No matching memories.";
+            if (result.results().isEmpty()) {
+                return result.budgetLimited() ? tooSmall(q.budgetTokens()) : "No results found for \"" + args.text("intent").strip() + "\"";
+            }
             return ToonText.render(result.results(), ToonText.Layout.NORMAL, why);
         });
     }

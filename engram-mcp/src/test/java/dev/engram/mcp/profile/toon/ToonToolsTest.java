@@ -83,7 +83,7 @@ class ToonToolsTest {
         assertTrue(call("memory_recall", Map.of("ids", "缓存策略")).contains("Cache reads for 5 minutes"));
         assertTrue(call("memory_pin", Map.of("key", "JWT-Rotation", "priority", 3)).contains("jwt-rotation"));
         assertTrue(call("memory_forget", Map.of("key", "缓存策略", "action", "hard")).contains("Deleted"));
-        assertTrue(call("memory_recall", Map.of("ids", "缓存策略")).contains("No matching memories"));
+        assertEquals("No entries found for ids: 缓存策略", call("memory_recall", Map.of("ids", "缓存策略")));
     }
 
     private boolean hint(String tool, String which) {
@@ -152,7 +152,7 @@ class ToonToolsTest {
         assertTrue(tiny.contains("[2] "), tiny);
         String normal = call("memory_recall", Map.of("query", "redis", "compact", true));
         assertTrue(normal.matches("(?s)\\[1] (knowledge|bug)/redis-.*"), normal);
-        assertEquals("No matching memories.", call("memory_recall", Map.of("query", "kubernetes")));
+        assertEquals("No results found for \"kubernetes\"", call("memory_recall", Map.of("query", "kubernetes")), "toon's words");
     }
 
     @Test
