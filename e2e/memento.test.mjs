@@ -153,7 +153,7 @@ describe("memento profile over stdio", () => {
     assert.equal(cycle.dryRun, false);
     assert.equal(typeof cycle.changed, "number");
     assert.equal(await total(), before, "fresh, distinct fragments: nothing merged, compressed or collected");
-    await callErr(client, "memory_consolidate", { workspace: "Bad Zone!" }, [/workspace/]);
+    await callErr(client, "memory_consolidate", { workspace: 5 }, [/workspace/]);
     const story = await ok("reconstruct_history", { entity: "build" });
     assert.equal(story.ordered_timeline.length, 3);
     assert.equal(story.causal_chains[0].root_id, a.id);

@@ -326,9 +326,11 @@ public final class ToonData {
      * its own text, so two such keys stay two entries.
      */
     static String slug(String key) {
+        if (MemoryRules.isKey(key.strip()) && !MemoryRules.isId(key.strip())) return key.strip();
         String plain = java.text.Normalizer.normalize(key.strip(), java.text.Normalizer.Form.NFD).replaceAll("\\p{M}+", "");
         String s = plain.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
         if (s.length() > 80) s = s.substring(0, 80);
+        s = s.replaceAll("-+$", ""); // 'Bad Key!' is bad-key
         if (s.isEmpty()) {
             s = key.isBlank() ? "entry" : "entry-" + Snapshot.digest(key.strip()).substring(0, 6);
         }
