@@ -323,8 +323,10 @@ final class MemoryTools {
                 schema, ToonTool.hints(true, false, true)), args -> {
             RecallQuery q = RecallQuery.builder(args.text("context")).zone(c.zone()).limit(args.intOr("limit", 5, 1, 100))
                     .mode(RecallMode.RANKED).build();
-            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results();
-            if (found.isEmpty()) return "💡 No related entries.";
+            // a pinned entry comes with every recall; here only what the context matches is related
+            List<RecalledMemory> found = c.engine().recall(q, ToonText.COST).results().stream()
+                    .filter(r -> !r.memory().pinned() || r.relevance() > 0).toList();
+            if (found.isEmpty()) return "No related entries found for \"" + args.text("context").strip() + "\"";
             StringBuilder b = new StringBuilder("💡 Related entries (" + found.size() + "):");
             for (RecalledMemory r : found) b.append("\n  ").append(ToonText.line(r.memory()));
             return b.toString();

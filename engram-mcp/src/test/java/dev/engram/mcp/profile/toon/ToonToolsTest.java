@@ -86,6 +86,15 @@ class ToonToolsTest {
         assertEquals("No entries found for ids: 缓存策略", call("memory_recall", Map.of("ids", "缓存策略")));
     }
 
+    /** A pinned entry is in every recall, but memory_suggest lists only what the context is related to, as toon does. */
+    @Test
+    void suggestLeavesOutAPinnedEntryTheContextDoesNotMatch() {
+        call("memory_remember", Map.of("category", "decision", "key", "alpha-cache", "content", "Cache reads in Redis for 5 minutes"));
+        call("memory_pin", Map.of("key", "alpha-cache", "priority", 4));
+        assertEquals("No related entries found for \"kubernetes\"", call("memory_suggest", Map.of("context", "kubernetes")));
+        assertTrue(call("memory_suggest", Map.of("context", "redis cache")).contains("alpha-cache"));
+    }
+
     private boolean hint(String tool, String which) {
         var a = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow().definition().annotations();
         return which.equals("readOnly") ? a.readOnlyHint() : a.destructiveHint();
