@@ -89,7 +89,7 @@ final class RecallOperation {
             notes.add((limited.size() - kept.size()) + " result(s) left out to stay within budget_tokens "
                     + q.budgetTokens() + "; use mode 'index' and fetch by ids for more");
         }
-        if (filter.asOf() == null && !kept.isEmpty()) {
+        if (filter.asOf() == null && !q.peek() && !kept.isEmpty()) {
             store.recordAccess(kept.stream().map(r -> r.memory().id()).toList(), now);
         }
         // after this recall is ranked, so it primes the searches that follow and leaves this one's order alone

@@ -17,12 +17,13 @@ import java.util.Set;
  * {@code includeSuperseded} also finds memories a newer one superseded (status superseded), which recall
  * otherwise leaves out; archived and draft memories stay out either way. {@code priming} (null: none) is what the
  * caller is working on: the memories around it are recorded as read, for the searches that follow
- * ({@link ContextActivation}); this recall's ranking is not changed by it.
+ * ({@link ContextActivation}); this recall's ranking is not changed by it. {@code peek} is a look that is not a read:
+ * nothing is recorded as accessed (a tool's aside, such as the entries related to one just saved).
  */
 public record RecallQuery(String query, Integer limit, Budget budget, Integer budgetTokens, RecallMode mode,
                           List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
                           String from, String to, String path, String asOf, boolean includeSuperseded, Integer hops,
-                          boolean rankFusion, RecallBias bias, ContextPriming priming) {
+                          boolean rankFusion, RecallBias bias, ContextPriming priming, boolean peek) {
     public static final int MAX_LIMIT = 100;
 
     public RecallQuery {
@@ -66,7 +67,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
                        List<String> ids, boolean explain, String zone, Set<MemoryType> types, List<String> tags,
                        String from, String to, String path, String asOf) {
         this(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to, path, asOf, false, null,
-                false, null, null);
+                false, null, null, false);
     }
 
     public static RecallQuery of(String query) {
@@ -91,7 +92,7 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         private Budget budget;
         private RecallMode mode;
         private List<String> ids, tags;
-        private boolean explain, includeSuperseded;
+        private boolean explain, includeSuperseded, peek;
         private String zone, from, to, path, asOf;
         private Set<MemoryType> types;
 
@@ -117,10 +118,11 @@ public record RecallQuery(String query, Integer limit, Budget budget, Integer bu
         public Builder bias(RecallBias v) { bias = v; return this; }
         public Builder includeSuperseded(boolean v) { includeSuperseded = v; return this; }
         public Builder priming(ContextPriming v) { priming = v; return this; }
+        public Builder peek(boolean v) { peek = v; return this; }
 
         public RecallQuery build() {
             return new RecallQuery(query, limit, budget, budgetTokens, mode, ids, explain, zone, types, tags, from, to,
-                    path, asOf, includeSuperseded, hops, rankFusion, bias, priming);
+                    path, asOf, includeSuperseded, hops, rankFusion, bias, priming, peek);
         }
     }
 }

@@ -113,7 +113,33 @@ final class MemoryTools {
                     .append(Math.round(r.nearDuplicate().similarity() * 100)).append("% similar)");
         }
         notes.forEach(n -> out.append('\n').append(n));
+        out.append(related(m));
         return out.toString();
+    }
+
+    /**
+     * toon's "🔗 Related entries" after a save: up to three other entries the new one's key, content and tags match,
+     * so the agent can link them. A look, not a read: their access counts stay as they are.
+     */
+    private String related(Memory saved) {
+        String words = saved.key().replace('-', ' ') + " " + saved.content() + " " + String.join(" ", saved.tags());
+        List<RecalledMemory> found;
+        try {
+            found = c.engine().recall(RecallQuery.builder(words.length() > 2_000 ? words.substring(0, 2_000) : words).zone(c.zone())
+                    .limit(4).mode(RecallMode.RANKED).hops(1).peek(true).build(), ToonText.COST).results();
+        } catch (RuntimeException e) {
+            return ""; // an aside: the save is what was asked for
+        }
+        StringBuilder b = new StringBuilder();
+        int n = 0;
+        for (RecalledMemory r : found) {
+            Memory m = r.memory();
+            if (m.id().equals(saved.id()) || r.relevance() <= 0 || n == 3) continue;
+            String content = m.content().length() > 80 ? m.content().substring(0, 80) : m.content();
+            b.append("\n  [").append(ToonText.category(m.type())).append("] ").append(m.key()).append(" — ").append(content);
+            n++;
+        }
+        return n == 0 ? "" : "\n\n🔗 Related entries:" + b;
     }
 
     /** One of toon's five categories (any case), as its schema lists them; anything else is refused with the five. */

@@ -95,6 +95,22 @@ class ToonToolsTest {
         assertTrue(call("memory_suggest", Map.of("context", "redis cache")).contains("alpha-cache"));
     }
 
+    /** toon lists up to three related entries after a save, so the agent can link them; looking does not count as a read. */
+    @Test
+    void rememberListsRelatedEntriesWithoutCountingThemAsRead() {
+        call("memory_remember", Map.of("category", "decision", "key", "use-postgres", "content", "Use PostgreSQL 16 for the orders service"));
+        String first = call("memory_remember", Map.of("category", "knowledge", "key", "tabs", "content", "Indent with tabs"));
+        assertFalse(first.contains("Related entries"), first);
+        String saved = call("memory_remember", Map.of("category", "pattern", "key", "pg-pool",
+                "content", "The orders service opens a PostgreSQL pool of 20"));
+        assertTrue(saved.contains("\n\n🔗 Related entries:\n  [decision] use-postgres — Use PostgreSQL 16 for the orders service"), saved);
+        assertFalse(saved.substring(saved.indexOf("Related entries")).contains("pg-pool"), "not itself: " + saved);
+        java.util.function.LongSupplier reads = () -> engine.record("default", "use-postgres").orElseThrow().memory().accessCount();
+        assertEquals(0, reads.getAsLong());
+        call("memory_recall", Map.of("query", "postgresql orders"));
+        assertEquals(1, reads.getAsLong(), "a recall is a read");
+    }
+
     private boolean hint(String tool, String which) {
         var a = profile().tools().stream().filter(t -> t.definition().name().equals(tool)).findFirst().orElseThrow().definition().annotations();
         return which.equals("readOnly") ? a.readOnlyHint() : a.destructiveHint();
