@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * PostgreSQL going away under a running {@code engram serve}, as the server sees it: a TCP forwarder between the
  * two is cut (every connection broken, new ones closed at once) and restored, so the shared PostgreSQL server keeps
- * running for everyone else. During the outage every tool call answers within a few seconds with {@code isError}
+ * running for everyone else. The caller's token is one of the store's principals. During the outage every tool call
+ * (its token checked against the principals read before) answers within a few seconds with {@code isError}
  * and a message saying the store is unreachable (no hang, no stack trace) and {@code /health} answers 503; once the
  * forwarder is back, calls succeed again without restarting anything, writes made by another replica meanwhile are
  * found, and the change listener is listening again (the index catches up without a search).
@@ -74,18 +75,23 @@ class PostgresOutageTest {
                 Engine guarded = raw.guarded(Access::current);
                 var tools = ProfileRegistry.standard().create("native", new ProfileContext(() -> guarded, "default"), JsonText.standard());
                 Main.OpenEngine opened = new Main.OpenEngine(raw, replica::check, () -> { });
-                try (McpHttpServer server = McpHttpServer.builder(new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.none(), true,
-                                List.of(), List.of(), false, new ServerLimits(0, 1, ServerLimits.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(1))),
-                        tools, "test", McpJsonDefaults.getMapper()).status(ServeSubcommand.status(opened)).start()) {
+                // callers hold tokens of the store's principals (engram tokens add), which the server reads from the store
+                String token = raw.principals().add("ops", new dev.engram.access.Grants(Map.of(), dev.engram.access.Right.ADMIN)).token();
+                try (McpHttpServer server = McpHttpServer.builder(new HttpServerSettings("127.0.0.1", 0, "/mcp", TokenSet.none(), false,
+                                List.of(), List.of(), true, new ServerLimits(0, 1, ServerLimits.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(1))),
+                        tools, "test", McpJsonDefaults.getMapper()).principals(raw.principals()).status(ServeSubcommand.status(opened)).start()) {
                     McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port())
+                            .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
                             .endpoint("/mcp").build()).requestTimeout(Duration.ofSeconds(60)).build();
                     client.initialize();
                     String health = "http://127.0.0.1:" + server.port() + "/health";
 
                     assertOk(call(client, "remember", Map.of("content", "Before the outage the deploy script ran on Mondays")));
-                    assertEquals(200, get(health).statusCode());
+                    assertEquals(200, get(health, token).statusCode());
 
                     forwarder.cut();
+                    // past the principals' cache time: a token is checked against what was read before the outage
+                    Thread.sleep(2_500);
                     for (var c : List.of(Map.<String, Object>of("content", "During the outage this write is refused"),
                             Map.<String, Object>of("query", "deploy script"), Map.<String, Object>of())) {
                         String tool = c.containsKey("content") ? "remember" : c.containsKey("query") ? "recall" : "stats";
@@ -99,7 +105,7 @@ class PostgresOutageTest {
                         assertFalse(LEAK.matcher(text).find(), tool + " leaked internals: " + text);
                         System.err.println("outage: " + tool + " answered isError in " + took.toMillis() + " ms: " + text);
                     }
-                    HttpResponse<String> down = get(health);
+                    HttpResponse<String> down = get(health, token);
                     assertEquals(503, down.statusCode(), down.body());
                     assertTrue(down.body().contains("degraded"), down.body());
                     // another replica, still connected, writes meanwhile
@@ -119,7 +125,7 @@ class PostgresOutageTest {
                     CallToolResult found = call(client, "recall", Map.of("query", "other replica could not reach"));
                     assertOk(found);
                     assertTrue(text(found).contains("written-meanwhile"), text(found));
-                    assertEquals(200, get(health).statusCode());
+                    assertEquals(200, get(health, token).statusCode());
 
                     // LISTEN again: a write on the other replica reaches this index without a search here
                     other.store().write(tx -> {
@@ -157,9 +163,9 @@ class PostgresOutageTest {
         return b.toString();
     }
 
-    private static HttpResponse<String> get(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> get(String url, String token) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static boolean eventually(Duration within, BooleanSupplier condition) throws InterruptedException {

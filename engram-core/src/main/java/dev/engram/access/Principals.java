@@ -17,6 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The principals of a store, kept in one store-wide mark ({@link #MARK}) so every process and replica
@@ -37,6 +41,15 @@ public final class Principals {
     private final Clock clock;
     private final Duration ttl;
     private volatile Snapshot snapshot;
+    private CompletableFuture<Snapshot> rereading; // guarded by this
+    private long changes; // guarded by this: adds and revokes made by this process
+    /** How long a caller waits for a re-read before the principals last read answer for it. */
+    static final Duration REREAD_WAIT = Duration.ofMillis(500);
+    private static final java.util.concurrent.Executor REREADER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "engram-principals");
+        t.setDaemon(true);
+        return t;
+    });
 
     private record Snapshot(List<Principal> principals, Instant readAt) {
     }
@@ -79,7 +92,7 @@ public final class Principals {
             tx.putMark(MARK, format(all.values()));
             return null;
         });
-        snapshot = null;
+        forget();
         return new Issued(p, token);
     }
 
@@ -94,6 +107,12 @@ public final class Principals {
             tx.putMark(MARK, format(all.values()));
             return null;
         });
+        forget();
+    }
+
+    /** After a change made here: the next caller reads the principals again, and a re-read begun before is dropped. */
+    private synchronized void forget() {
+        changes++;
         snapshot = null;
     }
 
@@ -119,11 +138,48 @@ public final class Principals {
     private List<Principal> current() {
         Snapshot s = snapshot;
         Instant now = clock.instant();
-        if (s == null || !now.isBefore(s.readAt().plus(ttl)) || now.isBefore(s.readAt())) {
+        if (s == null) {
+            // nothing read yet (or revoked here): the store answers, or the caller learns it is away
             s = new Snapshot(list(), now);
             snapshot = s;
+            return s.principals();
         }
-        return s.principals();
+        if (now.isBefore(s.readAt().plus(ttl)) && !now.isBefore(s.readAt())) return s.principals();
+        CompletableFuture<Snapshot> reading = reread(s);
+        try {
+            return reading.get(REREAD_WAIT.toMillis(), TimeUnit.MILLISECONDS).principals();
+        } catch (TimeoutException slow) {
+            // the store is slow or away: the principals last read stand until it answers (nothing can change them
+            // meanwhile), and no caller waits out the pool's connection timeout for them
+            return s.principals();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof dev.engram.error.StoreUnavailableException) return s.principals();
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return s.principals();
+        }
+    }
+
+    /**
+     * One re-read at a time, on a thread of its own, so a store that does not answer holds no caller longer than
+     * {@link #REREAD_WAIT}; its result replaces the snapshot, and a failure puts the next try a ttl later.
+     */
+    private synchronized CompletableFuture<Snapshot> reread(Snapshot stale) {
+        if (rereading != null && !rereading.isDone()) return rereading;
+        long started = changes;
+        // the returned stage completes once the snapshot is replaced, so a caller that got it sees the new one
+        rereading = CompletableFuture.supplyAsync(() -> new Snapshot(list(), clock.instant()), REREADER)
+                .whenComplete((fresh, failure) -> {
+                    synchronized (this) {
+                        // an add or revoke in this process since the read started is newer than what it read
+                        if (changes != started) return;
+                        if (fresh != null) snapshot = fresh;
+                        else if (snapshot == stale) snapshot = new Snapshot(stale.principals(), clock.instant());
+                    }
+                });
+        return rereading;
     }
 
     static Map<String, Principal> parse(String text) {

@@ -70,6 +70,38 @@ class PrincipalsTest {
         assertThrows(NotFoundException.class, () -> principals.revoke("ci-bot"));
     }
 
+    /** The store going away must not lock out every caller: the principals read last still stand until it is back. */
+    @Test
+    void whileTheStoreIsUnreachableThePrincipalsReadLastStillStand() {
+        Principals.Issued issued = principals.add("ci-bot", writer);
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        dev.engram.spi.MemoryStore flaky = (dev.engram.spi.MemoryStore) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {dev.engram.spi.MemoryStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("mark")) {
+                        reads.incrementAndGet();
+                        if (down.get()) throw new dev.engram.error.StoreUnavailableException("mark", "connection refused", null);
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Principals server = new Principals(flaky, clock, Duration.ofSeconds(2));
+        assertTrue(server.authenticate(issued.token()).isPresent());
+        down.set(true);
+        clock.advance(Duration.ofSeconds(3));
+        assertTrue(server.authenticate(issued.token()).isPresent(), "the last read stands");
+        int before = reads.get();
+        assertTrue(server.authenticate(issued.token()).isPresent());
+        assertEquals(before, reads.get(), "and the store is not asked again before the cache time has passed");
+        assertTrue(server.authenticate("engram_unknown").isEmpty());
+        // a server that never read them has nothing to stand on: the caller learns the store is away
+        Principals fresh = new Principals(flaky, clock, Duration.ofSeconds(2));
+        assertThrows(dev.engram.error.StoreUnavailableException.class, () -> fresh.authenticate(issued.token()));
+    }
+
     @Test
     void twoTokensDiffer() {
         assertNotEquals(principals.add("one", writer).token(), principals.add("two", writer).token());

@@ -25,6 +25,8 @@ import java.util.Optional;
  */
 public final class BearerAuthFilter implements Filter {
     private static final String SCHEME = "bearer ";
+    /** The JSON-RPC error of a 503 while the store that holds the principals does not answer. */
+    static final int STORE_UNREACHABLE = -32031;
 
     private final Authenticator authenticator;
 
@@ -44,7 +46,26 @@ public final class BearerAuthFilter implements Filter {
         String presented = header != null && header.length() > SCHEME.length()
                 && header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())
                 ? header.substring(SCHEME.length()).strip() : null;
-        Optional<HttpCaller> caller = authenticator.caller(presented);
+        Optional<HttpCaller> caller;
+        try {
+            caller = authenticator.caller(presented);
+        } catch (dev.engram.error.StoreUnavailableException e) {
+            // the store holds the principals and has not answered since the server started: /health says degraded on
+            // its own; anything else gets a 503 the client can retry, never an internal error
+            if (HealthServlet.PATH.equals(http.getRequestURI())) {
+                chain.doFilter(req, res);
+                return;
+            }
+            HttpServletResponse out = (HttpServletResponse) res;
+            out.setStatus(503);
+            out.setHeader("Retry-After", "5");
+            out.setContentType("application/json");
+            byte[] body = JsonRpcErrors.body(STORE_UNREACHABLE, "the store is unreachable, so the token cannot be checked; retry in a few"
+                    + " seconds (the server reconnects on its own)").getBytes(StandardCharsets.UTF_8);
+            out.setContentLength(body.length);
+            out.getOutputStream().write(body);
+            return;
+        }
         if (caller.isPresent()) {
             req.setAttribute(CallerRights.KEY, caller.get().grants());
             req.setAttribute(HttpCaller.ATTRIBUTE, caller.get());
