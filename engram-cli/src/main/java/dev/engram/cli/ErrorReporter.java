@@ -31,7 +31,9 @@ final class ErrorReporter implements IExecutionExceptionHandler, IParameterExcep
             if (debug) e.printStackTrace(err);
             return USER_ERROR;
         }
-        err.println("engram " + cmd.getCommandName() + " failed: " + e + (debug ? "" : " (run with --debug for details)"));
+        // the store's own failures say what failed in words (an unreachable server, a database that does not exist)
+        String what = e instanceof dev.engram.error.StoreException && e.getMessage() != null ? e.getMessage() : e.toString();
+        err.println("engram " + cmd.getCommandName() + " failed: " + what + (debug ? "" : " (run with --debug for details)"));
         if (debug) e.printStackTrace(err);
         return FAILED;
     }

@@ -107,8 +107,9 @@ final class ServeSubcommand implements Callable<Integer> {
         try {
             opened = main.openServerEngine(config, Main.Embedding.CONFIGURED);
         } catch (RuntimeException e) {
-            // without a token and without a store to find principals in, the missing token is the thing to fix first
-            if (!flags.noAuth() && flags.tokens().isEmpty()) {
+            // without a token and without a store to find principals in, the missing token is the thing to fix first;
+            // not on PostgreSQL, where the principals live in the store that failed: its failure is what to fix
+            if (!flags.noAuth() && flags.tokens().isEmpty() && !config.store().postgres()) {
                 main.configLoader().http(host, port, tokensFile, noAuth, allowedHosts, allowedOrigins, false);
             }
             throw e;

@@ -129,6 +129,14 @@ public final class Engine {
      * {@link dev.engram.access.GuardedIndex}, so every operation, including the graph profiles' and
      * zone administration, is filtered and checked there. Shares this engine's store, index and settings.
      */
+    /**
+     * A write names the right it needs before its first read: a caller without it hears "no write right", not the
+     * read right the write's own lookups would be refused first (which would not let it write either).
+     */
+    private void requireWrite(String zone) {
+        if (grants != null && zone != null) grants.get().require(dev.engram.access.Right.WRITE, zone);
+    }
+
     public Engine guarded(java.util.function.Supplier<dev.engram.access.Grants> grants) {
         java.util.Objects.requireNonNull(grants, "grants");
         if (this.grants != null) throw new IllegalStateException("this engine is guarded already");
@@ -199,6 +207,7 @@ public final class Engine {
     }
 
     public RememberResult remember(RememberCommand command) {
+        requireWrite(command.zone());
         return remember.remember(command);
     }
 
@@ -208,6 +217,7 @@ public final class Engine {
      * {@link #remember} answers (merge, conflicts with stored memories and with the batch's earlier items, links).
      */
     public java.util.List<RememberResult> rememberAll(java.util.List<RememberCommand> commands) {
+        commands.forEach(c -> requireWrite(c.zone()));
         return remember.rememberAll(java.util.List.copyOf(commands));
     }
 
@@ -220,14 +230,17 @@ public final class Engine {
     }
 
     public ForgetResult forget(ForgetCommand command) {
+        requireWrite(command.zone());
         return lifecycle.forget(command);
     }
 
     public AmendResult amend(AmendCommand command) {
+        requireWrite(command.zone());
         return lifecycle.amend(command);
     }
 
     public LinkResult link(LinkCommand command) {
+        requireWrite(command.zone());
         return graph.link(command);
     }
 
@@ -237,6 +250,7 @@ public final class Engine {
 
     /** Pins (priority 1..5) or unpins (0); returns the memory as stored. */
     public Memory pin(PinCommand command) {
+        requireWrite(command.zone());
         return lifecycle.pin(command);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.engram.engine.AmendCommand;
 import dev.engram.engine.Engine;
 import dev.engram.engine.ExploreQuery;
 import dev.engram.engine.ExportRecord;
@@ -91,6 +92,17 @@ class GuardedEngineTest {
         assertEquals(before, store.count());
         assertTrue(raw.recall(RecallQuery.builder("alpha").ids(List.of(alphaNote.id())).build(), PlainCost.INSTANCE)
                 .results().size() == 1);
+    }
+
+    /** A write into a zone the caller has no right on names the write right, the one it would need. */
+    @Test
+    void aWriteWithoutAnyRightOnTheZoneNamesTheWriteRight() {
+        String m = refusal(() -> guarded.remember(RememberCommand.builder("An ops fact").zone("beta").build()));
+        assertTrue(m.contains("no write right on zone 'beta'"), m);
+        String unknown = refusal(() -> guarded.remember(RememberCommand.builder("An ops fact").zone("gamma").build()));
+        assertEquals(m.replace("beta", "Z"), unknown.replace("gamma", "Z"), "a zone that exists and one that does not alike");
+        assertTrue(refusal(() -> guarded.amend(new AmendCommand("beta-deploy", "beta", "x", null, null))).contains("no write right"));
+        assertTrue(refusal(() -> guarded.pin(new dev.engram.engine.PinCommand("beta-deploy", "beta", 2))).contains("no write right"));
     }
 
     @Test

@@ -359,13 +359,13 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, r -> SqlCalls.memories(r.statements().bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
+        return read("get by key in " + zone, r -> SqlCalls.memories(r.statements().bound(MEMORY_BY_KEY, zone, key)).stream().findFirst())
                 .map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return read("get " + zone + " name " + name,
+        return read("get by name in " + zone,
                 r -> SqlCalls.memories(r.statements().bound(SqliteStatements.MEMORY_BY_NAME, zone, name)).stream().findFirst())
                 .map(access::overlay);
     }

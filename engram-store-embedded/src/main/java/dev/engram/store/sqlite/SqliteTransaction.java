@@ -110,7 +110,7 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return settled(SqlCalls.run("get " + zone + "/" + key,
+        return settled(SqlCalls.run("get by key in " + zone,
                 () -> SqlCalls.memories(c(), MEMORY_BY_KEY, zone, key).stream().findFirst()));
     }
 
@@ -165,7 +165,7 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return settled(SqlCalls.run("get " + zone + " name " + name,
+        return settled(SqlCalls.run("get by name in " + zone,
                 () -> SqlCalls.memories(c(), MEMORY_BY_NAME, zone, name).stream().findFirst()));
     }
 
@@ -355,7 +355,7 @@ final class SqliteTransaction implements StoreTransaction {
 
     @Override
     public Optional<Tombstone> tombstoneByKey(String zone, String key) {
-        return SqlCalls.run("tombstone " + zone + "/" + key, () -> SqliteTombstones.getByKey(c(), zone, key));
+        return SqlCalls.run("tombstone by key in " + zone, () -> SqliteTombstones.getByKey(c(), zone, key));
     }
 
     @Override

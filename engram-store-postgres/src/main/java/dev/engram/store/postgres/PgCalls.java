@@ -9,6 +9,9 @@ final class PgCalls {
     private PgCalls() {
     }
 
+    /** HikariCP's message for a call on a connection it has closed (its ProxyConnection.ClosedConnection). */
+    static final String CLOSED_BY_POOL = "Connection is closed";
+
     @FunctionalInterface
     interface SqlWork<T> {
         T run() throws SQLException;
@@ -50,6 +53,8 @@ final class PgCalls {
                     || c instanceof java.io.EOFException) {
                 return true;
             }
+            // HikariCP's proxy of a connection it closed after a connection error says so without an SQL state
+            if (c instanceof SQLException s && s.getSQLState() == null && CLOSED_BY_POOL.equals(s.getMessage())) return true;
             if (c instanceof SQLException s && s.getSQLState() != null && (s.getSQLState().startsWith("08")
                     || s.getSQLState().equals("57P01") || s.getSQLState().equals("57P02") || s.getSQLState().equals("57P03"))) {
                 return true; // connection exceptions; admin shutdown, crash shutdown, cannot connect now (a restart)

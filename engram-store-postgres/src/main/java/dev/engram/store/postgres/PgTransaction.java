@@ -123,12 +123,12 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return settled(PgCalls.run("get " + zone + "/" + key, () -> PgReads.getByKey(c(), zone, key)));
+        return settled(PgCalls.run("get by key in " + zone, () -> PgReads.getByKey(c(), zone, key)));
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return settled(PgCalls.run("get " + zone + " name " + name, () -> PgReads.getByName(c(), zone, name)));
+        return settled(PgCalls.run("get by name in " + zone, () -> PgReads.getByName(c(), zone, name)));
     }
 
     @Override
@@ -369,7 +369,7 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public Optional<Tombstone> tombstoneByKey(String zone, String key) {
-        return PgCalls.run("tombstone " + zone + "/" + key, () -> PgReads.tombstoneByKey(c(), zone, key));
+        return PgCalls.run("tombstone by key in " + zone, () -> PgReads.tombstoneByKey(c(), zone, key));
     }
 
     @Override

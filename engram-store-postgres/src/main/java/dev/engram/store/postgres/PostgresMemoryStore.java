@@ -183,7 +183,12 @@ public final class PostgresMemoryStore implements MemoryStore {
                     if (e instanceof SQLException sql) throw PgCalls.failure("write", sql);
                     throw (RuntimeException) e;
                 } finally {
-                    c.setAutoCommit(true);
+                    try {
+                        c.setAutoCommit(true);
+                    } catch (SQLException broken) {
+                        // the connection broke (the pool has closed it): what failed above is what the caller hears
+                        log.debug("store {}: resetting a broken connection failed ({})", location, broken.getMessage());
+                    }
                 }
             } catch (SQLException e) {
                 throw PgCalls.failure("write", e);
@@ -209,18 +214,18 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        return read("get " + zone + "/" + key, c -> PgReads.getByKey(c, zone, key)).map(access::overlay);
+        return read("get by key in " + zone, c -> PgReads.getByKey(c, zone, key)).map(access::overlay);
     }
 
     /** Both readings of the reference in one round trip instead of two. */
     @Override
     public Optional<Memory> find(String zone, String ref) {
-        return read("find " + zone + "/" + ref, c -> PgReads.find(c, zone, ref)).map(access::overlay);
+        return read("find in " + zone, c -> PgReads.find(c, zone, ref)).map(access::overlay);
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        return read("get " + zone + " name " + name, c -> PgReads.getByName(c, zone, name)).map(access::overlay);
+        return read("get by name in " + zone, c -> PgReads.getByName(c, zone, name)).map(access::overlay);
     }
 
     @Override

@@ -20,7 +20,8 @@ class PgCallsTest {
                 new SQLException("terminating connection due to administrator command", "57P01"),
                 new SQLException("the database system is starting up", "57P03"),
                 new SQLTransientConnectionException("pool - Connection is not available, request timed out after 4000ms"),
-                new SQLException("wrapped", null, new java.net.SocketException("Connection reset")))) {
+                new SQLException("wrapped", null, new java.net.SocketException("Connection reset")),
+                new SQLException(PgCalls.CLOSED_BY_POOL))) {
             StoreException f = PgCalls.failure("get m_aaaaaaaaaa", e);
             assertInstanceOf(StoreUnavailableException.class, f, e.toString());
             assertTrue(f.getMessage().startsWith("the store is unreachable (get m_aaaaaaaaaa): "), f.getMessage());
