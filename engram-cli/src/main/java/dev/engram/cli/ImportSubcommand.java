@@ -36,6 +36,9 @@ import picocli.CommandLine.ParentCommand;
         "an entity the zone holds already keeps its type and gains the file's new observations.",
         "Prints a summary to stderr; --dry-run prints what would change and writes nothing."})
 final class ImportSubcommand implements Callable<Integer> {
+    /** From this many records an import says what it is doing before its one transaction (seconds on PostgreSQL). */
+    static final int PROGRESS_FROM = 1_000;
+
     @ParentCommand
     EngramCommand root;
 
@@ -97,8 +100,17 @@ final class ImportSubcommand implements Callable<Integer> {
         }
         ImportCommand command = new ImportCommand(records, replace ? ImportPolicy.REPLACE : ImportPolicy.KEEP_NEWER, dryRun);
         ImportResult result;
+        long started = System.nanoTime();
+        if (records.size() >= PROGRESS_FROM) {
+            // one transaction does it all (nothing half-imported), so this is the last word until it ends
+            main.err().println("import: read " + records.size() + " records from " + file + "; "
+                    + (dryRun ? "comparing them with the store" : "writing them in one transaction") + "…");
+        }
         try (Main.OpenEngine opened = main.openEngine(config)) {
             result = opened.engine().importAll(command);
+        }
+        if (records.size() >= PROGRESS_FROM) {
+            main.err().println("import: done in " + (System.nanoTime() - started) / 1_000_000_000 + " s");
         }
         if (dryRun) {
             main.printer(config).print(main.renderers().text().importChanges(result),

@@ -38,6 +38,26 @@ class ExportImportRoundTripTest {
         return new CliRunner(dir, (config, embedding) -> new Main.OpenEngine(engine, () -> ok, () -> { }));
     }
 
+    /** A large import says what it is doing before its one transaction, and when it is done. */
+    @Test
+    void aLargeImportSaysWhatItIsDoing() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        Engine source = engine(clock);
+        List<dev.engram.engine.RememberCommand> many = new java.util.ArrayList<>();
+        for (int i = 0; i < ImportSubcommand.PROGRESS_FROM; i++) {
+            many.add(dev.engram.engine.RememberCommand.builder("Bulk fact number " + i + " about service s" + i).key("bulk-" + i).build());
+        }
+        source.rememberAll(many);
+        Path file = dir.resolve("many.jsonl");
+        assertEquals(0, cli(source).run("export", "--out", file.toString()).exitCode());
+        CliRunner.Run imported = cli(engine(clock)).run("import", file.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        assertTrue(imported.err().startsWith("import: read " + ImportSubcommand.PROGRESS_FROM + " records from " + file
+                + "; writing them in one transaction…\nimport: done in "), imported.err());
+        CliRunner.Run small = cli(engine(clock)).run("import", dir.resolve("many.jsonl").toString(), "--dry-run");
+        assertTrue(small.err().contains("comparing them with the store"), small.err());
+    }
+
     @Test
     void exportImportExportIsLossless() throws Exception {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
