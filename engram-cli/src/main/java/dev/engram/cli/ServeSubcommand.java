@@ -87,7 +87,9 @@ final class ServeSubcommand implements Callable<Integer> {
                 Engine raw = opened.engine();
                 return new ServerStatus(null, raw.memoryCount(), raw.indexLag(), state, model);
             } catch (RuntimeException ex) {
-                return new ServerStatus("the store did not answer (" + ex.getClass().getSimpleName() + ")", -1, -1, state, model);
+                // in words, as a tool says it: no class name reaches an operator's dashboard
+                return new ServerStatus(ex instanceof dev.engram.error.StoreUnavailableException
+                        ? "the store is unreachable; the server reconnects on its own" : "the store did not answer a probe", -1, -1, state, model);
             }
         };
     }

@@ -108,6 +108,7 @@ class PostgresOutageTest {
                     HttpResponse<String> down = get(health, token);
                     assertEquals(503, down.statusCode(), down.body());
                     assertTrue(down.body().contains("degraded"), down.body());
+                    assertFalse(LEAK.matcher(down.body()).find(), "/health in words, no class names: " + down.body());
                     // another replica, still connected, writes meanwhile
                     other.store().write(tx -> {
                         tx.insert(dev.engram.spi.MemoryFixtures.minimal(clock, 1, "default",
