@@ -779,7 +779,11 @@ public final class ToonData {
     }
 
     /** data.toon's text as {@link #export} writes it, with what the follower remembers of it. */
-    record Exported(String text, Snapshot snapshot) {
+    record Exported(String text, List<ToonFormat.Entry> entries, Map<String, String> summaries) {
+        /** What the follower keeps of it, digested only when first needed (a digest of 5,000 entries costs milliseconds). */
+        Snapshot snapshot(Instant at) {
+            return Snapshot.ofEntries(entries, summaries, at);
+        }
     }
 
     static Exported exported(Engine engine, String zone) {
@@ -829,7 +833,7 @@ public final class ToonData {
             f.put("evidence", evidence.getOrDefault(m.id(), ""));
             entries.add(new ToonFormat.Entry(f, false));
         }
-        return new Exported(ToonFormat.write("entries", entries, summaries), Snapshot.ofEntries(entries, summaries, Instant.now()));
+        return new Exported(ToonFormat.write("entries", entries, summaries), entries, summaries);
     }
 
     /**

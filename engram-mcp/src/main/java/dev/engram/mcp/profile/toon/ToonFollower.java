@@ -31,9 +31,15 @@ public final class ToonFollower implements Supplier<Engine> {
     private volatile boolean started;
     private volatile Path followed;
     private volatile String seen = "";
-    /** What Engram last knew of the followed file; kept in the store too ({@link #baseMark}), so it outlives the process. */
-    private volatile ToonData.Snapshot last;
-    private String persisted = "";
+    /**
+     * What Engram last knew of the followed file ({@link #last()}); kept in the store too ({@link #baseMark}), so it
+     * outlives the process. After a rewrite it is the text written, digested on first need ({@link #written}).
+     */
+    private ToonData.Snapshot last; // guarded by stateLock
+    private ToonData.Exported written; // guarded by stateLock
+    private java.time.Instant writtenAt; // guarded by stateLock
+    private final Object stateLock = new Object();
+    private String persisted = ""; // guarded by persistLock
     /** The store's change number when the file was last written or read: unchanged, nothing to mirror. */
     private long mirroredSeq = -1;
     private String mirroredMarks = "";
@@ -59,8 +65,8 @@ public final class ToonFollower implements Supplier<Engine> {
                         String saved = engine.mark(baseMark()).orElse("");
                         java.util.Optional<ToonData.Snapshot> base = ToonData.Snapshot.decode(saved);
                         persisted = saved.substring(saved.indexOf('\n') + 1);
-                        last = base.isPresent() ? ToonData.follow(engine, zone, followed, base.get(), log, true)
-                                : ToonData.Snapshot.of(followed, java.time.Instant.now());
+                        know(base.isPresent() ? ToonData.follow(engine, zone, followed, base.get(), log, true)
+                                : ToonData.Snapshot.of(followed, java.time.Instant.now()));
                         persist(engine);
                         // the file is rewritten once something changes, not merely because Engram started
                         mirroredSeq = engine.changeSeq();
@@ -87,9 +93,27 @@ public final class ToonFollower implements Supplier<Engine> {
     private void catchUp(Engine engine) {
         String now = ToonData.stamp(followed);
         if (!now.equals(seen)) {
-            last = ToonData.follow(engine, zone, followed, last, log, false);
+            know(ToonData.follow(engine, zone, followed, last(), log, false));
             seen = now;
             persist(engine);
+        }
+    }
+
+    private void know(ToonData.Snapshot snapshot) {
+        synchronized (stateLock) {
+            last = snapshot;
+            written = null;
+        }
+    }
+
+    /** What Engram last knew of the file, the text it last wrote digested now if that is still to do. */
+    private ToonData.Snapshot last() {
+        synchronized (stateLock) {
+            if (written != null) {
+                last = written.snapshot(writtenAt);
+                written = null;
+            }
+            return last;
         }
     }
 
@@ -98,20 +122,45 @@ public final class ToonFollower implements Supplier<Engine> {
         return "toon-base/" + zone + "/" + followed.toAbsolutePath().normalize();
     }
 
+    /**
+     * Saves {@link #last} after a rewrite, off the tool's path: a store write syncs to disk, and the record is only read
+     * at the next start. Should the process end first, that start compares the file with the store as well
+     * ({@link ToonData#follow}'s {@code checkStore}), so what Engram itself wrote is not taken for toon's edits.
+     */
+    private void persistSoon(Engine engine) {
+        if (!persistQueued.compareAndSet(false, true)) return; // one queued save covers every rewrite before it runs
+        PERSISTER.execute(() -> {
+            persistQueued.set(false);
+            persist(engine);
+        });
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean persistQueued = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.concurrent.ExecutorService PERSISTER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "toon-base");
+        t.setDaemon(true);
+        return t;
+    });
+
     /** Saves {@link #last} in the store when it changed (one small write, only after the file changed). */
     private void persist(Engine engine) {
-        String encoded = last.encode();
-        // the time line differs at every look; only a changed entry or summary is worth a store write
-        String body = encoded.substring(encoded.indexOf('\n') + 1);
-        if (body.equals(persisted)) return;
-        try {
-            engine.setMark(baseMark(), encoded);
-            persisted = body;
-        } catch (RuntimeException e) {
-            log.println("engram: could not record what " + followed + " holds: " + e.getMessage()
-                    + "; changes toon makes to it while no Engram runs may not come in at the next start");
+        // a lock of its own: a save in the background never holds up the next tool's rewrite
+        synchronized (persistLock) {
+            String encoded = last().encode();
+            // the time line differs at every look; only a changed entry or summary is worth a store write
+            String body = encoded.substring(encoded.indexOf('\n') + 1);
+            if (body.equals(persisted)) return;
+            try {
+                engine.setMark(baseMark(), encoded);
+                persisted = body;
+            } catch (RuntimeException e) {
+                log.println("engram: could not record what " + followed + " holds: " + e.getMessage()
+                        + "; changes toon makes to it while no Engram runs may not come in at the next start");
+            }
         }
     }
+
+    private final Object persistLock = new Object();
 
     /** The profile with every tool that may write rewriting the followed data.toon after it ran. */
     public ToolProfile mirroring(ToolProfile profile) {
@@ -144,8 +193,11 @@ public final class ToonFollower implements Supplier<Engine> {
                 seen = ToonData.stamp(file);
                 // the file's content now, whether rewritten or already equal; seen after the write, so a memory changed
                 // after this counts as changed in Engram
-                last = new ToonData.Snapshot(exported.snapshot().entries(), exported.snapshot().summaries(), java.time.Instant.now());
-                persist(engine);
+                synchronized (stateLock) {
+                    written = exported;
+                    writtenAt = java.time.Instant.now();
+                }
+                persistSoon(engine);
                 mirroredSeq = engine.changeSeq();
                 mirroredMarks = marks(engine);
             } catch (IOException | RuntimeException e) {

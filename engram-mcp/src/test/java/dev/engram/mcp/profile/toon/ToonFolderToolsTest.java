@@ -449,6 +449,41 @@ class ToonFolderToolsTest {
         assertEquals("Use Zod 3 for validation", find("use-zod").content());
     }
 
+    /**
+     * The record of the file is saved after the tool answered; a process that ended before saving leaves the one from
+     * before its own writes. The next start then tells Engram's writes (as the store holds them) from toon's edits.
+     */
+    @Test
+    void aRecordOlderThanEngramsOwnLastWriteTakesNoneOfItsWritesForToonsEdits() throws Exception {
+        Files.createDirectories(memoryDir());
+        Path data = memoryDir().resolve("data.toon");
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+        Files.writeString(data, "version: 1\n[1|]{id|category|key|content}:\n"
+                + "  aaa000001|knowledge|t1|toon one about caching|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        ToonFollower first = ToonData.importingOnce(() -> engine, "default", List.of(project), quiet);
+        first.get();
+        String mark = "toon-base/default/" + data.toAbsolutePath().normalize();
+        String beforeItsWrites = engine.mark(mark).orElseThrow();
+        ToolProfile p = first.mirroring(ToonProfile.create(new ProfileContext(first, "default"), project, null, null, null, Clock.systemUTC()));
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "e1", "content", "engram one about queues"));
+        call(p, "memory_remember", Map.of("category", "knowledge", "key", "t1", "content", "toon one about caching, as Engram amended it"));
+        // the save runs after the answer: once it has, put the old record back, as if the process had ended first
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (engine.mark(mark).orElseThrow().endsWith(beforeItsWrites.substring(beforeItsWrites.indexOf('\n')))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertFalse(engine.mark(mark).orElseThrow().contains(beforeItsWrites.substring(beforeItsWrites.indexOf('\n'))),
+                "the record was saved after the writes");
+        engine.setMark(mark, beforeItsWrites);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ToonData.importingOnce(() -> engine, "default", List.of(project), new PrintStream(err, true, StandardCharsets.UTF_8)).get();
+        assertFalse(err.toString(StandardCharsets.UTF_8).contains("changed"), err.toString(StandardCharsets.UTF_8));
+        assertEquals("toon one about caching, as Engram amended it", find("t1").content());
+        assertEquals(2, engine.stats("default").total());
+    }
+
     /** toon-memory running on the project between two Engram sessions: its new and edited entries survive Engram's next write. */
     @Test
     void whatToonChangesWhileNoEngramRunsComesInAtTheNextStartAndIsWrittenBack() throws Exception {
