@@ -33,6 +33,18 @@ describe("engram CLI", { timeout: 170_000 }, () => {
     assert.deepEqual([...res.results[0].tags].sort(), ["cli", "e2e"]);
   });
 
+  it("prints UTF-8 whatever the locale (an MCP client starts servers without LANG)", () => {
+    const ascii = { LANG: "C", LC_ALL: "C" };
+    const korean = `레디스 연결 수는 ${words[0]} 기준 20`;
+    // the arguments in a UTF-8 locale (Java 17 reads argv in the locale's charset; the engram launcher sets a UTF-8 one)
+    ok(runCli(store, ["remember", korean, "--key", "cli-korean"], { env: { LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } }), "remember");
+    const text = ok(runCli(store, ["recall", "--ids", "cli-korean"], { env: ascii }), "recall in the C locale").stdout;
+    assert.ok(text.includes(korean), text);
+    const res = json(ok(runCli(store, ["recall", "--ids", "cli-korean", "--json"], { env: ascii }), "recall --json"), "recall --json");
+    assert.equal(res.results?.[0]?.content, korean, JSON.stringify(res));
+    ok(runCli(store, ["forget", "cli-korean", "--hard"], { env: ascii }), "forget");
+  });
+
   it("stats --json counts the memories", () => {
     const s = json(ok(runCli(store, ["stats", "--json"]), "stats"), "stats --json");
     assert.equal(s.total, 2, JSON.stringify(s));

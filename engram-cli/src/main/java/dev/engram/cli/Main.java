@@ -96,6 +96,10 @@ public final class Main {
 
     public static void main(String[] args) {
         Clock clock = Clock.systemUTC();
+        // UTF-8 whatever the locale: an MCP client starts servers with a bare environment (no LANG), where Java 17 would
+        // print every Korean or Chinese character of a recall, an export or a log line as '?'
+        System.setOut(utf8(java.io.FileDescriptor.out));
+        System.setErr(utf8(java.io.FileDescriptor.err));
         Main main = new Main(System.getenv(), Path.of("").toAbsolutePath(), dev.engram.platform.UserHome.current(),
                 System.getProperty("os.name"), System.out, System.err, standardOpener(clock), null, null, HookDaemonStarter.SPAWN,
                 dev.engram.cli.hook.PostToolHook.StatsLease.PER_CALL);
@@ -104,6 +108,11 @@ public final class Main {
         if (code != SERVING) {
             System.exit(code);
         }
+    }
+
+    private static PrintStream utf8(java.io.FileDescriptor fd) {
+        return new PrintStream(new java.io.BufferedOutputStream(new java.io.FileOutputStream(fd), 8192), true,
+                java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
