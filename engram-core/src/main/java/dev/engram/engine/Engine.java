@@ -216,6 +216,11 @@ public final class Engine {
      * written, then all are stored together, so a storage failure part way leaves none of them. Each result is what
      * {@link #remember} answers (merge, conflicts with stored memories and with the batch's earlier items, links).
      */
+    /** What {@link #remember} would report as conflicts for {@code command}, writing nothing (a dry run). */
+    public java.util.List<RememberResult.Conflict> conflictsOf(RememberCommand command) {
+        return remember.conflictsOf(command);
+    }
+
     public java.util.List<RememberResult> rememberAll(java.util.List<RememberCommand> commands) {
         commands.forEach(c -> requireWrite(c.zone()));
         return remember.rememberAll(java.util.List.copyOf(commands));

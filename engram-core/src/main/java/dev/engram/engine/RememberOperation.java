@@ -385,13 +385,25 @@ final class RememberOperation {
      * {@link Engine#MAX_WRITE_CONFLICTS}; the saved memory itself is never one.
      */
     private static List<RememberResult.Conflict> conflicts(Memory saved, List<Memory> candidates) {
+        return conflicts(saved.id(), DuplicateMerge.lexicalWords(saved), saved.content(), candidates);
+    }
+
+    /**
+     * The conflicts remembering {@code cmd} would report, with nothing written: the same checks against the same
+     * candidates (Memento's {@code dryRun}). The batch's own earlier items are not among them.
+     */
+    List<RememberResult.Conflict> conflictsOf(RememberCommand cmd) {
+        Prepared p = prepare(cmd, clock.instant());
+        return conflicts(null, DuplicateMerge.lexicalWords(cmd.key(), cmd.content(), p.tags()), cmd.content(), p.conflictCandidates());
+    }
+
+    private static List<RememberResult.Conflict> conflicts(String savedId, Set<String> words, String content, List<Memory> candidates) {
         if (candidates.isEmpty()) return List.of();
-        Set<String> words = DuplicateMerge.lexicalWords(saved);
         List<RememberResult.Conflict> out = new ArrayList<>();
         for (Memory m : candidates) {
-            if (m.id().equals(saved.id())) continue;
+            if (m.id().equals(savedId)) continue;
             double sim = Math.round(DuplicateMerge.jaccard(words, DuplicateMerge.lexicalWords(m)) * 1000) / 1000.0;
-            Optional<ContradictionCheck.Finding> f = ContradictionCheck.compare(m.content(), saved.content());
+            Optional<ContradictionCheck.Finding> f = ContradictionCheck.compare(m.content(), content);
             if (f.isPresent()) {
                 out.add(new RememberResult.Conflict(m.id(), m.key(), m.content(), m.type(), m.importance(), sim, f.get().basis().wireName(),
                         f.get().detail()));

@@ -95,10 +95,22 @@ final class WriteTools {
         if (a.bool("dryRun")) {
             for (String id : d.linkedTo) c.require("linkedTo", zone, id);
             for (String id : d.supersedes) c.require("supersedes", zone, id);
-            Map<String, Object> f = map("content", d.content, "topic", d.topic, "type", d.type, "keywords", d.keywords,
-                    "importance", d.importance, "ttl_tier", initialTier(d), "scope", d.session ? "session" : "permanent");
+            Map<String, Object> f = map("id", "<would-generate>", "content", d.content, "topic", d.topic, "type", d.type,
+                    "keywords", d.keywords, "importance", d.importance, "ttl_tier", initialTier(d), "scope", d.session ? "session" : "permanent");
             f.putAll(k.fields());
-            return map("dryRun", true, "simulated", map("fragment", f, "conflicts", List.of()));
+            // the conflicts the write would report, found as it would find them; nothing is written
+            List<Map<String, Object>> conflicts = new ArrayList<>();
+            boolean zoneExists = c.engine().zones().contains(zone);
+            if (zoneExists) {
+                for (var x : c.engine().conflictsOf(command(zone, d, a, List.of(), Map.of()))) {
+                    conflicts.add(map("id", x.id(), "content", x.content()));
+                }
+            }
+            // Memento's shape: its policy rules and per-key quota do not exist here, so no warning and no limit
+            Map<String, Object> quota = map("limit", null, "current", zoneExists ? c.live(zone).size() : 0, "remaining", null,
+                    "resetAt", null);
+            return map("dryRun", true, "simulated", map("fragment", f, "conflicts", conflicts, "validation_warnings", List.of(),
+                    "quota", quota));
         }
         if (d.idempotencyKey != null) {
             var seen = c.record(zone, idempotencyKey(d.idempotencyKey));

@@ -159,6 +159,22 @@ class MementoToolsTest {
         assertEquals(1, live());
     }
 
+    /** A dry run reports the conflicts the write would, in Memento's shape, and writes nothing. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aDryRunReportsTheConflictsTheWriteWould() {
+        String twenty = remember("Redis max connections is 20", "redis", "fact");
+        Map<String, Object> dry = ok("remember", "content", "Redis max connections is 50", "topic", "redis", "type", "fact", "dryRun", true);
+        Map<String, Object> simulated = (Map<String, Object>) dry.get("simulated");
+        assertEquals(List.of(Map.of("id", twenty, "content", "Redis max connections is 20")), simulated.get("conflicts"));
+        assertEquals(List.of(), simulated.get("validation_warnings"));
+        assertEquals(1, ((Map<String, Object>) simulated.get("quota")).get("current"));
+        assertEquals("<would-generate>", ((Map<String, Object>) simulated.get("fragment")).get("id"));
+        assertEquals(1, live(), "nothing written");
+        Map<String, Object> real = ok("remember", "content", "Redis max connections is 50", "topic", "redis", "type", "fact");
+        assertEquals(twenty, ((List<Map<String, Object>>) real.get("conflicts")).get(0).get("existing_id"), "the write finds the same one");
+    }
+
     @Test
     void dryRunIdempotencyAnchorsSessionScopeAndSupersedes() {
         Map<String, Object> dry = ok("remember", "content", "Use pnpm, not npm", "topic", "tooling", "type", "preference", "dryRun", true);
