@@ -25,6 +25,23 @@ public final class MaintenanceScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MaintenanceScheduler.class);
     private static final Pattern SHORT = Pattern.compile("(\\d{1,6})\\s*([smhd])");
     private final ScheduledExecutorService executor;
+    /** Cycles this process ran and that failed, and when the last one ran (epoch ms, 0: none): for /metrics. */
+    private static final java.util.concurrent.atomic.AtomicLong RUNS = new java.util.concurrent.atomic.AtomicLong(),
+            FAILURES = new java.util.concurrent.atomic.AtomicLong(), LAST_RUN = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Maintenance cycles this process has run (another process holding the store's lease runs the others). */
+    public static long runs() {
+        return RUNS.get();
+    }
+
+    public static long failures() {
+        return FAILURES.get();
+    }
+
+    /** When this process last ran a cycle, in epoch milliseconds; 0 if it has run none. */
+    public static long lastRunEpochMillis() {
+        return LAST_RUN.get();
+    }
 
     private MaintenanceScheduler(ScheduledExecutorService executor) {
         this.executor = executor;
@@ -47,10 +64,14 @@ public final class MaintenanceScheduler implements AutoCloseable {
         long period = checkPeriod(interval).toMillis();
         executor.scheduleWithFixedDelay(() -> {
             try {
-                maintenance.runIfDue(policy, interval).ifPresent(r -> log.info(
-                        "maintenance ({} policy): {} memories changed: {}", r.policy(), r.changed(), summary(r)));
+                maintenance.runIfDue(policy, interval).ifPresent(r -> {
+                    RUNS.incrementAndGet();
+                    LAST_RUN.set(System.currentTimeMillis());
+                    log.info("maintenance ({} policy): {} memories changed: {}", r.policy(), r.changed(), summary(r));
+                });
             } catch (RuntimeException e) {
                 // the next check tries again; a failing cycle must not end the schedule
+                FAILURES.incrementAndGet();
                 log.warn("maintenance cycle failed: {}", e.toString());
             }
         }, firstDelay.toMillis(), period, TimeUnit.MILLISECONDS);

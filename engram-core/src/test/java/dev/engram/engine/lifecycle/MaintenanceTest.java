@@ -530,6 +530,18 @@ class MaintenanceTest {
         assertTrue(run().steps().size() >= 3, "a released lease lets the next run in");
     }
 
+    /** A cycle the schedule ran is counted (for /metrics), with when it ran. */
+    @Test
+    void theScheduleCountsTheCyclesItRan() throws Exception {
+        long before = MaintenanceScheduler.runs();
+        try (MaintenanceScheduler s = MaintenanceScheduler.start(maintenance, MEMENTO, Duration.ofMinutes(1), Duration.ZERO)) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (MaintenanceScheduler.runs() == before && System.nanoTime() < deadline) Thread.sleep(20);
+        }
+        assertEquals(before + 1, MaintenanceScheduler.runs(), "the first check finds a cycle due and runs it");
+        assertTrue(MaintenanceScheduler.lastRunEpochMillis() > 0);
+    }
+
     @Test
     void theIntervalSettingParses() {
         assertEquals(Optional.of(Duration.ofHours(6)), MaintenanceScheduler.interval("6h", Duration.ofDays(1)));

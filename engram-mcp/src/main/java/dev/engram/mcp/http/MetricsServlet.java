@@ -59,6 +59,15 @@ final class MetricsServlet extends HttpServlet {
         out.append("# HELP engram_embedder_ready Whether the embedding model is loaded (0 while loading or without one).\n")
                 .append("# TYPE engram_embedder_ready gauge\nengram_embedder_ready ")
                 .append("ready".equals(s.embedder()) ? 1 : 0).append('\n');
+        out.append("# HELP engram_maintenance_runs_total Maintenance cycles this process ran (one process at a time holds the store's lease).\n")
+                .append("# TYPE engram_maintenance_runs_total counter\nengram_maintenance_runs_total ")
+                .append(dev.engram.engine.lifecycle.MaintenanceScheduler.runs()).append('\n');
+        out.append("# HELP engram_maintenance_failures_total Maintenance cycles that failed here (the next check tries again).\n")
+                .append("# TYPE engram_maintenance_failures_total counter\nengram_maintenance_failures_total ")
+                .append(dev.engram.engine.lifecycle.MaintenanceScheduler.failures()).append('\n');
+        out.append("# HELP engram_maintenance_last_run_seconds When this process last ran a cycle (Unix time; 0: none yet).\n")
+                .append("# TYPE engram_maintenance_last_run_seconds gauge\nengram_maintenance_last_run_seconds ")
+                .append(dev.engram.engine.lifecycle.MaintenanceScheduler.lastRunEpochMillis() / 1000).append('\n');
         if (redis != null) {
             out.append("# HELP engram_redis_up Whether Redis answered its last call (without it, limits are per replica).\n")
                     .append("# TYPE engram_redis_up gauge\nengram_redis_up ").append(redis.problem() == null ? 1 : 0).append('\n');

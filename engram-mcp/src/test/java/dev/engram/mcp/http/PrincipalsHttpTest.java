@@ -174,6 +174,8 @@ class PrincipalsHttpTest {
         assertTrue(body.contains("engram_memories 3\n"), body);
         assertTrue(body.contains("engram_store_up 1\n"), body);
         assertTrue(body.contains("engram_embedder_ready 1\n"), body);
+        assertTrue(body.contains("# TYPE engram_maintenance_runs_total counter\nengram_maintenance_runs_total ")
+                && body.contains("engram_maintenance_last_run_seconds "), body);
         assertTrue(body.matches("(?s).*engram_http_responses_total\\{code=\"401\"} [1-9].*"), body);
         for (String line : body.split("\n")) {
             assertTrue(line.startsWith("# HELP ") || line.startsWith("# TYPE ") || line.matches("[a-z_]+(\\{[^}]*})? \\S+"), line);
