@@ -56,31 +56,30 @@ public final class BearerAuthFilter implements Filter {
                 chain.doFilter(req, res);
                 return;
             }
-            HttpServletResponse out = (HttpServletResponse) res;
-            out.setStatus(503);
-            out.setHeader("Retry-After", "5");
-            out.setContentType("application/json");
-            byte[] body = JsonRpcErrors.body(STORE_UNREACHABLE, "the store is unreachable, so the token cannot be checked; retry in a few"
-                    + " seconds (the server reconnects on its own)").getBytes(StandardCharsets.UTF_8);
-            out.setContentLength(body.length);
-            out.getOutputStream().write(body);
+            refuse((HttpServletResponse) res, 503, "Retry-After", "5", STORE_UNREACHABLE, "the store is unreachable, so the"
+                    + " token cannot be checked; retry in a few seconds (the server reconnects on its own)");
             return;
         }
         if (caller.isPresent()) {
             req.setAttribute(CallerRights.KEY, caller.get().grants());
             req.setAttribute(HttpCaller.ATTRIBUTE, caller.get());
         } else if (!HealthServlet.PATH.equals(http.getRequestURI()) || header != null) {
-            HttpServletResponse out = (HttpServletResponse) res;
-            out.setStatus(401);
-            out.setHeader("WWW-Authenticate", "Bearer realm=\"engram\"");
-            out.setContentType("application/json");
-            byte[] body = JsonRpcErrors.body(-32001, header == null
+            refuse((HttpServletResponse) res, 401, "WWW-Authenticate", "Bearer realm=\"engram\"", -32001, header == null
                     ? "unauthorized: send the header 'Authorization: Bearer <token>'"
-                    : "unauthorized: the bearer token is not valid").getBytes(StandardCharsets.UTF_8);
-            out.setContentLength(body.length);
-            out.getOutputStream().write(body);
+                    : "unauthorized: the bearer token is not valid");
             return;
         }
         chain.doFilter(req, res);
+    }
+
+    /** Answers the request here: {@code status}, one header, and a JSON-RPC error body with {@code code} and {@code message}. */
+    private static void refuse(HttpServletResponse out, int status, String header, String value, int code, String message)
+            throws IOException {
+        out.setStatus(status);
+        out.setHeader(header, value);
+        out.setContentType("application/json");
+        byte[] body = JsonRpcErrors.body(code, message).getBytes(StandardCharsets.UTF_8);
+        out.setContentLength(body.length);
+        out.getOutputStream().write(body);
     }
 }

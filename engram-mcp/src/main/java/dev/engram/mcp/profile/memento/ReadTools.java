@@ -493,15 +493,15 @@ final class ReadTools {
         List<Memory> working = live.stream().filter(m -> m.tags().contains(Fragments.SESSION_SCOPE) && !m.pinned())
                 .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(10).toList();
         Map<String, List<Memory>> core = new LinkedHashMap<>();
-        java.util.function.Predicate<Memory> core_ = m -> !m.pinned() && !m.tags().contains(Fragments.SESSION_SCOPE)
+        java.util.function.Predicate<Memory> coreCandidate = m -> !m.pinned() && !m.tags().contains(Fragments.SESSION_SCOPE)
                 && Fragments.importance(m, now) >= CONTEXT_MIN_IMPORTANCE;
         for (String t : types) {
-            core.put(t, live.stream().filter(core_).filter(m -> Fragments.typeOf(m).equals(t))
+            core.put(t, live.stream().filter(coreCandidate).filter(m -> Fragments.typeOf(m).equals(t))
                     .sorted(byImportance).limit(SLOTS.getOrDefault(t, 3)).toList());
         }
         // the previous session's reflection, newest first, as Memento's ContextBuilder adds it: the hand-over between sessions
         String reflectTag = c.fragments.tag(Fragments.TOPIC, SESSION_REFLECT);
-        List<Memory> reflected = live.stream().filter(core_).filter(m -> m.tags().contains(reflectTag))
+        List<Memory> reflected = live.stream().filter(coreCandidate).filter(m -> m.tags().contains(reflectTag))
                 .filter(m -> core.values().stream().noneMatch(g -> g.contains(m)))
                 .sorted(Comparator.comparing(Memory::createdAt).reversed()).limit(3).toList();
         if (!reflected.isEmpty()) core.put(SESSION_REFLECT, reflected);

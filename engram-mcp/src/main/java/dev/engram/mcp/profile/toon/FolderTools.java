@@ -220,7 +220,7 @@ final class FolderTools {
             f.put("quality", "0.50");
             f.put("origin", "inferred");
             f.put("status", p.draft() ? "draft" : "active");
-            Memory m = ToonData.memory(new ToonFormat.Entry(f, false), c.zone(), now, ids);
+            Memory m = ToonData.memory(new ToonFormat.Entry(f, false), key, c.zone(), now, ids);
             ids.add(m.id());
             ExportRecord r = new ExportRecord(m, List.of(), List.of());
             records.add(r);

@@ -205,7 +205,7 @@ public final class ToonData {
         List<String> keys = engramKeys(entries);
         for (int i = 0; i < entries.size(); i++) {
             ToonFormat.Entry e = entries.get(i);
-            Memory m = memory(e, zone, now, ids).toBuilder().key(keys.get(i)).build();
+            Memory m = memory(e, keys.get(i), zone, now, ids);
             if (!m.key().equals(e.get("key").strip())) {
                 problems.add("key '" + shortKey(e.get("key").strip()) + "' is '" + m.key() + "' in Engram (lowercase ASCII letters,"
                         + " digits, '-', '_' and '.'; toon's tools find it by either)");
@@ -267,10 +267,10 @@ public final class ToonData {
         return out;
     }
 
-    static Memory memory(ToonFormat.Entry e, String zone, Instant now, Set<String> taken) {
+    /** The entry as a memory under {@code key}, its Engram key ({@link #engramKeys}). */
+    static Memory memory(ToonFormat.Entry e, String key, String zone, Instant now, Set<String> taken) {
         String id = e.get("id").strip();
         if (id.isEmpty() || taken.contains(id)) id = newId(taken);
-        String key = slug(e.get("key"));
         MemoryType type;
         try {
             type = TypeAliases.TOON_MEMORY.parse("category", e.get("category").strip().toLowerCase(Locale.ROOT));
@@ -507,12 +507,7 @@ public final class ToonData {
         }
 
         static String digest(String s) {
-            try {
-                byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-                return java.util.HexFormat.of().formatHex(d, 0, 12);
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-            }
+            return dev.engram.crypto.Sha256.hex(s, 12);
         }
 
         /** One line per entry and summary, for a store mark: what Engram last knew of the file survives a restart. */
@@ -569,7 +564,7 @@ public final class ToonData {
                 if (before == null || !d.equals(before.summaries().get(f))) changedFiles.add(f);
             });
             if (checkStore && !changed.isEmpty()) {
-                Snapshot store = Snapshot.ofText(export(engine, zone), now.at());
+                Snapshot store = exported(engine, zone).snapshot(now.at());
                 changed.removeIf(k -> now.entries().get(k).equals(store.entries().get(k)));
                 changedFiles.removeIf(f -> now.summaries().get(f).equals(store.summaries().get(f)));
             }

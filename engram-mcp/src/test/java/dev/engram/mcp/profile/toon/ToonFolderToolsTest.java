@@ -449,23 +449,32 @@ class ToonFolderToolsTest {
         assertEquals("Use Zod 3 for validation", find("use-zod").content());
     }
 
+    /** A followed data.toon holding one entry, {@code t1}, that toon wrote today. */
+    private Path dataToonWithT1Today() throws java.io.IOException {
+        Path data = Files.createDirectories(memoryDir()).resolve("data.toon");
+        Files.writeString(data, "version: 1\n[1|]{id|category|key|content}:\n  aaa000001|knowledge|t1|toon one about caching|||"
+                + java.time.LocalDate.now(java.time.ZoneOffset.UTC) + "||0||0.70|1.0||0||agent|active|||\n");
+        return data;
+    }
+
+    /** The followed profile on {@code follower}, as the server builds it. */
+    private ToolProfile mirrored(ToonFollower follower) {
+        return follower.mirroring(ToonProfile.create(new ProfileContext(follower, "default"), project, null, null, null, Clock.systemUTC()));
+    }
+
     /**
      * The record of the file is saved after the tool answered; a process that ended before saving leaves the one from
      * before its own writes. The next start then tells Engram's writes (as the store holds them) from toon's edits.
      */
     @Test
     void aRecordOlderThanEngramsOwnLastWriteTakesNoneOfItsWritesForToonsEdits() throws Exception {
-        Files.createDirectories(memoryDir());
-        Path data = memoryDir().resolve("data.toon");
-        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
-        Files.writeString(data, "version: 1\n[1|]{id|category|key|content}:\n"
-                + "  aaa000001|knowledge|t1|toon one about caching|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+        Path data = dataToonWithT1Today();
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         ToonFollower first = ToonData.importingOnce(() -> engine, "default", List.of(project), quiet);
         first.get();
         String mark = "toon-base/default/" + data.toAbsolutePath().normalize();
         String beforeItsWrites = engine.mark(mark).orElseThrow();
-        ToolProfile p = first.mirroring(ToonProfile.create(new ProfileContext(first, "default"), project, null, null, null, Clock.systemUTC()));
+        ToolProfile p = mirrored(first);
         call(p, "memory_remember", Map.of("category", "knowledge", "key", "e1", "content", "engram one about queues"));
         call(p, "memory_remember", Map.of("category", "knowledge", "key", "t1", "content", "toon one about caching, as Engram amended it"));
         // the save runs after the answer: once it has, put the old record back, as if the process had ended first
@@ -487,28 +496,22 @@ class ToonFolderToolsTest {
     /** toon-memory running on the project between two Engram sessions: its new and edited entries survive Engram's next write. */
     @Test
     void whatToonChangesWhileNoEngramRunsComesInAtTheNextStartAndIsWrittenBack() throws Exception {
-        Files.createDirectories(memoryDir());
-        Path data = memoryDir().resolve("data.toon");
-        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
-        Files.writeString(data, "version: 1\n[1|]{id|category|key|content}:\n"
-                + "  aaa000001|knowledge|t1|toon one about caching|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+        Path data = dataToonWithT1Today();
         PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         ToonFollower first = ToonData.importingOnce(() -> engine, "default", List.of(project), log);
-        call(first.mirroring(ToonProfile.create(new ProfileContext(first, "default"), project, null, null, null, Clock.systemUTC())),
-                "memory_remember", Map.of("category", "knowledge", "key", "e1", "content", "engram one about queues"));
+        call(mirrored(first), "memory_remember", Map.of("category", "knowledge", "key", "e1", "content", "engram one about queues"));
         // Engram stops; toon adds t2 and rewrites t1 the same day, as toon writes: the whole file, its own date
         String mirrored = Files.readString(data);
         String t1 = mirrored.lines().filter(l -> l.contains("|t1|")).findFirst().orElseThrow();
         String toonWrote = mirrored.replace(t1, t1.replace("toon one about caching", "toon one about caching, revised"))
                 .replaceFirst("\\[2\\|]", "[3|]").replaceFirst("(?m)^(entries\\[3\\|][^\\n]*\\n)",
-                        "$1  bbb000002|knowledge|t2|toon two about logging|||" + today + "||0||0.70|1.0||0||agent|active|||\n");
+                        "$1  bbb000002|knowledge|t2|toon two about logging|||" + java.time.LocalDate.now(java.time.ZoneOffset.UTC) + "||0||0.70|1.0||0||agent|active|||\n");
         assertTrue(toonWrote.contains("|t2|"), toonWrote);
         Files.writeString(data, toonWrote);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         ToonFollower second = ToonData.importingOnce(() -> engine, "default", List.of(project),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        ToolProfile p = second.mirroring(ToonProfile.create(new ProfileContext(second, "default"), project, null, null, null,
-                Clock.systemUTC()));
+        ToolProfile p = mirrored(second);
         second.get(); // the first tool call
         assertEquals("toon two about logging", find("t2").content(), err.toString(StandardCharsets.UTF_8));
         assertEquals("toon one about caching, revised", find("t1").content());
