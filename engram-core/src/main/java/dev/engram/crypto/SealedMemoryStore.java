@@ -329,6 +329,13 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
     }
 
     @Override
+    public Map<String, List<Edge>> edgesOf(Collection<String> ids) {
+        Map<String, List<Edge>> out = new java.util.HashMap<>();
+        raw.edgesOf(ids).forEach((id, edges) -> out.put(id, edges.stream().map(this::open).toList()));
+        return out;
+    }
+
+    @Override
     public Map<String, List<Edge>> outgoingEdges(String zone) {
         Map<String, List<Edge>> out = new java.util.LinkedHashMap<>();
         raw.outgoingEdges(zone).forEach((from, edges) -> out.put(from, edges.stream().map(this::open).toList()));

@@ -210,39 +210,49 @@ final class CandidateSearch {
      * written next to a hit out of the results (docs/benchmarks.md §6).
      */
     private int expand(Map<String, Candidates.Signals> out, int hops) {
-        List<Map.Entry<String, Candidates.Signals>> seeds = out.entrySet().stream()
+        List<Walk> walks = out.entrySet().stream()
                 .sorted(Comparator.comparingDouble((Map.Entry<String, Candidates.Signals> e) -> e.getValue().relevance()).reversed())
-                .limit(GRAPH_SEEDS).toList();
+                .limit(GRAPH_SEEDS).map(e -> new Walk(e.getKey(), e.getValue().relevance())).toList();
         Map<String, Double> total = new HashMap<>();
         Map<String, Share> strongest = new HashMap<>();
         // Most memories have no edge. One batched link count (cached by the store, and the same counts
         // the ranking's centrality reads next, so it asks for every candidate when that weight is on) says
-        // which seeds have any; asking each seed for its edges cost a statement per seed and recall.
+        // which seeds have any; a memory reached by an edge has one, so later hops need no count.
         Set<String> linked = new HashSet<>(store.degrees(settings.centralityWeight() > 0 ? out.keySet()
-                : seeds.stream().map(Map.Entry::getKey).toList()).keySet());
-        for (Map.Entry<String, Candidates.Signals> seed : seeds) {
-            double base = seed.getValue().relevance();
-            Map<String, Share> reached = new HashMap<>(); // this seed's strongest path to each memory
-            List<String> frontier = List.of(seed.getKey());
-            for (int hop = 1; hop <= hops && base > 0 && !frontier.isEmpty(); hop++) {
-                if (hop > 1) linked.addAll(store.degrees(frontier).keySet());
+                : walks.stream().map(Walk::seed).toList()).keySet());
+        // the seeds walk hop by hop together, so each hop reads the edges of all their frontiers at once: asked seed
+        // by seed, that was a statement per memory on a server store
+        Map<String, List<Edge>> read = new HashMap<>();
+        for (int hop = 1; hop <= hops; hop++) {
+            List<Walk> walking = walks.stream().filter(x -> x.base > 0 && !x.frontier.isEmpty()).toList();
+            if (walking.isEmpty()) break;
+            Set<String> unread = new java.util.LinkedHashSet<>();
+            for (Walk x : walking) for (String id : x.frontier) if (linked.contains(id) && !read.containsKey(id)) unread.add(id);
+            if (!unread.isEmpty()) {
+                Map<String, List<Edge>> found = store.edgesOf(unread);
+                for (String id : unread) read.put(id, found.getOrDefault(id, List.of()));
+            }
+            for (Walk x : walking) {
                 List<String> next = new ArrayList<>();
-                double w = base * Math.pow(GraphOperation.HOP_DECAY, hop) * settings.graphWeight();
-                for (String id : frontier) {
-                    if (!linked.contains(id)) continue; // no edge at all: store.edges(id) would be empty
-                    for (Edge e : store.edges(id)) {
+                double w = x.base * Math.pow(GraphOperation.HOP_DECAY, hop) * settings.graphWeight();
+                for (String id : x.frontier) {
+                    if (!linked.contains(id)) continue; // no edge at all
+                    for (Edge e : read.get(id)) {
                         String other = e.other(id);
                         // an episode neighbour must have come up on its own (lexically or semantically): the
                         // episode lifts it, but a memory that merely was written next to a hit stays out
                         if (e.type() == EdgeType.FOLLOWS && !out.containsKey(other)) continue;
-                        if (other.equals(seed.getKey()) || reached.containsKey(other)) continue; // nearer hops weigh more
-                        reached.put(other, new Share(w, e.type().wireName() + " from " + seed.getKey()));
+                        if (other.equals(x.seed) || x.reached.containsKey(other)) continue; // nearer hops weigh more
+                        x.reached.put(other, new Share(w, e.type().wireName() + " from " + x.seed));
                         next.add(other);
+                        linked.add(other);
                     }
                 }
-                frontier = next;
+                x.frontier = next;
             }
-            reached.forEach((id, share) -> {
+        }
+        for (Walk x : walks) {
+            x.reached.forEach((id, share) -> {
                 total.merge(id, share.weight(), Double::sum);
                 strongest.merge(id, share, (a, b) -> b.weight() > a.weight() ? b : a);
             });
@@ -254,6 +264,24 @@ final class CandidateSearch {
                     : new Candidates.Signals(s.lexical(), s.semantic(), s.fused(), w, via, s.exact()));
         });
         return total.size();
+    }
+
+    /** One seed's walk: its strongest path to each memory it reached, and the memories its next hop starts from. */
+    private static final class Walk {
+        final String seed;
+        final double base;
+        final Map<String, Share> reached = new HashMap<>();
+        List<String> frontier;
+
+        Walk(String seed, double base) {
+            this.seed = seed;
+            this.base = base;
+            this.frontier = List.of(seed);
+        }
+
+        String seed() {
+            return seed;
+        }
     }
 
     /** What one seed passes to one memory, and along which edge. */

@@ -70,6 +70,21 @@ public interface MemoryStore extends AutoCloseable {
     List<Edge> edges(String id);
 
     /**
+     * {@link #edges} of each of these memories, read at once; memories without edges (unknown ids too) are absent. A
+     * recall's graph expansion asks for the edges of all its seeds at each hop: one by one, that was a statement per
+     * seed on a server store (up to twenty round trips a recall on PostgreSQL where the memories are linked). Stores
+     * should override this default, which asks {@link #edges} for each.
+     */
+    default Map<String, List<Edge>> edgesOf(Collection<String> ids) {
+        Map<String, List<Edge>> out = new java.util.HashMap<>();
+        for (String id : new java.util.LinkedHashSet<>(ids)) {
+            List<Edge> edges = edges(id);
+            if (!edges.isEmpty()) out.put(id, edges);
+        }
+        return out;
+    }
+
+    /**
      * For each of these memories that has any edge, how many distinct memories it is linked to (edges
      * of any type, in either direction); memories without edges are absent. One query for a recall's
      * candidates: their link centrality is a ranking signal.

@@ -58,6 +58,25 @@ class RecallBiasTest {
     }
 
     @Test
+    void aTwoHopWalkFromSeveralHitsReadsTheirEdgesOnceAHop() {
+        // five hits, each linked to a neighbour of its own that links on: asked hit by hit, that was a read per memory
+        // and hop (a statement each on PostgreSQL)
+        for (int i = 0; i < 5; i++) {
+            f.remember("hit" + i, "The billing service retries webhooks, case " + i, MemoryType.FACT, List.of());
+            f.remember("near" + i, "Callback signature number " + i, MemoryType.FACT, List.of());
+            f.remember("far" + i, "Rotation schedule number " + i, MemoryType.FACT, List.of());
+            f.engine.link(new LinkCommand("hit" + i, "near" + i, EdgeType.RELATED, null, false));
+            f.engine.link(new LinkCommand("near" + i, "far" + i, EdgeType.RELATED, null, false));
+        }
+        int before = f.store.edgeReads();
+        List<String> found = keys(f.engine.recall(recall("billing webhooks").hops(2).limit(15).build(), COST));
+        assertEquals(2, f.store.edgeReads() - before, "one read of edges per hop");
+        for (int i = 0; i < 5; i++) {
+            assertTrue(found.containsAll(List.of("hit" + i, "near" + i, "far" + i)), "each hit's chain is walked: " + found);
+        }
+    }
+
+    @Test
     void rankFusionScoresByRanksAndKeepsOnlyToonsBoosts() {
         f.remember("hub", "Deploy runbook for the cluster", MemoryType.PROCEDURE, List.of());
         f.remember("plain", "Deploy runbook deploy steps deploy", MemoryType.PROCEDURE, List.of());

@@ -218,6 +218,29 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void edgesOfSeveralMemoriesAreWhatEdgesGivesEachOfThem() {
+        Memory a = insert(fact(1, "work", "a"));
+        Memory b = insert(fact(2, "work", "b"));
+        Memory c = insert(fact(3, "other-zone", "c"));
+        Memory lone = insert(fact(4, "work", "lone"));
+        Instant t = clock.instant();
+        store.write(tx -> {
+            tx.addEdge(new Edge(b.id(), a.id(), EdgeType.DEPENDS_ON, t.plusSeconds(9)));
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, "works_at", t)); // both ends asked: filed under each
+            tx.addEdge(new Edge(a.id(), c.id(), EdgeType.RELATED, t)); // same instant: insertion order kept
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.SUPERSEDES, t.minusSeconds(5))); // older, so first
+            return null;
+        });
+        Map<String, List<Edge>> expected = Map.of(a.id(), store.edges(a.id()), b.id(), store.edges(b.id()));
+        assertEquals(4, expected.get(a.id()).size(), "the test's own premise");
+        assertEquals(expected, store.edgesOf(List.of(a.id(), b.id(), lone.id(), "m_no_such_memory", a.id())),
+                "every edge under each end asked for, in edges()'s order; no entry for a memory without edges or unknown");
+        assertEquals(Map.of(c.id(), store.edges(c.id())), store.edgesOf(List.of(c.id())));
+        assertEquals(Map.of(), store.edgesOf(List.of()));
+        assertEquals(Map.of(), store.edgesOf(List.of(lone.id())));
+    }
+
+    @Test
     void outgoingEdgesOfAZoneAreWhatEdgesGivesEachOfItsMemoriesInOneRead() {
         Memory a = insert(fact(1, "work", "a"));
         Memory b = insert(fact(2, "work", "b"));

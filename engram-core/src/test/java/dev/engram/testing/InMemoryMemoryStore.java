@@ -40,6 +40,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     private final Shared shared;
+    private final java.util.concurrent.atomic.AtomicInteger edgeReads = new java.util.concurrent.atomic.AtomicInteger();
 
     public InMemoryMemoryStore() {
         this(new Shared());
@@ -118,7 +119,26 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public List<Edge> edges(String id) {
+        edgeReads.incrementAndGet();
         return state().edgesOf(id);
+    }
+
+    /** In one read, as a server store does it. */
+    @Override
+    public Map<String, List<Edge>> edgesOf(Collection<String> ids) {
+        edgeReads.incrementAndGet();
+        InMemoryState s = state();
+        Map<String, List<Edge>> out = new HashMap<>();
+        for (String id : new HashSet<>(ids)) {
+            List<Edge> edges = s.edgesOf(id);
+            if (!edges.isEmpty()) out.put(id, edges);
+        }
+        return out;
+    }
+
+    /** How many reads of edges ({@link #edges} or {@link #edgesOf}) this handle has served: a server store's statements. */
+    public int edgeReads() {
+        return edgeReads.get();
     }
 
     @Override

@@ -48,6 +48,9 @@ final class PgReads {
     /** ord breaks ties in creation time, so edges added in one instant keep their insertion order. */
     static final String EDGES_OF = "SELECT from_id, to_id, type, label, created_at FROM edges"
             + " WHERE from_id = ? OR to_id = ? ORDER BY created_at, ord";
+    /** The edges touching any of a set of memories, in EDGES_OF's order: each one's share is what EDGES_OF gives it. */
+    static final String EDGES_OF_ANY = "SELECT from_id, to_id, type, label, created_at FROM edges"
+            + " WHERE from_id = ANY (?) OR to_id = ANY (?) ORDER BY created_at, ord";
     /** Every edge out of a zone's memories, in EDGES_OF's order: grouped by source, each group is what EDGES_OF gives it. */
     static final String EDGES_OUT_OF_ZONE = "SELECT e.from_id, e.to_id, e.type, e.label, e.created_at FROM edges e"
             + " JOIN memories m ON m.id = e.from_id WHERE m.zone = ? ORDER BY e.created_at, e.ord";
@@ -133,6 +136,24 @@ final class PgReads {
         try (PreparedStatement ps = prepare(c, EDGES_OF, id, id); ResultSet rs = ps.executeQuery()) {
             List<Edge> out = new ArrayList<>();
             while (rs.next()) out.add(PgRows.ROWS.edge(rs));
+            return out;
+        }
+    }
+
+    /** See MemoryStore#edgesOf: one statement, each edge filed under whichever of its ends were asked for. */
+    static Map<String, List<Edge>> edgesOf(Connection c, Collection<String> ids) throws SQLException {
+        if (ids.isEmpty()) return Map.of();
+        Set<String> asked = new LinkedHashSet<>(ids);
+        java.sql.Array array = PgRows.textArray(c, List.copyOf(asked));
+        try (PreparedStatement ps = prepare(c, EDGES_OF_ANY, array, array); ResultSet rs = ps.executeQuery()) {
+            Map<String, List<Edge>> out = new HashMap<>();
+            while (rs.next()) {
+                Edge e = PgRows.ROWS.edge(rs);
+                if (asked.contains(e.fromId())) out.computeIfAbsent(e.fromId(), k -> new ArrayList<>()).add(e);
+                if (!e.toId().equals(e.fromId()) && asked.contains(e.toId())) {
+                    out.computeIfAbsent(e.toId(), k -> new ArrayList<>()).add(e);
+                }
+            }
             return out;
         }
     }

@@ -240,6 +240,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Map<String, List<Edge>> edgesOf(Collection<String> ids) {
+        return read("edges of " + ids.size() + " memories", c -> PgReads.edgesOf(c, ids));
+    }
+
+    @Override
     public Map<String, List<Edge>> outgoingEdges(String zone) {
         return read("edges out of " + (zone == null ? "all zones" : zone), c -> PgReads.outgoingEdges(c, zone));
     }
