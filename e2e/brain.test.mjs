@@ -117,7 +117,7 @@ describe("brain profile over stdio", () => {
   it("addresses one observation by the name it shows, as brain-tools' observation entities", async () => {
     const name = "John Smith: prefers tabs";
     const v = await ok("verify_entity", { ...Z, name });
-    assert.deepEqual([v.entity.name, v.entity.verifyCount, v.entity.reviewInterval], [name, 1, 14]);
+    assert.deepEqual([v.entity.name, v.entity.verifyCount, v.entity.reviewInterval], [name, 1, 60], "its own 30 days (the entity's at creation), doubled");
     const opened = await ok("open_nodes", { ...Z, names: [name] });
     assert.deepEqual(opened.entities.map((e) => [e.name, e.entityType]), [[name, "observation"]]);
     const marked = await ok("mark_important", { ...Z, name, important: true });
