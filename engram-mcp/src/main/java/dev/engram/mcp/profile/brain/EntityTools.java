@@ -86,10 +86,17 @@ final class EntityTools {
                         + "entities with different names. Use update_entities to modify existing entities.");
                 throw new BrainFailure(body);
             }
-            List<Entity> created = c.graph(args).create(zone, drafts, ExistingEntity.MERGE);
+            c.graph(args).create(zone, drafts, ExistingEntity.MERGE);
+            // one entry per item sent, as brain-tools saved each in turn: a name sent twice is listed twice
+            // (the later item's type and observations are merged into the one entity)
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
-            out.put("entities", created.stream().map(e -> nameAndType(e)).toList());
+            out.put("entities", drafts.stream().map(d -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", d.name());
+                m.put("entityType", d.entityType());
+                return m;
+            }).toList());
             return out;
         });
     }

@@ -465,6 +465,13 @@ class BrainToolsTest {
         create("default", entity("delta", "Project", "", "kept"));
         assertEquals(List.of("kept"), engine.entities().find("default", "delta").orElseThrow().observationTexts(),
                 "create_entities leaves blank texts out too");
+        Map<String, Object> twice = ok("create_entities", "entities", List.of(entity("echo", "A", "one"), entity("echo", "B", "two")),
+                "memory_zone", "default");
+        assertEquals(List.of(Map.of("name", "echo", "entityType", "A"), Map.of("name", "echo", "entityType", "B")), twice.get("entities"),
+                "one entry per item sent, as brain-tools");
+        var echo = engine.entities().find("default", "echo").orElseThrow();
+        assertEquals("B", echo.entityType(), "the later item was saved over the earlier");
+        assertEquals(List.of("one", "two"), echo.observationTexts());
     }
 
     /** M5 / M4: a search is no read (only open_nodes is), and sortBy recency (or brain-tools' 'recent') orders by last read. */
