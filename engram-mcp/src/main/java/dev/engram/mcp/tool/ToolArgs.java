@@ -273,6 +273,11 @@ public final class ToolArgs {
         return v == null || v.isBlank() ? null : parse.apply(name, v);
     }
 
+    /** The value sent for a declared argument, as the client sent it (null when absent). */
+    public Object sent(String name) {
+        return value(name);
+    }
+
     private Object value(String name) {
         if (!properties.containsKey(name)) {
             // a handler asking for a name its schema does not declare is our bug, not the agent's
@@ -322,7 +327,8 @@ public final class ToolArgs {
 
     private static final dev.engram.mcp.json.JsonText JSON = dev.engram.mcp.json.JsonText.standard();
 
-    private static String describe(Object v) {
+    /** A sent value in a message: its JSON type, and a short string or number as sent. */
+    public static String describe(Object v) {
         if (v instanceof String s) return "string " + quote(s.length() > 40 ? s.substring(0, 40) + "…" : s);
         if (v instanceof Boolean b) return "boolean " + b;
         if (v instanceof Number n) return "number " + n;

@@ -28,10 +28,20 @@ final class Items {
 
     /** A required array of strings, exactly as sent. */
     static List<String> strings(ToolArgs args, String field, String what, String example) {
+        if (args.sent(field) instanceof List<?> items) {
+            for (int i = 0; i < items.size(); i++) {
+                // the item at fault, as the other array fields name it (an outside probe got no index for [1] or [null])
+                if (!(items.get(i) instanceof String)) {
+                    throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
+                            + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
+                }
+            }
+        }
         List<String> values;
         try {
             values = args.exactStrings(field);
         } catch (InvalidArgumentException e) {
+            if (args.sent(field) instanceof List<?>) throw e; // an item that is no storable text: that message names it
             throw new InvalidArgumentException(field, "must be an array of " + what + ", e.g. " + example);
         }
         if (values == null) throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);

@@ -239,7 +239,11 @@ class ServerMemoryToolsTest {
         assertTrue(error("delete_entities", Map.of("entityNames", List.of(""))).startsWith("entityNames[0] is"));
         assertTrue(error("search_nodes", Map.of()).startsWith("query is required"));
         assertTrue(error("search_nodes", Map.of("query", " ")).startsWith("query is required"));
-        assertTrue(error("open_nodes", Map.of("names", List.of(1))).startsWith("names must be an array of entity names"));
+        assertTrue(error("open_nodes", Map.of("names", List.of(1))).startsWith("names must be an array of entity names, but item 0 is number 1, e.g."));
+        java.util.List<Object> withNull = new java.util.ArrayList<>(List.of("Alice"));
+        withNull.add(null);
+        assertTrue(error("delete_entities", Map.of("entityNames", withNull))
+                .startsWith("entityNames must be an array of entity names, but item 1 is null, e.g."), "the item at fault is named");
         assertTrue(error("read_graph", Map.of("zone", "x")).contains("is not an argument of read_graph"));
         assertEquals(0, list(ok("read_graph", Map.of()), "entities").size(), "nothing was written by a refused call");
     }
