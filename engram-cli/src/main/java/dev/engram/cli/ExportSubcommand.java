@@ -44,6 +44,7 @@ final class ExportSubcommand implements Callable<Integer> {
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         AtomicLong count = new AtomicLong();
+        AtomicLong zones = new AtomicLong();
         try (Main.OpenEngine opened = main.openEngine(config);
              Writer w = outFile == null
                      ? new BufferedWriter(new OutputStreamWriter(main.out(), StandardCharsets.UTF_8))
@@ -52,6 +53,7 @@ final class ExportSubcommand implements Callable<Integer> {
             for (ZoneInfo zone : opened.engine().zoneRecords(config.zone())) {
                 w.write(codec.write(zone));
                 w.write('\n');
+                zones.incrementAndGet();
             }
             opened.engine().export(config.zone(), record -> {
                 try {
@@ -64,7 +66,10 @@ final class ExportSubcommand implements Callable<Integer> {
             });
             w.flush();
         }
-        if (outFile != null) main.err().println("exported " + count.get() + " memories to " + outFile);
+        if (outFile != null) {
+            main.err().println("exported " + count.get() + " memories" + (zones.get() > 0 ? " and " + zones.get() + " zone records" : "")
+                    + " to " + outFile);
+        }
         return 0;
     }
 
