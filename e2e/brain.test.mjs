@@ -111,6 +111,21 @@ describe("brain profile over stdio", () => {
     assert.equal(m.auto_created, false);
     const recent = await ok("get_recent", { ...Z, limit: 2 });
     assert.equal(recent.total, 2);
+    assert.equal((await ok("get_recent", { ...Z, limit: 0 })).total, 3, "limit 0 is the default, as brain-tools' params.limit || 20");
+  });
+
+  it("addresses one observation by the name it shows, as brain-tools' observation entities", async () => {
+    const name = "John Smith: prefers tabs";
+    const v = await ok("verify_entity", { ...Z, name });
+    assert.deepEqual([v.entity.name, v.entity.verifyCount, v.entity.reviewInterval], [name, 1, 60], "its own 30 days (the entity's at creation), doubled");
+    const opened = await ok("open_nodes", { ...Z, names: [name] });
+    assert.deepEqual(opened.entities.map((e) => [e.name, e.entityType]), [[name, "observation"]]);
+    const marked = await ok("mark_important", { ...Z, name, important: true });
+    assert.equal(marked.entity.relevanceScore, 10);
+    const deleted = await ok("delete_entities", { ...Z, names: [name] });
+    assert.deepEqual(deleted.results, [{ name, deleted: true }]);
+    const john = await ok("open_nodes", { ...Z, names: ["John Smith"] });
+    assert.deepEqual(john.entities[0].observations.map((o) => o.name), ["John Smith: works remotely"]);
   });
 
   it("answers inspect_* deterministically without a model", async () => {
@@ -182,7 +197,7 @@ describe("brain profile over stdio", () => {
     await callErr(client, "move_entities", { names: ["x"], source_zone: "nowhere", target_zone: "default" }, [/nowhere/]);
     await callErr(client, "merge_zones", { source_zones: ["default"], target_zone: "default" }, [/target zone/]);
     await callErr(client, "zone_stats", { zone: "nowhere" }, [/does not exist/]);
-    await callErr(client, "get_recent", { ...Z, limit: 0 }, [/limit/]);
+    await callErr(client, "get_recent", { ...Z, limit: -1 }, [/limit/]);
     await callErr(client, "list_zones", { reason: 5 }, [/reason must be a string/]);
     await callErr(client, "get_time_utc", { zone: "x" }, [/not an argument/]);
   });

@@ -127,28 +127,30 @@ final class ImportSubcommand implements Callable<Integer> {
         return result.count(ImportOutcome.CONFLICT) > 0 ? ErrorReporter.USER_ERROR : 0;
     }
 
-    /** A server-memory memory.jsonl into the zone, in one write: a bad line or a refused entity imports nothing. */
+    /**
+     * A server-memory memory.jsonl into the zone, in one write; lines it cannot use are skipped and items Engram would
+     * refuse are mended or left out ({@link ServerMemoryData#read}), each said in the report.
+     */
     private Integer importServerMemory(EngramConfig config, Main main) throws IOException {
         if (replace) {
             throw new EngramUserException("import --from server-memory: --replace does not apply; an entity the store holds"
                     + " keeps its type and gains the file's new observations");
         }
         ServerMemoryData data = new ServerMemoryData(main.json());
-        KnowledgeGraph graph;
+        ServerMemoryData.FileGraph graph;
         try {
-            graph = data.codec().read(Files.readString(file, StandardCharsets.UTF_8));
+            graph = data.read(Files.readString(file, StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
             throw new EngramUserException("import: no such file " + file);
-        } catch (EngramUserException e) {
-            throw new EngramUserException(file + " " + e.getMessage() + "; nothing was imported");
         }
         EntityGraph.ImportSummary summary;
         try (Main.OpenEngine opened = main.openEngine(config)) {
-            summary = data.importGraph(opened.engine().entities(), config.defaultZone(), graph, dryRun);
+            summary = data.importGraph(opened.engine().entities(), config.defaultZone(), graph.graph(), dryRun);
         } catch (EngramUserException e) {
             throw new EngramUserException(file + ": " + e.getMessage() + "; nothing was imported");
         }
-        main.err().println(ServerMemoryData.summary(summary, dryRun) + " from " + file + " into zone '" + config.defaultZone() + "'");
+        main.err().println(ServerMemoryData.summary(summary, dryRun, graph.notes()) + " from " + file + " into zone '"
+                + config.defaultZone() + "'");
         return 0;
     }
 }

@@ -57,6 +57,15 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
         return hasSyntax;
     }
 
+    /**
+     * Whether the query holds nothing to search for: no word, phrase or pattern, negated or not (only
+     * operators, brackets, quotes or punctuation: {@code %}, {@code AND}, {@code (((}, {@code ""}, a bare
+     * {@code *}). Elasticsearch's analyser gets no token from such a query, so it matches nothing.
+     */
+    public boolean isEmpty() {
+        return leaves(expression, false).isEmpty() && leaves(expression, true).isEmpty();
+    }
+
     /** Whether the query uses {@code *}, {@code ?} or {@code ~}, which the ranking text alone cannot find. */
     public boolean hasPatterns() {
         return leaves(expression, false).stream().anyMatch(t -> t instanceof Term term && term.kind() != Kind.WORD);

@@ -351,6 +351,22 @@ public final class MemoryRules {
         return base.substring(0, Math.min(base.length(), 80 - suffix.length())) + suffix;
     }
 
+    /**
+     * Keys made of a fixed word and a hash, given to names and texts without ASCII words: {@link #slug}'s
+     * {@code note-<8 hex>} and the toon profile's {@code entry-<6 hex>}, with {@link #derivedKey}'s {@code -n} after
+     * either.
+     */
+    private static final java.util.regex.Pattern OPAQUE_KEY = java.util.regex.Pattern.compile(
+            "(?:note-[0-9a-f]{8}|entry-[0-9a-f]{6})(?:-[0-9]{1,9})?");
+
+    /**
+     * Whether {@code key} holds no word of its own (see {@link #OPAQUE_KEY}): searched as a key, its fixed word matched
+     * every such memory (an outside probe's query {@code note} found every entity with a Korean or Chinese name first).
+     */
+    public static boolean isOpaqueKey(String key) {
+        return key != null && OPAQUE_KEY.matcher(key).matches();
+    }
+
     /** Whether {@code key} is one {@link #derivedKey} gives for {@code content}: then it says nothing the content does not. */
     public static boolean isDerivedKey(String key, String content) {
         if (key.equals(slug(content))) return true;

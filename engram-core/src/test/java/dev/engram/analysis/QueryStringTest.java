@@ -176,4 +176,15 @@ class QueryStringTest {
         assertTrue(QueryString.parse("\"한국어 메모리\" AND korean").matches("Korean 한국어 메모리 and english words"));
         assertEquals(List.of("cafe", "creme"), QueryString.fold("Café crème"));
     }
+
+    /** Queries of operators or punctuation only hold nothing to search for (Elasticsearch's analyser finds no token). */
+    @Test
+    void aQueryOfOperatorsOrPunctuationOnlyIsEmpty() {
+        for (String q : List.of("", "   ", "%", "_", "?", "#", "-", "...", "{}", "*:*", "*", "AND", "(((", "\"", "\"\"", "NOT")) {
+            assertTrue(QueryString.parse(q).isEmpty(), q);
+        }
+        for (String q : List.of("a", "NOT apple", "-apple", "iapt*", "\"two words\"", "typscript~", "name:foo")) {
+            assertFalse(QueryString.parse(q).isEmpty(), q);
+        }
+    }
 }

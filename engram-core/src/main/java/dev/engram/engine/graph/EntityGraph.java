@@ -208,6 +208,10 @@ public final class EntityGraph {
                 requireText("entities[" + i + "].observations[" + j + "]", d.observations().get(j));
             }
             if (d.reviewIntervalDays() != null) requireInterval("entities[" + i + "].reviewIntervalDays", d.reviewIntervalDays());
+            if (d.relevance() != null && !(d.relevance() >= MIN_RELEVANCE && d.relevance() <= MAX_RELEVANCE)) {
+                throw new InvalidArgumentException("entities[" + i + "].relevanceScore", "must be a number from " + MIN_RELEVANCE
+                        + " to " + MAX_RELEVANCE + " (1 is neutral), got " + d.relevance());
+            }
         }
     }
 
@@ -234,6 +238,7 @@ public final class EntityGraph {
                 if (policy == ExistingEntity.MERGE || fill) {
                     Memory.Builder b = m.toBuilder().entityType(d.entityType()).content(entityContent(d.name(), d.entityType()));
                     if (d.reviewIntervalDays() != null) b.reviewIntervalDays(d.reviewIntervalDays());
+                    if (d.relevance() != null) b.relevance(d.relevance());
                     m = b.updatedAt(clock.instant()).build();
                     tx.update(m);
                 }
@@ -242,10 +247,14 @@ public final class EntityGraph {
             } else {
                 Memory revived = revived(tx, z, d);
                 m = revived != null ? revived : insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
+                if (d.relevance() != null) {
+                    m = m.toBuilder().relevance(d.relevance()).build();
+                    tx.update(m);
+                }
                 counts[0]++;
                 ownStamps = true;
             }
-            counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays(), observationStamps).size();
+            counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays(), null, observationStamps).size();
             // after the observations, which mark the entity written now: the file's last write wins
             if (ownStamps && stamp != null) tx.update(stamped(tx.get(m.id()).orElseThrow().toBuilder(), stamp).build());
             touched.put(m.id(), m);
@@ -286,12 +295,14 @@ public final class EntityGraph {
     }
 
     /**
-     * For one entity, the new observations getting their own review interval ({@code null}: the model's
-     * default), as brain-tools' add_observations does: each observation has its own freshness.
+     * For one entity, brain-tools' add_observations: each observation has its own freshness. New texts get
+     * this review interval ({@code null}: the model's default). A text the entity holds already is saved
+     * again, as brain-tools saved its observation entity again: its last write becomes now and it takes
+     * {@code reviewIntervalDays} when one is given; its verification (the review clock) is kept.
      */
     public List<Added> addObservations(String zone, String name, List<String> texts, Integer reviewIntervalDays) {
         if (reviewIntervalDays != null) requireInterval("reviewInterval", reviewIntervalDays);
-        return addObservations(zone, List.of(new ObservationDraft(name, texts)), reviewIntervalDays);
+        return addObservations(zone, List.of(new ObservationDraft(name, texts)), reviewIntervalDays, true);
     }
 
     /**
@@ -299,10 +310,11 @@ public final class EntityGraph {
      * anywhere in the batch is a {@link NotFoundException} naming it, and nothing is added.
      */
     public List<Added> addObservations(String zone, List<ObservationDraft> drafts) {
-        return addObservations(zone, drafts, null);
+        return addObservations(zone, drafts, null, false);
     }
 
-    private List<Added> addObservations(String zone, List<ObservationDraft> drafts, Integer reviewIntervalDays) {
+    private List<Added> addObservations(String zone, List<ObservationDraft> drafts, Integer reviewIntervalDays,
+                                        boolean rewriteHeld) {
         String z = zone(zone);
         for (int i = 0; i < drafts.size(); i++) {
             ObservationDraft d = drafts.get(i);
@@ -313,7 +325,10 @@ public final class EntityGraph {
             List<Added> out = new ArrayList<>();
             for (ObservationDraft d : drafts) {
                 Memory entity = entityNamed(tx, z, d.entityName()).orElseThrow(() -> notFound(d.entityName(), z));
-                out.add(new Added(d.entityName(), addObservations(tx, entity, d.texts(), reviewIntervalDays, Map.of())));
+                List<String> rewritten = new ArrayList<>();
+                List<String> added = addObservations(tx, entity, d.texts(), reviewIntervalDays, rewriteHeld ? rewritten : null,
+                        Map.of());
+                out.add(new Added(d.entityName(), added, rewritten));
             }
             return out;
         });
@@ -470,13 +485,34 @@ public final class EntityGraph {
         requireName("name", name);
         if (intervalDays != null) requireInterval("intervalDays", intervalDays);
         Memory updated = store.write(tx -> {
-            Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
-            int interval = intervalDays != null ? intervalDays : Freshness.nextInterval(m.reviewIntervalDays());
-            Memory v = m.toBuilder().lastVerifiedAt(clock.instant()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
+            Memory v = verified(entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z)), intervalDays);
             tx.update(v);
             return v;
         });
         return load(View.of(store), updated);
+    }
+
+    /**
+     * {@link #verify} for one observation, found by its brain-tools name {@code "<entity>: <text>"}
+     * ({@link #findObservation}): its own review clock is refreshed, the entity's is not. An unknown
+     * name is a {@link NotFoundException}.
+     */
+    public Observation verifyObservation(String zone, String name, Integer intervalDays) {
+        String z = zone(zone);
+        requireName("name", name);
+        if (intervalDays != null) requireInterval("intervalDays", intervalDays);
+        return store.write(tx -> {
+            Observation found = observationNamed(View.of(tx), z, name).orElseThrow(() -> notFound(name, z));
+            Memory v = verified(found.memory(), intervalDays);
+            tx.update(v);
+            return new Observation(found.entity(), v);
+        });
+    }
+
+    /** Verified now, counted, and its interval doubled (up to 365 days) or set to {@code intervalDays}. */
+    private Memory verified(Memory m, Integer intervalDays) {
+        int interval = intervalDays != null ? intervalDays : Freshness.nextInterval(m.reviewIntervalDays());
+        return m.toBuilder().lastVerifiedAt(clock.instant()).verifyCount(m.verifyCount() + 1).reviewIntervalDays(interval).build();
     }
 
     /**
@@ -505,14 +541,31 @@ public final class EntityGraph {
         String z = zone(zone);
         requireName("name", name);
         Memory updated = store.write(tx -> {
-            Memory m = entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z));
-            double r = important ? Math.min(MAX_RELEVANCE, m.relevance() * 10) : Math.max(MIN_RELEVANCE, m.relevance() / 10);
-            Memory v = m.toBuilder().relevance(r).updatedAt(clock.instant()).build();
+            Memory v = marked(entityNamed(tx, z, name).orElseThrow(() -> notFound(name, z)), important);
             tx.update(v);
             return v;
         });
         index.catchUpAfterWrite();
         return load(View.of(store), updated);
+    }
+
+    /** {@link #markImportant} for one observation, found by its brain-tools name ({@link #findObservation}). */
+    public Observation markObservationImportant(String zone, String name, boolean important) {
+        String z = zone(zone);
+        requireName("name", name);
+        Observation updated = store.write(tx -> {
+            Observation found = observationNamed(View.of(tx), z, name).orElseThrow(() -> notFound(name, z));
+            Memory v = marked(found.memory(), important);
+            tx.update(v);
+            return new Observation(found.entity(), v);
+        });
+        index.catchUpAfterWrite();
+        return updated;
+    }
+
+    private Memory marked(Memory m, boolean important) {
+        double r = important ? Math.min(MAX_RELEVANCE, m.relevance() * 10) : Math.max(MIN_RELEVANCE, m.relevance() / 10);
+        return m.toBuilder().relevance(r).updatedAt(clock.instant()).build();
     }
 
     // ---------------------------------------------------------------- reads
@@ -521,6 +574,42 @@ public final class EntityGraph {
         if (name == null || name.isBlank()) return Optional.empty();
         View view = View.of(store);
         return view.byName(zone(zone), name).filter(EntityGraph::isEntity).map(m -> load(view, m));
+    }
+
+    /**
+     * The observation brain-tools named {@code name}: {@code "<entity>: <text>"}, where the entity holds
+     * that text as an observation. Entity names may hold ": " themselves, so each separator is tried,
+     * leftmost first. A name that is an entity's own is not looked up here: callers try {@link #find} first.
+     */
+    public Optional<Observation> findObservation(String zone, String name) {
+        if (name == null || name.isBlank()) return Optional.empty();
+        return observationNamed(View.of(store), zone(zone), name);
+    }
+
+    /** {@link #findObservation}, counting a read of the observation, as {@link #open} does of an entity. */
+    public Optional<Observation> openObservation(String zone, String name) {
+        Optional<Observation> found = findObservation(zone, name);
+        found.ifPresent(o -> store.recordAccess(List.of(o.memory().id()), clock.instant()));
+        return found;
+    }
+
+    /**
+     * Deletes the one observation found by its brain-tools name ({@link #findObservation}), as a tombstone
+     * like every graph delete; returns whether there was one.
+     */
+    public boolean deleteObservation(String zone, String name) {
+        String z = zone(zone);
+        requireName("name", name);
+        boolean deleted = store.write(tx -> {
+            Optional<Observation> found = observationNamed(View.of(tx), z, name);
+            if (found.isEmpty()) return false;
+            Instant now = clock.instant();
+            HardDeletion.delete(tx, found.get().memory(), now);
+            tx.update(tx.get(found.get().entity().id()).orElseThrow().toBuilder().updatedAt(now).build());
+            return true;
+        });
+        index.catchUpAfterWrite();
+        return deleted;
     }
 
     /** The named entities in the order given (each once); unknown names are skipped. Counts a read of each. */
@@ -553,8 +642,18 @@ public final class EntityGraph {
     /**
      * Engram's ranked recall over the zone's entity and observation memories; each hit stands for its
      * entity, the first (best) hit of an entity places it. At most {@code limit} entities, best first.
+     * The hits are recorded as read, as every recall's are.
      */
     public List<Entity> search(String zone, String query, int limit) {
+        return search(zone, query, limit, false);
+    }
+
+    /**
+     * {@link #search(String, String, int)}; with {@code peek} nothing is recorded as read (brain-tools'
+     * searches never touched lastRead: only opening an entity does, so a search must not reorder the
+     * recently-read list, nor the next search's ranking).
+     */
+    public List<Entity> search(String zone, String query, int limit, boolean peek) {
         String z = zone(zone);
         if (query == null || query.isBlank()) throw new InvalidArgumentException("query", "is required: a few words to search for");
         if (limit < 1) throw new InvalidArgumentException("limit", "must be at least 1, got " + limit);
@@ -562,7 +661,7 @@ public final class EntityGraph {
         // observations outnumber entities, and several hits often stand for one entity: ask for more
         int fetch = Math.min(RecallQuery.MAX_LIMIT, Math.max(limit * 3, limit + 10));
         RecallResult r = recall.apply(RecallQuery.builder(query).zone(z)
-                .types(Set.of(MemoryType.ENTITY, MemoryType.FACT)).limit(fetch).build());
+                .types(Set.of(MemoryType.ENTITY, MemoryType.FACT)).limit(fetch).peek(peek).build());
         View view = View.of(store);
         Map<String, Memory> hits = new LinkedHashMap<>();
         for (RecalledMemory hit : r.results()) {
@@ -677,14 +776,24 @@ public final class EntityGraph {
 
     /**
      * Adds the texts {@code entity} lacks (each once), in order, with this review interval (null: default) and the
-     * stamps an importer carried for the text, if any; returns them.
+     * stamps an importer carried for the text, if any ({@code stamps} by text); returns them. With {@code rewritten}
+     * not null, a text the entity held before this call is saved again (last write now, this review interval when
+     * one is given) and listed there, each once.
      */
     private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts, Integer reviewIntervalDays,
-                                         Map<String, Restored> stamps) {
-        Set<String> held = new HashSet<>();
-        observationsOf(View.of(tx), entity.id()).forEach(o -> held.add(o.content()));
+                                         List<String> rewritten, Map<String, Restored> stamps) {
+        Map<String, Memory> before = new LinkedHashMap<>();
+        observationsOf(View.of(tx), entity.id()).forEach(o -> before.putIfAbsent(o.content(), o));
+        Set<String> held = new HashSet<>(before.keySet());
         List<String> added = new ArrayList<>();
         for (String text : texts) {
+            Memory old = before.remove(text);
+            if (old != null && rewritten != null) {
+                Memory.Builder b = old.toBuilder().updatedAt(clock.instant());
+                if (reviewIntervalDays != null) b.reviewIntervalDays(reviewIntervalDays);
+                tx.update(b.build());
+                rewritten.add(text);
+            }
             if (!held.add(text)) continue;
             // no display name: an observation is found through its observation_of edge, and its brain-tools
             // name ("<entity>: <text>") is derived when shown, so an entity may be called "A: b" beside A's "b"
@@ -730,6 +839,22 @@ public final class EntityGraph {
             }
         }
         return out;
+    }
+
+    /** See {@link #findObservation}. */
+    private static Optional<Observation> observationNamed(View view, String zone, String name) {
+        int width = OBSERVATION_NAME_SEPARATOR.length();
+        for (int at = name.indexOf(OBSERVATION_NAME_SEPARATOR); at >= 0; at = name.indexOf(OBSERVATION_NAME_SEPARATOR, at + 1)) {
+            String text = name.substring(at + width);
+            if (at == 0 || text.isEmpty()) continue;
+            Optional<Memory> parent = view.byName(zone, name.substring(0, at)).filter(EntityGraph::isEntity);
+            if (parent.isEmpty()) continue;
+            Entity entity = load(view, parent.get());
+            for (Memory o : entity.observations()) {
+                if (o.content().equals(text)) return Optional.of(new Observation(entity, o));
+            }
+        }
+        return Optional.empty();
     }
 
     private static Optional<Memory> parentOf(View view, Memory observation) {

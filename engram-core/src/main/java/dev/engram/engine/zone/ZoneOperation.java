@@ -89,6 +89,28 @@ public final class ZoneOperation {
     }
 
     /**
+     * Creates the zone, or describes again one that exists (brain-tools' create_zone upserts its zone
+     * metadata): a description sent replaces the one there, one left out (null or blank) is kept, as is
+     * the creation time. The default zone is refused as in {@link #create}.
+     */
+    public ZoneInfo createOrUpdate(String name, String shortDescription, String description) {
+        String z = MemoryRules.newZone("name", name);
+        if (z.equals(MemoryRules.DEFAULT_ZONE)) {
+            throw new InvalidArgumentException("name", "'default' always exists; choose another zone name");
+        }
+        Instant now = clock.instant();
+        return store.write(tx -> {
+            Optional<ZoneInfo> old = tx.zoneInfo(z);
+            String shortText = blankToNull(shortDescription), text = blankToNull(description);
+            ZoneInfo info = new ZoneInfo(z, shortText != null ? shortText : old.map(ZoneInfo::shortDescription).orElse(null),
+                    text != null ? text : old.map(ZoneInfo::description).orElse(null),
+                    old.map(ZoneInfo::createdAt).orElse(now), now);
+            tx.putZone(info);
+            return info;
+        });
+    }
+
+    /**
      * An importer's zone record: these descriptions, and the dates the other system kept (null: now). The default
      * zone may have one; the name is checked as {@link #create} checks it.
      */
@@ -183,7 +205,8 @@ public final class ZoneOperation {
     /**
      * Copies the named entities (type, review interval, relevance, verification, observations in order) from {@code source} to
      * {@code target}. A name missing from the source is skipped with the reason; a name the target holds
-     * follows {@code conflicts}. With {@code copyRelations}, every relation touching a copied entity is
+     * follows {@code conflicts}; one overwritten takes the original's type, interval, relevance, verification
+     * and observations and keeps the observations of its own. With {@code copyRelations}, every relation touching a copied entity is
      * written again in the target: an end that was copied (or renamed) points at its copy, the other end
      * at the entity of that name in the target when there is one, else at the original in its own zone.
      * A relation that would then join an entity to itself (the original's relation to the namesake it
@@ -193,12 +216,12 @@ public final class ZoneOperation {
      * refused with nothing changed (the graph offers no one write spanning these steps).
      */
     public CopyResult copy(List<String> names, String source, String target, boolean copyRelations, ConflictPolicy conflicts) {
-        Plan plan = plan(names, source, target, copyRelations, conflicts);
+        Plan plan = plan(names, source, target, copyRelations, conflicts, false);
         return write(plan);
     }
 
-    /** One entity to copy: the original, its name in the target, and the target's entity of that name it overwrites. */
-    private record Planned(Entity original, String as, Entity overwritten) {
+    /** One entity to copy: the original and its name in the target. */
+    private record Planned(Entity original, String as) {
     }
 
     /** A copy worked out and checked, not written yet. */
@@ -206,7 +229,13 @@ public final class ZoneOperation {
                         List<RelationDraft> relations, List<String> relationsSkipped) {
     }
 
-    private Plan plan(List<String> names, String source, String target, boolean copyRelations, ConflictPolicy conflicts) {
+    /**
+     * With {@code moving}, the originals will be deleted: a relation between a moved entity and one of the
+     * source zone that stays is also written from where that one stays, so it keeps its relation (the
+     * copy's relation alone may point at the namesake in the target instead).
+     */
+    private Plan plan(List<String> names, String source, String target, boolean copyRelations, ConflictPolicy conflicts,
+                      boolean moving) {
         String from = require("source_zone", source);
         String to = MemoryRules.newZone("target_zone", target);
         if (from.equals(to)) throw new InvalidArgumentException("target_zone", "is the source zone; send a different zone");
@@ -227,22 +256,17 @@ public final class ZoneOperation {
                 continue;
             }
             String as = name;
-            Entity overwritten = null;
             Optional<Entity> existing = graph.find(to, name);
             if (existing.isPresent()) {
                 if (conflicts == ConflictPolicy.SKIP) {
                     skipped.add(new CopyResult.Skipped(name, "already exists in target zone '" + to + "' and overwrite is off"));
                     continue;
                 }
-                if (conflicts == ConflictPolicy.RENAME) {
-                    as = freeName(to, name + "_from_" + from, taken);
-                } else {
-                    overwritten = existing.get();
-                }
+                if (conflicts == ConflictPolicy.RENAME) as = freeName(to, name + "_from_" + from, taken);
             }
             taken.add(as);
             renamed.put(name, as);
-            planned.add(new Planned(e.get(), as, overwritten));
+            planned.add(new Planned(e.get(), as));
         }
         List<RelationDraft> drafts = new ArrayList<>();
         List<String> relationsSkipped = new ArrayList<>();
@@ -258,10 +282,15 @@ public final class ZoneOperation {
                             + "' after the copy; Engram keeps relations between two different entities");
                     continue;
                 }
-                if (!seen.add(List.of(fz, fn, tz, tn, r.type()))) continue;
-                requireEnd(fz, fn, to, taken, r);
-                requireEnd(tz, tn, to, taken, r);
-                drafts.add(new RelationDraft(fz, fn, tz, tn, r.type()));
+                if (seen.add(List.of(fz, fn, tz, tn, r.type()))) {
+                    requireEnd(fz, fn, to, taken, r);
+                    requireEnd(tz, tn, to, taken, r);
+                    drafts.add(new RelationDraft(fz, fn, tz, tn, r.type()));
+                }
+                if (!moving) continue;
+                // the staying end as it is, the moved end at its new place
+                String kfz = movedZone(r.fromZone(), r.from(), from, to, renamed), ktz = movedZone(r.toZone(), r.to(), from, to, renamed);
+                if (seen.add(List.of(kfz, fn, ktz, tn, r.type()))) drafts.add(new RelationDraft(kfz, fn, ktz, tn, r.type()));
             }
         }
         return new Plan(from, to, planned, skipped, drafts, relationsSkipped);
@@ -284,11 +313,8 @@ public final class ZoneOperation {
         List<String> copied = new ArrayList<>();
         for (Planned p : plan.entities()) {
             Entity original = p.original();
-            if (p.overwritten() != null) {
-                List<String> stale = new ArrayList<>(p.overwritten().observationTexts());
-                stale.removeAll(original.observationTexts());
-                if (!stale.isEmpty()) graph.deleteObservations(plan.to(), p.as(), stale);
-            }
+            // an overwritten entity takes the original's type, interval and observations, and keeps its own
+            // observations: brain-tools' overwrite replaced the entity document, not its observation entities
             graph.create(plan.to(), List.of(new EntityDraft(p.as(), original.entityType(), original.observationTexts(),
                     original.memory().reviewIntervalDays())), ExistingEntity.MERGE);
             // the copy is the same knowledge: as important, and as fresh or stale, as the original
@@ -306,6 +332,11 @@ public final class ZoneOperation {
         return zone;
     }
 
+    /** The zone of a relation's end once the move is done: the target for a moved entity, its own zone otherwise. */
+    private static String movedZone(String zone, String name, String from, String to, Map<String, String> renamed) {
+        return zone.equals(from) && renamed.containsKey(name) ? to : zone;
+    }
+
     private static String endName(String zone, String name, String from, Map<String, String> renamed) {
         return zone.equals(from) ? renamed.getOrDefault(name, name) : name;
     }
@@ -321,11 +352,13 @@ public final class ZoneOperation {
 
     /**
      * Copies, then deletes the copied entities from the source. With {@code moveRelations} their relations
-     * are written again first (so they survive the move, crossing zones where the other end stays). The
-     * whole move is planned and checked before anything is written.
+     * are written again first (so they survive the move, crossing zones where the other end stays): an
+     * entity of the source zone that is not moved keeps its relation to a moved one, now pointing into the
+     * target, even when the copy's relation points at its namesake there. The whole move is planned and
+     * checked before anything is written.
      */
     public CopyResult move(List<String> names, String source, String target, boolean moveRelations, boolean overwrite) {
-        Plan plan = plan(names, source, target, moveRelations, overwrite ? ConflictPolicy.OVERWRITE : ConflictPolicy.SKIP);
+        Plan plan = plan(names, source, target, moveRelations, overwrite ? ConflictPolicy.OVERWRITE : ConflictPolicy.SKIP, true);
         CopyResult copy = write(plan);
         List<String> originals = plan.entities().stream().map(p -> p.original().name()).toList();
         if (!originals.isEmpty()) graph.delete(plan.from(), originals, true);

@@ -122,8 +122,24 @@ class ZoneOperationTest {
         assertEquals(List.of("TestEntityA1"), over.copied());
         var e = graph.find("test-zone-b", "TestEntityA1").orElseThrow();
         assertEquals("test", e.entityType());
-        assertEquals(List.of("It has multiple observations", "This is a test entity in zone A"), e.observationTexts(),
-                "the stale observation is gone, the source's are all there");
+        assertEquals(List.of("stale fact", "It has multiple observations", "This is a test entity in zone A"), e.observationTexts(),
+                "the target keeps its own observations (brain-tools' overwrite replaced the entity document, not its observation"
+                        + " entities), and the source's are all there");
+    }
+
+    /** M8: copy A, then move C; A's relation to C stays A's, now pointing into the target. */
+    @Test
+    void moveKeepsTheRelationOfAnEntityThatStays() {
+        zones.create("src", null, null);
+        zones.create("dst", null, null);
+        graph.create("src", List.of(new EntityDraft("A", "t", List.of()), new EntityDraft("C", "t", List.of())), ExistingEntity.MERGE);
+        graph.relate("src", List.of(RelationDraft.of("A", "C", "uses")), MissingEndpoint.FAIL);
+        zones.copy(List.of("A"), "src", "dst", true, false);
+        zones.move(List.of("C"), "src", "dst", true, false);
+        assertEquals(List.of(new Relation("src", "A", "dst", "C", "uses")), graph.read("src").relations(),
+                "the A that stayed still uses C, where C went");
+        assertTrue(graph.read("dst").relations().contains(new Relation("dst", "A", "dst", "C", "uses")),
+                "the copy of A is related to C too, as a copy's relations are: " + graph.read("dst").relations());
     }
 
     @Test
@@ -170,7 +186,7 @@ class ZoneOperationTest {
         assertTrue(r.relationsSkipped().get(0).contains("mirrors") && r.relationsSkipped().get(0).contains("to itself"),
                 r.relationsSkipped().get(0));
         assertTrue(graph.find("a", "X").isEmpty() && graph.find("a", "Y").isEmpty(), "the move deleted the source");
-        assertEquals(List.of("in a"), graph.find("b", "X").orElseThrow().observationTexts());
+        assertEquals(List.of("in b", "in a"), graph.find("b", "X").orElseThrow().observationTexts(), "overwrite keeps the target's own");
         assertEquals(List.of(new Relation("b", "X", "b", "Y", "knows")), graph.read("b").relations());
     }
 

@@ -32,7 +32,11 @@ public final class ToolArgs {
         this.caller = caller;
     }
 
-    /** Reads {@code arguments} against {@code tool}'s input schema; unknown names are rejected. */
+    /**
+     * Reads {@code arguments} against {@code tool}'s input schema. Unknown names are rejected when the
+     * schema closes it ({@code "additionalProperties": false}, as every native schema does) and ignored
+     * when it does not, as JSON Schema reads an open one (the brain tools whose brain-tools schema is open).
+     */
     public static ToolArgs of(McpSchema.Tool tool, Map<String, Object> arguments) {
         return of(tool, arguments, Caller.NONE);
     }
@@ -43,7 +47,8 @@ public final class ToolArgs {
         Object props = tool.inputSchema() == null ? null : tool.inputSchema().get("properties");
         Map<String, Object> properties = props instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         Map<String, Object> raw = arguments == null ? Map.of() : arguments;
-        List<String> unknown = raw.keySet().stream().filter(k -> !properties.containsKey(k)).sorted().toList();
+        boolean closed = tool.inputSchema() != null && Boolean.FALSE.equals(tool.inputSchema().get("additionalProperties"));
+        List<String> unknown = closed ? raw.keySet().stream().filter(k -> !properties.containsKey(k)).sorted().toList() : List.of();
         if (!unknown.isEmpty()) {
             String accepted = String.join(", ", new TreeSet<>(properties.keySet()));
             String first = unknown.get(0);

@@ -120,6 +120,8 @@ final class MemoryDocuments {
             // a key the engine derived from the content is the content's first words: weighed as a key, they
             // would count seven times and rank memories that merely begin with a query's words first (index layout 4)
             if (source == Source.KEY && MemoryRules.isDerivedKey(m.key(), m.content())) continue;
+            // nor is a key of a fixed word and a hash: it has no words to find (index layout 5)
+            if (source == Source.KEY && MemoryRules.isOpaqueKey(m.key())) continue;
             for (String analyser : source.analysers()) {
                 d.add(new TextField(source.field(analyser), text, Field.Store.NO));
             }

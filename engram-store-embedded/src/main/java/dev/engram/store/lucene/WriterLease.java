@@ -38,10 +38,11 @@ final class WriterLease {
      * What the documents hold, in every commit's user data. An index of another layout is rebuilt
      * from the store on open. 1 (no key): ids stored only; 2: ids also as doc values; 3: keys, tags
      * and paths in the standard analyser's field only ({@link MemoryDocuments.Source}); 4: a key the engine
-     * derived from the content is not indexed as a key.
+     * derived from the content is not indexed as a key; 5: the standard analyser folds accents
+     * ({@link TextAnalysis.FoldingStandardAnalyzer}) and a key of a fixed word and a hash is not indexed.
      */
     static final String LAYOUT = "layout";
-    static final int CURRENT_LAYOUT = 4;
+    static final int CURRENT_LAYOUT = 5;
     /** Heartbeat of the lease: how often the holder follows the store and checks the timers below. */
     static final Duration TICK = Duration.ofMillis(100);
     /** Group commit: at most one fsync'ing commit per interval while changes arrive. */

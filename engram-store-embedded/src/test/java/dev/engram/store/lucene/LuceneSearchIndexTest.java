@@ -93,6 +93,42 @@ class LuceneSearchIndexTest extends SearchIndexContract {
         }
     }
 
+    /** Accents fold on both sides (layout 5): a name is found however it is typed. */
+    @Test
+    void accentedWordsAreFoundWithOrWithoutTheirAccents() {
+        Memory cafe = memory(1, "Café Müller opens at nine");
+        Memory zoe = memory(2, "Zoë García reviewed the résumé");
+        Memory korean = memory(3, "김철수 카페 운영");
+        Memory plain = memory(4, "the cafe downstairs serves resume coffee");
+        try (Opened o = open(dir.resolve("accents"), clock)) {
+            o.store().write(tx -> {
+                for (Memory m : List.of(cafe, zoe, korean, plain)) tx.insert(m);
+                return null;
+            });
+            o.index().catchUp();
+            java.util.function.Function<String, java.util.Set<String>> found = q ->
+                    java.util.Set.copyOf(ids(o.index().search(IndexQuery.text(q, "work", 10))));
+            assertEquals(java.util.Set.of(cafe.id()), found.apply("muller"));
+            assertEquals(java.util.Set.of(cafe.id()), found.apply("Müller"));
+            assertEquals(java.util.Set.of(cafe.id(), plain.id()), found.apply("café"));
+            assertEquals(java.util.Set.of(cafe.id(), plain.id()), found.apply("cafe"));
+            assertEquals(java.util.Set.of(zoe.id()), found.apply("zoe garcia"));
+            assertEquals(java.util.Set.of(zoe.id(), plain.id()), found.apply("resume"));
+            assertEquals(java.util.Set.of(korean.id()), found.apply("김철수"), "Hangul has no ASCII form and is found as before");
+        }
+    }
+
+    /** A key of a fixed word and a hash (a Korean name's) has no words: its "note" must not match (layout 5). */
+    @Test
+    void aKeyOfAFixedWordAndAHashIsNotSearched() {
+        Memory korean = memory(1, "김철수 works on billing").toBuilder().key(MemoryRules.slug("김철수")).build();
+        Memory toon = memory(2, "缓存策略 for billing").toBuilder().key("entry-a1b2c3").build();
+        Memory note = memory(3, "a note about billing").toBuilder().key("billing-note").build();
+        assertTrue(korean.key().startsWith("note-"), "the test's own premise: " + korean.key());
+        assertEquals(List.of(note.id()), searchAfterInserting("note", korean, toon, note));
+        assertEquals(List.of(), searchAfterInserting("entry", korean, toon, note));
+    }
+
     private static List<String> ids(List<IndexHit> hits) {
         return hits.stream().map(IndexHit::id).toList();
     }

@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.brain;
 
 import dev.engram.engine.graph.Entity;
 import dev.engram.engine.graph.EntityGraph;
+import dev.engram.engine.graph.Observation;
 import dev.engram.engine.graph.Relation;
 import dev.engram.engine.zone.ZoneOperation;
 import dev.engram.error.InvalidArgumentException;
@@ -107,6 +108,23 @@ final class BrainContext {
         return out;
     }
 
+    /**
+     * An observation opened by its own name, as brain-tools showed its observation entities: no
+     * observations of its own, its own freshness.
+     */
+    Map<String, Object> view(Observation o) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", o.name());
+        out.put("entityType", EntityGraph.OBSERVATION_TYPE);
+        staleness(out, o.memory());
+        return out;
+    }
+
+    /** brain-tools' lastRead: the last read, or the creation when there was none (it set lastRead on creation). */
+    static Instant lastRead(Memory m) {
+        return m.lastAccessedAt() != null ? m.lastAccessedAt() : m.createdAt();
+    }
+
     /** confidence, needsReview (only when true), daysSinceLastWrite. */
     void staleness(Map<String, Object> out, Memory m) {
         Freshness f = Freshness.of(m, now());
@@ -117,15 +135,23 @@ final class BrainContext {
 
     /** The stored fields of an entity, as brain-tools' ESEntity documents carried them. */
     Map<String, Object> document(Entity e) {
-        Memory m = e.memory();
+        return document(e.name(), e.entityType(), e.observationTexts(), e.memory());
+    }
+
+    /** The stored fields of an observation, as brain-tools' observation entity documents carried them. */
+    Map<String, Object> document(Observation o) {
+        return document(o.name(), EntityGraph.OBSERVATION_TYPE, List.of(), o.memory());
+    }
+
+    private Map<String, Object> document(String name, String type, List<String> observations, Memory m) {
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("name", e.name());
-        out.put("entityType", e.entityType());
-        out.put("observations", e.observationTexts());
-        out.put("zone", e.zone());
+        out.put("name", name);
+        out.put("entityType", type);
+        out.put("observations", observations);
+        out.put("zone", m.zone());
         out.put("relevanceScore", m.relevance());
         out.put("readCount", m.accessCount());
-        out.put("lastRead", ISO.format(m.lastAccessedAt() != null ? m.lastAccessedAt() : m.createdAt()));
+        out.put("lastRead", ISO.format(lastRead(m)));
         out.put("lastWrite", ISO.format(m.updatedAt()));
         out.put("verifiedAt", ISO.format(Freshness.verifiedAt(m)));
         out.put("verifyCount", m.verifyCount());

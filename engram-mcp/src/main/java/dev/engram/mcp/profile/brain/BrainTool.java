@@ -28,11 +28,21 @@ record BrainTool(Tool definition, Function<ToolArgs, Map<String, Object>> body) 
 
     /** {@code {"type": "object", "properties": …, "required": …, "additionalProperties": false}}. */
     static Map<String, Object> schema(Map<String, Object> properties, String... required) {
+        Map<String, Object> s = openSchema(properties, required);
+        s.put("additionalProperties", false);
+        return s;
+    }
+
+    /**
+     * {@code {"type": "object", "properties": …, "required": …}} with no additionalProperties: the schema of
+     * a tool whose brain-tools schema is open (create_zone, delete_zone, copy_entities, move_entities,
+     * merge_zones, zone_stats), so arguments it does not know are ignored as brain-tools ignored them.
+     */
+    static Map<String, Object> openSchema(Map<String, Object> properties, String... required) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("type", "object");
         s.put("properties", properties);
         if (required.length > 0) s.put("required", List.of(required));
-        s.put("additionalProperties", false);
         return s;
     }
 
@@ -50,8 +60,19 @@ record BrainTool(Tool definition, Function<ToolArgs, Map<String, Object>> body) 
         return typed("integer", description, example);
     }
 
+    static Map<String, Object> number(String description, Number example) {
+        return typed("number", description, example);
+    }
+
     static Map<String, Object> bool(String description) {
         return typed("boolean", description, null);
+    }
+
+    /** A boolean with the {@code default} brain-tools' schema declares (the tool applies the same when it is absent). */
+    static Map<String, Object> bool(String description, boolean byDefault) {
+        Map<String, Object> p = bool(description);
+        p.put("default", byDefault);
+        return p;
     }
 
     static Map<String, Object> strings(String description, List<String> example) {
@@ -63,6 +84,13 @@ record BrainTool(Tool definition, Function<ToolArgs, Map<String, Object>> body) 
     static Map<String, Object> choice(String description, List<String> values) {
         Map<String, Object> p = typed("string", description, values.get(0));
         p.put("enum", values);
+        return p;
+    }
+
+    /** A choice with the {@code default} brain-tools' schema declares. */
+    static Map<String, Object> choice(String description, List<String> values, String byDefault) {
+        Map<String, Object> p = choice(description, values);
+        p.put("default", byDefault);
         return p;
     }
 

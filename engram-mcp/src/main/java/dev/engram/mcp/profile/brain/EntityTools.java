@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.brain;
 
 import static dev.engram.mcp.profile.brain.BrainTool.bool;
 import static dev.engram.mcp.profile.brain.BrainTool.integer;
+import static dev.engram.mcp.profile.brain.BrainTool.number;
 import static dev.engram.mcp.profile.brain.BrainTool.objects;
 import static dev.engram.mcp.profile.brain.BrainTool.props;
 import static dev.engram.mcp.profile.brain.BrainTool.schema;
@@ -9,7 +10,6 @@ import static dev.engram.mcp.profile.brain.BrainTool.string;
 import static dev.engram.mcp.profile.brain.BrainTool.strings;
 import static dev.engram.mcp.profile.brain.BrainTool.tool;
 
-import dev.engram.engine.graph.Added;
 import dev.engram.engine.graph.Entity;
 import dev.engram.engine.graph.EntityDraft;
 import dev.engram.engine.graph.EntityGraph;
@@ -19,6 +19,7 @@ import dev.engram.error.InvalidArgumentException;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryRules;
 import dev.engram.rank.Freshness;
 import java.util.ArrayList;
@@ -57,7 +58,8 @@ final class EntityTools {
                                 "entityType", string("Entity type", "Project"),
                                 "observations", strings("Observations about this entity", List.of("uses TypeScript")),
                                 "reviewInterval", integer("Review interval in days. Short for volatile info (1-7), long for "
-                                        + "stable facts (180-365). Default: 7.", 7)),
+                                        + "stable facts (180-365). Default: 7.", 7),
+                                "relevanceScore", number("Relevance, 0.01 to 25 (default 1; mark_important multiplies it by 10).", 1)),
                                 List.of("name", "entityType"),
                                 List.of(Map.of("name", "iaptic-server", "entityType", "Project", "observations", List.of("uses TypeScript")))),
                         "memory_zone", zoneProp()), "entities", "memory_zone"),
@@ -84,10 +86,17 @@ final class EntityTools {
                         + "entities with different names. Use update_entities to modify existing entities.");
                 throw new BrainFailure(body);
             }
-            List<Entity> created = c.graph(args).create(zone, drafts, ExistingEntity.MERGE);
+            c.graph(args).create(zone, drafts, ExistingEntity.MERGE);
+            // one entry per item sent, as brain-tools saved each in turn: a name sent twice is listed twice
+            // (the later item's type and observations are merged into the one entity)
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
-            out.put("entities", created.stream().map(e -> nameAndType(e)).toList());
+            out.put("entities", drafts.stream().map(d -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", d.name());
+                m.put("entityType", d.entityType());
+                return m;
+            }).toList());
             return out;
         });
     }
@@ -101,12 +110,11 @@ final class EntityTools {
         List<EntityDraft> out = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             Map<String, Object> item = items.get(i);
-            Items.onlyKnown(item, field, i, typeRequired ? List.of("name", "entityType", "observations", "reviewInterval")
-                    : List.of("name", "entityType", "observations", "isImportant", "reviewInterval"));
+            Items.onlyKnown(item, field, i, List.of("name", "entityType", "observations", "reviewInterval", "relevanceScore"));
             String name = Items.text(item, field, i, "name", true, "iaptic-server");
             String type = Items.text(item, field, i, "entityType", typeRequired, "Project");
             out.add(new EntityDraft(name, type, Items.strings(item, field, i, "observations"),
-                    Items.interval(item, field, i, "reviewInterval")));
+                    Items.interval(item, field, i, "reviewInterval"), Items.number(item, field, i, "relevanceScore", "1")));
         }
         return out;
     }
@@ -124,7 +132,8 @@ final class EntityTools {
                                 "name", string("Entity name", "iaptic-server"),
                                 "entityType", string("New entity type (kept when absent)", "Project"),
                                 "observations", strings("Observations to add", List.of("moved to GKE")),
-                                "isImportant", bool("true: relevance x10; false: relevance /10")),
+                                "isImportant", bool("true: relevance x10; false: relevance /10"),
+                                "relevanceScore", number("New relevance, 0.01 to 25 (kept when absent).", 5)),
                                 List.of("name"), List.of(Map.of("name", "iaptic-server", "observations", List.of("moved to GKE")))),
                         "memory_zone", zoneProp()), "entities", "memory_zone"),
                 ToolHints.writes(false));
@@ -137,13 +146,14 @@ final class EntityTools {
             List<Boolean> important = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 Map<String, Object> item = items.get(i);
-                Items.onlyKnown(item, "entities", i, List.of("name", "entityType", "observations", "isImportant"));
+                Items.onlyKnown(item, "entities", i, List.of("name", "entityType", "observations", "isImportant", "relevanceScore"));
                 String name = Items.text(item, "entities", i, "name", true, "iaptic-server");
                 Entity e = c.graph(args).find(zone, name).orElseThrow(() -> BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found"
                         + BrainContext.inZone(zone), "Create it with create_entities first, or check the name with search_nodes."));
                 String type = Items.text(item, "entities", i, "entityType", false, "Project");
                 drafts.add(new EntityDraft(name, type == null || type.isBlank() ? e.entityType() : type,
-                        Items.strings(item, "entities", i, "observations"), null));
+                        Items.strings(item, "entities", i, "observations"), null,
+                        Items.number(item, "entities", i, "relevanceScore", "5")));
                 important.add(Items.bool(item, "entities", i, "isImportant"));
             }
             List<Entity> updated = new ArrayList<>(c.graph(args).create(zone, drafts, ExistingEntity.MERGE));
@@ -158,7 +168,7 @@ final class EntityTools {
         var def = tool("delete_entities", "Delete entities", "Delete entities from knowledge graph (memory)",
                 schema(props("names", strings("Names of entities to delete", List.of("iaptic-server")),
                         "memory_zone", zoneProp(),
-                        "cascade_relations", bool("Whether to delete relations involving these entities (default: true)")),
+                        "cascade_relations", bool("Whether to delete relations involving these entities (default: true)", true)),
                         "names", "memory_zone"),
                 ToolHints.destructive(true));
         return new BrainTool(def, args -> {
@@ -178,7 +188,9 @@ final class EntityTools {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("name", name);
                 try {
-                    r.put("deleted", !c.graph(args).delete(zone, List.of(name), cascade).isEmpty());
+                    // an entity by its name, else one observation by the name brain-tools gave it ("<entity>: <text>")
+                    r.put("deleted", !c.graph(args).delete(zone, List.of(name), cascade).isEmpty()
+                            || c.graph(args).deleteObservation(zone, name));
                 } catch (EngramUserException e) {
                     r.put("deleted", false);
                     r.put("error", e.getMessage());
@@ -204,6 +216,12 @@ final class EntityTools {
         return args.boolOr(field);
     }
 
+    /** brain-tools' {@code params.limit || default}: absent or 0 means the default; a negative one is refused. */
+    static int limit(ToolArgs args, int byDefault) {
+        Integer limit = args.intOr("limit", 0, 1000);
+        return limit == null || limit == 0 ? byDefault : limit;
+    }
+
     ToolHandler addObservations() {
         var def = tool("add_observations", "Add observations",
                 "Add observations to an existing entity. Each observation becomes a separate entity with its own freshness "
@@ -216,21 +234,28 @@ final class EntityTools {
                 ToolHints.writes(true));
         return new BrainTool(def, args -> {
             String name = BrainContext.name(args, "name");
+            List<String> sent = args.listWithBlanks("observations");
+            if (sent == null) args.text("observations");
+            if (sent.isEmpty()) throw new InvalidArgumentException("observations", "is empty; send at least one observation text");
+            // blank texts are left out, as create_entities leaves them out; a call of blanks only has nothing to add
             List<String> texts = args.list("observations");
-            if (texts == null) args.text("observations");
-            if (texts.isEmpty()) throw new InvalidArgumentException("observations", "is empty; send at least one observation text");
+            if (texts.isEmpty()) {
+                throw new InvalidArgumentException("observations", "holds only blank texts; send at least one observation "
+                        + "with visible text, e.g. [\"uses TypeScript\"]");
+            }
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
             if (c.graph(args).find(zone, name).isEmpty()) {
                 throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
                         "Please create the entity before adding observations.");
             }
-            List<Added> added = c.graph(args).addObservations(zone, name, texts, interval);
+            // a text the entity holds already is saved again (last write now, the interval sent), as brain-tools
+            // saved its observation entity again; so every text sent is listed, as brain-tools lists them
+            c.graph(args).addObservations(zone, name, texts, interval);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("parent", name);
-            out.put("observations_created", added.stream().flatMap(a -> a.added().stream())
-                    .map(t -> name + BrainContext.OBSERVATION_SEPARATOR + t).toList());
+            out.put("observations_created", texts.stream().map(t -> name + BrainContext.OBSERVATION_SEPARATOR + t).toList());
             return out;
         });
     }
@@ -241,7 +266,7 @@ final class EntityTools {
                 schema(props("name", string("Entity name", "iaptic-server"),
                         "important", bool("Set as important (true - multiply relevance by 10) or not (false - divide relevance by 10)"),
                         "memory_zone", zoneProp(),
-                        "auto_create", bool("Whether to automatically create the entity if it doesn't exist (default: false)")),
+                        "auto_create", bool("Whether to automatically create the entity if it doesn't exist (default: false)", false)),
                         "memory_zone", "name", "important"),
                 ToolHints.writes(false));
         return new BrainTool(def, args -> {
@@ -251,6 +276,13 @@ final class EntityTools {
             boolean autoCreate = Boolean.TRUE.equals(optionalBool(args, "auto_create"));
             String zone = c.zone(args);
             boolean created = false;
+            if (c.graph(args).find(zone, name).isEmpty() && c.graph(args).findObservation(zone, name).isPresent()) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("success", true);
+                out.put("entity", c.document(c.graph(args).markObservationImportant(zone, name, important)));
+                out.put("auto_created", false);
+                return out;
+            }
             if (c.graph(args).find(zone, name).isEmpty()) {
                 if (!autoCreate) {
                     throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
@@ -272,12 +304,12 @@ final class EntityTools {
         var def = tool("get_recent", "Recent entities",
                 "Get recently accessed entities from knowledge graph (memory) and their relations",
                 schema(props("limit", integer("Max results (default: 20 if includeObservations is false, 5 if true)", 20),
-                        "includeObservations", bool("Whether to include full entity observations in results (default: false)"),
+                        "includeObservations", bool("Whether to include full entity observations in results (default: false)", false),
                         "memory_zone", zoneProp()), "memory_zone"),
                 ToolHints.readOnly());
         return new BrainTool(def, args -> {
             boolean withObs = Boolean.TRUE.equals(optionalBool(args, "includeObservations"));
-            int limit = args.intOr("limit", withObs ? 5 : 20, 1, 1000);
+            int limit = limit(args, withObs ? 5 : 20);
             String zone = c.zone(args);
             List<Entity> recent = c.graph(args).recent(zone, limit);
             Map<String, Object> out = new LinkedHashMap<>();
@@ -298,9 +330,20 @@ final class EntityTools {
             if (names == null) args.text("names");
             if (names.isEmpty()) throw new InvalidArgumentException("names", "is empty; send at least one entity name, e.g. [\"iaptic-server\"]");
             String zone = c.zone(args);
-            List<Entity> found = c.graph(args).open(zone, names);
+            List<Entity> found = new ArrayList<>();
+            List<Map<String, Object>> shown = new ArrayList<>();
+            for (String name : new LinkedHashSet<>(names)) {
+                // an entity by its name, else one observation by the name brain-tools gave it ("<entity>: <text>")
+                List<Entity> opened = c.graph(args).open(zone, List.of(name));
+                if (!opened.isEmpty()) {
+                    found.add(opened.get(0));
+                    shown.add(c.view(opened.get(0), true));
+                } else {
+                    c.graph(args).openObservation(zone, name).ifPresent(o -> shown.add(c.view(o)));
+                }
+            }
             Map<String, Object> out = new LinkedHashMap<>();
-            out.put("entities", found.stream().map(e -> c.view(e, true)).toList());
+            out.put("entities", shown);
             out.put("relations", c.graph(args).relationsTouching(found).stream().map(BrainContext::relation).toList());
             return out;
         });
@@ -323,17 +366,23 @@ final class EntityTools {
             String name = BrainContext.name(args, "name");
             Integer interval = args.intOr("reviewInterval", 1, Freshness.MAX_REVIEW_INTERVAL_DAYS);
             String zone = c.zone(args);
-            if (c.graph(args).find(zone, name).isEmpty()) {
+            Memory verified;
+            if (c.graph(args).find(zone, name).isPresent()) {
+                verified = c.graph(args).verify(zone, name, interval).memory();
+            } else if (c.graph(args).findObservation(zone, name).isPresent()) {
+                // one observation by the name brain-tools gave it ("<entity>: <text>"): its own review clock
+                verified = c.graph(args).verifyObservation(zone, name, interval).memory();
+            } else {
                 throw BrainFailure.of("Entity \"" + MemoryRules.clipped(name) + "\" not found" + BrainContext.inZone(zone),
-                        "Check the name with search_nodes; verify_entity only refreshes entities that exist.");
+                        "Check the name with search_nodes (an observation is named \"<entity>: <text>\"); verify_entity "
+                                + "only refreshes entities and observations that exist.");
             }
-            Entity e = c.graph(args).verify(zone, name, interval);
-            Freshness f = Freshness.of(e.memory(), c.now());
+            Freshness f = Freshness.of(verified, c.now());
             Map<String, Object> entity = new LinkedHashMap<>();
-            entity.put("name", e.name());
+            entity.put("name", name);
             entity.put("confidence", f.label().word());
-            entity.put("reviewInterval", e.memory().reviewIntervalDays());
-            entity.put("verifyCount", e.memory().verifyCount());
+            entity.put("reviewInterval", verified.reviewIntervalDays());
+            entity.put("verifyCount", verified.verifyCount());
             entity.put("nextReviewAt", BrainContext.ISO.format(f.nextReviewAt()));
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);

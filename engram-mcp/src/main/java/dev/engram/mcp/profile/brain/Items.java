@@ -54,6 +54,16 @@ final class Items {
         return Freshness.checkedInterval(where, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n.longValue())));
     }
 
+    /** An optional number (brain-tools' relevanceScore); its range is the graph's to check. */
+    static Double number(Map<String, Object> item, String array, int i, String field, String example) {
+        Object v = item.get(field);
+        if (v == null) return null;
+        if (!(v instanceof Number n) || Double.isNaN(n.doubleValue())) {
+            throw new InvalidArgumentException(array + "[" + i + "]." + field, "must be a number (e.g. \"" + field + "\": " + example + ")");
+        }
+        return n.doubleValue();
+    }
+
     static Boolean bool(Map<String, Object> item, String array, int i, String field) {
         Object v = item.get(field);
         if (v == null) return null;

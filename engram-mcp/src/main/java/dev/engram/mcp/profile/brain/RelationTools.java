@@ -47,7 +47,7 @@ final class RelationTools {
                         "memory_zone", string("Optional default memory zone specifier. Used if a relation doesn't specify "
                                 + "fromZone or toZone.", "default"),
                         "auto_create_missing_entities", bool("Whether to automatically create missing entities in the "
-                                + "relations (default: true)")), "relations"),
+                                + "relations (default: true)", true)), "relations"),
                 ToolHints.writes(true));
         return new BrainTool(def, args -> {
             List<Map<String, Object>> items = items(args);

@@ -43,6 +43,11 @@ final class SearchTools {
     private static final Logger log = LoggerFactory.getLogger(SearchTools.class);
     /** How many ranked candidates a filtered search looks through. */
     static final int CANDIDATES = 100;
+    /**
+     * The sorts: brain-tools' schema offers relevance, recency and importance, while its code sorts by
+     * last read only for 'recent' (what its admin CLI sends); both mean the last read here.
+     */
+    private static final List<String> SORTS = List.of("relevance", "recency", "recent", "importance");
     private final BrainContext c;
 
     SearchTools(BrainContext c) {
@@ -69,32 +74,48 @@ final class SearchTools {
                         "entityTypes", strings("Filter to specific entity types (OR condition if multiple).", List.of("Project")),
                         "limit", integer("Max results (default: 20, or 5 with observations).", 20),
                         "sortBy", choice("Sort by match quality, access time, or importance.", List.of("relevance", "recency", "importance")),
-                        "includeObservations", bool("Include full entity observations (default: false)."),
+                        "includeObservations", bool("Include full entity observations (default: false).", false),
                         "memory_zone", string("Limit search to specific zone (\"default\" when you have no other).", "default")),
                         "query", "memory_zone", "informationNeeded", "reason"),
                 ToolHints.readOnly());
         return new BrainTool(def, args -> {
-            String query = args.text("query");
+            String query = args.textOr("query");
+            if (query == null) args.text("query"); // the standard "is required" message
             String needed = args.text("informationNeeded");
             String reason = args.text("reason");
             boolean withObs = Boolean.TRUE.equals(args.boolOr("includeObservations"));
-            int limit = args.intOr("limit", withObs ? 5 : 20, 1, 1000);
+            int limit = EntityTools.limit(args, withObs ? 5 : 20);
             String sortBy = args.textOr("sortBy");
-            if (sortBy != null && !List.of("relevance", "recency", "importance").contains(sortBy)) {
-                throw new InvalidArgumentException("sortBy", MemoryRules.shown(sortBy) + " is not a sort; send relevance, recency or importance");
+            if (sortBy != null && !SORTS.contains(sortBy)) {
+                throw new InvalidArgumentException("sortBy", MemoryRules.shown(sortBy) + " is not a sort; send relevance, recency "
+                        + "or importance ('recent', what brain-tools' code reads, is recency too)");
             }
             List<String> types = args.list("entityTypes");
             String zone = c.zone(args);
-            List<Entity> found = search(zone, query, types, Math.max(limit * 4, limit));
+            // a blank query has no token to match: brain-tools' search answered it with nothing
+            List<Entity> found = query.isBlank() ? List.of() : search(zone, query, types, Math.max(limit * 4, limit));
             found = Freshness.widen(found, e -> Freshness.of(e.memory(), c.now()).value());
             if (c.model.isPresent()) found = modelFilter(found, query, needed, reason);
             found = sorted(found, sortBy);
             if (found.size() > limit) found = found.subList(0, limit);
             Map<String, Object> out = new LinkedHashMap<>();
-            out.put("entities", found.stream().map(e -> c.view(e, withObs)).toList());
+            out.put("entities", found.stream().map(e -> searchView(e, withObs)).toList());
             out.put("relations", c.graph().relationsAmong(found).stream().map(BrainContext::relation).toList());
             return out;
         });
+    }
+
+    /**
+     * An entity as search_nodes shows it: with observations, also brain-tools' lastWrite and lastRead
+     * (what its userSearch adds then); the observations themselves are Engram's addition.
+     */
+    private Map<String, Object> searchView(Entity e, boolean withObservations) {
+        Map<String, Object> out = c.view(e, withObservations);
+        if (withObservations) {
+            out.put("lastWrite", BrainContext.ISO.format(e.memory().updatedAt()));
+            out.put("lastRead", BrainContext.ISO.format(BrainContext.lastRead(e.memory())));
+        }
+        return out;
     }
 
     /**
@@ -104,11 +125,17 @@ final class SearchTools {
      */
     List<Entity> search(String zone, String query, List<String> types, int want) {
         QueryString q = QueryString.parse(query);
+        // only operators or punctuation ("%", "AND", "(((", "*:*"): no token, so no match, as in brain-tools;
+        // a bare * is its match-all
+        if (q.isEmpty() && !query.strip().equals("*")) return List.of();
         Set<String> typeSet = types == null ? Set.of() : types.stream().map(t -> t.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         String ranking = q.rankingText();
         Map<String, Entity> out = new LinkedHashMap<>();
         if (!ranking.isBlank()) {
-            for (Entity e : c.graph().search(zone, ranking, q.filters() ? Math.max(CANDIDATES, want) : want)) out.put(e.id(), e);
+            // a peek: brain-tools' searches never touched lastRead, only opening an entity does
+            for (Entity e : c.graph().search(zone, ranking, q.filters() ? Math.max(CANDIDATES, want) : want, true)) {
+                out.put(e.id(), e);
+            }
         }
         if (ranking.isBlank() || q.hasPatterns()) {
             for (Entity e : c.graph().recent(zone, 10_000)) out.putIfAbsent(e.id(), e);
@@ -131,9 +158,8 @@ final class SearchTools {
     private static List<Entity> sorted(List<Entity> found, String sortBy) {
         if (sortBy == null || sortBy.equals("relevance")) return found;
         List<Entity> copy = new ArrayList<>(found);
-        if (sortBy.equals("recency")) {
-            copy.sort(Comparator.comparing((Entity e) -> e.memory().lastAccessedAt() != null ? e.memory().lastAccessedAt()
-                    : e.memory().updatedAt()).reversed());
+        if (sortBy.equals("recency") || sortBy.equals("recent")) {
+            copy.sort(Comparator.comparing((Entity e) -> BrainContext.lastRead(e.memory())).reversed());
         } else {
             copy.sort(Comparator.comparingDouble((Entity e) -> e.memory().relevance()).reversed());
         }
@@ -190,7 +216,7 @@ final class SearchTools {
             String reason = args.textOr("reason");
             List<String> keywords = keywords(args);
             String zone = c.zone(args, BrainContext.ZONE_ARGUMENT, false);
-            // every argument is read before the search, which records access: a refused call writes nothing
+            // every argument is read before the search: a refused call does no work
             boolean full = Boolean.TRUE.equals(args.boolOr("include_entities"));
             boolean withRelations = Boolean.TRUE.equals(args.boolOr("include_relations"));
             List<String> types = args.list("entity_types");

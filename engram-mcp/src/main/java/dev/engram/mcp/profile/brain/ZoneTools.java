@@ -2,6 +2,7 @@ package dev.engram.mcp.profile.brain;
 
 import static dev.engram.mcp.profile.brain.BrainTool.bool;
 import static dev.engram.mcp.profile.brain.BrainTool.choice;
+import static dev.engram.mcp.profile.brain.BrainTool.openSchema;
 import static dev.engram.mcp.profile.brain.BrainTool.props;
 import static dev.engram.mcp.profile.brain.BrainTool.schema;
 import static dev.engram.mcp.profile.brain.BrainTool.string;
@@ -20,6 +21,7 @@ import dev.engram.llm.LlmException;
 import dev.engram.mcp.tool.ToolArgs;
 import dev.engram.mcp.tool.ToolHandler;
 import dev.engram.mcp.tool.ToolHints;
+import dev.engram.memory.MemoryRules;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -107,13 +109,15 @@ final class ZoneTools {
 
     ToolHandler createZone() {
         var def = tool("create_zone", "Create zone", "Create a new memory zone with optional description.",
-                schema(props("name", string("Zone name (cannot be 'default'): lowercase letters, digits, '-', '_' or '.'", "billing"),
+                openSchema(props("name", string("Zone name (cannot be 'default'): lowercase letters, digits, '-', '_' or '.'", "billing"),
                         "shortDescription", string("Short description of the zone.", "Billing service"),
-                        "description", string("Full zone description. Make it very descriptive and detailed.", null)), "name"),
-                ToolHints.writes(false));
+                        "description", string("Full zone description. Make it very descriptive and detailed. Sent for a "
+                                + "zone that exists, it replaces that zone's description.", null)), "name"),
+                ToolHints.writes(true));
         return new BrainTool(def, args -> {
             String name = zoneName(args, "name");
-            c.zones().create(name, args.textOr("shortDescription"), args.textOr("description"));
+            // brain-tools upserts the zone's metadata: this is also how its description is changed
+            c.zones().createOrUpdate(name, args.textOr("shortDescription"), args.textOr("description"));
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("zone", name);
@@ -124,15 +128,18 @@ final class ZoneTools {
 
     ToolHandler deleteZone() {
         var def = tool("delete_zone", "Delete zone", "Delete a memory zone and all its entities/relations.",
-                schema(props("name", string("Zone name to delete (cannot be 'default')", "billing"),
-                        "confirm", bool("Confirmation flag, must be true")), "name", "confirm"),
+                openSchema(props("name", string("Zone name to delete (cannot be 'default')", "billing"),
+                        "confirm", bool("Confirmation flag, must be true", false)), "name", "confirm"),
                 ToolHints.destructive(true));
         return new BrainTool(def, args -> {
             String name = zoneName(args, "name");
             if (!Boolean.TRUE.equals(args.boolOr("confirm"))) {
                 throw BrainFailure.of("Confirmation required. Set confirm=true to proceed with deletion.", null);
             }
-            c.zones().delete(name, true);
+            // a zone that is not there is deleted already: brain-tools answers success, and so does a second call
+            if (name.equals(MemoryRules.DEFAULT_ZONE) || c.zones().exists(MemoryRules.zone("name", name))) {
+                c.zones().delete(name, true);
+            }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("success", true);
             out.put("message", "Zone \"" + name + "\" deleted successfully");
@@ -158,10 +165,10 @@ final class ZoneTools {
 
     ToolHandler copyEntities() {
         var def = tool("copy_entities", "Copy entities", "Copy entities between zones with optional relation handling.",
-                schema(props("names", strings("Entity names to copy", List.of("iaptic-server")),
+                openSchema(props("names", strings("Entity names to copy", List.of("iaptic-server")),
                         "source_zone", string("Source zone", "default"), "target_zone", string("Target zone", "billing"),
-                        "copy_relations", bool("Copy related relationships (default: true)"),
-                        "overwrite", bool("Overwrite if entity exists (default: false)")), "names", "source_zone", "target_zone"),
+                        "copy_relations", bool("Copy related relationships (default: true)", true),
+                        "overwrite", bool("Overwrite if entity exists (default: false)", false)), "names", "source_zone", "target_zone"),
                 ToolHints.writes(true));
         return new BrainTool(def, args -> {
             List<String> names = names(args);
@@ -182,10 +189,10 @@ final class ZoneTools {
 
     ToolHandler moveEntities() {
         var def = tool("move_entities", "Move entities", "Move entities between zones (copy + delete from source).",
-                schema(props("names", strings("Entity names to move", List.of("iaptic-server")),
+                openSchema(props("names", strings("Entity names to move", List.of("iaptic-server")),
                         "source_zone", string("Source zone", "default"), "target_zone", string("Target zone", "billing"),
-                        "move_relations", bool("Move related relationships (default: true)"),
-                        "overwrite", bool("Overwrite if entity exists (default: false)")), "names", "source_zone", "target_zone"),
+                        "move_relations", bool("Move related relationships (default: true)", true),
+                        "overwrite", bool("Overwrite if entity exists (default: false)", false)), "names", "source_zone", "target_zone"),
                 ToolHints.destructive(false));
         return new BrainTool(def, args -> {
             List<String> names = names(args);
@@ -206,10 +213,11 @@ final class ZoneTools {
 
     ToolHandler mergeZones() {
         var def = tool("merge_zones", "Merge zones", "Merge multiple zones with conflict resolution options.",
-                schema(props("source_zones", strings("Source zones to merge from", List.of("old-billing")),
+                openSchema(props("source_zones", strings("Source zones to merge from", List.of("old-billing")),
                         "target_zone", string("Target zone to merge into", "billing"),
-                        "delete_source_zones", bool("Delete source zones after merging"),
-                        "overwrite_conflicts", choice("How to handle name conflicts (default: skip)", List.of("skip", "overwrite", "rename"))),
+                        "delete_source_zones", bool("Delete source zones after merging", false),
+                        "overwrite_conflicts", choice("How to handle name conflicts (default: skip)", List.of("skip", "overwrite", "rename"),
+                                "skip")),
                         "source_zones", "target_zone"),
                 ToolHints.destructive(false));
         return new BrainTool(def, args -> {
@@ -250,7 +258,7 @@ final class ZoneTools {
 
     ToolHandler zoneStats() {
         var def = tool("zone_stats", "Zone stats", "Get statistics for entities and relationships in a zone.",
-                schema(props("zone", string("Zone name (\"default\" for the default zone)", "default")), "zone"),
+                openSchema(props("zone", string("Zone name (\"default\" for the default zone)", "default")), "zone"),
                 ToolHints.readOnly());
         return new BrainTool(def, args -> {
             ZoneStats s = c.zones().stats(c.zones().require("zone", zoneName(args, "zone")));

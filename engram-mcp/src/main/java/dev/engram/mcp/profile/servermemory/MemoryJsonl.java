@@ -13,9 +13,11 @@ import java.util.Map;
  * "entityType","observations"}} or {@code {"type":"relation","from","to","relationType"}}, entities
  * first, lines joined by a newline with none after the last (as server-memory writes it). Pure: text
  * in, graph out, and back.
- * <p>Reading is stricter than server-memory's own loader, which keeps whatever a line holds: a line
- * that is not JSON, has another {@code type}, or lacks a field is refused with its line number, so an
- * import never stores half an entity. Fields server-memory does not write are ignored, as it does.
+ * <p>Reading keeps every line it can use and names the others: a line of another or no {@code type} is
+ * skipped, as server-memory's loader skips it; so is a line that is not JSON or lacks a field (server-memory
+ * would fail every call on the first, and keep half an entity from the second). An import thus brings what the
+ * file holds instead of nothing, and says which lines it left in the file. Fields server-memory does not write
+ * are ignored, as it does.
  */
 public final class MemoryJsonl {
     private final JsonText json;
@@ -24,35 +26,52 @@ public final class MemoryJsonl {
         this.json = json;
     }
 
-    /** The whole file's text; blank lines are skipped, as server-memory skips them. */
-    public KnowledgeGraph read(String text) {
+    /** What a file gave: the graph of its usable lines, and why each other line was skipped ("line 3: …"). */
+    public record Read(KnowledgeGraph graph, List<String> skipped) {
+        public Read {
+            skipped = List.copyOf(skipped);
+        }
+    }
+
+    /** The whole file's text; blank lines are skipped silently, as server-memory skips them. */
+    public Read read(String text) {
         List<KnowledgeGraph.Entity> entities = new ArrayList<>();
         List<KnowledgeGraph.Relation> relations = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             if (i == 0 && line.startsWith("\uFEFF")) line = line.substring(1);
             if (line.isBlank()) continue;
-            int number = i + 1;
-            Map<String, Object> item;
             try {
-                item = json.readObject(line);
-            } catch (IllegalArgumentException e) {
-                throw bad(number, e.getMessage());
-            }
-            Object type = item.get("type");
-            if ("entity".equals(type)) {
-                entities.add(new KnowledgeGraph.Entity(string(item, "name", number, "entity"),
-                        string(item, "entityType", number, "entity"), strings(item, number)));
-            } else if ("relation".equals(type)) {
-                relations.add(new KnowledgeGraph.Relation(string(item, "from", number, "relation"),
-                        string(item, "to", number, "relation"), string(item, "relationType", number, "relation")));
-            } else {
-                throw bad(number, "\"type\" must be \"entity\" or \"relation\", got " + (type == null ? "none"
-                        : JsStringify.compact(type instanceof String s ? s : String.valueOf(type))));
+                Map<String, Object> item;
+                try {
+                    item = json.readObject(line);
+                } catch (IllegalArgumentException e) {
+                    throw bad(i + 1, "not JSON (" + e.getMessage() + ")");
+                }
+                readItem(item, i + 1, entities, relations);
+            } catch (EngramUserException e) {
+                skipped.add(e.getMessage());
             }
         }
-        return new KnowledgeGraph(entities, relations);
+        return new Read(new KnowledgeGraph(entities, relations), skipped);
+    }
+
+    private static void readItem(Map<String, Object> item, int number, List<KnowledgeGraph.Entity> entities,
+                                 List<KnowledgeGraph.Relation> relations) {
+        Object type = item.get("type");
+        if ("entity".equals(type)) {
+            entities.add(new KnowledgeGraph.Entity(string(item, "name", number, "entity"),
+                    string(item, "entityType", number, "entity"), strings(item, number)));
+        } else if ("relation".equals(type)) {
+            relations.add(new KnowledgeGraph.Relation(string(item, "from", number, "relation"),
+                    string(item, "to", number, "relation"), string(item, "relationType", number, "relation")));
+        } else {
+            throw bad(number, "\"type\" is " + (type == null ? "missing"
+                    : JsStringify.compact(type instanceof String s ? s : String.valueOf(type)))
+                    + ", neither \"entity\" nor \"relation\"");
+        }
     }
 
     /** The file's text, exactly as server-memory's saveGraph writes it. */

@@ -30,6 +30,33 @@ public final class ServerMemoryData {
         return codec;
     }
 
+    /**
+     * A {@code memory.jsonl} file's text as the graph an import stores, with what was left out or mended on the way
+     * ({@link MemoryJsonl#read}'s skipped lines, then {@link StorableGraph}'s changes), each a phrase for the report.
+     */
+    public record FileGraph(KnowledgeGraph graph, List<String> notes) {
+        public FileGraph {
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** At most this many skipped lines are quoted in a report; the rest are counted. */
+    static final int LINES_QUOTED = 5;
+
+    public FileGraph read(String text) {
+        MemoryJsonl.Read read = codec.read(text);
+        StorableGraph storable = StorableGraph.of(read.graph());
+        List<String> notes = new java.util.ArrayList<>();
+        List<String> skipped = read.skipped();
+        if (!skipped.isEmpty()) {
+            notes.add(skipped.size() + " line(s) skipped and left in the file (" + String.join("; ",
+                    skipped.subList(0, Math.min(LINES_QUOTED, skipped.size())))
+                    + (skipped.size() > LINES_QUOTED ? "; and " + (skipped.size() - LINES_QUOTED) + " more" : "") + ")");
+        }
+        notes.addAll(storable.changes());
+        return new FileGraph(storable.graph(), notes);
+    }
+
     /** The graph into {@code zone}; entities are kept once per name (an entity the zone holds gains the file's observations). */
     public EntityGraph.ImportSummary importGraph(EntityGraph graph, String zone, KnowledgeGraph file, boolean dryRun) {
         List<EntityDraft> entities = file.entities().stream()
@@ -44,8 +71,8 @@ public final class ServerMemoryData {
         return codec.write(GraphRenderer.graph(graph.read(zone)));
     }
 
-    /** One line for people: what an import did. */
-    public static String summary(EntityGraph.ImportSummary s, boolean dryRun) {
+    /** One line for people: what an import did, then what it left out or mended ({@link FileGraph#notes}). */
+    public static String summary(EntityGraph.ImportSummary s, boolean dryRun, List<String> notes) {
         String verb = dryRun ? "would import" : "imported";
         return verb + " " + s.entitiesCreated() + " entities (" + s.entitiesExisting() + " already there), "
                 + s.observationsAdded() + " observations, " + s.relationsCreated() + " relations"
@@ -54,7 +81,8 @@ public final class ServerMemoryData {
                 + (s.placeholdersFilled() > 0 ? ", and gave " + s.placeholdersFilled() + " entities of type 'unknown' (created"
                 + " earlier for a relation's end) the file's type and observations" : "")
                 + (s.selfRelationsSkipped() > 0 ? "; skipped " + s.selfRelationsSkipped()
-                + " relation(s) from an entity to itself (Engram's relations join two different entities)" : "");
+                + " relation(s) from an entity to itself (Engram's relations join two different entities)" : "")
+                + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));
     }
 
     /**
@@ -86,21 +114,35 @@ public final class ServerMemoryData {
     void importAtStart(Engine engine, String zone, Path file, PrintStream log) {
         EntityGraph graph = engine.entities();
         // once per zone and file: after it ran, deleting everything it brought must not bring it back
-        String mark = "server-memory-import/" + zone + "/" + file.toAbsolutePath().normalize();
+        String where = zone + "/" + file.toAbsolutePath().normalize();
+        String mark = "server-memory-import/" + where;
         if (engine.mark(mark).isPresent()) return;
-        if (!graph.recent(zone, 1).isEmpty()) return; // the zone has a graph already: it is the record now
+        // the zone has a graph already: it is the record now, unless an import of this file failed before (the agent
+        // may have written since, seeing an empty memory; an import merges, so it loses nothing of that)
+        String failed = "server-memory-import-failed/" + where;
+        if (!graph.recent(zone, 1).isEmpty() && engine.mark(failed).isEmpty()) return;
+        if (Files.isDirectory(file)) {
+            log.println("engram: MEMORY_FILE_PATH " + file + " is a directory, not a memory.jsonl file; nothing to import");
+            return;
+        }
         if (!Files.isRegularFile(file)) {
             log.println("engram: MEMORY_FILE_PATH " + file + " does not exist; nothing to import");
             return;
         }
         try {
-            KnowledgeGraph g = codec.read(Files.readString(file, StandardCharsets.UTF_8));
-            log.println("engram: " + summary(importGraph(graph, zone, g, false), false) + " from " + file
+            FileGraph g = read(Files.readString(file, StandardCharsets.UTF_8));
+            log.println("engram: " + summary(importGraph(graph, zone, g.graph(), false), false, g.notes()) + " from " + file
                     + " into zone '" + zone + "' (the file is not changed; Engram's store is used from now on)");
             engine.setMark(mark, java.time.Instant.now().toString());
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import MEMORY_FILE_PATH " + file + ": " + e.getMessage()
-                    + "; nothing was imported (fix the file, then run: engram import --from server-memory " + file + ")");
+                    + "; nothing was imported; it is tried again at the next start (or run: engram import --from server-memory "
+                    + file + ")");
+            try {
+                engine.setMark(failed, java.time.Instant.now().toString());
+            } catch (RuntimeException unrecorded) {
+                // the store itself failed: the zone is still empty then, and the next start tries anyway
+            }
         }
     }
 }

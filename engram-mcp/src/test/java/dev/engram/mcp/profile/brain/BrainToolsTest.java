@@ -404,6 +404,181 @@ class BrainToolsTest {
         }
     }
 
+    /** H1: brain-tools' observations were entities named "<parent>: <text>"; that name addresses one observation. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anObservationIsVerifiedMarkedOpenedAndDeletedByItsOwnName() {
+        create("default", entity("bravo", "Project", "bravo note one", "bravo note two", "bravo note three"));
+        clock.advance(Duration.ofDays(40));
+        Map<String, Object> v = (Map<String, Object>) ok("verify_entity", "name", "bravo: bravo note one", "memory_zone", "default")
+                .get("entity");
+        assertEquals("bravo: bravo note one", v.get("name"));
+        assertEquals(1, v.get("verifyCount"));
+        assertEquals(14, v.get("reviewInterval"), "the observation's own 7 days, doubled");
+        assertEquals("fresh", v.get("confidence"));
+        List<Map<String, Object>> obs = (List<Map<String, Object>>) entities(ok("open_nodes", "names", List.of("bravo"),
+                "memory_zone", "default")).get(0).get("observations");
+        assertEquals(Map.of("name", "bravo: bravo note one", "confidence", "fresh"), obs.get(0), "its review clock was refreshed");
+        assertEquals(true, obs.get(1).get("needsReview"), "the other observations keep theirs");
+        assertEquals(0, engine.entities().find("default", "bravo").orElseThrow().memory().verifyCount(), "the parent is not verified");
+
+        Map<String, Object> marked = (Map<String, Object>) ok("mark_important", "name", "bravo: bravo note two", "important", true,
+                "memory_zone", "default").get("entity");
+        assertEquals("bravo: bravo note two", marked.get("name"));
+        assertEquals("observation", marked.get("entityType"));
+        assertEquals(10.0, ((Number) marked.get("relevanceScore")).doubleValue(), 1e-9);
+
+        List<Map<String, Object>> opened = entities(ok("open_nodes", "names", List.of("bravo: bravo note one", "ghost: x"),
+                "memory_zone", "default"));
+        assertEquals(1, opened.size());
+        assertEquals("bravo: bravo note one", opened.get(0).get("name"));
+        assertEquals("observation", opened.get(0).get("entityType"));
+        assertEquals("fresh", opened.get(0).get("confidence"));
+        assertEquals(1L, engine.entities().find("default", "bravo").orElseThrow().observations().get(0).accessCount(),
+                "opening an observation reads it, as opening an entity does");
+
+        Map<String, Object> deleted = ok("delete_entities", "names", List.of("bravo: bravo note three", "bravo: never said"),
+                "memory_zone", "default");
+        assertEquals(List.of(Map.of("name", "bravo: bravo note three", "deleted", true),
+                Map.of("name", "bravo: never said", "deleted", false)), deleted.get("results"));
+        assertEquals(List.of("bravo note one", "bravo note two"),
+                engine.entities().find("default", "bravo").orElseThrow().observationTexts(), "only that observation went");
+        assertTrue(error("verify_entity", "name", "bravo: bravo note three", "memory_zone", "default").contains("not found"));
+    }
+
+    /** H1 / L4: add_observations saves a text sent again, as brain-tools' saveEntity did, and lists every text sent. */
+    @Test
+    void addObservationsSavesATextSentAgainAndListsEveryText() {
+        create("default", entity("charlie", "Project", "runs on GKE"));
+        clock.advance(Duration.ofDays(20));
+        Map<String, Object> added = ok("add_observations", "name", "charlie", "observations", List.of("runs on GKE", "uses Redis"),
+                "reviewInterval", 30, "memory_zone", "default");
+        assertEquals(List.of("charlie: runs on GKE", "charlie: uses Redis"), added.get("observations_created"));
+        var observations = engine.entities().find("default", "charlie").orElseThrow().observations();
+        assertEquals(2, observations.size(), "the text is not stored twice");
+        assertEquals(30, observations.get(0).reviewIntervalDays(), "it takes the interval sent");
+        assertEquals(clock.instant(), observations.get(0).updatedAt(), "its last write is now");
+        assertEquals("normal", ((Map<?, ?>) ((List<?>) entities(ok("open_nodes", "names", List.of("charlie"), "memory_zone", "default"))
+                .get(0).get("observations")).get(0)).get("confidence"), "1 - 20/30: its verification was kept (not fresh), only the interval changed (not stale)");
+        String blank = error("add_observations", "name", "charlie", "observations", List.of("", "  "), "memory_zone", "default");
+        assertTrue(blank.contains("only blank texts") && !blank.contains("is empty"), blank);
+        create("default", entity("delta", "Project", "", "kept"));
+        assertEquals(List.of("kept"), engine.entities().find("default", "delta").orElseThrow().observationTexts(),
+                "create_entities leaves blank texts out too");
+        Map<String, Object> twice = ok("create_entities", "entities", List.of(entity("echo", "A", "one"), entity("echo", "B", "two")),
+                "memory_zone", "default");
+        assertEquals(List.of(Map.of("name", "echo", "entityType", "A"), Map.of("name", "echo", "entityType", "B")), twice.get("entities"),
+                "one entry per item sent, as brain-tools");
+        var echo = engine.entities().find("default", "echo").orElseThrow();
+        assertEquals("B", echo.entityType(), "the later item was saved over the earlier");
+        assertEquals(List.of("one", "two"), echo.observationTexts());
+    }
+
+    /** M5 / M4: a search is no read (only open_nodes is), and sortBy recency (or brain-tools' 'recent') orders by last read. */
+    @Test
+    void searchesAreNoReadsAndRecencyOrdersByLastRead() {
+        create("default", entity("Bravo", "thing", "shared marker"));
+        clock.advance(Duration.ofMinutes(1));
+        create("default", entity("Charlie", "thing", "shared marker"));
+        clock.advance(Duration.ofMinutes(1));
+        create("default", entity("Alpha", "thing", "shared marker alpha marker"));
+        clock.advance(Duration.ofMinutes(1));
+        ok("open_nodes", "names", List.of("Charlie"), "memory_zone", "default");
+        clock.advance(Duration.ofMinutes(1));
+        List<Object> before = names(ok("get_recent", "memory_zone", "default"));
+        search("Bravo");
+        search("marker", "sortBy", "importance");
+        assertEquals(before, names(ok("get_recent", "memory_zone", "default")), "searching reordered get_recent");
+        assertEquals(0, engine.entities().find("default", "Bravo").orElseThrow().memory().accessCount());
+        assertEquals(List.of("Charlie", "Alpha", "Bravo"), names(search("marker", "sortBy", "recency")),
+                "last read first; never read counts from its creation");
+        assertEquals(List.of("Charlie", "Alpha", "Bravo"), names(search("marker", "sortBy", "recent")));
+    }
+
+    /** M10: includeObservations adds brain-tools' lastWrite and lastRead. */
+    @Test
+    void searchWithObservationsCarriesLastWriteAndLastRead() {
+        create("default", entity("echo", "thing", "an echo"));
+        Map<String, Object> e = entities(search("echo", "includeObservations", true)).get(0);
+        assertEquals("2026-12-01T10:00:00.000Z", e.get("lastWrite"));
+        assertEquals("2026-12-01T10:00:00.000Z", e.get("lastRead"));
+        assertFalse(entities(search("echo")).get(0).containsKey("lastRead"), "only with observations, as brain-tools");
+    }
+
+    /** L1, M6: queries with no token, and blank ones, find nothing; a bare * still lists the zone. */
+    @Test
+    void aQueryWithNoTokenFindsNothing() {
+        create("default", entity("fresh-one", "thing", "some text"), entity("fresh-two", "thing", "more text"));
+        for (String q : List.of("%", "_", "?", "#", "-", "...", "{}", "*:*", "AND", "(((", "\"", "\"\"", "", "   ")) {
+            Map<String, Object> r = search(q);
+            assertEquals(List.of(), r.get("entities"), "query " + q);
+            assertEquals(List.of(), r.get("relations"), "query " + q);
+        }
+        assertEquals(2, names(search("*")).size());
+        assertEquals(List.of("fresh-two"), names(search("NOT some")), "a negation alone still filters the zone");
+    }
+
+    /** M6: what brain-tools accepts. */
+    @Test
+    void callsBrainToolsAcceptsAreAccepted() {
+        ok("create_zone", "name", "ops", "shortDescription", "Ops", "description", "first");
+        assertEquals(Map.of("success", true, "zone", "ops", "message", "Zone \"ops\" created successfully"),
+                ok("create_zone", "name", "ops", "description", "second", "config", Map.of()));
+        String listed = ok("list_zones").toString();
+        assertTrue(listed.contains("description=second") && listed.contains("shortDescription=Ops"), listed);
+        assertEquals(Map.of("success", true, "message", "Zone \"gone\" deleted successfully"),
+                ok("delete_zone", "name", "gone", "confirm", true, "force", true));
+        ok("zone_stats", "zone", "default", "verbose", true);
+        create("default", args("name", "scored", "entityType", "t", "relevanceScore", 5));
+        assertEquals(5, engine.entities().find("default", "scored").orElseThrow().memory().relevance(), 1e-9);
+        ok("update_entities", "entities", List.of(args("name", "scored", "relevanceScore", 2.5)), "memory_zone", "default");
+        assertEquals(2.5, engine.entities().find("default", "scored").orElseThrow().memory().relevance(), 1e-9);
+        assertTrue(error("create_entities", "entities", List.of(args("name", "s2", "entityType", "t", "relevanceScore", "high")),
+                "memory_zone", "default").contains("entities[0].relevanceScore must be a number"));
+        assertTrue(error("create_entities", "entities", List.of(args("name", "s2", "entityType", "t", "relevanceScore", 100)),
+                "memory_zone", "default").contains("0.01 to 25"));
+        ok("create_zone", "name", "ops2");
+        ok("copy_entities", "names", List.of("scored"), "source_zone", "default", "target_zone", "ops", "note", "x");
+        ok("move_entities", "names", List.of("scored"), "source_zone", "ops", "target_zone", "ops2", "note", "x");
+        ok("merge_zones", "source_zones", List.of("ops2"), "target_zone", "ops", "note", "x");
+        create("default", entity("many", "t"));
+        assertEquals(2, names(ok("get_recent", "memory_zone", "default", "limit", 0)).size(), "limit 0 is the default");
+        assertEquals(2, names(search("*", "limit", 0)).size());
+        assertTrue(error("get_recent", "memory_zone", "default", "limit", -1).contains("limit"));
+        assertTrue(error("create_entities", "entities", List.of(entity("a", "t")), "memory_zone", "default", "colour", "red")
+                .contains("colour"), "tools with a closed brain-tools schema still refuse unknown arguments");
+    }
+
+    /** L3: the defaults brain-tools' schemas declare. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theSchemasDeclareBrainToolsDefaults() {
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("delete_entities.cascade_relations", true);
+        expected.put("create_relations.auto_create_missing_entities", true);
+        expected.put("search_nodes.includeObservations", false);
+        expected.put("get_recent.includeObservations", false);
+        expected.put("mark_important.auto_create", false);
+        expected.put("delete_zone.confirm", false);
+        expected.put("copy_entities.copy_relations", true);
+        expected.put("copy_entities.overwrite", false);
+        expected.put("move_entities.move_relations", true);
+        expected.put("move_entities.overwrite", false);
+        expected.put("merge_zones.delete_source_zones", false);
+        expected.put("merge_zones.overwrite_conflicts", "skip");
+        expected.forEach((where, value) -> {
+            String[] parts = where.split("\\.");
+            Map<String, Object> schema = profile.tools().stream().filter(t -> t.definition().name().equals(parts[0])).findFirst()
+                    .orElseThrow().definition().inputSchema();
+            Map<String, Object> p = ((Map<String, Map<String, Object>>) schema.get("properties")).get(parts[1]);
+            assertEquals(value, p.get("default"), where);
+        });
+        for (String open : List.of("create_zone", "delete_zone", "copy_entities", "move_entities", "merge_zones", "zone_stats")) {
+            assertFalse(profile.tools().stream().filter(t -> t.definition().name().equals(open)).findFirst().orElseThrow()
+                    .definition().inputSchema().containsKey("additionalProperties"), open + ": brain-tools' schema is open");
+        }
+    }
+
     @Test
     void aWrongShapeIsAnsweredWithTheJsonToSendNotJavasMapSyntax() {
         String message = error("create_entities", "entities", "x", "memory_zone", "default");

@@ -74,13 +74,60 @@ class ImportAtStartTest {
     }
 
     @Test
-    void aMissingOrBadFileIsReportedAndTheServerGoesOn() throws Exception {
+    void aMissingFileOrADirectoryIsReportedAndTheServerGoesOn() throws Exception {
         importing(dir.resolve("nope.jsonl")).get();
         assertTrue(log().contains("does not exist; nothing to import"), log());
-        Path bad = dir.resolve("bad.jsonl");
-        Files.writeString(bad, "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[]}\nnot json");
-        assertSame(engine, importing(bad).get());
-        assertTrue(log().contains("could not import") && log().contains("line 2") && log().contains("engram import --from server-memory"), log());
-        assertTrue(engine.entities().read("default").entities().isEmpty(), "a bad file imports nothing");
+        Files.createDirectory(dir.resolve("a-dir"));
+        assertSame(engine, importing(dir.resolve("a-dir")).get());
+        assertTrue(log().contains("a-dir is a directory, not a memory.jsonl file"), log());
+    }
+
+    /**
+     * What server-memory's own tools write, and lines it skips, no longer keep the rest of the file out: the agent saw
+     * an empty memory when one line broke an Engram rule (an outside probe's finding).
+     */
+    @Test
+    void whatEngramWouldRefuseIsMendedOrLeftOutAndTheRestIsImported() throws Exception {
+        Path file = dir.resolve("memory.jsonl");
+        String long9000 = "z".repeat(9_000);
+        Files.writeString(file, String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"x\",\"  \",\"bad \\ud800 half\"]}",
+                "{\"type\":\"entity\",\"name\":\"Design doc\",\"entityType\":\"document\",\"observations\":[\"" + long9000 + "\"]}",
+                "{\"type\":\"entity\",\"name\":\" \",\"entityType\":\"thing\",\"observations\":[\"y\"]}",
+                "{\"name\":\"no type\"}",
+                "{\"type\":\"note\",\"text\":\"another kind\"}",
+                "not json",
+                "{\"type\":\"relation\",\"from\":\"Alice\",\"to\":\"Design doc\",\"relationType\":\"wrote\"}",
+                "{\"type\":\"relation\",\"from\":\" \",\"to\":\"Alice\",\"relationType\":\"knows\"}"));
+        importing(file).get();
+        KnowledgeGraph g = GraphRenderer.graph(engine.entities().read("default"));
+        assertEquals(List.of("Alice", "Design doc"), g.entities().stream().map(KnowledgeGraph.Entity::name).toList(), log());
+        assertEquals(List.of("x", "bad \uFFFD half"), g.entities().get(0).observations());
+        assertEquals(List.of("z".repeat(8_000), "z".repeat(1_000)), g.entities().get(1).observations(), "split, nothing lost");
+        assertEquals(List.of(new KnowledgeGraph.Relation("Alice", "Design doc", "wrote")), g.relations());
+        String said = log();
+        for (String part : List.of("imported 2 entities", "3 line(s) skipped and left in the file (line 4: ", "line 5: ",
+                "line 6: not JSON", "1 lone UTF-16 surrogate(s) replaced by U+FFFD",
+                "1 observation(s) over 8000 characters split into several", "1 blank observation(s) left out",
+                "1 entit(ies) with a blank name left out", "1 relation(s) with a blank end or type left out")) {
+            assertTrue(said.contains(part), part + " in " + said);
+        }
+    }
+
+    /** A failed import is tried again at the next start, even once the agent, seeing an empty memory, has written. */
+    @Test
+    void aFailedImportIsTriedAgainAfterTheAgentWroteAndMergesWithIt() throws Exception {
+        Path file = dir.resolve("memory.jsonl");
+        Files.write(file, new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}); // not UTF-8 at all
+        importing(file).get();
+        assertTrue(log().contains("could not import") && log().contains("tried again at the next start"), log());
+        engine.entities().create("default", List.of(new EntityDraft("Carol", "person", List.of("new"))), ExistingEntity.SKIP);
+        Files.writeString(file, "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"x\"]}");
+        importing(file).get(); // the next start
+        assertTrue(engine.entities().find("default", "Alice").isPresent(), log());
+        assertTrue(engine.entities().find("default", "Carol").isPresent(), "what the agent wrote meanwhile stays");
+        engine.entities().delete("default", List.of("Alice"), true);
+        importing(file).get();
+        assertTrue(engine.entities().find("default", "Alice").isEmpty(), "once imported, never again");
     }
 }

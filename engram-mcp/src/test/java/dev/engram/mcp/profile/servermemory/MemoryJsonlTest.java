@@ -1,10 +1,8 @@
 package dev.engram.mcp.profile.servermemory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.JsonText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +19,7 @@ class MemoryJsonlTest {
 
     @Test
     void readsEntitiesAndRelationsInOrder() {
-        KnowledgeGraph g = codec.read(FILE);
+        KnowledgeGraph g = codec.read(FILE).graph();
         assertEquals(List.of(
                 new KnowledgeGraph.Entity("John Smith", "person", List.of("Speaks fluent Spanish", "Graduated in 2019")),
                 new KnowledgeGraph.Entity("서울 프로젝트", "프로젝트", List.of("마감은 금요일")),
@@ -31,13 +29,15 @@ class MemoryJsonlTest {
 
     @Test
     void writesTheSameBytesItRead() {
-        assertEquals(FILE, codec.write(codec.read(FILE)));
+        assertEquals(FILE, codec.write(codec.read(FILE).graph()));
         assertEquals("", codec.write(KnowledgeGraph.empty()));
     }
 
     @Test
     void skipsBlankLinesACrlfAndABomLikeServerMemory() {
-        KnowledgeGraph g = codec.read("\uFEFF\n" + FILE.replace("\n", "\r\n\n  \n") + "\n");
+        MemoryJsonl.Read read = codec.read("\uFEFF\n" + FILE.replace("\n", "\r\n\n  \n") + "\n");
+        KnowledgeGraph g = read.graph();
+        assertEquals(List.of(), read.skipped());
         assertEquals(3, g.entities().size());
         assertEquals(1, g.relations().size());
     }
@@ -45,7 +45,7 @@ class MemoryJsonlTest {
     @Test
     void keepsTextExactly() {
         String line = "{\"type\":\"entity\",\"name\":\" padded \",\"entityType\":\"t\",\"observations\":[\"  two  spaces \",\"tab\\there\"]}";
-        KnowledgeGraph g = codec.read(line);
+        KnowledgeGraph g = codec.read(line).graph();
         assertEquals(" padded ", g.entities().get(0).name());
         assertEquals(List.of("  two  spaces ", "tab\there"), g.entities().get(0).observations());
         assertEquals(line, codec.write(g));
@@ -53,25 +53,31 @@ class MemoryJsonlTest {
 
     @Test
     void ignoresFieldsServerMemoryDoesNotWrite() {
-        KnowledgeGraph g = codec.read("{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[],\"createdAt\":1}");
+        KnowledgeGraph g = codec.read("{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[],\"createdAt\":1}").graph();
         assertEquals("A", g.entities().get(0).name());
     }
 
+    /** server-memory skips lines of another type; the other bad lines are skipped too, each named, and the rest is read. */
     @Test
-    void refusesABadLineNamingItsNumberAndTheShape() {
-        var notJson = assertThrows(EngramUserException.class, () -> codec.read(FILE + "\n{oops"));
-        assertTrue(notJson.getMessage().startsWith("line 5: "), notJson.getMessage());
-        var noType = assertThrows(EngramUserException.class, () -> codec.read("{\"name\":\"A\"}"));
-        assertTrue(noType.getMessage().contains("\"type\" must be \"entity\" or \"relation\""), noType.getMessage());
-        var missing = assertThrows(EngramUserException.class,
-                () -> codec.read("{\"type\":\"entity\",\"name\":\"A\",\"observations\":[]}"));
-        assertTrue(missing.getMessage().contains("\"entityType\" as a string"), missing.getMessage());
-        assertTrue(missing.getMessage().contains("\"observations\":[\"likes tea\"]"), missing.getMessage());
-        var badObservation = assertThrows(EngramUserException.class,
-                () -> codec.read("{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[1]}"));
-        assertTrue(badObservation.getMessage().contains("only strings"), badObservation.getMessage());
-        var relation = assertThrows(EngramUserException.class,
-                () -> codec.read("{\"type\":\"relation\",\"from\":\"A\",\"relationType\":\"knows\"}"));
-        assertTrue(relation.getMessage().contains("\"to\" as a string and has none"), relation.getMessage());
+    void skipsEachBadLineNamingItsNumberAndTheShapeAndReadsTheRest() {
+        MemoryJsonl.Read read = codec.read(FILE + "\n{oops"
+                + "\n{\"name\":\"A\"}"
+                + "\n{\"type\":\"note\",\"name\":\"A\"}"
+                + "\n{\"type\":\"entity\",\"name\":\"A\",\"observations\":[]}"
+                + "\n{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[1]}"
+                + "\n{\"type\":\"relation\",\"from\":\"A\",\"relationType\":\"knows\"}"
+                + "\n{\"type\":\"entity\",\"name\":\"Last\",\"entityType\":\"t\",\"observations\":[]}");
+        assertEquals(List.of("John Smith", "서울 프로젝트", "Empty", "Last"),
+                read.graph().entities().stream().map(KnowledgeGraph.Entity::name).toList());
+        assertEquals(1, read.graph().relations().size());
+        List<String> skipped = read.skipped();
+        assertEquals(6, skipped.size(), skipped.toString());
+        assertTrue(skipped.get(0).startsWith("line 5: not JSON"), skipped.get(0));
+        assertTrue(skipped.get(1).startsWith("line 6: \"type\" is missing, neither \"entity\" nor \"relation\""), skipped.get(1));
+        assertTrue(skipped.get(2).startsWith("line 7: \"type\" is \"note\""), skipped.get(2));
+        assertTrue(skipped.get(3).contains("\"entityType\" as a string"), skipped.get(3));
+        assertTrue(skipped.get(3).contains("\"observations\":[\"likes tea\"]"), skipped.get(3));
+        assertTrue(skipped.get(4).startsWith("line 9: ") && skipped.get(4).contains("only strings"), skipped.get(4));
+        assertTrue(skipped.get(5).contains("\"to\" as a string and has none"), skipped.get(5));
     }
 }
