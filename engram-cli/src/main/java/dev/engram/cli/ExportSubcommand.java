@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.error.EngramUserException;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.mcp.json.ExportCodec;
 import dev.engram.mcp.profile.servermemory.ServerMemoryData;
 import dev.engram.mcp.profile.servermemory.ServerMemoryProfile;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "export", mixinStandardHelpOptions = true, description = {"Write every memory with its edges and versions as JSON lines.",
+@Command(name = "export", mixinStandardHelpOptions = true, description = {"Write every memory with its edges and versions as JSON lines,",
+        "after a line for each zone that has descriptions or was created on purpose (empty zones too).",
         "--format server-memory writes the zone's entity graph (--zone, else default) as @modelcontextprotocol/server-memory's memory.jsonl.",
         "--format toon writes the zone (--zone, else default) as toon-memory's data.toon."})
 final class ExportSubcommand implements Callable<Integer> {
@@ -42,10 +44,17 @@ final class ExportSubcommand implements Callable<Integer> {
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         AtomicLong count = new AtomicLong();
+        AtomicLong zones = new AtomicLong();
         try (Main.OpenEngine opened = main.openEngine(config);
              Writer w = outFile == null
                      ? new BufferedWriter(new OutputStreamWriter(main.out(), StandardCharsets.UTF_8))
                      : Files.newBufferedWriter(outFile, StandardCharsets.UTF_8)) {
+            // zone lines first: an importer reading in order knows the zones before their memories
+            for (ZoneInfo zone : opened.engine().zoneRecords(config.zone())) {
+                w.write(codec.write(zone));
+                w.write('\n');
+                zones.incrementAndGet();
+            }
             opened.engine().export(config.zone(), record -> {
                 try {
                     w.write(codec.write(record));
@@ -57,7 +66,10 @@ final class ExportSubcommand implements Callable<Integer> {
             });
             w.flush();
         }
-        if (outFile != null) main.err().println("exported " + count.get() + " memories to " + outFile);
+        if (outFile != null) {
+            main.err().println("exported " + count.get() + " memories" + (zones.get() > 0 ? " and " + zones.get() + " zone records" : "")
+                    + " to " + outFile);
+        }
         return 0;
     }
 

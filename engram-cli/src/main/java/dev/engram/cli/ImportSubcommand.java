@@ -7,6 +7,7 @@ import dev.engram.engine.ImportPolicy;
 import dev.engram.engine.ImportResult;
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.error.EngramUserException;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.mcp.json.ExportCodec;
 import dev.engram.mcp.profile.memento.MementoData;
 import dev.engram.mcp.profile.servermemory.KnowledgeGraph;
@@ -28,6 +29,7 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Read JSON lines written by export, all or nothing.",
         "A memory the store holds already keeps its newer state; the other one becomes a version, so nothing is lost.",
+        "A zone line adds the zone, or the descriptions a stored zone lacks (a stored description stays).",
         "--from brain reads mcp-brain-tools' JSONL export or backup JSON (zones as in the file, else --zone).",
         "--from toon reads toon-memory's data.toon and archive.toon from FILE, a project (its .toon-memory/memory) or that folder.",
         "--from memento reads memento-mcp export's JSONL (or --json array) from FILE, or a Memento database with --jdbc URL:",
@@ -72,6 +74,7 @@ final class ImportSubcommand implements Callable<Integer> {
         }
         ExportCodec codec = new ExportCodec(main.renderers().structured(), main.json());
         List<ExportRecord> records = new ArrayList<>();
+        List<ZoneInfo> zones = new ArrayList<>();
         int lineNumber = 0;
         // parse everything first: a bad line then imports nothing, and one importAll call writes the
         // memories before their edges, so an edge may point at a memory later in the file
@@ -80,7 +83,9 @@ final class ImportSubcommand implements Callable<Integer> {
                 lineNumber++;
                 if (line.isBlank()) continue;
                 try {
-                    records.add(codec.read(line));
+                    ExportCodec.Line read = codec.readLine(line);
+                    if (read instanceof ExportCodec.OfZone z) zones.add(z.zone());
+                    else records.add(((ExportCodec.OfMemory) read).record());
                 } catch (IllegalArgumentException | EngramUserException e) {
                     throw new EngramUserException(file + " line " + lineNumber + ": " + e.getMessage()
                             + "; nothing was imported");
@@ -98,7 +103,7 @@ final class ImportSubcommand implements Callable<Integer> {
             }
             throw e;
         }
-        ImportCommand command = new ImportCommand(records, replace ? ImportPolicy.REPLACE : ImportPolicy.KEEP_NEWER, dryRun);
+        ImportCommand command = new ImportCommand(records, replace ? ImportPolicy.REPLACE : ImportPolicy.KEEP_NEWER, dryRun, zones);
         ImportResult result;
         long started = System.nanoTime();
         if (records.size() >= PROGRESS_FROM) {

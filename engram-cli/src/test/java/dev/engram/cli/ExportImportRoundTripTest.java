@@ -89,6 +89,35 @@ class ExportImportRoundTripTest {
     }
 
     @Test
+    void zonesTravelWithTheirDescriptionsDatesAndEvenEmpty() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+        Engine source = engine(clock);
+        source.zoneAdmin().create("work", "업무", "업무 관련 지식 (work knowledge)");
+        clock.advance(java.time.Duration.ofDays(3));
+        source.zoneAdmin().create("emptyzone", null, "A zone with nothing in it");
+        source.entities().create("work", List.of(new dev.engram.engine.graph.EntityDraft("billing", "Component", List.of("Stripe"))),
+                dev.engram.engine.graph.ExistingEntity.SKIP);
+        Path file = dir.resolve("zones.jsonl");
+        assertEquals(0, cli(source).run("export", "--out", file.toString()).exitCode());
+        clock.advance(java.time.Duration.ofDays(5));
+        Engine target = engine(clock);
+        CliRunner.Run imported = cli(target).run("import", file.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        assertEquals(source.zoneAdmin().list(), target.zoneAdmin().list(), "descriptions, empty zones and creation dates");
+        Path again = dir.resolve("again.jsonl");
+        assertEquals(0, cli(target).run("export", "--out", again.toString()).exitCode());
+        assertEquals(Files.readAllLines(file), Files.readAllLines(again));
+        // a store's own description stays: the file only adds what the store lacks
+        Engine described = engine(clock);
+        described.zoneAdmin().create("work", null, "ours");
+        assertEquals(0, cli(described).run("import", file.toString()).exitCode());
+        var work = described.zoneAdmin().list().stream().filter(z -> z.name().equals("work")).findFirst().orElseThrow();
+        assertEquals("ours", work.description());
+        assertEquals("업무", work.shortDescription());
+        assertEquals(Instant.parse("2026-11-29T10:00:00Z"), work.createdAt(), "the earlier creation");
+    }
+
+    @Test
     void mementoCaseFieldsSurviveExportAndImportKoreanIncluded() throws Exception {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
         Engine source = engine(clock);

@@ -90,6 +90,24 @@ class ServerMemoryImportExportTest {
     }
 
     @Test
+    void aLaterFileFillsTheUnknownEntityAnEarlierOneCreatedForARelationEnd() throws Exception {
+        Engine engine = engine();
+        CliRunner cli = cli(engine);
+        Path first = write("first.jsonl", "{\"type\":\"entity\",\"name\":\"John Smith\",\"entityType\":\"person\",\"observations\":[]}\n"
+                + "{\"type\":\"relation\",\"from\":\"John Smith\",\"to\":\"Acme\",\"relationType\":\"works_at\"}");
+        assertTrue(cli.run("import", "--from", "server-memory", first.toString()).err().contains("created 1 entities of type 'unknown'"));
+        Path second = write("second.jsonl", "{\"type\":\"entity\",\"name\":\"Acme\",\"entityType\":\"company\",\"observations\":[\"makes anvils\"]}");
+        CliRunner.Run imported = cli.run("import", "--from", "server-memory", second.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        assertTrue(imported.err().contains("gave 1 entities of type 'unknown'") && imported.err().contains("(0 already there)"),
+                imported.err());
+        var acme = engine.entities().find("default", "Acme").orElseThrow();
+        assertEquals("company", acme.entityType());
+        assertEquals(List.of("makes anvils"), acme.observationTexts());
+        assertEquals(1, engine.entities().read("default").relations().size());
+    }
+
+    @Test
     void aRelationFromAnEntityToItselfIsSkippedAndSaidNotARefusalOfTheFile() throws Exception {
         Engine engine = engine();
         Path file = write("self.jsonl", "{\"type\":\"entity\",\"name\":\"A\",\"entityType\":\"t\",\"observations\":[]}\n"

@@ -281,6 +281,16 @@ public final class Engine {
     }
 
     /**
+     * The records of the zones someone created or described (descriptions, creation and change dates), of one zone or
+     * of all when {@code zone} is null, sorted by name: what an export carries beside the memories, so an empty zone
+     * and a zone's descriptions survive export → import ({@link ImportCommand#zones}).
+     */
+    public java.util.List<dev.engram.memory.ZoneInfo> zoneRecords(String zone) {
+        return store.zoneInfos().stream().filter(z -> zone == null || z.name().equals(zone))
+                .sorted(java.util.Comparator.comparing(dev.engram.memory.ZoneInfo::name)).toList();
+    }
+
+    /**
      * As {@link #export}, without notes and tag words: what a profile's scan of a zone reads (it asks for one
      * memory's notes when it shows them), one mark read per memory cheaper.
      */
@@ -324,14 +334,18 @@ public final class Engine {
      * a record later in the list) under the merge rule of {@link ImportPlan}: nothing stored is lost
      * without {@link ImportPolicy#REPLACE}, and even then the replaced content is kept as a version.
      * All or nothing: a conflict refuses the whole import. A dry run plans the same and writes nothing.
+     * The command's zone records are written in the same transaction ({@link dev.engram.engine.zone.ZoneRecords}).
      * Every importer (CLI, profiles) goes through here, so they all follow the same rule.
      */
     public ImportResult importAll(ImportCommand command) {
         Instant now = clock.instant();
         ImportResult result = store.write(tx -> {
+            // zones first, in the same transaction: a zone record and the zone's memories come in together or not at all
+            dev.engram.engine.zone.ZoneRecords.Outcome zones =
+                    dev.engram.engine.zone.ZoneRecords.write(tx, command.zones(), command.dryRun());
             ImportPlan plan = ImportPlan.of(tx, command.records(), command.policy(), now);
             if (!command.dryRun()) plan.apply(tx);
-            return plan.result(command.dryRun());
+            return plan.result(command.dryRun()).withZones(zones);
         });
         if (!command.dryRun()) index.catchUp();
         return result;

@@ -115,7 +115,7 @@ public final class EntityGraph {
         String z = zone(zone);
         validate(drafts);
         List<Entity> result = store.write(tx -> {
-            List<String> touched = createIn(tx, z, drafts, policy, new int[2]);
+            List<String> touched = createIn(tx, z, drafts, policy, Map.of(), new int[3]);
             View view = View.of(tx);
             return touched.stream().map(id -> load(view, tx.get(id).orElseThrow())).toList();
         });
@@ -123,29 +123,42 @@ public final class EntityGraph {
         return result;
     }
 
+    /** {@link #importGraph(String, List, List, List, boolean)} without carried-over stamps. */
+    public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations, boolean dryRun) {
+        return importGraph(zone, entities, relations, List.of(), dryRun);
+    }
+
     /**
      * A whole graph into {@code zone} in one write, as importers need it: new entities are created,
      * an existing one keeps its type and gains the observations it lacks ({@link ExistingEntity#ADD_OBSERVATIONS}),
      * relations are added with {@link MissingEndpoint#CREATE_UNKNOWN} so a relation to an entity the
-     * graph lacks is kept, not dropped. A relation from an entity to itself, which server-memory and
+     * graph lacks is kept, not dropped. A placeholder such a relation created earlier (type {@value #UNKNOWN_TYPE},
+     * no observations) is filled by the draft of that name: it takes the draft's type and interval, and is
+     * counted in {@link ImportSummary#placeholdersFilled}, so importing per-zone files one after another ends
+     * with the real entities, whatever the order. {@code stamps} (by entity name) are set on the entities this
+     * import creates or fills, never on one the store held already; an observation's own stamps are set on the
+     * observation this import adds. A relation from an entity to itself, which server-memory and
      * brain-tools store but Engram's edges cannot hold, is skipped and counted rather than refusing the
      * file. Nothing is written when any part is refused; a dry run checks and counts the same and writes nothing.
      */
-    public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations, boolean dryRun) {
+    public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations,
+                                     List<Restored> stamps, boolean dryRun) {
         String z = zone(zone);
         validate(entities);
+        Map<String, Restored> byName = new LinkedHashMap<>();
+        for (Restored r : stamps) byName.putIfAbsent(r.name(), r);
         List<RelationDraft> kept = relations.stream().filter(d -> !selfRelation(d, z)).toList();
         int selfSkipped = relations.size() - kept.size();
         validateRelations(kept);
         ImportSummary summary;
         try {
             summary = store.write(tx -> {
-                int[] counts = new int[2];
-                List<String> touched = createIn(tx, z, entities, ExistingEntity.ADD_OBSERVATIONS, counts);
+                int[] counts = new int[3];
+                List<String> touched = createIn(tx, z, entities, ExistingEntity.ADD_OBSERVATIONS, byName, counts);
                 int[] placeholders = new int[1];
                 int related = relateIn(tx, z, kept, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
-                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0], counts[1], related, placeholders[0],
-                        selfSkipped);
+                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0] - counts[2], counts[1], related,
+                        placeholders[0], selfSkipped, counts[2]);
                 if (dryRun) throw new DryRun(s);
                 return s;
             });
@@ -156,9 +169,17 @@ public final class EntityGraph {
         return summary;
     }
 
-    /** What {@link #importGraph} did (or, in a dry run, would do). */
+    /**
+     * What {@link #importGraph} did (or, in a dry run, would do). {@code placeholders}: entities created for
+     * relation ends the graph lacked; {@code placeholdersFilled}: such entities, from an earlier import, that
+     * this one's drafts made real (counted neither as created nor as existing).
+     */
     public record ImportSummary(int entitiesCreated, int entitiesExisting, int observationsAdded, int relationsCreated,
-                                int placeholders, int selfRelationsSkipped) {
+                                int placeholders, int selfRelationsSkipped, int placeholdersFilled) {
+        public ImportSummary(int entitiesCreated, int entitiesExisting, int observationsAdded, int relationsCreated,
+                             int placeholders, int selfRelationsSkipped) {
+            this(entitiesCreated, entitiesExisting, observationsAdded, relationsCreated, placeholders, selfRelationsSkipped, 0);
+        }
     }
 
     private static boolean selfRelation(RelationDraft d, String zone) {
@@ -194,36 +215,78 @@ public final class EntityGraph {
         }
     }
 
-    /** Creates or merges each draft; returns the ids of the entities it returns, counts[0] += created, counts[1] += observations added. */
-    private List<String> createIn(StoreTransaction tx, String z, List<EntityDraft> drafts, ExistingEntity policy, int[] counts) {
+    /**
+     * Creates or merges each draft; returns the ids of the entities it returns, counts[0] += created, counts[1] +=
+     * observations added, counts[2] += placeholders filled (only under {@link ExistingEntity#ADD_OBSERVATIONS}).
+     * {@code stamps} by entity name: set on the entities created or filled, and on the observations added.
+     */
+    private List<String> createIn(StoreTransaction tx, String z, List<EntityDraft> drafts, ExistingEntity policy,
+                                  Map<String, Restored> stamps, int[] counts) {
         Map<String, Memory> touched = new LinkedHashMap<>();
         for (EntityDraft d : drafts) {
             Optional<Memory> existing = entityNamed(tx, z, d.name());
+            Restored stamp = stamps.get(d.name());
+            Map<String, Restored> observationStamps = new LinkedHashMap<>();
+            if (stamp != null) stamp.observations().forEach(o -> observationStamps.putIfAbsent(o.name(), o));
+            boolean ownStamps;
+            Memory m;
             if (existing.isPresent()) {
-                Memory m = existing.get();
+                m = existing.get();
                 if (policy == ExistingEntity.SKIP) continue;
-                if (policy == ExistingEntity.MERGE) {
+                // an import's relation end, made real by the draft the same or a later import brings
+                boolean fill = policy == ExistingEntity.ADD_OBSERVATIONS && isPlaceholder(tx, m) && !bare(d);
+                if (policy == ExistingEntity.MERGE || fill) {
                     Memory.Builder b = m.toBuilder().entityType(d.entityType()).content(entityContent(d.name(), d.entityType()));
                     if (d.reviewIntervalDays() != null) b.reviewIntervalDays(d.reviewIntervalDays());
                     if (d.relevance() != null) b.relevance(d.relevance());
                     m = b.updatedAt(clock.instant()).build();
                     tx.update(m);
                 }
-                counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays()).size();
-                touched.put(m.id(), m);
+                if (fill) counts[2]++;
+                ownStamps = fill;
             } else {
                 Memory revived = revived(tx, z, d);
-                Memory created = revived != null ? revived : insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
+                m = revived != null ? revived : insertEntity(tx, z, d.name(), d.entityType(), d.reviewIntervalDays());
                 if (d.relevance() != null) {
-                    created = created.toBuilder().relevance(d.relevance()).build();
-                    tx.update(created);
+                    m = m.toBuilder().relevance(d.relevance()).build();
+                    tx.update(m);
                 }
                 counts[0]++;
-                counts[1] += addObservations(tx, created, d.observations(), d.reviewIntervalDays()).size();
-                touched.put(created.id(), created);
+                ownStamps = true;
             }
+            counts[1] += addObservations(tx, m, d.observations(), d.reviewIntervalDays(), null, observationStamps).size();
+            // after the observations, which mark the entity written now: the file's last write wins
+            if (ownStamps && stamp != null) tx.update(stamped(tx.get(m.id()).orElseThrow().toBuilder(), stamp).build());
+            touched.put(m.id(), m);
         }
         return List.copyOf(touched.keySet());
+    }
+
+    /**
+     * What an import creates for a relation end the graph lacks ({@link MissingEndpoint#CREATE_UNKNOWN}): type
+     * {@value #UNKNOWN_TYPE} and no observation. Taking a type from a draft loses nothing of it.
+     */
+    private static boolean isPlaceholder(StoreTransaction tx, Memory entity) {
+        return UNKNOWN_TYPE.equals(entity.entityType()) && observationsOf(View.of(tx), entity.id()).isEmpty();
+    }
+
+    /** A draft that says no more than a placeholder does. */
+    private static boolean bare(EntityDraft d) {
+        return UNKNOWN_TYPE.equals(d.entityType()) && d.observations().isEmpty();
+    }
+
+    /** The carried-over stamps on a memory being written; relevance clamped, negative counts read as 0. */
+    private static Memory.Builder stamped(Memory.Builder b, Restored r) {
+        if (r.relevance() != null && !r.relevance().isNaN()) {
+            b.relevance(Math.max(MIN_RELEVANCE, Math.min(MAX_RELEVANCE, r.relevance())));
+        }
+        if (r.verifyCount() != null) b.verifyCount(Math.max(0, r.verifyCount()));
+        if (r.lastVerifiedAt() != null) b.lastVerifiedAt(r.lastVerifiedAt());
+        if (r.readCount() != null) b.accessCount(Math.max(0, r.readCount()));
+        if (r.lastReadAt() != null) b.lastAccessedAt(r.lastReadAt());
+        if (r.lastWriteAt() != null) b.updatedAt(r.lastWriteAt());
+        if (r.reviewIntervalDays() != null) b.reviewIntervalDays(Freshness.checkedInterval("reviewInterval", r.reviewIntervalDays()));
+        return b;
     }
 
     /** {@link #addObservations(String, List)} for one entity. */
@@ -263,7 +326,8 @@ public final class EntityGraph {
             for (ObservationDraft d : drafts) {
                 Memory entity = entityNamed(tx, z, d.entityName()).orElseThrow(() -> notFound(d.entityName(), z));
                 List<String> rewritten = new ArrayList<>();
-                List<String> added = addObservations(tx, entity, d.texts(), reviewIntervalDays, rewriteHeld ? rewritten : null);
+                List<String> added = addObservations(tx, entity, d.texts(), reviewIntervalDays, rewriteHeld ? rewritten : null,
+                        Map.of());
                 out.add(new Added(d.entityName(), added, rewritten));
             }
             return out;
@@ -463,15 +527,7 @@ public final class EntityGraph {
             for (Restored r : items) {
                 Optional<Memory> found = entityNamed(tx, z, r.name());
                 if (found.isEmpty()) continue;
-                Memory.Builder b = found.get().toBuilder();
-                if (r.relevance() != null && !r.relevance().isNaN()) {
-                    b.relevance(Math.max(MIN_RELEVANCE, Math.min(MAX_RELEVANCE, r.relevance())));
-                }
-                if (r.verifyCount() != null) b.verifyCount(Math.max(0, r.verifyCount()));
-                if (r.lastVerifiedAt() != null) b.lastVerifiedAt(r.lastVerifiedAt());
-                if (r.readCount() != null) b.accessCount(Math.max(0, r.readCount()));
-                if (r.lastReadAt() != null) b.lastAccessedAt(r.lastReadAt());
-                tx.update(b.build());
+                tx.update(stamped(found.get().toBuilder(), r).build());
                 set++;
             }
             return set;
@@ -718,17 +774,14 @@ public final class EntityGraph {
         return m;
     }
 
-    /** Adds the texts {@code entity} lacks (each once), in order, with this review interval (null: default); returns them. */
-    private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts, Integer reviewIntervalDays) {
-        return addObservations(tx, entity, texts, reviewIntervalDays, null);
-    }
-
     /**
-     * As above; with {@code rewritten} not null, a text the entity held before this call is saved again
-     * (last write now, this review interval when one is given) and listed there, each once.
+     * Adds the texts {@code entity} lacks (each once), in order, with this review interval (null: default) and the
+     * stamps an importer carried for the text, if any ({@code stamps} by text); returns them. With {@code rewritten}
+     * not null, a text the entity held before this call is saved again (last write now, this review interval when
+     * one is given) and listed there, each once.
      */
     private List<String> addObservations(StoreTransaction tx, Memory entity, List<String> texts, Integer reviewIntervalDays,
-                                         List<String> rewritten) {
+                                         List<String> rewritten, Map<String, Restored> stamps) {
         Map<String, Memory> before = new LinkedHashMap<>();
         observationsOf(View.of(tx), entity.id()).forEach(o -> before.putIfAbsent(o.content(), o));
         Set<String> held = new HashSet<>(before.keySet());
@@ -746,10 +799,12 @@ public final class EntityGraph {
             // name ("<entity>: <text>") is derived when shown, so an entity may be called "A: b" beside A's "b"
             String keyText = entity.name() + OBSERVATION_NAME_SEPARATOR + text;
             Instant t = stamp();
-            Memory o = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), keyText)).zone(entity.zone())
+            Memory.Builder b = Memory.builder().id(ids.get()).key(freeKey(tx, entity.zone(), keyText)).zone(entity.zone())
                     .type(MemoryType.FACT).content(text).entityType(OBSERVATION_TYPE).quality(0.5)
                     .origin(Origin.AGENT).session(session).branch(branch).createdAt(t).updatedAt(t)
-                    .reviewIntervalDays(reviewIntervalDays != null ? reviewIntervalDays : Memory.DEFAULT_REVIEW_INTERVAL_DAYS).build();
+                    .reviewIntervalDays(reviewIntervalDays != null ? reviewIntervalDays : Memory.DEFAULT_REVIEW_INTERVAL_DAYS);
+            Restored stamp = stamps.get(text);
+            Memory o = (stamp == null ? b : stamped(b, stamp)).build();
             tx.insert(o);
             tx.addEdge(new Edge(o.id(), entity.id(), EdgeType.OBSERVATION_OF, null, t));
             added.add(text);

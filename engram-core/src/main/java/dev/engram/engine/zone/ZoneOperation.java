@@ -110,6 +110,29 @@ public final class ZoneOperation {
         });
     }
 
+    /**
+     * An importer's zone record: these descriptions, and the dates the other system kept (null: now). The default
+     * zone may have one; the name is checked as {@link #create} checks it.
+     */
+    public ZoneInfo record(String name, String shortDescription, String description, Instant createdAt, Instant updatedAt) {
+        String z = z(name);
+        Instant now = clock.instant();
+        Instant created = createdAt != null ? createdAt : now;
+        return new ZoneInfo(z, blankToNull(shortDescription), blankToNull(description), created,
+                updatedAt != null ? updatedAt : created.isAfter(now) ? created : now);
+    }
+
+    private static String z(String name) {
+        String z = MemoryRules.zone("name", name);
+        return z.equals(MemoryRules.DEFAULT_ZONE) ? z : MemoryRules.newZone("name", z);
+    }
+
+    /** Zone records in one write under {@link ZoneRecords}' rule (a stored description stays); a dry run writes nothing. */
+    public ZoneRecords.Outcome importZones(List<ZoneInfo> zones, boolean dryRun) {
+        if (zones.isEmpty()) return ZoneRecords.Outcome.NONE;
+        return store.write(tx -> ZoneRecords.write(tx, zones, dryRun));
+    }
+
     /** Every zone, sorted, default first, with its descriptions and counts. */
     public List<ZoneSummary> list() {
         Map<String, int[]> counts = new HashMap<>();

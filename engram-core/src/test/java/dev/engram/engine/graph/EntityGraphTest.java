@@ -303,6 +303,58 @@ class EntityGraphTest {
     }
 
     @Test
+    void aLaterImportFillsThePlaceholderAnEarlierOneCreatedForARelationEnd() {
+        // per-zone files imported one after another: the first names work/billing only as a relation end
+        graph.importGraph("default", List.of(draft("iaptic-server", "Project")),
+                List.of(new RelationDraft("default", "iaptic-server", "work", "billing", "contains")), false);
+        Memory placeholder = graph.find("work", "billing").orElseThrow().memory();
+        assertEquals(EntityGraph.UNKNOWN_TYPE, placeholder.entityType());
+        clock.advance(Duration.ofMinutes(1));
+        EntityGraph.ImportSummary s = graph.importGraph("work",
+                List.of(new EntityDraft("billing", "Component", List.of("handles Stripe webhooks"), 14)), List.of(),
+                List.of(new Restored("billing", 3.0, 1, java.time.Instant.parse("2026-11-20T00:00:00Z"), 3L, null)), false);
+        assertEquals(1, s.placeholdersFilled(), s.toString());
+        assertEquals(0, s.entitiesCreated());
+        assertEquals(0, s.entitiesExisting(), "a filled placeholder is not counted as an entity the store held");
+        Entity billing = graph.find("work", "billing").orElseThrow();
+        assertEquals(placeholder.id(), billing.id(), "the same memory: its relations stay");
+        assertEquals("Component", billing.entityType());
+        assertEquals("billing (Component)", billing.memory().content());
+        assertEquals(14, billing.memory().reviewIntervalDays());
+        assertEquals(List.of("handles Stripe webhooks"), billing.observationTexts());
+        assertEquals(3.0, billing.memory().relevance(), 1e-9, "the file's stamps go to the filled entity");
+        assertEquals(java.time.Instant.parse("2026-11-20T00:00:00Z"), billing.memory().lastVerifiedAt());
+        assertEquals(3, billing.memory().accessCount());
+        assertEquals(1, graph.read("work").relations().size());
+        // an entity with a type of its own is no placeholder: it keeps its type and stamps
+        graph.importGraph("work", List.of(draft("ledger", "Component")), List.of(), false);
+        EntityGraph.ImportSummary again = graph.importGraph("work", List.of(draft("ledger", "Database")), List.of(),
+                List.of(new Restored("ledger", 9.0, null, null, null, null)), false);
+        assertEquals(0, again.placeholdersFilled());
+        assertEquals("Component", graph.find("work", "ledger").orElseThrow().entityType());
+        assertEquals(1.0, graph.find("work", "ledger").orElseThrow().memory().relevance(), 1e-9);
+    }
+
+    @Test
+    void anImportKeepsEachObservationsOwnStampsAndTheEntitysLastWrite() {
+        java.time.Instant written = java.time.Instant.parse("2026-11-11T00:00:00Z");
+        java.time.Instant verified = java.time.Instant.parse("2026-11-01T00:00:00Z");
+        Restored obs = new Restored("uses TypeScript", null, 2, verified, 4L, null, written, 7, List.of());
+        Restored entity = new Restored("iaptic-server", null, null, null, null, null, written, null, List.of(obs));
+        graph.importGraph("default", List.of(new EntityDraft("iaptic-server", "Project", List.of("uses TypeScript", "plain"), 30)),
+                List.of(), List.of(entity), false);
+        Entity e = graph.find("default", "iaptic-server").orElseThrow();
+        assertEquals(written, e.memory().updatedAt(), "lastWrite is kept");
+        assertEquals(30, e.memory().reviewIntervalDays());
+        Memory typescript = e.observations().get(0);
+        assertEquals(7, typescript.reviewIntervalDays(), "the observation's own interval, not its entity's");
+        assertEquals(verified, typescript.lastVerifiedAt());
+        assertEquals(2, typescript.verifyCount());
+        assertEquals(written, typescript.updatedAt());
+        assertEquals(30, e.observations().get(1).reviewIntervalDays(), "without stamps of its own: the entity's interval");
+    }
+
+    @Test
     void anEntityMayBeNamedLikeAnotherEntitysObservation() {
         // server-memory and brain-tools both allow it; observations have no display name of their own
         graph.create("default", List.of(draft("A", "t", "b: c")), ExistingEntity.SKIP);

@@ -9,8 +9,14 @@ import java.util.function.Consumer;
 public interface ExportSource {
     void export(String zone, Consumer<String> line);
 
-    /** The engine's export in the line format of {@code engram export}; a guarded engine exports what its caller may read. */
+    /**
+     * The engine's export in the line format of {@code engram export} (zone lines, then memory lines); a guarded engine
+     * exports what its caller may read.
+     */
     static ExportSource of(Engine engine, ExportCodec codec) {
-        return (zone, line) -> engine.export(zone, record -> line.accept(codec.write(record)));
+        return (zone, line) -> {
+            engine.zoneRecords(zone).forEach(z -> line.accept(codec.write(z)));
+            engine.export(zone, record -> line.accept(codec.write(record)));
+        };
     }
 }

@@ -10,6 +10,7 @@ import dev.engram.memory.MemoryRules;
 import dev.engram.memory.MemoryStatus;
 import dev.engram.memory.MemoryVersion;
 import dev.engram.memory.Origin;
+import dev.engram.memory.ZoneInfo;
 import dev.engram.mcp.profile.TypeAliases;
 import dev.engram.mcp.profile.nativeprofile.StructuredRenderer;
 import java.time.Instant;
@@ -23,8 +24,13 @@ import java.util.Map;
 /**
  * The export line format: one JSON object per memory with every field (as {@link
  * StructuredRenderer#memory}), its outgoing {@code edges} and its {@code versions}, and when it has any its
- * {@code notes} (name → text) and {@code tag_words} (hashed tag → the word it stands for). Reading is the
- * exact inverse of writing, so export → import → export reproduces the same lines.
+ * {@code notes} (name → text) and {@code tag_words} (hashed tag → the word it stands for). Zone lines
+ * ({@code {"record":"zone","name":…,"short_description":…,"description":…,"created_at":…,"updated_at":…}}, the
+ * descriptions only when set) come before the memory lines and carry what a zone says about itself, so an empty
+ * zone and a zone's descriptions survive a round trip. The format grows only by additions: a field a later
+ * Engram added is optional when read (older lines lack it), and a line without {@code record} is a memory, so
+ * every older export still reads. Reading is the exact inverse of writing, so export → import → export
+ * reproduces the same lines.
  */
 public final class ExportCodec {
     private final StructuredRenderer structured;
@@ -33,6 +39,30 @@ public final class ExportCodec {
     public ExportCodec(StructuredRenderer structured, JsonText json) {
         this.structured = structured;
         this.json = json;
+    }
+
+    /** What a line holds: a memory's record or a zone's. */
+    public sealed interface Line permits OfMemory, OfZone {
+    }
+
+    public record OfMemory(ExportRecord record) implements Line {
+    }
+
+    public record OfZone(ZoneInfo zone) implements Line {
+    }
+
+    /** The {@code record} value of a zone line (memory lines have no {@code record} field). */
+    static final String ZONE_RECORD = "zone";
+
+    public String write(ZoneInfo zone) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("record", ZONE_RECORD);
+        line.put("name", zone.name());
+        if (zone.shortDescription() != null) line.put("short_description", zone.shortDescription());
+        if (zone.description() != null) line.put("description", zone.description());
+        line.put("created_at", zone.createdAt().toString());
+        line.put("updated_at", zone.updatedAt().toString());
+        return json.write(line);
     }
 
     public String write(ExportRecord record) {
@@ -52,14 +82,33 @@ public final class ExportCodec {
         return json.write(line);
     }
 
-    /** Parses one line; a malformed line throws InvalidArgumentException naming the field. */
+    /** Parses a memory line; a zone line or a malformed line throws InvalidArgumentException naming the field. */
     public ExportRecord read(String line) {
+        if (readLine(line) instanceof OfMemory m) return m.record();
+        throw new InvalidArgumentException("record", "is a zone line; only memory lines are read here");
+    }
+
+    /** Parses a memory or a zone line; a malformed line throws InvalidArgumentException naming the field. */
+    public Line readLine(String line) {
         Map<String, Object> m;
         try {
             m = json.readObject(line);
         } catch (IllegalArgumentException e) {
             throw new InvalidArgumentException("line", e.getMessage());
         }
+        String kind = optText(m, "record");
+        if (kind == null) return new OfMemory(memory(m));
+        if (kind.equals(ZONE_RECORD)) {
+            String name = text(m, "name");
+            if (name.isBlank()) throw new InvalidArgumentException("name", "is blank; a zone line names its zone");
+            return new OfZone(new ZoneInfo(MemoryRules.zone("name", name), optText(m, "short_description"),
+                    optText(m, "description"), instant(m, "created_at"), instant(m, "updated_at")));
+        }
+        throw new InvalidArgumentException("record", MemoryRules.shown(kind) + " is not a line this Engram reads"
+                + " (zone lines say \"zone\", memory lines have no record field); a newer Engram wrote it?");
+    }
+
+    private ExportRecord memory(Map<String, Object> m) {
         Memory memory = Memory.builder()
                 .id(text(m, "id")).key(text(m, "key")).name(optText(m, "name")).zone(text(m, "zone"))
                 .type(TypeAliases.TOON_MEMORY.parse("type", text(m, "type"))).entityType(optText(m, "entity_type"))

@@ -55,6 +55,27 @@ class ExportCodecTest {
     }
 
     @Test
+    void aZoneLineReadsBackAsItsRecordAndIsNoMemory() {
+        for (dev.engram.memory.ZoneInfo z : List.of(
+                new dev.engram.memory.ZoneInfo("work", "업무", "업무 관련 지식", Instant.parse("2026-10-18T14:45:54.266Z"),
+                        Instant.parse("2026-12-04T14:45:54.266Z")),
+                new dev.engram.memory.ZoneInfo("emptyzone", null, null, Instant.parse("2026-01-01T00:00:00Z"),
+                        Instant.parse("2026-01-01T00:00:00Z")))) {
+            String line = codec.write(z);
+            assertTrue(line.startsWith("{\"record\":\"zone\",\"name\":\"" + z.name() + "\""), line);
+            assertEquals(new ExportCodec.OfZone(z), codec.readLine(line));
+            assertEquals(line, codec.write(((ExportCodec.OfZone) codec.readLine(line)).zone()));
+            assertTrue(assertThrows(InvalidArgumentException.class, () -> codec.read(line)).getMessage().contains("zone line"));
+        }
+        assertEquals(new ExportCodec.OfMemory(full()), codec.readLine(codec.write(full())), "a line without record is a memory");
+        String future = "{\"record\":\"topic\",\"name\":\"x\"}";
+        assertTrue(assertThrows(InvalidArgumentException.class, () -> codec.readLine(future)).getMessage().contains("'topic'"),
+                "a kind of line this Engram does not know is refused, not mistaken for a memory");
+        assertThrows(InvalidArgumentException.class, () -> codec.readLine("{\"record\":\"zone\",\"name\":\"Bad Zone\","
+                + "\"created_at\":\"2026-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\"}"));
+    }
+
+    @Test
     void aLineWrittenBeforeTheWidenedModelStillReads() {
         String old = codec.write(minimal()).replace("\"verify_count\":0,", "").replace("\"relevance\":1.0,", "\"tier\":\"hot\",");
         assertTrue(old.contains("\"tier\":\"hot\"") && !old.contains("relevance"), old);

@@ -82,7 +82,8 @@ public final class StructuredRenderer {
                         .put("outcome", l.outcome().wireName()).put("detail", l.detail().isEmpty() ? null : l.detail()).map())
                 .toList();
         return new Fields().put("dry_run", r.dryRun()).put("counts", counts.map())
-                .put("versions_added", r.versionsAdded()).put("edges_added", r.edgesAdded()).put("edges_dropped", r.edgesDropped()).put("changes", changes).map();
+                .put("versions_added", r.versionsAdded()).put("edges_added", r.edgesAdded()).put("edges_dropped", r.edgesDropped())
+                .put("zones_created", r.zones().created()).put("zones_completed", r.zones().completed()).put("changes", changes).map();
     }
 
     public Map<String, Object> amend(AmendResult r) {

@@ -129,6 +129,10 @@ public final class TextRenderer implements ResultCost {
             if (outcome != ImportOutcome.CONFLICT || n > 0) sb.append(outcome.label()).append(' ').append(n).append(", ");
         });
         sb.append("versions added ").append(r.versionsAdded()).append(", edges added ").append(r.edgesAdded());
+        if (!r.zones().created().isEmpty()) sb.append(", zones created ").append(String.join(" ", r.zones().created()));
+        if (!r.zones().completed().isEmpty()) {
+            sb.append(", zones given the file's descriptions or earlier creation ").append(String.join(" ", r.zones().completed()));
+        }
         if (r.edgesDropped() > 0) {
             sb.append("; ").append(r.edgesDropped()).append(r.edgesDropped() == 1 ? " edge" : " edges")
                     .append(" left out: the other end is in neither the file nor the store");

@@ -78,6 +78,8 @@ public final class ServerMemoryData {
                 + s.observationsAdded() + " observations, " + s.relationsCreated() + " relations"
                 + (s.placeholders() > 0 ? ", and created " + s.placeholders()
                 + " entities of type 'unknown' that relations named but the file did not hold" : "")
+                + (s.placeholdersFilled() > 0 ? ", and gave " + s.placeholdersFilled() + " entities of type 'unknown' (created"
+                + " earlier for a relation's end) the file's type and observations" : "")
                 + (s.selfRelationsSkipped() > 0 ? "; skipped " + s.selfRelationsSkipped()
                 + " relation(s) from an entity to itself (Engram's relations join two different entities)" : "")
                 + (notes.isEmpty() ? "" : "; " + String.join("; ", notes));

@@ -124,7 +124,10 @@ public final class ToonBackups {
         }
     }
 
-    /** Every line of a plain backup (or any `engram export` file); a bad line fails the whole read, naming it. */
+    /**
+     * Every memory line of a plain backup (or any `engram export` file; its zone lines are passed over: a restore
+     * brings memories back); a bad line fails the whole read, naming it.
+     */
     public static List<ExportRecord> read(Path file, ExportCodec codec) {
         return read(file, codec, null);
     }
@@ -157,7 +160,7 @@ public final class ToonBackups {
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;
             try {
-                out.add(codec.read(lines[i]));
+                if (codec.readLine(lines[i]) instanceof ExportCodec.OfMemory m) out.add(m.record());
             } catch (RuntimeException e) {
                 throw new EngramUserException(file + " line " + (i + 1) + ": " + e.getMessage() + "; nothing was restored");
             }

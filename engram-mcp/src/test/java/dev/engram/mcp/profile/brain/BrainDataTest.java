@@ -79,6 +79,96 @@ class BrainDataTest {
     }
 
     @Test
+    void perZoneFilesImportedOneAfterAnotherEndWithTheRealEntity() {
+        // admin-cli export, one zone per file: default.jsonl names work/billing only as a relation end
+        String defaultZone = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"iaptic-server\",\"entityType\":\"Project\",\"zone\":\"default\"}",
+                "{\"type\":\"relation\",\"from\":\"iaptic-server\",\"fromZone\":\"default\",\"to\":\"billing\",\"toZone\":\"work\",\"relationType\":\"contains\"}");
+        String work = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"billing\",\"entityType\":\"Component\",\"zone\":\"work\",\"reviewInterval\":14,"
+                        + "\"verifiedAt\":\"2026-12-04T14:45:54.266Z\",\"readCount\":3,\"relevanceScore\":2,\"lastWrite\":\"2026-12-04T14:45:54.266Z\"}",
+                "{\"type\":\"entity\",\"name\":\"billing: handles Stripe webhooks\",\"entityType\":\"observation\",\"zone\":\"work\"}",
+                "{\"type\":\"relation\",\"from\":\"iaptic-server\",\"fromZone\":\"default\",\"to\":\"billing\",\"toZone\":\"work\",\"relationType\":\"contains\"}");
+        BrainData.Summary first = BrainData.importInto(engine, BrainData.parse(defaultZone, "default", json), false);
+        assertEquals(1, first.placeholders(), first.describe(false));
+        BrainData.Summary dry = BrainData.importInto(engine, BrainData.parse(work, "default", json), true);
+        assertTrue(dry.describe(true).contains("1 placeholders filled"), dry.describe(true));
+        assertEquals("unknown", engine.entities().find("work", "billing").orElseThrow().entityType(), "a dry run writes nothing");
+        BrainData.Summary second = BrainData.importInto(engine, BrainData.parse(work, "default", json), false);
+        assertTrue(second.describe(false).contains("0 new entities, 0 existing") && second.describe(false).contains("1 placeholders filled"),
+                second.describe(false));
+        var billing = engine.entities().find("work", "billing").orElseThrow();
+        assertEquals("Component", billing.entityType());
+        assertEquals(14, billing.memory().reviewIntervalDays());
+        assertEquals(java.time.Instant.parse("2026-12-04T14:45:54.266Z"), billing.memory().lastVerifiedAt());
+        assertEquals(3, billing.memory().accessCount());
+        assertEquals(2.0, billing.memory().relevance(), 1e-9);
+        assertEquals(List.of("handles Stripe webhooks"), billing.observationTexts());
+        assertEquals(List.of(new Relation("default", "iaptic-server", "work", "billing", "contains")),
+                engine.entities().read("work").relations());
+    }
+
+    @Test
+    void everyFieldTheFileHoldsIsKept() {
+        String backup = """
+                {"entities": [
+                  {"type": "entity", "name": "iaptic-server", "entityType": "Project", "zone": "default", "reviewInterval": 30,
+                   "lastWrite": "2026-11-20T00:00:00.000Z", "verifiedAt": "2026-11-21T00:00:00.000Z"},
+                  {"type": "entity", "name": "iaptic-server: uses TypeScript", "entityType": "observation", "zone": "default",
+                   "reviewInterval": 7, "verifiedAt": "2026-11-01T00:00:00.000Z", "verifyCount": 1, "lastWrite": "2026-11-01T00:00:00.000Z"},
+                  {"type": "entity", "name": "Legacy Thing", "entityType": "Concept", "observations": ["old"], "isImportant": true},
+                  {"type": "entity", "name": "Plain Thing", "entityType": "Concept", "isImportant": false}
+                 ],
+                 "relations": [{"type": "relation", "from": "iaptic-server: uses TypeScript", "fromZone": "default",
+                   "to": "iaptic-server", "toZone": "default", "relationType": "is_observation_of"}],
+                 "zones": [
+                   {"name": "default", "description": "Default knowledge zone", "createdAt": "2026-08-29T14:45:54.266Z",
+                    "lastModified": "2026-12-06T14:45:54.266Z"},
+                   {"name": "emptyzone", "description": "A zone with nothing in it", "createdAt": "2026-11-27T14:45:54.266Z",
+                    "lastModified": "2026-11-28T14:45:54.266Z"}]}""";
+        BrainData.importInto(engine, BrainData.parse(backup, "default", json), false);
+        var iaptic = engine.entities().find("default", "iaptic-server").orElseThrow();
+        assertEquals(java.time.Instant.parse("2026-11-20T00:00:00Z"), iaptic.memory().updatedAt(), "lastWrite: daysSinceLastWrite counts from it");
+        assertEquals(30, iaptic.memory().reviewIntervalDays());
+        var typescript = iaptic.observations().get(0);
+        assertEquals(7, typescript.reviewIntervalDays(), "the observation's own interval, not its entity's 30");
+        assertEquals(java.time.Instant.parse("2026-11-01T00:00:00Z"), typescript.lastVerifiedAt(), "and its own review clock");
+        assertEquals(1, typescript.verifyCount());
+        assertEquals(10, engine.entities().find("default", "Legacy Thing").orElseThrow().memory().relevance(), 1e-9,
+                "the old format's isImportant is relevance 10, as json-to-es reads it");
+        assertEquals(1, engine.entities().find("default", "Plain Thing").orElseThrow().memory().relevance(), 1e-9);
+        var zones = engine.zoneAdmin().list();
+        var dflt = zones.stream().filter(z -> z.name().equals("default")).findFirst().orElseThrow();
+        assertEquals("Default knowledge zone", dflt.description());
+        assertEquals(java.time.Instant.parse("2026-08-29T14:45:54.266Z"), dflt.createdAt());
+        var empty = zones.stream().filter(z -> z.name().equals("emptyzone")).findFirst().orElseThrow();
+        assertEquals("A zone with nothing in it", empty.description());
+        assertEquals(java.time.Instant.parse("2026-11-27T14:45:54.266Z"), empty.createdAt());
+        assertEquals(java.time.Instant.parse("2026-11-28T14:45:54.266Z"), empty.updatedAt());
+    }
+
+    @Test
+    void aZoneNameEngramCannotHoldIsMappedAndTheOriginalKept() {
+        String file = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"K1\",\"entityType\":\"T\",\"zone\":\"개인\",\"observations\":[]}",
+                "{\"type\":\"entity\",\"name\":\"W1\",\"entityType\":\"T\",\"zone\":\"Work\",\"observations\":[]}",
+                "{\"type\":\"relation\",\"from\":\"W1\",\"fromZone\":\"Work\",\"to\":\"K1\",\"toZone\":\"개인\",\"relationType\":\"knows\"}");
+        BrainData.Parsed parsed = BrainData.parse(file, "default", json);
+        BrainData.Summary s = BrainData.importInto(engine, parsed, false);
+        String mapped = engine.zoneAdmin().list().stream().map(z -> z.name()).filter(n -> n.startsWith("zone-")).findFirst()
+                .orElseThrow(() -> new AssertionError(s.describe(false)));
+        assertTrue(mapped.matches("zone-[0-9a-f]{6}"), mapped);
+        Engine other = TestEngines.inMemory(Clock.systemUTC());
+        BrainData.importInto(other, BrainData.parse(file, "default", json), false);
+        assertTrue(other.entities().find(mapped, "K1").isPresent(), "the same name, the same zone");
+        assertTrue(s.describe(false).contains("zone '개인' became '" + mapped + "'"), s.describe(false));
+        assertTrue(engine.entities().find(mapped, "K1").isPresent());
+        assertEquals(List.of(new Relation("work", "W1", mapped, "K1", "knows")), engine.entities().read("work").relations());
+        var zone = engine.zoneAdmin().list().stream().filter(z -> z.name().equals(mapped)).findFirst().orElseThrow();
+        assertEquals("개인", zone.shortDescription(), "the original name stays readable");
+    }
+
+    @Test
     void malformedFilesAreRefusedNamingTheLine() {
         var e = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"type\":\"entity\",\"name\":\"a\"}\nnot json", "default", json));
         assertTrue(e.getMessage().startsWith("line 2:"), e.getMessage());
