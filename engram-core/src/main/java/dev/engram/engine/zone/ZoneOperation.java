@@ -73,10 +73,7 @@ public final class ZoneOperation {
 
     /** Creates a zone; the default zone and a zone that has descriptions already are refused. */
     public ZoneInfo create(String name, String shortDescription, String description) {
-        String z = MemoryRules.newZone("name", name);
-        if (z.equals(MemoryRules.DEFAULT_ZONE)) {
-            throw new InvalidArgumentException("name", "'default' always exists; choose another zone name");
-        }
+        String z = creatable(name);
         Instant now = clock.instant();
         return store.write(tx -> {
             if (tx.zoneInfo(z).isPresent()) {
@@ -88,16 +85,22 @@ public final class ZoneOperation {
         });
     }
 
+    /** A name a zone may be created under: valid, and not the default zone, which always exists. */
+    private static String creatable(String name) {
+        String z = MemoryRules.newZone("name", name);
+        if (z.equals(MemoryRules.DEFAULT_ZONE)) {
+            throw new InvalidArgumentException("name", "'default' always exists; choose another zone name");
+        }
+        return z;
+    }
+
     /**
      * Creates the zone, or describes again one that exists (brain-tools' create_zone upserts its zone
      * metadata): a description sent replaces the one there, one left out (null or blank) is kept, as is
      * the creation time. The default zone is refused as in {@link #create}.
      */
     public ZoneInfo createOrUpdate(String name, String shortDescription, String description) {
-        String z = MemoryRules.newZone("name", name);
-        if (z.equals(MemoryRules.DEFAULT_ZONE)) {
-            throw new InvalidArgumentException("name", "'default' always exists; choose another zone name");
-        }
+        String z = creatable(name);
         Instant now = clock.instant();
         return store.write(tx -> {
             Optional<ZoneInfo> old = tx.zoneInfo(z);
