@@ -155,7 +155,7 @@ public final class ExposureGate {
     static String description(String name, String full, int max) {
         if (full == null || full.length() <= max) return full;
         String hint = " … [full description: stm_proxy_describe_tool(name=\"" + name + "\")]";
-        int end = Math.max(0, max - hint.length());
+        int end = dev.engram.proxy.compress.TextCut.atCodePoint(full, Math.max(0, max - hint.length()));
         int space = full.lastIndexOf(' ', end);
         if (space > end / 2) end = space;
         return full.substring(0, end) + hint;

@@ -211,7 +211,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage();
         if (m == null || m.isBlank()) return root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
-        return " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+        return " (" + dev.engram.proxy.compress.TextCut.clip(m, 200) + ")";
     }
 
     /**
@@ -229,7 +229,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // the message reaches the agent too (a call to a server that is down): no tokens in it
             if (CredentialPatterns.find(l).isPresent()) l = "[a line that looks like it holds a credential, not shown]";
             if (lines.size() == LINES) lines.removeFirst();
-            lines.addLast(l.length() > LINE_CHARS ? l.substring(0, LINE_CHARS) + "…" : l);
+            lines.addLast(dev.engram.proxy.compress.TextCut.clip(l, LINE_CHARS));
         }
 
         UpstreamException appendTo(UpstreamException e) {

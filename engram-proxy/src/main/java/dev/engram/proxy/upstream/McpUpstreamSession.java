@@ -276,6 +276,6 @@ final class McpUpstreamSession implements UpstreamSession {
     private static String firstLine(String s) {
         int nl = s.indexOf('\n');
         String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+        return dev.engram.proxy.compress.TextCut.clip(line, 200);
     }
 }
