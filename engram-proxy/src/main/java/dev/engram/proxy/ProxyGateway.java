@@ -56,15 +56,22 @@ public final class ProxyGateway {
     }
 
     public CallToolResult call(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+        return call(tool, arguments, meta, null);
+    }
+
+    /** As above; {@code cancelled} (may be null) completes when the agent cancels the call. */
+    public CallToolResult call(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta,
+                               java.util.concurrent.CompletableFuture<String> cancelled) {
         inFlight.incrementAndGet();
         try {
-            return callCounted(tool, arguments, meta);
+            return callCounted(tool, arguments, meta, cancelled);
         } finally {
             inFlight.decrementAndGet();
         }
     }
 
-    private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+    private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta,
+                                       java.util.concurrent.CompletableFuture<String> cancelled) {
         long started = System.nanoTime();
         UpstreamConnection upstream = upstreams.apply(tool.server());
         if (upstream == null) {
@@ -96,9 +103,9 @@ public final class ProxyGateway {
             raw = hit.get();
         } else {
             try {
-                result = upstream.call(call.tool(), call.arguments(), meta);
+                result = upstream.call(call.tool(), call.arguments(), meta, cancelled);
             } catch (UpstreamException e) {
-                record(call, "upstream_error", 0, 0, started, false, true);
+                record(call, e.kind() == UpstreamException.Kind.CANCELLED ? "cancelled" : "upstream_error", 0, 0, started, false, true);
                 return CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
             }
             if (Boolean.TRUE.equals(result.isError()) || !textOnly(result.content())) {
