@@ -119,7 +119,29 @@ public final class ProxyGateway {
         PipelineText out = pipeline.run(call, raw);
         record(call, out.path().isEmpty() ? "none" : out.path(), raw.length(), out.text().length(), started, hit.isPresent(), false);
         if (out.untouched() && result != null) return result;
+        String view = out.view();
+        if (out.memories() != null && (result != null && result.structuredContent() != null || isJson(view))) {
+            // memories appended to JSON would make it unparseable, and a text item beside structuredContent is
+            // meant to be its serialized JSON: the memories get a content item of their own
+            CallToolResult base = view.equals(raw) && result != null ? result
+                    : CallToolResult.builder().addTextContent(view).isError(false).build();
+            List<Content> content = new java.util.ArrayList<>(base.content());
+            content.add(new TextContent(out.memories().stripLeading()));
+            return new CallToolResult(content, base.isError(), base.structuredContent(), base.meta());
+        }
         return CallToolResult.builder().addTextContent(out.text()).isError(false).build();
+    }
+
+    /** Whether {@code text} is one JSON object or array (what a script would parse). */
+    private boolean isJson(String text) {
+        String t = text.strip();
+        if (t.isEmpty() || (t.charAt(0) != '{' && t.charAt(0) != '[')) return false;
+        try {
+            mapper.readValue(t, Object.class);
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     private void record(ProxiedCall call, String path, int in, int out, long started, boolean cached, boolean error) {

@@ -117,7 +117,8 @@ public final class ExposureGate {
         String title = t.title() != null ? t.title()
                 : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : t.name();
         ToolAnnotations a = t.annotations();
-        ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + title,
+        // the upstream's own annotations.title is kept (prefixed): it may differ from the tool's title
+        ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + (a.title() != null ? a.title() : title),
                 a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint(), a.returnDirect());
         return Tool.builder(name, t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema())
                 .title("[" + server + "] " + title)
