@@ -36,9 +36,13 @@ final class ProxySubcommand implements Callable<Integer> {
         EngramConfig config = root.config();
         CompletableFuture<Main.OpenEngine> opening = main.openEngineInBackground(config);
         ProxyRuntime runtime = main.proxyRuntime(config, Main.engineWhenOpen(opening));
-        Exposure exposure = runtime.connectAll();
+        // a slow or hung upstream must not hold the agent's initialize: serve after a short wait with those
+        // that are up; the others join when they connect (the agent gets tools/list_changed)
+        Exposure exposure = runtime.connectAll(ProxyRuntime.STARTUP_WAIT);
+        long connecting = runtime.upstreams().stream().filter(u -> u.connecting()).count();
         main.err().println("engram proxy: " + exposure.tools().size() + " upstream tools exposed from "
-                + exposure.servers().size() + " servers");
+                + exposure.servers().size() + " servers" + (connecting == 0 ? ""
+                : "; " + connecting + " still connecting, added when up"));
         AtomicReference<McpSyncServer> serving = new AtomicReference<>();
         AtomicReference<ProxyConfigWatcher> watching = new AtomicReference<>();
         RunOnce stop = new RunOnce(() -> {
@@ -51,8 +55,9 @@ final class ProxySubcommand implements Callable<Integer> {
         });
         McpSyncServer server = StdioServer.start(main.json().mapper(),
                 ProxyServer.forwardingSubscriptions(stopOnEof(System.in, runtime, stop), runtime, main.json().mapper()), protocol,
-                spec -> ProxyServer.build(spec, runtime, Main.version()));
+                spec -> ProxyServer.build(spec, runtime, Main.version()), runtime.agentRequests());
         serving.set(server);
+        runtime.agentRequests().serving(server);
         // from here on: upstream list changes and proxy.json edits reach the agent's tool list
         ProxyServer.follow(server, runtime);
         watching.set(ProxyConfigWatcher.start(new ProxyConfigFile(config.storeDir(), main.json().mapper()), runtime,

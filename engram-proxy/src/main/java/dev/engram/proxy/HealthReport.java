@@ -34,6 +34,7 @@ final class HealthReport {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("server", s.server());
             row.put("connected", s.connected());
+            row.put("connecting", !s.connected() && s.connecting());
             row.put("discovered", s.discoveredTools());
             row.put("exposed", exposed);
             row.put("hidden", hidden);
@@ -44,7 +45,11 @@ final class HealthReport {
             if (detailed) {
                 String error = s.lastError();
                 String step = s.failedStep();
-                if (!s.connected() && error == null) {
+                if (!s.connected() && s.connecting()) {
+                    step = UpstreamConnection.STEP_START;
+                    error = "it is still connecting (starting and initializing; the connect timeout is " + connectTimeoutSeconds
+                            + " s, ENGRAM_PROXY_CONNECT_TIMEOUT_SECONDS)";
+                } else if (!s.connected() && error == null) {
                     step = UpstreamConnection.STEP_START;
                     error = "it did not finish connecting within the connect timeout (" + connectTimeoutSeconds
                             + " s, ENGRAM_PROXY_CONNECT_TIMEOUT_SECONDS)";
@@ -65,7 +70,7 @@ final class HealthReport {
             }
             servers.add(row);
             sb.append(String.format("  %s: %s, %d discovered, %d exposed%s%n", s.server(),
-                    s.connected() ? "connected" : "DISCONNECTED", s.discoveredTools(), exposed,
+                    s.connected() ? "connected" : s.connecting() ? "still connecting" : "DISCONNECTED", s.discoveredTools(), exposed,
                     hidden.isEmpty() ? "" : ", hidden: " + hidden));
         }
         Map<String, Object> data = new LinkedHashMap<>();

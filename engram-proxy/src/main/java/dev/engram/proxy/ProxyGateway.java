@@ -56,15 +56,22 @@ public final class ProxyGateway {
     }
 
     public CallToolResult call(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+        return call(tool, arguments, meta, null);
+    }
+
+    /** As above; {@code cancelled} (may be null) completes when the agent cancels the call. */
+    public CallToolResult call(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta,
+                               java.util.concurrent.CompletableFuture<String> cancelled) {
         inFlight.incrementAndGet();
         try {
-            return callCounted(tool, arguments, meta);
+            return callCounted(tool, arguments, meta, cancelled);
         } finally {
             inFlight.decrementAndGet();
         }
     }
 
-    private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta) {
+    private CallToolResult callCounted(ExposedTool tool, Map<String, Object> arguments, Map<String, Object> meta,
+                                       java.util.concurrent.CompletableFuture<String> cancelled) {
         long started = System.nanoTime();
         UpstreamConnection upstream = upstreams.apply(tool.server());
         if (upstream == null) {
@@ -96,9 +103,9 @@ public final class ProxyGateway {
             raw = hit.get();
         } else {
             try {
-                result = upstream.call(call.tool(), call.arguments(), meta);
+                result = upstream.call(call.tool(), call.arguments(), meta, cancelled);
             } catch (UpstreamException e) {
-                record(call, "upstream_error", 0, 0, started, false, true);
+                record(call, e.kind() == UpstreamException.Kind.CANCELLED ? "cancelled" : "upstream_error", 0, 0, started, false, true);
                 return CallToolResult.builder().addTextContent(e.getMessage()).isError(true).build();
             }
             if (Boolean.TRUE.equals(result.isError()) || !textOnly(result.content())) {
@@ -112,7 +119,29 @@ public final class ProxyGateway {
         PipelineText out = pipeline.run(call, raw);
         record(call, out.path().isEmpty() ? "none" : out.path(), raw.length(), out.text().length(), started, hit.isPresent(), false);
         if (out.untouched() && result != null) return result;
+        String view = out.view();
+        if (out.memories() != null && (result != null && result.structuredContent() != null || isJson(view))) {
+            // memories appended to JSON would make it unparseable, and a text item beside structuredContent is
+            // meant to be its serialized JSON: the memories get a content item of their own
+            CallToolResult base = view.equals(raw) && result != null ? result
+                    : CallToolResult.builder().addTextContent(view).isError(false).build();
+            List<Content> content = new java.util.ArrayList<>(base.content());
+            content.add(new TextContent(out.memories().stripLeading()));
+            return new CallToolResult(content, base.isError(), base.structuredContent(), base.meta());
+        }
         return CallToolResult.builder().addTextContent(out.text()).isError(false).build();
+    }
+
+    /** Whether {@code text} is one JSON object or array (what a script would parse). */
+    private boolean isJson(String text) {
+        String t = text.strip();
+        if (t.isEmpty() || (t.charAt(0) != '{' && t.charAt(0) != '[')) return false;
+        try {
+            mapper.readValue(t, Object.class);
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     private void record(ProxiedCall call, String path, int in, int out, long started, boolean cached, boolean error) {

@@ -67,6 +67,7 @@ public final class ProxyRuntime implements AutoCloseable {
     private final ProgressRelay progress;
     // first set by connectAll, before any server exists; then replaced on every change
     private volatile Exposure exposure;
+    private final AgentRequests agentRequests;
 
     public ProxyRuntime(List<UpstreamConnection> upstreams, ExposureGate gate, Pipeline pipeline, OriginalStore originals,
                         ResponseCache cache, ProxyStats stats, Surfacer surfacer, ProxySettings settings, JsonText json,
@@ -98,6 +99,12 @@ public final class ProxyRuntime implements AutoCloseable {
         this.progress = progress;
         this.gateway = new ProxyGateway(this::upstream, pipeline, cache, stats, json.mapper(), settings.resultBudget());
         this.exposure = gate.expose(List.of(), ProxyToolNames.ALL);
+        this.agentRequests = new AgentRequests(AgentRequests.names(ownTools()));
+    }
+
+    /** The agent's requests as the proxy sees them before the SDK does: cancels, calls to tools that are gone. */
+    public AgentRequests agentRequests() {
+        return agentRequests;
     }
 
     /** The connection of the upstream named {@code name} now, or null (never configured, or removed by a reload). */
@@ -290,34 +297,56 @@ public final class ProxyRuntime implements AutoCloseable {
         }
     }
 
-    /** Connects every upstream in parallel, each within the connect timeout, then applies the gate. */
+    /**
+     * How long the proxy's start waits for its upstreams before it serves the agent (answers initialize
+     * and tools/list) with those that are up: one that is slow or hangs must not hold the others back
+     * for its connect timeout, nor fail a host's own start timeout. A later one is added when it connects
+     * (the agent gets tools/list_changed).
+     */
+    public static final java.time.Duration STARTUP_WAIT = java.time.Duration.ofSeconds(5);
+
+    /**
+     * Connects every upstream in parallel, each within the connect timeout, and waits until each has
+     * connected or failed (health and doctor report on every one), then applies the gate.
+     */
     public Exposure connectAll() {
+        return connectAll(settings.connectTimeout().plusSeconds(1));
+    }
+
+    /**
+     * Starts connecting every upstream in parallel and waits at most {@code wait} for them (returns as
+     * soon as each has connected or failed), then applies the gate to those that are up. Upstreams still
+     * connecting go on in the background; each one that connects later changes the exposure, and the
+     * listeners hear of it.
+     */
+    public Exposure connectAll(java.time.Duration wait) {
         List<UpstreamConnection> upstreams = this.upstreams;
         for (UpstreamConnection u : upstreams) {
             u.onChange(this::refreshExposure);
             follow(u);
         }
         // one thread per upstream: connecting blocks, and the common pool has a single thread on two cores
-        java.util.concurrent.ExecutorService connecting = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.max(1, upstreams.size()), r -> {
-                    Thread t = new Thread(r, "engram-proxy-connect");
-                    t.setDaemon(true);
-                    return t;
-                });
-        List<CompletableFuture<Boolean>> all = upstreams.stream()
-                .map(u -> CompletableFuture.supplyAsync(u::connect, connecting)).toList();
-        long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
-        for (CompletableFuture<Boolean> f : all) {
-            try {
-                f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } catch (Exception e) {
-                // a server that does not come up in time stays disconnected; health shows it
-            }
+        List<CompletableFuture<Boolean>> all = new ArrayList<>();
+        for (UpstreamConnection u : upstreams) {
+            CompletableFuture<Boolean> f = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    f.complete(u.connect());
+                } catch (RuntimeException e) {
+                    f.completeExceptionally(e);
+                }
+            }, "engram-proxy-connect-" + u.config().name());
+            t.setDaemon(true);
+            t.start();
+            all.add(f);
         }
-        connecting.shutdown();
+        try {
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            // one still connecting (or one failed): serve with those that are up; health shows the rest
+        }
         refreshExposure();
         return exposure;
     }

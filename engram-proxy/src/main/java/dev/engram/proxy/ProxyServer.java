@@ -123,7 +123,12 @@ public final class ProxyServer {
             for (Prompt p : server.listPrompts()) prompts.put(p.name(), p);
         }
 
-        synchronized void apply() {
+        void apply() {
+            // every tool added or removed below would send its own tools/list_changed: one is enough
+            runtime.agentRequests().batch(this::applyNow);
+        }
+
+        private synchronized void applyNow() {
             int changes = 0;
             Map<String, Tool> wanted = new HashMap<>();
             for (ExposedTool t : runtime.exposure().tools()) wanted.put(t.name(), t.exposed());
@@ -200,20 +205,24 @@ public final class ProxyServer {
     static SyncToolSpecification proxied(ProxyRuntime runtime, Tool listed) {
         String name = listed.name();
         return SyncToolSpecification.builder().tool(listed).callHandler((exchange, request) -> {
-            Optional<ExposedTool> tool = runtime.exposure().find(name);
-            if (tool.isEmpty()) {
-                return CallToolResult.builder().addTextContent(name + " is no longer offered: its upstream changed or was removed;"
-                        + " list the tools again").isError(true).build();
-            }
-            Object token = request.meta() == null ? null : request.meta().get("progressToken");
-            ProgressRelay progress = runtime.progress();
-            try (ProgressRelay.Registration r = token == null ? () -> { } : progress.register(token, exchange::progressNotification)) {
-                return runtime.gateway().call(tool.get(), request.arguments(), request.meta());
-            } catch (RuntimeException e) {
-                String ref = ToolAdapter.newRef();
-                log.error("proxied tool {} failed, ref={}", name, ref, e);
-                return CallToolResult.builder().addTextContent(name + " failed inside the proxy (ref " + ref + ")")
-                        .isError(true).build();
+            AgentRequests requests = runtime.agentRequests();
+            String tag = AgentRequests.tag(request.meta());
+            try {
+                Optional<ExposedTool> tool = runtime.exposure().find(name);
+                if (tool.isEmpty()) return AgentRequests.gone(name);
+                Map<String, Object> meta = AgentRequests.untagged(request.meta());
+                Object token = meta == null ? null : meta.get("progressToken");
+                ProgressRelay progress = runtime.progress();
+                try (ProgressRelay.Registration r = token == null ? () -> { } : progress.register(token, exchange::progressNotification)) {
+                    return runtime.gateway().call(tool.get(), request.arguments(), meta, requests.cancellation(tag));
+                } catch (RuntimeException e) {
+                    String ref = ToolAdapter.newRef();
+                    log.error("proxied tool {} failed, ref={}", name, ref, e);
+                    return CallToolResult.builder().addTextContent(name + " failed inside the proxy (ref " + ref + ")")
+                            .isError(true).build();
+                }
+            } finally {
+                requests.finished(tag);
             }
         }).build();
     }

@@ -191,8 +191,19 @@ class LiveProxyTest {
         return UpstreamConfig.of(name, prefix, new UpstreamTransport.Stdio("node", List.of(name + ".js"), List.of()));
     }
 
+    // upstreams whose start waits for the test to count their latch down
+    private final Map<String, java.util.concurrent.CountDownLatch> slowStarts = new ConcurrentHashMap<>();
+
     private UpstreamConnection connection(UpstreamConfig u) {
         return new UpstreamConnection(u, cfg -> {
+            java.util.concurrent.CountDownLatch hold = slowStarts.get(cfg.name());
+            if (hold != null) {
+                try {
+                    hold.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             opened.computeIfAbsent(cfg.name(), k -> new AtomicInteger()).incrementAndGet();
             Live live = sessions.computeIfAbsent(cfg.name() + "#" + opened.get(cfg.name()).get(), k -> new Live("t"));
             sessions.put(cfg.name(), live);
@@ -201,6 +212,11 @@ class LiveProxyTest {
     }
 
     private ProxyRuntime start(ProxyConfig config) {
+        return start(config, null);
+    }
+
+    /** {@code wait}: how long connectAll waits (null: until every upstream connected or failed). */
+    private ProxyRuntime start(ProxyConfig config, Duration wait) {
         JsonText json = JsonText.standard();
         ProxySettings settings = ProxySettings.defaults();
         ProxyStats stats = new ProxyStats(dir, clock);
@@ -214,8 +230,32 @@ class LiveProxyTest {
         runtime = new ProxyRuntime(config.upstreams().stream().map(this::connection).toList(), config, this::connection,
                 new ExposureGate(json.mapper()), pipeline, originals, new ResponseCache(dir, clock), stats, surfacer, settings, json,
                 new dev.engram.proxy.stats.ProposalQueue(dir, clock, () -> "p1"), new dev.engram.proxy.upstream.ProgressRelay());
-        runtime.connectAll();
+        if (wait == null) {
+            runtime.connectAll();
+        } else {
+            runtime.connectAll(wait);
+        }
         return runtime;
+    }
+
+    @Test
+    void anUpstreamSlowToStartHoldsNeitherTheStartNorTheOthersAndJoinsWhenItConnects() {
+        java.util.concurrent.CountDownLatch slow = new java.util.concurrent.CountDownLatch(1);
+        slowStarts.put("slow", slow);
+        long t0 = System.nanoTime();
+        ProxyRuntime r = start(new ProxyConfig(List.of(upstream("fast", "fa"), upstream("slow", "sl"))), Duration.ofMillis(500));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(ms < 5_000, "the start waited " + ms + " ms for a server that does not come up");
+        assertTrue(r.exposure().find("fa__t").isPresent(), "the healthy upstream is served at once");
+        assertTrue(r.exposure().find("sl__t").isEmpty());
+        String health = r.health().text();
+        assertTrue(health.contains("slow: still connecting"), health);
+        List<String> changes = new CopyOnWriteArrayList<>();
+        r.onExposureChange(() -> changes.add("changed"));
+        slow.countDown();
+        eventually(() -> r.exposure().find("sl__t").isPresent(), "the slow upstream's tools are added when it connects");
+        eventually(() -> !changes.isEmpty(), "the listeners (the server, which tells the agent) hear of it");
+        assertTrue(r.health().text().contains("slow: connected"), r.health().text());
     }
 
     @AfterEach

@@ -42,6 +42,8 @@ class ProxyGatewayTest {
     Path dir;
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final AtomicInteger calls = new AtomicInteger();
+    // what the memory search finds
+    private volatile List<dev.engram.proxy.surfacing.MemoryHit> memories = List.of();
     private ProxyRuntime runtime;
 
     private static Tool tool(String name, Boolean readOnly) {
@@ -54,12 +56,19 @@ class ProxyGatewayTest {
         UpstreamSession session = new UpstreamSession() {
             @Override
             public List<Tool> listTools() {
-                return List.of(tool("read", true), tool("write", false), tool("unannotated", null));
+                return List.of(tool("read", true), tool("write", false), tool("unannotated", null), tool("fetch", false));
             }
 
             @Override
             public CallToolResult call(CallToolRequest request, Duration timeout) {
                 int n = calls.incrementAndGet();
+                if (request.name().equals("fetch")) {
+                    // a 4,000-char JSON document (passes through, and is long enough for memories)
+                    String json = "{\"items\": [" + "\"entry of the deploy checklist\", ".repeat(120) + "\"end\"]}";
+                    CallToolResult.Builder b = CallToolResult.builder().addTextContent(json);
+                    if (Boolean.TRUE.equals(request.arguments().get("structured"))) b.structuredContent(Map.of("items", List.of("end")));
+                    return b.build();
+                }
                 String size = String.valueOf(request.arguments().getOrDefault("size", "10"));
                 return CallToolResult.builder().addTextContent(("call " + n + " ").repeat(Integer.parseInt(size)))
                         .structuredContent(Map.of("n", n)).build();
@@ -78,7 +87,7 @@ class ProxyGatewayTest {
                 new UpstreamTransport.Stdio("x", List.of(), List.of())), cfg -> session, clock, Duration.ofSeconds(5));
         ProxyStats stats = new ProxyStats(dir, clock);
         OriginalStore originals = new OriginalStore(clock, () -> "k" + calls.get());
-        Surfacer surfacer = new Surfacer(settings.surfacing(), (q, n) -> List.of(), clock,
+        Surfacer surfacer = new Surfacer(settings.surfacing(), (q, n) -> memories, clock,
                 new ThresholdTuner(settings.surfacing(), stats), stats, () -> "s");
         Pipeline pipeline = new Pipeline(List.of(new CleanStage(), new CompressStage(new Compressor(json.mapper(), originals,
                 new RetentionFloor(0.65), 4000)), new SurfaceStage(surfacer)));
@@ -131,6 +140,22 @@ class ProxyGatewayTest {
         String text = ((io.modelcontextprotocol.spec.McpSchema.TextContent) r.content().get(0)).text();
         assertTrue(text.length() <= UpstreamConfig.DEFAULT_MAX_RESULT_CHARS);
         assertEquals(null, r.structuredContent());
+    }
+
+    @Test
+    void memoriesUnderAJsonResultComeInAContentItemOfTheirOwn() throws Exception {
+        memories = List.of(new dev.engram.proxy.surfacing.MemoryHit("m1", "warning", "The deploy checklist lives in the runbook", 5.0));
+        for (boolean structured : new boolean[] {false, true}) {
+            CallToolResult r = call("up__fetch", Map.of("path", "/srv/deploy/checklist/items.json", "structured", structured));
+            assertEquals(2, r.content().size(), "the result, then the memories: " + r.content());
+            String first = ((io.modelcontextprotocol.spec.McpSchema.TextContent) r.content().get(0)).text();
+            JsonText.standard().mapper().readValue(first, Object.class); // still JSON: it parses
+            String second = ((io.modelcontextprotocol.spec.McpSchema.TextContent) r.content().get(1)).text();
+            assertTrue(second.startsWith("<surfaced-memories") && second.contains("deploy checklist"), second);
+            if (structured) assertEquals(Map.of("items", List.of("end")), r.structuredContent(), "structured content kept");
+            memories = List.of(new dev.engram.proxy.surfacing.MemoryHit("m2", "warning", "Deploys need the deploy checklist signed", 5.0));
+            clock.advance(Duration.ofSeconds(10)); // past the surfacing cooldown
+        }
     }
 
     @Test

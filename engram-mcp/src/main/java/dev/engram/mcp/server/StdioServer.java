@@ -58,6 +58,16 @@ public final class StdioServer {
         return start(mapper, in, out, build, () -> { });
     }
 
+    /**
+     * As {@link #start(McpJsonMapper, InputStream, OutputStream, Function)}, with {@code interceptor} seeing
+     * each message the client sends before the session does, and each notification the server sends.
+     */
+    public static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
+                                      Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build,
+                                      StdioInterceptor interceptor) {
+        return build.apply(McpServer.sync(new StdioTransport(mapper, in, out, MAX_LINE_BYTES, MAX_DRAIN, () -> { }, interceptor)));
+    }
+
     private static McpSyncServer start(McpJsonMapper mapper, InputStream in, OutputStream out,
                                        Function<McpServer.SingleSessionSyncSpecification, McpSyncServer> build,
                                        Runnable onInputEnd) {

@@ -55,6 +55,7 @@ final class StdioTransport implements McpServerTransportProvider {
     private final OutputStream out;
     private final Duration maxDrain;
     private final Runnable onEnd;
+    private final StdioInterceptor interceptor;
     private volatile McpServerSession session;
     private volatile boolean closing;
     private boolean initialized; // the reader thread's own
@@ -68,6 +69,13 @@ final class StdioTransport implements McpServerTransportProvider {
      */
     StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes, Duration maxDrain,
                    Runnable onEnd) {
+        this(mapper, in, out, maxLineBytes, maxDrain, onEnd, StdioInterceptor.NONE);
+    }
+
+    /** As above; {@code interceptor} sees every message the client sends and every notification sent to it. */
+    StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes, Duration maxDrain,
+                   Runnable onEnd, StdioInterceptor interceptor) {
+        this.interceptor = interceptor;
         this.mapper = mapper;
         this.lines = new BoundedLines(in, maxLineBytes);
         this.out = out;
@@ -132,6 +140,8 @@ final class StdioTransport implements McpServerTransportProvider {
             if (pass.isRequest()) refuse(JsonRpcErrors.body(pass.id(), JsonRpcErrors.INVALID_REQUEST, ErrorMessages.PLAIN));
             return;
         }
+        message = interceptor.inbound(message, this::reply);
+        if (message == null) return; // taken (and, for a request, answered) by the interceptor
         if (pass.isRequest()) {
             synchronized (this) {
                 requests++;
@@ -157,6 +167,15 @@ final class StdioTransport implements McpServerTransportProvider {
                     + " notifications/initialized notification, then your requests"));
         }
         return true;
+    }
+
+    /** The interceptor's own answer to a request the session never saw. */
+    private void reply(JSONRPCMessage answer) {
+        try {
+            writeLine(mapper.writeValueAsBytes(withPlainError(answer)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing an answer failed", e);
+        }
     }
 
     /** Answers a line the session never saw; written on the reader thread, so in order with what it reads. */
@@ -211,6 +230,7 @@ final class StdioTransport implements McpServerTransportProvider {
 
     @Override
     public Mono<Void> notifyClients(String method, Object params) {
+        if (!interceptor.sends(method)) return Mono.empty();
         McpServerSession s = session;
         return s == null ? Mono.error(new IllegalStateException("no session to notify")) : s.sendNotification(method, params);
     }
@@ -218,6 +238,7 @@ final class StdioTransport implements McpServerTransportProvider {
     /** A notification to one session (a resource update to its subscriber): over stdio, the one session there is. */
     @Override
     public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        if (!interceptor.sends(method)) return Mono.empty();
         McpServerSession s = session;
         if (s == null) return Mono.error(new IllegalStateException("no session to notify"));
         if (!s.getId().equals(sessionId)) {

@@ -141,7 +141,7 @@ public final class Compressor {
     /** A fallback's reason for the agent: one line, at most 300 chars (an endpoint's error can be long). */
     private static String shorten(String why) {
         String flat = why.replaceAll("\\s+", " ");
-        return flat.length() <= 300 ? flat : flat.substring(0, 300) + "…";
+        return TextCut.clip(flat, 300);
     }
 
     /**

@@ -71,7 +71,7 @@ public final class FieldExtractionStrategy implements CompressionStrategy {
     private static Object preview(Object v) {
         if (v instanceof Map<?, ?> m) return "{… " + m.size() + " keys}";
         if (v instanceof List<?> l) return "[… " + l.size() + " items]";
-        if (v instanceof String s && s.length() > VALUE_CHARS) return s.substring(0, VALUE_CHARS) + "…";
+        if (v instanceof String s && s.length() > VALUE_CHARS) return TextCut.clip(s, VALUE_CHARS);
         return v;
     }
 

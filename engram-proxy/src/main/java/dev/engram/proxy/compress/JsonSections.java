@@ -163,11 +163,11 @@ final class JsonSections {
 
     private static String key(String label) {
         if (label.isEmpty()) return "\"\"";
-        return label.length() > KEY_CHARS ? label.substring(0, KEY_CHARS) + "…" : label;
+        return TextCut.clip(label, KEY_CHARS);
     }
 
     private static String shorten(String title) {
-        return title.length() > TITLE_CHARS ? title.substring(0, TITLE_CHARS) + "…" : title;
+        return TextCut.clip(title, TITLE_CHARS);
     }
 
     /** Cut before the indentation of a pretty-printed line, or right at the value in minified JSON. */

@@ -53,7 +53,7 @@ public final class LlmSummary {
     public Attempt summarize(CompressionInput in) {
         String text = in.cleaned();
         boolean head = text.length() > settings.maxInputChars();
-        String sent = head ? text.substring(0, settings.maxInputChars()) : text;
+        String sent = head ? TextCut.head(text, settings.maxInputChars()) : text;
         String footer = Footers.original(in.key(), in.raw().length(), "llm_summary by " + model.describe()
                 + " of " + (head ? "the first " + sent.length() + " of " + text.length() + " chars" : "the whole text")
                 + ": a model's summary, check details in the original");

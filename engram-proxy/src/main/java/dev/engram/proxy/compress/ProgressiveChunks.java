@@ -16,7 +16,8 @@ public final class ProgressiveChunks {
 
     public static String chunk(StoredResult stored, int offset, int limit) {
         String text = stored.original();
-        int from = Math.min(Math.max(0, offset), text.length());
+        // an offset inside a surrogate pair starts at its first half: the chunk stays valid Unicode
+        int from = TextCut.atCodePoint(text, offset);
         int to = boundary(text, from, limit);
         List<String> remaining = stored.sections().stream().filter(s -> s.start() >= to).map(Section::title).toList();
         return text.substring(from, to) + Footers.progressive(stored.key(), from, to, text.length(), remaining);
@@ -24,9 +25,10 @@ public final class ProgressiveChunks {
 
     static int boundary(String text, int from, int limit) {
         int cut = rawBoundary(text, from, limit);
-        // never split a surrogate pair: each chunk must be valid UTF-16 to survive JSON
-        if (cut > from + 1 && cut < text.length() && Character.isHighSurrogate(text.charAt(cut - 1))) cut--;
-        return cut;
+        // never split a surrogate pair: each chunk must be valid UTF-16 to survive JSON; a limit of one
+        // char that falls inside a pair takes the whole pair, so a chunk always makes progress
+        int safe = TextCut.atCodePoint(text, cut);
+        return safe > from ? safe : Math.min(text.length(), cut + 1);
     }
 
     private static int rawBoundary(String text, int from, int limit) {

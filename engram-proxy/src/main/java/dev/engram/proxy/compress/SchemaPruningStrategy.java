@@ -71,7 +71,7 @@ public final class SchemaPruningStrategy implements CompressionStrategy {
             out.add(prune(l.get(l.size() - 1), stringCap));
             return out;
         }
-        if (v instanceof String s && s.length() > stringCap) return s.substring(0, stringCap) + "…";
+        if (v instanceof String s && s.length() > stringCap) return TextCut.clip(s, stringCap);
         return v;
     }
 

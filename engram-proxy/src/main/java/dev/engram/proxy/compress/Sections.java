@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * with at least two headings splits at headings (never inside a ``` block); JSON between elements and
  * members ({@link JsonSections}); anything else into runs of about {@link #TARGET_CHARS} that end at
  * a paragraph, else before a record (a line that starts like the text's first line: a log's
- * {@code commit}, {@code Note 12:}), else at a line, else anywhere. Titles are the first line
+ * {@code commit}, {@code Note 12:}), else at a line, else after a space, else anywhere but inside a
+ * surrogate pair. Titles are the first line
  * without escape codes, so a table of contents of a text without headings still says where each
  * section starts.
  */
@@ -99,7 +100,11 @@ public final class Sections {
         }
         int line = lastNewline(text, limit, floor);
         if (line > floor) return line + 1;
-        return limit;
+        // no line break near the limit (one long line, prose in a language written with spaces): a word,
+        // else the limit itself, never inside a surrogate pair (TextCut)
+        int space = lastIndexAbove(text, ' ', limit - 1, floor);
+        if (space > floor) return space + 1;
+        return TextCut.atCodePoint(text, limit);
     }
 
     /**
@@ -154,6 +159,6 @@ public final class Sections {
         // a title needs 60 chars: do not clean (or even scan) a whole megabyte line to get them
         String line = TextCleaner.oneLine(text.substring(start, lineEnd(text, start, 400)));
         line = line.replaceFirst("^#{1,6}\\s+", "");
-        return line.length() > 60 ? line.substring(0, 60) + "…" : line;
+        return TextCut.clipAtWord(line, 60);
     }
 }

@@ -56,7 +56,7 @@ public final class SkeletonStrategy implements CompressionStrategy {
      * text, cut to {@code chars}. The preamble before the first heading shows only its first line.
      */
     static String entry(String raw, Section s, int chars) {
-        String text = raw.substring(s.start(), Math.min(s.end(), s.start() + 64 * 1024));
+        String text = raw.substring(s.start(), TextCut.atCodePoint(raw, Math.min(s.end(), s.start() + 64 * 1024)));
         String[] lines = text.split("\n", -1);
         boolean preamble = !lines[0].stripLeading().startsWith("#");
         StringBuilder sb = new StringBuilder();
@@ -84,7 +84,7 @@ public final class SkeletonStrategy implements CompressionStrategy {
     }
 
     private static String cut(String s, int chars) {
-        return s.length() <= chars ? s : s.substring(0, chars) + "…";
+        return TextCut.clip(s, chars);
     }
 
     private static String rest(List<Section> sections, int listed) {

@@ -56,7 +56,7 @@ public final class TableOfContents {
      * or a mail the line after them is what tells one record from the next.
      */
     static String preview(String raw, Section s, int chars) {
-        String text = raw.substring(s.start(), Math.min(s.end(), s.start() + (chars + 80) * 4));
+        String text = raw.substring(s.start(), TextCut.atCodePoint(raw, Math.min(s.end(), s.start() + (chars + 80) * 4)));
         String shown = s.title().endsWith("…") ? s.title().substring(0, s.title().length() - 1) : s.title();
         StringBuilder kept = new StringBuilder();
         StringBuilder headers = new StringBuilder();
@@ -75,7 +75,7 @@ public final class TableOfContents {
             if (kept.length() > chars) break;
         }
         String p = (kept.length() > 0 ? kept : headers).toString().strip();
-        return p.length() > chars ? p.substring(0, chars) + "…" : p;
+        return TextCut.clip(p, chars);
     }
 
     /**

@@ -72,7 +72,7 @@ public final class TruncateStrategy implements CompressionStrategy {
         StringBuilder sb = new StringBuilder(lines[0]).append('\n');
         for (int i = 1; i < lines.length; i++) {
             if (!lines[i].isBlank()) {
-                sb.append(lines[i].length() > 160 ? lines[i].substring(0, 160) + "…" : lines[i]).append('\n');
+                sb.append(TextCut.clip(lines[i], 160)).append('\n');
                 break;
             }
         }
@@ -92,8 +92,6 @@ public final class TruncateStrategy implements CompressionStrategy {
         if (sentence >= floor) return text.substring(0, sentence + 1);
         int space = Math.max(text.lastIndexOf(' ', budget - 1), text.lastIndexOf('\n', budget - 1));
         if (space >= floor) return text.substring(0, space);
-        int end = budget;
-        if (end > 0 && Character.isHighSurrogate(text.charAt(end - 1))) end--;
-        return text.substring(0, end);
+        return TextCut.head(text, budget);
     }
 }

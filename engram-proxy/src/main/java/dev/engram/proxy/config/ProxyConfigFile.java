@@ -95,7 +95,7 @@ public final class ProxyConfigFile {
     private static String firstLine(String s) {
         if (s == null) return "unreadable";
         String line = s.lines().findFirst().orElse("").strip();
-        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+        return dev.engram.proxy.compress.TextCut.clip(line, 200);
     }
 
     public void save(ProxyConfig config) {

@@ -34,7 +34,7 @@ public final class SurfaceStage implements PipelineStage {
             return in;
         }
         Optional<Surfacing> s = surfacer.surface(call.server(), call.tool(), call.arguments(), in.raw().length(), call.contextQuery());
-        return s.map(x -> in.surfaced(in.text() + x.block(), x.id())).orElse(in);
+        return s.map(x -> in.withMemories(x.block(), x.id())).orElse(in);
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class QueryExtractor {
                     || t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) return;
             if (!t.contains("/") && !t.contains("\\")) {
                 int end = sentenceEnd(t);
-                t = t.substring(0, Math.min(end, MAX_SENTENCE));
+                t = dev.engram.proxy.compress.TextCut.head(t, Math.min(end, MAX_SENTENCE));
             }
             words.addAll(split(t));
         } else if (v instanceof List<?> l) {

@@ -51,6 +51,6 @@ public final class SurfacingFormat {
         if (s == null) return "";
         String t = s.replaceAll("[\\p{Cntrl}\\p{Cf}]+", " ").replaceAll("\\s+", " ").strip()
                 .replace("<", "&lt;").replace(">", "&gt;").replace("`", "'");
-        return t.length() > max ? t.substring(0, max) + "…" : t;
+        return dev.engram.proxy.compress.TextCut.clip(t, max);
     }
 }

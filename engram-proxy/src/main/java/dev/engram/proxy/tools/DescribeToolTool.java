@@ -3,6 +3,7 @@ package dev.engram.proxy.tools;
 import dev.engram.crypto.Sha256;
 import dev.engram.error.ConflictException;
 import dev.engram.error.InvalidArgumentException;
+import dev.engram.proxy.compress.TextCut;
 import dev.engram.error.NotFoundException;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.tool.JsonSchema;
@@ -96,8 +97,9 @@ public final class DescribeToolTool implements ToolHandler {
                     + sent + "); start again at offset 0 without generation");
         }
         int limit = args.intOr("limit", 4000, 1, 16_000);
-        int from = Math.min(offset, text.length());
-        int to = Math.min(text.length(), from + limit);
+        int from = TextCut.atCodePoint(text, offset);
+        int to = TextCut.atCodePoint(text, (int) Math.min(text.length(), (long) from + limit));
+        if (to == from && from < text.length()) to = Math.min(text.length(), from + 2); // a limit of 1 on a pair: the pair
         for (;;) {
             Map<String, Object> page = page(name, part, text, generation, from, to);
             String rendered = json.write(page);
@@ -105,8 +107,9 @@ public final class DescribeToolTool implements ToolHandler {
             if (2 * rendered.getBytes(StandardCharsets.UTF_8).length + 256 <= PAGE_BYTES || to - from <= 1) {
                 return new ToolReply(rendered, page);
             }
-            to = from + Math.max(1, (to - from) * 3 / 4);
-            if (to < text.length() && Character.isHighSurrogate(text.charAt(to - 1))) to--;
+            int shorter = TextCut.atCodePoint(text, from + Math.max(1, (to - from) * 3 / 4));
+            if (shorter <= from) return new ToolReply(rendered, page); // one character (a pair) cannot shrink
+            to = shorter;
         }
     }
 

@@ -49,7 +49,9 @@ public final class SurfacingFeedbackTool implements ToolHandler {
 
     @Override
     public ToolReply call(ToolArgs args) {
-        String id = args.text("surfacing_id");
+        // the block prints the id in markdown italics (_surfacing_id: 3f9a1c2b7d10_): an id copied with the
+        // closing underscore (or quotes, backticks) is the same id; ids are hex, so no real id ends in _
+        String id = args.text("surfacing_id").strip().replaceAll("^[`'\"_]+|[`'\"_]+$", "");
         List<String> memories = stats.surfacedMemories(id).orElseThrow(() -> new NotFoundException(
                 "no surfacing event '" + id + "'; copy the id from the _surfacing_id: line"));
         List<Map<String, Object>> batch = args.objects("ratings");

@@ -117,7 +117,8 @@ public final class ExposureGate {
         String title = t.title() != null ? t.title()
                 : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : t.name();
         ToolAnnotations a = t.annotations();
-        ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + title,
+        // the upstream's own annotations.title is kept (prefixed): it may differ from the tool's title
+        ToolAnnotations annotations = a == null ? null : new ToolAnnotations("[" + server + "] " + (a.title() != null ? a.title() : title),
                 a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint(), a.returnDirect());
         return Tool.builder(name, t.inputSchema() == null ? Map.of("type", "object") : t.inputSchema())
                 .title("[" + server + "] " + title)
@@ -155,7 +156,7 @@ public final class ExposureGate {
     static String description(String name, String full, int max) {
         if (full == null || full.length() <= max) return full;
         String hint = " … [full description: stm_proxy_describe_tool(name=\"" + name + "\")]";
-        int end = Math.max(0, max - hint.length());
+        int end = dev.engram.proxy.compress.TextCut.atCodePoint(full, Math.max(0, max - hint.length()));
         int space = full.lastIndexOf(' ', end);
         if (space > end / 2) end = space;
         return full.substring(0, end) + hint;

@@ -121,7 +121,7 @@ final class GuardedStdioClientTransport implements McpClientTransport {
         if (verdict instanceof MessageCheck.Blank) return null;
         String text = new String(lines.buffer(), 0, lines.kept(), StandardCharsets.UTF_8);
         if (verdict instanceof MessageCheck.Reject r) {
-            String shown = text.length() > 120 ? text.substring(0, 120) + "…" : text;
+            String shown = dev.engram.proxy.compress.TextCut.clip(text, 120);
             if (!warnedJunk) {
                 log.warn("upstream {} wrote a line to stdout that is not a JSON-RPC message; skipped, and so will be any"
                         + " other (logged at debug): {} ({})", name, shown, r.message());

@@ -61,11 +61,12 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         if (config.transport() instanceof UpstreamTransport.Stdio stdio) {
             CompletableFuture<McpSyncClient> starting;
             ProcessHandle child;
+            TrackedTransport transport;
             // held only until the new child exists, so upstreams still initialize in parallel
             synchronized (spawnLock) {
                 Set<Long> before = childPids();
                 StderrTail tail = new StderrTail();
-                McpClientTransport transport = stdioTransport(config.name(), stdio, tail);
+                transport = new TrackedTransport(stdioTransport(config.name(), stdio, tail));
                 starting = CompletableFuture.supplyAsync(() -> {
                     try {
                         return initialized(config, transport, changes, updates);
@@ -82,11 +83,11 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, child, null, calls, changes, updates);
+            return new McpUpstreamSession(config.name(), client, child, null, calls, changes, updates, transport);
         }
         if (config.transport() instanceof UpstreamTransport.Sse sse) {
             SseStreamWatch watch = new SseStreamWatch();
-            HttpClientSseClientTransport transport = sseTransport(sse, watch);
+            TrackedTransport transport = new TrackedTransport(sseTransport(sse, watch));
             CompletableFuture<McpSyncClient> starting = CompletableFuture.supplyAsync(
                     () -> initialized(config, transport, changes, updates), calls);
             // a refused or rejected event stream ends the start at once; the SDK alone would wait out the connect timeout
@@ -109,11 +110,12 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
                 if (e.getCause() instanceof RuntimeException cause) throw cause;
                 throw e;
             }
-            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls, changes, updates);
+            return new McpUpstreamSession(config.name(), client, null, watch.ended(), calls, changes, updates, transport);
         }
         UpstreamTransport.Http http = (UpstreamTransport.Http) config.transport();
-        return new McpUpstreamSession(config.name(), initialized(config, httpTransport(http), changes, updates), null, null, calls, changes,
-                updates);
+        TrackedTransport transport = new TrackedTransport(httpTransport(http));
+        return new McpUpstreamSession(config.name(), initialized(config, transport, changes, updates), null, null, calls, changes,
+                updates, transport);
     }
 
     /**
@@ -211,7 +213,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage();
         if (m == null || m.isBlank()) return root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
-        return " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+        return " (" + dev.engram.proxy.compress.TextCut.clip(m, 200) + ")";
     }
 
     /**
@@ -229,7 +231,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // the message reaches the agent too (a call to a server that is down): no tokens in it
             if (CredentialPatterns.find(l).isPresent()) l = "[a line that looks like it holds a credential, not shown]";
             if (lines.size() == LINES) lines.removeFirst();
-            lines.addLast(l.length() > LINE_CHARS ? l.substring(0, LINE_CHARS) + "…" : l);
+            lines.addLast(dev.engram.proxy.compress.TextCut.clip(l, LINE_CHARS));
         }
 
         UpstreamException appendTo(UpstreamException e) {

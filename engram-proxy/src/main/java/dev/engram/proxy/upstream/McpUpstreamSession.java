@@ -43,13 +43,16 @@ final class McpUpstreamSession implements UpstreamSession {
     private final ExecutorService calls;
     private final ListChanges changes;
     private final ResourceUpdates updates;
+    // knows the id of each tools/call in flight, to cancel it upstream; null: cancels are not sent
+    private final TrackedTransport requests;
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, ExecutorService calls) {
-        this(server, client, process, null, calls, new ListChanges(), new ResourceUpdates());
+        this(server, client, process, null, calls, new ListChanges(), new ResourceUpdates(), null);
     }
 
     McpUpstreamSession(String server, McpSyncClient client, ProcessHandle process, CompletableFuture<String> streamEnded,
-                       ExecutorService calls, ListChanges changes, ResourceUpdates updates) {
+                       ExecutorService calls, ListChanges changes, ResourceUpdates updates, TrackedTransport requests) {
+        this.requests = requests;
         this.server = server;
         this.client = client;
         this.process = process;
@@ -161,7 +164,28 @@ final class McpUpstreamSession implements UpstreamSession {
 
     @Override
     public CallToolResult call(CallToolRequest request, Duration timeout) {
-        return timed(() -> client.callTool(request), timeout);
+        return call(request, timeout, null);
+    }
+
+    @Override
+    public CallToolResult call(CallToolRequest request, Duration timeout, CompletableFuture<String> cancelled) {
+        if (cancelled != null && cancelled.isDone()) {
+            // cancelled before it was sent: nothing to tell the upstream
+            throw new UpstreamException("the call to upstream '" + server + "' was cancelled by the agent", null,
+                    UpstreamException.Kind.CANCELLED);
+        }
+        try {
+            return timed(() -> client.callTool(request), timeout, request, cancelled);
+        } finally {
+            if (requests != null) requests.forget(request);
+        }
+    }
+
+    /** Tells the upstream to stop working on the request sent with {@code params} (MCP's notifications/cancelled). */
+    private void cancelUpstream(Object params, String reason) {
+        if (requests != null && params != null && requests.cancel(params, reason)) {
+            org.slf4j.LoggerFactory.getLogger(McpUpstreamSession.class).info("upstream={} was told to cancel a call: {}", server, reason);
+        }
     }
 
     private boolean exitedWithin(Duration grace) {
@@ -176,14 +200,33 @@ final class McpUpstreamSession implements UpstreamSession {
         }
     }
 
-    /** One request to the upstream, raced against its end (process exit, event stream closed) and the timeout. */
     private <T> T timed(Supplier<T> request, Duration timeout) {
+        return timed(request, timeout, null, null);
+    }
+
+    /**
+     * One request to the upstream, raced against its end (process exit, event stream closed), the
+     * timeout and, for a tool call, the agent's cancel ({@code cancelled}, may be null). A timeout or a
+     * cancel tells the upstream to stop ({@code params} finds the request's id).
+     */
+    private <T> T timed(Supplier<T> request, Duration timeout, Object params, CompletableFuture<String> cancelled) {
         CompletableFuture<T> call = CompletableFuture.supplyAsync(request, calls);
         CompletableFuture<?> end = process != null ? process.onExit() : streamEnded;
-        CompletableFuture<Object> first = end == null ? call.thenApply(r -> r) : CompletableFuture.anyOf(call, end);
+        List<CompletableFuture<?>> race = new ArrayList<>(List.of(call));
+        if (end != null) race.add(end);
+        if (cancelled != null) race.add(cancelled);
+        CompletableFuture<Object> first = race.size() == 1 ? call.thenApply(r -> r)
+                : CompletableFuture.anyOf(race.toArray(CompletableFuture[]::new));
         try {
             first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (call.isDone()) return call.get();
+            if (cancelled != null && cancelled.isDone()) {
+                String why = cancelled.getNow("");
+                cancelUpstream(params, "the agent cancelled the call" + (why == null || why.isBlank() ? "" : ": " + why));
+                call.cancel(true);
+                throw new UpstreamException("the call to upstream '" + server + "' was cancelled by the agent", null,
+                        UpstreamException.Kind.CANCELLED);
+            }
             // an upstream may write its answer and exit at once: the exit can be seen before the reader
             // thread has handed the answer over, so the answer gets a moment before the call is lost
             try {
@@ -199,13 +242,19 @@ final class McpUpstreamSession implements UpstreamSession {
             throw new UpstreamException("upstream '" + server + "' exited during the call (process "
                     + process.pid() + ")");
         } catch (TimeoutException e) {
+            cancelUpstream(params, "no answer within the proxy's call timeout (" + timeout.toSeconds() + " s)");
             call.cancel(true);
-            throw new UpstreamException("upstream '" + server + "' did not answer within " + timeout.toSeconds() + " s");
+            throw timedOut(timeout, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UpstreamException("call to upstream '" + server + "' was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (causedBy(cause, TimeoutException.class)) {
+                // the SDK's own request timeout (the same length as ours) fired first: the same event, the same words
+                cancelUpstream(params, "no answer within the proxy's call timeout (" + timeout.toSeconds() + " s)");
+                throw timedOut(timeout, cause);
+            }
             if (cause instanceof McpError error && error.getJsonRpcError() != null
                     && error.getJsonRpcError().code() == GuardedStdioClientTransport.OUTPUT_ENDED_CODE) {
                 // not an answer: the connection is gone, so the session is dropped and restarted. A killed process
@@ -236,10 +285,19 @@ final class McpUpstreamSession implements UpstreamSession {
     }
 
     private static boolean causedByIo(Throwable t) {
+        return causedBy(t, java.io.IOException.class);
+    }
+
+    private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof java.io.IOException) return true;
+            if (type.isInstance(c)) return true;
         }
         return false;
+    }
+
+    private UpstreamException timedOut(Duration timeout, Throwable cause) {
+        return new UpstreamException("upstream '" + server + "' did not answer within " + timeout.toSeconds() + " s", cause,
+                UpstreamException.Kind.TIMED_OUT);
     }
 
     /** Why the event stream ended, once it has (a moment's grace), else the failed request's own words. */
@@ -276,6 +334,6 @@ final class McpUpstreamSession implements UpstreamSession {
     private static String firstLine(String s) {
         int nl = s.indexOf('\n');
         String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+        return dev.engram.proxy.compress.TextCut.clip(line, 200);
     }
 }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +56,11 @@ public final class UpstreamConnection implements AutoCloseable {
     private List<ResourceTemplate> templates = List.of();
     private List<Prompt> prompts = List.of();
     private boolean closed;
+    // the connect attempt running now, or null; others wait for it
+    private CompletableFuture<Boolean> connecting;
+    // calls running on each session, so a session retired after a timeout closes once its last call ends
+    private final Map<UpstreamSession, Integer> running = new java.util.IdentityHashMap<>();
+    private final java.util.Set<UpstreamSession> retired = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private int failedAttempts;
     private Instant nextAttempt = Instant.MIN;
     private String lastError;
@@ -90,57 +96,112 @@ public final class UpstreamConnection implements AutoCloseable {
         onChange = listener;
     }
 
-    /** Connects if not connected and the backoff allows; returns whether a live session exists. */
-    public synchronized boolean connect() {
-        if (closed) return false;
-        if (session != null && session.alive()) return true;
-        // a session that ended on its own (process exited, event stream closed) is replaced: a reconnect too
-        boolean replacing = session != null;
-        dropSession();
+    /**
+     * Connects if not connected and the backoff allows; returns whether a live session exists. The
+     * upstream is started and initialized outside this object's lock, so status, health and the tool
+     * lists answer at once while a slow server starts; a caller that comes while another connects
+     * waits for that attempt instead of starting a second server.
+     */
+    public boolean connect() {
+        CompletableFuture<Boolean> attempt;
+        boolean replacing = false;
+        boolean mine = false;
+        synchronized (this) {
+            if (closed) return false;
+            if (session != null && session.alive()) return true;
+            if (connecting == null) {
+                // a session that ended on its own (process exited, event stream closed) is replaced: a reconnect too
+                replacing = session != null;
+                dropSession();
+                if (clock.instant().isBefore(nextAttempt)) return false;
+                connecting = new CompletableFuture<>();
+                mine = true;
+            }
+            attempt = connecting;
+        }
+        if (mine) return open(attempt, replacing);
+        try {
+            return attempt.join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return false;
+        }
+    }
+
+    /** One connect attempt, the lock not held while the server starts; completes {@code attempt} with its outcome. */
+    private boolean open(CompletableFuture<Boolean> attempt, boolean replacing) {
+        boolean ok = false;
+        try {
+            ok = openSession(replacing);
+            return ok;
+        } finally {
+            synchronized (this) {
+                connecting = null;
+            }
+            attempt.complete(ok);
+        }
+    }
+
+    private boolean openSession(boolean replacing) {
         Instant now = clock.instant();
-        if (now.isBefore(nextAttempt)) return false;
         long started = System.nanoTime();
         String step = STEP_START;
+        UpstreamSession s = null;
         try {
-            UpstreamSession s = opener.open(config);
+            s = opener.open(config);
             step = STEP_LIST;
-            try {
-                tools = List.copyOf(s.listTools());
-            } catch (RuntimeException e) {
-                s.close();
-                throw e;
-            }
+            List<Tool> listed = List.copyOf(s.listTools());
             // resources and prompts are extras: an upstream that fails to list them still serves its tools
-            resources = s.servesResources() ? quietly(s::listResources, "resources/list") : List.of();
-            templates = s.servesResources() ? quietly(s::listResourceTemplates, "resources/templates/list") : List.of();
-            prompts = s.servesPrompts() ? quietly(s::listPrompts, "prompts/list") : List.of();
-            session = s;
-            s.onListChanged(kind -> REFRESH.execute(() -> relist(s, kind)));
+            List<Resource> r = s.servesResources() ? quietly(s::listResources, "resources/list") : List.of();
+            List<ResourceTemplate> t = s.servesResources() ? quietly(s::listResourceTemplates, "resources/templates/list") : List.of();
+            List<Prompt> p = s.servesPrompts() ? quietly(s::listPrompts, "prompts/list") : List.of();
+            synchronized (this) {
+                if (closed) {
+                    s.close(); // closed (removed by a reload, or shutting down) while it started
+                    return false;
+                }
+                tools = listed;
+                resources = r;
+                templates = t;
+                prompts = p;
+                session = s;
+                failedStep = null;
+                connectMillis = (System.nanoTime() - started) / 1_000_000;
+                if (replacing || failedAttempts > 0 || lastError != null) reconnects++;
+                failedAttempts = 0;
+                nextAttempt = Instant.MIN;
+                lastError = null;
+            }
+            UpstreamSession opened = s;
+            s.onListChanged(kind -> REFRESH.execute(() -> relist(opened, kind)));
             s.onResourceUpdated(uri -> {
                 if (subscriptions.contains(uri)) onResourceUpdated.accept(uri);
             });
-            if (!subscriptions.isEmpty()) REFRESH.execute(() -> resubscribe(s));
+            if (!subscriptions.isEmpty()) REFRESH.execute(() -> resubscribe(opened));
             changed();
-            failedStep = null;
-            connectMillis = (System.nanoTime() - started) / 1_000_000;
-            if (replacing || failedAttempts > 0 || lastError != null) reconnects++;
-            failedAttempts = 0;
-            nextAttempt = Instant.MIN;
-            lastError = null;
             return true;
         } catch (RuntimeException e) {
-            failedAttempts++;
-            long factor = 1L << Math.min(failedAttempts - 1, 10);
-            Duration wait = FIRST_BACKOFF.multipliedBy(factor);
-            if (wait.compareTo(MAX_BACKOFF) > 0) wait = MAX_BACKOFF;
-            nextAttempt = now.plus(wait);
-            lastError = e.getMessage();
-            failedStep = step;
-            connectMillis = (System.nanoTime() - started) / 1_000_000;
+            if (s != null) s.close();
+            Duration wait;
+            synchronized (this) {
+                failedAttempts++;
+                long factor = 1L << Math.min(failedAttempts - 1, 10);
+                wait = FIRST_BACKOFF.multipliedBy(factor);
+                if (wait.compareTo(MAX_BACKOFF) > 0) wait = MAX_BACKOFF;
+                nextAttempt = now.plus(wait);
+                lastError = e.getMessage();
+                failedStep = step;
+                connectMillis = (System.nanoTime() - started) / 1_000_000;
+            }
             log.warn("upstream={} connect failed (attempt {}), next try in {} s: {}", config.name(), failedAttempts,
                     wait.toSeconds(), e.getMessage());
+            changed(); // health and the exposure show the failure
             return false;
         }
+    }
+
+    /** Whether a connect attempt is running now (the server is starting or initializing). */
+    public synchronized boolean connecting() {
+        return connecting != null;
     }
 
     public synchronized boolean connected() {
@@ -237,14 +298,17 @@ public final class UpstreamConnection implements AutoCloseable {
      */
     public boolean subscribe(String uri) {
         subscriptions.add(uri);
-        UpstreamSession s = liveSession();
-        if (!s.subscribesResources()) return false;
+        boolean[] sent = {false};
         try {
-            s.subscribe(uri, callTimeout);
-            return true;
+            return onSession(s -> {
+                if (!s.subscribesResources()) return false;
+                sent[0] = true;
+                s.subscribe(uri, callTimeout);
+                return true;
+            }, "request");
         } catch (UpstreamException e) {
-            subscriptions.remove(uri);
-            if (e.sessionBroken()) markDead(s, e.getMessage());
+            // refused or failed upstream: forgotten; not connected: kept, made when the server is back
+            if (sent[0]) subscriptions.remove(uri);
             throw e;
         }
     }
@@ -291,51 +355,100 @@ public final class UpstreamConnection implements AutoCloseable {
 
     /** Reads the upstream resource {@code uri}; throws {@link UpstreamException} as {@link #call} does. */
     public ReadResourceResult readResource(String uri) {
-        UpstreamSession s = liveSession();
-        try {
-            return s.readResource(uri, callTimeout);
-        } catch (UpstreamException e) {
-            if (!e.sessionBroken()) throw e;
-            markDead(s, e.getMessage());
-            throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next request", e);
-        }
+        return onSession(s -> s.readResource(uri, callTimeout), "request");
     }
 
     /** Gets the upstream prompt {@code name}; throws {@link UpstreamException} as {@link #call} does. */
     public GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
-        UpstreamSession s = liveSession();
-        try {
-            return s.getPrompt(name, arguments, callTimeout);
-        } catch (UpstreamException e) {
-            if (!e.sessionBroken()) throw e;
-            markDead(s, e.getMessage());
-            throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next request", e);
-        }
+        return onSession(s -> s.getPrompt(name, arguments, callTimeout), "request");
     }
 
     public synchronized Status status() {
-        return new Status(config.name(), connected(), tools.size(), failedAttempts, reconnects, lastError, failedStep, connectMillis);
+        return new Status(config.name(), connected(), connecting != null, tools.size(), failedAttempts, reconnects, lastError,
+                failedStep, connectMillis);
     }
 
     /** Calls {@code tool} upstream; throws {@link UpstreamException} with an agent-readable reason. */
     public CallToolResult call(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
-        UpstreamSession s = liveSession();
+        return call(tool, arguments, meta, null);
+    }
+
+    /**
+     * As {@link #call(String, Map, Map)}; when {@code cancelled} completes (the agent cancelled the call)
+     * the request is cancelled upstream and the call fails with {@link UpstreamException.Kind#CANCELLED}.
+     */
+    public CallToolResult call(String tool, Map<String, Object> arguments, Map<String, Object> meta,
+                               CompletableFuture<String> cancelled) {
+        CallToolRequest request = CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments).meta(meta).build();
+        return onSession(s -> s.call(request, callTimeout, cancelled), "call");
+    }
+
+    /**
+     * Runs one request on the live session (connecting first if needed). The session's fate follows
+     * what went wrong: a broken connection is dropped at once (its process is gone, so are its other
+     * calls); a timeout retires it: no new call is sent to it, the next call starts a fresh server, and
+     * it is closed when its last call ends, so calls still running on it are not killed by another
+     * call's timeout; an error answer or a cancel by the agent leaves it as it is.
+     */
+    private <T> T onSession(java.util.function.Function<UpstreamSession, T> request, String what) {
+        UpstreamSession s = acquire();
         try {
-            return s.call(CallToolRequest.builder(tool).arguments(arguments == null ? Map.of() : arguments)
-                    .meta(meta).build(), callTimeout);
+            return request.apply(s);
         } catch (UpstreamException e) {
-            if (!e.sessionBroken()) throw e;
-            markDead(s, e.getMessage());
-            throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next call", e);
+            switch (e.kind()) {
+                case BROKEN -> {
+                    markDead(s, e.getMessage());
+                    throw new UpstreamException(e.getMessage() + "; the proxy restarts it on the next " + what, e);
+                }
+                case TIMED_OUT -> {
+                    retire(s, e.getMessage());
+                    throw new UpstreamException(e.getMessage() + "; the request was cancelled upstream, and the next " + what
+                            + " starts the server again (calls still running on it may finish)", e, UpstreamException.Kind.TIMED_OUT);
+                }
+                default -> throw e;
+            }
+        } finally {
+            release(s);
         }
     }
 
-    private synchronized UpstreamSession liveSession() {
-        if (connect()) return session;
-        long waitS = Math.max(0, Duration.between(clock.instant(), nextAttempt).toSeconds());
-        throw new UpstreamException("upstream '" + config.name() + "' is not connected"
-                + (lastError == null ? "" : " (" + lastError + ")") + "; next reconnect attempt in " + waitS
-                + " s (after " + failedAttempts + " failed attempt" + (failedAttempts == 1 ? "" : "s") + ")");
+    /** The live session, connecting first if needed, with one more call counted on it. */
+    private UpstreamSession acquire() {
+        boolean up = connect();
+        synchronized (this) {
+            if (up && session != null) {
+                running.merge(session, 1, Integer::sum);
+                return session;
+            }
+            long waitS = Math.max(0, Duration.between(clock.instant(), nextAttempt).toSeconds());
+            throw new UpstreamException("upstream '" + config.name() + "' is not connected"
+                    + (lastError == null ? "" : " (" + lastError + ")") + "; next reconnect attempt in " + waitS
+                    + " s (after " + failedAttempts + " failed attempt" + (failedAttempts == 1 ? "" : "s") + ")");
+        }
+    }
+
+    /** One call on {@code s} ended; a retired session with no call left is closed. */
+    private void release(UpstreamSession s) {
+        boolean closeNow;
+        synchronized (this) {
+            Integer left = running.merge(s, -1, Integer::sum);
+            if (left != null && left <= 0) running.remove(s);
+            closeNow = (left == null || left <= 0) && retired.remove(s);
+        }
+        if (closeNow) closeApart(s);
+    }
+
+    /**
+     * Sends no new call to {@code s}; it is closed once the calls running on it have ended (the
+     * calling request still counts itself, so its {@link #release} closes it when it was the last).
+     */
+    private synchronized void retire(UpstreamSession s, String reason) {
+        if (session != s) return; // already replaced (it crashed, or another timeout retired it)
+        log.warn("upstream={} timed out, retired: the next call starts it again: {}", config.name(), reason);
+        session = null;
+        lastError = reason;
+        nextAttempt = Instant.MIN;
+        retired.add(s);
     }
 
     private synchronized void markDead(UpstreamSession dead, String reason) {
@@ -350,7 +463,12 @@ public final class UpstreamConnection implements AutoCloseable {
         if (session == null) return;
         UpstreamSession old = session;
         session = null;
-        // a dead stdio client can take seconds to close: not on the caller's time
+        retired.remove(old);
+        closeApart(old);
+    }
+
+    /** A dead stdio client can take seconds to close: not on the caller's time. */
+    private void closeApart(UpstreamSession old) {
         Thread closer = new Thread(old::close, "engram-proxy-close-" + config.name());
         closer.setDaemon(true);
         closer.start();
@@ -363,14 +481,17 @@ public final class UpstreamConnection implements AutoCloseable {
             session.close();
             session = null;
         }
+        for (UpstreamSession r : retired) r.close();
+        retired.clear();
     }
 
     /**
-     * What {@code proxy_health} shows for one server. {@code failedStep} is where the last failed
+     * What {@code proxy_health} shows for one server. {@code connecting}: a connect attempt is running now
+     * (the server is starting). {@code failedStep} is where the last failed
      * connect stopped ({@link #STEP_START} or {@link #STEP_LIST}), null after a success;
      * {@code connectMillis} is how long the last connect took, -1 before the first.
      */
-    public record Status(String server, boolean connected, int discoveredTools, int failedAttempts, long reconnects,
-                         String lastError, String failedStep, long connectMillis) {
+    public record Status(String server, boolean connected, boolean connecting, int discoveredTools, int failedAttempts,
+                         long reconnects, String lastError, String failedStep, long connectMillis) {
     }
 }

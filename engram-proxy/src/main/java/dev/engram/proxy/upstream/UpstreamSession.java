@@ -22,6 +22,14 @@ public interface UpstreamSession extends AutoCloseable {
 
     CallToolResult call(CallToolRequest request, Duration timeout);
 
+    /**
+     * As {@link #call(CallToolRequest, Duration)}; when {@code cancelled} (may be null) completes first,
+     * the request is cancelled upstream and the call fails with {@link UpstreamException.Kind#CANCELLED}.
+     */
+    default CallToolResult call(CallToolRequest request, Duration timeout, java.util.concurrent.CompletableFuture<String> cancelled) {
+        return call(request, timeout);
+    }
+
     /** Whether the upstream advertised the resources capability at initialize. */
     default boolean servesResources() {
         return false;

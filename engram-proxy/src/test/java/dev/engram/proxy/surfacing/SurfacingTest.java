@@ -60,6 +60,16 @@ class SurfacingTest {
     }
 
     @Test
+    void theIdCopiedAsTheBlockShowsItWithItsMarkdownUnderscoreIsAccepted() {
+        Surfacing s = surface("src/auth/jwt_handler.py", 6000).orElseThrow();
+        String shown = s.block().replaceAll("(?s).*_surfacing_id: (\\S+)\n.*", "$1");
+        assertEquals("sid1_", shown, "the line as printed");
+        var tool = new dev.engram.proxy.tools.SurfacingFeedbackTool(stats, surfacer);
+        var reply = tool.call(dev.engram.mcp.tool.ToolArgs.of(tool.definition(), Map.of("surfacing_id", shown, "rating", "helpful")));
+        assertTrue(String.valueOf(reply).contains("Recorded 1 rating for sid1."), String.valueOf(reply));
+    }
+
+    @Test
     void smallResultsVagueQueriesAndWriteToolsGetNothing() {
         assertTrue(surface("src/auth/jwt_handler.py", 100).isEmpty());
         assertTrue(surface("ab.cd", 6000).isEmpty(), "two tokens are too vague");

@@ -38,6 +38,15 @@ class ExposureGateTest {
     }
 
     @Test
+    void anAnnotationTitleOfItsOwnIsKeptPrefixed() {
+        Tool echo = Tool.builder("echo", Map.of("type", "object")).title("Echo")
+                .annotations(new ToolAnnotations("Echo tool", true, false, true, false, null)).build();
+        ExposedTool t = gate.expose(List.of(upstream("bad", "bad", List.of(echo), true)), Set.of()).find("bad__echo").orElseThrow();
+        assertEquals("[bad] Echo", t.exposed().title());
+        assertEquals("[bad] Echo tool", t.exposed().annotations().title());
+    }
+
+    @Test
     void hidesToolsWhoseMetadataHoldsCredentials() {
         Tool leaky = Tool.builder("search", Map.of("type", "object"))
                 .description("Uses api_key=sk-abcdefghijklmnopqrstuvwx1234 for calls").build();
