@@ -24,4 +24,17 @@ public final class ErrorMessages {
     public static boolean namesJava(String message) {
         return message != null && JAVA_NAMES.matcher(message).find();
     }
+
+    /** What the Java SDK answers for a tool it does not have, whatever the name: the name is only in the error's data. */
+    static final String SDK_UNKNOWN_TOOL = "Unknown tool: invalid_tool_name";
+    private static final String SDK_UNKNOWN_TOOL_DATA = "Tool not found: ";
+
+    /**
+     * The SDK's unknown-tool message with the tool the client called ({@code data} holds it), or null when
+     * {@code message} is not that one. Outside probes of every profile found the fixed text naming no tool.
+     */
+    public static String unknownTool(String message, Object data) {
+        if (!SDK_UNKNOWN_TOOL.equals(message) || !(data instanceof String d) || !d.startsWith(SDK_UNKNOWN_TOOL_DATA)) return null;
+        return "Unknown tool: " + d.substring(SDK_UNKNOWN_TOOL_DATA.length()) + "; call tools/list for the tools this server has";
+    }
 }

@@ -222,8 +222,14 @@ final class StdioTransport implements McpServerTransportProvider {
 
     /** The message as sent: an error whose text names Java classes gets {@link ErrorMessages#PLAIN}, same id and code. */
     static JSONRPCMessage withPlainError(JSONRPCMessage message) {
-        if (message instanceof JSONRPCResponse r && r.error() != null && ErrorMessages.namesJava(r.error().message())) {
-            return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), ErrorMessages.PLAIN, null));
+        if (message instanceof JSONRPCResponse r && r.error() != null) {
+            if (ErrorMessages.namesJava(r.error().message())) {
+                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), ErrorMessages.PLAIN, null));
+            }
+            String unknownTool = ErrorMessages.unknownTool(r.error().message(), r.error().data());
+            if (unknownTool != null) {
+                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), unknownTool, r.error().data()));
+            }
         }
         return message;
     }

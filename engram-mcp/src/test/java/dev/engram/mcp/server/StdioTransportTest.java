@@ -45,6 +45,19 @@ class StdioTransportTest {
         assertSame(result, StdioTransport.withPlainError(result));
     }
 
+    /** The SDK says "invalid_tool_name" whatever tool was called; the name it put in the error's data is said instead. */
+    @Test
+    void anUnknownToolsErrorNamesTheToolCalled() {
+        JSONRPCResponse sdk = new JSONRPCResponse("2.0", 7, null, new JSONRPCError(-32602, "Unknown tool: invalid_tool_name",
+                "Tool not found: no_such_tool"));
+        JSONRPCResponse sent = (JSONRPCResponse) StdioTransport.withPlainError(sdk);
+        assertEquals(7, sent.id());
+        assertEquals(-32602, sent.error().code());
+        assertEquals("Unknown tool: no_such_tool; call tools/list for the tools this server has", sent.error().message());
+        JSONRPCResponse other = new JSONRPCResponse("2.0", 8, null, new JSONRPCError(-32602, "Unknown tool: invalid_tool_name", null));
+        assertSame(other, StdioTransport.withPlainError(other), "without the SDK's data there is no name to say");
+    }
+
     /**
      * SDK gotcha 4 where it bites: an answer that completes on another thread after stdin has ended. The end is
      * acted on only once it is written, and a bad line, a blank line and the guard's own answers do not count.
