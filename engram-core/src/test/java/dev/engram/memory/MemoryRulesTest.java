@@ -45,6 +45,8 @@ class MemoryRulesTest {
         assertEquals(List.of("redis", "api"), MemoryRules.tags("tags", List.of(" Redis", "api", "redis", "")));
         assertEquals("default", MemoryRules.zone("zone", null));
         assertEquals("use-zod-for-validation", MemoryRules.slug("Use Zod for validation!"));
+        assertEquals("cafe-muller-opens-at-nine", MemoryRules.slug("Café Müller opens at nine"), "accents dropped, letters kept");
+        assertEquals("zoe-garcia-resume", MemoryRules.slug("Zoë García: résumé"));
         String korean = MemoryRules.slug("비밀번호를 변경했습니다");
         assertTrue(korean.matches("note-[0-9a-f]{8}") && MemoryRules.isKey(korean), korean);
         assertEquals(korean, MemoryRules.slug("비밀번호를 변경했습니다"));
