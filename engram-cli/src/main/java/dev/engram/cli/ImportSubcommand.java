@@ -139,7 +139,7 @@ final class ImportSubcommand implements Callable<Integer> {
         ServerMemoryData data = new ServerMemoryData(main.json());
         ServerMemoryData.FileGraph graph;
         try {
-            graph = data.read(Files.readString(file, StandardCharsets.UTF_8));
+            graph = data.read(file);
         } catch (NoSuchFileException e) {
             throw new EngramUserException("import: no such file " + file);
         }

@@ -43,6 +43,21 @@ public final class ServerMemoryData {
     /** At most this many skipped lines are quoted in a report; the rest are counted. */
     static final int LINES_QUOTED = 5;
 
+    /**
+     * {@link #read(String)} of a file's UTF-8 text. A file that is not UTF-8 is refused in words (the JDK's own
+     * message was "Input length = 3"); server-memory writes UTF-8.
+     */
+    public FileGraph read(Path file) throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new dev.engram.error.EngramUserException(file + " is not UTF-8 text (server-memory writes its memory.jsonl"
+                    + " as UTF-8); is it the right file?");
+        }
+        return read(text);
+    }
+
     public FileGraph read(String text) {
         MemoryJsonl.Read read = codec.read(text);
         StorableGraph storable = StorableGraph.of(read.graph());
@@ -130,7 +145,7 @@ public final class ServerMemoryData {
             return;
         }
         try {
-            FileGraph g = read(Files.readString(file, StandardCharsets.UTF_8));
+            FileGraph g = read(file);
             log.println("engram: " + summary(importGraph(graph, zone, g.graph(), false), false, g.notes()) + " from " + file
                     + " into zone '" + zone + "' (the file is not changed; Engram's store is used from now on)");
             engine.setMark(mark, java.time.Instant.now().toString());

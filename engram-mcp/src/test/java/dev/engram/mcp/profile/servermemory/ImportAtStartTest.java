@@ -121,6 +121,7 @@ class ImportAtStartTest {
         Files.write(file, new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}); // not UTF-8 at all
         importing(file).get();
         assertTrue(log().contains("could not import") && log().contains("tried again at the next start"), log());
+        assertTrue(log().contains("is not UTF-8 text"), "the reason in words: " + log());
         engine.entities().create("default", List.of(new EntityDraft("Carol", "person", List.of("new"))), ExistingEntity.SKIP);
         Files.writeString(file, "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"x\"]}");
         importing(file).get(); // the next start
