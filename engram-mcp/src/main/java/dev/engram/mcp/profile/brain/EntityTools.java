@@ -61,7 +61,7 @@ final class EntityTools {
                                         + "stable facts (180-365). Default: 7.", 7),
                                 "relevanceScore", number("Relevance, 0.01 to 25 (default 1; mark_important multiplies it by 10).", 1)),
                                 List.of("name", "entityType"),
-                                List.of(Map.of("name", "iaptic-server", "entityType", "Project", "observations", List.of("uses TypeScript")))),
+                                List.of(example())),
                         "memory_zone", zoneProp()), "entities", "memory_zone"),
                 ToolHints.writes(false));
         return new BrainTool(def, args -> {
@@ -389,5 +389,14 @@ final class EntityTools {
             out.put("entity", entity);
             return out;
         });
+    }
+
+    /** An entity as brain-tools writes one, its fields in that order ({@code Map.of}'s order changes from run to run). */
+    private static Map<String, Object> example() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("name", "iaptic-server");
+        m.put("entityType", "Project");
+        m.put("observations", List.of("uses TypeScript"));
+        return m;
     }
 }

@@ -196,21 +196,21 @@ final class InspectFilesTool {
                         found.add(f);
                     }
                 } catch (IOException e) {
-                    problems.add(Map.of("filePath", p, "error", "cannot list the directory: " + plain(e)));
+                    problems.add(problem(p, "cannot list the directory: " + plain(e)));
                 } catch (java.io.UncheckedIOException e) {
-                    problems.add(Map.of("filePath", p, "error", "cannot list all of the directory: " + plain(e.getCause())));
+                    problems.add(problem(p, "cannot list all of the directory: " + plain(e.getCause())));
                 }
                 found.sort(null);
                 out.addAll(found);
                 if (cut[0]) {
-                    problems.add(Map.of("filePath", p, "error", "the directory holds more than inspect_files reads in one call ("
+                    problems.add(problem(p, "the directory holds more than inspect_files reads in one call ("
                             + MAX_FILES + " files, " + MAX_VISITED + " entries, " + MAX_DEPTH + " levels deep); only the first "
                             + found.size() + " files found were read: send a narrower directory or the files themselves"));
                 }
             } else if (Files.isRegularFile(path)) {
                 out.add(path);
             } else {
-                problems.add(Map.of("filePath", p, "error", "no such file or directory (relative paths start at the server's "
+                problems.add(problem(p, "no such file or directory (relative paths start at the server's "
                         + "working directory, " + root + ")"));
             }
         }
@@ -301,5 +301,13 @@ final class InspectFilesTool {
             i++;
         }
         return out;
+    }
+
+    /** One path's problem, {@code filePath} first as brain-tools prints it ({@code Map.of}'s order changes from run to run). */
+    private static Map<String, Object> problem(Object path, String error) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("filePath", path);
+        m.put("error", error);
+        return m;
     }
 }
