@@ -394,7 +394,8 @@ class ToonToolsTest {
         assertTrue(e.contains("huge-entry") && e.contains("nothing was imported"), e);
         assertTrue(call("memory_stats", Map.of()).contains("Total entries: 1"));
         String got = call("memory_recall", Map.of("ids", "use-zod"));
-        assertTrue(got.contains("Use Zod") && !got.contains("v4"), got);
+        // the file's text, not "v4" alone: a random id such as m_v4zm6lnfo7 holds that too
+        assertTrue(got.contains("Use Zod") && !got.contains("Use Zod v4"), got);
     }
 
     private String firstKey(String text) {
