@@ -38,7 +38,6 @@ import java.util.regex.Pattern;
 public record QueryString(String original, QueryNode expression, boolean hasSyntax) {
     /** brain-tools' {@code phrase_slop}: a phrase matches with up to two words in between. */
     public static final int DEFAULT_PHRASE_SLOP = 2;
-    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
 
     public QueryString {
         Objects.requireNonNull(original, "original");
@@ -121,8 +120,7 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
      */
     public static List<String> fold(String text) {
         if (text == null || text.isEmpty()) return List.of();
-        String plain = Normalizer.normalize(MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFD)).replaceAll(""),
-                Normalizer.Form.NFC);
+        String plain = Normalizer.normalize(Words.withoutAccents(text), Normalizer.Form.NFC);
         return Words.runs(plain.toLowerCase(Locale.ROOT));
     }
 
@@ -449,7 +447,7 @@ public record QueryString(String original, QueryNode expression, boolean hasSynt
 
         /** A wildcard word folded like text, keeping {@code *} and {@code ?}, dropping other punctuation. */
         private static String foldPattern(String p) {
-            String plain = MARKS.matcher(Normalizer.normalize(p, Normalizer.Form.NFD)).replaceAll("").toLowerCase(Locale.ROOT);
+            String plain = Words.withoutAccents(p).toLowerCase(Locale.ROOT);
             return plain.replaceAll("[^\\p{L}\\p{N}*?]+", "");
         }
 

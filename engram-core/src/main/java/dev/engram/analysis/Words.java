@@ -71,6 +71,22 @@ public final class Words {
         return out == null ? text : out.toString();
     }
 
+    private static final java.util.regex.Pattern COMBINING_MARKS = java.util.regex.Pattern.compile("\\p{M}+");
+
+    /**
+     * {@code text} decomposed (NFD) with its combining marks dropped: Latin letters without their accents
+     * ({@code Café Müller} → {@code Cafe Muller}); Hangul comes out as jamo. ASCII text is returned as is, without
+     * the normaliser's work. The one accent rule of keys, zone names and brain-tools' query matching.
+     */
+    public static String withoutAccents(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) > 0x7F) {
+                return COMBINING_MARKS.matcher(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFD)).replaceAll("");
+            }
+        }
+        return text;
+    }
+
     public static Set<String> setOf(String text) {
         return new HashSet<>(of(text));
     }

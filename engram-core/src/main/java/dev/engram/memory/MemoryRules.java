@@ -317,21 +317,6 @@ public final class MemoryRules {
         return out.toString();
     }
 
-    private static final java.util.regex.Pattern COMBINING_MARKS = java.util.regex.Pattern.compile("\\p{M}+");
-
-    /**
-     * Latin letters without their accents ({@code Café Müller} → {@code Cafe Muller}), so a key keeps the letter
-     * rather than losing it ({@code caf-mller}), as search folds accents too. Text without accents is returned as is.
-     */
-    private static String withoutAccents(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) > 0x7F) {
-                return COMBINING_MARKS.matcher(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFD)).replaceAll("");
-            }
-        }
-        return text;
-    }
-
     /**
      * A key-shaped slug of free text: lowercase ASCII words joined by '-', at most 6 words and 80
      * characters, accents dropped. Text without ASCII words (Korean, Japanese, …) gets {@code note-<hash>}
@@ -340,7 +325,7 @@ public final class MemoryRules {
     public static String slug(String text) {
         StringBuilder sb = new StringBuilder();
         int count = 0;
-        for (String w : Words.runs(withoutAccents(text).toLowerCase(Locale.ROOT))) {
+        for (String w : Words.runs(Words.withoutAccents(text).toLowerCase(Locale.ROOT))) {
             String ascii = asciiLettersAndDigits(w);
             if (ascii.isEmpty()) {
                 continue;

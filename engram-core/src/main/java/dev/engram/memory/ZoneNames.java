@@ -1,8 +1,8 @@
 package dev.engram.memory;
 
+import dev.engram.analysis.Words;
 import dev.engram.crypto.Sha256;
 import dev.engram.error.InvalidArgumentException;
-import java.text.Normalizer;
 import java.util.Locale;
 
 /**
@@ -22,7 +22,7 @@ public final class ZoneNames {
         try {
             return MemoryRules.newZone("zone", w);
         } catch (InvalidArgumentException notAZoneName) {
-            String plain = Normalizer.normalize(w, Normalizer.Form.NFD).replaceAll("\\p{M}+", "").toLowerCase(Locale.ROOT);
+            String plain = Words.withoutAccents(w).toLowerCase(Locale.ROOT);
             String slug = plain.replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "").replaceAll("-+$", "");
             if (slug.length() > 32) slug = slug.substring(0, 32).replaceAll("-+$", "");
             return (slug.isEmpty() ? fallback : slug) + "-" + Sha256.hex(w, 3);

@@ -1,6 +1,7 @@
 package dev.engram.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,15 @@ class WordsTest {
 
     private static List<String> runsByRegex(String text) {
         return Arrays.stream(text.split("[^\\p{L}\\p{N}]+")).filter(w -> !w.isEmpty()).toList();
+    }
+
+    @Test
+    void accentsGoAndTheLettersStay() {
+        assertEquals("Cafe Muller, Zoe Garcia, resume", Words.withoutAccents("Café Müller, Zoë García, résumé"));
+        String ascii = "plain ascii text";
+        assertSame(ascii, Words.withoutAccents(ascii), "ASCII is returned as it is, not normalised");
+        assertEquals("김철수", java.text.Normalizer.normalize(Words.withoutAccents("김철수"), java.text.Normalizer.Form.NFC),
+                "Hangul keeps its letters (as jamo)");
     }
 
     @Test

@@ -327,7 +327,7 @@ public final class ToonData {
      */
     static String slug(String key) {
         if (MemoryRules.isKey(key.strip()) && !MemoryRules.isId(key.strip())) return key.strip();
-        String plain = java.text.Normalizer.normalize(key.strip(), java.text.Normalizer.Form.NFD).replaceAll("\\p{M}+", "");
+        String plain = dev.engram.analysis.Words.withoutAccents(key.strip());
         String s = plain.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
         if (s.length() > 80) s = s.substring(0, 80);
         s = s.replaceAll("-+$", ""); // 'Bad Key!' is bad-key
