@@ -1,5 +1,6 @@
 package dev.engram.proxy.compress;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.proxy.config.CompressionMode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.engram.proxy.compress;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.llm.ChatModel;
 import dev.engram.llm.ChatPrompt;
 import dev.engram.llm.LlmException;

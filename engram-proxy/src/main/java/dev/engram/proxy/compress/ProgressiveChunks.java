@@ -1,5 +1,6 @@
 package dev.engram.proxy.compress;
 
+import dev.engram.analysis.TextCut;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.engram.proxy.config;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.StoreException;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -95,7 +96,7 @@ public final class ProxyConfigFile {
     private static String firstLine(String s) {
         if (s == null) return "unreadable";
         String line = s.lines().findFirst().orElse("").strip();
-        return dev.engram.proxy.compress.TextCut.clip(line, 200);
+        return TextCut.clip(line, 200);
     }
 
     public void save(ProxyConfig config) {

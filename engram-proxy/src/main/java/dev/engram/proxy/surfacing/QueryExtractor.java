@@ -1,5 +1,6 @@
 package dev.engram.proxy.surfacing;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.analysis.Words;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -37,7 +38,7 @@ public final class QueryExtractor {
                     || t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) return;
             if (!t.contains("/") && !t.contains("\\")) {
                 int end = sentenceEnd(t);
-                t = dev.engram.proxy.compress.TextCut.head(t, Math.min(end, MAX_SENTENCE));
+                t = TextCut.head(t, Math.min(end, MAX_SENTENCE));
             }
             words.addAll(split(t));
         } else if (v instanceof List<?> l) {

@@ -1,5 +1,6 @@
 package dev.engram.proxy.surfacing;
 
+import dev.engram.analysis.TextCut;
 import java.util.List;
 
 /**
@@ -51,6 +52,6 @@ public final class SurfacingFormat {
         if (s == null) return "";
         String t = s.replaceAll("[\\p{Cntrl}\\p{Cf}]+", " ").replaceAll("\\s+", " ").strip()
                 .replace("<", "&lt;").replace(">", "&gt;").replace("`", "'");
-        return dev.engram.proxy.compress.TextCut.clip(t, max);
+        return TextCut.clip(t, max);
     }
 }

@@ -3,7 +3,7 @@ package dev.engram.proxy.tools;
 import dev.engram.crypto.Sha256;
 import dev.engram.error.ConflictException;
 import dev.engram.error.InvalidArgumentException;
-import dev.engram.proxy.compress.TextCut;
+import dev.engram.analysis.TextCut;
 import dev.engram.error.NotFoundException;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.mcp.tool.JsonSchema;

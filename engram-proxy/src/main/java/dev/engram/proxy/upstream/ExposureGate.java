@@ -1,5 +1,6 @@
 package dev.engram.proxy.upstream;
 
+import dev.engram.analysis.TextCut;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -156,7 +157,7 @@ public final class ExposureGate {
     static String description(String name, String full, int max) {
         if (full == null || full.length() <= max) return full;
         String hint = " … [full description: stm_proxy_describe_tool(name=\"" + name + "\")]";
-        int end = dev.engram.proxy.compress.TextCut.atCodePoint(full, Math.max(0, max - hint.length()));
+        int end = TextCut.atCodePoint(full, Math.max(0, max - hint.length()));
         int space = full.lastIndexOf(' ', end);
         if (space > end / 2) end = space;
         return full.substring(0, end) + hint;

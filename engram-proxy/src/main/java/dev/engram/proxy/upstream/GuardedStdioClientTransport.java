@@ -1,5 +1,6 @@
 package dev.engram.proxy.upstream;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.mcp.jsonrpc.BoundedLines;
 import dev.engram.mcp.jsonrpc.MessageCheck;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -121,7 +122,7 @@ final class GuardedStdioClientTransport implements McpClientTransport {
         if (verdict instanceof MessageCheck.Blank) return null;
         String text = new String(lines.buffer(), 0, lines.kept(), StandardCharsets.UTF_8);
         if (verdict instanceof MessageCheck.Reject r) {
-            String shown = dev.engram.proxy.compress.TextCut.clip(text, 120);
+            String shown = TextCut.clip(text, 120);
             if (!warnedJunk) {
                 log.warn("upstream {} wrote a line to stdout that is not a JSON-RPC message; skipped, and so will be any"
                         + " other (logged at debug): {} ({})", name, shown, r.message());

@@ -1,5 +1,6 @@
 package dev.engram.proxy.upstream;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.proxy.config.UpstreamConfig;
 import dev.engram.proxy.config.UpstreamTransport;
 import io.modelcontextprotocol.client.McpClient;
@@ -213,7 +214,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String m = root.getMessage();
         if (m == null || m.isBlank()) return root == e ? "" : " (" + root.getClass().getSimpleName() + ")";
-        return " (" + dev.engram.proxy.compress.TextCut.clip(m, 200) + ")";
+        return " (" + TextCut.clip(m, 200) + ")";
     }
 
     /**
@@ -231,7 +232,7 @@ public final class McpSessionOpener implements UpstreamSession.Opener, AutoClose
             // the message reaches the agent too (a call to a server that is down): no tokens in it
             if (CredentialPatterns.find(l).isPresent()) l = "[a line that looks like it holds a credential, not shown]";
             if (lines.size() == LINES) lines.removeFirst();
-            lines.addLast(dev.engram.proxy.compress.TextCut.clip(l, LINE_CHARS));
+            lines.addLast(TextCut.clip(l, LINE_CHARS));
         }
 
         UpstreamException appendTo(UpstreamException e) {

@@ -1,5 +1,6 @@
 package dev.engram.proxy.upstream;
 
+import dev.engram.analysis.TextCut;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -334,6 +335,6 @@ final class McpUpstreamSession implements UpstreamSession {
     private static String firstLine(String s) {
         int nl = s.indexOf('\n');
         String line = nl < 0 ? s : s.substring(0, nl);
-        return dev.engram.proxy.compress.TextCut.clip(line, 200);
+        return TextCut.clip(line, 200);
     }
 }

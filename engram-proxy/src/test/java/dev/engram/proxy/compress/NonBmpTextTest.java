@@ -1,5 +1,6 @@
 package dev.engram.proxy.compress;
 
+import dev.engram.analysis.TextCut;
 import static dev.engram.proxy.compress.CompressFixtures.MAPPER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package dev.engram.mcp.profile.servermemory;
 
+import dev.engram.analysis.TextCut;
 import dev.engram.memory.MemoryRules;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,8 +69,7 @@ record StorableGraph(KnowledgeGraph graph, List<String> changes) {
         while (text.length() - start > max) {
             int end = start + max;
             int cut = Math.max(text.lastIndexOf('\n', end - 1), text.lastIndexOf(' ', end - 1));
-            if (cut > start + max / 2) end = cut + 1;
-            else if (Character.isHighSurrogate(text.charAt(end - 1))) end--; // never half a character
+            end = cut > start + max / 2 ? cut + 1 : TextCut.atCodePoint(text, end); // never half a character
             String piece = text.substring(start, end).strip();
             if (!piece.isEmpty()) out.add(piece);
             start = end;
@@ -105,9 +105,7 @@ record StorableGraph(KnowledgeGraph graph, List<String> changes) {
             String s = mend(text);
             if (s.length() <= MemoryRules.MAX_CONTENT_CHARS) return s;
             cut++;
-            int end = MemoryRules.MAX_CONTENT_CHARS;
-            if (Character.isHighSurrogate(s.charAt(end - 1))) end--;
-            return s.substring(0, end);
+            return TextCut.head(s, MemoryRules.MAX_CONTENT_CHARS);
         }
 
         List<String> report() {

@@ -1,11 +1,12 @@
-package dev.engram.proxy.compress;
+package dev.engram.analysis;
 
 /**
  * Where the proxy may cut text: never between the two halves of a surrogate pair. A character
  * outside the Basic Multilingual Plane (an emoji, a CJK Extension B ideograph) is two Java chars;
  * a cut between them leaves a lone surrogate on each side, which is not valid Unicode: Python
  * clients fail to re-encode it and model APIs reject a request body that holds one. Every offset the
- * proxy cuts at (section bounds, chunk ends, titles, previews, labels) goes through here.
+ * proxy cuts at (section bounds, chunk ends, titles, previews, labels) goes through here, and so do the pieces
+ * an import makes of an over-long text.
  */
 public final class TextCut {
     private TextCut() {
