@@ -130,10 +130,23 @@ public final class ZoneOperation {
         return z.equals(MemoryRules.DEFAULT_ZONE) ? z : MemoryRules.newZone("name", z);
     }
 
-    /** Zone records in one write under {@link ZoneRecords}' rule (a stored description stays); a dry run writes nothing. */
-    public ZoneRecords.Outcome importZones(List<ZoneInfo> zones, boolean dryRun) {
-        if (zones.isEmpty()) return ZoneRecords.Outcome.NONE;
-        return store.write(tx -> ZoneRecords.write(tx, zones, dryRun));
+    /** What {@link #importGraph} did (or, in a dry run, would do): the zone records and the graph. */
+    public record GraphImport(ZoneRecords.Outcome zones, EntityGraph.ImportSummary graph) {
+    }
+
+    /**
+     * An importer's file that spans zones, in one write: its zone records under {@link ZoneRecords}' rule (a stored
+     * description stays), then every zone's entities, then the relations ({@link EntityGraph#importGraphs}). A refused
+     * item or a store failure part-way leaves nothing written, so the same file can simply be imported again; a dry run
+     * counts the same and writes nothing.
+     */
+    public GraphImport importGraph(List<ZoneInfo> zones, List<EntityGraph.ZonePart> parts, List<RelationDraft> relations,
+                                   boolean dryRun) {
+        ZoneRecords.Outcome[] outcome = {ZoneRecords.Outcome.NONE};
+        // the records go in the graph's own write (rolled back with it on a dry run), so they are written for real there
+        EntityGraph.ImportSummary s = graph.importGraphs(parts, relations, tx -> outcome[0] = ZoneRecords.write(tx, zones, false),
+                dryRun);
+        return new GraphImport(outcome[0], s);
     }
 
     /** Every zone, sorted, default first, with its descriptions and counts. */
