@@ -332,8 +332,8 @@ class BrainToolsTest {
         Map<String, Object> copied = ok("copy_entities", "names", List.of("invoice-job"), "source_zone", "billing", "target_zone", "default");
         assertEquals(List.of("invoice-job"), copied.get("entities_copied"));
         Map<String, Object> stats = ok("zone_stats", "zone", "default");
-        assertEquals(1, stats.get("entity_count"));
-        assertEquals(Map.of("Project", 1), stats.get("entity_types"));
+        assertEquals(2, stats.get("entity_count"), "invoice-job and its observation, which brain-tools stored as an entity");
+        assertEquals(Map.of("Project", 1, "observation", 1), stats.get("entity_types"));
         assertTrue(error("move_entities", "names", List.of("ghost"), "source_zone", "billing", "target_zone", "default")
                 .contains("not found in source zone"));
         ok("create_zone", "name", "archive");
@@ -344,6 +344,26 @@ class BrainToolsTest {
         assertEquals(List.of(), merged.get("kept_zones"));
         ok("delete_zone", "name", "archive", "confirm", true);
         assertTrue(error("zone_stats", "zone", "archive").contains("does not exist"));
+    }
+
+    /**
+     * brain-tools' zone_stats (kg-client.ts getMemoryZoneStats) counts every entity document of the zone, and its
+     * observations are entity documents of type observation (addObservations), so they are counted and typed.
+     */
+    @Test
+    void zoneStatsCountsObservationsAsBrainToolsDid() {
+        ok("create_zone", "name", "stats");
+        create("stats", entity("api", "Service", "uses REST", "runs on port 8080"), entity("db", "Database"));
+        ok("add_observations", "name", "db", "observations", List.of("PostgreSQL 16"), "memory_zone", "stats");
+        ok("create_relations", "relations", List.of(args("from", "api", "to", "db", "type", "reads")), "memory_zone", "stats");
+        Map<String, Object> stats = ok("zone_stats", "zone", "stats");
+        assertEquals(List.of("zone", "entity_count", "relation_count", "entity_types", "relation_types", "observation_count"),
+                List.copyOf(stats.keySet()), "brain-tools' fields in its order, then Engram's");
+        assertEquals(5, stats.get("entity_count"), "2 entities and 3 observations");
+        assertEquals(3, stats.get("observation_count"));
+        assertEquals(Map.of("Service", 1, "Database", 1, "observation", 3), stats.get("entity_types"));
+        assertEquals(1, stats.get("relation_count"));
+        assertEquals(Map.of("reads", 1), stats.get("relation_types"));
     }
 
     @Test
