@@ -217,7 +217,9 @@ final class ZoneTools {
         var def = tool("merge_zones", "Merge zones", "Merge multiple zones with conflict resolution options.",
                 openSchema(props("source_zones", strings("Source zones to merge from", List.of("old-billing")),
                         "target_zone", string("Target zone to merge into", "billing"),
-                        "delete_source_zones", bool("Delete source zones after merging", false),
+                        "delete_source_zones", bool("Delete source zones after merging (default: false). A source zone "
+                                + "still holding what the merge did not bring over (entities skipped on a name conflict) is "
+                                + "kept and listed in kept_zones with the reason; the default zone is never deleted.", false),
                         "overwrite_conflicts", choice("How to handle name conflicts (default: skip)", List.of("skip", "overwrite", "rename"),
                                 "skip")),
                         "source_zones", "target_zone"),

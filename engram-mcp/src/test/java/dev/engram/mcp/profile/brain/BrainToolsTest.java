@@ -347,6 +347,36 @@ class BrainToolsTest {
     }
 
     /**
+     * brain-tools' mergeZones (kg-client.ts) keeps the sources unless delete_source_zones is true, and then deletes
+     * every merged one, even when entities were skipped on a conflict (they are lost). Engram keeps such a zone,
+     * says why, and says so in the argument's description.
+     */
+    @Test
+    void mergeZonesKeepsTheSourcesUnlessAskedAndThenWhatWasNotMerged() {
+        ok("create_zone", "name", "old");
+        ok("create_zone", "name", "new");
+        create("old", entity("A", "t", "a1"), entity("Shared", "t", "old fact"));
+        create("new", entity("Shared", "t", "new fact"));
+        Map<String, Object> kept = ok("merge_zones", "source_zones", List.of("old"), "target_zone", "new");
+        assertEquals(List.of("old"), kept.get("merged_zones"));
+        assertFalse(kept.containsKey("deleted_zones"), "nothing asked to be deleted: " + kept);
+        assertEquals(List.of("A", "Shared"), names(ok("open_nodes", "names", List.of("A", "Shared"), "memory_zone", "old")),
+                "brain-tools' default: the source zone stays as it was");
+        Map<String, Object> asked = ok("merge_zones", "source_zones", List.of("old"), "target_zone", "new", "delete_source_zones", true);
+        assertEquals(List.of(), asked.get("deleted_zones"));
+        Map<?, ?> why = (Map<?, ?>) ((List<?>) asked.get("kept_zones")).get(0);
+        assertEquals("old", why.get("zone"));
+        assertTrue(why.get("reason").toString().contains("skipped on a name conflict"), why.toString());
+        List<?> observations = (List<?>) entities(ok("open_nodes", "names", List.of("Shared"), "memory_zone", "old")).get(0).get("observations");
+        assertEquals(List.of("Shared: old fact"), observations.stream().map(o -> ((Map<?, ?>) o).get("name")).toList(),
+                "the skipped entity is still there, not lost");
+        Map<String, Object> schema = profile.tools().stream().filter(t -> t.definition().name().equals("merge_zones")).findFirst()
+                .orElseThrow().definition().inputSchema();
+        Object described = ((Map<?, ?>) ((Map<?, ?>) schema.get("properties")).get("delete_source_zones")).get("description");
+        assertTrue(described.toString().contains("kept and listed in kept_zones"), "the difference is documented: " + described);
+    }
+
+    /**
      * brain-tools' zone_stats (kg-client.ts getMemoryZoneStats) counts every entity document of the zone, and its
      * observations are entity documents of type observation (addObservations), so they are counted and typed.
      */
