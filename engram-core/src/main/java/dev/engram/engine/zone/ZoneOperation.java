@@ -149,23 +149,44 @@ public final class ZoneOperation {
         return new GraphImport(outcome[0], s);
     }
 
-    /** Every zone, sorted, default first, with its descriptions and counts. */
+    /** What the default zone says of itself when no record describes it: brain-tools' words for it. */
+    public static final String DEFAULT_ZONE_DESCRIPTION = "Default knowledge zone";
+
+    /**
+     * Every zone, sorted, default first, with its descriptions, dates and counts. A zone without a record (it exists
+     * because memories were written to it) dates from its first memory; the default zone, which exists as long as the
+     * store does, from the store's first memory or zone record (now, for an empty store), and is described as
+     * {@value #DEFAULT_ZONE_DESCRIPTION}, as brain-tools' default zone was from its first start. Such a zone's update
+     * time is its creation time: a zone's dates are its record's, which only changes when it is described again.
+     */
     public List<ZoneSummary> list() {
         Map<String, int[]> counts = new HashMap<>();
+        Map<String, Instant> firstMemory = new HashMap<>();
         store.forEach(null, m -> {
             int[] c = counts.computeIfAbsent(m.zone(), k -> new int[2]);
             c[1]++;
             if (m.type() == MemoryType.ENTITY && m.name() != null) c[0]++;
+            firstMemory.merge(m.zone(), m.createdAt(), ZoneOperation::earlier);
         });
+        Instant storeBorn = clock.instant();
+        for (Instant t : firstMemory.values()) storeBorn = earlier(storeBorn, t);
+        for (ZoneInfo r : store.zoneInfos()) storeBorn = earlier(storeBorn, r.createdAt());
         List<ZoneSummary> out = new ArrayList<>();
         for (String z : names()) {
             Optional<ZoneInfo> info = store.zoneInfo(z);
+            boolean isDefault = z.equals(MemoryRules.DEFAULT_ZONE);
             int[] c = counts.getOrDefault(z, new int[2]);
-            out.add(new ZoneSummary(z, info.map(ZoneInfo::shortDescription).orElse(null),
-                    info.map(ZoneInfo::description).orElse(null), info.map(ZoneInfo::createdAt).orElse(null),
-                    info.map(ZoneInfo::updatedAt).orElse(null), c[0], c[1]));
+            String description = info.map(ZoneInfo::description).orElse(null);
+            if (description == null && isDefault) description = DEFAULT_ZONE_DESCRIPTION;
+            Instant created = info.map(ZoneInfo::createdAt).orElse(isDefault ? storeBorn : firstMemory.get(z));
+            out.add(new ZoneSummary(z, info.map(ZoneInfo::shortDescription).orElse(null), description, created,
+                    info.map(ZoneInfo::updatedAt).orElse(created), c[0], c[1]));
         }
         return out;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     private List<String> names() {

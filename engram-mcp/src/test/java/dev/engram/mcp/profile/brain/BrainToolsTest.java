@@ -323,6 +323,25 @@ class BrainToolsTest {
         assertEquals(2, recent.get("total"));
     }
 
+    /**
+     * brain-tools gives the default zone a record at its first start ("Default knowledge zone", kg-client.ts initialize)
+     * and list_zones shows it as any other: name, description, created_at, last_modified, usefulness.
+     */
+    @Test
+    void listZonesDescribesAndDatesTheDefaultZone() {
+        Map<?, ?> dflt = (Map<?, ?>) ((List<?>) ok("list_zones").get("zones")).get(0);
+        assertEquals(List.of("name", "description", "created_at", "last_modified", "entity_count", "usefulness"),
+                List.copyOf(dflt.keySet()), dflt.toString());
+        assertEquals("default", dflt.get("name"));
+        assertEquals("Default knowledge zone", dflt.get("description"));
+        assertEquals("2026-12-01T10:00:00.000Z", dflt.get("created_at"), "an empty store is born now");
+        assertEquals(dflt.get("created_at"), dflt.get("last_modified"));
+        create("default", entity("first", "t"));
+        clock.advance(Duration.ofDays(3));
+        Map<?, ?> later = (Map<?, ?>) ((List<?>) ok("list_zones").get("zones")).get(0);
+        assertEquals("2026-12-01T10:00:00.000Z", later.get("created_at"), "then as old as the store's first memory");
+    }
+
     @Test
     void zonesThroughTheTools() {
         ok("create_zone", "name", "Billing", "description", "the billing service");
