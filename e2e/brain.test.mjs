@@ -162,8 +162,9 @@ describe("brain profile over stdio", () => {
       overwrite_conflicts: "rename" });
     assert.deepEqual(merged.merged_zones, ["archive"]);
     const stats = await ok("zone_stats", { zone: "billing" });
-    assert.equal(stats.entity_count, 2);
-    assert.deepEqual(stats.entity_types, { Person: 1, unknown: 1 });
+    assert.equal(stats.entity_count, 3, "John Smith, invoice-job and John's observation (an entity in brain-tools)");
+    assert.deepEqual(stats.entity_types, { Person: 1, observation: 1, unknown: 1 });
+    assert.equal(stats.observation_count, 1);
     assert.deepEqual(await ok("delete_zone", { name: "billing", confirm: true }),
       { success: true, message: 'Zone "billing" deleted successfully' });
     assert.match((await ok("get_time_utc", {})).utc_time, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);

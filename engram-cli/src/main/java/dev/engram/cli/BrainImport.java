@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** {@code engram import --from brain FILE}: mcp-brain-tools' JSONL export or backup JSON (see {@link BrainData}). */
+/**
+ * {@code engram import --from brain FILE}: mcp-brain-tools' JSONL export or backup JSON (see {@link BrainData}). Lines
+ * it cannot use are skipped and named in the summary; the rest is imported in one write.
+ */
 final class BrainImport {
     static final String FORMAT = "brain";
 
@@ -28,7 +31,6 @@ final class BrainImport {
         } catch (EngramUserException e) {
             throw new EngramUserException(file + " " + e.getMessage() + "; nothing was imported");
         }
-        parsed.warnings().forEach(w -> main.err().println("warning: " + file + " " + w));
         BrainData.Summary summary;
         try (Main.OpenEngine opened = main.openEngine(config)) {
             summary = BrainData.importInto(opened.engine(), parsed, dryRun);

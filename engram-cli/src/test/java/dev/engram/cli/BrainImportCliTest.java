@@ -43,14 +43,28 @@ class BrainImportCliTest {
             assertEquals(1, opened.engine().entities().read("default").relations().size());
         }
         assertTrue(cli().run("import", "--from", "brain", "--replace", file.toString()).err().contains("--replace does not apply"));
-        Files.writeString(dir.resolve("bad.jsonl"), "{\"type\":\"entity\",\"name\":\"a\"}\n{oops");
-        CliRunner.Run bad = cli().run("import", "--from", "brain", dir.resolve("bad.jsonl").toString());
-        assertEquals(ErrorReporter.USER_ERROR, bad.exitCode());
-        assertTrue(bad.err().contains("line 2") && bad.err().contains("nothing was imported"), bad.err());
+    }
+
+    /** As brain-tools' json-to-es: a line that cannot be read is skipped, the rest imported; the summary names each one. */
+    @Test
+    void aMalformedLineIsSkippedAndNamedAndTheRestImported() throws Exception {
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, String.join("\n", "{\"type\":\"entity\",\"name\":\"a\",\"entityType\":\"t\"}", "{oops",
+                "{\"type\":\"note\"}", "{\"type\":\"entity\",\"name\":\"b\",\"entityType\":\"t\"}"));
+        CliRunner.Run run = cli().run("import", "--from", "brain", bad.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("imported: 2 new entities") && run.err().contains("; 2 line(s) skipped (line 2: not JSON (")
+                && run.err().contains("; line 3: \"type\" is \"note\", neither \"entity\" nor \"relation\") from " + bad), run.err());
+        EngramConfig config = new ConfigLoader(Map.of("ENGRAM_HOME", dir.resolve("store").toString()), dir, dir, "Linux")
+                .load(new GlobalOptions());
+        try (Main.OpenEngine opened = Main.openEmbedded(config, Clock.systemUTC(), null)) {
+            assertTrue(opened.engine().entities().find("default", "a").isPresent());
+            assertTrue(opened.engine().entities().find("default", "b").isPresent(), "the line after the bad ones too");
+        }
     }
 
     @Test
-    void aSelfRelationIsAWarningAndTheDryRunCountsAsTheRealRun() throws Exception {
+    void aSelfRelationIsSkippedNamingItsLineAndTheDryRunCountsAsTheRealRun() throws Exception {
         Path file = dir.resolve("b2.jsonl");
         Files.writeString(file, String.join("\n",
                 "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\"}",
@@ -59,10 +73,11 @@ class BrainImportCliTest {
                 "{\"type\":\"relation\",\"from\":\"Q\",\"to\":\"Q\",\"relationType\":\"loops\"}"));
         CliRunner.Run dry = cli().run("import", "--from", "brain", "--dry-run", file.toString());
         assertEquals(0, dry.exitCode(), dry.err());
-        assertTrue(dry.err().contains("warning: " + file + " relation 2 skipped"), dry.err());
-        assertTrue(dry.err().contains("would import: 2 new entities, 0 existing, 0 observations, 1 relations from"), dry.err());
+        String skipped = "; 1 line(s) skipped (line 4: 'Q' -loops-> itself; Engram keeps relations between two different"
+                + " entities (record it as an observation instead)) from ";
+        assertTrue(dry.err().contains("would import: 2 new entities, 0 existing, 0 observations, 1 relations" + skipped), dry.err());
         CliRunner.Run run = cli().run("import", "--from", "brain", file.toString());
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.err().contains("imported: 2 new entities, 0 existing, 0 observations, 1 relations from"), run.err());
+        assertTrue(run.err().contains("imported: 2 new entities, 0 existing, 0 observations, 1 relations" + skipped), run.err());
     }
 }

@@ -7,18 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.error.InvalidArgumentException;
 import dev.engram.error.StoreException;
 import dev.engram.memory.EdgeType;
-import dev.engram.memory.Memory;
 import dev.engram.memory.MemoryType;
 import dev.engram.spi.MemoryStore;
-import dev.engram.spi.StoreTransaction;
+import dev.engram.testing.FailingStore;
 import dev.engram.testing.InMemoryMemoryStore;
 import dev.engram.testing.InMemorySearchIndex;
 import dev.engram.testing.MutableClock;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Engine.rememberAll: one transaction for a batch, each item answered as remember would answer it. */
@@ -80,7 +76,7 @@ class RememberAllTest {
         MutableClock clock = MutableClock.at("2026-11-29T10:00:00Z");
         InMemoryMemoryStore real = new InMemoryMemoryStore();
         AtomicInteger inserts = new AtomicInteger();
-        MemoryStore failing = failingOnInsert(real, 3, inserts);
+        MemoryStore failing = FailingStore.onInsert(real, 3, inserts);
         Engine engine = new Engine(failing, new InMemorySearchIndex(real), clock);
         engine.remember(fact("Stored before the batch"));
         inserts.set(0);
@@ -91,36 +87,5 @@ class RememberAllTest {
         List<String> contents = new java.util.ArrayList<>();
         real.forEach(null, m -> contents.add(m.content()));
         assertEquals(List.of("Stored before the batch"), contents);
-    }
-
-    /** The store, except that the {@code nth} insert of a transaction (counted across the test) fails as a full disk would. */
-    private static MemoryStore failingOnInsert(MemoryStore store, int nth, AtomicInteger inserts) {
-        return (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(), new Class<?>[]{MemoryStore.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("write")) {
-                        @SuppressWarnings("unchecked")
-                        Function<StoreTransaction, Object> work = (Function<StoreTransaction, Object>) args[0];
-                        return store.write(tx -> work.apply(failingTx(tx, nth, inserts)));
-                    }
-                    return invoke(method, store, args);
-                });
-    }
-
-    private static StoreTransaction failingTx(StoreTransaction tx, int nth, AtomicInteger inserts) {
-        return (StoreTransaction) Proxy.newProxyInstance(StoreTransaction.class.getClassLoader(),
-                new Class<?>[]{StoreTransaction.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("insert") && inserts.incrementAndGet() == nth) {
-                        throw new StoreException("insert memory " + ((Memory) args[0]).key() + ": disk full");
-                    }
-                    return invoke(method, tx, args);
-                });
-    }
-
-    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 }

@@ -33,6 +33,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -144,21 +145,54 @@ public final class EntityGraph {
     public ImportSummary importGraph(String zone, List<EntityDraft> entities, List<RelationDraft> relations,
                                      List<Restored> stamps, boolean dryRun) {
         String z = zone(zone);
-        validate(entities);
-        Map<String, Restored> byName = new LinkedHashMap<>();
-        for (Restored r : stamps) byName.putIfAbsent(r.name(), r);
-        List<RelationDraft> kept = relations.stream().filter(d -> !selfRelation(d, z)).toList();
+        // a relation without zones is the zone's own
+        List<RelationDraft> zoned = relations.stream().map(d -> new RelationDraft(d.fromZone() == null ? z : d.fromZone(),
+                d.from(), d.toZone() == null ? z : d.toZone(), d.to(), d.type())).toList();
+        return importGraphs(List.of(new ZonePart(z, entities, stamps)), zoned, tx -> { }, dryRun);
+    }
+
+    /** One zone's entities in {@link #importGraphs}, with the stamps carried over for them (by entity name). */
+    public record ZonePart(String zone, List<EntityDraft> entities, List<Restored> stamps) {
+        public ZonePart {
+            entities = List.copyOf(entities);
+            stamps = List.copyOf(stamps);
+        }
+    }
+
+    /**
+     * {@link #importGraph} for a file that spans zones, in one write: {@code before} first (an importer's zone
+     * records, written in the same transaction), then every zone's entities, then every relation, so an end in
+     * another zone of the file is found rather than created as a placeholder. A relation's missing zone is the
+     * default zone. Nothing is written when any part is refused or the store fails part-way; a dry run checks
+     * and counts the same (placeholders included) and writes nothing. Returns the totals over all zones.
+     */
+    public ImportSummary importGraphs(List<ZonePart> parts, List<RelationDraft> relations, Consumer<StoreTransaction> before,
+                                      boolean dryRun) {
+        List<ZonePart> checked = new ArrayList<>();
+        for (ZonePart p : parts) {
+            validate(p.entities());
+            checked.add(new ZonePart(zone(p.zone()), p.entities(), p.stamps()));
+        }
+        String dflt = MemoryRules.DEFAULT_ZONE;
+        List<RelationDraft> kept = relations.stream().filter(d -> !selfRelation(d, dflt)).toList();
         int selfSkipped = relations.size() - kept.size();
         validateRelations(kept);
         ImportSummary summary;
         try {
             summary = store.write(tx -> {
+                before.accept(tx);
                 int[] counts = new int[3];
-                List<String> touched = createIn(tx, z, entities, ExistingEntity.ADD_OBSERVATIONS, byName, counts);
+                int existing = 0;
+                for (ZonePart p : checked) {
+                    Map<String, Restored> byName = new LinkedHashMap<>();
+                    for (Restored r : p.stamps()) byName.putIfAbsent(r.name(), r);
+                    int created = counts[0], filled = counts[2];
+                    List<String> touched = createIn(tx, p.zone(), p.entities(), ExistingEntity.ADD_OBSERVATIONS, byName, counts);
+                    existing += touched.size() - (counts[0] - created) - (counts[2] - filled);
+                }
                 int[] placeholders = new int[1];
-                int related = relateIn(tx, z, kept, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
-                ImportSummary s = new ImportSummary(counts[0], touched.size() - counts[0] - counts[2], counts[1], related,
-                        placeholders[0], selfSkipped, counts[2]);
+                int related = relateIn(tx, dflt, kept, MissingEndpoint.CREATE_UNKNOWN, placeholders).size();
+                ImportSummary s = new ImportSummary(counts[0], existing, counts[1], related, placeholders[0], selfSkipped, counts[2]);
                 if (dryRun) throw new DryRun(s);
                 return s;
             });

@@ -130,29 +130,63 @@ public final class ZoneOperation {
         return z.equals(MemoryRules.DEFAULT_ZONE) ? z : MemoryRules.newZone("name", z);
     }
 
-    /** Zone records in one write under {@link ZoneRecords}' rule (a stored description stays); a dry run writes nothing. */
-    public ZoneRecords.Outcome importZones(List<ZoneInfo> zones, boolean dryRun) {
-        if (zones.isEmpty()) return ZoneRecords.Outcome.NONE;
-        return store.write(tx -> ZoneRecords.write(tx, zones, dryRun));
+    /** What {@link #importGraph} did (or, in a dry run, would do): the zone records and the graph. */
+    public record GraphImport(ZoneRecords.Outcome zones, EntityGraph.ImportSummary graph) {
     }
 
-    /** Every zone, sorted, default first, with its descriptions and counts. */
+    /**
+     * An importer's file that spans zones, in one write: its zone records under {@link ZoneRecords}' rule (a stored
+     * description stays), then every zone's entities, then the relations ({@link EntityGraph#importGraphs}). A refused
+     * item or a store failure part-way leaves nothing written, so the same file can simply be imported again; a dry run
+     * counts the same and writes nothing.
+     */
+    public GraphImport importGraph(List<ZoneInfo> zones, List<EntityGraph.ZonePart> parts, List<RelationDraft> relations,
+                                   boolean dryRun) {
+        ZoneRecords.Outcome[] outcome = {ZoneRecords.Outcome.NONE};
+        // the records go in the graph's own write (rolled back with it on a dry run), so they are written for real there
+        EntityGraph.ImportSummary s = graph.importGraphs(parts, relations, tx -> outcome[0] = ZoneRecords.write(tx, zones, false),
+                dryRun);
+        return new GraphImport(outcome[0], s);
+    }
+
+    /** What the default zone says of itself when no record describes it: brain-tools' words for it. */
+    public static final String DEFAULT_ZONE_DESCRIPTION = "Default knowledge zone";
+
+    /**
+     * Every zone, sorted, default first, with its descriptions, dates and counts. A zone without a record (it exists
+     * because memories were written to it) dates from its first memory; the default zone, which exists as long as the
+     * store does, from the store's first memory or zone record (now, for an empty store), and is described as
+     * {@value #DEFAULT_ZONE_DESCRIPTION}, as brain-tools' default zone was from its first start. Such a zone's update
+     * time is its creation time: a zone's dates are its record's, which only changes when it is described again.
+     */
     public List<ZoneSummary> list() {
         Map<String, int[]> counts = new HashMap<>();
+        Map<String, Instant> firstMemory = new HashMap<>();
         store.forEach(null, m -> {
             int[] c = counts.computeIfAbsent(m.zone(), k -> new int[2]);
             c[1]++;
             if (m.type() == MemoryType.ENTITY && m.name() != null) c[0]++;
+            firstMemory.merge(m.zone(), m.createdAt(), ZoneOperation::earlier);
         });
+        Instant storeBorn = clock.instant();
+        for (Instant t : firstMemory.values()) storeBorn = earlier(storeBorn, t);
+        for (ZoneInfo r : store.zoneInfos()) storeBorn = earlier(storeBorn, r.createdAt());
         List<ZoneSummary> out = new ArrayList<>();
         for (String z : names()) {
             Optional<ZoneInfo> info = store.zoneInfo(z);
+            boolean isDefault = z.equals(MemoryRules.DEFAULT_ZONE);
             int[] c = counts.getOrDefault(z, new int[2]);
-            out.add(new ZoneSummary(z, info.map(ZoneInfo::shortDescription).orElse(null),
-                    info.map(ZoneInfo::description).orElse(null), info.map(ZoneInfo::createdAt).orElse(null),
-                    info.map(ZoneInfo::updatedAt).orElse(null), c[0], c[1]));
+            String description = info.map(ZoneInfo::description).orElse(null);
+            if (description == null && isDefault) description = DEFAULT_ZONE_DESCRIPTION;
+            Instant created = info.map(ZoneInfo::createdAt).orElse(isDefault ? storeBorn : firstMemory.get(z));
+            out.add(new ZoneSummary(z, info.map(ZoneInfo::shortDescription).orElse(null), description, created,
+                    info.map(ZoneInfo::updatedAt).orElse(created), c[0], c[1]));
         }
         return out;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     private List<String> names() {

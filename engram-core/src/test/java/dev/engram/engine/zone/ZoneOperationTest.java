@@ -63,6 +63,38 @@ class ZoneOperationTest {
         assertEquals(Map.of("related_to", 1, "knows", 1), stats.relationTypes());
     }
 
+    /**
+     * brain-tools writes the default zone's record ("Default knowledge zone", dated then) when it first starts
+     * (kg-client.ts initialize); Engram has no such record, so the list describes the default zone the same way and
+     * dates it from the store's first trace, and a zone that only has memories from its first one.
+     */
+    @Test
+    void theDefaultZoneIsDescribedAndEveryZoneDated() {
+        java.time.Instant seeded = clock.instant();
+        clock.advance(java.time.Duration.ofDays(2));
+        graph.create("scratch", List.of(new EntityDraft("note", "t", List.of())), ExistingEntity.MERGE);
+        java.time.Instant scratchBorn = clock.instant();
+        clock.advance(java.time.Duration.ofDays(3));
+        graph.create("default", List.of(new EntityDraft("later", "t", List.of())), ExistingEntity.MERGE);
+        List<ZoneSummary> listed = zones.list();
+        ZoneSummary dflt = listed.get(0);
+        assertEquals("default", dflt.name());
+        assertEquals(ZoneOperation.DEFAULT_ZONE_DESCRIPTION, dflt.description());
+        assertEquals("Default knowledge zone", dflt.description(), "brain-tools' words");
+        assertEquals(seeded, dflt.createdAt(), "as old as the store: its first zone record, not the default zone's first entity");
+        assertEquals(seeded, dflt.updatedAt(), "never described since");
+        ZoneSummary scratch = listed.stream().filter(z -> z.name().equals("scratch")).findFirst().orElseThrow();
+        assertEquals(scratchBorn, scratch.createdAt(), "a zone without a record dates from its first memory");
+        assertEquals(scratchBorn, scratch.updatedAt());
+        ZoneSummary a = listed.stream().filter(z -> z.name().equals("test-zone-a")).findFirst().orElseThrow();
+        assertEquals("Test zone A for unit tests", a.description(), "a record's own description and dates stay");
+        assertEquals(seeded, a.createdAt());
+        Engine fresh = new Engine(new InMemoryMemoryStore(), new InMemorySearchIndex(new InMemoryMemoryStore()), clock);
+        ZoneSummary empty = fresh.zoneAdmin().list().get(0);
+        assertEquals(List.of("default", ZoneOperation.DEFAULT_ZONE_DESCRIPTION, clock.instant(), clock.instant()),
+                List.of(empty.name(), empty.description(), empty.createdAt(), empty.updatedAt()), "an empty store: born now");
+    }
+
     @Test
     void creatingTheDefaultOrAnExistingZoneIsRefused() {
         assertThrows(InvalidArgumentException.class, () -> zones.create("default", null, null));

@@ -5,9 +5,11 @@ import dev.engram.engine.graph.EntityDraft;
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.engine.graph.RelationDraft;
 import dev.engram.engine.graph.Restored;
+import dev.engram.engine.zone.ZoneOperation;
 import dev.engram.engine.zone.ZoneRecords;
 import dev.engram.error.EngramUserException;
 import dev.engram.error.StoreException;
+import dev.engram.mcp.json.JsonLines;
 import dev.engram.mcp.json.JsonText;
 import dev.engram.memory.MemoryRules;
 import dev.engram.memory.ZoneInfo;
@@ -37,14 +39,15 @@ import java.util.Set;
  */
 public final class BrainData {
     /**
-     * What a file holds, by zone. {@code renamedZones}: each zone name of the file Engram cannot hold, as the file
-     * spells it, with the zone it becomes.
+     * What a file holds, by zone. {@code skipped}: why each line (or, in a backup, item) the import leaves out was left
+     * out, each starting with where it is ({@code "line 3: not JSON (…)"}, {@code "entities[2]: …"}), in file order.
+     * {@code renamedZones}: each zone name of the file Engram cannot hold, as the file spells it, with the zone it becomes.
      */
     public record Parsed(Map<String, List<EntityDraft>> entities, List<RelationDraft> relations,
-                         Map<String, ZoneItem> zones, Map<String, List<Restored>> stamps, List<String> warnings,
-                         Map<String, String> renamedZones) {
+                         Map<String, ZoneItem> zones, Map<String, List<Restored>> stamps, List<String> skipped,
+                         boolean backup, Map<String, String> renamedZones) {
         public Parsed {
-            warnings = List.copyOf(warnings);
+            skipped = List.copyOf(skipped);
             renamedZones = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(renamedZones));
         }
     }
@@ -53,9 +56,14 @@ public final class BrainData {
     public record ZoneItem(String shortDescription, String description, Instant createdAt, Instant lastModified) {
     }
 
-    /** What {@link #importInto} did. */
+    /** What {@link #importInto} did; {@code skipped} and {@code skippedUnit} ("line(s)", "item(s)") as parsed. */
     public record Summary(int zonesCreated, int entitiesCreated, int entitiesExisting, int observationsAdded,
-                          int relationsCreated, int placeholders, int placeholdersFilled, Map<String, String> renamedZones) {
+                          int relationsCreated, int placeholders, int placeholdersFilled, Map<String, String> renamedZones,
+                          List<String> skipped, String skippedUnit) {
+        public Summary {
+            skipped = List.copyOf(skipped);
+        }
+
         public String describe(boolean dryRun) {
             StringBuilder renamed = new StringBuilder();
             renamedZones.forEach((from, to) -> renamed.append(renamed.length() == 0 ? "; " : ", ")
@@ -66,7 +74,8 @@ public final class BrainData {
                     + (placeholdersFilled > 0 ? ", " + placeholdersFilled + " placeholders filled (entities an earlier"
                     + " import created as 'unknown' for a relation end)" : "")
                     + (zonesCreated > 0 ? ", " + zonesCreated + " zones created" : "")
-                    + renamed + (renamed.length() > 0 ? " (Engram's zone names are 1-40 of a-z 0-9 - _ .)" : "");
+                    + renamed + (renamed.length() > 0 ? " (Engram's zone names are 1-40 of a-z 0-9 - _ .)" : "")
+                    + (skipped.isEmpty() ? "" : "; " + JsonLines.skippedNote(skipped, skippedUnit + " skipped"));
         }
     }
 
@@ -76,53 +85,39 @@ public final class BrainData {
     private BrainData() {
     }
 
-    /** Parses a JSONL export or a backup JSON; a malformed line or item is refused naming it. */
+    /**
+     * Parses a JSONL export or a backup JSON. A line (or backup item) that cannot be used is skipped and named in
+     * {@link Parsed#skipped}, as brain-tools' json-to-es skipped a line it could not parse: not JSON, not an object,
+     * a {@code type} other than entity or relation, a missing name, a relation from an entity to itself. A backup
+     * whose {@code entities}, {@code relations} or {@code zones} is not an array is refused.
+     */
     public static Parsed parse(String text, String defaultZone, JsonText json) {
-        String t = text.strip();
-        List<Map<String, Object>> entities = new ArrayList<>();
-        List<Map<String, Object>> relations = new ArrayList<>();
-        List<Map<String, Object>> zones = new ArrayList<>();
-        Map<String, Object> whole = null;
-        if (t.startsWith("{")) {
-            try {
-                whole = json.readObject(t);
-            } catch (IllegalArgumentException e) {
-                whole = null; // several lines: JSONL
-            }
-        }
-        if (whole != null && (whole.containsKey("entities") || whole.containsKey("relations") || whole.containsKey("zones"))) {
-            entities.addAll(objects(whole.get("entities"), "entities"));
-            relations.addAll(objects(whole.get("relations"), "relations"));
-            zones.addAll(objects(whole.get("zones"), "zones"));
+        Reader reader = new Reader(defaultZone);
+        Map<String, Object> backup = backup(text, json);
+        if (backup != null) {
+            reader.each(backup.get("entities"), "entities", reader::entity);
+            reader.each(backup.get("relations"), "relations", reader::relation);
+            reader.each(backup.get("zones"), "zones", reader::zone);
         } else {
-            String[] lines = text.split("\r?\n");
-            for (int i = 0; i < lines.length; i++) {
-                if (lines[i].isBlank()) continue;
-                Map<String, Object> item;
-                try {
-                    item = json.readObject(lines[i].strip());
-                } catch (IllegalArgumentException e) {
-                    throw new EngramUserException("line " + (i + 1) + ": " + e.getMessage());
-                }
-                Object type = item.get("type");
-                if ("entity".equals(type)) entities.add(item);
-                else if ("relation".equals(type)) relations.add(item);
-                else throw new EngramUserException("line " + (i + 1) + ": \"type\" must be \"entity\" or \"relation\", got " + type);
-            }
+            reader.skipped.addAll(JsonLines.read(text, json, (item, line) -> {
+                if (JsonLines.kind(item, line).equals("entity")) reader.entity(item, "line " + line);
+                else reader.relation(item, "line " + line);
+            }));
         }
-        return build(entities, relations, zones, defaultZone);
+        return reader.parsed(backup != null);
     }
 
-    private static List<Map<String, Object>> objects(Object v, String field) {
-        if (v == null) return List.of();
-        if (!(v instanceof List<?> l)) throw new EngramUserException("\"" + field + "\" must be an array");
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (int i = 0; i < l.size(); i++) {
-            if (!(l.get(i) instanceof Map<?, ?> m)) throw new EngramUserException(field + "[" + i + "] must be an object");
-            @SuppressWarnings("unchecked") Map<String, Object> item = (Map<String, Object>) m;
-            out.add(item);
+    /** The file as the admin CLI's backup ({@code {"entities":[…],"relations":[…],"zones":[…]}}), or null for JSONL. */
+    private static Map<String, Object> backup(String text, JsonText json) {
+        String t = text.strip();
+        if (!t.startsWith("{")) return null;
+        Map<String, Object> whole;
+        try {
+            whole = json.readObject(t);
+        } catch (IllegalArgumentException e) {
+            return null; // several lines: JSONL
         }
-        return out;
+        return whole.containsKey("entities") || whole.containsKey("relations") || whole.containsKey("zones") ? whole : null;
     }
 
     /** The file's zone names as Engram zones, remembering the ones that had to be renamed. */
@@ -151,80 +146,115 @@ public final class BrainData {
         return s;
     }
 
-    private static Parsed build(List<Map<String, Object>> entities, List<Map<String, Object>> relations,
-                                List<Map<String, Object>> zoneItems, String defaultZone) {
-        record Key(String zone, String name) {
+    private record Key(String zone, String name) {
+    }
+
+    /**
+     * Reads the file's items in file order, each checked as it comes (an item it cannot use throws an
+     * {@link EngramUserException} that starts with where the item is), then turns them into drafts by zone.
+     */
+    private static final class Reader {
+        final Zones zoneNames;
+        final List<String> skipped = new ArrayList<>();
+        final List<Map<String, Object>> entities = new ArrayList<>();
+        final List<RelationDraft> relations = new ArrayList<>();
+        final Map<Key, String> observationOf = new LinkedHashMap<>();
+        final List<Map<String, Object>> zoneItems = new ArrayList<>();
+
+        Reader(String defaultZone) {
+            this.zoneNames = new Zones(defaultZone);
         }
-        Zones zoneNames = new Zones(defaultZone);
-        Map<Key, String> observationOf = new LinkedHashMap<>();
-        List<RelationDraft> kept = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
-        for (int i = 0; i < relations.size(); i++) {
-            Map<String, Object> r = relations.get(i);
-            String where = "relation " + (i + 1);
+
+        /** Each object of a backup's array, named {@code field[i]}; one that cannot be used is skipped. */
+        void each(Object v, String field, java.util.function.BiConsumer<Map<String, Object>, String> read) {
+            if (v == null) return;
+            if (!(v instanceof List<?> l)) throw new EngramUserException("\"" + field + "\" must be an array");
+            for (int i = 0; i < l.size(); i++) {
+                String where = field + "[" + i + "]";
+                try {
+                    if (!(l.get(i) instanceof Map<?, ?> m)) throw new EngramUserException(where + ": not a JSON object");
+                    @SuppressWarnings("unchecked") Map<String, Object> item = (Map<String, Object>) m;
+                    read.accept(item, where);
+                } catch (EngramUserException e) {
+                    skipped.add(e.getMessage());
+                }
+            }
+        }
+
+        void entity(Map<String, Object> item, String where) {
+            text(item, "name", where);
+            entities.add(item);
+        }
+
+        void relation(Map<String, Object> r, String where) {
             String from = text(r, "from", where), to = text(r, "to", where), type = text(r, "relationType", where);
             String fromZone = zoneNames.of(r.get("fromZone")), toZone = zoneNames.of(r.get("toZone"));
             if (type.equals("is_observation_of")) observationOf.put(new Key(fromZone, from), to);
             else if (from.equals(to) && fromZone.equals(toZone)) {
                 // Engram's edges join two different memories; one odd line must not stop the import
-                warnings.add(where + " skipped: " + MemoryRules.shown(from) + " -" + type + "-> itself; Engram keeps relations"
-                        + " between two different entities (record it as an observation instead)");
-            } else kept.add(new RelationDraft(fromZone, from, toZone, to, type));
+                throw new EngramUserException(where + ": " + MemoryRules.shown(from) + " -" + type + "-> itself; Engram keeps"
+                        + " relations between two different entities (record it as an observation instead)");
+            } else relations.add(new RelationDraft(fromZone, from, toZone, to, type));
         }
-        // parents first, in file order; observation entities attach to them afterwards, in file order
-        Map<Key, EntityDraft> drafts = new LinkedHashMap<>();
-        Map<Key, List<String>> observations = new LinkedHashMap<>();
-        Map<Key, Restored> entityStamps = new LinkedHashMap<>();
-        Map<Key, List<Restored>> observationStamps = new LinkedHashMap<>();
-        List<Map<String, Object>> observationItems = new ArrayList<>();
-        for (int i = 0; i < entities.size(); i++) {
-            Map<String, Object> e = entities.get(i);
-            String where = "entity " + (i + 1);
-            String name = text(e, "name", where);
-            String zone = zoneNames.of(e.get("zone"));
-            String type = e.get("entityType") instanceof String s && !s.isBlank() ? s : EntityGraph.UNKNOWN_TYPE;
-            Key key = new Key(zone, name);
-            if (type.equalsIgnoreCase(EntityGraph.OBSERVATION_TYPE) && (observationOf.containsKey(key) || name.contains(": "))) {
-                observationItems.add(e);
-                continue;
+
+        void zone(Map<String, Object> z, String where) {
+            text(z, "name", where);
+            zoneItems.add(z);
+        }
+
+        Parsed parsed(boolean backup) {
+            // parents first, in file order; observation entities attach to them afterwards, in file order
+            Map<Key, EntityDraft> drafts = new LinkedHashMap<>();
+            Map<Key, List<String>> observations = new LinkedHashMap<>();
+            Map<Key, Restored> entityStamps = new LinkedHashMap<>();
+            Map<Key, List<Restored>> observationStamps = new LinkedHashMap<>();
+            List<Map<String, Object>> observationItems = new ArrayList<>();
+            for (Map<String, Object> e : entities) {
+                String name = (String) e.get("name");
+                String zone = zoneNames.of(e.get("zone"));
+                String type = e.get("entityType") instanceof String s && !s.isBlank() ? s : EntityGraph.UNKNOWN_TYPE;
+                Key key = new Key(zone, name);
+                if (type.equalsIgnoreCase(EntityGraph.OBSERVATION_TYPE) && (observationOf.containsKey(key) || name.contains(": "))) {
+                    observationItems.add(e);
+                    continue;
+                }
+                List<String> obs = observations.computeIfAbsent(key, k -> new ArrayList<>());
+                if (e.get("observations") instanceof List<?> l) for (Object o : l) if (o instanceof String s && !s.isBlank()) obs.add(s);
+                drafts.putIfAbsent(key, new EntityDraft(name, type, List.of(), interval(e)));
+                entityStamps.putIfAbsent(key, stamps(name, e, null));
             }
-            List<String> obs = observations.computeIfAbsent(key, k -> new ArrayList<>());
-            if (e.get("observations") instanceof List<?> l) for (Object o : l) if (o instanceof String s && !s.isBlank()) obs.add(s);
-            drafts.putIfAbsent(key, new EntityDraft(name, type, List.of(), interval(e)));
-            entityStamps.putIfAbsent(key, stamps(name, e, null));
+            for (Map<String, Object> e : observationItems) {
+                String name = (String) e.get("name");
+                String zone = zoneNames.of(e.get("zone"));
+                String parent = observationOf.get(new Key(zone, name));
+                if (parent == null) parent = name.substring(0, name.indexOf(": "));
+                String prefix = parent + ": ";
+                String textPart = name.startsWith(prefix) ? name.substring(prefix.length()) : name;
+                Key pk = new Key(zone, parent);
+                drafts.putIfAbsent(pk, new EntityDraft(parent, EntityGraph.UNKNOWN_TYPE, List.of(), null));
+                observations.computeIfAbsent(pk, k -> new ArrayList<>()).add(textPart);
+                // each observation keeps its own freshness (brain-tools stores it as an entity of its own)
+                observationStamps.computeIfAbsent(pk, k -> new ArrayList<>()).add(stamps(textPart, e, interval(e)));
+            }
+            Map<String, List<EntityDraft>> byZone = new LinkedHashMap<>();
+            Map<String, List<Restored>> stamps = new LinkedHashMap<>();
+            drafts.forEach((k, d) -> {
+                Set<String> seen = new HashSet<>();
+                List<String> obs = observations.getOrDefault(k, List.of()).stream().filter(seen::add).toList();
+                byZone.computeIfAbsent(k.zone(), z -> new ArrayList<>())
+                        .add(new EntityDraft(d.name(), d.entityType(), obs, d.reviewIntervalDays()));
+                Restored own = entityStamps.getOrDefault(k, new Restored(d.name(), null, null, null, null, null));
+                Restored r = new Restored(own.name(), own.relevance(), own.verifyCount(), own.lastVerifiedAt(), own.readCount(),
+                        own.lastReadAt(), own.lastWriteAt(), null, observationStamps.getOrDefault(k, List.of()));
+                if (!r.isEmpty()) stamps.computeIfAbsent(k.zone(), z -> new ArrayList<>()).add(r);
+            });
+            Map<String, ZoneItem> zones = new LinkedHashMap<>();
+            for (Map<String, Object> z : zoneItems) {
+                zones.put(zoneNames.of(z.get("name")), new ZoneItem(z.get("shortDescription") instanceof String s ? s : null,
+                        z.get("description") instanceof String d ? d : null, instant(z.get("createdAt")), instant(z.get("lastModified"))));
+            }
+            return new Parsed(byZone, relations, zones, stamps, skipped, backup, zoneNames.renamed);
         }
-        for (Map<String, Object> e : observationItems) {
-            String name = (String) e.get("name");
-            String zone = zoneNames.of(e.get("zone"));
-            String parent = observationOf.get(new Key(zone, name));
-            if (parent == null) parent = name.substring(0, name.indexOf(": "));
-            String prefix = parent + ": ";
-            String textPart = name.startsWith(prefix) ? name.substring(prefix.length()) : name;
-            Key pk = new Key(zone, parent);
-            drafts.putIfAbsent(pk, new EntityDraft(parent, EntityGraph.UNKNOWN_TYPE, List.of(), null));
-            observations.computeIfAbsent(pk, k -> new ArrayList<>()).add(textPart);
-            // each observation keeps its own freshness (brain-tools stores it as an entity of its own)
-            observationStamps.computeIfAbsent(pk, k -> new ArrayList<>()).add(stamps(textPart, e, interval(e)));
-        }
-        Map<String, List<EntityDraft>> byZone = new LinkedHashMap<>();
-        Map<String, List<Restored>> stamps = new LinkedHashMap<>();
-        drafts.forEach((k, d) -> {
-            Set<String> seen = new HashSet<>();
-            List<String> obs = observations.getOrDefault(k, List.of()).stream().filter(seen::add).toList();
-            byZone.computeIfAbsent(k.zone(), z -> new ArrayList<>())
-                    .add(new EntityDraft(d.name(), d.entityType(), obs, d.reviewIntervalDays()));
-            Restored own = entityStamps.getOrDefault(k, new Restored(d.name(), null, null, null, null, null));
-            Restored r = new Restored(own.name(), own.relevance(), own.verifyCount(), own.lastVerifiedAt(), own.readCount(),
-                    own.lastReadAt(), own.lastWriteAt(), null, observationStamps.getOrDefault(k, List.of()));
-            if (!r.isEmpty()) stamps.computeIfAbsent(k.zone(), z -> new ArrayList<>()).add(r);
-        });
-        Map<String, ZoneItem> zones = new LinkedHashMap<>();
-        for (Map<String, Object> z : zoneItems) {
-            if (!(z.get("name") instanceof String n) || n.isBlank()) continue;
-            zones.put(zoneNames.of(n), new ZoneItem(z.get("shortDescription") instanceof String s ? s : null,
-                    z.get("description") instanceof String d ? d : null, instant(z.get("createdAt")), instant(z.get("lastModified"))));
-        }
-        return new Parsed(byZone, kept, zones, stamps, warnings, zoneNames.renamed);
     }
 
     /** A review interval in the file, brought into Engram's 1..365 days; null when absent. */
@@ -264,56 +294,31 @@ public final class BrainData {
     }
 
     /**
-     * Writes a parsed file: zones first (one write; a zone the store describes already keeps its descriptions,
-     * {@link ZoneRecords}), then each zone's entities with their carried-over stamps in one write, then the
-     * relations (so an end in a zone imported later is found, not created as a placeholder; a placeholder an
-     * earlier import created is filled by the entity of that name, {@link EntityGraph#importGraph}). The whole
-     * file is checked (as a dry run) before the first write; each zone is all or nothing; a dry run writes
-     * nothing and counts what the real run would. Stamps (relevance, verification, reads, last write) are set
-     * only on the entities this import creates or fills: an entity the store held already keeps its own. The
-     * steps are several writes, so a failure part-way says what was imported before it.
+     * Writes a parsed file in one write ({@link dev.engram.engine.zone.ZoneOperation#importGraph}): zones first (a zone
+     * the store describes already keeps its descriptions, {@link ZoneRecords}), then each zone's entities with their
+     * carried-over stamps, then the relations (so an end in a zone of the same file is found, not created as a
+     * placeholder; a placeholder an earlier import created is filled by the entity of that name,
+     * {@link EntityGraph#importGraph}). An item the graph refuses, or a store failure part-way, leaves nothing
+     * written; a dry run writes nothing and counts what the real run would. Stamps (relevance, verification, reads,
+     * last write) are set only on the entities this import creates or fills: an entity the store held already keeps
+     * its own.
      */
     public static Summary importInto(Engine engine, Parsed data, boolean dryRun) {
-        if (!dryRun) {
-            // the whole file checked first, so an item the graph refuses stops the import before any write
-            try {
-                importInto(engine, data, true);
-            } catch (EngramUserException e) {
-                throw new EngramUserException(e.getMessage() + "; nothing was imported");
-            }
-        }
-        EntityGraph graph = engine.entities();
-        Progress done = new Progress();
-        int placeholders = dryRun ? placeholders(graph, data) : 0;
-        int filled = 0;
+        List<EntityGraph.ZonePart> parts = new ArrayList<>();
+        data.entities().forEach((zone, drafts) -> parts.add(new EntityGraph.ZonePart(zone, drafts,
+                data.stamps().getOrDefault(zone, List.of()))));
+        ZoneOperation.GraphImport done;
         try {
-            ZoneRecords.Outcome zones = engine.zoneAdmin().importZones(zoneRecords(engine, data), dryRun);
-            done.zones = (int) zones.created().stream().filter(z -> !z.equals(MemoryRules.DEFAULT_ZONE)).count();
-            for (Map.Entry<String, List<EntityDraft>> e : data.entities().entrySet()) {
-                EntityGraph.ImportSummary s = graph.importGraph(e.getKey(), e.getValue(), List.of(),
-                        data.stamps().getOrDefault(e.getKey(), List.of()), dryRun);
-                done.created += s.entitiesCreated();
-                done.existing += s.entitiesExisting();
-                done.observations += s.observationsAdded();
-                filled += s.placeholdersFilled();
-                if (!dryRun) done.entityZones.add(e.getKey());
-            }
-            Map<String, List<RelationDraft>> byZone = new LinkedHashMap<>();
-            for (RelationDraft r : data.relations()) byZone.computeIfAbsent(r.fromZone(), z -> new ArrayList<>()).add(r);
-            for (Map.Entry<String, List<RelationDraft>> e : byZone.entrySet()) {
-                EntityGraph.ImportSummary s = graph.importGraph(e.getKey(), List.of(), e.getValue(), dryRun);
-                done.relations += s.relationsCreated();
-                if (!dryRun) placeholders += s.placeholders();
-            }
-        } catch (RuntimeException e) {
-            if (dryRun || done.nothingWritten()) throw e;
-            String message = "import stopped part-way: " + e.getMessage() + ". Already written: " + done.describe()
-                    + "; importing the same file again adds only what is missing";
-            if (e instanceof EngramUserException) throw new EngramUserException(message);
-            throw new StoreException(message, e);
+            done = engine.zoneAdmin().importGraph(zoneRecords(engine, data), parts, data.relations(), dryRun);
+        } catch (EngramUserException e) {
+            throw new EngramUserException(e.getMessage() + "; nothing was imported");
+        } catch (StoreException e) {
+            throw new StoreException(e.getMessage() + "; nothing was imported (importing the same file again is safe)", e);
         }
-        return new Summary(done.zones, done.created, done.existing, done.observations, done.relations, placeholders, filled,
-                data.renamedZones());
+        EntityGraph.ImportSummary s = done.graph();
+        int zones = (int) done.zones().created().stream().filter(z -> !z.equals(MemoryRules.DEFAULT_ZONE)).count();
+        return new Summary(zones, s.entitiesCreated(), s.entitiesExisting(), s.observationsAdded(), s.relationsCreated(),
+                s.placeholders(), s.placeholdersFilled(), data.renamedZones(), data.skipped(), data.backup() ? "item(s)" : "line(s)");
     }
 
     /**
@@ -336,36 +341,5 @@ public final class BrainData {
             out.add(engine.zoneAdmin().record(z, shortDescription, item.description(), item.createdAt(), item.lastModified()));
         }
         return out;
-    }
-
-    /** What an import wrote so far, for the message of one that fails part-way. */
-    private static final class Progress {
-        int zones, created, existing, observations, relations;
-        final List<String> entityZones = new ArrayList<>();
-
-        boolean nothingWritten() {
-            return zones == 0 && entityZones.isEmpty();
-        }
-
-        String describe() {
-            return zones + " zones created, " + created + " new entities and " + observations + " observations"
-                    + (entityZones.isEmpty() ? "" : " in zones " + String.join(", ", entityZones)) + ", " + relations + " relations";
-        }
-    }
-
-    /**
-     * The missing ends the real run would create as placeholders: ends named neither in the file nor in
-     * the store, each once (a dry run writes no entity, so its relation step cannot see the file's own).
-     */
-    private static int placeholders(EntityGraph graph, Parsed data) {
-        Set<List<String>> inFile = new HashSet<>();
-        data.entities().forEach((zone, drafts) -> drafts.forEach(d -> inFile.add(List.of(zone, d.name()))));
-        Set<List<String>> missing = new java.util.LinkedHashSet<>();
-        for (RelationDraft r : data.relations()) {
-            for (List<String> end : List.of(List.of(r.fromZone(), r.from()), List.of(r.toZone(), r.to()))) {
-                if (!inFile.contains(end) && !missing.contains(end) && graph.find(end.get(0), end.get(1)).isEmpty()) missing.add(end);
-            }
-        }
-        return missing.size();
     }
 }

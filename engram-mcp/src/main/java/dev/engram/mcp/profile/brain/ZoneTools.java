@@ -9,6 +9,7 @@ import static dev.engram.mcp.profile.brain.BrainTool.string;
 import static dev.engram.mcp.profile.brain.BrainTool.strings;
 import static dev.engram.mcp.profile.brain.BrainTool.tool;
 
+import dev.engram.engine.graph.EntityGraph;
 import dev.engram.engine.zone.ConflictPolicy;
 import dev.engram.engine.zone.CopyResult;
 import dev.engram.engine.zone.MergeResult;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -215,7 +217,9 @@ final class ZoneTools {
         var def = tool("merge_zones", "Merge zones", "Merge multiple zones with conflict resolution options.",
                 openSchema(props("source_zones", strings("Source zones to merge from", List.of("old-billing")),
                         "target_zone", string("Target zone to merge into", "billing"),
-                        "delete_source_zones", bool("Delete source zones after merging", false),
+                        "delete_source_zones", bool("Delete source zones after merging (default: false). A source zone "
+                                + "still holding what the merge did not bring over (entities skipped on a name conflict) is "
+                                + "kept and listed in kept_zones with the reason; the default zone is never deleted.", false),
                         "overwrite_conflicts", choice("How to handle name conflicts (default: skip)", List.of("skip", "overwrite", "rename"),
                                 "skip")),
                         "source_zones", "target_zone"),
@@ -257,17 +261,22 @@ final class ZoneTools {
     }
 
     ToolHandler zoneStats() {
-        var def = tool("zone_stats", "Zone stats", "Get statistics for entities and relationships in a zone.",
+        var def = tool("zone_stats", "Zone stats", "Get statistics for entities and relationships in a zone. Observations "
+                        + "count as entities of type \"observation\"; observation_count says how many there are.",
                 openSchema(props("zone", string("Zone name (\"default\" for the default zone)", "default")), "zone"),
                 ToolHints.readOnly());
         return new BrainTool(def, args -> {
             ZoneStats s = c.zones().stats(c.zones().require("zone", zoneName(args, "zone")));
+            // brain-tools stores each observation as an entity of type "observation" and counts it as one
+            Map<String, Integer> types = new TreeMap<>(s.entityTypes());
+            if (s.observationCount() > 0) types.merge(EntityGraph.OBSERVATION_TYPE, s.observationCount(), Integer::sum);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("zone", s.zone());
-            out.put("entity_count", s.entityCount());
+            out.put("entity_count", s.entityCount() + s.observationCount());
             out.put("relation_count", s.relationCount());
-            out.put("entity_types", new java.util.TreeMap<>(s.entityTypes()));
-            out.put("relation_types", new java.util.TreeMap<>(s.relationTypes()));
+            out.put("entity_types", types);
+            out.put("relation_types", new TreeMap<>(s.relationTypes()));
+            out.put("observation_count", s.observationCount());
             return out;
         });
     }

@@ -1,7 +1,8 @@
 package dev.engram.mcp.profile.servermemory;
 
-import dev.engram.mcp.json.JsStringify;
 import dev.engram.error.EngramUserException;
+import dev.engram.mcp.json.JsStringify;
+import dev.engram.mcp.json.JsonLines;
 import dev.engram.mcp.json.JsonText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,40 +38,18 @@ public final class MemoryJsonl {
     public Read read(String text) {
         List<KnowledgeGraph.Entity> entities = new ArrayList<>();
         List<KnowledgeGraph.Relation> relations = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
-        String[] lines = text.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            if (i == 0 && line.startsWith("\uFEFF")) line = line.substring(1);
-            if (line.isBlank()) continue;
-            try {
-                Map<String, Object> item;
-                try {
-                    item = json.readObject(line);
-                } catch (IllegalArgumentException e) {
-                    throw bad(i + 1, "not JSON (" + e.getMessage() + ")");
-                }
-                readItem(item, i + 1, entities, relations);
-            } catch (EngramUserException e) {
-                skipped.add(e.getMessage());
-            }
-        }
+        List<String> skipped = JsonLines.read(text, json, (item, number) -> readItem(item, number, entities, relations));
         return new Read(new KnowledgeGraph(entities, relations), skipped);
     }
 
     private static void readItem(Map<String, Object> item, int number, List<KnowledgeGraph.Entity> entities,
                                  List<KnowledgeGraph.Relation> relations) {
-        Object type = item.get("type");
-        if ("entity".equals(type)) {
+        if (JsonLines.kind(item, number).equals("entity")) {
             entities.add(new KnowledgeGraph.Entity(string(item, "name", number, "entity"),
                     string(item, "entityType", number, "entity"), strings(item, number)));
-        } else if ("relation".equals(type)) {
+        } else {
             relations.add(new KnowledgeGraph.Relation(string(item, "from", number, "relation"),
                     string(item, "to", number, "relation"), string(item, "relationType", number, "relation")));
-        } else {
-            throw bad(number, "\"type\" is " + (type == null ? "missing"
-                    : JsStringify.compact(type instanceof String s ? s : String.valueOf(type)))
-                    + ", neither \"entity\" nor \"relation\"");
         }
     }
 
@@ -117,6 +96,6 @@ public final class MemoryJsonl {
     }
 
     private static EngramUserException bad(int line, String problem) {
-        return new EngramUserException("line " + line + ": " + problem);
+        return JsonLines.bad(line, problem);
     }
 }

@@ -4,6 +4,7 @@ import dev.engram.engine.Engine;
 import dev.engram.engine.graph.EntityDraft;
 import dev.engram.engine.graph.EntityGraph;
 import dev.engram.engine.graph.RelationDraft;
+import dev.engram.mcp.json.JsonLines;
 import dev.engram.mcp.json.JsonText;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,9 +41,6 @@ public final class ServerMemoryData {
         }
     }
 
-    /** At most this many skipped lines are quoted in a report; the rest are counted. */
-    static final int LINES_QUOTED = 5;
-
     /**
      * {@link #read(String)} of a file's UTF-8 text. A file that is not UTF-8 is refused in words (the JDK's own
      * message was "Input length = 3"); server-memory writes UTF-8.
@@ -63,11 +61,7 @@ public final class ServerMemoryData {
         StorableGraph storable = StorableGraph.of(read.graph());
         List<String> notes = new java.util.ArrayList<>();
         List<String> skipped = read.skipped();
-        if (!skipped.isEmpty()) {
-            notes.add(skipped.size() + " line(s) skipped and left in the file (" + String.join("; ",
-                    skipped.subList(0, Math.min(LINES_QUOTED, skipped.size())))
-                    + (skipped.size() > LINES_QUOTED ? "; and " + (skipped.size() - LINES_QUOTED) + " more" : "") + ")");
-        }
+        if (!skipped.isEmpty()) notes.add(JsonLines.skippedNote(skipped, "line(s) skipped and left in the file"));
         notes.addAll(storable.changes());
         return new FileGraph(storable.graph(), notes);
     }

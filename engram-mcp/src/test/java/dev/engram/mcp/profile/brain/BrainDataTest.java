@@ -8,8 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.engram.engine.Engine;
 import dev.engram.engine.graph.Relation;
 import dev.engram.error.EngramUserException;
+import dev.engram.error.StoreException;
 import dev.engram.mcp.TestEngines;
 import dev.engram.mcp.json.JsonText;
+import dev.engram.testing.FailingStore;
+import dev.engram.testing.InMemoryMemoryStore;
+import dev.engram.testing.InMemorySearchIndex;
+import dev.engram.testing.MutableClock;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -168,14 +173,78 @@ class BrainDataTest {
         assertEquals("개인", zone.shortDescription(), "the original name stays readable");
     }
 
+    /**
+     * brain-tools' json-to-es logs a line it cannot parse and imports the rest (src/json-to-es.ts, the catch in its
+     * line loop); Engram skips each unusable line too, and names it in the summary.
+     */
     @Test
-    void malformedFilesAreRefusedNamingTheLine() {
-        var e = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"type\":\"entity\",\"name\":\"a\"}\nnot json", "default", json));
-        assertTrue(e.getMessage().startsWith("line 2:"), e.getMessage());
-        var t = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"type\":\"thing\"}\n{\"type\":\"entity\"}", "default", json));
-        assertTrue(t.getMessage().contains("\"type\" must be"), t.getMessage());
-        var n = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"type\":\"entity\",\"name\":\"  \"}\n", "default", json));
-        assertTrue(n.getMessage().contains("\"name\" must be a non-empty string"), n.getMessage());
+    void malformedLinesAreSkippedNamedByLineAndTheRestImported() {
+        String file = String.join("\n",
+                "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\",\"observations\":[\"ships weekly\"]}",
+                "not json",
+                "[1, 2]",
+                "{\"type\":\"thing\",\"name\":\"x\"}",
+                "",
+                "{\"type\":\"entity\",\"name\":\"  \"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"relationType\":\"uses\"}",
+                "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\"}",
+                "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Q\",\"relationType\":\"uses\"}",
+                "{\"entityType\":\"project\"}");
+        BrainData.Parsed parsed = BrainData.parse(file, "default", json);
+        List<String> skipped = parsed.skipped();
+        assertEquals(6, skipped.size(), skipped.toString());
+        assertTrue(skipped.get(0).startsWith("line 2: not JSON"), skipped.get(0));
+        assertTrue(skipped.get(1).startsWith("line 3: not JSON"), skipped.get(1));
+        assertEquals("line 4: \"type\" is \"thing\", neither \"entity\" nor \"relation\"", skipped.get(2));
+        assertEquals("line 6: \"name\" must be a non-empty string", skipped.get(3));
+        assertEquals("line 7: \"to\" must be a non-empty string", skipped.get(4));
+        assertEquals("line 10: \"type\" is missing, neither \"entity\" nor \"relation\"", skipped.get(5));
+        BrainData.Summary s = BrainData.importInto(engine, parsed, false);
+        assertEquals(2, s.entitiesCreated(), s.describe(false));
+        assertEquals(1, s.observationsAdded());
+        assertEquals(1, s.relationsCreated());
+        assertEquals(List.of("ships weekly"), engine.entities().find("default", "P").orElseThrow().observationTexts());
+        assertEquals(List.of(new Relation("default", "P", "default", "Q", "uses")), engine.entities().read("default").relations());
+        assertTrue(s.describe(false).endsWith("; 6 line(s) skipped (" + String.join("; ", skipped.subList(0, 5)) + "; and 1 more)"),
+                s.describe(false));
+    }
+
+    @Test
+    void aBackupSkipsItsUnusableItemsByPositionButNotAMisshapenArray() {
+        String backup = """
+                {"entities": [{"type": "entity", "name": "Kafka", "entityType": "Tool"}, 7, {"type": "entity", "entityType": "Tool"}],
+                 "relations": [{"type": "relation", "from": "Kafka", "to": "Kafka", "relationType": "mirrors"}],
+                 "zones": [{"description": "no name"}]}""";
+        BrainData.Parsed parsed = BrainData.parse(backup, "default", json);
+        assertEquals(List.of("entities[1]: not a JSON object", "entities[2]: \"name\" must be a non-empty string",
+                "relations[0]: 'Kafka' -mirrors-> itself; Engram keeps relations between two different entities (record it as an"
+                        + " observation instead)", "zones[0]: \"name\" must be a non-empty string"), parsed.skipped());
+        BrainData.Summary s = BrainData.importInto(engine, parsed, false);
+        assertEquals(1, s.entitiesCreated());
+        assertTrue(s.describe(false).contains("; 4 item(s) skipped (entities[1]: not a JSON object; "), s.describe(false));
+        var e = assertThrows(EngramUserException.class, () -> BrainData.parse("{\"entities\": {\"name\": \"x\"}}", "default", json));
+        assertEquals("\"entities\" must be an array", e.getMessage());
+    }
+
+    /** Zones, entities and relations are one write: a store failing part-way leaves nothing of the file behind. */
+    @Test
+    void aStoreFailurePartWayImportsNothing() {
+        InMemoryMemoryStore real = new InMemoryMemoryStore();
+        MutableClock clock = MutableClock.at("2026-12-01T10:00:00Z");
+        Engine failing = new Engine(FailingStore.onCommitInserting(real, m -> "Q".equals(m.name())), new InMemorySearchIndex(real), clock);
+        String backup = """
+                {"entities": [{"type": "entity", "name": "P", "entityType": "project", "zone": "first"},
+                              {"type": "entity", "name": "Q", "entityType": "project", "zone": "second"}],
+                 "relations": [{"type": "relation", "from": "P", "fromZone": "first", "to": "Q", "toZone": "second", "relationType": "uses"}],
+                 "zones": [{"name": "first", "description": "the first zone"}]}""";
+        var e = assertThrows(StoreException.class, () -> BrainData.importInto(failing, BrainData.parse(backup, "default", json), false));
+        assertTrue(e.getMessage().contains("disk full") && e.getMessage().contains("nothing was imported"), e.getMessage());
+        assertEquals(0, real.count(), "not the first zone's entity either");
+        assertTrue(real.zoneInfo("first").isEmpty(), "nor the zone records");
+        Engine healthy = new Engine(real, new InMemorySearchIndex(real), clock);
+        BrainData.Summary s = BrainData.importInto(healthy, BrainData.parse(backup, "default", json), false);
+        assertEquals(2, s.entitiesCreated(), "the same file again imports everything: " + s.describe(false));
+        assertEquals(1, s.relationsCreated());
     }
 
     @Test
@@ -209,16 +278,16 @@ class BrainDataTest {
     }
 
     @Test
-    void aSelfRelationIsSkippedWithAWarning() {
+    void aSelfRelationIsSkippedNamingItsLine() {
         String file = String.join("\n",
                 "{\"type\":\"entity\",\"name\":\"P\",\"entityType\":\"project\"}",
                 "{\"type\":\"entity\",\"name\":\"Q\",\"entityType\":\"project\"}",
                 "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"P\",\"relationType\":\"extends\"}",
                 "{\"type\":\"relation\",\"from\":\"P\",\"to\":\"Q\",\"relationType\":\"uses\"}");
         BrainData.Parsed parsed = BrainData.parse(file, "default", json);
-        assertEquals(1, parsed.warnings().size());
-        assertTrue(parsed.warnings().get(0).contains("relation 1 skipped") && parsed.warnings().get(0).contains("itself"),
-                parsed.warnings().get(0));
+        assertEquals(1, parsed.skipped().size());
+        assertTrue(parsed.skipped().get(0).startsWith("line 3: ") && parsed.skipped().get(0).contains("itself"),
+                parsed.skipped().get(0));
         BrainData.Summary s = BrainData.importInto(engine, parsed, false);
         assertEquals(2, s.entitiesCreated());
         assertEquals(1, s.relationsCreated());

@@ -323,6 +323,25 @@ class BrainToolsTest {
         assertEquals(2, recent.get("total"));
     }
 
+    /**
+     * brain-tools gives the default zone a record at its first start ("Default knowledge zone", kg-client.ts initialize)
+     * and list_zones shows it as any other: name, description, created_at, last_modified, usefulness.
+     */
+    @Test
+    void listZonesDescribesAndDatesTheDefaultZone() {
+        Map<?, ?> dflt = (Map<?, ?>) ((List<?>) ok("list_zones").get("zones")).get(0);
+        assertEquals(List.of("name", "description", "created_at", "last_modified", "entity_count", "usefulness"),
+                List.copyOf(dflt.keySet()), dflt.toString());
+        assertEquals("default", dflt.get("name"));
+        assertEquals("Default knowledge zone", dflt.get("description"));
+        assertEquals("2026-12-01T10:00:00.000Z", dflt.get("created_at"), "an empty store is born now");
+        assertEquals(dflt.get("created_at"), dflt.get("last_modified"));
+        create("default", entity("first", "t"));
+        clock.advance(Duration.ofDays(3));
+        Map<?, ?> later = (Map<?, ?>) ((List<?>) ok("list_zones").get("zones")).get(0);
+        assertEquals("2026-12-01T10:00:00.000Z", later.get("created_at"), "then as old as the store's first memory");
+    }
+
     @Test
     void zonesThroughTheTools() {
         ok("create_zone", "name", "Billing", "description", "the billing service");
@@ -332,8 +351,8 @@ class BrainToolsTest {
         Map<String, Object> copied = ok("copy_entities", "names", List.of("invoice-job"), "source_zone", "billing", "target_zone", "default");
         assertEquals(List.of("invoice-job"), copied.get("entities_copied"));
         Map<String, Object> stats = ok("zone_stats", "zone", "default");
-        assertEquals(1, stats.get("entity_count"));
-        assertEquals(Map.of("Project", 1), stats.get("entity_types"));
+        assertEquals(2, stats.get("entity_count"), "invoice-job and its observation, which brain-tools stored as an entity");
+        assertEquals(Map.of("Project", 1, "observation", 1), stats.get("entity_types"));
         assertTrue(error("move_entities", "names", List.of("ghost"), "source_zone", "billing", "target_zone", "default")
                 .contains("not found in source zone"));
         ok("create_zone", "name", "archive");
@@ -344,6 +363,56 @@ class BrainToolsTest {
         assertEquals(List.of(), merged.get("kept_zones"));
         ok("delete_zone", "name", "archive", "confirm", true);
         assertTrue(error("zone_stats", "zone", "archive").contains("does not exist"));
+    }
+
+    /**
+     * brain-tools' mergeZones (kg-client.ts) keeps the sources unless delete_source_zones is true, and then deletes
+     * every merged one, even when entities were skipped on a conflict (they are lost). Engram keeps such a zone,
+     * says why, and says so in the argument's description.
+     */
+    @Test
+    void mergeZonesKeepsTheSourcesUnlessAskedAndThenWhatWasNotMerged() {
+        ok("create_zone", "name", "old");
+        ok("create_zone", "name", "new");
+        create("old", entity("A", "t", "a1"), entity("Shared", "t", "old fact"));
+        create("new", entity("Shared", "t", "new fact"));
+        Map<String, Object> kept = ok("merge_zones", "source_zones", List.of("old"), "target_zone", "new");
+        assertEquals(List.of("old"), kept.get("merged_zones"));
+        assertFalse(kept.containsKey("deleted_zones"), "nothing asked to be deleted: " + kept);
+        assertEquals(List.of("A", "Shared"), names(ok("open_nodes", "names", List.of("A", "Shared"), "memory_zone", "old")),
+                "brain-tools' default: the source zone stays as it was");
+        Map<String, Object> asked = ok("merge_zones", "source_zones", List.of("old"), "target_zone", "new", "delete_source_zones", true);
+        assertEquals(List.of(), asked.get("deleted_zones"));
+        Map<?, ?> why = (Map<?, ?>) ((List<?>) asked.get("kept_zones")).get(0);
+        assertEquals("old", why.get("zone"));
+        assertTrue(why.get("reason").toString().contains("skipped on a name conflict"), why.toString());
+        List<?> observations = (List<?>) entities(ok("open_nodes", "names", List.of("Shared"), "memory_zone", "old")).get(0).get("observations");
+        assertEquals(List.of("Shared: old fact"), observations.stream().map(o -> ((Map<?, ?>) o).get("name")).toList(),
+                "the skipped entity is still there, not lost");
+        Map<String, Object> schema = profile.tools().stream().filter(t -> t.definition().name().equals("merge_zones")).findFirst()
+                .orElseThrow().definition().inputSchema();
+        Object described = ((Map<?, ?>) ((Map<?, ?>) schema.get("properties")).get("delete_source_zones")).get("description");
+        assertTrue(described.toString().contains("kept and listed in kept_zones"), "the difference is documented: " + described);
+    }
+
+    /**
+     * brain-tools' zone_stats (kg-client.ts getMemoryZoneStats) counts every entity document of the zone, and its
+     * observations are entity documents of type observation (addObservations), so they are counted and typed.
+     */
+    @Test
+    void zoneStatsCountsObservationsAsBrainToolsDid() {
+        ok("create_zone", "name", "stats");
+        create("stats", entity("api", "Service", "uses REST", "runs on port 8080"), entity("db", "Database"));
+        ok("add_observations", "name", "db", "observations", List.of("PostgreSQL 16"), "memory_zone", "stats");
+        ok("create_relations", "relations", List.of(args("from", "api", "to", "db", "type", "reads")), "memory_zone", "stats");
+        Map<String, Object> stats = ok("zone_stats", "zone", "stats");
+        assertEquals(List.of("zone", "entity_count", "relation_count", "entity_types", "relation_types", "observation_count"),
+                List.copyOf(stats.keySet()), "brain-tools' fields in its order, then Engram's");
+        assertEquals(5, stats.get("entity_count"), "2 entities and 3 observations");
+        assertEquals(3, stats.get("observation_count"));
+        assertEquals(Map.of("Service", 1, "Database", 1, "observation", 3), stats.get("entity_types"));
+        assertEquals(1, stats.get("relation_count"));
+        assertEquals(Map.of("reads", 1), stats.get("relation_types"));
     }
 
     @Test
