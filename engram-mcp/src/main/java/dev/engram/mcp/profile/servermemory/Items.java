@@ -56,10 +56,13 @@ final class Items {
         return args.exactStrings(field); // an item that is no storable text: its message names it
     }
 
-    /** A required string argument (search_nodes' query): null is refused as sent, the rest as {@link ToolArgs#text} does. */
-    static String text(ToolArgs args, String field, String what, String example) {
+    /**
+     * A required string argument (search_nodes' query): null is refused as sent, in the words {@link ToolArgs} uses for
+     * another wrong type ("must be a string, got number 5 (e.g. …)"); the rest as {@link ToolArgs#text} does.
+     */
+    static String text(ToolArgs args, String field, String example) {
         if (args.sentNull(field)) {
-            throw new InvalidArgumentException(field, "must be a string, got null: " + what + ", e.g. " + example);
+            throw new InvalidArgumentException(field, "must be a string, got null (e.g. \"" + field + "\": " + example + ")");
         }
         return args.text(field);
     }

@@ -44,7 +44,7 @@ final class SearchNodesTool extends GraphTool {
     }
 
     private static String query(ToolArgs args) {
-        return Items.text(args, "query", "words to match against entity names, types and observations", "\"Acme Corp\"");
+        return Items.text(args, "query", "\"Acme Corp\"");
     }
 
     @Override

@@ -295,7 +295,7 @@ class ServerMemoryToolsTest {
         calls.put("delete_relations relationType", Map.of("relations", List.of(with(Map.of("from", "A", "to", "B"), "relationType"))));
         cases.put("delete_relations relationType", "relations[0].relationType must be a string, got null");
         calls.put("search_nodes query", with(Map.of(), "query"));
-        cases.put("search_nodes query", "query must be a string, got null: words to match");
+        cases.put("search_nodes query", "query must be a string, got null (e.g. \"query\": \"Acme Corp\")");
         calls.put("open_nodes names", with(Map.of(), "names"));
         cases.put("open_nodes names", "names must be an array of entity names, got null, e.g. {\"names\"");
         for (var c : cases.entrySet()) {
