@@ -147,12 +147,15 @@ describe("server-memory profile against @modelcontextprotocol/server-memory", { 
     const byName = (list) => Object.fromEntries(list.tools.map((t) => [t.name, t]));
     const t = byName(theirs), o = byName(ours);
     assert.deepEqual(Object.keys(o).sort(), Object.keys(t).sort());
-    const shape = (schema) => schema?.type === "object"
-      ? { props: Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, shape(v)])), required: [...(schema.required ?? [])].sort() }
-      : schema?.type === "array" ? { items: shape(schema.items) } : schema?.type;
+    // closed: whether other properties are allowed, compared for the output schemas (server-memory's are closed at
+    // every level; Engram's input schemas are closed where server-memory's are open, a difference on purpose)
+    const shape = (schema, closed) => schema?.type === "object"
+      ? { props: Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, shape(v, closed)])), required: [...(schema.required ?? [])].sort(),
+        ...(closed ? { closed: schema.additionalProperties === false } : {}) }
+      : schema?.type === "array" ? { items: shape(schema.items, closed) } : schema?.type;
     for (const name of Object.keys(t)) {
       assert.deepEqual(shape(o[name].inputSchema), shape(t[name].inputSchema), `${name} input schema`);
-      assert.deepEqual(shape(o[name].outputSchema), shape(t[name].outputSchema), `${name} output schema`);
+      assert.deepEqual(shape(o[name].outputSchema, true), shape(t[name].outputSchema, true), `${name} output schema`);
       assert.deepEqual(o[name].annotations, t[name].annotations, `${name} annotations`);
       assert.equal(o[name].title, t[name].title, `${name} title`);
     }

@@ -313,9 +313,11 @@ public final class Main {
     ToolProfile profile(String name, EngramConfig config, Supplier<Engine> engine) {
         Supplier<Engine> engines = engine;
         java.util.Optional<java.nio.file.Path> memoryFile = configLoader.memoryFile();
+        dev.engram.mcp.profile.servermemory.ImportAtStart memoryImport = null;
         if (name.equals(ServerMemoryProfile.NAME) && memoryFile.isPresent()) {
             // a server-memory user switching keeps MEMORY_FILE_PATH set: their graph comes along, once
-            engines = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
+            memoryImport = new ServerMemoryData(json()).importingOnce(engine, config.defaultZone(), memoryFile.get(), err);
+            engines = memoryImport;
         }
         java.util.Map<String, String> settings = configLoader.profileSettings();
         dev.engram.mcp.profile.toon.ToonFollower follower = null;
@@ -339,6 +341,8 @@ public final class Main {
         }
         ToolProfile profile = profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());
+        // an import that failed is told to the agent too, not only on stderr
+        if (memoryImport != null) return memoryImport.noting(profile);
         // the followed data.toon gets every write back, so toon and its hooks keep seeing the memory
         return follower == null ? profile : follower.mirroring(profile);
     }

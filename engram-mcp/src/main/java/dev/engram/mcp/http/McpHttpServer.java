@@ -279,7 +279,9 @@ public final class McpHttpServer implements AutoCloseable {
         HttpServerSettings settings = b.settings;
         boolean open = settings.noAuth();
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(b.mapper).mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
+                // errors said as over stdio (an unknown tool named, no Java class names): the mapper is the one hook
+                .jsonMapper(dev.engram.mcp.jsonrpc.PlainErrorMapper.around(b.mapper))
+                .mcpEndpoint(settings.path()).keepAliveInterval(Duration.ofSeconds(30))
                 // the bearer filter's verdict rides with each request to the call (CallerRights); without
                 // auth (loopback only) the one local caller has every right. The request's log note rides along
                 // for the tool's outcome.

@@ -1,5 +1,8 @@
 package dev.engram.mcp.jsonrpc;
 
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import java.util.regex.Pattern;
 
 /**
@@ -23,6 +26,23 @@ public final class ErrorMessages {
 
     public static boolean namesJava(String message) {
         return message != null && JAVA_NAMES.matcher(message).find();
+    }
+
+    /**
+     * The message as sent, on either transport: an error whose text names Java classes gets {@link #PLAIN}, the SDK's
+     * unknown-tool error names the tool ({@link #unknownTool}); same id and code. Anything else is returned as it is.
+     */
+    public static JSONRPCMessage plain(JSONRPCMessage message) {
+        if (message instanceof JSONRPCResponse r && r.error() != null) {
+            if (namesJava(r.error().message())) {
+                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), PLAIN, null));
+            }
+            String unknownTool = unknownTool(r.error().message(), r.error().data());
+            if (unknownTool != null) {
+                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), unknownTool, r.error().data()));
+            }
+        }
+        return message;
     }
 
     /** What the Java SDK answers for a tool it does not have, whatever the name: the name is only in the error's data. */

@@ -9,7 +9,6 @@ import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
@@ -220,18 +219,9 @@ final class StdioTransport implements McpServerTransportProvider {
         notifyAll();
     }
 
-    /** The message as sent: an error whose text names Java classes gets {@link ErrorMessages#PLAIN}, same id and code. */
+    /** The message as sent: errors said plainly, as over HTTP ({@link ErrorMessages#plain}). */
     static JSONRPCMessage withPlainError(JSONRPCMessage message) {
-        if (message instanceof JSONRPCResponse r && r.error() != null) {
-            if (ErrorMessages.namesJava(r.error().message())) {
-                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), ErrorMessages.PLAIN, null));
-            }
-            String unknownTool = ErrorMessages.unknownTool(r.error().message(), r.error().data());
-            if (unknownTool != null) {
-                return new JSONRPCResponse(r.jsonrpc(), r.id(), null, new JSONRPCError(r.error().code(), unknownTool, r.error().data()));
-            }
-        }
-        return message;
+        return ErrorMessages.plain(message);
     }
 
     @Override

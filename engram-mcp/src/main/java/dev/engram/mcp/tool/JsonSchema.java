@@ -29,6 +29,14 @@ public final class JsonSchema {
         return new JsonSchema(false);
     }
 
+    /**
+     * An output schema that lists every field there is ({@code "additionalProperties": false}): for a profile whose
+     * original declares its results closed, so a client validating strictly accepts either server's schema.
+     */
+    public static JsonSchema closedOutput() {
+        return new JsonSchema(true);
+    }
+
     public JsonSchema string(String name, String description, String example) {
         return property(name, typed("string", description, example));
     }

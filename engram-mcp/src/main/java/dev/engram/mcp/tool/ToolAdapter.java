@@ -73,8 +73,9 @@ public final class ToolAdapter {
         ToolMetrics.Outcome outcome = ToolMetrics.Outcome.OK;
         try {
             ToolReply reply = handler.call(ToolArgs.of(handler.definition(), arguments, caller));
-            return CallToolResult.builder().addTextContent(reply.text()).structuredContent(reply.structured())
-                    .meta(reply.meta()).isError(false).build();
+            CallToolResult.Builder result = CallToolResult.builder().addTextContent(reply.text());
+            reply.notes().forEach(result::addTextContent);
+            return result.structuredContent(reply.structured()).meta(reply.meta()).isError(false).build();
         } catch (EngramUserException e) {
             outcome = ToolMetrics.Outcome.ERROR;
             if (e instanceof dev.engram.access.AccessDeniedException) ToolMetrics.GLOBAL.denied();

@@ -278,6 +278,14 @@ public final class ToolArgs {
         return value(name);
     }
 
+    /**
+     * Whether the client sent this declared argument as JSON null, which every reader above takes as absent: for a
+     * profile whose original refuses null, to say "got null" rather than "is required" of a field that was sent.
+     */
+    public boolean sentNull(String name) {
+        return value(name) == null && raw.containsKey(name);
+    }
+
     private Object value(String name) {
         if (!properties.containsKey(name)) {
             // a handler asking for a name its schema does not declare is our bug, not the agent's

@@ -24,9 +24,9 @@ final class AddObservationsTool extends GraphTool {
             .title("Add Observations")
             .description("Add observations to entities that exist in the knowledge graph. Returns, per entity,"
                     + " the observations that were new.")
-            .outputSchema(JsonSchema.output().arrayOf("results", Schemas.object(Schemas.props(
+            .outputSchema(JsonSchema.closedOutput().arrayOf("results", Schemas.closed(Schemas.object(Schemas.props(
                     "entityName", Map.of("type", "string"), "addedObservations", Schemas.strings(null)),
-                    "entityName", "addedObservations")).required("results").build())
+                    "entityName", "addedObservations"))).required("results").build())
             .annotations(ToolHints.writes(false))
             .build();
 

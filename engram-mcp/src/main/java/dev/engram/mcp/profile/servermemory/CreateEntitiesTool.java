@@ -21,7 +21,7 @@ final class CreateEntitiesTool extends GraphTool {
             .title("Create Entities")
             .description("Add entities (people, projects, things) to the knowledge graph, each with a type and its"
                     + " observations. Names already in the graph are skipped; returns the entities created.")
-            .outputSchema(JsonSchema.output().arrayOf("entities", Schemas.entity()).required("entities").build())
+            .outputSchema(JsonSchema.closedOutput().arrayOf("entities", Schemas.closed(Schemas.entity())).required("entities").build())
             .annotations(ToolHints.writes(false))
             .build();
 

@@ -25,7 +25,7 @@ final class CreateRelationsTool extends GraphTool {
             .title("Create Relations")
             .description("Connect entities of the knowledge graph with typed relations in active voice"
                     + " (\"works_at\", \"uses\"); both entities must exist. Returns the relations created.")
-            .outputSchema(JsonSchema.output().arrayOf("relations", Schemas.relation()).required("relations").build())
+            .outputSchema(JsonSchema.closedOutput().arrayOf("relations", Schemas.closed(Schemas.relation())).required("relations").build())
             .annotations(ToolHints.writes(false))
             .build();
 

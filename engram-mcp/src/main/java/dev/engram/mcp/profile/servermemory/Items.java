@@ -8,7 +8,9 @@ import java.util.Map;
 /**
  * The nested arguments of server-memory's tools (arrays of objects), read exactly: strings are never
  * trimmed or split, since names and observations come back byte for byte. Every message names the
- * field by its path ({@code entities[0].entityType}) and shows what to send.
+ * field by its path ({@code entities[0].entityType}) and shows what to send. A field sent as JSON null
+ * is not "required" (it was sent): server-memory refuses it as "expected array, received null", and so
+ * the message says what it must be and that it got null.
  */
 final class Items {
     private Items() {
@@ -16,51 +18,73 @@ final class Items {
 
     /** A required array of objects; {@code example} is one whole valid call's arguments. */
     static List<Map<String, Object>> objects(ToolArgs args, String field, String what, String example) {
-        List<Map<String, Object>> items;
-        try {
-            items = args.objects(field);
-        } catch (InvalidArgumentException e) {
-            throw new InvalidArgumentException(field, "must be an array of " + what + ", e.g. " + example);
+        Object sent = args.sent(field);
+        if (sent == null && !args.sentNull(field)) {
+            throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
         }
-        if (items == null) throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
-        return items;
+        if (!(sent instanceof List<?> items)) {
+            throw new InvalidArgumentException(field, "must be an array of " + what + ", got " + ToolArgs.describe(sent)
+                    + ", e.g. " + example);
+        }
+        for (int i = 0; i < items.size(); i++) {
+            // the item at fault, as the arrays of strings name it
+            if (!(items.get(i) instanceof Map<?, ?>)) {
+                throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
+                        + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
+            }
+        }
+        return args.objects(field);
     }
 
     /** A required array of strings, exactly as sent. */
     static List<String> strings(ToolArgs args, String field, String what, String example) {
-        if (args.sent(field) instanceof List<?> items) {
-            for (int i = 0; i < items.size(); i++) {
-                // the item at fault, as the other array fields name it (an outside probe got no index for [1] or [null])
-                if (!(items.get(i) instanceof String)) {
-                    throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
-                            + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
-                }
+        Object sent = args.sent(field);
+        if (sent == null && !args.sentNull(field)) {
+            throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
+        }
+        if (!(sent instanceof List<?> items)) {
+            throw new InvalidArgumentException(field, "must be an array of " + what + ", got " + ToolArgs.describe(sent)
+                    + ", e.g. " + example);
+        }
+        for (int i = 0; i < items.size(); i++) {
+            // the item at fault, as the other array fields name it (an outside probe got no index for [1] or [null])
+            if (!(items.get(i) instanceof String)) {
+                throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
+                        + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
             }
         }
-        List<String> values;
-        try {
-            values = args.exactStrings(field);
-        } catch (InvalidArgumentException e) {
-            if (args.sent(field) instanceof List<?>) throw e; // an item that is no storable text: that message names it
-            throw new InvalidArgumentException(field, "must be an array of " + what + ", e.g. " + example);
+        return args.exactStrings(field); // an item that is no storable text: its message names it
+    }
+
+    /**
+     * A required string argument (search_nodes' query): null is refused as sent, in the words {@link ToolArgs} uses for
+     * another wrong type ("must be a string, got number 5 (e.g. …)"); the rest as {@link ToolArgs#text} does.
+     */
+    static String text(ToolArgs args, String field, String example) {
+        if (args.sentNull(field)) {
+            throw new InvalidArgumentException(field, "must be a string, got null (e.g. \"" + field + "\": " + example + ")");
         }
-        if (values == null) throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
-        return values;
+        return args.text(field);
     }
 
     /** A required string field of one item. */
     static String string(Map<String, Object> item, String path, String what, String example) {
         Object v = item.get(lastName(path));
         if (v instanceof String s) return s;
-        throw new InvalidArgumentException(path, (v == null ? "is required: " : "must be a string: ") + what + ", e.g. " + example);
+        throw new InvalidArgumentException(path, missing(item, path, v, "a string") + what + ", e.g. " + example);
     }
 
     /** A required array-of-strings field of one item, exactly as sent. */
     static List<String> strings(ToolArgs args, Map<String, Object> item, String path, String what, String example) {
         Object v = item.get(lastName(path));
         if (v instanceof List<?> list) return args.strings(path, list);
-        throw new InvalidArgumentException(path, (v == null ? "is required: " : "must be an array of strings: ") + what
-                + ", e.g. " + example);
+        throw new InvalidArgumentException(path, missing(item, path, v, "an array of strings") + what + ", e.g. " + example);
+    }
+
+    /** "is required: " when the item lacks the field, else what it must be and what it got (null included). */
+    private static String missing(Map<String, Object> item, String path, Object got, String expected) {
+        return got == null && !item.containsKey(lastName(path)) ? "is required: "
+                : "must be " + expected + ", got " + ToolArgs.describe(got) + ": ";
     }
 
     /** "entities[0].entityType" -> "entityType". */

@@ -67,14 +67,24 @@ final class Schemas {
                 "from", "to", "relationType");
     }
 
+    /**
+     * The same object schema with no other properties allowed. server-memory's output schemas are closed at every
+     * level (zod's objects as output), its input schemas open; Engram's results hold exactly those fields.
+     */
+    static Map<String, Object> closed(Map<String, Object> objectSchema) {
+        Map<String, Object> m = new LinkedHashMap<>(objectSchema);
+        m.put("additionalProperties", false);
+        return m;
+    }
+
     /** The output shape of read_graph, search_nodes and open_nodes. */
     static Map<String, Object> graphOutput() {
-        return JsonSchema.output().arrayOf("entities", entity()).arrayOf("relations", relation())
+        return JsonSchema.closedOutput().arrayOf("entities", closed(entity())).arrayOf("relations", closed(relation()))
                 .required("entities", "relations").build();
     }
 
     /** The output shape of the three deletes. */
     static Map<String, Object> doneOutput() {
-        return JsonSchema.output().of("success", "boolean").of("message", "string").required("success", "message").build();
+        return JsonSchema.closedOutput().of("success", "boolean").of("message", "string").required("success", "message").build();
     }
 }

@@ -43,16 +43,20 @@ final class SearchNodesTool extends GraphTool {
         return definition(bound);
     }
 
+    private static String query(ToolArgs args) {
+        return Items.text(args, "query", "\"Acme Corp\"");
+    }
+
     @Override
     public ToolReply call(ToolArgs args) {
         List<Entity> found;
         if (bound.unbounded()) {
             // server-memory's own search, all of it: an empty query matches every entity there
             String query = args.textOr("query");
-            if (query == null) args.text("query"); // says what to send
+            if (query == null) query(args); // says what to send
             found = graph().matchAll(zone(), query);
         } else {
-            found = graph().search(zone(), args.text("query"), bound.limit());
+            found = graph().search(zone(), query(args), bound.limit());
         }
         return GraphRenderer.graphReply(GraphRenderer.graph(found, graph().relationsTouching(found)));
     }

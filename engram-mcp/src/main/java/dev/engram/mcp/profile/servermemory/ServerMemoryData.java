@@ -98,60 +98,66 @@ public final class ServerMemoryData {
      * The engine, with {@code file} imported into {@code zone} first if that zone holds no entity yet:
      * what server-memory users get when they switch with their MEMORY_FILE_PATH still set. Runs once, on
      * the first call that needs the engine; a missing or unreadable file is reported to {@code log} and
-     * the server goes on with what the store holds.
+     * the server goes on with what the store holds. A failure is also told to agents ({@link ImportAtStart#noting}).
      */
-    public Supplier<Engine> importingOnce(Supplier<Engine> engines, String zone, Path file, PrintStream log) {
-        return new Supplier<>() {
-            private volatile boolean done;
-
-            @Override
-            public Engine get() {
-                Engine engine = engines.get();
-                if (!done) {
-                    synchronized (this) {
-                        if (!done) {
-                            importAtStart(engine, zone, file, log);
-                            done = true;
-                        }
-                    }
-                }
-                return engine;
-            }
-        };
+    public ImportAtStart importingOnce(Supplier<Engine> engines, String zone, Path file, PrintStream log) {
+        return new ImportAtStart(engines, file, engine -> importAtStart(engine, zone, file, log));
     }
 
-    void importAtStart(Engine engine, String zone, Path file, PrintStream log) {
+    /** Runs the import; answers why it failed (a phrase an agent can pass on), or null when it ran or had nothing to do. */
+    String importAtStart(Engine engine, String zone, Path file, PrintStream log) {
         EntityGraph graph = engine.entities();
         // once per zone and file: after it ran, deleting everything it brought must not bring it back
         String where = zone + "/" + file.toAbsolutePath().normalize();
         String mark = "server-memory-import/" + where;
-        if (engine.mark(mark).isPresent()) return;
+        if (engine.mark(mark).isPresent()) return null;
         // the zone has a graph already: it is the record now, unless an import of this file failed before (the agent
         // may have written since, seeing an empty memory; an import merges, so it loses nothing of that)
         String failed = "server-memory-import-failed/" + where;
-        if (!graph.recent(zone, 1).isEmpty() && engine.mark(failed).isEmpty()) return;
+        if (!graph.recent(zone, 1).isEmpty() && engine.mark(failed).isEmpty()) return null;
         if (Files.isDirectory(file)) {
             log.println("engram: MEMORY_FILE_PATH " + file + " is a directory, not a memory.jsonl file; nothing to import");
-            return;
+            markFailed(engine, failed); // told again at each start, until MEMORY_FILE_PATH names a file
+            return "it is a directory, not a memory.jsonl file";
         }
         if (!Files.isRegularFile(file)) {
+            // server-memory starts with an empty graph then, and creates the file on its first write
             log.println("engram: MEMORY_FILE_PATH " + file + " does not exist; nothing to import");
-            return;
+            return null;
         }
         try {
             FileGraph g = read(file);
             log.println("engram: " + summary(importGraph(graph, zone, g.graph(), false), false, g.notes()) + " from " + file
                     + " into zone '" + zone + "' (the file is not changed; Engram's store is used from now on)");
             engine.setMark(mark, java.time.Instant.now().toString());
+            return null;
         } catch (IOException | RuntimeException e) {
             log.println("engram: could not import MEMORY_FILE_PATH " + file + ": " + e.getMessage()
                     + "; nothing was imported; it is tried again at the next start (or run: engram import --from server-memory "
                     + file + ")");
-            try {
-                engine.setMark(failed, java.time.Instant.now().toString());
-            } catch (RuntimeException unrecorded) {
-                // the store itself failed: the zone is still empty then, and the next start tries anyway
-            }
+            markFailed(engine, failed);
+            return why(e);
         }
+    }
+
+    private static void markFailed(Engine engine, String failed) {
+        try {
+            engine.setMark(failed, java.time.Instant.now().toString());
+        } catch (RuntimeException unrecorded) {
+            // the store itself failed: the zone is still empty then, and the next start tries anyway
+        }
+    }
+
+    /**
+     * A failure in words an agent may read: the message of what the user can act on (a file that is not UTF-8, a
+     * store that is unavailable, a file that cannot be read), never a Java class or trace; stderr has the rest.
+     */
+    static String why(Exception e) {
+        if (e instanceof dev.engram.error.EngramUserException || e instanceof dev.engram.error.StoreUnavailableException) {
+            return e.getMessage();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+        if (e instanceof IOException) return "it could not be read (" + e.getMessage() + ")";
+        return "the store failed while importing it (the server's stderr has the details)";
     }
 }

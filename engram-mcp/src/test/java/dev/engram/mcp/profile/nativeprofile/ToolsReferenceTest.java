@@ -26,7 +26,8 @@ class ToolsReferenceTest {
     @Test
     void docsToolsMdMatchesTheRegisteredTools() throws Exception {
         String expected = render(TestEngines.nativeProfile(Clock.systemUTC()))
-                + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()))
+                + section("server-memory profile (`--profile server-memory`)", TestEngines.serverMemoryProfile(Clock.systemUTC()),
+                        serverMemoryImportNote())
                 + section("brain profile (`--profile brain`, mcp-brain-tools)", TestEngines.brainProfile(Clock.systemUTC()))
                 + section("toon profile (`--profile toon`, toon-memory)", TestEngines.toonProfile(Clock.systemUTC()))
                 + section("memento profile (`--profile memento`, Memento MCP)", TestEngines.mementoProfile(Clock.systemUTC()));
@@ -43,9 +44,28 @@ class ToolsReferenceTest {
                 + section("Native profile", profile).substring(1);
     }
 
-    /** One profile's section: instructions, resources, prompts, then each tool with its arguments. */
-    @SuppressWarnings("unchecked")
+    /**
+     * What server-memory's answers carry when its MEMORY_FILE_PATH import failed: not in any tool's schema, so said
+     * here, with the note as the code writes it.
+     */
+    static String serverMemoryImportNote() {
+        java.nio.file.Path file = java.nio.file.Path.of("/home/me/memory.jsonl");
+        return "\nWhen `MEMORY_FILE_PATH` is set and its file could not be imported at start (not UTF-8 text, a directory, the"
+                + " store failing), the server still starts and answers from what its store holds, and the first answer of"
+                + " each session carries one more text block after the JSON, which stays exactly server-memory's (so does the"
+                + " structured content). The initialize result's instructions cannot say it: the server answers initialize"
+                + " before its store is open and the import has run. For a file that is not UTF-8:\n\n> "
+                + dev.engram.mcp.profile.servermemory.ImportAtStart.note(file, file + " is not UTF-8 text (server-memory"
+                + " writes its memory.jsonl as UTF-8); is it the right file?") + "\n";
+    }
+
     static String section(String title, ToolProfile profile) {
+        return section(title, profile, "");
+    }
+
+    /** One profile's section: instructions, resources, prompts, {@code notes} (Markdown), then each tool with its arguments. */
+    @SuppressWarnings("unchecked")
+    static String section(String title, ToolProfile profile, String notes) {
         StringBuilder sb = new StringBuilder("\n## ").append(title).append("\n\nServer instructions:\n\n");
         profile.instructions().lines().forEach(l -> sb.append("> ").append(l).append('\n'));
         sb.append("\nResources: ");
@@ -54,6 +74,7 @@ class ToolsReferenceTest {
         sb.append("\nPrompts: ");
         sb.append(String.join(", ", profile.prompts().stream()
                 .map(p -> "`" + p.prompt().name() + "` (" + p.prompt().description() + ")").toList())).append("\n");
+        sb.append(notes);
         for (ToolHandler h : profile.tools()) {
             Tool t = h.definition();
             ToolAnnotations a = t.annotations();

@@ -28,7 +28,7 @@ class ImportAtStartTest {
     private final ServerMemoryData data = new ServerMemoryData(JsonText.standard());
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
-    private Supplier<Engine> importing(Path file) {
+    private ImportAtStart importing(Path file) {
         return data.importingOnce(() -> engine, "default", file, new PrintStream(log, true, StandardCharsets.UTF_8));
     }
 
@@ -130,5 +130,72 @@ class ImportAtStartTest {
         engine.entities().delete("default", List.of("Alice"), true);
         importing(file).get();
         assertTrue(engine.entities().find("default", "Alice").isEmpty(), "once imported, never again");
+    }
+
+    /** read_graph through the noting profile over {@code engines}, as {@code session} calls it. */
+    private io.modelcontextprotocol.spec.McpSchema.CallToolResult readGraph(ImportAtStart engines, String session) {
+        var profile = engines.noting(ServerMemoryProfile.create(new dev.engram.mcp.profile.ProfileContext(engines, "default"),
+                JsonText.standard()));
+        var tool = profile.tools().stream().filter(t -> t.definition().name().equals("read_graph")).findFirst().orElseThrow();
+        return dev.engram.mcp.tool.ToolAdapter.call(tool, java.util.Map.of(), new dev.engram.mcp.tool.Caller(session, null));
+    }
+
+    private static List<String> texts(io.modelcontextprotocol.spec.McpSchema.CallToolResult r) {
+        return r.content().stream().map(c -> ((io.modelcontextprotocol.spec.McpSchema.TextContent) c).text()).toList();
+    }
+
+    /**
+     * A failed import was on stderr only, so the agent took the empty graph for the whole memory. Now each session's
+     * first answer says so after the JSON, which stays exactly server-memory's (text and structured content).
+     */
+    @Test
+    void aFailedImportIsToldInEachSessionsFirstAnswerAfterTheUnchangedJson() throws Exception {
+        Path file = dir.resolve("memory.jsonl");
+        Files.write(file, new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}); // not UTF-8 at all
+        ImportAtStart engines = importing(file);
+        var first = readGraph(engines, "claude-code/s-1");
+        assertEquals(false, first.isError());
+        List<String> said = texts(first);
+        assertEquals(2, said.size(), said.toString());
+        assertEquals("{\n  \"entities\": [],\n  \"relations\": []\n}", said.get(0));
+        assertEquals(java.util.Map.of("entities", List.of(), "relations", List.of()), first.structuredContent());
+        for (String part : List.of("Note from the server: the memory file in MEMORY_FILE_PATH could not be imported: ",
+                "is not UTF-8 text", "holds none of its entities and relations; " + file + " is unchanged",
+                "Tell the user: once the file is fixed, the next start imports it", "engram import --from server-memory " + file)) {
+            assertTrue(said.get(1).contains(part), part + " in " + said.get(1));
+        }
+        assertEquals(1, texts(readGraph(engines, "claude-code/s-1")).size(), "once per session");
+        assertEquals(2, texts(readGraph(engines, "claude-code/s-2")).size(), "another session is told too");
+        assertTrue(engines.failure().contains("is not UTF-8 text"));
+    }
+
+    @Test
+    void aDirectoryIsToldButAMissingFileOrAnImportThatRanIsNot() throws Exception {
+        Files.createDirectory(dir.resolve("a-dir"));
+        List<String> said = texts(readGraph(importing(dir.resolve("a-dir")), "s"));
+        assertEquals(2, said.size(), said.toString());
+        assertTrue(said.get(1).contains("could not be imported: it is a directory, not a memory.jsonl file. "), said.get(1));
+        engine.entities().create("default", List.of(new EntityDraft("Bob", "person", List.of())), ExistingEntity.SKIP);
+        assertEquals(2, texts(readGraph(importing(dir.resolve("a-dir")), "s")).size(),
+                "told at the next start too, though the agent wrote meanwhile");
+        engine.entities().delete("default", List.of("Bob"), true);
+        assertEquals(1, texts(readGraph(importing(dir.resolve("nope.jsonl")), "s")).size(),
+                "server-memory starts empty on a missing file too");
+        Path file = dir.resolve("memory.jsonl");
+        Files.writeString(file, "{\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"x\"]}");
+        ImportAtStart fine = importing(file);
+        assertEquals(1, texts(readGraph(fine, "s")).size());
+        assertEquals(null, fine.failure());
+    }
+
+    /** The reason an agent reads: what the user can act on, never a Java class. */
+    @Test
+    void aStoreFailureIsToldInWords() {
+        String unreachable = ServerMemoryData.why(new dev.engram.error.StoreUnavailableException("import", "connection refused", null));
+        assertTrue(unreachable.startsWith("the store is unreachable (import): connection refused"), unreachable);
+        assertEquals("the store failed while importing it (the server's stderr has the details)",
+                ServerMemoryData.why(new IllegalStateException("tools.jackson.databind.JsonMappingException: x")));
+        assertTrue(ImportAtStart.note(dir, "is it the right file?").contains("could not be imported: is it the right file? This"),
+                "no full stop after a question mark");
     }
 }

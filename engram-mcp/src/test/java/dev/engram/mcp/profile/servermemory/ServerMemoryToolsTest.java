@@ -248,6 +248,67 @@ class ServerMemoryToolsTest {
         assertEquals(0, list(ok("read_graph", Map.of()), "entities").size(), "nothing was written by a refused call");
     }
 
+    /** A map holding {@code name: null}, which Map.of cannot. */
+    private static Map<String, Object> with(Map<String, Object> fields, String nullField) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>(fields);
+        m.put(nullField, null);
+        return m;
+    }
+
+    /**
+     * A field sent as null was sent: server-memory refuses it as "expected array, received null", so Engram says what
+     * it must be and that it got null, never that it "is required" (an outside client's finding), in all nine tools.
+     */
+    @Test
+    void nullIsRefusedAsSentNotAsMissing() {
+        ok("create_entities", Map.of("entities", List.of(entity("Alice", "person"))));
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Object>> calls = new java.util.LinkedHashMap<>();
+        calls.put("create_entities entities", with(Map.of(), "entities"));
+        cases.put("create_entities entities", "entities must be an array of entities, got null, e.g. {\"entities\"");
+        calls.put("create_entities observations", Map.of("entities", List.of(with(Map.of("name", "C", "entityType", "x"), "observations"))));
+        cases.put("create_entities observations", "entities[0].observations must be an array of strings, got null: observation texts");
+        calls.put("create_entities name", Map.of("entities", List.of(with(Map.of("entityType", "x", "observations", List.of()), "name"))));
+        cases.put("create_entities name", "entities[0].name must be a string, got null: the entity's name, e.g. \"John Smith\"");
+        calls.put("create_entities entityType", Map.of("entities", List.of(with(Map.of("name", "C", "observations", List.of()), "entityType"))));
+        cases.put("create_entities entityType", "entities[0].entityType must be a string, got null");
+        calls.put("create_entities item", Map.of("entities", java.util.Arrays.asList((Object) null)));
+        cases.put("create_entities item", "entities must be an array of entities, but item 0 is null, e.g. {\"entities\"");
+        calls.put("create_relations relations", with(Map.of(), "relations"));
+        cases.put("create_relations relations", "relations must be an array of relations, got null");
+        calls.put("create_relations from", Map.of("relations", List.of(with(Map.of("to", "B", "relationType", "k"), "from"))));
+        cases.put("create_relations from", "relations[0].from must be a string, got null");
+        calls.put("add_observations observations", with(Map.of(), "observations"));
+        cases.put("add_observations observations", "observations must be an array of {entityName, contents} objects, got null");
+        calls.put("add_observations contents", Map.of("observations", List.of(with(Map.of("entityName", "Alice"), "contents"))));
+        cases.put("add_observations contents", "observations[0].contents must be an array of strings, got null: observation texts");
+        calls.put("add_observations entityName", Map.of("observations", List.of(with(Map.of("contents", List.of("x")), "entityName"))));
+        cases.put("add_observations entityName", "observations[0].entityName must be a string, got null");
+        calls.put("delete_entities entityNames", with(Map.of(), "entityNames"));
+        cases.put("delete_entities entityNames", "entityNames must be an array of entity names, got null, e.g. {\"entityNames\"");
+        calls.put("delete_observations deletions", with(Map.of(), "deletions"));
+        cases.put("delete_observations deletions", "deletions must be an array of {entityName, observations} objects, got null");
+        calls.put("delete_observations observations", Map.of("deletions", List.of(with(Map.of("entityName", "Alice"), "observations"))));
+        cases.put("delete_observations observations", "deletions[0].observations must be an array of strings, got null");
+        calls.put("delete_relations relations", with(Map.of(), "relations"));
+        cases.put("delete_relations relations", "relations must be an array of relations, got null");
+        calls.put("delete_relations relationType", Map.of("relations", List.of(with(Map.of("from", "A", "to", "B"), "relationType"))));
+        cases.put("delete_relations relationType", "relations[0].relationType must be a string, got null");
+        calls.put("search_nodes query", with(Map.of(), "query"));
+        cases.put("search_nodes query", "query must be a string, got null (e.g. \"query\": \"Acme Corp\")");
+        calls.put("open_nodes names", with(Map.of(), "names"));
+        cases.put("open_nodes names", "names must be an array of entity names, got null, e.g. {\"names\"");
+        for (var c : cases.entrySet()) {
+            String tool = c.getKey().substring(0, c.getKey().indexOf(' '));
+            String said = error(tool, calls.get(c.getKey()));
+            assertTrue(said.startsWith(c.getValue()), c.getKey() + ": " + said);
+        }
+        ToolProfile unbounded = profile(Map.of(SearchBound.SETTING, "unbounded"));
+        String said = text(call(unbounded, "search_nodes", with(Map.of(), "query")));
+        assertTrue(said.startsWith("query must be a string, got null"), "unbounded too: " + said);
+        assertEquals(List.of("Alice"), names(ok("read_graph", Map.of())), "nothing was written by a refused call");
+    }
+
     @Test
     void theResourceIsTheGraphAsJson() {
         ok("create_entities", Map.of("entities", List.of(entity("Alice", "person", "x"))));
