@@ -27,6 +27,25 @@ public final class Access {
     }
 
     /**
+     * {@code work} bound to the rights of this thread (none, for a local call), for another thread to run: a store
+     * that commits several callers' writes together runs them on whichever thread's turn it is.
+     */
+    public static <A, T> java.util.function.Function<A, T> carried(java.util.function.Function<A, T> work) {
+        Grants bound = BOUND.get();
+        return a -> {
+            Grants before = BOUND.get();
+            if (bound == null) BOUND.remove();
+            else BOUND.set(bound);
+            try {
+                return work.apply(a);
+            } finally {
+                if (before == null) BOUND.remove();
+                else BOUND.set(before);
+            }
+        };
+    }
+
+    /**
      * Whether no transport bound a caller to this thread: a local call (stdio, the command line), whose
      * user owns the machine, as opposed to an HTTP caller, whose rights are its token's.
      */

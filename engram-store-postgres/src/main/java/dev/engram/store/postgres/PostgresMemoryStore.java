@@ -66,8 +66,17 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final String notifySql;
     private final PendingAccess access = new PendingAccess();
     private final ScheduledExecutorService flusher;
-    /** Whose turn it is to write on this replica, in arrival order ({@link #write}). */
-    private final java.util.concurrent.locks.ReentrantLock writeTurn = new java.util.concurrent.locks.ReentrantLock(true);
+    private final GroupCommit writes = new GroupCommit(new GroupCommit.Committer() {
+        @Override
+        public void together(List<GroupCommit.Queued<?>> batch) {
+            writeTogether(batch);
+        }
+
+        @Override
+        public <T> T alone(Function<StoreTransaction, T> work) {
+            return writeAlone(work);
+        }
+    }, CONNECTION_WAIT_MS);
 
     /** Every buffered bump in one statement: ids, counts and last reads as three arrays of one length. */
     static final String RECORD_ACCESSES = "UPDATE memories m SET access_count = m.access_count + b.n, last_accessed_at = b.at"
@@ -153,31 +162,98 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
     }
 
-    /**
-     * Waits for this replica's turn to write, then writes. A writer waits for the cluster's write lock inside its
-     * transaction, on a pooled connection; under a stream of remembers most of the eight were such waiters, and recalls
-     * waited for a connection behind them (issue 18). The turn is taken first, so one connection a replica waits for
-     * the lock. A writer that does not get its turn within {@link #CONNECTION_WAIT_MS} writes anyway, as before: during
-     * an outage each turn ends only when its connection wait does, and the writers queued behind must not fail one
-     * after the other.
-     */
+    /** Writes waiting for their turn on this replica (for tests). */
+    int queuedWrites() {
+        return writes.queued();
+    }
+
+    /** Queued with this replica's other writes, and committed with those queued beside it ({@link GroupCommit}). */
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
-        boolean turn = false;
-        try {
-            turn = writeTurn.tryLock(CONNECTION_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("write to store " + location + ": interrupted while waiting to write", e);
-        }
-        try {
-            return writeNow(work);
+        return writes.write(work);
+    }
+
+    /**
+     * The writes {@link GroupCommit} took together, in one transaction, each in a savepoint: a write that is refused
+     * (a conflict, a missing memory, a dry run) is undone alone and the others commit. A failure of the transaction
+     * itself (a serialization failure, the connection lost) rolls back all of them; each is then written on its own,
+     * with the usual retries, or, when the server is unreachable, fails as it would have on its own.
+     */
+    private void writeTogether(List<GroupCommit.Queued<?>> batch) {
+        List<PgTransaction> kept = new java.util.ArrayList<>();
+        Object[] results = new Object[batch.size()];
+        RuntimeException[] refusals = new RuntimeException[batch.size()];
+        Exception failed = null;
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                try (Statement st = c.createStatement()) {
+                    st.execute(lockSql);
+                }
+                boolean changed = false;
+                for (int i = 0; i < batch.size(); i++) {
+                    java.sql.Savepoint savepoint = c.setSavepoint();
+                    PgTransaction tx = new PgTransaction(c, access);
+                    try {
+                        results[i] = batch.get(i).work.apply(tx);
+                    } catch (RuntimeException e) {
+                        tx.end();
+                        if (PgCalls.retryable(e) || PgCalls.unreachable(e)) {
+                            kept.add(tx);
+                            throw e;
+                        }
+                        c.rollback(savepoint);
+                        access.restore(tx.settled());
+                        refusals[i] = e;
+                        continue;
+                    } finally {
+                        tx.end();
+                    }
+                    c.releaseSavepoint(savepoint);
+                    kept.add(tx);
+                    changed |= tx.changed();
+                }
+                if (changed) {
+                    try (Statement st = c.createStatement()) {
+                        st.execute(notifySql);
+                    }
+                }
+                c.commit();
+                kept.clear(); // committed: their settled bumps are written
+                for (int i = 0; i < batch.size(); i++) batch.get(i).finish(results[i], refusals[i]);
+                return;
+            } catch (RuntimeException | SQLException e) {
+                rollbackQuietly(c);
+                failed = e;
+            } finally {
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException broken) {
+                    log.debug("store {}: resetting a broken connection failed ({})", location, broken.getMessage());
+                }
+            }
+        } catch (SQLException e) {
+            failed = e;
         } finally {
-            if (turn) writeTurn.unlock();
+            for (PgTransaction tx : kept) access.restore(tx.settled());
+        }
+        if (PgCalls.unreachable(failed)) {
+            RuntimeException e = failed instanceof SQLException sql ? PgCalls.failure("write", sql) : (RuntimeException) failed;
+            for (GroupCommit.Queued<?> q : batch) q.finish(null, e);
+            return;
+        }
+        log.debug("store {}: a transaction of {} writes failed ({}); writing them one by one", location, batch.size(),
+                failed.getMessage());
+        for (GroupCommit.Queued<?> q : batch) {
+            try {
+                q.finish(writeAlone(q.work), null);
+            } catch (RuntimeException e) {
+                q.finish(null, e);
+            }
         }
     }
 
-    private <T> T writeNow(Function<StoreTransaction, T> work) {
+    private <T> T writeAlone(Function<StoreTransaction, T> work) {
         for (int attempt = 1; ; attempt++) {
             PgTransaction tx = null;
             boolean committed = false;
@@ -378,7 +454,8 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (access.isEmpty()) return;
         List<Map<String, PendingAccess.Bump>> taken = new java.util.ArrayList<>(1);
         try {
-            write(tx -> PgCalls.run("record access", () -> {
+            // alone: its synchronous_commit = off must not cover anyone's remember
+            writes.write(tx -> PgCalls.run("record access", () -> {
                 if (!taken.isEmpty()) access.restore(taken.remove(0)); // a retried attempt: its first try rolled back
                 Map<String, PendingAccess.Bump> bumps = new TreeMap<>(access.drain()); // sorted: rows locked in one order
                 taken.add(bumps);
@@ -402,7 +479,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     ps.setArray(3, c.createArrayOf("bigint", lasts));
                     return ps.executeUpdate();
                 }
-            }));
+            }), true);
         } catch (RuntimeException e) {
             if (!taken.isEmpty()) access.restore(taken.get(0));
             log.warn("store {}: could not record access counts now (kept for the next try): {}", location, e.getMessage());
