@@ -85,28 +85,55 @@ class CatchUpTurnTest {
         return hits.stream().map(IndexHit::id).toList();
     }
 
+    /** A catch-up held at the gate, and the memories inserted until one was held (the last is the one it reads). */
+    private record Held<T>(Future<T> catchUp, List<Memory> inserted) {
+        List<String> ids() {
+            return inserted.stream().map(Memory::id).sorted().toList();
+        }
+    }
+
+    /**
+     * Inserts a memory saying {@code content} and starts {@code catchUp}, which the gate holds at its first read of the
+     * feed. The lease's tick (every 100 ms, never held) may apply the insert first; the catch-up then has nothing to
+     * read and never reaches the gate, so it is tried again with another memory, after {@code between} (the test's
+     * own catch-up to what is there), until one is held.
+     */
+    private <T> Held<T> insertAndHold(GatedStore gated, long firstNumber, String content, java.util.concurrent.Callable<T> catchUp,
+                                      Runnable between) throws Exception {
+        List<Memory> inserted = new ArrayList<>();
+        for (int attempt = 0; attempt < 20; attempt++) {
+            between.run();
+            Memory m = memory(firstNumber + attempt, content);
+            gated.insert(m);
+            inserted.add(m);
+            gated.armed.set(true);
+            Future<T> f = threads.submit(catchUp);
+            if (gated.held.await(2, TimeUnit.SECONDS)) return new Held<>(f, inserted);
+            gated.armed.set(false); // the tick applied it: nothing was left for this catch-up to read
+            f.get(10, TimeUnit.SECONDS);
+        }
+        throw new AssertionError("no catch-up reached the gate in 20 tries");
+    }
+
     @Test
     void aSearchNeedingWhatTheReaderHasDoesNotQueueBehindALaterCatchUp() throws Exception {
         GatedStore gated = new GatedStore(dir);
         try (LuceneSearchIndex index = LuceneSearchIndex.open(gated.store, dir.resolve("index")); AutoCloseable opened = gated.open::countDown) {
             Memory first = memory(1, "alpine meadow");
             gated.insert(first);
-            long reflected = index.catchUp();
-            Memory later = memory(2, "harbour crane");
-            gated.insert(later);
-
-            gated.armed.set(true);
-            Future<Long> stuck = threads.submit(() -> index.catchUp()); // holds the turn, stuck reading the feed
-            assertTrue(gated.held.await(10, TimeUnit.SECONDS), "the catch-up reached the gate");
+            long[] reflected = {0};
+            // holds the turn, stuck reading the feed
+            Held<Long> held = insertAndHold(gated, 2, "harbour crane", () -> index.catchUp(), () -> reflected[0] = index.catchUp());
+            Future<Long> stuck = held.catchUp();
 
             // a search that started before `later` was written needs `reflected` only
-            Future<Long> needed = threads.submit(() -> index.catchUpTo(reflected, Duration.ofSeconds(60)));
-            assertEquals(reflected, needed.get(10, TimeUnit.SECONDS),
+            Future<Long> needed = threads.submit(() -> index.catchUpTo(reflected[0], Duration.ofSeconds(60)));
+            assertEquals(reflected[0], needed.get(10, TimeUnit.SECONDS),
                     "returned while the other catch-up is still stuck, rather than waiting for it");
 
             gated.open.countDown();
-            assertTrue(stuck.get(10, TimeUnit.SECONDS) > reflected);
-            assertEquals(List.of(later.id()), ids(index.search(IndexQuery.text("crane", "work", 5))));
+            assertTrue(stuck.get(10, TimeUnit.SECONDS) > reflected[0]);
+            assertEquals(held.ids(), ids(index.search(IndexQuery.text("crane", "work", 50))).stream().sorted().toList());
         } finally {
             gated.open.countDown();
             gated.real.close();
@@ -119,13 +146,12 @@ class CatchUpTurnTest {
         try (LuceneSearchIndex index = LuceneSearchIndex.open(gated.store, dir.resolve("index")); AutoCloseable opened = gated.open::countDown) {
             Memory first = memory(1, "alpine meadow");
             gated.insert(first);
-            index.catchUp();
-            Memory later = memory(2, "harbour crane");
-            gated.insert(later);
-
-            gated.armed.set(true);
-            Future<?> writer = threads.submit(index::catchUpAfterWrite); // the remember, not answered yet
-            assertTrue(gated.held.await(10, TimeUnit.SECONDS), "the writer's catch-up reached the gate");
+            // the remember, not answered yet
+            Held<Object> held = insertAndHold(gated, 2, "harbour crane", () -> {
+                index.catchUpAfterWrite();
+                return null;
+            }, index::catchUp);
+            Future<Object> writer = held.catchUp();
 
             Future<List<IndexHit>> search = threads.submit(() -> index.search(IndexQuery.text("meadow", "work", 5)));
             assertEquals(List.of(first.id()), ids(search.get(10, TimeUnit.SECONDS)), "searched the reader as it is");
@@ -133,7 +159,7 @@ class CatchUpTurnTest {
 
             gated.open.countDown();
             writer.get(10, TimeUnit.SECONDS);
-            assertEquals(List.of(later.id()), ids(index.search(IndexQuery.text("crane", "work", 5))),
+            assertEquals(held.ids(), ids(index.search(IndexQuery.text("crane", "work", 50))).stream().sorted().toList(),
                     "searchable once its writer returned");
         } finally {
             gated.open.countDown();
@@ -145,15 +171,12 @@ class CatchUpTurnTest {
     void aSearchNeedingTheChangeBeingAppliedWaitsForItAndFindsIt() throws Exception {
         GatedStore gated = new GatedStore(dir);
         try (LuceneSearchIndex index = LuceneSearchIndex.open(gated.store, dir.resolve("index")); AutoCloseable opened = gated.open::countDown) {
-            Memory fresh = memory(1, "glacier lantern");
-            gated.insert(fresh);
-            gated.armed.set(true);
-            Future<Long> owner = threads.submit(() -> index.catchUp());
-            assertTrue(gated.held.await(10, TimeUnit.SECONDS));
+            Held<Long> held = insertAndHold(gated, 1, "glacier lantern", () -> index.catchUp(), () -> { });
+            Future<Long> owner = held.catchUp();
 
-            Future<List<IndexHit>> search = threads.submit(() -> index.search(IndexQuery.text("lantern", "work", 5)));
+            Future<List<IndexHit>> search = threads.submit(() -> index.search(IndexQuery.text("lantern", "work", 50)));
             gated.open.countDown(); // the search may be waiting for the owner; it must not give up with an empty list
-            assertEquals(List.of(fresh.id()), ids(search.get(10, TimeUnit.SECONDS)), "read-your-writes across the turn");
+            assertEquals(held.ids(), ids(search.get(10, TimeUnit.SECONDS)).stream().sorted().toList(), "read-your-writes across the turn");
             owner.get(10, TimeUnit.SECONDS);
         } finally {
             gated.open.countDown();
