@@ -226,11 +226,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                 rollbackQuietly(c);
                 failed = e;
             } finally {
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException broken) {
-                    log.debug("store {}: resetting a broken connection failed ({})", location, broken.getMessage());
-                }
+                resetAutoCommit(c);
             }
         } catch (SQLException e) {
             failed = e;
@@ -288,12 +284,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     if (e instanceof SQLException sql) throw PgCalls.failure("write", sql);
                     throw (RuntimeException) e;
                 } finally {
-                    try {
-                        c.setAutoCommit(true);
-                    } catch (SQLException broken) {
-                        // the connection broke (the pool has closed it): what failed above is what the caller hears
-                        log.debug("store {}: resetting a broken connection failed ({})", location, broken.getMessage());
-                    }
+                    resetAutoCommit(c);
                 }
             } catch (SQLException e) {
                 throw PgCalls.failure("write", e);
@@ -301,6 +292,15 @@ public final class PostgresMemoryStore implements MemoryStore {
                 // the bumps the attempt settled were rolled back with it: buffered again, for a retry or the flush
                 if (tx != null && !committed) access.restore(tx.settled());
             }
+        }
+    }
+
+    private void resetAutoCommit(Connection c) {
+        try {
+            c.setAutoCommit(true);
+        } catch (SQLException broken) {
+            // the connection broke (the pool has closed it): what failed above is what the caller hears
+            log.debug("store {}: resetting a broken connection failed ({})", location, broken.getMessage());
         }
     }
 

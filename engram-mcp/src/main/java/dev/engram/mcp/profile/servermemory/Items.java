@@ -18,26 +18,22 @@ final class Items {
 
     /** A required array of objects; {@code example} is one whole valid call's arguments. */
     static List<Map<String, Object>> objects(ToolArgs args, String field, String what, String example) {
-        Object sent = args.sent(field);
-        if (sent == null && !args.sentNull(field)) {
-            throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
-        }
-        if (!(sent instanceof List<?> items)) {
-            throw new InvalidArgumentException(field, "must be an array of " + what + ", got " + ToolArgs.describe(sent)
-                    + ", e.g. " + example);
-        }
-        for (int i = 0; i < items.size(); i++) {
-            // the item at fault, as the arrays of strings name it
-            if (!(items.get(i) instanceof Map<?, ?>)) {
-                throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
-                        + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
-            }
-        }
+        array(args, field, what, example, Map.class);
         return args.objects(field);
     }
 
     /** A required array of strings, exactly as sent. */
     static List<String> strings(ToolArgs args, String field, String what, String example) {
+        array(args, field, what, example, String.class);
+        return args.exactStrings(field); // an item that is no storable text: its message names it
+    }
+
+    /**
+     * Refuses {@code field} unless it was sent as an array whose items are all {@code itemType}: missing is "required",
+     * null or another type is named as sent, and a wrong item by its index (an outside probe got no index for [1] or
+     * [null]).
+     */
+    private static void array(ToolArgs args, String field, String what, String example, Class<?> itemType) {
         Object sent = args.sent(field);
         if (sent == null && !args.sentNull(field)) {
             throw new InvalidArgumentException(field, "is required: an array of " + what + ", e.g. " + example);
@@ -47,13 +43,11 @@ final class Items {
                     + ", e.g. " + example);
         }
         for (int i = 0; i < items.size(); i++) {
-            // the item at fault, as the other array fields name it (an outside probe got no index for [1] or [null])
-            if (!(items.get(i) instanceof String)) {
+            if (!itemType.isInstance(items.get(i))) {
                 throw new InvalidArgumentException(field, "must be an array of " + what + ", but item " + i + " is "
                         + ToolArgs.describe(items.get(i)) + ", e.g. " + example);
             }
         }
-        return args.exactStrings(field); // an item that is no storable text: its message names it
     }
 
     /**
