@@ -202,8 +202,8 @@ public final class PostgresMemoryStore implements MemoryStore {
                             kept.add(tx);
                             throw e;
                         }
+                        access.restore(tx.settled()); // first: a failed rollback below rolls back everything anyway
                         c.rollback(savepoint);
-                        access.restore(tx.settled());
                         refusals[i] = e;
                         continue;
                     } finally {
