@@ -342,7 +342,7 @@ public final class Main {
         ToolProfile profile = profiles.create(name, new ProfileContext(engines, config.defaultZone())
                 .withSettings(settings), json());
         // an import that failed is told to the agent too, not only on stderr
-        if (memoryImport != null) return memoryImport.noting(profile);
+        if (memoryImport != null) profile = memoryImport.noting(profile);
         // the followed data.toon gets every write back, so toon and its hooks keep seeing the memory
         return follower == null ? profile : follower.mirroring(profile);
     }

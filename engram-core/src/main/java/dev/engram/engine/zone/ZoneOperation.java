@@ -66,7 +66,7 @@ public final class ZoneOperation {
         String z = MemoryRules.zone(field, zone);
         if (!exists(z)) {
             throw new NotFoundException("zone '" + z + "' does not exist; create it with create_zone, or use one of: "
-                    + String.join(", ", names()));
+                    + String.join(", ", names(store.zoneInfos())));
         }
         return z;
     }
@@ -168,12 +168,15 @@ public final class ZoneOperation {
             if (m.type() == MemoryType.ENTITY && m.name() != null) c[0]++;
             firstMemory.merge(m.zone(), m.createdAt(), ZoneOperation::earlier);
         });
+        // the records read once: for the store's birth, the zones' names and each zone's dates
+        Map<String, ZoneInfo> records = new HashMap<>();
+        for (ZoneInfo r : store.zoneInfos()) records.put(r.name(), r);
         Instant storeBorn = clock.instant();
         for (Instant t : firstMemory.values()) storeBorn = earlier(storeBorn, t);
-        for (ZoneInfo r : store.zoneInfos()) storeBorn = earlier(storeBorn, r.createdAt());
+        for (ZoneInfo r : records.values()) storeBorn = earlier(storeBorn, r.createdAt());
         List<ZoneSummary> out = new ArrayList<>();
-        for (String z : names()) {
-            Optional<ZoneInfo> info = store.zoneInfo(z);
+        for (String z : names(records.values())) {
+            Optional<ZoneInfo> info = Optional.ofNullable(records.get(z));
             boolean isDefault = z.equals(MemoryRules.DEFAULT_ZONE);
             int[] c = counts.getOrDefault(z, new int[2]);
             String description = info.map(ZoneInfo::description).orElse(null);
@@ -189,9 +192,10 @@ public final class ZoneOperation {
         return a.isBefore(b) ? a : b;
     }
 
-    private List<String> names() {
+    /** Every zone, the default first, then by name: those memories were written to and those with a record. */
+    private List<String> names(java.util.Collection<ZoneInfo> records) {
         Set<String> all = new TreeSet<>(store.zones());
-        store.zoneInfos().forEach(i -> all.add(i.name()));
+        records.forEach(r -> all.add(r.name()));
         all.remove(MemoryRules.DEFAULT_ZONE);
         List<String> out = new ArrayList<>();
         out.add(MemoryRules.DEFAULT_ZONE);

@@ -64,7 +64,7 @@ public final class SessionHeartbeat {
 
     /** The profile with every tool recording a heartbeat first. */
     public ToolProfile around(ToolProfile profile) {
-        return profile.withTools(t -> new AroundTool(t, this::record, () -> { }));
+        return profile.withTools(t -> new AroundTool(t, this::record, (args, reply) -> reply));
     }
 
     /** Records the call's session now when the throttle allows it or the call names a new file. */

@@ -171,7 +171,7 @@ final class StdioTransport implements McpServerTransportProvider {
     /** The interceptor's own answer to a request the session never saw. */
     private void reply(JSONRPCMessage answer) {
         try {
-            writeLine(mapper.writeValueAsBytes(withPlainError(answer)));
+            writeLine(mapper.writeValueAsBytes(ErrorMessages.plain(answer)));
         } catch (IOException e) {
             throw new UncheckedIOException("writing an answer failed", e);
         }
@@ -219,11 +219,6 @@ final class StdioTransport implements McpServerTransportProvider {
         notifyAll();
     }
 
-    /** The message as sent: errors said plainly, as over HTTP ({@link ErrorMessages#plain}). */
-    static JSONRPCMessage withPlainError(JSONRPCMessage message) {
-        return ErrorMessages.plain(message);
-    }
-
     @Override
     public Mono<Void> notifyClients(String method, Object params) {
         if (!interceptor.sends(method)) return Mono.empty();
@@ -254,7 +249,7 @@ final class StdioTransport implements McpServerTransportProvider {
         public Mono<Void> sendMessage(JSONRPCMessage message) {
             return Mono.fromRunnable(() -> {
                 try {
-                    writeLine(mapper.writeValueAsBytes(withPlainError(message)));
+                    writeLine(mapper.writeValueAsBytes(ErrorMessages.plain(message)));
                 } catch (IOException e) {
                     throw new UncheckedIOException("writing an answer failed", e);
                 } finally {

@@ -2,14 +2,17 @@ package dev.engram.mcp.tool;
 
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
  * Another tool with something of the server's own run before and after each of its calls (a session
- * heartbeat, a file written back), under the same definition. {@code after} runs only when the call
- * succeeded; what either does must not fail the call, so each catches its own errors.
+ * heartbeat, a file written back, a note added to the answer), under the same definition. {@code after}
+ * runs only when the call succeeded, and answers what the caller gets (the reply as it came, or with a
+ * note); what either does must not fail the call, so each catches its own errors.
  */
-public record AroundTool(ToolHandler inner, Consumer<ToolArgs> before, Runnable after) implements ToolHandler {
+public record AroundTool(ToolHandler inner, Consumer<ToolArgs> before, BiFunction<ToolArgs, ToolReply, ToolReply> after)
+        implements ToolHandler {
     public AroundTool {
         Objects.requireNonNull(inner, "inner");
         Objects.requireNonNull(before, "before");
@@ -24,8 +27,6 @@ public record AroundTool(ToolHandler inner, Consumer<ToolArgs> before, Runnable 
     @Override
     public ToolReply call(ToolArgs args) {
         before.accept(args);
-        ToolReply reply = inner.call(args);
-        after.run();
-        return reply;
+        return after.apply(args, inner.call(args));
     }
 }

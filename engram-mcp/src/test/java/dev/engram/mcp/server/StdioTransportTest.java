@@ -33,16 +33,16 @@ class StdioTransportTest {
     void anErrorNamingJavaClassesIsSentPlainWithItsIdAndCode() {
         JSONRPCResponse leak = new JSONRPCResponse("2.0", 1, null, new JSONRPCError(-32603,
                 "tools.jackson.databind.exc.MismatchedInputException: Cannot construct instance of `io.modelcontextprotocol.spec.McpSchema$X`"));
-        JSONRPCResponse sent = (JSONRPCResponse) StdioTransport.withPlainError(leak);
+        JSONRPCResponse sent = (JSONRPCResponse) ErrorMessages.plain(leak);
         assertEquals(1, sent.id());
         assertEquals(-32603, sent.error().code());
         assertEquals(ErrorMessages.PLAIN, sent.error().message());
 
         JSONRPCResponse plain = new JSONRPCResponse("2.0", 2, null, new JSONRPCError(-32601, "Method not found: x"));
-        assertSame(plain, StdioTransport.withPlainError(plain));
+        assertSame(plain, ErrorMessages.plain(plain));
         JSONRPCResponse result = new JSONRPCResponse("2.0", "a", Map.of("error", Map.of("message",
                 "java.lang.X inside a result is the tool's content")), null);
-        assertSame(result, StdioTransport.withPlainError(result));
+        assertSame(result, ErrorMessages.plain(result));
     }
 
     /** The SDK says "invalid_tool_name" whatever tool was called; the name it put in the error's data is said instead. */
@@ -50,12 +50,12 @@ class StdioTransportTest {
     void anUnknownToolsErrorNamesTheToolCalled() {
         JSONRPCResponse sdk = new JSONRPCResponse("2.0", 7, null, new JSONRPCError(-32602, "Unknown tool: invalid_tool_name",
                 "Tool not found: no_such_tool"));
-        JSONRPCResponse sent = (JSONRPCResponse) StdioTransport.withPlainError(sdk);
+        JSONRPCResponse sent = (JSONRPCResponse) ErrorMessages.plain(sdk);
         assertEquals(7, sent.id());
         assertEquals(-32602, sent.error().code());
         assertEquals("Unknown tool: no_such_tool; call tools/list for the tools this server has", sent.error().message());
         JSONRPCResponse other = new JSONRPCResponse("2.0", 8, null, new JSONRPCError(-32602, "Unknown tool: invalid_tool_name", null));
-        assertSame(other, StdioTransport.withPlainError(other), "without the SDK's data there is no name to say");
+        assertSame(other, ErrorMessages.plain(other), "without the SDK's data there is no name to say");
     }
 
     /**

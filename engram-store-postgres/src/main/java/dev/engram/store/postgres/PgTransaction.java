@@ -146,24 +146,27 @@ final class PgTransaction implements StoreTransaction {
 
     @Override
     public Optional<Memory> getByKey(String zone, String key) {
-        List<String> k = List.of(zone, key);
-        Optional<Memory> read = byKey.get(k);
-        if (read == null) {
-            read = settled(PgCalls.run("get by key in " + zone, () -> PgReads.getByKey(c(), zone, key)));
-            byKey.put(k, read);
-        }
-        return read;
+        return lookUp(byKey, zone, key, () -> PgCalls.run("get by key in " + zone, () -> PgReads.getByKey(c(), zone, key)));
     }
 
     @Override
     public Optional<Memory> getByName(String zone, String name) {
-        List<String> k = List.of(zone, name);
-        Optional<Memory> read = byName.get(k);
-        if (read == null) {
-            read = settled(PgCalls.run("get by name in " + zone, () -> PgReads.getByName(c(), zone, name)));
-            byName.put(k, read);
+        return lookUp(byName, zone, name, () -> PgCalls.run("get by name in " + zone, () -> PgReads.getByName(c(), zone, name)));
+    }
+
+    /**
+     * The row {@code read} finds in {@code zone} by key or name, as this transaction last found it. Not computeIfAbsent:
+     * settling the row's pending bump writes it, which clears {@code seen}.
+     */
+    private Optional<Memory> lookUp(Map<List<String>, Optional<Memory>> seen, String zone, String value,
+                                    java.util.function.Supplier<Optional<Memory>> read) {
+        List<String> k = List.of(zone, value);
+        Optional<Memory> found = seen.get(k);
+        if (found == null) {
+            found = settled(read.get());
+            seen.put(k, found);
         }
-        return read;
+        return found;
     }
 
     @Override

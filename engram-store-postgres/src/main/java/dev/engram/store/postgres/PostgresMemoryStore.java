@@ -185,11 +185,8 @@ public final class PostgresMemoryStore implements MemoryStore {
         RuntimeException[] refusals = new RuntimeException[batch.size()];
         Exception failed = null;
         try (Connection c = pool.getConnection()) {
-            c.setAutoCommit(false);
             try {
-                try (Statement st = c.createStatement()) {
-                    st.execute(lockSql);
-                }
+                begin(c);
                 boolean changed = false;
                 for (int i = 0; i < batch.size(); i++) {
                     java.sql.Savepoint savepoint = c.setSavepoint();
@@ -197,7 +194,6 @@ public final class PostgresMemoryStore implements MemoryStore {
                     try {
                         results[i] = batch.get(i).work.apply(tx);
                     } catch (RuntimeException e) {
-                        tx.end();
                         if (PgCalls.retryable(e) || PgCalls.unreachable(e)) {
                             kept.add(tx);
                             throw e;
@@ -213,12 +209,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     kept.add(tx);
                     changed |= tx.changed();
                 }
-                if (changed) {
-                    try (Statement st = c.createStatement()) {
-                        st.execute(notifySql);
-                    }
-                }
-                c.commit();
+                commit(c, changed);
                 kept.clear(); // committed: their settled bumps are written
                 for (int i = 0; i < batch.size(); i++) batch.get(i).finish(results[i], refusals[i]);
                 return;
@@ -254,11 +245,8 @@ public final class PostgresMemoryStore implements MemoryStore {
             PgTransaction tx = null;
             boolean committed = false;
             try (Connection c = pool.getConnection()) {
-                c.setAutoCommit(false);
                 try {
-                    try (Statement st = c.createStatement()) {
-                        st.execute(lockSql);
-                    }
+                    begin(c);
                     tx = new PgTransaction(c, access);
                     T result;
                     try {
@@ -266,13 +254,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     } finally {
                         tx.end();
                     }
-                    if (tx.changed()) {
-                        // delivered on commit only; listeners catch their index up (ChangeListener)
-                        try (Statement st = c.createStatement()) {
-                            st.execute(notifySql);
-                        }
-                    }
-                    c.commit();
+                    commit(c, tx.changed());
                     committed = true;
                     return result;
                 } catch (RuntimeException | SQLException e) {
@@ -293,6 +275,25 @@ public final class PostgresMemoryStore implements MemoryStore {
                 if (tx != null && !committed) access.restore(tx.settled());
             }
         }
+    }
+
+    /** Opens a write transaction on {@code c}: autocommit off, then the cluster's write lock. */
+    private void begin(Connection c) throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            st.execute(lockSql);
+        }
+    }
+
+    /** Commits, after a NOTIFY when the transaction appended to the change feed (delivered on commit only). */
+    private void commit(Connection c, boolean changed) throws SQLException {
+        if (changed) {
+            // listeners catch their index up (ChangeListener)
+            try (Statement st = c.createStatement()) {
+                st.execute(notifySql);
+            }
+        }
+        c.commit();
     }
 
     private void resetAutoCommit(Connection c) {

@@ -2,10 +2,7 @@ package dev.engram.mcp.profile.servermemory;
 
 import dev.engram.engine.Engine;
 import dev.engram.mcp.profile.ToolProfile;
-import dev.engram.mcp.tool.ToolArgs;
-import dev.engram.mcp.tool.ToolHandler;
-import dev.engram.mcp.tool.ToolReply;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
+import dev.engram.mcp.tool.AroundTool;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,7 +56,11 @@ public final class ImportAtStart implements Supplier<Engine> {
 
     /** The profile whose tools add {@link #note} to a session's first answer while the import has failed. */
     public ToolProfile noting(ToolProfile profile) {
-        return profile.withTools(NotedTool::new);
+        // the tool has called for the engine by the time it answers: the import has run
+        return profile.withTools(t -> new AroundTool(t, args -> { }, (args, reply) -> {
+            String note = noteFor(args.caller().session());
+            return note == null ? reply : reply.withNote(note);
+        }));
     }
 
     /** What an agent is told: the file, why, that nothing of it is in this graph, and what the user can do. */
@@ -78,25 +79,5 @@ public final class ImportAtStart implements Supplier<Engine> {
         if (why == null) return null;
         if (told.size() >= MAX_SESSIONS_TOLD) told.clear();
         return told.add(session == null ? "" : session) ? note(file, why) : null;
-    }
-
-    private final class NotedTool implements ToolHandler {
-        private final ToolHandler inner;
-
-        NotedTool(ToolHandler inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public Tool definition() {
-            return inner.definition();
-        }
-
-        @Override
-        public ToolReply call(ToolArgs args) {
-            ToolReply reply = inner.call(args); // needs the engine: the import has run by now
-            String note = noteFor(args.caller().session());
-            return note == null ? reply : reply.withNote(note);
-        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.engram.mcp.profile.servermemory;
 
-import dev.engram.error.EngramUserException;
 import dev.engram.mcp.json.JsStringify;
 import dev.engram.mcp.json.JsonLines;
 import dev.engram.mcp.json.JsonText;
@@ -73,7 +72,7 @@ public final class MemoryJsonl {
 
     private static String string(Map<String, Object> item, String field, int line, String kind) {
         if (item.get(field) instanceof String s) return s;
-        throw bad(line, "an " + kind + " needs \"" + field + "\" as a string"
+        throw JsonLines.bad(line, "an " + kind + " needs \"" + field + "\" as a string"
                 + (item.containsKey(field) ? "" : " and has none") + shape(kind));
     }
 
@@ -81,21 +80,17 @@ public final class MemoryJsonl {
         if (item.get("observations") instanceof List<?> list) {
             List<String> out = new ArrayList<>(list.size());
             for (Object o : list) {
-                if (!(o instanceof String s)) throw bad(line, "\"observations\" must hold only strings" + shape("entity"));
+                if (!(o instanceof String s)) throw JsonLines.bad(line, "\"observations\" must hold only strings" + shape("entity"));
                 out.add(s);
             }
             return out;
         }
-        throw bad(line, "an entity needs \"observations\" as an array of strings" + shape("entity"));
+        throw JsonLines.bad(line, "an entity needs \"observations\" as an array of strings" + shape("entity"));
     }
 
     private static String shape(String kind) {
         return kind.equals("entity")
                 ? " ({\"type\":\"entity\",\"name\":\"Alice\",\"entityType\":\"person\",\"observations\":[\"likes tea\"]})"
                 : " ({\"type\":\"relation\",\"from\":\"Alice\",\"to\":\"Bob\",\"relationType\":\"knows\"})";
-    }
-
-    private static EngramUserException bad(int line, String problem) {
-        return JsonLines.bad(line, problem);
     }
 }

@@ -164,7 +164,10 @@ public final class ToonFollower implements Supplier<Engine> {
 
     /** The profile with every tool that may write rewriting the followed data.toon after it ran. */
     public ToolProfile mirroring(ToolProfile profile) {
-        return profile.withTools(t -> ToolHints.isReadOnly(t) ? t : new AroundTool(t, args -> { }, this::mirror));
+        return profile.withTools(t -> ToolHints.isReadOnly(t) ? t : new AroundTool(t, args -> { }, (args, reply) -> {
+            mirror();
+            return reply;
+        }));
     }
 
     /** Rewrites the followed data.toon from the store when anything it shows changed since it was last written. */
