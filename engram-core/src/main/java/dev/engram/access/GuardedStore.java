@@ -249,6 +249,11 @@ public final class GuardedStore implements MemoryStore {
     }
 
     @Override
+    public <T> T readTogether(java.util.function.Supplier<T> reads) {
+        return store.readTogether(reads);
+    }
+
+    @Override
     public List<Change> changesSince(long afterSeq, int max) {
         return store.changesSince(afterSeq, max); // sequence numbers and ids only; reading one goes through get
     }

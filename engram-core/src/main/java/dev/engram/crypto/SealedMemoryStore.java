@@ -408,6 +408,11 @@ public final class SealedMemoryStore implements MemoryStore, StoreEncryption {
     }
 
     @Override
+    public <T> T readTogether(java.util.function.Supplier<T> reads) {
+        return raw.readTogether(reads);
+    }
+
+    @Override
     public List<Change> changesSince(long afterSeq, int max) {
         return raw.changesSince(afterSeq, max);
     }

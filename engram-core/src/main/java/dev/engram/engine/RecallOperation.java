@@ -52,7 +52,12 @@ final class RecallOperation {
         this.search = new CandidateSearch(store, index, embedder, settings, QueryVectorLane.SHARED);
     }
 
+    /** One recall; its reads of the store share one check of what the store keeps in memory (MemoryStore#readTogether). */
     RecallResult recall(RecallQuery q, ResultCost cost) {
+        return store.readTogether(() -> recallNow(q, cost));
+    }
+
+    private RecallResult recallNow(RecallQuery q, ResultCost cost) {
         zones.requireKnown(q.zone());
         Instant now = clock.instant();
         RecallFilter filter = RecallFilter.of(q, now);

@@ -60,7 +60,12 @@ final class RememberOperation {
         this.embedder = embedder;
     }
 
+    /** One remember; the reads that prepare it share one check of what the store keeps in memory (MemoryStore#readTogether). */
     RememberResult remember(RememberCommand cmd) {
+        return store.readTogether(() -> rememberNow(cmd));
+    }
+
+    private RememberResult rememberNow(RememberCommand cmd) {
         Instant now = clock.instant();
         Prepared p = prepare(cmd, now);
         RememberResult result = store.write(tx -> store(tx, p, episodes.previous(cmd.zone(), cmd.session(), now), List.of()))

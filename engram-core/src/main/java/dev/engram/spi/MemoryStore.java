@@ -162,6 +162,17 @@ public interface MemoryStore extends AutoCloseable {
      */
     void recordAccess(Collection<String> ids, Instant at);
 
+    /**
+     * Runs {@code reads} (calls of this store on this thread) as one read: a store that must check whether what it
+     * keeps in memory is still current may check once for all of them (the PostgreSQL store, whose check is a round
+     * trip). Every write acknowledged before this call is seen by the reads; one acknowledged while it runs may be seen
+     * by some of them and not by others, as without it; a write made by {@code reads} itself is seen by the reads
+     * after it. Nested calls join the outermost. This default just runs them.
+     */
+    default <T> T readTogether(java.util.function.Supplier<T> reads) {
+        return reads.get();
+    }
+
     /** Encryption at rest, for the stores that offer it (the embedded one); empty for the others. */
     default java.util.Optional<StoreEncryption> encryption() {
         return Optional.empty();

@@ -85,6 +85,29 @@ public abstract class MemoryStoreContract extends MemoryStoreTombstoneContract {
     }
 
     @Test
+    void readsTogetherSeeWhatWasWrittenBeforeAndTheirOwnWritesAndReturnTheirResult() {
+        Memory a = insert(minimal(clock, 1, "work", "a").build());
+        Memory b = insert(minimal(clock, 2, "work", "b").build());
+        store.write(tx -> {
+            tx.addEdge(new Edge(a.id(), b.id(), EdgeType.RELATED, clock.instant()));
+            return null;
+        });
+        String seen = store.readTogether(() -> {
+            assertEquals(List.of(a, b), store.getAll(List.of(a.id(), b.id())));
+            assertEquals(Map.of(a.id(), 1, b.id(), 1), store.degrees(List.of(a.id(), b.id())));
+            store.write(tx -> {
+                tx.update(a.toBuilder().content("a, edited").build());
+                tx.delete(b.id());
+                return null;
+            });
+            assertEquals(Map.of(), store.degrees(List.of(a.id(), b.id())), "the write's own changes, in the same reads");
+            assertEquals(List.of(), store.getAll(List.of(b.id())));
+            return store.readTogether(() -> store.getAll(List.of(a.id())).get(0).content()); // nested: joins
+        });
+        assertEquals("a, edited", seen);
+    }
+
+    @Test
     void findSeesLaterWrites() {
         Memory a = insert(minimal(clock, 1, "work", "a").key("alpha").build());
         assertEquals(Optional.of(a), store.find("work", "alpha"));

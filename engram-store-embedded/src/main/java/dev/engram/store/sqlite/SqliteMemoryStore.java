@@ -21,6 +21,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.store.RecordCache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -275,10 +276,14 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
             // next read empties the cache whether or not these bumps were applied to it
             setReaderBusyTimeout(0);
             long[] epoch;
+            cache.accessWriting(bumps.keySet());
+            boolean written = false;
             try {
                 epoch = flushWrites.inTransaction("record access", tx -> tx.recordAccess(bumps));
+                written = true;
             } finally {
                 setReaderBusyTimeout(BUSY_TIMEOUT_MS);
+                if (!written) cache.accessWriteAbandoned(bumps.keySet());
             }
             cache.accessWritten(bumps);
             if (epoch != null) cache.accessEpochMoved(epoch[0], epoch[1]);

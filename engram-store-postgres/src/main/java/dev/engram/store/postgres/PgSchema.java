@@ -180,10 +180,46 @@ final class PgSchema {
             "ALTER TABLE memories ADD COLUMN last_decay_at bigint",
             "ALTER TABLE tombstones ADD COLUMN last_decay_at bigint");
 
+    /**
+     * V3, what a replica's record cache needs to know that a row it keeps changed without an entry in the change feed
+     * (issue 18): the edge feed, one entry per end of every edge added or removed (written by a trigger, so a cascade
+     * from a deleted memory is in it too; numbered max + 1 under the write lock, as the change feed), and the access
+     * epoch, which every transaction that writes access counts moves by one.
+     */
+    static final List<String> V3 = List.of(
+            """
+            CREATE TABLE edge_changes (
+              seq bigint PRIMARY KEY,
+              memory_id text COLLATE "C" NOT NULL)""",
+            // search_path fixed at creation: the trigger writes the feed of the schema its table is in
+            """
+            CREATE FUNCTION edge_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+            DECLARE
+              ends text[];
+              e text;
+            BEGIN
+              IF TG_OP = 'INSERT' THEN
+                ends := ARRAY[NEW.from_id, NEW.to_id];
+              ELSIF TG_OP = 'DELETE' THEN
+                ends := ARRAY[OLD.from_id, OLD.to_id];
+              ELSE
+                ends := ARRAY[OLD.from_id, OLD.to_id, NEW.from_id, NEW.to_id];
+              END IF;
+              FOREACH e IN ARRAY (SELECT array_agg(DISTINCT x) FROM unnest(ends) AS x) LOOP
+                INSERT INTO edge_changes (seq, memory_id) SELECT COALESCE(max(seq), 0) + 1, e FROM edge_changes;
+              END LOOP;
+              RETURN NULL;
+            END
+            $$""",
+            "CREATE TRIGGER edges_changed AFTER INSERT OR UPDATE OR DELETE ON edges FOR EACH ROW EXECUTE FUNCTION edge_changed()",
+            "CREATE TABLE access_epoch (epoch bigint NOT NULL)",
+            "INSERT INTO access_epoch (epoch) VALUES (0)");
+
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Step> STEPS = List.of(
             new Step(1, "initial schema: memories, edges, versions, vectors, change feed, tombstones, zones, marks", V1),
-            new Step(2, "written-back decay: when maintenance last faded a memory's importance", V2));
+            new Step(2, "written-back decay: when maintenance last faded a memory's importance", V2),
+            new Step(3, "what replicas' record caches follow: the edge feed and the access epoch", V3));
 
     private final List<Step> steps;
 

@@ -12,6 +12,7 @@ import dev.engram.spi.MemoryStore;
 import dev.engram.spi.PendingAccess;
 import dev.engram.spi.StoreTransaction;
 import dev.engram.spi.StoredEmbedding;
+import dev.engram.store.RecordCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * The record on PostgreSQL, shared by every replica that opens the same database and schema.
  * <ul>
  *   <li>Reads take a pooled connection in autocommit mode: each sees every transaction committed
- *       before it, by any replica. Nothing is cached, so there is nothing to invalidate across replicas.
+ *       before it, by any replica. The rows a recall reads again and again are served from a
+ *       {@link RecordCache} once a check has shown nobody changed them ({@link #validateCache}).
  *   <li>{@link #write} runs the work in one transaction that first takes a transaction-scoped advisory
  *       lock on the schema: writers are serialized across replicas as the SPI asks, which is also what
  *       makes the change feed's max + 1 numbering gap-free and in commit order. A serialization failure
@@ -65,6 +67,16 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final String lockSql;
     private final String notifySql;
     private final PendingAccess access = new PendingAccess();
+    /**
+     * Rows, pins, edges and link counts this replica's recalls read again and again, kept while the feeds say they have
+     * not changed ({@link #validateCache}). Reading a recall's hundred candidates, their link counts and the zone's
+     * pins from PostgreSQL was a fifth of a replica's CPU under issue 18's load, and most of PostgreSQL's.
+     */
+    private final RecordCache cache = new RecordCache();
+    /** The change feed's head as the newest check read it. */
+    private final java.util.concurrent.atomic.AtomicLong checkedHead = new java.util.concurrent.atomic.AtomicLong();
+    /** The check this thread's reads share while {@link #readTogether} runs; absent outside it. */
+    private final ThreadLocal<long[]> sharedCheck = new ThreadLocal<>();
     private final ScheduledExecutorService flusher;
     private final GroupCommit writes = new GroupCommit(new GroupCommit.Committer() {
         @Override
@@ -162,6 +174,11 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
     }
 
+    /** This replica's record cache (for tests). */
+    RecordCache cache() {
+        return cache;
+    }
+
     /** Writes waiting for their turn on this replica (for tests). */
     int queuedWrites() {
         return writes.queued();
@@ -170,7 +187,15 @@ public final class PostgresMemoryStore implements MemoryStore {
     /** Queued with this replica's other writes, and committed with those queued beside it ({@link GroupCommit}). */
     @Override
     public <T> T write(Function<StoreTransaction, T> work) {
-        return writes.write(work);
+        // what this write changes is not in the shared check, nor in one made while it runs (this thread may run other
+        // callers' writes, GroupCommit, whose reads must not use this caller's check either): reads check again
+        long[] shared = sharedCheck.get();
+        if (shared != null) shared[0] = -1;
+        try {
+            return writes.write(work);
+        } finally {
+            if (shared != null) shared[0] = -1;
+        }
     }
 
     /**
@@ -209,7 +234,9 @@ public final class PostgresMemoryStore implements MemoryStore {
                     kept.add(tx);
                     changed |= tx.changed();
                 }
-                commit(c, changed);
+                Set<String> settled = new java.util.HashSet<>();
+                for (PgTransaction tx : kept) settled.addAll(tx.settled().keySet());
+                commit(c, changed, settled);
                 kept.clear(); // committed: their settled bumps are written
                 for (int i = 0; i < batch.size(); i++) batch.get(i).finish(results[i], refusals[i]);
                 return;
@@ -254,7 +281,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     } finally {
                         tx.end();
                     }
-                    commit(c, tx.changed());
+                    commit(c, tx.changed(), tx.settled().keySet());
                     committed = true;
                     return result;
                 } catch (RuntimeException | SQLException e) {
@@ -285,15 +312,45 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
     }
 
-    /** Commits, after a NOTIFY when the transaction appended to the change feed (delivered on commit only). */
-    private void commit(Connection c, boolean changed) throws SQLException {
+    /**
+     * Commits, after a NOTIFY when the transaction appended to the change feed (delivered on commit only), and after
+     * moving the access epoch when it wrote pending access counts into {@code settled} rows: those changed without an
+     * entry in the change feed, so the replicas' caches learn it from the epoch, and this one drops them.
+     */
+    private void commit(Connection c, boolean changed, Set<String> settled) throws SQLException {
         if (changed) {
             // listeners catch their index up (ChangeListener)
             try (Statement st = c.createStatement()) {
                 st.execute(notifySql);
             }
         }
-        c.commit();
+        long[] epoch = settled.isEmpty() ? null : moveAccessEpoch(c);
+        boolean committed = false;
+        try {
+            c.commit();
+            committed = true;
+        } finally {
+            if (epoch != null && !committed) cache.ownEpochMoveAbandoned(epoch[0], epoch[1]);
+        }
+        if (epoch != null) {
+            cache.evict(settled);
+            cache.accessEpochMoved(epoch[0], epoch[1]);
+        }
+    }
+
+    /**
+     * Moves the access epoch in the transaction on {@code c}, announced to this replica's cache as its own before the
+     * commit ({@link RecordCache#ownEpochMoveStarting}); returns it before and after.
+     */
+    private long[] moveAccessEpoch(Connection c) throws SQLException {
+        long after;
+        try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                "UPDATE access_epoch SET epoch = epoch + 1 RETURNING epoch")) {
+            rs.next();
+            after = rs.getLong(1);
+        }
+        cache.ownEpochMoveStarting(after - 1, after);
+        return new long[] {after - 1, after};
     }
 
     private void resetAutoCommit(Connection c) {
@@ -334,20 +391,53 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read("get by name in " + zone, c -> PgReads.getByName(c, zone, name)).map(access::overlay);
     }
 
+    /** Served from the record cache; the rows it lacks in one statement, filed for the next recall. */
     @Override
     public List<Memory> getAll(List<String> ids) {
-        List<Memory> found = read("get " + ids.size() + " memories", c -> PgReads.getAll(c, ids));
-        return access.overlay(found);
+        if (ids.isEmpty()) return List.of();
+        long stamp = validateCache();
+        Map<String, Memory> found = new java.util.HashMap<>();
+        List<String> missing = new java.util.ArrayList<>();
+        cache.memories(new java.util.LinkedHashSet<>(ids), found, missing);
+        if (!missing.isEmpty()) {
+            for (Memory m : read("get " + missing.size() + " memories", c -> PgReads.getAll(c, missing))) {
+                found.put(m.id(), m);
+                cache.putMemory(stamp, m);
+            }
+        }
+        return access.overlay(ids.stream().map(found::get).filter(java.util.Objects::nonNull).toList());
     }
 
     @Override
     public List<Edge> edges(String id) {
-        return read("edges " + id, c -> PgReads.edges(c, id));
+        long stamp = validateCache();
+        List<Edge> cached = cache.edges(id);
+        if (cached != null) return cached;
+        List<Edge> edges = read("edges " + id, c -> PgReads.edges(c, id));
+        cache.putEdges(stamp, id, edges);
+        return edges;
     }
 
+    /** From the record cache where it has them; the others' in one statement, each filed (none: an empty list). */
     @Override
     public Map<String, List<Edge>> edgesOf(Collection<String> ids) {
-        return read("edges of " + ids.size() + " memories", c -> PgReads.edgesOf(c, ids));
+        if (ids.isEmpty()) return Map.of();
+        long stamp = validateCache();
+        Map<String, List<Edge>> out = new java.util.HashMap<>();
+        List<String> missing = new java.util.ArrayList<>();
+        for (String id : new java.util.LinkedHashSet<>(ids)) {
+            List<Edge> cached = cache.edges(id);
+            if (cached == null) missing.add(id);
+            else if (!cached.isEmpty()) out.put(id, cached);
+        }
+        if (missing.isEmpty()) return out;
+        Map<String, List<Edge>> read = read("edges of " + missing.size() + " memories", c -> PgReads.edgesOf(c, missing));
+        for (String id : missing) {
+            List<Edge> edges = read.getOrDefault(id, List.of());
+            cache.putEdges(stamp, id, edges);
+            if (!edges.isEmpty()) out.put(id, edges);
+        }
+        return out;
     }
 
     @Override
@@ -357,7 +447,19 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public Map<String, Integer> degrees(Collection<String> ids) {
-        return read("degrees of " + ids.size() + " memories", c -> PgReads.degrees(c, ids));
+        if (ids.isEmpty()) return Map.of();
+        long stamp = validateCache();
+        Map<String, Integer> out = new java.util.HashMap<>();
+        List<String> missing = new java.util.ArrayList<>();
+        cache.degrees(new java.util.LinkedHashSet<>(ids), out, missing);
+        if (missing.isEmpty()) return out;
+        Map<String, Integer> counted = read("degrees of " + missing.size() + " memories", c -> PgReads.degrees(c, missing));
+        for (String id : missing) {
+            int degree = counted.getOrDefault(id, 0);
+            cache.putDegree(stamp, id, degree);
+            if (degree > 0) out.put(id, degree);
+        }
+        return out;
     }
 
     @Override
@@ -377,7 +479,11 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> pinned(String zone) {
+        long stamp = validateCache();
+        List<Memory> cached = cache.pinned(zone);
+        if (cached != null) return access.overlay(cached);
         List<Memory> pinned = read("pinned " + zone, c -> PgReads.pinned(c, zone));
+        cache.putPinned(stamp, zone, pinned);
         return access.overlay(pinned);
     }
 
@@ -429,9 +535,48 @@ public final class PostgresMemoryStore implements MemoryStore {
                 : PgReads.count(c, "SELECT count(*) FROM edges e JOIN memories m ON m.id = e.from_id WHERE m.zone = ?", zone));
     }
 
+    /** The record cache's check reads the head with everything else: no statement of its own. */
     @Override
     public long headSeq() {
-        return read("head of the change feed", c -> PgReads.count(c, PgReads.HEAD_SEQ));
+        validateCache();
+        return checkedHead.get();
+    }
+
+    /**
+     * One check of the record cache for all of {@code reads}, instead of one before each read: a recall asked four or
+     * five times (the head before its search, its candidates, the zone's pins, their link counts), one round trip each.
+     * The check runs before the first read, after this call began, so the reads still see every write acknowledged
+     * before it; a write of this thread in between makes the next read check again.
+     */
+    @Override
+    public <T> T readTogether(java.util.function.Supplier<T> reads) {
+        if (sharedCheck.get() != null) return reads.get(); // an outer call's check serves
+        sharedCheck.set(new long[] {-1});
+        try {
+            return reads.get();
+        } finally {
+            sharedCheck.remove();
+        }
+    }
+
+    /**
+     * Brings {@link #cache} up to every commit made before this call, by any replica, and returns the stamp the rows
+     * read next are filed with ({@link RecordCache#stamp}): one statement ({@link PgCacheCheck}) on a pooled connection.
+     * Checks run at once on several connections, each in one snapshot, so a check may find the cache ahead of it; the
+     * cache then serves as it is ({@link RecordCache#validateSnapshot}). Inside {@link #readTogether} the first check
+     * serves the reads that follow.
+     */
+    private long validateCache() {
+        long[] shared = sharedCheck.get();
+        if (shared != null && shared[0] >= 0) return cache.stamp();
+        long stamp = read("check the record cache", c -> {
+            PgCacheCheck check = PgCacheCheck.read(c, cache.seq(), cache.edgeSeq(), RecordCache.MAX_EVICTIONS + 1);
+            long validated = cache.validateSnapshot(check.version(), check);
+            checkedHead.accumulateAndGet(check.head(), Math::max);
+            return validated;
+        });
+        if (shared != null) shared[0] = stamp;
+        return stamp;
     }
 
     @Override
@@ -454,12 +599,15 @@ public final class PostgresMemoryStore implements MemoryStore {
     void flushAccess() {
         if (access.isEmpty()) return;
         List<Map<String, PendingAccess.Bump>> taken = new java.util.ArrayList<>(1);
+        long[][] epoch = new long[1][];
         try {
             // alone: its synchronous_commit = off must not cover anyone's remember
             writes.write(tx -> PgCalls.run("record access", () -> {
-                if (!taken.isEmpty()) access.restore(taken.remove(0)); // a retried attempt: its first try rolled back
+                if (!taken.isEmpty()) abandonFlush(taken.remove(0), epoch); // a retried attempt: its first try rolled back
                 Map<String, PendingAccess.Bump> bumps = new TreeMap<>(access.drain()); // sorted: rows locked in one order
                 taken.add(bumps);
+                // this replica's cache takes the bumps once they are committed, rather than dropping every row read
+                cache.accessWriting(bumps.keySet());
                 Connection c = ((PgTransaction) tx).connection();
                 try (Statement st = c.createStatement()) {
                     st.execute("SET LOCAL synchronous_commit = off");
@@ -474,17 +622,30 @@ public final class PostgresMemoryStore implements MemoryStore {
                 }
                 // one statement for the whole buffer: a batch of one UPDATE a row cost the server a statement each,
                 // a third of all it ran under a stream of recalls (issue 18)
+                int updated;
                 try (PreparedStatement ps = c.prepareStatement(RECORD_ACCESSES)) {
                     ps.setArray(1, c.createArrayOf("text", ids));
                     ps.setArray(2, c.createArrayOf("bigint", counts));
                     ps.setArray(3, c.createArrayOf("bigint", lasts));
-                    return ps.executeUpdate();
+                    updated = ps.executeUpdate();
                 }
+                epoch[0] = moveAccessEpoch(c);
+                return updated;
             }), true);
+            cache.accessWritten(taken.get(0));
+            cache.accessEpochMoved(epoch[0][0], epoch[0][1]);
         } catch (RuntimeException e) {
-            if (!taken.isEmpty()) access.restore(taken.get(0));
+            if (!taken.isEmpty()) abandonFlush(taken.get(0), epoch);
             log.warn("store {}: could not record access counts now (kept for the next try): {}", location, e.getMessage());
         }
+    }
+
+    /** A flush attempt that did not commit: its bumps are buffered again, and the cache told they never landed. */
+    private void abandonFlush(Map<String, PendingAccess.Bump> bumps, long[][] epoch) {
+        access.restore(bumps);
+        cache.accessWriteAbandoned(bumps.keySet());
+        if (epoch[0] != null) cache.ownEpochMoveAbandoned(epoch[0][0], epoch[0][1]);
+        epoch[0] = null;
     }
 
     /** Writes the buffered access bumps and closes the pool; every write has committed already. */

@@ -129,6 +129,39 @@ class PgSchemaTest {
         }
     }
 
+    @Test
+    void aV2SchemaGainsTheEdgeFeedAndAccessEpochAtV3AndItsEdgesAreFollowed() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        Memory x = minimal(clock, 1, "work", "x").build();
+        Memory y = minimal(clock, 2, "work", "y").build();
+        try (Connection c = TestDatabase.connect(l)) {
+            c.setSchema(l.schema());
+            new PgSchema(PgSchema.STEPS.subList(0, 2)).migrate(c, l.schema(), "test");
+        }
+        try (PostgresMemoryStore v2 = PostgresMemoryStore.open(l)) { // writes through V3's code, then rewound below
+            v2.write(tx -> {
+                tx.insert(x);
+                tx.insert(y);
+                tx.addEdge(new dev.engram.memory.Edge(x.id(), y.id(), dev.engram.memory.EdgeType.RELATED, clock.instant()));
+                return null;
+            });
+        }
+        // back to what a V2 schema holding that edge looks like
+        for (String sql : List.of("DROP TRIGGER edges_changed ON %s.edges", "DROP FUNCTION %s.edge_changed()",
+                "DROP TABLE %s.edge_changes", "DROP TABLE %s.access_epoch", "UPDATE %s.schema_version SET version = 2")) {
+            TestDatabase.execute(l, sql.formatted(l.schema()));
+        }
+        try (PostgresMemoryStore store = PostgresMemoryStore.open(l); PostgresMemoryStore other = PostgresMemoryStore.open(l)) {
+            assertEquals(3, scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
+            assertEquals(0, scalar(l, "SELECT epoch FROM " + l.schema() + ".access_epoch"));
+            assertEquals(java.util.Map.of(x.id(), 1, y.id(), 1), store.degrees(List.of(x.id(), y.id())), "the edge from V2, counted");
+            other.write(tx -> tx.delete(x.id()));
+            assertEquals(2, scalar(l, "SELECT count(*) FROM " + l.schema() + ".edge_changes"),
+                    "the cascade wrote both ends of the edge into the feed");
+            assertEquals(java.util.Map.of(), store.degrees(List.of(y.id())), "and the other replica's cached count followed");
+        }
+    }
+
     /** Today's Engram refuses the newer schema (see below), so read it through the pool after rewinding the stamp. */
     private static PostgresMemoryStore reopenIgnoringNewerVersion(PostgresLocation l, int version) throws Exception {
         TestDatabase.execute(l, "UPDATE " + l.schema() + ".schema_version SET version = " + PgSchema.STEPS.size());

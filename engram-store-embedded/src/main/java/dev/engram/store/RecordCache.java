@@ -1,4 +1,4 @@
-package dev.engram.store.sqlite;
+package dev.engram.store;
 
 import dev.engram.memory.Edge;
 import dev.engram.memory.Memory;
@@ -13,32 +13,34 @@ import java.util.function.LongSupplier;
 
 /**
  * Rows a recall reads again and again (its candidates, the zone's pins, edges and link counts),
- * kept while the database file has not changed. Loading the hundred candidates of a recall took 1.2 ms
+ * kept while the store has not changed. Loading the hundred candidates of a recall took 1.2 ms
  * of its 2.9 ms in the engine at 10k memories (docs/benchmarks.md §0); a cached row takes microseconds.
+ * Both stores keep one: the embedded store per process, the PostgreSQL store per replica.
  *
- * <p>Validity: SQLite's {@code PRAGMA data_version} on the flush connection moves whenever another
- * connection commits (this process's writer, another process). The cache then reads the store's change
- * feed since the change it reflects ({@link #validate}) and evicts just the memories those changes name, and
- * the edge feed (written by triggers on the edges table) and drops just the edge lists and link counts of
- * the memories it names; pins are dropped whole. With writes streaming in, a reset per write made every
+ * <p>Validity: the store gives a version that moves whenever anyone else may have changed what is kept (SQLite's
+ * {@code PRAGMA data_version} on the flush connection; on PostgreSQL the sum of the change feed's head, the edge
+ * feed's head and the access epoch). When it moved, the cache reads the store's change feed since the change it
+ * reflects ({@link #validate}) and evicts just the memories those changes name, and the edge feed (written by triggers
+ * on the edges table) and drops just the edge lists and link counts of the memories it names; pins are dropped whole.
+ * With writes streaming in, a reset per write made every
  * recall reload its hundred candidates (docs/benchmarks.md §10), and dropping every link count per write
  * made it count their links again (issue 18). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
  * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the feed does not carry: access counts
- * written by another process's flushes, which move the access epoch ({@link ChangeFeed#accessEpoch}) and so
- * reset the cache at the next validation. This process's own access flushes are committed on the flush
- * connection itself, which does not move its version; {@link #accessWritten} patches the cached rows
- * instead, and the bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
+ * written by another process or replica, which move the access epoch ({@link ChangeFeed#accessEpoch}) and so
+ * reset the cache at the next validation. This process's own access flushes are announced
+ * ({@link #accessWriting}) and reported ({@link #accessWritten}), which patches the cached rows instead, and the
+ * bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
  * before this process's pending access bumps are overlaid, so the overlay still applies once.
  *
- * <p>A row read after {@link #validAt} is at least as new as the version it is filed under (SQLite
- * gives each later statement a later snapshot), so the cache never holds a row older than its
- * version. Thread-safe: several reader connections fill it at once ({@link ReaderPool}). A reader takes a
+ * <p>A row read after {@link #validate} is at least as new as the version it is filed under (each later statement
+ * sees a later snapshot), so the cache never holds a row older than its
+ * version. Thread-safe: several reader connections fill it at once. A reader takes a
  * {@link #stamp} after validating and before its statement; every put carries it and is dropped if the
  * cache was reset in between, or what it files was evicted or patched in between ({@link Ledger}), so a row
  * read from an older snapshot never outlives a change to it or misses an access flush that was applied while
  * it was being read.
  */
-final class RecordCache {
+public final class RecordCache {
     /**
      * Heap the cached rows may take, as {@link #rowBytes} estimates it: a sixteenth of the JVM's heap, between 16 and
      * 192 MB; least recently used rows go first. Until 2026-12-05 the bound was 8 million content characters, which
@@ -67,13 +69,13 @@ final class RecordCache {
     static final long MAX_AGE_NANOS = 600_000_000_000L;
 
     /** More changes than this since the cached state: reset rather than evict one by one. */
-    static final int MAX_EVICTIONS = 512;
+    public static final int MAX_EVICTIONS = 512;
 
     /** Recent per-memory invalidations remembered for stamped puts; past this, the oldest count as a whole reset. */
     static final int LEDGER_IDS = 4096;
 
     /** The store's change feed, as the validating connection reads it. */
-    interface ChangeFeed {
+    public interface ChangeFeed {
         /** The changes after {@code seq}, oldest first, at most {@code max}. */
         List<dev.engram.spi.Change> since(long seq, int max);
 
@@ -115,30 +117,32 @@ final class RecordCache {
     private final Map<String, List<Edge>> edges = bounded();
     /** Link counts of memories without a cached row; those with one keep it in their {@link Row}. */
     private final Map<String, Integer> degrees = bounded();
+    /** Memories whose access counts this process is committing ({@link #accessWriting}), with how many such writes. */
+    private final Map<String, Integer> accessInFlight = new HashMap<>();
     private final LongSupplier nanoTime;
 
-    RecordCache() {
+    public RecordCache() {
         this(DEFAULT_MAX_BYTES, System::nanoTime);
     }
 
     /** A cache of rows up to {@code maxBytes} ({@link #rowBytes}) whose age is read from {@code nanoTime} (tests). */
-    RecordCache(long maxBytes, LongSupplier nanoTime) {
+    public RecordCache(long maxBytes, LongSupplier nanoTime) {
         this.maxBytes = maxBytes;
         this.nanoTime = nanoTime;
     }
 
     /** A row's heap, estimated: its content (a byte a character, as Java stores Latin-1 text) and {@link #ROW_OVERHEAD_BYTES}. */
-    static long rowBytes(Memory m) {
+    public static long rowBytes(Memory m) {
         return m.content().length() + ROW_OVERHEAD_BYTES;
     }
 
     /** Whether rows read under {@code dataVersion} may still be served. */
-    synchronized boolean validAt(long dataVersion) {
+    public synchronized boolean validAt(long dataVersion) {
         return dataVersion == version && nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
     }
 
     /** Empties the cache; rows read from now on belong to {@code dataVersion}. */
-    synchronized void reset(long dataVersion) {
+    public synchronized void reset(long dataVersion) {
         generation++;
         rowsChanged.all(generation);
         graphChanged.all(generation);
@@ -153,10 +157,33 @@ final class RecordCache {
     }
 
     /**
-     * This process has written {@code bumps} on the reader connection, whose own commits leave its
-     * data version where it was: the cached rows take the bumps and stay valid.
+     * This process is about to commit access counts of {@code ids} ({@link #accessWritten} follows, or
+     * {@link #accessWriteAbandoned}): until then their rows are not filed. A row read after the commit and filed before
+     * the report would otherwise take the bump a second time when the report patches it.
      */
-    synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
+    public synchronized void accessWriting(Collection<String> ids) {
+        generation++;
+        for (String id : ids) {
+            rowsChanged.id(id, generation);
+            accessInFlight.merge(id, 1, Integer::sum);
+        }
+    }
+
+    /** The counts announced by {@link #accessWriting} were not committed. */
+    public synchronized void accessWriteAbandoned(Collection<String> ids) {
+        for (String id : ids) landed(id);
+    }
+
+    private void landed(String id) {
+        accessInFlight.computeIfPresent(id, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /**
+     * This process has committed {@code bumps} (announced by {@link #accessWriting}) where the cache's validation does
+     * not see them as someone else's change: the cached rows take the bumps and stay valid.
+     */
+    public synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
+        for (String id : bumps.keySet()) landed(id);
         generation++;
         bumps.forEach((id, bump) -> {
             rowsChanged.id(id, generation); // a row being read now may predate the flush: its put must not land unpatched
@@ -172,7 +199,7 @@ final class RecordCache {
      * changes since {@link #seq} name, or resets when that cannot be told ({@link #MAX_EVICTIONS}, the feed went
      * backwards, the cache is old). Returns the stamp for the puts that follow. Called before the read's statements.
      */
-    synchronized long validate(long dataVersion, ChangeFeed feed) {
+    public synchronized long validate(long dataVersion, ChangeFeed feed) {
         if (validAt(dataVersion)) return generation;
         boolean young = nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
         if (young && seq >= 0 && edgeSeq >= 0 && followOwnEpochMoves(feed.accessEpoch())) {
@@ -204,6 +231,19 @@ final class RecordCache {
     }
 
     /**
+     * {@link #validate} for a store whose checks run at once on several connections, each reading the version and the
+     * feeds in one snapshot of a database whose later snapshots see every commit an earlier one saw (PostgreSQL): any
+     * two checks are then ordered, and so are their versions, which only grow. A check older than the one the cache last
+     * took in proves nothing new, and the cache already reflects at least what it saw: the reader may use it as it is.
+     * Without this, an older check that lost the race to the monitor would find an access epoch it could not explain,
+     * and reset everything.
+     */
+    public synchronized long validateSnapshot(long dataVersion, ChangeFeed feed) {
+        if (seq >= 0 && dataVersion < version && nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS) return generation;
+        return validate(dataVersion, feed);
+    }
+
+    /**
      * Whether the access epoch the feed shows is the cache's, or follows from it by moves of this process's writes that
      * have committed but not reported yet ({@link #ownEpochMoveStarting}); then the cache takes it. A write that settles
      * access counts commits on the writer connection and reports afterwards, and a recall validating in between found
@@ -227,12 +267,12 @@ final class RecordCache {
      * until it reports ({@link #accessEpochMoved}) or rolls back ({@link #ownEpochMoveAbandoned}) a validation that
      * finds the epoch moved this way knows it is this process's.
      */
-    synchronized void ownEpochMoveStarting(long before, long after) {
+    public synchronized void ownEpochMoveStarting(long before, long after) {
         ownEpochMoves.put(before, after);
     }
 
     /** The write announced by {@link #ownEpochMoveStarting} did not commit. */
-    synchronized void ownEpochMoveAbandoned(long before, long after) {
+    public synchronized void ownEpochMoveAbandoned(long before, long after) {
         ownEpochMoves.remove(before, after);
     }
 
@@ -250,7 +290,7 @@ final class RecordCache {
      * or evicted). When the cache was not at {@code before}, someone else wrote counts meanwhile: the next validation
      * resets.
      */
-    synchronized void accessEpochMoved(long before, long after) {
+    public synchronized void accessEpochMoved(long before, long after) {
         ownEpochMoves.remove(before, after);
         if (accessEpoch >= after) return; // a validation took it already (epochs only grow)
         if (accessEpoch == before) accessEpoch = after;
@@ -258,12 +298,17 @@ final class RecordCache {
     }
 
     /** The last change the cache reflects, as of its last {@link #validate(long, ChangeFeed)}; -1 when unknown. */
-    synchronized long seq() {
+    public synchronized long seq() {
         return seq;
     }
 
+    /** The last edge change the cache reflects, as of its last {@link #validate(long, ChangeFeed)}; -1 when unknown. */
+    public synchronized long edgeSeq() {
+        return edgeSeq;
+    }
+
     /** The next validation resets whatever the feed says (every row was rewritten without entries in it: a reseal). */
-    synchronized void forget() {
+    public synchronized void forget() {
         generation++;
         rowsChanged.all(generation);
         graphChanged.all(generation);
@@ -275,7 +320,7 @@ final class RecordCache {
     }
 
     /** Drops these memories' rows (their access counts were written by a write of this process). */
-    synchronized void evict(java.util.Collection<String> ids) {
+    public synchronized void evict(java.util.Collection<String> ids) {
         if (ids.isEmpty()) return;
         generation++;
         for (String id : ids) {
@@ -288,11 +333,11 @@ final class RecordCache {
     }
 
     /** The stamp puts must carry: taken before the statement whose rows they file. */
-    synchronized long stamp() {
+    public synchronized long stamp() {
         return generation;
     }
 
-    synchronized Memory memory(String id) {
+    public synchronized Memory memory(String id) {
         Row row = memories.get(id);
         return row == null ? null : row.memory;
     }
@@ -301,7 +346,7 @@ final class RecordCache {
      * The cached rows of {@code ids} into {@code found}, the others into {@code missing}, under one lock: a recall asks
      * for a hundred candidates at once, and fifty threads taking the lock once per id queued on it (issue 18's load).
      */
-    synchronized void memories(Collection<String> ids, Map<String, Memory> found, List<String> missing) {
+    public synchronized void memories(Collection<String> ids, Map<String, Memory> found, List<String> missing) {
         for (String id : ids) {
             Row cached = memories.get(id);
             if (cached != null) found.put(id, cached.memory);
@@ -309,8 +354,8 @@ final class RecordCache {
         }
     }
 
-    synchronized void putMemory(long stamp, Memory m) {
-        if (rowsChanged.since(m.id(), stamp)) return;
+    public synchronized void putMemory(long stamp, Memory m) {
+        if (rowsChanged.since(m.id(), stamp) || accessInFlight.containsKey(m.id())) return;
         Row row = memories.get(m.id());
         if (row == null) {
             memories.put(m.id(), new Row(m));
@@ -325,28 +370,28 @@ final class RecordCache {
         }
     }
 
-    synchronized List<Memory> pinned(String zone) {
+    public synchronized List<Memory> pinned(String zone) {
         return pinnedByZone.get(zone);
     }
 
-    synchronized void putPinned(long stamp, String zone, List<Memory> pinned) {
+    public synchronized void putPinned(long stamp, String zone, List<Memory> pinned) {
         if (pinsChangedAt <= stamp) pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
     }
 
-    synchronized List<Edge> edges(String id) {
+    public synchronized List<Edge> edges(String id) {
         return edges.get(id);
     }
 
-    synchronized void putEdges(long stamp, String id, List<Edge> list) {
+    public synchronized void putEdges(long stamp, String id, List<Edge> list) {
         if (!graphChanged.since(id, stamp)) edges.put(id, List.copyOf(list));
     }
 
-    synchronized Integer degree(String id) {
+    public synchronized Integer degree(String id) {
         return knownDegree(id);
     }
 
     /** The cached degrees of {@code ids} (those above zero into {@code found}), the unknown ones into {@code missing}, under one lock. */
-    synchronized void degrees(Collection<String> ids, Map<String, Integer> found, List<String> missing) {
+    public synchronized void degrees(Collection<String> ids, Map<String, Integer> found, List<String> missing) {
         for (String id : ids) {
             Integer cached = knownDegree(id);
             if (cached == null) missing.add(id);
@@ -361,7 +406,7 @@ final class RecordCache {
         return degrees.get(id);
     }
 
-    synchronized void putDegree(long stamp, String id, int degree) {
+    public synchronized void putDegree(long stamp, String id, int degree) {
         if (graphChanged.since(id, stamp)) return;
         Row row = memories.get(id);
         if (row == null) {

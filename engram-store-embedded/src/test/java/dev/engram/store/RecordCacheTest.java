@@ -1,4 +1,4 @@
-package dev.engram.store.sqlite;
+package dev.engram.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -48,6 +48,50 @@ class RecordCacheTest {
         assertEquals(2, cache.memory(a.id()).accessCount());
         assertEquals(later, cache.memory(a.id()).lastAccessedAt());
         assertNull(cache.pinned("work"), "pinned rows are reloaded rather than patched");
+    }
+
+    /**
+     * A reader that took its stamp after the flush was announced and read the row after its commit holds the bump
+     * already: filed before the report, it would take the bump again from the patch.
+     */
+    @Test
+    void aRowReadWhileAFlushIsCommittingIsNotFiledSoTheBumpCountsOnce() {
+        cache.reset(5);
+        cache.accessWriting(bumps.keySet());
+        long stampDuringFlush = cache.stamp();
+        Memory readAfterCommit = a.accessed(2, later);
+        cache.putMemory(stampDuringFlush, readAfterCommit);
+        assertNull(cache.memory(a.id()), "not filed while the flush is in flight");
+        cache.accessWritten(bumps);
+        assertNull(cache.memory(a.id()));
+        cache.putMemory(cache.stamp(), readAfterCommit);
+        assertEquals(2, cache.memory(a.id()).accessCount(), "read after the report: filed as read, counted once");
+
+        cache.accessWriting(bumps.keySet());
+        cache.accessWriteAbandoned(bumps.keySet());
+        cache.putMemory(cache.stamp(), a);
+        assertEquals(a, cache.memory(a.id()), "an abandoned flush no longer holds the row back");
+    }
+
+    /**
+     * Checks that ran at once on several connections reach the cache in any order: one older than what the cache took
+     * in leaves it as it is, even when its access epoch is one the cache has moved past.
+     */
+    @Test
+    void anOlderSnapshotFindsTheCacheAheadOfItAndLeavesItAlone() {
+        cache.validateSnapshot(10, feed);
+        cache.putMemory(cache.stamp(), a);
+        feed.epoch++; // a newer check saw another process's counts: it resets
+        cache.validateSnapshot(12, feed);
+        cache.putMemory(cache.stamp(), a);
+        long stamp = cache.stamp();
+        feed.epoch--; // the older check, which read the epoch before
+        assertEquals(stamp, cache.validateSnapshot(11, feed), "older than the cache: nothing to do");
+        assertEquals(a, cache.memory(a.id()), "and nothing dropped");
+        feed.epoch++;
+        feed.add(a.id());
+        cache.validateSnapshot(13, feed);
+        assertNull(cache.memory(a.id()), "a newer one is taken in as before");
     }
 
     @Test

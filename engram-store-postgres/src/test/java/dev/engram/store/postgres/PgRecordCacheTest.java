@@ -1,0 +1,240 @@
+package dev.engram.store.postgres;
+
+import static dev.engram.spi.MemoryFixtures.minimal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.engram.memory.Edge;
+import dev.engram.memory.EdgeType;
+import dev.engram.memory.Memory;
+import dev.engram.testing.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replica's record cache on PostgreSQL: what it serves is what the record holds, whoever changed it. Two store
+ * instances on one schema stand for two replicas; flushes of access counts are run by hand (the flusher waits an hour).
+ */
+class PgRecordCacheTest {
+    private final MutableClock clock = MutableClock.at("2026-12-07T10:00:00Z");
+
+    @AfterAll
+    static void dropSchemas() {
+        TestDatabase.dropAll();
+    }
+
+    private static PostgresMemoryStore open(PostgresLocation l) {
+        return PostgresMemoryStore.open(l, Duration.ofHours(1));
+    }
+
+    private static void insert(PostgresMemoryStore s, Memory... memories) {
+        s.write(tx -> {
+            for (Memory m : memories) tx.insert(m);
+            return null;
+        });
+    }
+
+    private static void link(PostgresMemoryStore s, Memory from, Memory to) {
+        s.write(tx -> {
+            tx.addEdge(new Edge(from.id(), to.id(), EdgeType.RELATED, Instant.parse("2026-12-07T10:00:00Z")));
+            return null;
+        });
+    }
+
+    private static Memory only(PostgresMemoryStore s, Memory m) {
+        List<Memory> read = s.getAll(List.of(m.id()));
+        return read.isEmpty() ? null : read.get(0);
+    }
+
+    @Test
+    void aRowChangedOrDeletedByAnotherReplicaIsReadAgain() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "the staging database runs on port 6543").build();
+            Memory other = minimal(clock, 2, "work", "deploys go out on Tuesdays").build();
+            insert(a, m, other);
+            assertEquals(List.of(m, other), a.getAll(List.of(m.id(), other.id())));
+            assertNotNull(a.cache().memory(m.id()), "filed for the next recall");
+
+            Memory edited = m.toBuilder().content("the staging database moved to port 7654").build();
+            b.write(tx -> {
+                tx.update(edited);
+                return null;
+            });
+            assertEquals(edited.content(), only(a, m).content(), "B's edit is read on A at once");
+            assertNotNull(a.cache().memory(other.id()), "a row nobody changed stays cached");
+
+            b.write(tx -> tx.delete(other.id()));
+            assertNull(only(a, other), "B's delete is seen on A at once");
+        }
+    }
+
+    @Test
+    void linksAddedOrCascadedAwayOnAnotherReplicaChangeTheCountsAndEdgesServed() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory x = minimal(clock, 1, "work", "x").build();
+            Memory y = minimal(clock, 2, "work", "y").build();
+            Memory z = minimal(clock, 3, "work", "z").build();
+            insert(a, x, y, z);
+            link(a, x, y);
+            assertEquals(Map.of(x.id(), 1, y.id(), 1), a.degrees(List.of(x.id(), y.id(), z.id())));
+            assertEquals(1, a.edgesOf(List.of(x.id(), z.id())).get(x.id()).size());
+            assertEquals(1, a.cache().degree(x.id()), "the count is cached");
+
+            link(b, z, x);
+            assertEquals(Map.of(x.id(), 2, y.id(), 1, z.id(), 1), a.degrees(List.of(x.id(), y.id(), z.id())),
+                    "B's link is counted on A at once");
+            assertEquals(2, a.edges(x.id()).size());
+            assertEquals(1, a.edgesOf(List.of(z.id())).get(z.id()).size());
+
+            b.write(tx -> tx.delete(x.id())); // its edges go by cascade, with no statement of Engram's naming y or z
+            assertEquals(Map.of(), a.degrees(List.of(y.id(), z.id())), "the cascade reached A's cached counts");
+            assertEquals(Map.of(), a.edgesOf(List.of(y.id(), z.id())));
+            assertEquals(List.of(), a.edges(z.id()));
+        }
+    }
+
+    @Test
+    void readsTogetherShareOneCheckSeeWhatCameBeforeAndTheirOwnWrites() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "port 6543").build();
+            Memory n = minimal(clock, 2, "work", "Tuesdays").build();
+            insert(a, m, n);
+            only(a, m);
+            b.write(tx -> {
+                tx.update(m.toBuilder().content("port 7654").build());
+                return null;
+            });
+            a.readTogether(() -> {
+                assertEquals("port 7654", only(a, m).content(), "acknowledged before the reads began: seen");
+                b.write(tx -> {
+                    tx.update(m.toBuilder().content("port 8765").build());
+                    return null;
+                });
+                assertEquals("port 7654", only(a, m).content(), "the reads share the check made before B's second write");
+                a.write(tx -> {
+                    tx.update(n.toBuilder().content("Wednesdays").build());
+                    return null;
+                });
+                assertEquals("Wednesdays", only(a, n).content(), "a write of the reads' own thread makes the next read check");
+                assertEquals("port 8765", only(a, m).content(), "and that check sees B's write too");
+                return null;
+            });
+            assertEquals("port 8765", only(a, m).content());
+        }
+    }
+
+    @Test
+    void pinsSetOnAnotherReplicaAreServed() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "always answer in English").build();
+            insert(a, m);
+            assertEquals(List.of(), a.pinned("work"));
+            b.write(tx -> {
+                tx.update(m.toBuilder().pinPriority(3).build());
+                return null;
+            });
+            assertEquals(List.of(m.id()), a.pinned("work").stream().map(Memory::id).toList());
+        }
+    }
+
+    @Test
+    void ownFlushedCountsAreCountedOnceAndKeepTheRowCached() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "the staging database runs on port 6543").build();
+            insert(a, m);
+            Instant at = clock.instant().plusSeconds(60);
+            only(a, m); // cached
+            a.recordAccess(List.of(m.id()), at);
+            assertEquals(1, only(a, m).accessCount(), "the buffered bump on top of the cached row");
+            a.flushAccess();
+            assertNotNull(a.cache().memory(m.id()), "patched, not dropped");
+            assertEquals(1, only(a, m).accessCount(), "written once, counted once");
+            assertEquals(1, b.get(m.id()).orElseThrow().accessCount());
+
+            a.recordAccess(List.of(m.id()), at.plusSeconds(1));
+            a.recordAccess(List.of(m.id()), at.plusSeconds(2));
+            a.write(tx -> { // settles the two pending bumps into the row it rewrites
+                tx.update(tx.get(m.id()).orElseThrow().toBuilder().content("moved to 7654").build());
+                return null;
+            });
+            Memory read = only(a, m);
+            assertEquals(3, read.accessCount());
+            assertEquals("moved to 7654", read.content());
+            assertEquals(3, b.get(m.id()).orElseThrow().accessCount());
+        }
+    }
+
+    @Test
+    void countsFlushedOrSettledByAnotherReplicaAreSeen() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "x").build();
+            Memory n = minimal(clock, 2, "work", "y").build();
+            insert(a, m, n);
+            assertEquals(0, only(a, m).accessCount());
+            b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
+            b.flushAccess();
+            assertEquals(1, only(a, m).accessCount(), "B's flush moved the access epoch: A reads the row again");
+
+            assertEquals(0, only(a, n).accessCount());
+            b.recordAccess(List.of(n.id()), clock.instant().plusSeconds(6));
+            b.write(tx -> { // settles the bump with no entry in the change feed for n
+                tx.get(n.id());
+                tx.insert(minimal(clock, 3, "work", "z").build());
+                return null;
+            });
+            assertEquals(1, only(a, n).accessCount(), "a bump settled inside B's write is seen on A");
+        }
+    }
+
+    @Test
+    void readersRacingWritesAndFlushesNeverSeeAnAcknowledgedChangeMissingOrACountTwice() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            List<Memory> ms = new ArrayList<>();
+            for (int i = 1; i <= 20; i++) ms.add(minimal(clock, i, "work", "memory " + i).build());
+            insert(a, ms.toArray(Memory[]::new));
+            List<String> ids = ms.stream().map(Memory::id).toList();
+            ExecutorService readers = Executors.newFixedThreadPool(8);
+            try {
+                for (int round = 1; round <= 15; round++) {
+                    String content = "round " + round;
+                    List<Future<?>> running = new ArrayList<>();
+                    for (int t = 0; t < 8; t++) running.add(readers.submit(() -> a.getAll(ids)));
+                    a.recordAccess(ids, clock.instant().plusSeconds(round));
+                    a.flushAccess(); // A's own counts, patched into rows being read
+                    b.write(tx -> { // B rewrites every row
+                        for (Memory m : ms) tx.update(tx.get(m.id()).orElseThrow().toBuilder().content(content).build());
+                        return null;
+                    });
+                    for (Future<?> f : running) f.get();
+                    int expectedCount = round;
+                    List<Future<List<Memory>>> after = new ArrayList<>();
+                    for (int t = 0; t < 8; t++) after.add(readers.submit(() -> a.getAll(ids)));
+                    for (Future<List<Memory>> f : after) {
+                        for (Memory m : f.get()) {
+                            assertEquals(content, m.content(), "B's acknowledged write, read on A");
+                            assertEquals(expectedCount, m.accessCount(), "each flushed bump counted exactly once");
+                        }
+                    }
+                }
+            } finally {
+                readers.shutdownNow();
+            }
+        }
+    }
+}
