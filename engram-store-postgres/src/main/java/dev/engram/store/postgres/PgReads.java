@@ -66,7 +66,6 @@ final class PgReads {
             + " WHERE name = ?";
     static final String ZONE_INFOS = "SELECT name, short_description, description, created_at, updated_at FROM zones";
     static final String MARK = "SELECT value FROM marks WHERE name = ?";
-    static final String HEAD_SEQ = "SELECT COALESCE(max(seq), 0) FROM changes";
     static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
     static final String TOMBSTONE_BY_ID = "SELECT " + MEMORY_COLUMNS + ", deleted_at, embedding_model, embedding_dims,"
             + " embedding_vector FROM tombstones WHERE id = ?";
