@@ -25,9 +25,10 @@ import java.util.function.LongSupplier;
  * With writes streaming in, a reset per write made every
  * recall reload its hundred candidates (docs/benchmarks.md §10), and dropping every link count per write
  * made it count their links again (issue 18). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was
- * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the feed does not carry: access counts
- * written by another process or replica, which move the access epoch ({@link ChangeFeed#accessEpoch}) and so
- * reset the cache at the next validation. This process's own access flushes are announced
+ * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the change feed does not carry: access counts
+ * written by another process or replica, which move the access epoch ({@link ChangeFeed#accessEpoch}); the embedded
+ * store's cache then resets at the next validation, and PostgreSQL's, whose access feed names the memories behind each
+ * move ({@link ChangeFeed#accessSince}, {@link #followingAccessFeed}), evicts just those. This process's own access flushes are announced
  * ({@link #accessWriting}) and reported ({@link #accessWritten}), which patches the cached rows instead, and the
  * bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
  * before this process's pending access bumps are overlaid, so the overlay still applies once.
@@ -90,14 +91,30 @@ public final class RecordCache {
 
         /** How many commits have written access counts ({@code SqliteStatements#ACCESS_EPOCH}). */
         long accessEpoch();
+
+        /**
+         * The access feed's entries after {@code epoch}, oldest first, at most {@code max}: the epoch each commit that
+         * wrote access counts moved to, and the memories it wrote them for. Null for a store that keeps no such feed (the
+         * embedded one): another writer's counts then reset the cache.
+         */
+        default List<AccessChange> accessSince(long epoch, int max) {
+            return null;
+        }
     }
+
+    /** One commit's access counts, as the access feed names them: the epoch it moved to, and the memories. */
+    public record AccessChange(long epoch, List<String> ids) {
+    }
+
+    /** More access-feed entries than this since the cached state: reset rather than evict their memories. */
+    public static final int MAX_ACCESS_CHANGES = 64;
 
     private long version = Long.MIN_VALUE;
     /** The last change the cached rows reflect; -1 when unknown (the cache then resets). */
     private long seq = -1;
     /** The last edge change the cached edge lists and link counts reflect; -1 when unknown. */
     private long edgeSeq = -1;
-    /** The access epoch the cached rows reflect: this process's flushes are patched in, anyone else's resets. */
+    /** The access epoch the cached rows reflect: this process's flushes are patched in, anyone else's reset or evict. */
     private long accessEpoch = Long.MIN_VALUE;
     /** Epoch moves of this process's writes under way, before to after ({@link #ownEpochMoveStarting}). */
     private final Map<Long, Long> ownEpochMoves = new HashMap<>();
@@ -120,9 +137,21 @@ public final class RecordCache {
     /** Memories whose access counts this process is committing ({@link #accessWriting}), with how many such writes. */
     private final Map<String, Integer> accessInFlight = new HashMap<>();
     private final LongSupplier nanoTime;
+    /** Whether the store's feed names what each access-epoch move wrote ({@link #followingAccessFeed}). */
+    private boolean accessFeed;
 
     public RecordCache() {
         this(DEFAULT_MAX_BYTES, System::nanoTime);
+    }
+
+    /**
+     * A cache for a store whose feed names the memories behind every move of the access epoch
+     * ({@link ChangeFeed#accessSince}): someone else's counts evict just those rows.
+     */
+    public static RecordCache followingAccessFeed() {
+        RecordCache cache = new RecordCache();
+        cache.accessFeed = true;
+        return cache;
     }
 
     /** A cache of rows up to {@code maxBytes} ({@link #rowBytes}) whose age is read from {@code nanoTime} (tests). */
@@ -202,17 +231,18 @@ public final class RecordCache {
     public synchronized long validate(long dataVersion, ChangeFeed feed) {
         if (validAt(dataVersion)) return generation;
         boolean young = nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS;
-        if (young && seq >= 0 && edgeSeq >= 0 && followOwnEpochMoves(feed.accessEpoch())) {
+        List<AccessChange> accessed = young && seq >= 0 && edgeSeq >= 0 ? accessedSince(feed) : null;
+        if (accessed != null) {
             List<dev.engram.spi.Change> changes = feed.since(seq, MAX_EVICTIONS + 1);
             List<dev.engram.spi.Change> edgeChanges = feed.edgesSince(edgeSeq, MAX_EVICTIONS + 1);
             if (changes.size() <= MAX_EVICTIONS && edgeChanges.size() <= MAX_EVICTIONS
                     && (!changes.isEmpty() || feed.head() >= seq) && (!edgeChanges.isEmpty() || feed.edgeHead() >= edgeSeq)) {
                 generation++;
-                for (dev.engram.spi.Change c : changes) {
-                    rowsChanged.id(c.memoryId(), generation); // a row being read now may predate the change: its put must not land
-                    Row gone = memories.remove(c.memoryId());
-                    if (gone != null) heldBytes -= rowBytes(gone.memory);
+                for (dev.engram.spi.Change c : changes) evictRow(c.memoryId());
+                for (AccessChange a : accessed) {
+                    for (String id : a.ids()) evictRow(id); // their counts changed: read them again
                 }
+                if (!accessed.isEmpty()) accessEpoch = accessed.get(accessed.size() - 1).epoch();
                 // links are in the edge feed only, a deleted memory's cascaded edges too (the edges table's triggers)
                 for (dev.engram.spi.Change c : edgeChanges) dropLinks(c.memoryId());
                 pinnedByZone.clear();
@@ -241,6 +271,37 @@ public final class RecordCache {
     public synchronized long validateSnapshot(long dataVersion, ChangeFeed feed) {
         if (seq >= 0 && dataVersion < version && nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS) return generation;
         return validate(dataVersion, feed);
+    }
+
+    /** Drops a memory's row, changed at the current generation: a row being read now may predate the change. */
+    private void evictRow(String id) {
+        rowsChanged.id(id, generation);
+        Row gone = memories.remove(id);
+        if (gone != null) heldBytes -= rowBytes(gone.memory);
+    }
+
+    /**
+     * The access-feed entries to evict: none when the epoch the feed shows is the cache's or follows from it by this
+     * process's own moves ({@link #followOwnEpochMoves}); else, with an access feed, the entries from the cache's epoch
+     * to the feed's, when they are all there and not too many; null when the cache must reset.
+     */
+    private List<AccessChange> accessedSince(ChangeFeed feed) {
+        long feedEpoch = feed.accessEpoch();
+        if (followOwnEpochMoves(feedEpoch)) return List.of();
+        if (!accessFeed || accessEpoch == Long.MIN_VALUE || feedEpoch < accessEpoch) return null;
+        List<AccessChange> entries = feed.accessSince(accessEpoch, MAX_ACCESS_CHANGES + 1);
+        if (entries == null || entries.isEmpty() || entries.size() > MAX_ACCESS_CHANGES) return null;
+        long e = accessEpoch;
+        for (AccessChange a : entries) {
+            if (a.epoch() != e + 1) return null; // numbered without gaps: one missing means it cannot be told
+            e = a.epoch();
+        }
+        return e >= feedEpoch ? entries : null;
+    }
+
+    /** The access epoch the cache reflects, for a store that reads the access feed after it; MIN_VALUE when unknown. */
+    public synchronized long accessEpoch() {
+        return accessEpoch;
     }
 
     /**
@@ -294,7 +355,7 @@ public final class RecordCache {
         ownEpochMoves.remove(before, after);
         if (accessEpoch >= after) return; // a validation took it already (epochs only grow)
         if (accessEpoch == before) accessEpoch = after;
-        else forget();
+        else if (!accessFeed) forget(); // with an access feed the next validation evicts what came between, this move too
     }
 
     /** The last change the cache reflects, as of its last {@link #validate(long, ChangeFeed)}; -1 when unknown. */

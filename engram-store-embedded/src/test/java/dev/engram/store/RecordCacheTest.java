@@ -94,6 +94,43 @@ class RecordCacheTest {
         assertNull(cache.memory(a.id()), "a newer one is taken in as before");
     }
 
+    /**
+     * With an access feed (PostgreSQL's), another writer's counts evict the rows it names instead of everything, and a
+     * move of this process's that was reported while the cache was behind is passed over the same way.
+     */
+    @Test
+    void anAccessFeedEvictsJustTheRowsAnotherWriterCounted() {
+        RecordCache following = RecordCache.followingAccessFeed();
+        Feed withAccess = new Feed();
+        following.validate(1, withAccess);
+        following.putMemory(following.stamp(), a);
+        following.putMemory(following.stamp(), b);
+
+        withAccess.accessed.add(new RecordCache.AccessChange(1, List.of(a.id()))); // another writer's flush
+        withAccess.epoch = 1;
+        following.validate(2, withAccess);
+        assertNull(following.memory(a.id()), "a's count changed elsewhere");
+        assertEquals(b, following.memory(b.id()), "b's did not: still served");
+        assertEquals(1, following.accessEpoch());
+
+        following.putMemory(following.stamp(), a);
+        withAccess.accessed.add(new RecordCache.AccessChange(2, List.of(b.id()))); // another writer again
+        following.ownEpochMoveStarting(2, 3); // this process's flush, after it
+        withAccess.accessed.add(new RecordCache.AccessChange(3, List.of(a.id())));
+        following.accessEpochMoved(2, 3); // reported while the cache is still at 1
+        withAccess.epoch = 3;
+        following.validate(3, withAccess);
+        assertNull(following.memory(b.id()));
+        assertNull(following.memory(a.id()), "its own move, passed over in the feed, evicts too rather than resetting");
+        assertEquals(3, following.accessEpoch());
+
+        withAccess.accessed.clear(); // the entries are gone: it cannot be told, so it resets
+        withAccess.epoch = 5;
+        following.putMemory(following.stamp(), b);
+        following.validate(4, withAccess);
+        assertNull(following.memory(b.id()));
+    }
+
     @Test
     void flushesAddUpOnTheCachedRowUntilItIsReadAgain() {
         cache.reset(5);
@@ -155,6 +192,13 @@ class RecordCacheTest {
         final List<Change> edgeChanges = new ArrayList<>();
         long epoch;
         int reads;
+        /** The access feed, for the tests of a cache that follows one. */
+        final List<RecordCache.AccessChange> accessed = new ArrayList<>();
+
+        @Override
+        public List<RecordCache.AccessChange> accessSince(long after, int max) {
+            return accessed.stream().filter(x -> x.epoch() > after).limit(max).toList();
+        }
 
         void add(String memoryId) {
             changes.add(new Change(head() + 1, memoryId));

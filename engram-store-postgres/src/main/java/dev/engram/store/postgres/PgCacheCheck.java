@@ -11,55 +11,67 @@ import java.util.List;
 
 /**
  * What a replica's {@link RecordCache} needs to know before it serves a row, read in one statement: the heads of the
- * change feed and the edge feed, the access epoch, and the entries of both feeds after the ones the cache reflects.
- * Nothing changed: three index lookups and two empty range scans, one round trip. The cache reads it through
+ * change feed, the edge feed and the access feed (the access epoch), and the entries of all three after the ones the
+ * cache reflects. Nothing changed: three index lookups and three empty range scans, one round trip. The cache reads it through
  * {@link RecordCache.ChangeFeed}. Checks run at once, so the cache may have moved on between the read of its position
  * and this check's turn: entries after a later position are taken from what was read when that is complete, and read
  * again on the same connection when it is not (more entries than the limit).
  */
 final class PgCacheCheck implements RecordCache.ChangeFeed {
-    /** Parameters: the change feed's seq and limit, then the edge feed's. */
-    static final String CHECK = "SELECT 0, seq, memory_id FROM (SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?) c"
-            + " UNION ALL SELECT 1, seq, memory_id FROM (SELECT seq, memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?) e"
-            + " UNION ALL SELECT 2, (SELECT COALESCE(max(seq), 0) FROM changes), NULL"
-            + " UNION ALL SELECT 3, (SELECT COALESCE(max(seq), 0) FROM edge_changes), NULL"
-            + " UNION ALL SELECT 4, epoch, NULL FROM access_epoch";
+    /** Parameters: the change feed's seq and limit, then the edge feed's, then the access feed's. */
+    static final String CHECK = "SELECT 0, seq, memory_id, NULL::text[] FROM (SELECT seq, memory_id FROM changes"
+            + " WHERE seq > ? ORDER BY seq LIMIT ?) c"
+            + " UNION ALL SELECT 1, seq, memory_id, NULL FROM (SELECT seq, memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?) e"
+            + " UNION ALL SELECT 5, seq, NULL, ids FROM (SELECT seq, ids FROM access_changes WHERE seq > ? ORDER BY seq LIMIT ?) a"
+            + " UNION ALL SELECT 2, (SELECT COALESCE(max(seq), 0) FROM changes), NULL, NULL"
+            + " UNION ALL SELECT 3, (SELECT COALESCE(max(seq), 0) FROM edge_changes), NULL, NULL"
+            + " UNION ALL SELECT 4, (SELECT COALESCE(max(seq), 0) FROM access_changes), NULL, NULL";
     static final String EDGE_CHANGES_SINCE = "SELECT seq, memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    static final String ACCESS_CHANGES_SINCE = "SELECT seq, ids FROM access_changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    /** Access-feed entries read with the check: the cache resets past its own limit, which is lower. */
+    static final int ACCESS_LIMIT = RecordCache.MAX_ACCESS_CHANGES + 1;
 
     private final Connection c;
     private final long changesAfter;
     private final long edgesAfter;
+    private final long accessAfter;
     private final int max;
+    private final List<RecordCache.AccessChange> accessed = new ArrayList<>();
     private final List<Change> changes = new ArrayList<>();
     private final List<Change> edgeChanges = new ArrayList<>();
     private long head;
     private long edgeHead;
     private long accessEpoch;
 
-    private PgCacheCheck(Connection c, long changesAfter, long edgesAfter, int max) {
+    private PgCacheCheck(Connection c, long changesAfter, long edgesAfter, long accessAfter, int max) {
         this.c = c;
         this.changesAfter = changesAfter;
         this.edgesAfter = edgesAfter;
+        this.accessAfter = accessAfter;
         this.max = max;
     }
 
     /**
-     * Reads the heads, and up to {@code max} entries of each feed after {@code seq} and {@code edgeSeq} (none when
-     * negative: the cache knows no point to read from and resets).
+     * Reads the heads, and up to {@code max} entries of the change and edge feeds after {@code seq} and
+     * {@code edgeSeq}, and up to {@link #ACCESS_LIMIT} of the access feed after {@code accessEpoch} (none of a feed whose
+     * position is negative: the cache knows no point to read from and resets).
      */
-    static PgCacheCheck read(Connection c, long seq, long edgeSeq, int max) throws SQLException {
+    static PgCacheCheck read(Connection c, long seq, long edgeSeq, long accessEpoch, int max) throws SQLException {
         // a feed not read is read again if asked: no point of it was read from
-        PgCacheCheck check = new PgCacheCheck(c, seq < 0 ? Long.MAX_VALUE : seq, edgeSeq < 0 ? Long.MAX_VALUE : edgeSeq, max);
+        PgCacheCheck check = new PgCacheCheck(c, from(seq), from(edgeSeq), from(accessEpoch), max);
         try (PreparedStatement ps = c.prepareStatement(CHECK)) {
-            ps.setLong(1, seq < 0 ? Long.MAX_VALUE : seq);
+            ps.setLong(1, from(seq));
             ps.setInt(2, max);
-            ps.setLong(3, edgeSeq < 0 ? Long.MAX_VALUE : edgeSeq);
+            ps.setLong(3, from(edgeSeq));
             ps.setInt(4, max);
+            ps.setLong(5, from(accessEpoch));
+            ps.setInt(6, ACCESS_LIMIT);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     switch (rs.getInt(1)) {
                         case 0 -> check.changes.add(new Change(rs.getLong(2), rs.getString(3)));
                         case 1 -> check.edgeChanges.add(new Change(rs.getLong(2), rs.getString(3)));
+                        case 5 -> check.accessed.add(accessChange(rs));
                         case 2 -> check.head = rs.getLong(2);
                         case 3 -> check.edgeHead = rs.getLong(2);
                         default -> check.accessEpoch = rs.getLong(2);
@@ -68,6 +80,30 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
             }
         }
         return check;
+    }
+
+    private static long from(long position) {
+        return position < 0 ? Long.MAX_VALUE : position;
+    }
+
+    private static RecordCache.AccessChange accessChange(ResultSet rs) throws SQLException {
+        String[] ids = (String[]) rs.getArray(4).getArray();
+        return new RecordCache.AccessChange(rs.getLong(2), List.of(ids));
+    }
+
+    @Override
+    public List<RecordCache.AccessChange> accessSince(long epoch, int limit) {
+        if (epoch == accessAfter && limit <= ACCESS_LIMIT) return accessed.subList(0, Math.min(limit, accessed.size()));
+        if (epoch > accessAfter && accessed.size() < ACCESS_LIMIT && limit <= ACCESS_LIMIT) {
+            return accessed.stream().filter(a -> a.epoch() > epoch).limit(limit).toList();
+        }
+        return PgCalls.run("access changes since " + epoch, () -> {
+            try (PreparedStatement ps = PgReads.prepare(c, ACCESS_CHANGES_SINCE, epoch, limit); ResultSet rs = ps.executeQuery()) {
+                List<RecordCache.AccessChange> out = new ArrayList<>();
+                while (rs.next()) out.add(new RecordCache.AccessChange(rs.getLong(1), List.of((String[]) rs.getArray(2).getArray())));
+                return out;
+            }
+        });
     }
 
     /**

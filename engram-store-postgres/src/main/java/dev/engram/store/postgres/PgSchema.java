@@ -184,7 +184,7 @@ final class PgSchema {
      * V3, what a replica's record cache needs to know that a row it keeps changed without an entry in the change feed
      * (issue 18): the edge feed, one entry per end of every edge added or removed (written by a trigger, so a cascade
      * from a deleted memory is in it too; numbered max + 1 under the write lock, as the change feed), and the access
-     * epoch, which every transaction that writes access counts moves by one.
+     * feed, one entry per transaction that writes access counts, naming the memories (its head is the access epoch).
      */
     static final List<String> V3 = List.of(
             """
@@ -212,14 +212,17 @@ final class PgSchema {
             END
             $$""",
             "CREATE TRIGGER edges_changed AFTER INSERT OR UPDATE OR DELETE ON edges FOR EACH ROW EXECUTE FUNCTION edge_changed()",
-            "CREATE TABLE access_epoch (epoch bigint NOT NULL)",
-            "INSERT INTO access_epoch (epoch) VALUES (0)");
+            // the access feed: one entry per commit that wrote access counts, naming the memories; its head is the epoch
+            """
+            CREATE TABLE access_changes (
+              seq bigint PRIMARY KEY,
+              ids text[] NOT NULL)""");
 
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Step> STEPS = List.of(
             new Step(1, "initial schema: memories, edges, versions, vectors, change feed, tombstones, zones, marks", V1),
             new Step(2, "written-back decay: when maintenance last faded a memory's importance", V2),
-            new Step(3, "what replicas' record caches follow: the edge feed and the access epoch", V3));
+            new Step(3, "what replicas' record caches follow: the edge feed and the access feed", V3));
 
     private final List<Step> steps;
 

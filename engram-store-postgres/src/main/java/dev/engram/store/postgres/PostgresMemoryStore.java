@@ -72,7 +72,7 @@ public final class PostgresMemoryStore implements MemoryStore {
      * not changed ({@link #validateCache}). Reading a recall's hundred candidates, their link counts and the zone's
      * pins from PostgreSQL was a fifth of a replica's CPU under issue 18's load, and most of PostgreSQL's.
      */
-    private final RecordCache cache = new RecordCache();
+    private final RecordCache cache = RecordCache.followingAccessFeed();
     /** The change feed's head as the newest check read it. */
     private final java.util.concurrent.atomic.AtomicLong checkedHead = new java.util.concurrent.atomic.AtomicLong();
     /** The check this thread's reads share while {@link #readTogether} runs; absent outside it. */
@@ -324,7 +324,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                 st.execute(notifySql);
             }
         }
-        long[] epoch = settled.isEmpty() ? null : moveAccessEpoch(c);
+        long[] epoch = settled.isEmpty() ? null : moveAccessEpoch(c, settled);
         boolean committed = false;
         try {
             c.commit();
@@ -339,15 +339,19 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     /**
-     * Moves the access epoch in the transaction on {@code c}, announced to this replica's cache as its own before the
-     * commit ({@link RecordCache#ownEpochMoveStarting}); returns it before and after.
+     * Moves the access epoch in the transaction on {@code c}: an entry in the access feed naming the memories whose
+     * counts it wrote, so the other replicas' caches drop just those rows. Announced to this replica's cache as its
+     * own before the commit ({@link RecordCache#ownEpochMoveStarting}); returns the epoch before and after.
      */
-    private long[] moveAccessEpoch(Connection c) throws SQLException {
+    private long[] moveAccessEpoch(Connection c, Collection<String> ids) throws SQLException {
         long after;
-        try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
-                "UPDATE access_epoch SET epoch = epoch + 1 RETURNING epoch")) {
-            rs.next();
-            after = rs.getLong(1);
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO access_changes (seq, ids)"
+                + " SELECT COALESCE(max(seq), 0) + 1, ? FROM access_changes RETURNING seq")) {
+            ps.setArray(1, c.createArrayOf("text", ids.toArray()));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                after = rs.getLong(1);
+            }
         }
         cache.ownEpochMoveStarting(after - 1, after);
         return new long[] {after - 1, after};
@@ -570,7 +574,8 @@ public final class PostgresMemoryStore implements MemoryStore {
         long[] shared = sharedCheck.get();
         if (shared != null && shared[0] >= 0) return cache.stamp();
         long stamp = read("check the record cache", c -> {
-            PgCacheCheck check = PgCacheCheck.read(c, cache.seq(), cache.edgeSeq(), RecordCache.MAX_EVICTIONS + 1);
+            PgCacheCheck check = PgCacheCheck.read(c, cache.seq(), cache.edgeSeq(), cache.accessEpoch(),
+                    RecordCache.MAX_EVICTIONS + 1);
             long validated = cache.validateSnapshot(check.version(), check);
             checkedHead.accumulateAndGet(check.head(), Math::max);
             return validated;
@@ -629,7 +634,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     ps.setArray(3, c.createArrayOf("bigint", lasts));
                     updated = ps.executeUpdate();
                 }
-                epoch[0] = moveAccessEpoch(c);
+                epoch[0] = moveAccessEpoch(c, bumps.keySet());
                 return updated;
             }), true);
             cache.accessWritten(taken.get(0));

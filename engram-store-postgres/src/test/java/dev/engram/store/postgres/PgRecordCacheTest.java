@@ -186,9 +186,11 @@ class PgRecordCacheTest {
             Memory n = minimal(clock, 2, "work", "y").build();
             insert(a, m, n);
             assertEquals(0, only(a, m).accessCount());
+            assertEquals(0, only(a, n).accessCount());
             b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
             b.flushAccess();
-            assertEquals(1, only(a, m).accessCount(), "B's flush moved the access epoch: A reads the row again");
+            assertEquals(1, only(a, m).accessCount(), "B's flush named m in the access feed: A reads its row again");
+            assertNotNull(a.cache().memory(n.id()), "and only m's: n stays cached");
 
             assertEquals(0, only(a, n).accessCount());
             b.recordAccess(List.of(n.id()), clock.instant().plusSeconds(6));

@@ -148,12 +148,12 @@ class PgSchemaTest {
         }
         // back to what a V2 schema holding that edge looks like
         for (String sql : List.of("DROP TRIGGER edges_changed ON %s.edges", "DROP FUNCTION %s.edge_changed()",
-                "DROP TABLE %s.edge_changes", "DROP TABLE %s.access_epoch", "UPDATE %s.schema_version SET version = 2")) {
+                "DROP TABLE %s.edge_changes", "DROP TABLE %s.access_changes", "UPDATE %s.schema_version SET version = 2")) {
             TestDatabase.execute(l, sql.formatted(l.schema()));
         }
         try (PostgresMemoryStore store = PostgresMemoryStore.open(l); PostgresMemoryStore other = PostgresMemoryStore.open(l)) {
             assertEquals(3, scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
-            assertEquals(0, scalar(l, "SELECT epoch FROM " + l.schema() + ".access_epoch"));
+            assertEquals(0, scalar(l, "SELECT count(*) FROM " + l.schema() + ".access_changes"));
             assertEquals(java.util.Map.of(x.id(), 1, y.id(), 1), store.degrees(List.of(x.id(), y.id())), "the edge from V2, counted");
             other.write(tx -> tx.delete(x.id()));
             assertEquals(2, scalar(l, "SELECT count(*) FROM " + l.schema() + ".edge_changes"),
