@@ -138,7 +138,7 @@ public final class RecordCache {
     private final Map<String, Integer> accessInFlight = new HashMap<>();
     private final LongSupplier nanoTime;
     /** Whether the store's feed names what each access-epoch move wrote ({@link #followingAccessFeed}). */
-    private boolean accessFeed;
+    private final boolean accessFeed;
 
     public RecordCache() {
         this(DEFAULT_MAX_BYTES, System::nanoTime);
@@ -149,15 +149,18 @@ public final class RecordCache {
      * ({@link ChangeFeed#accessSince}): someone else's counts evict just those rows.
      */
     public static RecordCache followingAccessFeed() {
-        RecordCache cache = new RecordCache();
-        cache.accessFeed = true;
-        return cache;
+        return new RecordCache(DEFAULT_MAX_BYTES, System::nanoTime, true);
     }
 
     /** A cache of rows up to {@code maxBytes} ({@link #rowBytes}) whose age is read from {@code nanoTime} (tests). */
     public RecordCache(long maxBytes, LongSupplier nanoTime) {
+        this(maxBytes, nanoTime, false);
+    }
+
+    private RecordCache(long maxBytes, LongSupplier nanoTime, boolean accessFeed) {
         this.maxBytes = maxBytes;
         this.nanoTime = nanoTime;
+        this.accessFeed = accessFeed;
     }
 
     /** A row's heap, estimated: its content (a byte a character, as Java stores Latin-1 text) and {@link #ROW_OVERHEAD_BYTES}. */

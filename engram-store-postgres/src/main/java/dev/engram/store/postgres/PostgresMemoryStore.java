@@ -94,6 +94,17 @@ public final class PostgresMemoryStore implements MemoryStore {
     static final String RECORD_ACCESSES = "UPDATE memories m SET access_count = m.access_count + b.n, last_accessed_at = b.at"
             + " FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS b(id, n, at) WHERE m.id = b.id";
 
+    /**
+     * Entries of the access feed kept: a cache further behind than {@link RecordCache#MAX_ACCESS_CHANGES} resets
+     * anyway, and each entry names every memory one flush counted (thousands under load), so the feed is pruned as it
+     * is written instead of growing by one such row a second for each replica.
+     */
+    static final int ACCESS_FEED_KEPT = 2 * RecordCache.MAX_ACCESS_CHANGES;
+    /** Appends an entry (max + 1 under the write lock, no gaps) and drops those more than {@link #ACCESS_FEED_KEPT} back. */
+    static final String APPEND_ACCESS_CHANGE = "WITH pruned AS (DELETE FROM access_changes"
+            + " WHERE seq <= (SELECT max(seq) FROM access_changes) - ?)"
+            + " INSERT INTO access_changes (seq, ids) SELECT COALESCE(max(seq), 0) + 1, ? FROM access_changes RETURNING seq";
+
     /** See {@link #open}: the longest a call waits for a connection before it is told the store is unreachable. */
     static final int CONNECTION_WAIT_MS = 4_000;
 
@@ -345,9 +356,9 @@ public final class PostgresMemoryStore implements MemoryStore {
      */
     private long[] moveAccessEpoch(Connection c, Collection<String> ids) throws SQLException {
         long after;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO access_changes (seq, ids)"
-                + " SELECT COALESCE(max(seq), 0) + 1, ? FROM access_changes RETURNING seq")) {
-            ps.setArray(1, c.createArrayOf("text", ids.toArray()));
+        try (PreparedStatement ps = c.prepareStatement(APPEND_ACCESS_CHANGE)) {
+            ps.setInt(1, ACCESS_FEED_KEPT);
+            ps.setArray(2, c.createArrayOf("text", ids.toArray()));
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 after = rs.getLong(1);

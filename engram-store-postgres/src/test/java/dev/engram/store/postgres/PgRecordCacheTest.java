@@ -43,6 +43,14 @@ class PgRecordCacheTest {
         });
     }
 
+    /** Writes {@code m} over the row of its id. */
+    private static void update(PostgresMemoryStore s, Memory m) {
+        s.write(tx -> {
+            tx.update(m);
+            return null;
+        });
+    }
+
     private static void link(PostgresMemoryStore s, Memory from, Memory to) {
         s.write(tx -> {
             tx.addEdge(new Edge(from.id(), to.id(), EdgeType.RELATED, Instant.parse("2026-12-07T10:00:00Z")));
@@ -66,10 +74,7 @@ class PgRecordCacheTest {
             assertNotNull(a.cache().memory(m.id()), "filed for the next recall");
 
             Memory edited = m.toBuilder().content("the staging database moved to port 7654").build();
-            b.write(tx -> {
-                tx.update(edited);
-                return null;
-            });
+            update(b, edited);
             assertEquals(edited.content(), only(a, m).content(), "B's edit is read on A at once");
             assertNotNull(a.cache().memory(other.id()), "a row nobody changed stays cached");
 
@@ -112,21 +117,12 @@ class PgRecordCacheTest {
             Memory n = minimal(clock, 2, "work", "Tuesdays").build();
             insert(a, m, n);
             only(a, m);
-            b.write(tx -> {
-                tx.update(m.toBuilder().content("port 7654").build());
-                return null;
-            });
+            update(b, m.toBuilder().content("port 7654").build());
             a.readTogether(() -> {
                 assertEquals("port 7654", only(a, m).content(), "acknowledged before the reads began: seen");
-                b.write(tx -> {
-                    tx.update(m.toBuilder().content("port 8765").build());
-                    return null;
-                });
+                update(b, m.toBuilder().content("port 8765").build());
                 assertEquals("port 7654", only(a, m).content(), "the reads share the check made before B's second write");
-                a.write(tx -> {
-                    tx.update(n.toBuilder().content("Wednesdays").build());
-                    return null;
-                });
+                update(a, n.toBuilder().content("Wednesdays").build());
                 assertEquals("Wednesdays", only(a, n).content(), "a write of the reads' own thread makes the next read check");
                 assertEquals("port 8765", only(a, m).content(), "and that check sees B's write too");
                 return null;
@@ -142,10 +138,7 @@ class PgRecordCacheTest {
             Memory m = minimal(clock, 1, "work", "always answer in English").build();
             insert(a, m);
             assertEquals(List.of(), a.pinned("work"));
-            b.write(tx -> {
-                tx.update(m.toBuilder().pinPriority(3).build());
-                return null;
-            });
+            update(b, m.toBuilder().pinPriority(3).build());
             assertEquals(List.of(m.id()), a.pinned("work").stream().map(Memory::id).toList());
         }
     }
@@ -200,6 +193,30 @@ class PgRecordCacheTest {
                 return null;
             });
             assertEquals(1, only(a, n).accessCount(), "a bump settled inside B's write is seen on A");
+        }
+    }
+
+    @Test
+    void theAccessFeedKeepsItsRecentEntriesOnlyAndAReplicaBehindThemStillReadsTheCounts() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "x").build();
+            Memory n = minimal(clock, 2, "work", "y").build();
+            insert(a, m, n);
+            assertEquals(0, only(a, m).accessCount());
+            int flushes = PostgresMemoryStore.ACCESS_FEED_KEPT + 20;
+            for (int i = 1; i <= flushes; i++) {
+                b.recordAccess(List.of(i % 2 == 0 ? m.id() : n.id()), clock.instant().plusSeconds(i));
+                b.flushAccess();
+            }
+            try (java.sql.Connection c = TestDatabase.connect(l); java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("SELECT count(*), max(seq) FROM " + l.schema() + ".access_changes")) {
+                rs.next();
+                assertEquals(PostgresMemoryStore.ACCESS_FEED_KEPT + 1, rs.getLong(1), "pruned as it is written");
+                assertEquals(flushes, rs.getLong(2), "numbered without gaps");
+            }
+            assertEquals(flushes / 2, only(a, m).accessCount(), "A, behind the kept entries, resets and reads the counts");
+            assertEquals(flushes - flushes / 2, only(a, n).accessCount());
         }
     }
 
