@@ -135,14 +135,17 @@ public record Memory(
     }
 
     /**
-     * This memory once recalled {@code times} more times, the last at {@code last}. Two new objects where
+     * This memory once recalled {@code times} more times, the last at {@code last} unless it was read later already.
+     * Two new objects where
      * {@link #toBuilder()} makes seven: a store's access flush patches its cached rows with this, and in a stream of
      * recalls those rows live long enough for every young collection to copy them (docs/benchmarks.md, "Link counts
      * beside the cached rows").
      */
     public Memory accessed(long times, Instant last) {
+        Instant before = usage.lastAccessedAt();
+        Instant latest = before != null && before.isAfter(last) ? before : last; // as the stores write it: never backwards
         return new Memory(id, key, name, zone, type, entityType, content, tags, file, pathScope, importance, quality,
-                confidence, relevance, status, pinPriority, this.times, new Usage(usage.accessCount() + times, last,
+                confidence, relevance, status, pinPriority, this.times, new Usage(usage.accessCount() + times, latest,
                 usage.lastDecayAt()), review, provenance, supersession);
     }
 

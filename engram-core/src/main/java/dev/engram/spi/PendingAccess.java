@@ -20,8 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PendingAccess {
     /** {@code count} recalls not yet written; {@code last} is the time of the latest one. */
     public record Bump(long count, Instant last) {
+        /** Both bumps together: their counts added, the later of their last reads (as a store writes them, in any order). */
         public Bump then(Bump later) {
-            return new Bump(count + later.count, later.last);
+            return new Bump(count + later.count, later.last.isBefore(last) ? last : later.last);
         }
 
         /** {@code m} as it is once this bump is written (each store's access UPDATE does the same in SQL). */

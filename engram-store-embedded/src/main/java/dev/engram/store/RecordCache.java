@@ -28,7 +28,9 @@ import java.util.function.LongSupplier;
  * replaced) and {@link #MAX_AGE_NANOS} still reset everything. What the change feed does not carry: access counts
  * written by another process or replica, which move the access epoch ({@link ChangeFeed#accessEpoch}); the embedded
  * store's cache then resets at the next validation, and PostgreSQL's, whose access feed names the memories behind each
- * move ({@link ChangeFeed#accessSince}, {@link #followingAccessFeed}), evicts just those. This process's own access flushes are announced
+ * move and what it added to each ({@link ChangeFeed#accessSince}, {@link #followingAccessFeed}), adds those counts to the
+ * cached rows: a row read again for each of another replica's flushes cost the second replica a statement a recall
+ * (docs/benchmarks.md, issue 18). This process's own access flushes are announced
  * ({@link #accessWriting}) and reported ({@link #accessWritten}), which patches the cached rows instead, and the
  * bumps a write commits are evicted ({@link #evict}). Rows are cached as read,
  * before this process's pending access bumps are overlaid, so the overlay still applies once.
@@ -100,10 +102,35 @@ public final class RecordCache {
         default List<AccessChange> accessSince(long epoch, int max) {
             return null;
         }
+
+        /**
+         * Which memories of {@code changes} (entries this feed returned) are pinned as of this reading; null when the
+         * feed cannot tell, and every zone's pinned list is then dropped. A memory pinned now may have joined a zone's
+         * pins; one that is not can only have left them, which the cached lists themselves show.
+         */
+        default java.util.Set<String> pinnedAmong(List<dev.engram.spi.Change> changes) {
+            return null;
+        }
     }
 
-    /** One commit's access counts, as the access feed names them: the epoch it moved to, and the memories. */
-    public record AccessChange(long epoch, List<String> ids) {
+    /**
+     * One commit's access counts, as the access feed names them: the epoch it moved to, the memories, and what it added
+     * to each ({@code bumps}, in the order of {@code ids}; null when the entry does not say, and the rows are then read
+     * again).
+     */
+    public record AccessChange(long epoch, List<String> ids, List<PendingAccess.Bump> bumps) {
+        public AccessChange {
+            ids = List.copyOf(ids);
+            if (bumps != null && bumps.size() != ids.size()) {
+                throw new IllegalArgumentException(ids.size() + " ids but " + bumps.size() + " bumps");
+            }
+            bumps = bumps == null ? null : List.copyOf(bumps);
+        }
+
+        /** An entry that names its memories only: they are read again. */
+        public AccessChange(long epoch, List<String> ids) {
+            this(epoch, ids, null);
+        }
     }
 
     /** More access-feed entries than this since the cached state: reset rather than evict their memories. */
@@ -118,6 +145,11 @@ public final class RecordCache {
     private long accessEpoch = Long.MIN_VALUE;
     /** Epoch moves of this process's writes under way, before to after ({@link #ownEpochMoveStarting}). */
     private final Map<Long, Long> ownEpochMoves = new HashMap<>();
+    /**
+     * The epochs this process's own writes moved to, not yet behind {@link #accessEpoch}: a validation passes over their
+     * entries, because the write itself patches ({@link #accessWritten}) or evicts ({@link #evict}) what it counted.
+     */
+    private final java.util.TreeSet<Long> ownEpochs = new java.util.TreeSet<>();
     /** Moves on every reset, eviction and access patch; a put stamped before a change to what it files is dropped. */
     private long generation;
     /** When each memory's row last changed under a reader's feet: its puts stamped before that are dropped. */
@@ -217,13 +249,8 @@ public final class RecordCache {
     public synchronized void accessWritten(Map<String, PendingAccess.Bump> bumps) {
         for (String id : bumps.keySet()) landed(id);
         generation++;
-        bumps.forEach((id, bump) -> {
-            rowsChanged.id(id, generation); // a row being read now may predate the flush: its put must not land unpatched
-            Row row = memories.get(id);
-            if (row != null) row.memory = bump.applyTo(row.memory);
-        });
-        pinnedByZone.clear(); // pinned rows carry counts too; one query per zone reloads them
-        pinsChangedAt = generation;
+        bumps.forEach(this::patchRow);
+        dropPinsHolding(bumps.keySet()); // pinned rows carry counts too; one query per zone reloads them
     }
 
     /**
@@ -243,13 +270,17 @@ public final class RecordCache {
                 generation++;
                 for (dev.engram.spi.Change c : changes) evictRow(c.memoryId());
                 for (AccessChange a : accessed) {
-                    for (String id : a.ids()) evictRow(id); // their counts changed: read them again
+                    if (ownEpochs.contains(a.epoch())) continue; // the write that made it patches or evicts its rows
+                    for (int i = 0; i < a.ids().size(); i++) {
+                        // someone else's counts: added to the cached row where the entry says what they were
+                        if (a.bumps() == null) evictRow(a.ids().get(i));
+                        else patchRow(a.ids().get(i), a.bumps().get(i));
+                    }
                 }
-                if (!accessed.isEmpty()) accessEpoch = accessed.get(accessed.size() - 1).epoch();
+                if (!accessed.isEmpty()) advanceAccessEpoch(accessed.get(accessed.size() - 1).epoch());
                 // links are in the edge feed only, a deleted memory's cascaded edges too (the edges table's triggers)
                 for (dev.engram.spi.Change c : edgeChanges) dropLinks(c.memoryId());
-                pinnedByZone.clear();
-                pinsChangedAt = generation;
+                dropPinsAfter(changes, accessed, feed);
                 version = dataVersion;
                 if (!changes.isEmpty()) seq = changes.get(changes.size() - 1).seq();
                 if (!edgeChanges.isEmpty()) edgeSeq = edgeChanges.get(edgeChanges.size() - 1).seq();
@@ -259,7 +290,7 @@ public final class RecordCache {
         reset(dataVersion);
         seq = feed.head();
         edgeSeq = feed.edgeHead();
-        accessEpoch = feed.accessEpoch();
+        advanceAccessEpoch(feed.accessEpoch());
         return generation;
     }
 
@@ -274,6 +305,50 @@ public final class RecordCache {
     public synchronized long validateSnapshot(long dataVersion, ChangeFeed feed) {
         if (seq >= 0 && dataVersion < version && nanoTime.getAsLong() - resetAt < MAX_AGE_NANOS) return generation;
         return validate(dataVersion, feed);
+    }
+
+    /**
+     * Adds {@code bump} to a memory's cached row, changed at the current generation: a row being read now may predate
+     * the counts, so its put must not land unpatched.
+     */
+    private void patchRow(String id, PendingAccess.Bump bump) {
+        rowsChanged.id(id, generation);
+        Row row = memories.get(id);
+        if (row != null) row.memory = bump.applyTo(row.memory);
+    }
+
+    /** The cache now reflects the access feed up to {@code epoch}: entries up to it are not read again. */
+    private void advanceAccessEpoch(long epoch) {
+        accessEpoch = epoch;
+        ownEpochs.headSet(epoch, true).clear();
+    }
+
+    /**
+     * Drops the pinned lists what a validation took in may have changed: every list when a changed memory is pinned now
+     * or the feed cannot say (it may have joined a list not cached yet, or moved zones); else just the lists that hold
+     * a changed memory (edited, unpinned or deleted) or one whose counts moved. Until 2026-12-08 every change dropped every
+     * list, and a recall after each remember read the zone's pins again (issue 18: half a statement a call).
+     */
+    private void dropPinsAfter(List<dev.engram.spi.Change> changes, List<AccessChange> accessed, ChangeFeed feed) {
+        java.util.Set<String> pinnedNow = feed.pinnedAmong(changes);
+        if (pinnedNow == null || !pinnedNow.isEmpty()) {
+            pinnedByZone.clear();
+            pinsChangedAt = generation;
+            return;
+        }
+        java.util.Set<String> touched = new java.util.HashSet<>();
+        for (dev.engram.spi.Change c : changes) touched.add(c.memoryId());
+        for (AccessChange a : accessed) touched.addAll(a.ids());
+        dropPinsHolding(touched);
+    }
+
+    /** Drops the pinned lists that hold any of {@code ids}, at the current generation. */
+    private void dropPinsHolding(java.util.Collection<String> ids) {
+        if (ids.isEmpty() || pinnedByZone.isEmpty()) return;
+        java.util.Set<String> named = ids instanceof java.util.Set<String> set ? set : new java.util.HashSet<>(ids);
+        if (pinnedByZone.values().removeIf(list -> list.stream().anyMatch(m -> named.contains(m.id())))) {
+            pinsChangedAt = generation;
+        }
     }
 
     /** Drops a memory's row, changed at the current generation: a row being read now may predate the change. */
@@ -322,7 +397,7 @@ public final class RecordCache {
             e = next;
         }
         if (e != feedEpoch) return false;
-        accessEpoch = feedEpoch;
+        advanceAccessEpoch(feedEpoch);
         return true;
     }
 
@@ -333,11 +408,13 @@ public final class RecordCache {
      */
     public synchronized void ownEpochMoveStarting(long before, long after) {
         ownEpochMoves.put(before, after);
+        ownEpochs.add(after);
     }
 
     /** The write announced by {@link #ownEpochMoveStarting} did not commit. */
     public synchronized void ownEpochMoveAbandoned(long before, long after) {
         ownEpochMoves.remove(before, after);
+        ownEpochs.remove(after); // not committed: another writer's entry may take this number
     }
 
     /** Drops {@code id}'s edge list and link count, changed at the current generation. */
@@ -357,8 +434,8 @@ public final class RecordCache {
     public synchronized void accessEpochMoved(long before, long after) {
         ownEpochMoves.remove(before, after);
         if (accessEpoch >= after) return; // a validation took it already (epochs only grow)
-        if (accessEpoch == before) accessEpoch = after;
-        else if (!accessFeed) forget(); // with an access feed the next validation evicts what came between, this move too
+        if (accessEpoch == before) advanceAccessEpoch(after);
+        else if (!accessFeed) forget(); // with an access feed the next validation takes in what came between, passing over this move
     }
 
     /** The last change the cache reflects, as of its last {@link #validate(long, ChangeFeed)}; -1 when unknown. */
@@ -392,8 +469,7 @@ public final class RecordCache {
             Row gone = memories.remove(id);
             if (gone != null) heldBytes -= rowBytes(gone.memory);
         }
-        pinnedByZone.clear();
-        pinsChangedAt = generation;
+        dropPinsHolding(ids);
     }
 
     /** The stamp puts must carry: taken before the statement whose rows they file. */
@@ -418,7 +494,23 @@ public final class RecordCache {
         }
     }
 
+    /**
+     * Files a row read in a snapshot whose access feed ended at {@code accessHead} (a store that follows the feed): one
+     * from a snapshot past the entries this cache has taken in is not filed, because when the validation that takes in
+     * those entries comes, it would add their counts to the row a second time. Every filed row thus lacks exactly the
+     * entries after {@link #accessEpoch}, which is what lets a validation add them ({@link #patchRow}).
+     */
+    public synchronized void putMemory(long stamp, Memory m, long accessHead) {
+        if (accessHead <= accessEpoch) file(stamp, m);
+    }
+
+    /** Files a row; a cache that follows an access feed needs to know the feed's head it was read at (above). */
     public synchronized void putMemory(long stamp, Memory m) {
+        if (accessFeed) throw new IllegalStateException("a cache following an access feed files rows with the head they were read at");
+        file(stamp, m);
+    }
+
+    private void file(long stamp, Memory m) {
         if (rowsChanged.since(m.id(), stamp) || accessInFlight.containsKey(m.id())) return;
         Row row = memories.get(m.id());
         if (row == null) {
@@ -439,7 +531,11 @@ public final class RecordCache {
     }
 
     public synchronized void putPinned(long stamp, String zone, List<Memory> pinned) {
-        if (pinsChangedAt <= stamp) pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
+        if (pinsChangedAt > stamp) return;
+        for (Memory m : pinned) {
+            if (rowsChanged.since(m.id(), stamp)) return; // a member changed (or was unpinned) while the list was read
+        }
+        pinnedByZone.put(zone, List.copyOf(pinned)); // one entry per zone: no bound needed
     }
 
     public synchronized List<Edge> edges(String id) {

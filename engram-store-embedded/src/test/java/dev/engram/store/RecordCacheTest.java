@@ -3,6 +3,7 @@ package dev.engram.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.engram.memory.Edge;
@@ -95,40 +96,84 @@ class RecordCacheTest {
     }
 
     /**
-     * With an access feed (PostgreSQL's), another writer's counts evict the rows it names instead of everything, and a
-     * move of this process's that was reported while the cache was behind is passed over the same way.
+     * With an access feed (PostgreSQL's), another writer's counts are added to the rows the entry names, every other row
+     * stays as it is, and an entry of this process's own (whose write patches or evicts its rows itself) is passed over,
+     * even when it was reported while the cache was behind.
      */
     @Test
-    void anAccessFeedEvictsJustTheRowsAnotherWriterCounted() {
+    void anAccessFeedAddsAnotherWritersCountsToTheRowsItNames() {
         RecordCache following = RecordCache.followingAccessFeed();
         Feed withAccess = new Feed();
         following.validate(1, withAccess);
-        following.putMemory(following.stamp(), a);
-        following.putMemory(following.stamp(), b);
+        following.putMemory(following.stamp(), a, 0);
+        following.putMemory(following.stamp(), b, 0);
 
-        withAccess.accessed.add(new RecordCache.AccessChange(1, List.of(a.id()))); // another writer's flush
+        long readBefore = following.stamp();
+        withAccess.accessed.add(new RecordCache.AccessChange(1, List.of(a.id()), List.of(new PendingAccess.Bump(2, later))));
         withAccess.epoch = 1;
         following.validate(2, withAccess);
-        assertNull(following.memory(a.id()), "a's count changed elsewhere");
-        assertEquals(b, following.memory(b.id()), "b's did not: still served");
+        assertEquals(a.accessed(2, later), following.memory(a.id()), "a's counts from elsewhere, added to its cached row");
+        assertEquals(b, following.memory(b.id()), "b's did not change: still served as it was");
         assertEquals(1, following.accessEpoch());
+        following.putMemory(readBefore, a, 0);
+        assertEquals(2, following.memory(a.id()).accessCount(), "a row read before the entry is not filed over the patched one");
 
-        following.putMemory(following.stamp(), a);
-        withAccess.accessed.add(new RecordCache.AccessChange(2, List.of(b.id()))); // another writer again
+        Instant latest = later.plusSeconds(5);
+        withAccess.accessed.add(new RecordCache.AccessChange(2, List.of(b.id()), List.of(new PendingAccess.Bump(1, latest))));
         following.ownEpochMoveStarting(2, 3); // this process's flush, after it
-        withAccess.accessed.add(new RecordCache.AccessChange(3, List.of(a.id())));
+        withAccess.accessed.add(new RecordCache.AccessChange(3, List.of(a.id()), List.of(new PendingAccess.Bump(4, latest))));
         following.accessEpochMoved(2, 3); // reported while the cache is still at 1
         withAccess.epoch = 3;
         following.validate(3, withAccess);
-        assertNull(following.memory(b.id()));
-        assertNull(following.memory(a.id()), "its own move, passed over in the feed, evicts too rather than resetting");
+        assertEquals(b.accessed(1, latest), following.memory(b.id()));
+        assertEquals(2, following.memory(a.id()).accessCount(), "its own entry is passed over: its flush patched the row");
         assertEquals(3, following.accessEpoch());
 
-        withAccess.accessed.clear(); // the entries are gone: it cannot be told, so it resets
-        withAccess.epoch = 5;
-        following.putMemory(following.stamp(), b);
+        withAccess.accessed.add(new RecordCache.AccessChange(4, List.of(b.id()))); // written before the feed said what it added
+        withAccess.epoch = 4;
         following.validate(4, withAccess);
+        assertNull(following.memory(b.id()), "an entry without counts: the row is read again");
+        assertEquals(2, following.memory(a.id()).accessCount());
+
+        withAccess.accessed.clear(); // the entries are gone: it cannot be told, so it resets
+        withAccess.epoch = 6;
+        following.putMemory(following.stamp(), b, 4);
+        following.validate(5, withAccess);
         assertNull(following.memory(b.id()));
+    }
+
+    /**
+     * A row read from a snapshot that already holds access-feed entries the cache has not taken in would get their counts
+     * a second time when it does: such a row is not filed.
+     */
+    @Test
+    void aRowReadPastTheAccessEpochTheCacheTookInIsNotFiled() {
+        RecordCache following = RecordCache.followingAccessFeed();
+        Feed withAccess = new Feed();
+        following.validate(1, withAccess);
+        Memory readWithEntry1 = a.accessed(2, later);
+        following.putMemory(following.stamp(), readWithEntry1, 1);
+        assertNull(following.memory(a.id()), "its snapshot holds entry 1, which the cache has not taken in");
+
+        withAccess.accessed.add(new RecordCache.AccessChange(1, List.of(a.id()), List.of(new PendingAccess.Bump(2, later))));
+        withAccess.epoch = 1;
+        following.validate(2, withAccess);
+        following.putMemory(following.stamp(), readWithEntry1, 1);
+        assertEquals(2, following.memory(a.id()).accessCount(), "once the cache is at entry 1: filed, and counted once");
+        assertThrows(IllegalStateException.class, () -> following.putMemory(following.stamp(), b),
+                "such a cache needs to know the head a row was read at");
+    }
+
+    /**
+     * The last read moves forward only, whichever order the bumps come in: a replica adds another's entries in the feed's
+     * order and its own when they commit, and still ends where the row does.
+     */
+    @Test
+    void bumpsAddUpToTheSameRowInAnyOrder() {
+        PendingAccess.Bump early = new PendingAccess.Bump(1, later), late = new PendingAccess.Bump(2, later.plusSeconds(9));
+        assertEquals(early.applyTo(late.applyTo(a)), late.applyTo(early.applyTo(a)));
+        assertEquals(later.plusSeconds(9), early.applyTo(late.applyTo(a)).lastAccessedAt());
+        assertEquals(early.then(late), late.then(early));
     }
 
     @Test
@@ -194,6 +239,14 @@ class RecordCacheTest {
         int reads;
         /** The access feed, for the tests of a cache that follows one. */
         final List<RecordCache.AccessChange> accessed = new ArrayList<>();
+        /** The memories pinned now, for a feed that tells (PostgreSQL's); null: it cannot tell. */
+        java.util.Set<String> pinned;
+
+        @Override
+        public java.util.Set<String> pinnedAmong(List<Change> entries) {
+            if (pinned == null) return null;
+            return entries.stream().map(Change::memoryId).filter(pinned::contains).collect(java.util.stream.Collectors.toSet());
+        }
 
         @Override
         public List<RecordCache.AccessChange> accessSince(long after, int max) {
@@ -296,6 +349,39 @@ class RecordCacheTest {
         assertNull(cache.degree(b.id()));
         cache.putDegree(before, "other", 2);
         assertEquals(2, cache.degree("other"), "a count of a memory the change did not name is filed");
+    }
+
+    /**
+     * A feed that tells which changed memories are pinned now keeps the zones' cached pins through changes to memories
+     * that are not pinned and were not; a change to a listed one drops its list, one to a memory pinned now drops them all.
+     */
+    @Test
+    void pinsStayCachedThroughChangesToMemoriesThatAreNotPinned() {
+        feed.pinned = new java.util.HashSet<>(List.of(a.id()));
+        filled(); // pins of work: [a]
+        cache.putPinned(cache.stamp(), "other", List.of());
+        feed.add(b.id());
+        cache.validate(6, feed);
+        assertEquals(List.of(a), cache.pinned("work"), "b is not pinned and was not in the list");
+        cache.accessWritten(Map.of(b.id(), new PendingAccess.Bump(1, later)));
+        assertEquals(List.of(a), cache.pinned("work"), "counts of a memory not in the list leave it too");
+
+        long before = cache.stamp();
+        feed.pinned.remove(a.id());
+        feed.add(a.id()); // a listed memory unpinned or deleted
+        cache.validate(7, feed);
+        assertNull(cache.pinned("work"));
+        assertEquals(List.of(), cache.pinned("other"), "the lists without it stay");
+        cache.putPinned(before, "work", List.of(a));
+        assertNull(cache.pinned("work"), "a list read before a member changed is not filed");
+        cache.putPinned(cache.stamp(), "work", List.of(a));
+
+        Memory c = MemoryFixtures.minimal(clock, 3, "other", "c").build();
+        feed.pinned.add(c.id()); // pinned now: it may have joined any zone's list (or, edited, moved to another zone)
+        feed.add(c.id());
+        cache.validate(8, feed);
+        assertNull(cache.pinned("work"));
+        assertNull(cache.pinned("other"));
     }
 
     @Test

@@ -338,9 +338,12 @@ final class SqliteStatements {
     static final String COUNT = "SELECT COUNT(*) FROM memories";
     static final String EDGE_COUNT = "SELECT COUNT(*) FROM edges";
     static final String EDGE_COUNT_IN_ZONE = "SELECT COUNT(*) FROM edges e JOIN memories m ON m.id = e.from_id WHERE m.zone = ?";
-    /** Several recalls' bumps of one memory at once: see {@link PendingAccess}. */
-    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ?"
-            + " WHERE id = ?";
+    /**
+     * Several recalls' bumps of one memory at once: see {@link PendingAccess}. The last read only moves forward, so
+     * bumps written in any order (by several processes, with their own clocks) leave the same row.
+     */
+    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?1,"
+            + " last_accessed_at = MAX(IFNULL(last_accessed_at, ?2), ?2) WHERE id = ?3";
 
     /** An unlabelled edge stores label '' (NOT NULL), so UNIQUE (from_id, to_id, type, label) covers it too. */
     static final String INSERT_EDGE = "INSERT OR IGNORE INTO edges (from_id, to_id, type, label, created_at)"

@@ -1,11 +1,13 @@
 package dev.engram.store.postgres;
 
 import dev.engram.spi.Change;
+import dev.engram.spi.PendingAccess;
 import dev.engram.store.RecordCache;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -19,19 +21,25 @@ import java.util.function.ToLongFunction;
  * and read again on the same connection when it is not (more entries than the limit).
  */
 final class PgCacheCheck implements RecordCache.ChangeFeed {
-    /** Every row is (kind, seq, memory id, ids): an entry of one feed, or a feed's head. */
+    /**
+     * Every row is (kind, seq, memory id, ids, counts, last reads, pinned): an entry of one feed, or a feed's head. A
+     * change-feed entry says whether its memory is pinned now (in the check's snapshot), so a change to a memory that is
+     * not keeps the zones' cached pins.
+     */
     private static final int CHANGE = 0, EDGE = 1, ACCESS = 2, HEAD = 3, EDGE_HEAD = 4, ACCESS_HEAD = 5;
-    private static final String CHANGES = "SELECT 0, seq, memory_id, NULL::text[] FROM (SELECT seq, memory_id FROM changes"
-            + " WHERE seq > ? ORDER BY seq LIMIT ?) c";
-    private static final String EDGE_CHANGES = "SELECT 1, seq, memory_id, NULL::text[] FROM (SELECT seq, memory_id"
-            + " FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?) e";
-    private static final String ACCESS_CHANGES = "SELECT 2, seq, NULL, ids FROM (SELECT seq, ids FROM access_changes"
-            + " WHERE seq > ? ORDER BY seq LIMIT ?) a";
+    private static final String NO_ARRAYS = "NULL::text[], NULL::bigint[], NULL::bigint[]";
+    private static final String CHANGES = "SELECT 0, c.seq, c.memory_id, " + NO_ARRAYS + ", m.pin_priority > 0 FROM (SELECT seq,"
+            + " memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?) c LEFT JOIN memories m ON m.id = c.memory_id";
+    private static final String EDGE_CHANGES = "SELECT 1, seq, memory_id, " + NO_ARRAYS + ", NULL::boolean FROM (SELECT seq,"
+            + " memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?) e";
+    private static final String ACCESS_CHANGES = "SELECT 2, seq, NULL, ids, counts, lasts, NULL::boolean FROM (SELECT seq, ids,"
+            + " counts, lasts FROM access_changes WHERE seq > ? ORDER BY seq LIMIT ?) a";
+    private static final String NO_ENTRY = "NULL, " + NO_ARRAYS + ", NULL::boolean";
     /** Parameters: the change feed's seq and limit, then the edge feed's, then the access feed's. */
     static final String CHECK = CHANGES + " UNION ALL " + EDGE_CHANGES + " UNION ALL " + ACCESS_CHANGES
-            + " UNION ALL SELECT 3, (SELECT COALESCE(max(seq), 0) FROM changes), NULL, NULL"
-            + " UNION ALL SELECT 4, (SELECT COALESCE(max(seq), 0) FROM edge_changes), NULL, NULL"
-            + " UNION ALL SELECT 5, (SELECT COALESCE(max(seq), 0) FROM access_changes), NULL, NULL";
+            + " UNION ALL SELECT 3, (SELECT COALESCE(max(seq), 0) FROM changes), " + NO_ENTRY
+            + " UNION ALL SELECT 4, (SELECT COALESCE(max(seq), 0) FROM edge_changes), " + NO_ENTRY
+            + " UNION ALL SELECT 5, (SELECT COALESCE(max(seq), 0) FROM access_changes), " + NO_ENTRY;
     /** Access-feed entries read with the check: the cache resets past its own limit, which is lower. */
     static final int ACCESS_LIMIT = RecordCache.MAX_ACCESS_CHANGES + 1;
 
@@ -42,6 +50,8 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
     private long head;
     private long edgeHead;
     private long accessEpoch;
+    /** The memories of the change-feed entries read (by the check or again) that are pinned in their snapshot. */
+    private final java.util.Set<String> pinned = new java.util.HashSet<>();
 
     private PgCacheCheck(Connection c, long seq, long edgeSeq, long epoch, int max) {
         this.c = c;
@@ -61,8 +71,8 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
                 check.accessed.after, ACCESS_LIMIT); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 switch (rs.getInt(1)) {
-                    case CHANGE -> check.changes.entries.add(change(rs));
-                    case EDGE -> check.edgeChanges.entries.add(change(rs));
+                    case CHANGE -> check.changes.entries.add(check.change(rs));
+                    case EDGE -> check.edgeChanges.entries.add(edgeChange(rs));
                     case ACCESS -> check.accessed.entries.add(accessChange(rs));
                     case HEAD -> check.head = rs.getLong(2);
                     case EDGE_HEAD -> check.edgeHead = rs.getLong(2);
@@ -70,6 +80,9 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
                 }
             }
         }
+        check.changes.sort();
+        check.edgeChanges.sort();
+        check.accessed.sort();
         return check;
     }
 
@@ -78,18 +91,37 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
         return position < 0 ? Long.MAX_VALUE : position;
     }
 
-    private static Change change(ResultSet rs) throws SQLException {
+    /** An edge-feed entry. */
+    private static Change edgeChange(ResultSet rs) throws SQLException {
         return new Change(rs.getLong(2), rs.getString(3));
     }
 
+    /** A change-feed entry, noting whether its memory is pinned now. */
+    private Change change(ResultSet rs) throws SQLException {
+        if (rs.getBoolean(7)) pinned.add(rs.getString(3));
+        return new Change(rs.getLong(2), rs.getString(3));
+    }
+
+    /** An access-feed entry; one written without counts (before schema version 4) names its memories only. */
     private static RecordCache.AccessChange accessChange(ResultSet rs) throws SQLException {
-        return new RecordCache.AccessChange(rs.getLong(2), List.of((String[]) rs.getArray(4).getArray()));
+        List<String> ids = List.of((String[]) rs.getArray(4).getArray());
+        java.sql.Array counts = rs.getArray(5), lasts = rs.getArray(6);
+        if (counts == null || lasts == null) return new RecordCache.AccessChange(rs.getLong(2), ids);
+        Long[] n = (Long[]) counts.getArray(), at = (Long[]) lasts.getArray();
+        List<PendingAccess.Bump> bumps = new ArrayList<>(n.length);
+        for (int i = 0; i < n.length; i++) bumps.add(new PendingAccess.Bump(n[i], Instant.ofEpochMilli(at[i])));
+        return new RecordCache.AccessChange(rs.getLong(2), ids, bumps);
     }
 
     /** One feed's entries after {@code after}, read by the check, at most {@code limit} of them. */
     private record Read<T>(long after, int limit, ToLongFunction<T> seqOf, List<T> entries) {
         Read(long after, int limit, ToLongFunction<T> seqOf) {
             this(after, limit, seqOf, new ArrayList<>());
+        }
+
+        /** Oldest first: the rows of a union and a join come in no order SQL promises. */
+        void sort() {
+            entries.sort(java.util.Comparator.comparingLong(seqOf));
         }
 
         /**
@@ -104,12 +136,16 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
         }
     }
 
-    /** Reads a feed's entries after {@code seq} again, with {@code sql} (one of the check's parts) on the same connection. */
-    private <T> List<T> query(String what, String sql, long seq, int max, Entry<T> entry) {
+    /**
+     * Reads a feed's entries after {@code seq} again, with {@code sql} (one of the check's parts) on the same connection,
+     * oldest first.
+     */
+    private <T> List<T> query(String what, String sql, long seq, int max, Entry<T> entry, ToLongFunction<T> seqOf) {
         return PgCalls.run(what + " since " + seq, () -> {
             try (PreparedStatement ps = PgReads.prepare(c, sql, seq, max); ResultSet rs = ps.executeQuery()) {
                 List<T> out = new ArrayList<>();
                 while (rs.next()) out.add(entry.read(rs));
+                out.sort(java.util.Comparator.comparingLong(seqOf));
                 return out;
             }
         });
@@ -131,19 +167,30 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
     @Override
     public List<Change> since(long seq, int max) {
         List<Change> read = changes.since(seq, max);
-        return read != null ? read : query("changes", CHANGES, seq, max, PgCacheCheck::change);
+        return read != null ? read : query("changes", CHANGES, seq, max, this::change, Change::seq);
     }
 
     @Override
     public List<Change> edgesSince(long seq, int max) {
         List<Change> read = edgeChanges.since(seq, max);
-        return read != null ? read : query("edge changes", EDGE_CHANGES, seq, max, PgCacheCheck::change);
+        return read != null ? read : query("edge changes", EDGE_CHANGES, seq, max, PgCacheCheck::edgeChange, Change::seq);
     }
 
     @Override
     public List<RecordCache.AccessChange> accessSince(long epoch, int max) {
         List<RecordCache.AccessChange> read = accessed.since(epoch, max);
-        return read != null ? read : query("access changes", ACCESS_CHANGES, epoch, max, PgCacheCheck::accessChange);
+        return read != null ? read : query("access changes", ACCESS_CHANGES, epoch, max, PgCacheCheck::accessChange,
+                RecordCache.AccessChange::epoch);
+    }
+
+    /** Every change-feed entry this check returned was read with its memory's pin (see {@link #change}). */
+    @Override
+    public java.util.Set<String> pinnedAmong(List<Change> entries) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (Change e : entries) {
+            if (pinned.contains(e.memoryId())) out.add(e.memoryId());
+        }
+        return out;
     }
 
     @Override

@@ -32,7 +32,9 @@ import java.util.TreeSet;
  */
 final class PgReads {
     static final String BY_ID = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ?";
-    static final String BY_IDS = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE id = ANY (?)";
+    /** With the access feed's head in the same snapshot, which the record cache files the rows by. */
+    static final String BY_IDS = "SELECT " + MEMORY_COLUMNS + ", (SELECT COALESCE(max(seq), 0) FROM access_changes)"
+            + " FROM memories WHERE id = ANY (?)";
     static final String BY_KEY = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND key = ?";
     static final String BY_NAME = "SELECT " + MEMORY_COLUMNS + " FROM memories WHERE zone = ? AND name = ?";
     /** Both readings of a reference in one round trip: the memory with that id, and the zone's memory with that key. */
@@ -114,11 +116,24 @@ final class PgReads {
         return memories(c, BY_NAME, zone, name).stream().findFirst();
     }
 
-    static List<Memory> getAll(Connection c, List<String> ids) throws SQLException {
-        if (ids.isEmpty()) return List.of();
+    /** Rows read in one snapshot, and the head of the access feed in it (MAX_VALUE when no row was found). */
+    record Rows(List<Memory> memories, long accessHead) {
+    }
+
+    /** The rows of {@code ids} that exist, in the order of {@code ids}. */
+    static Rows getAll(Connection c, List<String> ids) throws SQLException {
+        if (ids.isEmpty()) return new Rows(List.of(), Long.MAX_VALUE);
         Map<String, Memory> found = new HashMap<>();
-        for (Memory m : memories(c, BY_IDS, PgRows.textArray(c, List.copyOf(new LinkedHashSet<>(ids))))) found.put(m.id(), m);
-        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
+        long head = Long.MAX_VALUE;
+        try (PreparedStatement ps = prepare(c, BY_IDS, PgRows.textArray(c, List.copyOf(new LinkedHashSet<>(ids))));
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Memory m = PgRows.ROWS.memory(rs);
+                found.put(m.id(), m);
+                head = rs.getLong(PgRows.COLUMNS.size() + 1);
+            }
+        }
+        return new Rows(ids.stream().map(found::get).filter(Objects::nonNull).toList(), head);
     }
 
     static List<Memory> pinned(Connection c, String zone) throws SQLException {

@@ -218,11 +218,19 @@ final class PgSchema {
               seq bigint PRIMARY KEY,
               ids text[] NOT NULL)""");
 
+    /**
+     * Version 4 (issue 18): each access-feed entry also says what it added to each memory it names (counts and last
+     * reads, in the order of its ids), so another replica adds them to the rows it has cached instead of reading those
+     * rows again. Entries written before it have neither; a replica reads their rows again, as it did.
+     */
+    static final List<String> V4 = List.of("ALTER TABLE access_changes ADD COLUMN counts bigint[], ADD COLUMN lasts bigint[]");
+
     /** The schema history, oldest first, versions 1, 2, 3... without gaps. */
     static final List<Step> STEPS = List.of(
             new Step(1, "initial schema: memories, edges, versions, vectors, change feed, tombstones, zones, marks", V1),
             new Step(2, "written-back decay: when maintenance last faded a memory's importance", V2),
-            new Step(3, "what replicas' record caches follow: the edge feed and the access feed", V3));
+            new Step(3, "what replicas' record caches follow: the edge feed and the access feed", V3),
+            new Step(4, "the access feed says what it added, so replicas patch their cached rows", V4));
 
     private final List<Step> steps;
 

@@ -39,7 +39,8 @@ final class PgTransaction implements StoreTransaction {
             + String.join(" = ?, ", PgRows.COLUMNS.subList(1, PgRows.COLUMNS.size())) + " = ? WHERE id = ?";
     /** Gap-free: the write lock makes max + 1 safe, and a rolled-back transaction takes its numbers back. */
     static final String APPEND_CHANGE = "INSERT INTO changes (seq, memory_id) SELECT COALESCE(max(seq), 0) + 1, ? FROM changes";
-    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?";
+    static final String RECORD_ACCESS = "UPDATE memories SET access_count = access_count + ?,"
+            + " last_accessed_at = GREATEST(last_accessed_at, ?) WHERE id = ?";
     static final String INSERT_TOMBSTONE = "INSERT INTO tombstones (" + MEMORY_COLUMNS + ", deleted_at,"
             + " embedding_model, embedding_dims, embedding_vector) VALUES (" + placeholders(PgRows.COLUMNS.size() + 4) + ")";
 

@@ -90,8 +90,13 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
     }, CONNECTION_WAIT_MS);
 
-    /** Every buffered bump in one statement: ids, counts and last reads as three arrays of one length. */
-    static final String RECORD_ACCESSES = "UPDATE memories m SET access_count = m.access_count + b.n, last_accessed_at = b.at"
+    /**
+     * Every buffered bump in one statement: ids, counts and last reads as three arrays of one length. The last read only
+     * moves forward (GREATEST passes over a null), so the replicas' caches, which add each other's counts in the access
+     * feed's order and their own when they commit, end where the row does.
+     */
+    static final String RECORD_ACCESSES = "UPDATE memories m SET access_count = m.access_count + b.n,"
+            + " last_accessed_at = GREATEST(m.last_accessed_at, b.at)"
             + " FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS b(id, n, at) WHERE m.id = b.id";
 
     /**
@@ -100,10 +105,14 @@ public final class PostgresMemoryStore implements MemoryStore {
      * is written instead of growing by one such row a second for each replica.
      */
     static final int ACCESS_FEED_KEPT = 2 * RecordCache.MAX_ACCESS_CHANGES;
-    /** Appends an entry (max + 1 under the write lock, no gaps) and drops those more than {@link #ACCESS_FEED_KEPT} back. */
+    /**
+     * Appends an entry (max + 1 under the write lock, no gaps) with the memories and what was added to each (counts and
+     * last reads, arrays in the order of the ids), and drops those more than {@link #ACCESS_FEED_KEPT} back.
+     */
     static final String APPEND_ACCESS_CHANGE = "WITH pruned AS (DELETE FROM access_changes"
             + " WHERE seq <= (SELECT max(seq) FROM access_changes) - ?)"
-            + " INSERT INTO access_changes (seq, ids) SELECT COALESCE(max(seq), 0) + 1, ? FROM access_changes RETURNING seq";
+            + " INSERT INTO access_changes (seq, ids, counts, lasts) SELECT COALESCE(max(seq), 0) + 1, ?, ?, ? FROM access_changes"
+            + " RETURNING seq";
 
     /** See {@link #open}: the longest a call waits for a connection before it is told the store is unreachable. */
     static final int CONNECTION_WAIT_MS = 4_000;
@@ -245,8 +254,8 @@ public final class PostgresMemoryStore implements MemoryStore {
                     kept.add(tx);
                     changed |= tx.changed();
                 }
-                Set<String> settled = new java.util.HashSet<>();
-                for (PgTransaction tx : kept) settled.addAll(tx.settled().keySet());
+                Map<String, PendingAccess.Bump> settled = new java.util.HashMap<>();
+                for (PgTransaction tx : kept) tx.settled().forEach((id, bump) -> settled.merge(id, bump, PendingAccess.Bump::then));
                 commit(c, changed, settled);
                 kept.clear(); // committed: their settled bumps are written
                 for (int i = 0; i < batch.size(); i++) batch.get(i).finish(results[i], refusals[i]);
@@ -292,7 +301,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                     } finally {
                         tx.end();
                     }
-                    commit(c, tx.changed(), tx.settled().keySet());
+                    commit(c, tx.changed(), tx.settled());
                     committed = true;
                     return result;
                 } catch (RuntimeException | SQLException e) {
@@ -328,7 +337,7 @@ public final class PostgresMemoryStore implements MemoryStore {
      * moving the access epoch when it wrote pending access counts into {@code settled} rows: those changed without an
      * entry in the change feed, so the replicas' caches learn it from the epoch, and this one drops them.
      */
-    private void commit(Connection c, boolean changed, Set<String> settled) throws SQLException {
+    private void commit(Connection c, boolean changed, Map<String, PendingAccess.Bump> settled) throws SQLException {
         if (changed) {
             // listeners catch their index up (ChangeListener)
             try (Statement st = c.createStatement()) {
@@ -344,21 +353,23 @@ public final class PostgresMemoryStore implements MemoryStore {
             if (epoch != null && !committed) cache.ownEpochMoveAbandoned(epoch[0], epoch[1]);
         }
         if (epoch != null) {
-            cache.evict(settled);
+            cache.evict(settled.keySet());
             cache.accessEpochMoved(epoch[0], epoch[1]);
         }
     }
 
     /**
      * Moves the access epoch in the transaction on {@code c}: an entry in the access feed naming the memories whose
-     * counts it wrote, so the other replicas' caches drop just those rows. Announced to this replica's cache as its
-     * own before the commit ({@link RecordCache#ownEpochMoveStarting}); returns the epoch before and after.
+     * counts it wrote and what it added to each, so the other replicas' caches add them to the rows they hold. Announced
+     * to this replica's cache as its own before the commit ({@link RecordCache#ownEpochMoveStarting}); returns the epoch
+     * before and after.
      */
-    private long[] moveAccessEpoch(Connection c, Collection<String> ids) throws SQLException {
+    private long[] moveAccessEpoch(Connection c, Map<String, PendingAccess.Bump> bumps) throws SQLException {
         long after;
+        java.sql.Array[] arrays = bumpArrays(c, bumps);
         try (PreparedStatement ps = c.prepareStatement(APPEND_ACCESS_CHANGE)) {
             ps.setInt(1, ACCESS_FEED_KEPT);
-            ps.setArray(2, c.createArrayOf("text", ids.toArray()));
+            for (int i = 0; i < arrays.length; i++) ps.setArray(i + 2, arrays[i]);
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 after = rs.getLong(1);
@@ -415,9 +426,10 @@ public final class PostgresMemoryStore implements MemoryStore {
         List<String> missing = new java.util.ArrayList<>();
         cache.memories(new java.util.LinkedHashSet<>(ids), found, missing);
         if (!missing.isEmpty()) {
-            for (Memory m : read("get " + missing.size() + " memories", c -> PgReads.getAll(c, missing))) {
+            PgReads.Rows read = read("get " + missing.size() + " memories", c -> PgReads.getAll(c, missing));
+            for (Memory m : read.memories()) {
                 found.put(m.id(), m);
-                cache.putMemory(stamp, m);
+                cache.putMemory(stamp, m, read.accessHead());
             }
         }
         return access.overlay(ids.stream().map(found::get).filter(java.util.Objects::nonNull).toList());
@@ -628,24 +640,15 @@ public final class PostgresMemoryStore implements MemoryStore {
                 try (Statement st = c.createStatement()) {
                     st.execute("SET LOCAL synchronous_commit = off");
                 }
-                String[] ids = new String[bumps.size()];
-                Long[] counts = new Long[ids.length], lasts = new Long[ids.length];
-                int i = 0;
-                for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
-                    ids[i] = e.getKey();
-                    counts[i] = e.getValue().count();
-                    lasts[i++] = e.getValue().last().toEpochMilli();
-                }
                 // one statement for the whole buffer: a batch of one UPDATE a row cost the server a statement each,
                 // a third of all it ran under a stream of recalls (issue 18)
                 int updated;
+                java.sql.Array[] arrays = bumpArrays(c, bumps);
                 try (PreparedStatement ps = c.prepareStatement(RECORD_ACCESSES)) {
-                    ps.setArray(1, c.createArrayOf("text", ids));
-                    ps.setArray(2, c.createArrayOf("bigint", counts));
-                    ps.setArray(3, c.createArrayOf("bigint", lasts));
+                    for (int i = 0; i < arrays.length; i++) ps.setArray(i + 1, arrays[i]);
                     updated = ps.executeUpdate();
                 }
-                epoch[0] = moveAccessEpoch(c, bumps.keySet());
+                epoch[0] = moveAccessEpoch(c, bumps);
                 return updated;
             }), true);
             cache.accessWritten(taken.get(0));
@@ -654,6 +657,20 @@ public final class PostgresMemoryStore implements MemoryStore {
             if (!taken.isEmpty()) abandonFlush(taken.get(0), epoch);
             log.warn("store {}: could not record access counts now (kept for the next try): {}", location, e.getMessage());
         }
+    }
+
+    /** Bumps as three SQL arrays of one length, in one order: the ids, the counts, the last reads (epoch milliseconds). */
+    private static java.sql.Array[] bumpArrays(Connection c, Map<String, PendingAccess.Bump> bumps) throws SQLException {
+        String[] ids = new String[bumps.size()];
+        Long[] counts = new Long[ids.length], lasts = new Long[ids.length];
+        int i = 0;
+        for (Map.Entry<String, PendingAccess.Bump> e : bumps.entrySet()) {
+            ids[i] = e.getKey();
+            counts[i] = e.getValue().count();
+            lasts[i++] = e.getValue().last().toEpochMilli();
+        }
+        return new java.sql.Array[] {c.createArrayOf("text", ids), c.createArrayOf("bigint", counts),
+                c.createArrayOf("bigint", lasts)};
     }
 
     /** A flush attempt that did not commit: its bumps are buffered again, and the cache told they never landed. */

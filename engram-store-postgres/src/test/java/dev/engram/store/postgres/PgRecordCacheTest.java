@@ -143,6 +143,35 @@ class PgRecordCacheTest {
         }
     }
 
+    /**
+     * A zone's pins stay cached through another replica's writes to memories that are not pinned (the check reads whether
+     * each changed memory is pinned now); the test edits a pinned row behind Engram's back to tell a cached list from one
+     * read again. Pinning, unpinning and deleting on the other replica still reach A at once.
+     */
+    @Test
+    void pinsStayCachedThroughWritesToMemoriesThatAreNotPinned() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "always answer in English").pinPriority(3).build();
+            Memory n = minimal(clock, 2, "work", "deploys go out on Tuesdays").build();
+            Memory p = minimal(clock, 3, "work", "never force-push main").pinPriority(2).build();
+            insert(a, m, n);
+            assertEquals(List.of(m), a.pinned("work"));
+            TestDatabase.execute(l, "UPDATE " + l.schema() + ".memories SET content = 'edited by hand' WHERE id = '" + m.id() + "'");
+            update(b, n.toBuilder().content("deploys go out on Wednesdays").build());
+            insert(b, minimal(clock, 4, "work", "the staging database runs on port 6543").build());
+            assertEquals(List.of(m), a.pinned("work"), "writes to memories that are not pinned: the list stays cached");
+
+            insert(b, p);
+            assertEquals(List.of(m.id(), p.id()), a.pinned("work").stream().map(Memory::id).toList(), "a memory pinned on B");
+            assertEquals("edited by hand", a.pinned("work").get(0).content(), "read again");
+            update(b, p.toBuilder().pinPriority(0).build());
+            assertEquals(List.of(m.id()), a.pinned("work").stream().map(Memory::id).toList(), "unpinned on B");
+            b.write(tx -> tx.delete(m.id()));
+            assertEquals(List.of(), a.pinned("work"), "deleted on B");
+        }
+    }
+
     @Test
     void ownFlushedCountsAreCountedOnceAndKeepTheRowCached() {
         PostgresLocation l = TestDatabase.freshSchema();
@@ -171,8 +200,13 @@ class PgRecordCacheTest {
         }
     }
 
+    /**
+     * Another replica's counts reach A through the access feed, which says what each entry added: A adds it to the rows it
+     * has cached instead of reading them again. To tell the two apart, the test edits the row's content behind Engram's
+     * back (no feed names that edit): a row read again would show it, a patched one does not.
+     */
     @Test
-    void countsFlushedOrSettledByAnotherReplicaAreSeen() {
+    void countsFlushedOrSettledByAnotherReplicaAreAddedToTheCachedRows() throws Exception {
         PostgresLocation l = TestDatabase.freshSchema();
         try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
             Memory m = minimal(clock, 1, "work", "x").build();
@@ -180,19 +214,70 @@ class PgRecordCacheTest {
             insert(a, m, n);
             assertEquals(0, only(a, m).accessCount());
             assertEquals(0, only(a, n).accessCount());
-            b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
+            TestDatabase.execute(l, "UPDATE " + l.schema() + ".memories SET content = 'edited by hand' WHERE id IN ('"
+                    + m.id() + "', '" + n.id() + "')");
+            Instant at = clock.instant().plusSeconds(5);
+            b.recordAccess(List.of(m.id()), at);
             b.flushAccess();
-            assertEquals(1, only(a, m).accessCount(), "B's flush named m in the access feed: A reads its row again");
-            assertNotNull(a.cache().memory(n.id()), "and only m's: n stays cached");
+            Memory read = only(a, m);
+            assertEquals(1, read.accessCount(), "B's flush is counted on A at once");
+            assertEquals(at, read.lastAccessedAt());
+            assertEquals("x", read.content(), "added to A's cached row: the row was not read again");
+            assertEquals(0, only(a, n).accessCount(), "n's row is untouched");
 
-            assertEquals(0, only(a, n).accessCount());
             b.recordAccess(List.of(n.id()), clock.instant().plusSeconds(6));
             b.write(tx -> { // settles the bump with no entry in the change feed for n
                 tx.get(n.id());
                 tx.insert(minimal(clock, 3, "work", "z").build());
                 return null;
             });
-            assertEquals(1, only(a, n).accessCount(), "a bump settled inside B's write is seen on A");
+            assertEquals(1, only(a, n).accessCount(), "a bump settled inside B's write is counted on A");
+            assertEquals("y", only(a, n).content(), "added to the cached row as well");
+            assertEquals(1, b.get(m.id()).orElseThrow().accessCount());
+        }
+    }
+
+    /**
+     * Reads that share one check may read a row after another replica's flush that the check did not see: that row holds
+     * the flush's counts already, so the cache must not file it, or the check that takes the flush in would add them again.
+     */
+    @Test
+    void aRowReadAfterAFlushItsCheckDidNotSeeIsCountedOnce() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "x").build();
+            Memory n = minimal(clock, 2, "work", "y").build();
+            insert(a, m, n);
+            a.readTogether(() -> {
+                only(a, n); // the shared check, made before B's flush
+                b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
+                b.flushAccess();
+                assertEquals(1, only(a, m).accessCount(), "read from the record, after B's flush");
+                return null;
+            });
+            assertEquals(1, only(a, m).accessCount(), "the next check takes the flush in without counting it twice");
+            assertEquals(1, only(a, m).accessCount());
+        }
+    }
+
+    /**
+     * A's own flush lands in the access feed after B's, before A's cache has taken B's in: the check that then reads both
+     * adds B's counts to the cached row and passes over A's own, which A's flush patched in already.
+     */
+    @Test
+    void anOwnFlushBehindAnotherReplicasInTheFeedIsCountedOnce() {
+        PostgresLocation l = TestDatabase.freshSchema();
+        try (PostgresMemoryStore a = open(l); PostgresMemoryStore b = open(l)) {
+            Memory m = minimal(clock, 1, "work", "x").build();
+            insert(a, m);
+            assertEquals(0, only(a, m).accessCount());
+            b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
+            b.flushAccess();
+            a.recordAccess(List.of(m.id()), clock.instant().plusSeconds(6));
+            a.flushAccess();
+            assertEquals(2, only(a, m).accessCount(), "B's flush and A's own, each once");
+            assertNotNull(a.cache().memory(m.id()), "served from the cache");
+            assertEquals(2, b.get(m.id()).orElseThrow().accessCount());
         }
     }
 
@@ -236,12 +321,14 @@ class PgRecordCacheTest {
                     for (int t = 0; t < 8; t++) running.add(readers.submit(() -> a.getAll(ids)));
                     a.recordAccess(ids, clock.instant().plusSeconds(round));
                     a.flushAccess(); // A's own counts, patched into rows being read
+                    b.recordAccess(ids, clock.instant().plusSeconds(round));
+                    b.flushAccess(); // and B's, added from the access feed by A's checks
                     b.write(tx -> { // B rewrites every row
                         for (Memory m : ms) tx.update(tx.get(m.id()).orElseThrow().toBuilder().content(content).build());
                         return null;
                     });
                     for (Future<?> f : running) f.get();
-                    int expectedCount = round;
+                    int expectedCount = 2 * round;
                     List<Future<List<Memory>>> after = new ArrayList<>();
                     for (int t = 0; t < 8; t++) after.add(readers.submit(() -> a.getAll(ids)));
                     for (Future<List<Memory>> f : after) {

@@ -152,13 +152,41 @@ class PgSchemaTest {
             TestDatabase.execute(l, sql.formatted(l.schema()));
         }
         try (PostgresMemoryStore store = PostgresMemoryStore.open(l); PostgresMemoryStore other = PostgresMemoryStore.open(l)) {
-            assertEquals(3, scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
+            assertEquals(PgSchema.STEPS.size(), scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
             assertEquals(0, scalar(l, "SELECT count(*) FROM " + l.schema() + ".access_changes"));
             assertEquals(java.util.Map.of(x.id(), 1, y.id(), 1), store.degrees(List.of(x.id(), y.id())), "the edge from V2, counted");
             other.write(tx -> tx.delete(x.id()));
             assertEquals(2, scalar(l, "SELECT count(*) FROM " + l.schema() + ".edge_changes"),
                     "the cascade wrote both ends of the edge into the feed");
             assertEquals(java.util.Map.of(), store.degrees(List.of(y.id())), "and the other replica's cached count followed");
+        }
+    }
+
+    /**
+     * At V4 the access feed says what each entry added. An entry written without it (by a V3 replica still running during
+     * an upgrade, spelled out here as V3 wrote it) makes the other replicas read the rows it names again, as before.
+     */
+    @Test
+    void aV3SchemaGainsTheAccessFeedsCountsAtV4AndEntriesWithoutThemStillReachTheCaches() throws Exception {
+        PostgresLocation l = TestDatabase.freshSchema();
+        Memory x = minimal(clock, 1, "work", "x").build();
+        try (Connection c = TestDatabase.connect(l)) {
+            c.setSchema(l.schema());
+            new PgSchema(PgSchema.STEPS.subList(0, 3)).migrate(c, l.schema(), "test");
+        }
+        TestDatabase.execute(l, "INSERT INTO " + l.schema() + ".access_changes (seq, ids) VALUES (1, '{someone}')");
+        try (PostgresMemoryStore store = PostgresMemoryStore.open(l)) {
+            assertEquals(4, scalar(l, "SELECT max(version) FROM " + l.schema() + ".schema_version"));
+            assertEquals(1, scalar(l, "SELECT count(*) FROM " + l.schema() + ".access_changes WHERE counts IS NULL"),
+                    "the V3 entry is kept as it was");
+            store.write(tx -> {
+                tx.insert(x);
+                return null;
+            });
+            assertEquals(0, store.getAll(List.of(x.id())).get(0).accessCount());
+            TestDatabase.execute(l, "UPDATE " + l.schema() + ".memories SET access_count = 3 WHERE id = '" + x.id() + "'");
+            TestDatabase.execute(l, "INSERT INTO " + l.schema() + ".access_changes (seq, ids) VALUES (2, '{" + x.id() + "}')");
+            assertEquals(3, store.getAll(List.of(x.id())).get(0).accessCount(), "the row named without counts, read again");
         }
     }
 
