@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  * {@code PRAGMA data_version} on the flush connection; on PostgreSQL the sum of the change feed's head, the edge
  * feed's head and the access epoch). When it moved, the cache reads the store's change feed since the change it
  * reflects ({@link #validate}) and evicts just the memories those changes name, and the edge feed (written by triggers
- * on the edges table) and drops just the edge lists and link counts of the memories it names; pins are dropped whole.
+ * on the edges table) and drops just the edge lists and link counts of the memories it names; a zone's pins are dropped
+ * when a changed memory is pinned now or the list holds one ({@link ChangeFeed#pinnedAmong}).
  * With writes streaming in, a reset per write made every
  * recall reload its hundred candidates (docs/benchmarks.md §10), and dropping every link count per write
  * made it count their links again (issue 18). A long feed (more than {@link #MAX_EVICTIONS}), a feed that went backwards (the file was

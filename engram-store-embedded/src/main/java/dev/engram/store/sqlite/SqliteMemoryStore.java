@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -411,9 +412,32 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
 
     /** The change feed as the flush connection reads it; called by {@link RecordCache#validate} under {@link #flushLock}. */
     private final RecordCache.ChangeFeed flushFeed = new RecordCache.ChangeFeed() {
+        /** The memories of the entries {@link #since} read last that are pinned in that reading. */
+        private final Set<String> pinned = new HashSet<>();
+
         @Override
         public List<Change> since(long seq, int max) {
-            return read("changes since " + seq, CHANGES_SINCE, seq, max);
+            return SqlCalls.run("changes since " + seq, () -> {
+                pinned.clear();
+                try (ResultSet rs = flushStatements.bound(SqliteStatements.CHANGES_SINCE_WITH_PINS, seq, max).executeQuery()) {
+                    List<Change> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(new Change(rs.getLong(1), rs.getString(2)));
+                        if (rs.getBoolean(3)) pinned.add(rs.getString(2));
+                    }
+                    return out;
+                }
+            });
+        }
+
+        /** Read with the entries themselves, so a change to a memory that is not pinned keeps the zones' pinned lists. */
+        @Override
+        public Set<String> pinnedAmong(List<Change> changes) {
+            Set<String> out = new HashSet<>();
+            for (Change c : changes) {
+                if (pinned.contains(c.memoryId())) out.add(c.memoryId());
+            }
+            return out;
         }
 
         @Override

@@ -418,6 +418,9 @@ final class SqliteStatements {
     /** Moves whenever another connection (in any process) commits; see {@link RecordCache}. */
     static final String DATA_VERSION = "PRAGMA data_version";
     static final String CHANGES_SINCE = "SELECT seq, memory_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    /** {@link #CHANGES_SINCE} with whether each memory is pinned now, for the record cache's pinned lists. */
+    static final String CHANGES_SINCE_WITH_PINS = "SELECT seq, memory_id, (SELECT pin_priority > 0 FROM memories m"
+            + " WHERE m.id = c.memory_id) FROM changes c WHERE seq > ? ORDER BY seq LIMIT ?";
     static final String EDGE_HEAD_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM edge_changes";
     static final String EDGE_CHANGES_SINCE = "SELECT seq, memory_id FROM edge_changes WHERE seq > ? ORDER BY seq LIMIT ?";
 }

@@ -55,6 +55,38 @@ class SqliteCacheEvictionTest {
         assertEquals(4, store.headSeq(), "two inserts, the update and the other store's insert: the feed's head, read while validating");
     }
 
+    /** Another process's writes to memories that are not pinned keep the zone's cached pins; pinning and unpinning reach it. */
+    @Test
+    void pinsStayCachedThroughOtherWritesAndFollowPinning() {
+        store = SqliteMemoryStore.open(dir);
+        Memory m = insert(store, MemoryFixtures.minimal(clock, 1, "work", "answer in English").pinPriority(3).build());
+        Memory n = insert(store, MemoryFixtures.minimal(clock, 2, "work", "lead Dana").build());
+        assertEquals(List.of(m), store.pinned("work"));
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            insert(other, MemoryFixtures.minimal(clock, 3, "work", "pool 40").build());
+            other.write(tx -> {
+                tx.update(tx.get(n.id()).orElseThrow().toBuilder().content("lead Sam").build());
+                return null;
+            });
+            // getAll checks the cache against the file first, as a recall does
+            assertEquals("lead Sam", store.getAll(List.of(n.id())).get(0).content(), "the other process's writes, seen");
+            assertEquals(List.of(m), store.cache().pinned("work"), "memories that are not pinned: the zone's pins stay cached");
+
+            other.write(tx -> {
+                tx.update(tx.get(n.id()).orElseThrow().toBuilder().pinPriority(1).build());
+                return null;
+            });
+            assertEquals(List.of(m.id(), n.id()), store.pinned("work").stream().map(Memory::id).toList(), "pinned elsewhere");
+            other.write(tx -> {
+                tx.update(tx.get(m.id()).orElseThrow().toBuilder().pinPriority(0).build());
+                return null;
+            });
+            assertEquals(List.of(n.id()), store.pinned("work").stream().map(Memory::id).toList(), "unpinned elsewhere");
+            other.write(tx -> tx.delete(n.id()));
+            assertEquals(List.of(), store.pinned("work"), "deleted elsewhere");
+        }
+    }
+
     @Test
     void aForgottenMemoryIsNotServedFromTheCache() {
         store = SqliteMemoryStore.open(dir);
