@@ -54,7 +54,7 @@ class SessionRotateRouteHttpTest {
         if (auth) b.header("Authorization", "Bearer " + TOKEN);
         if (session != null) b.header("Mcp-Session-Id", session);
         if (origin != null) b.header("Origin", origin);
-        return mcp.http().send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return mcp.send(b.build());
     }
 
     /** memory://active-session, read over the session presented as {@code session}. */
