@@ -112,6 +112,15 @@ public final class RecordCache {
         default java.util.Set<String> pinnedAmong(List<dev.engram.spi.Change> changes) {
             return null;
         }
+
+        /** The memories of {@code changes} that are in {@code pinned}: what a feed that read each entry's pin answers. */
+        static java.util.Set<String> among(List<dev.engram.spi.Change> changes, java.util.Set<String> pinned) {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            for (dev.engram.spi.Change c : changes) {
+                if (pinned.contains(c.memoryId())) out.add(c.memoryId());
+            }
+            return out;
+        }
     }
 
     /**

@@ -433,11 +433,7 @@ public final class SqliteMemoryStore implements MemoryStore, dev.engram.crypto.S
         /** Read with the entries themselves, so a change to a memory that is not pinned keeps the zones' pinned lists. */
         @Override
         public Set<String> pinnedAmong(List<Change> changes) {
-            Set<String> out = new HashSet<>();
-            for (Change c : changes) {
-                if (pinned.contains(c.memoryId())) out.add(c.memoryId());
-            }
-            return out;
+            return RecordCache.ChangeFeed.among(changes, pinned);
         }
 
         @Override

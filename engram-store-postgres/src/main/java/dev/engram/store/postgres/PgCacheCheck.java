@@ -124,7 +124,7 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
             this(after, limit, seqOf, new ArrayList<>());
         }
 
-        /** Oldest first: the rows of a union and a join come in no order SQL promises. */
+        /** Oldest first: a union's rows come in no order SQL promises. */
         void sort() {
             entries.sort(java.util.Comparator.comparingLong(seqOf));
         }
@@ -191,11 +191,7 @@ final class PgCacheCheck implements RecordCache.ChangeFeed {
     /** Every change-feed entry this check returned was read with its memory's pin (see {@link #change}). */
     @Override
     public java.util.Set<String> pinnedAmong(List<Change> entries) {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (Change e : entries) {
-            if (pinned.contains(e.memoryId())) out.add(e.memoryId());
-        }
-        return out;
+        return RecordCache.ChangeFeed.among(entries, pinned);
     }
 
     @Override

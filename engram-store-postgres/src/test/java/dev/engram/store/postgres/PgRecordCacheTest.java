@@ -58,6 +58,12 @@ class PgRecordCacheTest {
         });
     }
 
+    /** {@code s} counts one read of {@code m} at {@code at} and writes it to the record (its flush, run by hand). */
+    private static void flushRead(PostgresMemoryStore s, Memory m, Instant at) {
+        s.recordAccess(List.of(m.id()), at);
+        s.flushAccess();
+    }
+
     private static Memory only(PostgresMemoryStore s, Memory m) {
         List<Memory> read = s.getAll(List.of(m.id()));
         return read.isEmpty() ? null : read.get(0);
@@ -217,8 +223,7 @@ class PgRecordCacheTest {
             TestDatabase.execute(l, "UPDATE " + l.schema() + ".memories SET content = 'edited by hand' WHERE id IN ('"
                     + m.id() + "', '" + n.id() + "')");
             Instant at = clock.instant().plusSeconds(5);
-            b.recordAccess(List.of(m.id()), at);
-            b.flushAccess();
+            flushRead(b, m, at);
             Memory read = only(a, m);
             assertEquals(1, read.accessCount(), "B's flush is counted on A at once");
             assertEquals(at, read.lastAccessedAt());
@@ -250,8 +255,7 @@ class PgRecordCacheTest {
             insert(a, m, n);
             a.readTogether(() -> {
                 only(a, n); // the shared check, made before B's flush
-                b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
-                b.flushAccess();
+                flushRead(b, m, clock.instant().plusSeconds(5));
                 assertEquals(1, only(a, m).accessCount(), "read from the record, after B's flush");
                 return null;
             });
@@ -271,10 +275,8 @@ class PgRecordCacheTest {
             Memory m = minimal(clock, 1, "work", "x").build();
             insert(a, m);
             assertEquals(0, only(a, m).accessCount());
-            b.recordAccess(List.of(m.id()), clock.instant().plusSeconds(5));
-            b.flushAccess();
-            a.recordAccess(List.of(m.id()), clock.instant().plusSeconds(6));
-            a.flushAccess();
+            flushRead(b, m, clock.instant().plusSeconds(5));
+            flushRead(a, m, clock.instant().plusSeconds(6));
             assertEquals(2, only(a, m).accessCount(), "B's flush and A's own, each once");
             assertNotNull(a.cache().memory(m.id()), "served from the cache");
             assertEquals(2, b.get(m.id()).orElseThrow().accessCount());
